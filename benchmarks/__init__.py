@@ -1,0 +1,1 @@
+"""Benchmarks of mistakebound against the plain textbook recursion (run ``python -m benchmarks``)."""

@@ -1,0 +1,63 @@
+"""Consistent: predict with the first hypothesis still consistent with the history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import define, field
+
+from mistakebound.bounds import size_minus_one
+from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.players import Learner
+
+__all__ = ["Consistent"]
+
+
+@define
+class Consistent(Learner):
+    """Predicts as the lowest-index hypothesis of the version space.
+
+    The textbook's Consistent picks any consistent hypothesis; this one fixes the
+    choice to the first row of ``H`` still consistent, which makes it deterministic and
+    lets the row order steer its worst case (Exercise 1: singletons with the empty
+    hypothesis listed last force ``|H| - 1`` mistakes).  Each mistake removes at least
+    that hypothesis, so it errs at most ``|H| - 1`` times (Corollary 21.2).  If the
+    labels contradict every hypothesis (only in unrealizable games) it predicts 1.
+
+    Parameters
+    ----------
+    H : HypothesisClass
+
+    Examples
+    --------
+    >>> from mistakebound import classes, play
+    >>> from mistakebound.adversaries import OppositeLabel
+    >>> H = classes.singletons(5, include_empty=True)
+    >>> play(Consistent(H), OppositeLabel(), H, rounds=10, seed=0).mistakes
+    5
+    >>> Consistent.mistake_bound(H)
+    5
+    """
+
+    H: HypothesisClass
+    _V: int = field(init=False, repr=False)
+
+    bound_source = "Corollary 21.2 (textbook ch. 21): M <= |H| - 1"
+
+    def __attrs_post_init__(self) -> None:
+        self._V = self.H.full_mask
+
+    def predict_one(self, x: Any) -> int:
+        V = self._V
+        if V == 0:
+            return 1
+        first = (V & -V).bit_length() - 1
+        return int(self.H.matrix[first, self.H.index_of(x)])
+
+    def learn_one(self, x: Any, y: int) -> None:
+        ones = self._V & self.H.column_masks[self.H.index_of(x)]
+        self._V = ones if y == 1 else self._V ^ ones
+
+    @classmethod
+    def mistake_bound(cls, H: HypothesisClass) -> int:
+        return size_minus_one(H)

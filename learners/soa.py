@@ -1,0 +1,73 @@
+"""SOA, the Standard Optimal Algorithm: follow the side of larger Littlestone dimension."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import define, field
+
+from mistakebound.bounds import ldim
+from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.littlestone import LdimSearch
+from mistakebound.players import Learner
+
+__all__ = ["SOA"]
+
+
+@define
+class SOA(Learner):
+    """Predicts the label whose sub-version-space has the larger Ldim; 1 on a tie.
+
+    On a mistake the Ldim of the version space drops by at least one, so SOA errs at
+    most ``Ldim(H)`` times (Lemma 21.7), which no learner can beat (Lemma 21.6).  The
+    Ldim queries go to one :class:`~mistakebound.littlestone.LdimSearch` whose memo
+    lives as long as the learner (and is shared with its clones), so a version space
+    met twice is never searched twice.  Each prediction computes the Ldim of the
+    1-side exactly and of the 0-side only up to one more than that.
+
+    Parameters
+    ----------
+    H : HypothesisClass
+
+    Examples
+    --------
+    >>> from mistakebound import classes, play
+    >>> from mistakebound.adversaries import OppositeLabel
+    >>> H = classes.singletons(16)
+    >>> play(SOA(H), OppositeLabel(), H, rounds=20, seed=0).mistakes
+    1
+    >>> SOA.mistake_bound(classes.thresholds(15))
+    4
+    """
+
+    H: HypothesisClass
+    _search: LdimSearch = field(init=False, repr=False)
+    _V: int = field(init=False, repr=False)
+
+    bound_source = "Lemma 21.7 (textbook ch. 21): M <= Ldim(H)"
+
+    def __attrs_post_init__(self) -> None:
+        self._search = LdimSearch(self.H)
+        self._V = self._search.full
+
+    def predict_one(self, x: Any) -> int:
+        search = self._search
+        V1 = self._V & search.columns[self.H.index_of(x)]
+        l1 = search.ldim(V1)
+        l0 = search.ldim(self._V ^ V1, cap=l1 + 1)
+        return 0 if l0 > l1 else 1
+
+    def learn_one(self, x: Any, y: int) -> None:
+        ones = self._V & self._search.columns[self.H.index_of(x)]
+        self._V = ones if y == 1 else self._V ^ ones
+
+    def clone(self) -> SOA:
+        fresh = SOA.__new__(SOA)
+        fresh.H = self.H
+        fresh._search = self._search
+        fresh._V = self._search.full
+        return fresh
+
+    @classmethod
+    def mistake_bound(cls, H: HypothesisClass) -> int:
+        return ldim(H)

@@ -1,0 +1,41 @@
+"""mistakebound: the online mistake-bound game, played and verified exactly.
+
+The engine (:func:`play`), finite hypothesis classes (:class:`HypothesisClass` and the
+zoo in :mod:`mistakebound.classes`), the dimensions (:func:`littlestone_dimension`,
+:func:`shattered_tree`, :func:`vc_dimension`), and the two zoos of players,
+:mod:`mistakebound.learners` and :mod:`mistakebound.adversaries`.
+
+Examples
+--------
+>>> import mistakebound as mb
+>>> H = mb.classes.thresholds(15)
+>>> mb.littlestone_dimension(H), mb.vc_dimension(H)
+(4, 1)
+"""
+
+from mistakebound import bounds, classes, errors
+from mistakebound.game import GameState, play
+from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.littlestone import LdimSearch, is_shattered, littlestone_dimension, shattered_tree
+from mistakebound.transcript import Round, Transcript
+from mistakebound.vc import is_vc_shattered, shattered_set, vc_dimension
+
+__all__ = [
+    "HypothesisClass",
+    "GameState",
+    "LdimSearch",
+    "Round",
+    "Transcript",
+    "bounds",
+    "classes",
+    "errors",
+    "is_shattered",
+    "is_vc_shattered",
+    "littlestone_dimension",
+    "play",
+    "shattered_set",
+    "shattered_tree",
+    "vc_dimension",
+]
+
+__version__ = "0.1.0"

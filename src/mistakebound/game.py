@@ -1,0 +1,290 @@
+"""The referee: :func:`play` runs one game of the mistake-bound game.
+
+Round ``t`` goes: the adversary presents ``x_t``; the learner predicts (a label, or
+for a randomized learner a probability ``p_t`` of label 1, from which the engine draws
+the label with the game's generator, unseen by the adversary); the adversary reveals
+``y_t``; the learner learns it.  The engine enforces the rules: instances must be in
+the class's domain, predictions must be labels or probabilities, labels must be 0 or 1
+and, in a realizable game, consistent with some hypothesis still in the version space.
+A broken rule or an exception from a player stops the game with a
+:class:`~mistakebound.errors.GameError` naming the round and the player and carrying the
+transcript of the rounds completed before it.
+
+Examples
+--------
+>>> from mistakebound import classes
+>>> from mistakebound.learners import Halving
+>>> from mistakebound.adversaries import BinarySearchThreshold
+>>> H = classes.thresholds(15)
+>>> T = play(Halving(H), BinarySearchThreshold(), H, rounds=20, seed=0)
+>>> T.mistakes, len(T)
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+from attrs import define, field
+
+from mistakebound.bitset import mask_to_indices
+from mistakebound.errors import (
+    IllegalInstanceError,
+    IllegalLabelError,
+    IllegalPredictionError,
+    InvalidArgumentError,
+    MistakeboundError,
+    NotApplicableError,
+    PlayerError,
+    UnrealizableLabelError,
+)
+from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.players import describe, is_randomized
+from mistakebound.transcript import Round, Transcript
+
+__all__ = ["GameState", "play"]
+
+
+@define
+class GameState:
+    """What an adaptive adversary may look at during a game.
+
+    Attributes
+    ----------
+    H : HypothesisClass
+        The class of the game.
+    rounds : int
+        The horizon: the game lasts at most this many rounds.
+    realizable : bool
+        Whether labels must stay consistent with some hypothesis of ``H``.
+    rng : numpy.random.Generator
+        The adversary's own generator (derived from the game's seed).
+    version_mask : int
+        Bitset of the hypotheses consistent with every round so far.
+    history : list of Round
+        Completed rounds (read them; do not modify).
+    """
+
+    H: HypothesisClass
+    rounds: int
+    realizable: bool
+    rng: np.random.Generator = field(repr=False)
+    version_mask: int = field(repr=False)
+    history: list = field(factory=list, repr=False)
+
+    @property
+    def t(self) -> int:
+        """The number of the round being played (1-based)."""
+        return len(self.history) + 1
+
+    @property
+    def version_space(self) -> np.ndarray:
+        """Row indices of the hypotheses consistent with every round so far."""
+        return mask_to_indices(self.version_mask)
+
+    def split(self, x: Any) -> tuple[int, int]:
+        """How many hypotheses of the version space label ``x`` with 0 and with 1."""
+        ones = (self.version_mask & self.H.column_masks[self.H.index_of(x)]).bit_count()
+        return self.version_mask.bit_count() - ones, ones
+
+    def possible_labels(self, x: Any) -> tuple[int, ...]:
+        """The labels of ``x`` that some hypothesis of the version space gives."""
+        n0, n1 = self.split(x)
+        return tuple(y for y, n in ((0, n0), (1, n1)) if n)
+
+    def disagreements(self) -> list:
+        """The instances, in domain order, on which the version space disagrees."""
+        V = self.version_mask
+        return [x for x, c in zip(self.H.domain, self.H.column_masks) if 0 != (V & c) != V]
+
+
+def _check_rounds(rounds: Any) -> int:
+    if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
+        raise InvalidArgumentError(f"rounds: expected an integer >= 0, got {rounds!r}")
+    return int(rounds)
+
+
+def _check_seed(seed: Any) -> int:
+    if seed is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise InvalidArgumentError(f"seed: expected None or an integer >= 0, got {seed!r}")
+    return int(seed)
+
+
+def _as_label(value: Any) -> int | None:
+    """``value`` as 0 or 1, or None when it is not a label."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, numbers.Real) and not (isinstance(value, float) and math.isnan(value)):
+        if value == 0 or value == 1:
+            return int(value)
+    return None
+
+
+def _as_probability(value: Any) -> float | None:
+    if isinstance(value, (bool, np.bool_)):
+        return float(value)
+    if isinstance(value, numbers.Real):
+        p = float(value)
+        if 0.0 <= p <= 1.0:  # False for NaN
+            return p
+    return None
+
+
+def play(
+    learner: Any,
+    adversary: Any,
+    H: HypothesisClass | None = None,
+    *,
+    rounds: int,
+    seed: int | None = None,
+    realizable: bool = True,
+) -> Transcript:
+    """Play one game and return its transcript.
+
+    Parameters
+    ----------
+    learner
+        An object with ``predict_one`` (or ``predict_proba_one``) and ``learn_one``.
+    adversary
+        An :class:`~mistakebound.players.Adversary` or
+        :class:`~mistakebound.players.ObliviousAdversary`.
+    H : HypothesisClass
+        The class of the game (the domain, and the version space the engine tracks).
+    rounds : int
+        The horizon; the adversary may end the game earlier.
+    seed : int, optional
+        Seeds the engine's draws and the adversary's generator; ``None`` picks a fresh
+        seed, recorded in the transcript.  Same seed, same transcript.
+    realizable : bool
+        If true, every label must be given by some hypothesis still consistent with the
+        history; otherwise any label is legal and the transcript's ``regret`` measures
+        the learner against the best hypothesis in hindsight.
+
+    Returns
+    -------
+    Transcript
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad ``H``, ``rounds`` or ``seed``.
+    NotApplicableError
+        If the adversary does not apply to ``H``.
+    GameError
+        When a player breaks a rule or raises (see :mod:`mistakebound.errors`).
+    """
+    if not isinstance(H, HypothesisClass):
+        raise InvalidArgumentError(
+            f"H: expected the HypothesisClass of the game, got {type(H).__name__}"
+        )
+    rounds = _check_rounds(rounds)
+    seed = _check_seed(seed)
+    draw_seq, adversary_seq = np.random.SeedSequence(seed).spawn(2)
+    draw_rng = np.random.default_rng(draw_seq)
+    applies = getattr(adversary, "applies_to", None)
+    if applies is not None and not applies(H):
+        raise NotApplicableError(
+            f"adversary: {describe(adversary)} does not apply to {H.describe()}"
+        )
+    state = GameState(
+        H=H, rounds=rounds, realizable=bool(realizable),
+        rng=np.random.default_rng(adversary_seq), version_mask=H.full_mask,
+    )
+    randomized = is_randomized(learner)
+    columns = H.column_masks
+    history = state.history
+
+    def transcript() -> Transcript:
+        V = state.version_mask
+        best = None
+        if history:
+            cols = np.fromiter((H.index_of(r.x) for r in history), dtype=np.int64, count=len(history))
+            ys = np.fromiter((r.y for r in history), dtype=np.uint8, count=len(history))
+            best = int((H.matrix[:, cols] != ys).sum(axis=1).min())
+        elif H.n_hypotheses:
+            best = 0
+        return Transcript(
+            rounds=tuple(history), learner=describe(learner), adversary=describe(adversary),
+            seed=seed, class_name=H.describe(), realizable=bool(realizable),
+            version_space=tuple(mask_to_indices(V).tolist()), best_hypothesis_mistakes=best,
+        )
+
+    def call(player: str, func, *args):
+        try:
+            return func(*args)
+        except MistakeboundError as exc:
+            if getattr(exc, "round", None) is not None:
+                raise
+            raise PlayerError(f"raised {exc!r}", round=state.t, player=player, transcript=transcript()) from exc
+        except Exception as exc:
+            raise PlayerError(f"raised {exc!r}", round=state.t, player=player, transcript=transcript()) from exc
+
+    committed = None
+    if getattr(adversary, "oblivious", False):
+        committed = list(call("adversary", adversary.commit, H, rounds, state.rng, bool(realizable)))
+        if len(committed) > rounds:
+            committed = committed[:rounds]
+    else:
+        call("adversary", adversary.start, state)
+
+    for t in range(1, rounds + 1):
+        if committed is not None:
+            if t > len(committed):
+                break
+            pair = committed[t - 1]
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise IllegalInstanceError(
+                    f"committed item {pair!r} is not an (instance, label) pair",
+                    round=t, player="adversary", transcript=transcript(),
+                )
+            x, y_committed = pair
+        else:
+            x = call("adversary", adversary.next_instance, state)
+            if x is None:
+                break
+        if x not in H:
+            raise IllegalInstanceError(
+                f"instance {x!r} is not in the domain of {H.describe()}",
+                round=t, player="adversary", transcript=transcript(),
+            )
+        if randomized:
+            raw = call("learner", learner.predict_proba_one, x)
+            p = _as_probability(raw)
+            if p is None:
+                raise IllegalPredictionError(
+                    f"predict_proba_one returned {raw!r}; expected a probability in [0, 1]",
+                    round=t, player="learner", transcript=transcript(),
+                )
+            prediction = int(draw_rng.random() < p)
+        else:
+            raw = call("learner", learner.predict_one, x)
+            label = _as_label(raw)
+            if label is None:
+                raise IllegalPredictionError(
+                    f"predict_one returned {raw!r}; expected a label 0 or 1",
+                    round=t, player="learner", transcript=transcript(),
+                )
+            p, prediction = float(label), label
+        raw_y = y_committed if committed is not None else call("adversary", adversary.label, state, x, p)
+        y = _as_label(raw_y)
+        if y is None:
+            raise IllegalLabelError(
+                f"label {raw_y!r} for instance {x!r}; expected 0 or 1",
+                round=t, player="adversary", transcript=transcript(),
+            )
+        ones = state.version_mask & columns[H.index_of(x)]
+        survivors = ones if y == 1 else state.version_mask ^ ones
+        if realizable and survivors == 0:
+            raise UnrealizableLabelError(
+                f"label {y} for instance {x!r} is given by no hypothesis consistent with the history",
+                round=t, player="adversary", transcript=transcript(),
+            )
+        call("learner", learner.learn_one, x, y)
+        state.version_mask = survivors
+        history.append(Round(t=t, x=x, p=p, prediction=prediction, y=y))
+    return transcript()

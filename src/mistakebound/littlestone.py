@@ -1,0 +1,336 @@
+"""The Littlestone dimension, computed exactly, and the shattered trees that certify it.
+
+``Ldim(V)`` is the depth of the deepest tree shattered by ``V`` (textbook Definitions
+21.4 and 21.5).  It obeys the recursion
+
+    Ldim(V) = 0                                       if no instance splits V,
+    Ldim(V) = max over splitting x of 1 + min(Ldim(V_x^0), Ldim(V_x^1)),
+
+where ``V_x^r`` holds the hypotheses of ``V`` labelling ``x`` with ``r``.  The textbook
+recursion evaluates every branch.  :class:`LdimSearch` returns the same numbers but
+searches instead of enumerating:
+
+* version spaces are bitsets (Python ints, see :mod:`mistakebound.bitset`), duplicate
+  rows are merged once up front, and every result is memoised per version space;
+* a column that does not split ``V`` splits none of its subsets, so each node passes its
+  splitting columns down, and columns inducing the same split of ``V`` (equal or
+  complementary on ``V``) are tried once;
+* ``Ldim(V) <= floor(log2 |V|)``, so a node stops as soon as it reaches that bound, and
+  splits are tried most balanced first: a split whose smaller side has ``s`` hypotheses
+  gives at most ``1 + floor(log2 s)``, so once that cannot beat the best value found the
+  remaining, less balanced, splits are skipped;
+* every call carries a cap: ``search(V, cap)`` returns ``min(Ldim(V), cap)``, which lets
+  the larger side of a split stop as soon as it matches the smaller side.  The memo
+  keeps exact values and, for capped calls, proven lower bounds.
+
+Examples
+--------
+>>> from mistakebound import classes
+>>> littlestone_dimension(classes.thresholds(7))
+3
+>>> tree = shattered_tree(classes.thresholds(7))
+>>> tree.graph["depth"], tree.number_of_nodes()
+(3, 15)
+>>> is_shattered(classes.thresholds(7), tree)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import networkx as nx
+import numpy as np
+
+from mistakebound.bitset import column_to_mask, full_mask, mask_to_indices
+from mistakebound.errors import InvalidArgumentError
+from mistakebound.hypothesis_class import HypothesisClass
+
+__all__ = ["LdimSearch", "littlestone_dimension", "shattered_tree", "is_shattered"]
+
+
+def _require_class(H: object, parameter: str = "H") -> HypothesisClass:
+    if not isinstance(H, HypothesisClass):
+        raise InvalidArgumentError(
+            f"{parameter}: expected a HypothesisClass, got {type(H).__name__}"
+        )
+    return H
+
+
+class LdimSearch:
+    """An exact Littlestone-dimension search over the sub-classes of one class.
+
+    The search works on the class's distinct rows; version spaces passed to
+    :meth:`ldim` are bitsets over those distinct rows (bit ``i`` is distinct row ``i``,
+    see :attr:`representatives`).  The memo is kept between calls, so a learner that
+    asks about many version spaces of one class (SOA) pays for each only once.
+
+    Parameters
+    ----------
+    H : HypothesisClass
+        The class whose sub-classes are searched.
+
+    Attributes
+    ----------
+    representatives : numpy.ndarray
+        For each distinct row, the index of its first occurrence in ``H``.
+    row_to_distinct : numpy.ndarray
+        For each row of ``H``, the index of its distinct row.
+    columns : tuple of int
+        Per instance of ``H.domain``, the bitset (over distinct rows) of hypotheses
+        labelling it 1.
+    nodes : int
+        Number of search nodes expanded so far (memo hits excluded).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> search = LdimSearch(classes.singletons(5))
+    >>> search.ldim(search.full)
+    1
+    >>> search.ldim(0b00011)  # the sub-class {h_1, h_2}
+    1
+    >>> search.ldim(0b00001)
+    0
+    """
+
+    def __init__(self, H: HypothesisClass):
+        self.H = _require_class(H)
+        self.representatives, self.row_to_distinct = H.distinct_rows()
+        distinct = H.matrix[self.representatives]
+        self.n_distinct = int(distinct.shape[0])
+        self.full = full_mask(self.n_distinct)
+        packed = np.packbits(distinct, axis=0, bitorder="little")
+        self.columns = tuple(
+            int.from_bytes(packed[:, j].tobytes(), "little") for j in range(distinct.shape[1])
+        )
+        # one representative column per split of the full class; constant columns dropped
+        seen: dict[int, int] = {}
+        for j, c in enumerate(self.columns):
+            if c == 0 or c == self.full:
+                continue
+            key = min(c, self.full ^ c)
+            seen.setdefault(key, j)
+        self._root_columns = tuple(sorted(seen.values()))
+        self._exact: dict[int, int] = {}
+        self._lower: dict[int, int] = {}
+        self.nodes = 0
+
+    # -------------------------------------------------------------- queries
+    def mask_of_rows(self, rows) -> int:
+        """The bitset over distinct rows of the given rows of ``H`` (indices or a bitset)."""
+        idx = mask_to_indices(rows) if isinstance(rows, int) else np.asarray(list(rows), dtype=np.int64)
+        if idx.size == 0:
+            return 0
+        col = np.zeros(self.n_distinct, dtype=np.uint8)
+        col[self.row_to_distinct[idx]] = 1
+        return column_to_mask(col)
+
+    def ldim(self, V: int, cap: int | None = None) -> int:
+        """``min(Ldim(V), cap)`` for a version space ``V`` over distinct rows.
+
+        With ``cap=None`` the exact value.  An empty ``V`` has Ldim ``-1`` by the usual
+        convention (no hypothesis realises even the empty path).
+        """
+        if V == 0:
+            return -1
+        if cap is None:
+            cap = V.bit_count().bit_length()  # above floor(log2 |V|): no cap
+        return self._search(V, self._splitting(V), cap)
+
+    def _splitting(self, V: int) -> list[int]:
+        cols = self.columns
+        return [j for j in self._root_columns if 0 != (V & cols[j]) != V]
+
+    def _splits(self, V: int, cand: list[int]) -> list[tuple[int, int]]:
+        """Distinct splits of V as (smaller side, column), most balanced first."""
+        cols = self.columns
+        seen: dict[int, int] = {}
+        for j in cand:
+            a = V & cols[j]
+            if a == 0 or a == V:
+                continue
+            b = V ^ a
+            small = a if a.bit_count() <= b.bit_count() else b
+            key = a if a < b else b
+            if key not in seen:
+                seen[key] = (small, j)
+        out = list(seen.values())
+        out.sort(key=lambda sj: (-sj[0].bit_count(), sj[1]))
+        return out
+
+    def _search(self, V: int, cand: list[int], cap: int) -> int:
+        """Return ``min(Ldim(V), cap)``; ``cand`` holds every column that may split V."""
+        ub = V.bit_count().bit_length() - 1  # floor(log2 |V|)
+        if cap > ub:
+            cap = ub
+        if cap <= 0:
+            return 0
+        exact = self._exact.get(V)
+        if exact is not None:
+            return exact if exact < cap else cap
+        best = self._lower.get(V, 0)
+        if best >= cap:
+            return cap
+        self.nodes += 1
+        splits = self._splits(V, cand)
+        sub = [j for _, j in splits]
+        for small, j in splits:
+            if small.bit_count().bit_length() <= best:
+                break  # 1 + floor(log2 |small|) <= best, and later splits are less balanced
+            va = self._search(small, sub, cap - 1)
+            if va < best:
+                continue
+            vb = self._search(V ^ small, sub, va)
+            v = 1 + (va if va < vb else vb)
+            if v > best:
+                best = v
+                if best >= cap:
+                    break
+        if best >= cap and cap < ub:
+            self._lower[V] = cap
+            return cap
+        self._exact[V] = best
+        self._lower.pop(V, None)
+        return best
+
+    # ------------------------------------------------------------- the tree
+    def tree(self, V: int | None = None) -> nx.DiGraph:
+        """A shattered tree of depth ``Ldim(V)`` for the version space ``V`` (default all)."""
+        V = self.full if V is None else V
+        if V == 0:
+            raise InvalidArgumentError("V: expected a non-empty version space, got the empty set")
+        depth = self.ldim(V)
+        G = nx.DiGraph(depth=depth, root=1)
+        domain = self.H.domain
+        cols = self.columns
+        stack = [(1, V, depth, self._splitting(V))]
+        while stack:
+            node, W, d, cand = stack.pop()
+            if d == 0:
+                row = int(self.representatives[mask_to_indices(W)[0]])
+                G.add_node(node, witness=row, witness_name=self.H.hypothesis_name(row))
+                continue
+            splits = self._splits(W, cand)
+            sub = [k for _, k in splits]
+            for small, j in splits:
+                a = W & cols[j]
+                if self._search(a, sub, d - 1) >= d - 1 and self._search(W ^ a, sub, d - 1) >= d - 1:
+                    break
+            else:  # pragma: no cover - contradicts the value just computed
+                raise AssertionError("no split realises the computed Littlestone dimension")
+            G.add_node(node, instance=domain[j])
+            G.add_edge(node, 2 * node, label=0)
+            G.add_edge(node, 2 * node + 1, label=1)
+            stack.append((2 * node, W ^ a, d - 1, sub))
+            stack.append((2 * node + 1, a, d - 1, sub))
+        return G
+
+
+def littlestone_dimension(H: HypothesisClass) -> int:
+    """The Littlestone dimension of a finite class, exactly.
+
+    Parameters
+    ----------
+    H : HypothesisClass
+
+    Returns
+    -------
+    int
+        The depth of the deepest shattered tree (textbook Definition 21.5); 0 for a
+        class whose hypotheses all agree on every instance.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``H`` is not a :class:`HypothesisClass`.
+
+    Examples
+    --------
+    >>> from mistakebound import HypothesisClass, classes
+    >>> littlestone_dimension(classes.singletons(100))
+    1
+    >>> littlestone_dimension(HypothesisClass.from_matrix([[0, 1]]))
+    0
+    """
+    search = LdimSearch(H)
+    return search.ldim(search.full)
+
+
+def shattered_tree(H: HypothesisClass) -> nx.DiGraph:
+    """A complete binary tree of depth ``Ldim(H)`` shattered by ``H``.
+
+    Nodes are numbered as in the textbook: the root is 1 and the children of node
+    ``i`` are ``2i`` (reached by the edge with ``label=0``) and ``2i + 1``
+    (``label=1``).  Internal nodes carry the attribute ``instance``; each leaf carries
+    ``witness`` (the row index in ``H`` of a hypothesis consistent with the labels on
+    its path) and ``witness_name``.  The graph attribute ``depth`` is the depth.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> T = shattered_tree(classes.thresholds(3))
+    >>> T.nodes[1]["instance"], T.graph["depth"]
+    (2, 2)
+    >>> sorted(T.nodes[n]["witness"] for n in T if T.out_degree(n) == 0)
+    [0, 1, 2, 3]
+    """
+    return LdimSearch(H).tree()
+
+
+def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
+    """Whether ``tree`` is a complete binary tree shattered by ``H``.
+
+    The tree must have the layout :func:`shattered_tree` produces (one root, two
+    children per internal node along edges labelled 0 and 1, every leaf at the same
+    depth, each internal node's ``instance`` in ``H``'s domain), and every root-to-leaf
+    path must be realised by some hypothesis of ``H``.  A leaf that names a
+    ``witness`` must name a hypothesis that realises its path.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from mistakebound import classes
+    >>> H = classes.singletons(4)
+    >>> is_shattered(H, shattered_tree(H))
+    True
+    >>> T = nx.DiGraph()
+    >>> T.add_node(1, instance=1); T.add_edge(1, 2, label=0); T.add_edge(1, 3, label=1)
+    >>> T.add_node(2, instance=2); T.add_edge(2, 4, label=0); T.add_edge(2, 5, label=1)
+    >>> T.add_node(3, instance=2); T.add_edge(3, 6, label=0); T.add_edge(3, 7, label=1)
+    >>> is_shattered(H, T)  # x=1 and x=2 both labelled 1 by no singleton
+    False
+    """
+    _require_class(H)
+    if not isinstance(tree, nx.DiGraph) or tree.number_of_nodes() == 0:
+        return False
+    roots = [n for n in tree if tree.in_degree(n) == 0]
+    if len(roots) != 1 or not nx.is_arborescence(tree):
+        return False
+    cols = H.column_masks
+    full = H.full_mask
+    depths: set[int] = set()
+    stack: list[tuple[Hashable, int, int]] = [(roots[0], full, 0)]
+    while stack:
+        node, V, d = stack.pop()
+        if V == 0:
+            return False
+        children = list(tree.successors(node))
+        if not children:
+            depths.add(d)
+            w = tree.nodes[node].get("witness")
+            if w is not None:
+                if not isinstance(w, (int, np.integer)) or not 0 <= w < H.n_hypotheses or not (V >> int(w)) & 1:
+                    return False
+            continue
+        x = tree.nodes[node].get("instance")
+        if len(children) != 2 or x not in H:
+            return False
+        labels = sorted(tree.edges[node, c].get("label") for c in children)
+        if labels != [0, 1]:
+            return False
+        c1 = cols[H.index_of(x)]
+        for child in children:
+            y = tree.edges[node, child]["label"]
+            stack.append((child, V & c1 if y == 1 else V & ~c1, d + 1))
+    return len(depths) == 1

@@ -1,0 +1,115 @@
+"""The record of one game: its rounds and the totals computed from them.
+
+A :class:`Transcript` is immutable.  Each :class:`Round` keeps what both players did:
+the instance ``x``, the learner's probability ``p`` of label 1 (0 or 1 for a
+deterministic learner), the label ``prediction`` the engine drew from ``p``, the true
+label ``y`` and whether the drawn prediction was a ``mistake``.
+
+Examples
+--------
+>>> r = Round(t=1, x=3, p=0.25, prediction=0, y=1)
+>>> r.mistake, r.expected_mistake
+(True, 0.75)
+>>> T = Transcript(rounds=(r,), learner="L", adversary="A", seed=0)
+>>> T.mistakes, T.expected_mistakes
+(1, 0.75)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from attrs import field, frozen
+
+__all__ = ["Round", "Transcript"]
+
+
+@frozen
+class Round:
+    """One round of the game (``t`` counts from 1)."""
+
+    t: int
+    x: object
+    p: float
+    prediction: int
+    y: int
+
+    @property
+    def mistake(self) -> bool:
+        """Whether the drawn prediction differs from the true label."""
+        return self.prediction != self.y
+
+    @property
+    def expected_mistake(self) -> float:
+        """``|p - y|``: the probability, over the engine's draw, of a mistake."""
+        return abs(self.p - self.y)
+
+
+@frozen
+class Transcript:
+    """An immutable record of a game.
+
+    Attributes
+    ----------
+    rounds : tuple of Round
+    learner, adversary : str
+        Descriptions of the two players.
+    seed : int or None
+        The seed that reproduces the game with :func:`mistakebound.game.play`.
+    class_name : str or None
+        The class the game was played on, if any.
+    realizable : bool
+        Whether the engine enforced realizability.
+    version_space : tuple of int or None
+        Row indices of the hypotheses consistent with every round (finite classes).
+    best_hypothesis_mistakes : int or None
+        Mistakes of the best hypothesis of the class in hindsight.
+    """
+
+    rounds: tuple = field(converter=tuple)
+    learner: str = ""
+    adversary: str = ""
+    seed: int | None = None
+    class_name: str | None = None
+    realizable: bool = True
+    version_space: tuple | None = None
+    best_hypothesis_mistakes: int | None = None
+
+    def __len__(self) -> int:
+        return len(self.rounds)
+
+    @property
+    def mistakes(self) -> int:
+        """Number of rounds whose drawn prediction was wrong."""
+        return sum(r.mistake for r in self.rounds)
+
+    @property
+    def expected_mistakes(self) -> float:
+        """``sum_t |p_t - y_t|``, exact: summed as fractions of the stored floats."""
+        return float(sum((Fraction(r.expected_mistake) for r in self.rounds), Fraction(0)))
+
+    @property
+    def regret(self) -> float | None:
+        """Expected mistakes minus those of the best hypothesis in hindsight (None without a class)."""
+        if self.best_hypothesis_mistakes is None:
+            return None
+        return self.expected_mistakes - self.best_hypothesis_mistakes
+
+    @property
+    def xs(self) -> tuple:
+        """The instances, in order."""
+        return tuple(r.x for r in self.rounds)
+
+    @property
+    def ys(self) -> tuple:
+        """The true labels, in order."""
+        return tuple(r.y for r in self.rounds)
+
+    def summary(self) -> str:
+        """One line with the players and the totals."""
+        regret = "" if self.regret is None else f", regret {self.regret:g}"
+        return (
+            f"{self.learner} vs {self.adversary} on {self.class_name or 'no class'}: "
+            f"{len(self)} rounds, {self.mistakes} mistakes "
+            f"(expected {self.expected_mistakes:g}){regret}"
+        )
