@@ -23,7 +23,7 @@ class SOA(Learner):
     Ldim queries go to one :class:`~mistakebound.littlestone.LdimSearch` whose memo
     lives as long as the learner (and is shared with its clones), so a version space
     met twice is never searched twice.  Each prediction computes the Ldim of the
-    1-side exactly and of the 0-side only up to one more than that.
+    1-side exactly and asks only whether the 0-side's is larger.
 
     Parameters
     ----------
@@ -53,9 +53,7 @@ class SOA(Learner):
     def predict_one(self, x: Any) -> int:
         search = self._search
         V1 = self._V & search.columns[self.H.index_of(x)]
-        l1 = search.ldim(V1)
-        l0 = search.ldim(self._V ^ V1, cap=l1 + 1)
-        return 0 if l0 > l1 else 1
+        return 0 if search.at_least(self._V ^ V1, search.ldim(V1) + 1) else 1
 
     def learn_one(self, x: Any, y: int) -> None:
         ones = self._V & self._search.columns[self.H.index_of(x)]

@@ -120,9 +120,12 @@ def test_basis_vector_forcer_forces_n_on_monotone_disjunctions(n):
 @pytest.mark.parametrize("N", [1, 2, 3, 6, 7, 8, 31, 32, 100])
 def test_binary_search_forces_floor_log2_on_thresholds(N):
     H = classes.thresholds(N)
+    forced = math.floor(math.log2(N + 1))
     for L in REALIZABLE_LEARNERS:
         T = play(L(H), BinarySearchThreshold(), H, rounds=2 * N + 2, seed=0)
-        assert T.mistakes == math.floor(math.log2(N + 1))
+        assert T.mistakes >= forced
+        if L in (Halving, SOA):  # their own bounds, log2(N + 1) and Ldim, meet the forced count
+            assert T.mistakes == forced
 
 
 def test_binary_search_presents_the_midpoint():
@@ -158,8 +161,8 @@ def test_halving_bound_is_tight_on_power_sets(k):
 
 
 def test_soa_never_exceeds_ldim_where_halving_exceeds_it():
-    """On thresholds(N) with N + 1 not a power of two, Halving's log2 bound is not an integer,
-    but SOA's is; both are met.  A class where Halving errs more than Ldim is searched for."""
+    """Halving is not optimal: on some small class an adversary pushes it above Ldim,
+    while SOA stays within Ldim on the same games (Corollary 21.8)."""
     rng = np.random.default_rng(0)
     found = None
     for _ in range(400):

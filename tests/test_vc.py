@@ -32,7 +32,7 @@ def test_zoo_closed_forms(n):
     assert vc_dimension(classes.power_set(n)) == n
     assert vc_dimension(classes.singletons(n + 1)) == 1
     assert vc_dimension(classes.intervals(n + 1)) == 2
-    assert vc_dimension(classes.projections(2**n)) == n
+    assert vc_dimension(classes.projections(n + 1)) == math.floor(math.log2(n + 1))
     assert vc_dimension(classes.k_sparse(n + 2, 2)) == 2
 
 

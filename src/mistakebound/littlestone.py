@@ -8,20 +8,21 @@
 
 where ``V_x^r`` holds the hypotheses of ``V`` labelling ``x`` with ``r``.  The textbook
 recursion evaluates every branch.  :class:`LdimSearch` returns the same numbers but
-searches instead of enumerating:
+answers the decision question "is ``Ldim(V) >= k``?" instead, which lets it stop at
+the first column that works and refute a column as soon as one side falls short:
 
 * version spaces are bitsets (Python ints, see :mod:`mistakebound.bitset`), duplicate
-  rows are merged once up front, and every result is memoised per version space;
+  rows are merged once up front, and the memo keeps, per version space, the largest
+  ``k`` proven reachable and the smallest proven unreachable;
 * a column that does not split ``V`` splits none of its subsets, so each node passes its
   splitting columns down, and columns inducing the same split of ``V`` (equal or
   complementary on ``V``) are tried once;
-* ``Ldim(V) <= floor(log2 |V|)``, so a node stops as soon as it reaches that bound, and
-  splits are tried most balanced first: a split whose smaller side has ``s`` hypotheses
-  gives at most ``1 + floor(log2 s)``, so once that cannot beat the best value found the
-  remaining, less balanced, splits are skipped;
-* every call carries a cap: ``search(V, cap)`` returns ``min(Ldim(V), cap)``, which lets
-  the larger side of a split stop as soon as it matches the smaller side.  The memo
-  keeps exact values and, for capped calls, proven lower bounds.
+* splits are tried most balanced first.  A split whose smaller side has ``s``
+  hypotheses reaches at most ``1 + floor(log2 s)``, so once that falls below ``k`` the
+  remaining, less balanced, splits are skipped; the same fact, with
+  ``Ldim(V) <= floor(log2 |V|)``, gives the upper bound the exact value is searched down
+  from, so a class that meets its bound (thresholds, disjunctions) is settled by one
+  successful dive.
 
 Examples
 --------
@@ -112,8 +113,8 @@ class LdimSearch:
             key = min(c, self.full ^ c)
             seen.setdefault(key, j)
         self._root_columns = tuple(sorted(seen.values()))
-        self._exact: dict[int, int] = {}
-        self._lower: dict[int, int] = {}
+        self._lo: dict[int, int] = {}
+        self._hi: dict[int, int] = {}
         self.nodes = 0
 
     # -------------------------------------------------------------- queries
@@ -134,65 +135,79 @@ class LdimSearch:
         """
         if V == 0:
             return -1
-        if cap is None:
-            cap = V.bit_count().bit_length()  # above floor(log2 |V|): no cap
-        return self._search(V, self._splitting(V), cap)
+        splits = self._splits(V, self._splitting(V))
+        k = self._upper(V, splits)
+        if cap is not None and cap < k:
+            k = cap
+        while k > 0 and not self._at_least(V, (), k, splits):
+            k -= 1
+        return k
+
+    def at_least(self, V: int, k: int) -> bool:
+        """Whether ``Ldim(V) >= k`` for a version space ``V`` over distinct rows."""
+        if V == 0:
+            return k <= -1
+        return self._at_least(V, self._splitting(V), k)
 
     def _splitting(self, V: int) -> list[int]:
         cols = self.columns
         return [j for j in self._root_columns if 0 != (V & cols[j]) != V]
 
-    def _splits(self, V: int, cand: list[int]) -> list[tuple[int, int]]:
+    def _splits(self, V: int, cand) -> list[tuple[int, int]]:
         """Distinct splits of V as (smaller side, column), most balanced first."""
         cols = self.columns
-        seen: dict[int, int] = {}
+        seen: dict[int, tuple[int, int]] = {}
         for j in cand:
             a = V & cols[j]
             if a == 0 or a == V:
                 continue
             b = V ^ a
-            small = a if a.bit_count() <= b.bit_count() else b
+            na = a.bit_count()
+            small, ns = (a, na) if 2 * na <= V.bit_count() else (b, V.bit_count() - na)
             key = a if a < b else b
             if key not in seen:
-                seen[key] = (small, j)
-        out = list(seen.values())
-        out.sort(key=lambda sj: (-sj[0].bit_count(), sj[1]))
-        return out
+                seen[key] = (ns, small, j)
+        out = sorted(seen.values(), key=lambda t: (-t[0], t[2]))
+        return [(small, j) for _, small, j in out]
 
-    def _search(self, V: int, cand: list[int], cap: int) -> int:
-        """Return ``min(Ldim(V), cap)``; ``cand`` holds every column that may split V."""
-        ub = V.bit_count().bit_length() - 1  # floor(log2 |V|)
-        if cap > ub:
-            cap = ub
-        if cap <= 0:
-            return 0
-        exact = self._exact.get(V)
-        if exact is not None:
-            return exact if exact < cap else cap
-        best = self._lower.get(V, 0)
-        if best >= cap:
-            return cap
+    def _upper(self, V: int, splits: list[tuple[int, int]]) -> int:
+        """A proven upper bound: the memo's, floor(log2 |V|), and 1 + floor(log2) of the best split."""
+        hi = V.bit_count().bit_length() - 1
+        if splits:
+            hi = min(hi, splits[0][0].bit_count().bit_length())
+        else:
+            hi = 0
+        return min(hi, self._hi.get(V, hi))
+
+    def _at_least(self, V: int, cand, k: int, splits: list | None = None) -> bool:
+        """Whether ``Ldim(V) >= k``; ``cand`` holds every column that may split V.
+
+        The memo keeps, per version space, the largest ``k`` proven reachable
+        (``_lo``) and the smallest proven unreachable minus one (``_hi``).
+        """
+        if k <= 0:
+            return True
+        if k > V.bit_count().bit_length() - 1:  # Ldim(V) <= floor(log2 |V|)
+            return False
+        if k <= self._lo.get(V, 1):  # |V| >= 2 distinct rows: some column splits V
+            return True
+        if k > self._hi.get(V, k):
+            return False
         self.nodes += 1
-        splits = self._splits(V, cand)
+        if splits is None:
+            splits = self._splits(V, cand)
         sub = [j for _, j in splits]
+        need = k - 1
+        lo = self._lo
         for small, j in splits:
-            if small.bit_count().bit_length() <= best:
-                break  # 1 + floor(log2 |small|) <= best, and later splits are less balanced
-            va = self._search(small, sub, cap - 1)
-            if va < best:
-                continue
-            vb = self._search(V ^ small, sub, va)
-            v = 1 + (va if va < vb else vb)
-            if v > best:
-                best = v
-                if best >= cap:
-                    break
-        if best >= cap and cap < ub:
-            self._lower[V] = cap
-            return cap
-        self._exact[V] = best
-        self._lower.pop(V, None)
-        return best
+            if small.bit_count().bit_length() <= need:
+                break  # floor(log2 |small|) < k - 1 here and for every later split
+            if self._at_least(small, sub, need) and self._at_least(V ^ small, sub, need):
+                gained = 1 + min(lo.get(small, need), lo.get(V ^ small, need))
+                lo[V] = max(k, gained)
+                return True
+        self._hi[V] = need
+        return False
 
     # ------------------------------------------------------------- the tree
     def tree(self, V: int | None = None) -> nx.DiGraph:
@@ -215,7 +230,7 @@ class LdimSearch:
             sub = [k for _, k in splits]
             for small, j in splits:
                 a = W & cols[j]
-                if self._search(a, sub, d - 1) >= d - 1 and self._search(W ^ a, sub, d - 1) >= d - 1:
+                if self._at_least(a, sub, d - 1) and self._at_least(W ^ a, sub, d - 1):
                     break
             else:  # pragma: no cover - contradicts the value just computed
                 raise AssertionError("no split realises the computed Littlestone dimension")
