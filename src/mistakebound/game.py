@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 from typing import Any
@@ -135,6 +136,26 @@ def _as_probability(value: Any) -> float | None:
     return None
 
 
+def _check_players(learner: Any, adversary: Any) -> None:
+    """Refuse, before round 1, players that lack the methods the game calls."""
+    if not (callable(getattr(learner, "predict_one", None)) or is_randomized(learner)):
+        raise InvalidArgumentError(
+            f"learner: {type(learner).__name__} has neither predict_one nor predict_proba_one"
+        )
+    if not callable(getattr(learner, "learn_one", None)):
+        raise InvalidArgumentError(f"learner: {type(learner).__name__} has no learn_one method")
+    if getattr(adversary, "oblivious", False):
+        needed = ("commit",)
+    else:
+        needed = ("next_instance", "label")
+    missing = [m for m in needed if not callable(getattr(adversary, m, None))]
+    if missing:
+        raise InvalidArgumentError(
+            f"adversary: {type(adversary).__name__} lacks {', '.join(missing)}; an adaptive adversary "
+            "needs next_instance and label, an oblivious one (oblivious = True) needs commit"
+        )
+
+
 def play(
     learner: Any,
     adversary: Any,
@@ -186,11 +207,7 @@ def play(
     seed = _check_seed(seed)
     draw_seq, adversary_seq = np.random.SeedSequence(seed).spawn(2)
     draw_rng = np.random.default_rng(draw_seq)
-    applies = getattr(adversary, "applies_to", None)
-    if applies is not None and not applies(H):
-        raise NotApplicableError(
-            f"adversary: {describe(adversary)} does not apply to {H.describe()}"
-        )
+    _check_players(learner, adversary)
     state = GameState(
         H=H, rounds=rounds, realizable=bool(realizable),
         rng=np.random.default_rng(adversary_seq), version_mask=H.full_mask,
@@ -224,12 +241,24 @@ def play(
         except Exception as exc:
             raise PlayerError(f"raised {exc!r}", round=state.t, player=player, transcript=transcript()) from exc
 
+    applies = getattr(adversary, "applies_to", None)
+    if applies is not None and not call("adversary", applies, H):
+        raise NotApplicableError(
+            f"adversary: {describe(adversary)} does not apply to {H.describe()}"
+        )
     committed = None
     if getattr(adversary, "oblivious", False):
-        committed = list(call("adversary", adversary.commit, H, rounds, state.rng, bool(realizable)))
-        if len(committed) > rounds:
-            committed = committed[:rounds]
-    else:
+        def commit() -> list:
+            sequence = adversary.commit(H, rounds, state.rng, bool(realizable))
+            if sequence is None or isinstance(sequence, (str, bytes)) or not hasattr(sequence, "__iter__"):
+                raise IllegalInstanceError(
+                    f"commit returned {sequence!r}; expected a sequence of (instance, label) pairs",
+                    round=1, player="adversary", transcript=transcript(),
+                )
+            return list(itertools.islice(sequence, rounds))  # an endless generator is cut at the horizon
+
+        committed = call("adversary", commit)
+    elif callable(getattr(adversary, "start", None)):
         call("adversary", adversary.start, state)
 
     for t in range(1, rounds + 1):

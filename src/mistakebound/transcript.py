@@ -85,8 +85,9 @@ class Transcript:
 
     @property
     def expected_mistakes(self) -> float:
-        """``sum_t |p_t - y_t|``, exact: summed as fractions of the stored floats."""
-        return float(sum((Fraction(r.expected_mistake) for r in self.rounds), Fraction(0)))
+        """``sum_t |p_t - y_t|``, summed exactly as fractions of the stored ``p_t`` and rounded once."""
+        total = sum((Fraction(r.p) if r.y == 0 else 1 - Fraction(r.p) for r in self.rounds), Fraction(0))
+        return float(total)
 
     @property
     def regret(self) -> float | None:

@@ -1,0 +1,297 @@
+"""Tests of the command line (mistakebound.cli): in-process with capsys, and once as a process."""
+
+from __future__ import annotations
+
+import ast
+import math
+import pickle
+import subprocess
+import sys
+from importlib import metadata
+
+import numpy as np
+import pytest
+
+from mistakebound import classes, littlestone_dimension, vc_dimension
+from mistakebound.adversaries import ADVERSARIES
+from mistakebound.cli import main
+from mistakebound.learners import REALIZABLE_LEARNERS
+from mistakebound.selfcheck import default_classes
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def facts(out: str) -> dict:
+    """The ``key = value`` lines of ``mistakebound ldim`` output, values as numbers."""
+    found = {}
+    for line in out.splitlines():
+        if " = " in line and not line.startswith(" "):
+            key, _, value = line.partition(" = ")
+            found[key.strip()] = float(value.split()[0]) if "." in value.split()[0] else int(value.split()[0])
+    return found
+
+
+def assert_one_line_error(err: str, *needles: str) -> None:
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+
+
+# ---------------------------------------------------------------------------------- check
+def table_rows(out: str) -> list[str]:
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["learner", "adversary", "class"]
+    assert set(lines[1].replace(" ", "")) == {"-"}
+    rows = []
+    for line in lines[2:]:
+        if not line.strip():
+            break
+        rows.append(line)
+    return rows
+
+
+def test_check_exits_0_with_one_row_per_applicable_game(capsys):
+    code, out, err = run(capsys, "check")
+    assert code == 0, out + err
+    expected = sum(
+        1
+        for H in default_classes()
+        for _ in REALIZABLE_LEARNERS
+        for A in ADVERSARIES
+        if A().applies_to(H)
+    )
+    rows = table_rows(out)
+    assert len(rows) == expected
+    assert all(row.split()[-1] == "ok" for row in rows)
+    assert out.strip().splitlines()[-1] == f"{expected} games, all bounds hold"
+
+
+def test_check_accepts_a_seed_and_rejects_a_bad_one(capsys):
+    code, out, _ = run(capsys, "check", "--seed", "7")
+    assert code == 0 and out.strip().endswith("all bounds hold")
+    for bad in ("-1", "seven"):
+        code, out, err = run(capsys, "check", "--seed", bad)
+        assert code == 2 and out == ""
+        assert_one_line_error(err, "--seed", bad)
+
+
+# ----------------------------------------------------------------------------------- ldim
+def test_ldim_of_thresholds_matches_the_closed_forms(capsys):
+    N = 15
+    code, out, err = run(capsys, "ldim", f"thresholds:{N}")
+    assert code == 0, err
+    got = facts(out)
+    assert got["Ldim"] == math.floor(math.log2(N + 1))
+    assert got["VCdim"] == 1
+    assert got["|H|"] == N + 1
+    assert got["|X|"] == N
+    assert got["log2|H|"] == round(math.log2(N + 1), 2)
+    assert out.splitlines()[0] == f"class: {classes.thresholds(N).describe()}"
+
+
+@pytest.mark.parametrize(
+    "spec, vc, ldim",
+    [
+        ("thresholds:64", 1, math.floor(math.log2(65))),
+        ("singletons:9", 1, 1),
+        ("power_set:4", 4, 4),
+        ("parities:3", 3, 3),
+        ("monotone_disjunctions:3", 3, 3),
+    ],
+)
+def test_ldim_closed_forms_of_the_zoo(capsys, spec, vc, ldim):
+    code, out, err = run(capsys, "ldim", spec)
+    assert code == 0, err
+    got = facts(out)
+    assert (got["VCdim"], got["Ldim"]) == (vc, ldim)
+
+
+@pytest.mark.parametrize("spec, args", [("k_sparse:6,2", (6, 2)), ("intervals:8", (8,))])
+def test_ldim_agrees_with_the_library(capsys, spec, args):
+    H = getattr(classes, spec.split(":")[0])(*args)
+    code, out, _ = run(capsys, "ldim", spec)
+    assert code == 0
+    got = facts(out)
+    assert got["Ldim"] == littlestone_dimension(H)
+    assert got["VCdim"] == vc_dimension(H)
+    assert (got["|H|"], got["|X|"]) == H.matrix.shape
+
+
+def parse_tree(text: list[str]):
+    """Paths of the printed tree: for each leaf, its witness row and the (instance, label) edges."""
+    leaves = []
+    stack: list[tuple[int, object]] = []  # (depth, instance) of the internal nodes above
+    labels: list[int] = []
+    for line in text:
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        body = line.strip()
+        stack = stack[:depth]
+        labels = labels[: max(depth - 1, 0)]
+        if depth:
+            edge, _, body = body.partition(" -> ")
+            labels.append(int(edge))
+        if "leaf: witness" in body:
+            row = int(body.rsplit("(row ", 1)[1].rstrip(")"))
+            leaves.append((row, list(zip([x for _, x in stack], labels))))
+        else:
+            stack.append((depth, ast.literal_eval(body.split(" x = ", 1)[1])))
+    return leaves
+
+
+@pytest.mark.parametrize("spec, args", [("thresholds:7", (7,)), ("k_sparse:5,2", (5, 2))])
+def test_ldim_tree_is_shattered_and_has_full_depth(capsys, spec, args):
+    H = getattr(classes, spec.split(":")[0])(*args)
+    d = littlestone_dimension(H)
+    code, out, _ = run(capsys, "ldim", spec, "--tree")
+    assert code == 0
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("[1]"))
+    tree = lines[start:]
+    assert len(tree) == 2 ** (d + 1) - 1
+    assert tree[0].startswith("[1] ")
+    numbers = {}  # depth -> node number of the latest line at that depth
+    for line in tree:  # textbook numbering, the 0-child printed before the 1-child
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        body = line.strip()
+        if depth:
+            edge, _, body = body.partition(" -> ")
+        node = int(body[1:body.index("]")])
+        if depth:
+            assert node == 2 * numbers[depth - 1] + int(edge)
+            assert int(edge) == (0 if numbers.get(depth, 0) // 2 != numbers[depth - 1] else 1)
+        numbers[depth] = node
+    leaves = parse_tree(tree)
+    assert len(leaves) == 2 ** d
+    paths = set()
+    for row, path in leaves:
+        assert len(path) == d
+        for x, y in path:  # the witness realises the labels along its path
+            assert H.label(row, x) == y
+        paths.add(tuple(y for _, y in path))
+    assert len(paths) == 2 ** d
+
+
+def test_npy_and_csv_files_give_the_same_numbers_as_the_zoo(capsys, tmp_path):
+    H = classes.thresholds(15)
+    npy, csv = tmp_path / "thr.npy", tmp_path / "thr.csv"
+    np.save(npy, H.matrix)
+    np.savetxt(csv, H.matrix, fmt="%d", delimiter=",")
+    _, zoo_out, _ = run(capsys, "ldim", "thresholds:15")
+    for path in (npy, csv):
+        code, out, err = run(capsys, "ldim", str(path))
+        assert code == 0, err
+        assert facts(out) == facts(zoo_out)
+        assert path.name in out.splitlines()[0]
+
+
+def test_duplicate_rows_in_a_file_are_counted_and_reported(capsys, tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text("0,1\n0,1\n1,1\n")
+    code, out, _ = run(capsys, "ldim", str(path))
+    assert code == 0
+    got = facts(out)
+    assert got["|H|"] == 3 and got["distinct hypotheses"] == 2 and got["Ldim"] == 1
+
+
+# ------------------------------------------------------------------------------ bad input
+def test_unknown_class_suggests_the_closest_name(capsys):
+    code, out, err = run(capsys, "ldim", "threshold:5")
+    assert code == 2 and out == ""
+    assert_one_line_error(err, "threshold", "'thresholds'")
+
+
+def test_bad_class_arguments_exit_2(capsys):
+    code, _, err = run(capsys, "ldim", "thresholds:0")
+    assert code == 2
+    assert_one_line_error(err, "thresholds")
+
+
+def bad_files(tmp_path):
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "empty.npy").write_bytes(b"")
+    (tmp_path / "blank.csv").write_text("\n\n")
+    (tmp_path / "two.csv").write_text("0,1\n2,0\n")
+    np.save(tmp_path / "two.npy", np.array([[0, 1], [1, 2]]))
+    np.save(tmp_path / "objects.npy", np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
+    (tmp_path / "letters.csv").write_text("a,b\n0,1\n")
+    (tmp_path / "ragged.csv").write_text("0,1,1\n0,1\n")
+    np.save(tmp_path / "flat.npy", np.array([0, 1, 1]))
+    (tmp_path / "matrix.txt").write_text("0,1\n")
+    with open(tmp_path / "raw.pkl.npy", "wb") as fh:
+        pickle.dump([[0, 1]], fh)
+    (tmp_path / "adir.npy").mkdir()
+    return {
+        "missing.npy": ("does not exist",),
+        "empty.csv": ("empty",),
+        "empty.npy": ("empty",),
+        "blank.csv": ("no entries",),
+        "two.csv": ("0 or 1", "2"),
+        "two.npy": ("0 or 1", "2"),
+        "objects.npy": ("pickle",),
+        "letters.csv": ("letters.csv",),
+        "ragged.csv": ("ragged.csv",),
+        "flat.npy": ("2-D",),
+        "matrix.txt": (".npy or .csv",),
+        "raw.pkl.npy": ("raw.pkl.npy",),
+        "adir.npy": ("directory",),
+    }
+
+
+def test_bad_files_exit_2_with_a_one_line_message(capsys, tmp_path):
+    for name, needles in bad_files(tmp_path).items():
+        code, out, err = run(capsys, "ldim", str(tmp_path / name))
+        assert code == 2, (name, out, err)
+        assert out == "", name
+        assert_one_line_error(err, "CLASS", *needles)
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["ldim"], ["ldim", "thresholds:3", "--bogus"]])
+def test_usage_errors_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert_one_line_error(err, "error", "--help")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["ldim", "--help"]])
+def test_help_lists_the_zoo(capsys, argv):
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    for name in classes.ZOO:
+        assert name in out
+
+
+# ------------------------------------------------------------------------ as a process
+def test_module_runs_as_a_process():
+    N = 31
+    done = subprocess.run(
+        [sys.executable, "-m", "mistakebound.cli", "ldim", f"thresholds:{N}"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert facts(done.stdout)["Ldim"] == math.floor(math.log2(N + 1))
+    bad = subprocess.run(
+        [sys.executable, "-m", "mistakebound.cli", "ldim", "threshold:5"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert_one_line_error(bad.stderr, "thresholds")
+
+
+def test_check_runs_as_a_process():
+    done = subprocess.run(
+        [sys.executable, "-m", "mistakebound.cli", "check"], capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1].endswith("all bounds hold")
+
+
+def test_console_script_entry_point_is_main():
+    (entry,) = [e for e in metadata.entry_points(group="console_scripts") if e.name == "mistakebound"]
+    assert entry.value == "mistakebound.cli:main"
+    assert entry.load() is main

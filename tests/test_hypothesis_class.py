@@ -1,0 +1,328 @@
+"""HypothesisClass: construction, validation, the bitset view and derived classes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mistakebound import HypothesisClass
+from mistakebound.bitset import indices_to_mask
+from mistakebound.errors import InvalidClassError, MistakeboundError
+from tests.strategies import class_matrices
+
+SETTINGS = settings(max_examples=150, deadline=None)
+
+
+# --------------------------------------------------------------------------- from_matrix
+def test_from_matrix_default_domain_is_range_of_columns():
+    H = HypothesisClass.from_matrix([[0, 1, 1, 0], [1, 1, 0, 0]])
+    assert H.domain == (0, 1, 2, 3)
+    assert (H.n_hypotheses, H.n_instances, len(H)) == (2, 4, 2)
+    assert H.matrix.dtype == np.uint8
+    assert H.matrix.tolist() == [[0, 1, 1, 0], [1, 1, 0, 0]]
+    assert H.label(1, 0) == 1 and H.label(0, 0) == 0
+    assert H.column(2).tolist() == [1, 0]
+
+
+def test_from_matrix_with_domain_and_names():
+    H = HypothesisClass.from_matrix([[0, 1], [1, 0]], domain=["a", "b"], names=["f", "g"], name="two")
+    assert H.domain == ("a", "b")
+    assert H.names == ("f", "g")
+    assert H.hypothesis_name(1) == "g"
+    assert H.label(0, "b") == 1 and H.label(1, "b") == 0
+    assert H.describe() == "two"
+
+
+def test_matrix_is_read_only():
+    H = HypothesisClass.from_matrix([[0, 1], [1, 0]])
+    with pytest.raises(ValueError):
+        H.matrix[0, 0] = 1
+    with pytest.raises(ValueError):
+        H.matrix[:] = 0
+    assert H.matrix.tolist() == [[0, 1], [1, 0]]
+    with pytest.raises(AttributeError):  # the class itself is frozen
+        H.matrix = np.zeros((2, 2), dtype=np.uint8)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: np.array([[0, 1, 1], [1, 0, 0]], dtype=np.uint8),  # the exact target dtype
+        lambda: np.array([[0, 1, 1], [1, 0, 0]], dtype=np.int64),
+        lambda: np.array([[0, 1, 1], [1, 0, 0]], dtype=bool),
+        lambda: np.array([[0, 1, 1, 9], [1, 0, 0, 9]], dtype=np.uint8)[:, :3],  # non-contiguous view
+        lambda: np.array([[0, 1, 1], [1, 0, 0], [1, 1, 1]], dtype=np.uint8)[:2],  # contiguous view
+    ],
+)
+def test_from_matrix_does_not_share_memory_with_the_input(make):
+    M = make()
+    before = np.array(M, dtype=np.uint8).tolist()
+    H = HypothesisClass.from_matrix(M)
+    assert not np.shares_memory(H.matrix, M)
+    M[0, 0] = 1 - M[0, 0]
+    M[1, :] = 1
+    assert H.matrix.tolist() == before
+
+
+def test_from_matrix_copies_a_list_input():
+    rows = [[0, 1], [1, 1]]
+    H = HypothesisClass.from_matrix(rows)
+    rows[0][0] = 1
+    assert H.matrix.tolist() == [[0, 1], [1, 1]]
+
+
+@pytest.mark.parametrize(
+    "M",
+    [
+        [[True, False], [False, True]],
+        np.array([[True, False], [False, True]]),
+        [[1.0, 0.0], [0.0, 1.0]],
+        np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32),
+        np.array([[1, 0], [0, 1]], dtype=np.int8),
+    ],
+)
+def test_from_matrix_accepts_bool_and_float_zero_one(M):
+    H = HypothesisClass.from_matrix(M)
+    assert H.matrix.dtype == np.uint8
+    assert H.matrix.tolist() == [[1, 0], [0, 1]]
+
+
+def _raises_naming(parameter, func, *args, **kwargs):
+    with pytest.raises(InvalidClassError) as info:
+        func(*args, **kwargs)
+    assert isinstance(info.value, ValueError)
+    assert isinstance(info.value, MistakeboundError)
+    assert parameter in str(info.value), str(info.value)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    "M",
+    [
+        [[0, 2]],
+        [[0, 1], [-1, 0]],
+        [[0.5, 1.0]],
+        [[0.0, float("nan")]],
+        np.array([[0, 1], [1, 255]], dtype=np.uint8),
+        np.array([[0, 1], [1, 257]], dtype=np.int64),  # 257 would wrap to 1 in uint8
+        [[0, 1.0000001]],
+        [[0, float("inf")]],
+    ],
+)
+def test_from_matrix_rejects_entries_other_than_zero_one(M):
+    exc = _raises_naming("matrix", HypothesisClass.from_matrix, M)
+    assert "0 or 1" in str(exc)
+
+
+def test_bad_entry_message_gives_value_and_position():
+    exc = _raises_naming("matrix", HypothesisClass.from_matrix, [[0, 1], [1, 2]])
+    assert "2" in str(exc) and "row 1" in str(exc) and "column 1" in str(exc)
+
+
+@pytest.mark.parametrize(
+    "M",
+    [
+        [[0, 1], [1]],  # ragged
+        [[0, 1], [1, 0, 1]],  # ragged
+        [[[0, 1]], [1, 0]],  # ragged depth
+        [0, 1, 1],  # 1-D
+        np.zeros(3, dtype=np.uint8),  # 1-D
+        np.zeros((2, 2, 2), dtype=np.uint8),  # 3-D
+        [[[0, 1], [1, 0]]],  # 3-D
+        np.zeros((0, 3), dtype=np.uint8),  # zero rows
+        [],  # zero rows (1-D empty)
+        [["0", "1"]],  # string dtype
+        np.array([["0", "1"]]),
+        [[0, None]],  # object dtype
+        [[0, 1j]],  # complex
+        5,  # 0-D
+    ],
+)
+def test_from_matrix_rejects_malformed_matrices(M):
+    _raises_naming("matrix", HypothesisClass.from_matrix, M)
+
+
+def test_from_matrix_domain_length_mismatch():
+    _raises_naming("domain", HypothesisClass.from_matrix, [[0, 1, 0]], domain=["a", "b"])
+    _raises_naming("domain", HypothesisClass.from_matrix, [[0, 1]], domain=["a", "b", "c"])
+
+
+@pytest.mark.parametrize("domain", [["a", "a"], [1, 1.0], [(0, 1), (0, 1)]])
+def test_from_matrix_duplicate_instances(domain):
+    exc = _raises_naming("domain", HypothesisClass.from_matrix, [[0, 1]], domain=domain)
+    assert "twice" in str(exc) or "distinct" in str(exc)
+
+
+@pytest.mark.parametrize("domain", [[{1}, {2}], [{"a": 1}, 0], [0, bytearray(b"x")]])
+def test_from_matrix_unhashable_instances(domain):
+    exc = _raises_naming("domain", HypothesisClass.from_matrix, [[0, 1]], domain=domain)
+    assert "hashable" in str(exc)
+
+
+def test_from_matrix_domain_not_a_sequence():
+    _raises_naming("domain", HypothesisClass.from_matrix, [[0, 1]], domain="ab")
+    _raises_naming("domain", HypothesisClass.from_matrix, [[0, 1]], domain=3)
+
+
+@pytest.mark.parametrize("names", [["f"], ["f", "g", "h"], []])
+def test_from_matrix_names_count_mismatch(names):
+    _raises_naming("names", HypothesisClass.from_matrix, [[0, 1], [1, 0]], names=names)
+
+
+def test_numpy_scalars_in_domain_become_python_values():
+    H = HypothesisClass.from_matrix([[0, 1]], domain=np.array([3, 7]))
+    assert H.domain == (3, 7)
+    assert all(type(x) is int for x in H.domain)
+
+
+# ------------------------------------------------------------------------ from_functions
+def test_from_functions_values():
+    H = HypothesisClass.from_functions(
+        ["a", "bb", "ccc"], [lambda s: int(len(s) >= 2), lambda s: 0, lambda s: 1], names=["ge2", "zero", "one"]
+    )
+    assert H.domain == ("a", "bb", "ccc")
+    assert H.matrix.tolist() == [[0, 1, 1], [0, 0, 0], [1, 1, 1]]
+    assert H.names == ("ge2", "zero", "one")
+    assert not H.matrix.flags.writeable
+
+
+def test_from_functions_bool_results():
+    H = HypothesisClass.from_functions(range(4), [lambda x: x % 2 == 0, lambda x: np.bool_(x > 2)])
+    assert H.matrix.tolist() == [[1, 0, 1, 0], [0, 0, 0, 1]]
+
+
+def test_from_functions_bad_value_names_hypothesis_and_instance():
+    exc = _raises_naming(
+        "functions",
+        HypothesisClass.from_functions,
+        ["a", "b", "c"],
+        [lambda x: 0, lambda x: 2 if x == "b" else 0],
+    )
+    msg = str(exc)
+    assert "hypothesis 1" in msg and "'b'" in msg and "2" in msg
+
+
+@pytest.mark.parametrize("bad", [-1, 0.5, float("nan"), None, "1"])
+def test_from_functions_other_bad_values(bad):
+    _raises_naming("functions", HypothesisClass.from_functions, [0, 1], [lambda x: bad])
+
+
+def test_from_functions_no_functions():
+    _raises_naming("functions", HypothesisClass.from_functions, [0, 1], [])
+
+
+# ------------------------------------------------------------------------- bitset view
+@SETTINGS
+@given(class_matrices(max_rows=20, max_cols=10))
+def test_column_masks_agree_with_matrix(M):
+    H = HypothesisClass.from_matrix(M)
+    assert len(H.column_masks) == H.n_instances
+    for j, mask in enumerate(H.column_masks):
+        assert isinstance(mask, int) and mask >= 0
+        assert mask >> H.n_hypotheses == 0  # no bits beyond the last hypothesis
+        for i in range(H.n_hypotheses):
+            assert (mask >> i) & 1 == M[i, j]
+    assert H.full_mask == (1 << H.n_hypotheses) - 1
+
+
+@SETTINGS
+@given(class_matrices(max_rows=20, max_cols=20))
+def test_distinct_rows_groups_exactly_the_identical_rows(M):
+    H = HypothesisClass.from_matrix(M)
+    reps, group = H.distinct_rows()
+    n = H.n_hypotheses
+    assert group.shape == (n,)
+    # representatives are first occurrences, in row order, pairwise distinct rows
+    assert list(reps) == sorted(reps)
+    assert len({M[r].tobytes() for r in reps}) == len(reps)
+    for g, r in enumerate(reps):
+        assert group[r] == g
+        assert not any(np.array_equal(M[k], M[r]) for k in range(r))
+    for i in range(n):
+        for k in range(n):
+            assert (group[i] == group[k]) == bool(np.array_equal(M[i], M[k]))
+        assert np.array_equal(M[i], M[reps[group[i]]])
+
+
+@SETTINGS
+@given(class_matrices(max_rows=12, max_cols=5), st.data())
+def test_restrict_keeps_the_chosen_rows(M, data):
+    names = [f"n{i}" for i in range(M.shape[0])]
+    H = HypothesisClass.from_matrix(M, domain=[f"x{j}" for j in range(M.shape[1])], names=names)
+    rows = data.draw(st.lists(st.integers(0, H.n_hypotheses - 1), min_size=1, max_size=8))
+    R = H.restrict(rows)
+    assert R.domain == H.domain
+    assert R.matrix.tolist() == M[rows].tolist()
+    assert R.names == tuple(names[i] for i in rows)
+    assert not R.matrix.flags.writeable
+    # as a bitset: the set of rows, in increasing order
+    chosen = sorted(set(rows))
+    B = H.restrict(indices_to_mask(chosen))
+    assert B.matrix.tolist() == M[chosen].tolist()
+    assert B.names == tuple(names[i] for i in chosen)
+    assert H.restrict(H.full_mask) == H
+
+
+def test_restrict_rejects_empty_and_out_of_range():
+    H = HypothesisClass.from_matrix([[0, 1], [1, 0]])
+    _raises_naming("rows", H.restrict, [])
+    _raises_naming("rows", H.restrict, 0)
+    _raises_naming("rows", H.restrict, [2])
+    _raises_naming("rows", H.restrict, [-1])
+    _raises_naming("rows", H.restrict, 0b100)
+
+
+def test_mask_of_rows():
+    H = HypothesisClass.from_matrix(np.zeros((5, 1), dtype=np.uint8))
+    assert H.mask_of_rows([0, 3]) == 0b1001
+    assert H.mask_of_rows([]) == 0
+
+
+# --------------------------------------------------------------------- equality & lookup
+@SETTINGS
+@given(class_matrices(max_rows=8, max_cols=5))
+def test_equal_classes_are_equal_and_hash_equal(M):
+    H = HypothesisClass.from_matrix(M)
+    G = HypothesisClass.from_matrix(M.astype(bool).tolist())
+    assert H == G and hash(H) == hash(G)
+    assert len({H, G}) == 1
+    if M.size:
+        flipped = M.copy()
+        flipped[0, 0] ^= 1
+        assert H != HypothesisClass.from_matrix(flipped)
+    assert H != HypothesisClass.from_matrix(np.vstack([M, M[:1]]))
+
+
+def test_equality_compares_domain_and_names():
+    M = [[0, 1], [1, 0]]
+    H = HypothesisClass.from_matrix(M)
+    assert H != HypothesisClass.from_matrix(M, domain=["a", "b"])
+    assert H != HypothesisClass.from_matrix(M, names=["f", "g"])
+    assert H != HypothesisClass.from_matrix([[0, 1, 0], [1, 0, 0]])
+    assert H != M and (H == M) is False
+
+
+@pytest.mark.parametrize("x", [[0], {0: 1}, {0}, np.array([0])])
+def test_index_of_and_contains_with_unhashable_values(x):
+    H = HypothesisClass.from_matrix([[0, 1]], domain=[0, (0,)])
+    assert (x in H) is False
+    with pytest.raises(KeyError):
+        H.index_of(x)
+
+
+def test_index_of_and_contains():
+    H = HypothesisClass.from_matrix([[0, 1, 1]], domain=["a", (1, 2), 5])
+    assert [H.index_of(x) for x in ("a", (1, 2), 5)] == [0, 1, 2]
+    assert "a" in H and (1, 2) in H and 5 in H
+    assert "b" not in H and 6 not in H and None not in H
+    with pytest.raises(KeyError):
+        H.index_of("b")
+
+
+def test_nan_instance_is_not_in_a_domain_without_it():
+    H = HypothesisClass.from_matrix([[0, 1]])
+    assert math.nan not in H

@@ -1,0 +1,105 @@
+"""Keep the README honest: its Python examples run, its commands are the two promised ones,
+its console transcripts match the program, and its dependency list matches pyproject.toml."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from mistakebound.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n(.*?)^```\s*$", re.S | re.M)
+BLOCKS = [(lang.lower(), body) for lang, body in FENCE.findall(README)]
+PYTHON_BLOCKS = [body for lang, body in BLOCKS if lang in ("python", "py")]
+CONSOLE_BLOCKS = [body for lang, body in BLOCKS if lang == "console"]
+
+INSTALL_AND_CHECK = "python -m venv .venv && .venv/bin/pip install . && .venv/bin/mistakebound check"
+INSTALL_AND_TEST = "python -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest"
+
+
+def test_readme_starts_with_the_name_and_a_paragraph():
+    lines = README.splitlines()
+    assert lines[0] == "# mistakebound"
+    first_paragraph = README.split("\n\n")[1]
+    assert not first_paragraph.startswith(("```", "#"))
+    for audience in ("researchers", "authors of online learners", "CI"):
+        assert audience in first_paragraph
+
+
+def test_first_shell_block_has_exactly_the_two_commands():
+    shell = [body for lang, body in BLOCKS if lang in ("bash", "sh", "shell")]
+    assert shell, "README has no ```bash block"
+    assert BLOCKS[0][0] in ("bash", "sh", "shell"), "the two commands come before any other code"
+    commands = [line.strip() for line in shell[0].splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    assert commands == [INSTALL_AND_CHECK, INSTALL_AND_TEST]
+
+
+def test_readme_has_python_examples():
+    assert len(PYTHON_BLOCKS) >= 3
+
+
+@pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
+def test_python_example_runs(index, capsys):
+    code = compile(PYTHON_BLOCKS[index], f"README.md python block {index + 1}", "exec")
+    exec(code, {"__name__": f"readme_block_{index + 1}"})
+
+
+def console_commands():
+    """(argv after ``mistakebound``, expected output) for every ``$ mistakebound`` line."""
+    found = []
+    for body in CONSOLE_BLOCKS:
+        chunks = re.split(r"^\$ ", body, flags=re.M)
+        for chunk in chunks[1:]:
+            command, _, output = chunk.partition("\n")
+            argv = shlex.split(command)
+            assert argv[0] == "mistakebound", command
+            found.append((argv[1:], output.rstrip("\n")))
+    return found
+
+
+def test_readme_shows_the_ldim_command():
+    assert any(argv[:1] == ["ldim"] for argv, _ in console_commands())
+
+
+@pytest.mark.parametrize("argv, expected", console_commands())
+def test_console_transcript_matches_the_program(argv, expected, capsys):
+    assert main(argv) == 0
+    assert capsys.readouterr().out.rstrip("\n") == expected
+
+
+def section(title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.S | re.M)
+    assert match, f"README has no '## {title}' section"
+    return match.group(1)
+
+
+def requirement_name(spec: str) -> str:
+    return re.split(r"[<>=!~\[; ]", spec, maxsplit=1)[0].strip().lower()
+
+
+def test_dependencies_section_matches_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = {requirement_name(s) for s in project["dependencies"]}
+    tests = {requirement_name(s) for s in project["optional-dependencies"]["test"]}
+    text = section("Dependencies")
+    named = set(re.findall(r"[a-z][a-z0-9_-]+", text.lower()))
+    assert runtime | tests <= named
+    assert "nothing else" in text.lower()
+
+
+def test_performance_section_points_at_the_benchmarks():
+    assert "Measured with `python -m benchmarks`; see below." in section("Performance")
+
+
+def test_every_learner_and_adversary_is_documented():
+    from mistakebound.adversaries import ADVERSARIES
+    from mistakebound.learners import REALIZABLE_LEARNERS
+
+    for player in (*REALIZABLE_LEARNERS, *ADVERSARIES):
+        assert f"`{player.__name__}`" in README

@@ -1,0 +1,189 @@
+"""Round and Transcript: per-round mistakes, totals, regret and immutability."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mistakebound import Round, Transcript
+
+SETTINGS = settings(max_examples=200, deadline=None)
+
+
+@st.composite
+def rounds_lists(draw, *, max_size: int = 30):
+    """Round tuples whose predictions were drawn from their p (p = 0 -> 0, p = 1 -> 1)."""
+    n = draw(st.integers(0, max_size))
+    out = []
+    for t in range(1, n + 1):
+        p = draw(
+            st.one_of(
+                st.sampled_from([0.0, 1.0, 0.5, 0.1, 0.3, 0.7]),
+                st.integers(0, 64).map(lambda k: k / 64),
+                st.floats(0, 1),
+            )
+        )
+        prediction = 0 if p == 0 else 1 if p == 1 else draw(st.integers(0, 1))
+        y = draw(st.integers(0, 1))
+        out.append(Round(t=t, x=draw(st.integers(0, 5)), p=p, prediction=prediction, y=y))
+    return tuple(out)
+
+
+def exact_expected(rounds) -> Fraction:
+    """sum_t |p_t - y_t| in exact arithmetic over the stored floats p_t."""
+    return sum((abs(Fraction(r.p) - r.y) for r in rounds), Fraction(0))
+
+
+# ------------------------------------------------------------------------------ Round
+@pytest.mark.parametrize(
+    "p, prediction, y, mistake, expected",
+    [
+        (0.0, 0, 0, False, 0.0),
+        (0.0, 0, 1, True, 1.0),
+        (1.0, 1, 1, False, 0.0),
+        (1.0, 1, 0, True, 1.0),
+        (0.25, 0, 1, True, 0.75),
+        (0.25, 1, 1, False, 0.75),
+        (0.25, 0, 0, False, 0.25),
+        (0.25, 1, 0, True, 0.25),
+        (0.5, 1, 0, True, 0.5),
+    ],
+)
+def test_round_mistake_and_expected_mistake(p, prediction, y, mistake, expected):
+    r = Round(t=1, x="a", p=p, prediction=prediction, y=y)
+    assert r.mistake is mistake
+    assert r.expected_mistake == expected
+
+
+def test_round_mistake_is_about_the_drawn_prediction_not_p():
+    # p = 0.9 but the coin came up 0: the learner erred though it "leaned" right
+    r = Round(t=3, x=0, p=0.9, prediction=0, y=1)
+    assert r.mistake
+    assert r.expected_mistake == pytest.approx(0.1)
+
+
+def test_round_is_frozen():
+    r = Round(t=1, x=0, p=0.5, prediction=1, y=0)
+    for name in ("t", "x", "p", "prediction", "y"):
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(r, name, 1)
+    with pytest.raises(AttributeError):
+        r.mistake = False
+    assert (r.t, r.x, r.p, r.prediction, r.y) == (1, 0, 0.5, 1, 0)
+
+
+def test_round_equality_and_hash():
+    a = Round(t=1, x=(0, 1), p=0.5, prediction=1, y=0)
+    b = Round(t=1, x=(0, 1), p=0.5, prediction=1, y=0)
+    assert a == b and hash(a) == hash(b)
+    assert a != Round(t=1, x=(0, 1), p=0.5, prediction=0, y=0)
+    assert a != Round(t=2, x=(0, 1), p=0.5, prediction=1, y=0)
+
+
+# ------------------------------------------------------------------------- Transcript
+@SETTINGS
+@given(rounds_lists(), st.one_of(st.none(), st.integers(0, 30)))
+def test_transcript_totals(rounds, best):
+    T = Transcript(rounds=rounds, learner="L", adversary="A", seed=7, best_hypothesis_mistakes=best)
+    assert len(T) == len(rounds)
+    assert T.mistakes == sum(r.prediction != r.y for r in rounds)
+    assert isinstance(T.mistakes, int)
+    exact = exact_expected(rounds)
+    assert T.expected_mistakes == pytest.approx(float(exact), rel=1e-15, abs=1e-15)
+    if all((r.p * 64).is_integer() for r in rounds):  # |p - y| is exact in floating point
+        assert T.expected_mistakes == float(exact)
+    assert T.xs == tuple(r.x for r in rounds)
+    assert T.ys == tuple(r.y for r in rounds)
+    if best is None:
+        assert T.regret is None
+    else:
+        assert T.regret == T.expected_mistakes - best
+    # deterministic rounds (p in {0, 1}): expected mistakes are the mistakes
+    if all(r.p in (0.0, 1.0) for r in rounds):
+        assert T.expected_mistakes == T.mistakes
+
+
+def test_expected_mistakes_is_exact_not_a_float_running_sum():
+    # ten rounds of p = 0.1, y = 0: the float running sum is 0.9999999999999999
+    rounds = [Round(t=t, x=0, p=0.1, prediction=0, y=0) for t in range(1, 11)]
+    assert sum(r.expected_mistake for r in rounds) != 1.0
+    assert Transcript(rounds=rounds).expected_mistakes == 1.0
+
+
+def test_expected_mistakes_is_exact_when_labels_are_one():
+    """sum |p_t - y_t| exact over the stored p_t, also when y_t = 1.
+
+    |0.3 - 1| in floating point is 0.7 = (1 - 0.3) - 2**-54 (a tie rounded to even),
+    and p2 = 0.3 - 2**-54.  Exactly, (1 - 0.3) + p2 = 1 - 2**-54, whose nearest float
+    (ties to even) is 1.0; summing the already-rounded |p_t - y_t| gives 1 - 2**-53.
+    """
+    p2 = math.nextafter(0.3, 0.0)
+    rounds = [Round(t=1, x=0, p=0.3, prediction=0, y=1), Round(t=2, x=0, p=p2, prediction=0, y=0)]
+    exact = (1 - Fraction(0.3)) + Fraction(p2)
+    assert exact == 1 - Fraction(1, 2**54)
+    assert float(exact) == 1.0
+    assert Transcript(rounds=rounds).expected_mistakes == float(exact)
+
+
+def test_transcript_defaults_and_regret_without_class():
+    r = Round(t=1, x=0, p=0.25, prediction=0, y=1)
+    T = Transcript(rounds=[r], learner="L", adversary="A", seed=0)
+    assert isinstance(T.rounds, tuple)
+    assert (T.mistakes, T.expected_mistakes) == (1, 0.75)
+    assert T.best_hypothesis_mistakes is None and T.regret is None
+    assert T.class_name is None and T.version_space is None and T.realizable is True
+    T2 = Transcript(rounds=[r], best_hypothesis_mistakes=0)
+    assert T2.regret == 0.75
+    T3 = Transcript(rounds=[r], best_hypothesis_mistakes=1)
+    assert T3.regret == -0.25  # the learner may beat the best hypothesis in expectation
+
+
+def test_empty_transcript():
+    T = Transcript(rounds=(), best_hypothesis_mistakes=0)
+    assert len(T) == 0
+    assert (T.mistakes, T.expected_mistakes, T.regret) == (0, 0.0, 0.0)
+    assert T.xs == () and T.ys == ()
+
+
+def test_transcript_is_frozen():
+    r = Round(t=1, x=0, p=1.0, prediction=1, y=0)
+    T = Transcript(rounds=[r], learner="L", adversary="A", seed=1, best_hypothesis_mistakes=0, version_space=(0,))
+    for name in (
+        "rounds", "learner", "adversary", "seed", "class_name", "realizable", "version_space",
+        "best_hypothesis_mistakes",
+    ):
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(T, name, None)
+    for name in ("mistakes", "expected_mistakes", "regret"):
+        with pytest.raises(AttributeError):
+            setattr(T, name, 0)
+    with pytest.raises(TypeError):
+        T.rounds[0] = r  # a tuple, not a list
+    assert T.mistakes == 1 and T.regret == 1.0
+
+
+def test_transcript_rounds_list_is_copied_to_a_tuple():
+    r = Round(t=1, x=0, p=1.0, prediction=1, y=0)
+    rounds = [r]
+    T = Transcript(rounds=rounds)
+    rounds.append(r)
+    assert len(T) == 1
+
+
+def test_transcript_equality():
+    r = Round(t=1, x=0, p=0.5, prediction=1, y=0)
+    a = Transcript(rounds=[r], learner="L", adversary="A", seed=3)
+    assert a == Transcript(rounds=(r,), learner="L", adversary="A", seed=3)
+    assert a != Transcript(rounds=(r,), learner="L", adversary="A", seed=4)
+    assert hash(a) == hash(Transcript(rounds=(r,), learner="L", adversary="A", seed=3))
+
+
+def test_summary_mentions_totals():
+    r = Round(t=1, x=0, p=0.25, prediction=0, y=1)
+    s = Transcript(rounds=[r], learner="L", adversary="A", best_hypothesis_mistakes=0).summary()
+    assert "L vs A" in s and "1 rounds" in s and "1 mistakes" in s and "0.75" in s
