@@ -14,8 +14,9 @@ Examples
 from mistakebound.learners.consistent import Consistent
 from mistakebound.learners.halving import Halving
 from mistakebound.learners.soa import SOA
+from mistakebound.learners.version_space import VersionSpaceLearner
 
-__all__ = ["Consistent", "Halving", "SOA", "REALIZABLE_LEARNERS"]
+__all__ = ["Consistent", "Halving", "SOA", "VersionSpaceLearner", "REALIZABLE_LEARNERS"]
 
 #: The learners for finite classes in realizable games, in the order tables list them.
 REALIZABLE_LEARNERS = (Consistent, Halving, SOA)

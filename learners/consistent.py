@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import define, field
+from attrs import define
 
 from mistakebound.bounds import size_minus_one
 from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import Learner
+from mistakebound.learners.version_space import VersionSpaceLearner
 
 __all__ = ["Consistent"]
 
 
 @define
-class Consistent(Learner):
+class Consistent(VersionSpaceLearner):
     """Predicts as the lowest-index hypothesis of the version space.
 
     The textbook's Consistent picks any consistent hypothesis; this one fixes the
@@ -39,13 +39,7 @@ class Consistent(Learner):
     5
     """
 
-    H: HypothesisClass
-    _V: int = field(init=False, repr=False)
-
     bound_source = "Corollary 21.2 (textbook ch. 21): M <= |H| - 1"
-
-    def __attrs_post_init__(self) -> None:
-        self._V = self.H.full_mask
 
     def predict_one(self, x: Any) -> int:
         V = self._V
@@ -53,10 +47,6 @@ class Consistent(Learner):
             return 1
         first = (V & -V).bit_length() - 1
         return int(self.H.matrix[first, self.H.index_of(x)])
-
-    def learn_one(self, x: Any, y: int) -> None:
-        ones = self._V & self.H.column_masks[self.H.index_of(x)]
-        self._V = ones if y == 1 else self._V ^ ones
 
     @classmethod
     def mistake_bound(cls, H: HypothesisClass) -> int:

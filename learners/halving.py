@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import define, field
+from attrs import define
 
 from mistakebound.bounds import log2_size
 from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import Learner
+from mistakebound.learners.version_space import VersionSpaceLearner
 
 __all__ = ["Halving"]
 
 
 @define
-class Halving(Learner):
+class Halving(VersionSpaceLearner):
     """Predicts the label given by most hypotheses still consistent; 1 on a tie.
 
     Every mistake at least halves the version space, so it errs at most
@@ -37,21 +37,11 @@ class Halving(Learner):
     4.0
     """
 
-    H: HypothesisClass
-    _V: int = field(init=False, repr=False)
-
     bound_source = "Theorem 21.3 (textbook ch. 21): M <= log2 |H|"
-
-    def __attrs_post_init__(self) -> None:
-        self._V = self.H.full_mask
 
     def predict_one(self, x: Any) -> int:
         ones = (self._V & self.H.column_masks[self.H.index_of(x)]).bit_count()
         return int(2 * ones >= self._V.bit_count())
-
-    def learn_one(self, x: Any, y: int) -> None:
-        ones = self._V & self.H.column_masks[self.H.index_of(x)]
-        self._V = ones if y == 1 else self._V ^ ones
 
     @classmethod
     def mistake_bound(cls, H: HypothesisClass) -> float:
