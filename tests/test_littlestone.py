@@ -46,6 +46,24 @@ def test_capped_queries_on_sub_classes(M, data):
 
 
 @SETTINGS
+@given(class_matrices(max_rows=12, max_cols=6), st.data())
+def test_one_memo_answers_any_sequence_of_queries(M, data):
+    """Decision and exact queries in any order on one search object agree with the oracle."""
+    H = HypothesisClass.from_matrix(M)
+    search = LdimSearch(H)
+    for _ in range(12):
+        rows = sorted(data.draw(st.sets(st.integers(0, H.n_hypotheses - 1), min_size=1)))
+        V = search.mask_of_rows(rows)
+        truth = oracle(M[rows])
+        if data.draw(st.booleans()):
+            k = data.draw(st.integers(-1, 5))
+            assert search.at_least(V, k) == (truth >= k)
+        else:
+            assert search.ldim(V) == truth
+    assert search.at_least(0, 0) is False and search.ldim(0) == -1
+
+
+@SETTINGS
 @given(hypothesis_classes(max_rows=12, max_cols=6))
 def test_tree_is_complete_shattered_and_of_depth_ldim(H):
     d = littlestone_dimension(H)
