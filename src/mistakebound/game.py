@@ -44,6 +44,7 @@ from mistakebound.errors import (
 )
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import describe, is_randomized
+from mistakebound.spaces import Referee, Space
 from mistakebound.transcript import Round, Transcript
 
 __all__ = ["GameState", "play"]
@@ -55,25 +56,26 @@ class GameState:
 
     Attributes
     ----------
-    H : HypothesisClass
-        The class of the game.
+    H : HypothesisClass or Space
+        The class (or space) of the game.
     rounds : int
         The horizon: the game lasts at most this many rounds.
     realizable : bool
         Whether labels must stay consistent with some hypothesis of ``H``.
     rng : numpy.random.Generator
         The adversary's own generator (derived from the game's seed).
-    version_mask : int
-        Bitset of the hypotheses consistent with every round so far.
+    version_mask : int or None
+        Bitset of the hypotheses consistent with every round so far (finite classes;
+        None on a space).
     history : list of Round
         Completed rounds (read them; do not modify).
     """
 
-    H: HypothesisClass
+    H: HypothesisClass | Space
     rounds: int
     realizable: bool
     rng: np.random.Generator = field(repr=False)
-    version_mask: int = field(repr=False)
+    version_mask: int | None = field(repr=False)
     history: list = field(factory=list, repr=False)
 
     @property
@@ -159,7 +161,7 @@ def _check_players(learner: Any, adversary: Any) -> None:
 def play(
     learner: Any,
     adversary: Any,
-    H: HypothesisClass | None = None,
+    H: HypothesisClass | Space | None = None,
     *,
     rounds: int,
     seed: int | None = None,
@@ -174,8 +176,12 @@ def play(
     adversary
         An :class:`~mistakebound.players.Adversary` or
         :class:`~mistakebound.players.ObliviousAdversary`.
-    H : HypothesisClass
-        The class of the game (the domain, and the version space the engine tracks).
+    H : HypothesisClass or Space
+        The class of the game (the domain, and the version space the engine tracks), or
+        a space from :mod:`mistakebound.spaces` (halfspaces, k-disjunctions, expert
+        advice), where realizability is certified by the adversary's
+        ``certificate(state)``: the witness (comparator, target), given before round 1
+        or revealed at the end, and checked against every round.
     rounds : int
         The horizon; the adversary may end the game earlier.
     seed : int, optional
@@ -199,9 +205,13 @@ def play(
     GameError
         When a player breaks a rule or raises (see :mod:`mistakebound.errors`).
     """
-    if not isinstance(H, HypothesisClass):
+    if isinstance(H, HypothesisClass):
+        referee: Referee = _TableReferee(H, bool(realizable))
+    elif isinstance(H, Space):
+        referee = H.referee(bool(realizable))
+    else:
         raise InvalidArgumentError(
-            f"H: expected the HypothesisClass of the game, got {type(H).__name__}"
+            f"H: expected the HypothesisClass or Space of the game, got {type(H).__name__}"
         )
     rounds = _check_rounds(rounds)
     seed = _check_seed(seed)
@@ -210,25 +220,18 @@ def play(
     _check_players(learner, adversary)
     state = GameState(
         H=H, rounds=rounds, realizable=bool(realizable),
-        rng=np.random.default_rng(adversary_seq), version_mask=H.full_mask,
+        rng=np.random.default_rng(adversary_seq), version_mask=getattr(referee, "mask", None),
     )
     randomized = is_randomized(learner)
-    columns = H.column_masks
     history = state.history
+    certificate_of = getattr(adversary, "certificate", None)
 
-    def transcript() -> Transcript:
-        V = state.version_mask
-        best = None
-        if history:
-            cols = np.fromiter((H.index_of(r.x) for r in history), dtype=np.int64, count=len(history))
-            ys = np.fromiter((r.y for r in history), dtype=np.uint8, count=len(history))
-            best = int((H.matrix[:, cols] != ys).sum(axis=1).min())
-        elif H.n_hypotheses:
-            best = 0
+    def transcript(upto: int | None = None) -> Transcript:
+        played = history if upto is None else history[:upto]
         return Transcript(
-            rounds=tuple(history), learner=describe(learner), adversary=describe(adversary),
+            rounds=tuple(played), learner=describe(learner), adversary=describe(adversary),
             seed=seed, class_name=H.describe(), realizable=bool(realizable),
-            version_space=tuple(mask_to_indices(V).tolist()), best_hypothesis_mistakes=best,
+            **referee.finish(played),
         )
 
     def call(player: str, func, *args):
@@ -260,6 +263,8 @@ def play(
         committed = call("adversary", commit)
     elif callable(getattr(adversary, "start", None)):
         call("adversary", adversary.start, state)
+    if referee.needs_certificate and callable(certificate_of):
+        call("adversary", lambda: referee.commit(certificate_of(state)))
 
     for t in range(1, rounds + 1):
         if committed is not None:
@@ -276,13 +281,12 @@ def play(
             x = call("adversary", adversary.next_instance, state)
             if x is None:
                 break
-        if x not in H:
-            raise IllegalInstanceError(
-                f"instance {x!r} is not in the domain of {H.describe()}",
-                round=t, player="adversary", transcript=transcript(),
-            )
+        try:
+            stored, shown = referee.instance(x)
+        except (ValueError, TypeError) as exc:
+            raise IllegalInstanceError(str(exc), round=t, player="adversary", transcript=transcript()) from None
         if randomized:
-            raw = call("learner", learner.predict_proba_one, x)
+            raw = call("learner", learner.predict_proba_one, shown)
             p = _as_probability(raw)
             if p is None:
                 raise IllegalPredictionError(
@@ -291,7 +295,7 @@ def play(
                 )
             prediction = int(draw_rng.random() < p)
         else:
-            raw = call("learner", learner.predict_one, x)
+            raw = call("learner", learner.predict_one, shown)
             label = _as_label(raw)
             if label is None:
                 raise IllegalPredictionError(
@@ -299,21 +303,70 @@ def play(
                     round=t, player="learner", transcript=transcript(),
                 )
             p, prediction = float(label), label
-        raw_y = y_committed if committed is not None else call("adversary", adversary.label, state, x, p)
+        raw_y = y_committed if committed is not None else call("adversary", adversary.label, state, shown, p)
         y = _as_label(raw_y)
         if y is None:
             raise IllegalLabelError(
-                f"label {raw_y!r} for instance {x!r}; expected 0 or 1",
+                f"label {raw_y!r} for instance {stored!r}; expected 0 or 1",
                 round=t, player="adversary", transcript=transcript(),
             )
-        ones = state.version_mask & columns[H.index_of(x)]
-        survivors = ones if y == 1 else state.version_mask ^ ones
-        if realizable and survivors == 0:
+        problem = referee.round_error(t, stored, y)
+        if problem is not None:
+            raise UnrealizableLabelError(problem, round=t, player="adversary", transcript=transcript())
+        call("learner", learner.learn_one, shown, y)
+        referee.update(stored, y)
+        state.version_mask = getattr(referee, "mask", None)
+        history.append(Round(t=t, x=stored, p=p, prediction=prediction, y=y))
+
+    if referee.needs_certificate and referee.certificate is None:
+        if callable(certificate_of):
+            call("adversary", lambda: referee.commit(certificate_of(state)))
+        if referee.certificate is None and realizable and history:
             raise UnrealizableLabelError(
-                f"label {y} for instance {x!r} is given by no hypothesis consistent with the history",
-                round=t, player="adversary", transcript=transcript(),
+                f"a realizable game on {H.describe()} needs the adversary's certificate "
+                "(a method certificate(state) returning the witness), and none was given",
+                round=len(history), player="adversary", transcript=transcript(),
             )
-        call("learner", learner.learn_one, x, y)
-        state.version_mask = survivors
-        history.append(Round(t=t, x=x, p=p, prediction=prediction, y=y))
+        for r in history:  # a certificate revealed at the end must fit every round
+            problem = referee.round_error(r.t, r.x, r.y)
+            if problem is not None:
+                raise UnrealizableLabelError(problem, round=r.t, player="adversary", transcript=transcript(r.t - 1))
     return transcript()
+
+
+class _TableReferee(Referee):
+    """The referee of a finite class: tracks the version space exactly as a bitset."""
+
+    def __init__(self, H: HypothesisClass, realizable: bool):
+        super().__init__(realizable, H)
+        self.mask = H.full_mask
+
+    def instance(self, x: Any) -> tuple[Any, Any]:
+        if x not in self.space:
+            raise ValueError(f"instance {x!r} is not in the domain of {self.space.describe()}")
+        return x, x
+
+    def _survivors(self, x: Any, y: int) -> int:
+        ones = self.mask & self.space.column_masks[self.space.index_of(x)]
+        return ones if y == 1 else self.mask ^ ones
+
+    def round_error(self, t: int, x: Any, y: int) -> str | None:
+        if self.realizable and self._survivors(x, y) == 0:
+            return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
+        return None
+
+    def update(self, x: Any, y: int) -> None:
+        self.mask = self._survivors(x, y)
+
+    def finish(self, rounds) -> dict:
+        H = self.space
+        mask = H.full_mask
+        for r in rounds:  # the version space after exactly these rounds
+            ones = mask & H.column_masks[H.index_of(r.x)]
+            mask = ones if r.y == 1 else mask ^ ones
+        best = 0
+        if rounds:
+            cols = np.fromiter((H.index_of(r.x) for r in rounds), dtype=np.int64, count=len(rounds))
+            ys = np.fromiter((r.y for r in rounds), dtype=np.uint8, count=len(rounds))
+            best = int((H.matrix[:, cols] != ys).sum(axis=1).min())
+        return {"version_space": tuple(mask_to_indices(mask).tolist()), "best_hypothesis_mistakes": best}

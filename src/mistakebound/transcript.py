@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from attrs import field, frozen
@@ -62,8 +63,15 @@ class Transcript:
         Whether the engine enforced realizability.
     version_space : tuple of int or None
         Row indices of the hypotheses consistent with every round (finite classes).
-    best_hypothesis_mistakes : int or None
-        Mistakes of the best hypothesis of the class in hindsight.
+    best_hypothesis_mistakes : int, float or None
+        Loss of the best hypothesis of the class (or the best expert) in hindsight.
+    R, gamma : float or None
+        Linear games: the radius (given, or the largest norm seen) and the margin
+        (given, or the comparator's smallest normalised margin).
+    comparator : tuple of float or None
+        Linear games: the comparator ``u`` the adversary certified or revealed.
+    target : tuple of int or None
+        Disjunction games: the target variables the adversary certified.
     """
 
     rounds: tuple = field(converter=tuple)
@@ -73,7 +81,11 @@ class Transcript:
     class_name: str | None = None
     realizable: bool = True
     version_space: tuple | None = None
-    best_hypothesis_mistakes: int | None = None
+    best_hypothesis_mistakes: int | float | None = None
+    R: float | None = None
+    gamma: float | None = None
+    comparator: tuple | None = None
+    target: tuple | None = None
 
     def __len__(self) -> int:
         return len(self.rounds)
@@ -95,6 +107,31 @@ class Transcript:
         if self.best_hypothesis_mistakes is None:
             return None
         return self.expected_mistakes - self.best_hypothesis_mistakes
+
+    def comparator_hinge_losses(self, *, mistakes_only: bool = False) -> tuple[float, ...]:
+        """Per round, the hinge loss ``max(0, 1 - y <u, x>)`` of the comparator (y in {-1, +1}).
+
+        With ``mistakes_only`` the rounds without a mistake count 0, as in the
+        Perceptron bound of Theorem 21.16.  Empty without a comparator.
+        """
+        if self.comparator is None:
+            return ()
+        u = self.comparator
+        out = []
+        for r in self.rounds:
+            if mistakes_only and not r.mistake:
+                out.append(0.0)
+                continue
+            margin = (2 * r.y - 1) * math.fsum(a * b for a, b in zip(u, r.x))
+            out.append(max(0.0, 1.0 - margin))
+        return tuple(out)
+
+    @property
+    def comparator_hinge_loss(self) -> float | None:
+        """The comparator's cumulative hinge loss over all rounds (None without one)."""
+        if self.comparator is None:
+            return None
+        return math.fsum(self.comparator_hinge_losses())
 
     @property
     def xs(self) -> tuple:
