@@ -299,3 +299,30 @@ def test_report_verdict_properties():
     assert report.summary() == "2 games, 1 broken"
     with pytest.raises(InvalidArgumentError, match="verdict"):
         CheckRow("L", "A", "C", mistakes=1, bound=2, verdict="fine")
+
+
+def test_scenarios_become_rows_with_their_verdicts():
+    from mistakebound.scenario import Outcome, Scenario
+    from mistakebound.selfcheck import run_scenarios
+
+    def boom(seed):
+        raise RuntimeError("no")
+
+    scenarios = [
+        Scenario("L", "A", "s1", lambda seed: Outcome(value=seed + 2, bound=3), "mistakes"),
+        Scenario("L", "A", "s2", lambda seed: Outcome(value=4, bound=3), "regret"),
+        Scenario("L", "A", "s3", lambda seed: Outcome(value=1, forced=2), "mistakes"),
+        Scenario("L", "A", "s4", boom),
+    ]
+    report = run_scenarios(scenarios, seed=1)
+    assert [r.verdict for r in report.rows] == ["ok", "BROKEN", "BROKEN", "ERROR"]
+    assert report.rows[0].mistakes == 3 and report.rows[1].measure == "regret"
+    assert "RuntimeError" in report.rows[3].message
+    assert "[regret]" in report.format_table()
+
+
+def test_every_shipped_scenario_holds():
+    from mistakebound.selfcheck import run_scenarios
+
+    report = run_scenarios(seed=0)
+    assert report.ok, report.format_table()

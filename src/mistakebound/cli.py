@@ -216,9 +216,10 @@ def _cmd_ldim(args, out) -> int:
 
 
 def _cmd_check(args, out) -> int:
-    from mistakebound.selfcheck import run_check
+    from mistakebound.selfcheck import CheckReport, run_check, run_scenarios
 
-    report = run_check(seed=args.seed)
+    grid = run_check(seed=args.seed)
+    report = CheckReport(rows=grid.rows + run_scenarios(seed=args.seed).rows)
     print(report.format_table(), file=out)
     print(file=out)
     print(report.legend(), file=out)

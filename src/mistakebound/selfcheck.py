@@ -45,7 +45,7 @@ from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.littlestone import littlestone_dimension
 from mistakebound.players import describe, is_randomized
 
-__all__ = ["CheckRow", "CheckReport", "default_classes", "run_check", "VERDICTS"]
+__all__ = ["CheckRow", "CheckReport", "default_classes", "run_check", "run_scenarios", "VERDICTS"]
 
 #: The possible verdicts of a row.
 VERDICTS = ("ok", "BROKEN", "ERROR")
@@ -97,15 +97,19 @@ class CheckRow:
         the game did not finish.
     bound : int, float or None
         The learner's proven upper bound on ``H`` (None if it states none or raised).
-    forced : int or None
+    forced : int, float or None
         The number of mistakes the adversary provably forces on a deterministic
-        learner on this class, when the theory gives one.
+        learner on this class, when the theory gives one (for a scenario, the proven
+        lower bound on its measure).
     forced_by : str
         What ``forced`` is: ``"Ldim"``, ``"n"``, ``"log2(N+1)"`` or ``""``.
     verdict : str
         ``"ok"``, ``"BROKEN"`` (a bound fails) or ``"ERROR"`` (something raised).
     message : str
-        Why a row is not ok; empty otherwise.
+        Why a row is not ok, or a scenario's note; empty otherwise.
+    measure : str
+        What the ``mistakes`` column holds: ``"mistakes"`` for the finite-class grid,
+        or a scenario's measure (``"expected mistakes"``, ``"regret"``, ``"risk"``).
     """
 
     learner: str
@@ -117,6 +121,7 @@ class CheckRow:
     forced_by: str = ""
     verdict: str = field(default="ok")
     message: str = ""
+    measure: str = "mistakes"
 
     @verdict.validator
     def _check_verdict(self, attribute, value):
@@ -217,7 +222,8 @@ class CheckReport:
             forced = "-" if r.forced is None else f"{r.forced} ({r.forced_by})" if r.forced_by else str(r.forced)
             cells.append([
                 r.learner, r.adversary, r.class_name, _fmt_mistakes(r.mistakes),
-                _fmt_number(r.bound), forced, r.verdict, " ".join(r.message.split()),
+                _fmt_number(r.bound), forced, r.verdict,
+                " ".join(((f"[{r.measure}] " if r.measure != "mistakes" else "") + r.message).split()),
             ])
         widths = [max(len(line[i]) for line in cells) for i in range(len(_COLUMNS))]
         cells.insert(1, ["-" * w for w in widths])
@@ -416,4 +422,40 @@ def run_check(
                     ))
                     continue
                 rows.append(_play_one(H, learner_spec, adversary, ldim, seed))
+    return CheckReport(rows=tuple(rows))
+
+
+def run_scenarios(scenarios: Iterable[Any] | None = None, *, seed: int = 0) -> CheckReport:
+    """Run scenarios (default: every suite of :mod:`mistakebound.suites`) as check rows.
+
+    Each scenario is run once with ``seed``; its outcome's value goes in the
+    ``mistakes`` column with the scenario's measure noted, its proven upper bound in
+    ``bound`` and the count its adversary forces in ``forced``.  A scenario that raises
+    becomes an ``"ERROR"`` row.
+
+    Examples
+    --------
+    >>> from mistakebound.scenario import Outcome, Scenario
+    >>> s = Scenario("L", "A", "toy", lambda seed: Outcome(value=2.5, bound=3.0, note="a theorem"), "regret")
+    >>> print(run_scenarios([s]).format_table())
+    learner  adversary  class  mistakes  bound <=  forced >=  verdict  note
+    -------  ---------  -----  --------  --------  ---------  -------  ------------------
+    L        A          toy        2.50      3.00          -  ok       [regret] a theorem
+    """
+    from mistakebound.suites import all_scenarios
+
+    rows: list[CheckRow] = []
+    for sc in all_scenarios() if scenarios is None else scenarios:
+        base = dict(learner=sc.learner, adversary=sc.adversary, class_name=sc.setting, measure=sc.measure)
+        try:
+            outcome = sc.run(seed)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a row, never a crash
+            rows.append(CheckRow(**base, mistakes=None, bound=None, verdict="ERROR", message=_message(exc)))
+            continue
+        verdict = outcome.verdict
+        note = outcome.note
+        if verdict != "ok":
+            note = f"{sc.measure} {_fmt_mistakes(outcome.value)} outside [{_fmt_number(outcome.forced)}, {_fmt_number(outcome.bound)}]; {note}"
+        rows.append(CheckRow(**base, mistakes=outcome.value, bound=outcome.bound, forced=outcome.forced,
+                             verdict=verdict, message=note))
     return CheckReport(rows=tuple(rows))
