@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from attrs import define, field
@@ -58,6 +59,14 @@ class SOA(Learner):
     def learn_one(self, x: Any, y: int) -> None:
         ones = self._V & self._search.columns[self.H.index_of(x)]
         self._V = ones if y == 1 else self._V ^ ones
+
+    def state_key(self) -> int:
+        """The learner's whole state: the version space bitset (over distinct rows)."""
+        return self._V
+
+    def snapshot(self) -> SOA:
+        """A copy in the current state, sharing the class and the Ldim memo."""
+        return copy.copy(self)
 
     def clone(self) -> SOA:
         fresh = SOA.__new__(SOA)

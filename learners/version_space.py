@@ -16,6 +16,7 @@ Examples
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -59,3 +60,11 @@ class VersionSpaceLearner(Learner):
 
     def learn_one(self, x: Any, y: int) -> None:
         self._V = self.survivors_labelling(x, y)
+
+    def state_key(self) -> int:
+        """The learner's whole state: the version space bitset."""
+        return self._V
+
+    def snapshot(self) -> VersionSpaceLearner:
+        """A copy in the current state (the class is shared, not copied)."""
+        return copy.copy(self)

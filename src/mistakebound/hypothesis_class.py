@@ -231,6 +231,12 @@ class HypothesisClass:
             and bool(np.array_equal(self.matrix, other.matrix))
         )
 
+    def __copy__(self) -> HypothesisClass:
+        return self  # immutable: copies would only cost memory
+
+    def __deepcopy__(self, memo: dict) -> HypothesisClass:
+        return self
+
     def __hash__(self) -> int:
         return hash((self.domain, self.names, self.matrix.shape, self.matrix.tobytes()))
 

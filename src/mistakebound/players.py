@@ -26,6 +26,7 @@ AlwaysOne()
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -61,6 +62,10 @@ class Learner:
         """A fresh learner with the same hyperparameters and no learned state."""
         params = {a.name.lstrip("_"): getattr(self, a.name) for a in attrs.fields(type(self)) if a.init}
         return type(self)(**params)
+
+    def snapshot(self) -> Learner:
+        """A copy of this learner in its current state (used by searches to branch)."""
+        return copy.deepcopy(self)
 
     @classmethod
     def mistake_bound(cls, H: HypothesisClass) -> float | None:

@@ -1,0 +1,216 @@
+"""The exact worst-case search against an independent recursion and the exercises."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from attrs import define, field
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.baseline import textbook_ldim
+from mistakebound import HypothesisClass, classes, littlestone_dimension, play
+from mistakebound.errors import InvalidArgumentError
+from mistakebound.examples import halving_exceeds_ldim
+from mistakebound.learners import SOA, Consistent, Halving
+from mistakebound.worst_case import MinimaxAdversary, worst_case_mistakes
+from tests.strategies import hypothesis_classes
+
+
+def oracle_value(H: HypothesisClass, rule) -> float:
+    """max over legal (x, y) of gain + value, by plain recursion on frozensets of rows.
+
+    ``rule(rows, j)`` is the learner's probability of label 1 on column j given the
+    version space ``rows`` (a learner whose state is a function of the version space).
+    """
+    M = H.matrix
+
+    @lru_cache(maxsize=None)
+    def value(rows: frozenset) -> float:
+        best = 0
+        for j in range(M.shape[1]):
+            p = rule(rows, j)
+            for y in (0, 1):
+                sub = frozenset(r for r in rows if M[r, j] == y)
+                if not sub or (sub == rows and abs(p - y) == 0):
+                    continue
+                if sub == rows:
+                    return math.inf  # a mistake that changes nothing can be repeated forever
+                best = max(best, abs(p - y) + value(sub))
+        return best
+
+    return value(frozenset(range(M.shape[0])))
+
+
+def halving_rule(H):
+    return lambda rows, j: float(2 * sum(H.matrix[r, j] for r in rows) >= len(rows))
+
+
+def consistent_rule(H):
+    return lambda rows, j: float(H.matrix[min(rows), j])
+
+
+def vote_rule(H):
+    return lambda rows, j: sum(H.matrix[r, j] for r in rows) / len(rows)
+
+
+@define
+class VoteFraction:
+    """Randomized: p = fraction of the version space voting 1 (state = the version space)."""
+
+    H: HypothesisClass
+    V: int = field(init=False)
+
+    def __attrs_post_init__(self):
+        self.V = self.H.full_mask
+
+    def predict_proba_one(self, x):
+        return (self.V & self.H.column_masks[self.H.index_of(x)]).bit_count() / self.V.bit_count()
+
+    def learn_one(self, x, y):
+        ones = self.V & self.H.column_masks[self.H.index_of(x)]
+        self.V = ones if y else self.V ^ ones
+
+    def state_key(self):
+        return self.V
+
+
+SETTINGS = settings(max_examples=120, deadline=None)
+
+
+@SETTINGS
+@given(hypothesis_classes(max_rows=9, max_cols=5))
+def test_soa_worst_case_is_ldim(H):
+    W = worst_case_mistakes(SOA(H), H)
+    assert W.exact and W.value == (textbook_ldim(H.matrix) if H.n_instances else 0)
+
+
+@SETTINGS
+@given(hypothesis_classes(max_rows=9, max_cols=5))
+def test_search_matches_the_plain_recursion(H):
+    for L, rule in ((Halving, halving_rule), (Consistent, consistent_rule), (VoteFraction, vote_rule)):
+        W = worst_case_mistakes(L(H), H)
+        expected = oracle_value(H, rule(H))
+        assert math.isclose(W.value, expected), (L.__name__, H.matrix.tolist())
+
+
+@SETTINGS
+@given(hypothesis_classes(max_rows=9, max_cols=5))
+def test_every_learner_is_at_least_ldim_and_within_its_bound(H):
+    d = littlestone_dimension(H)
+    for L in (Consistent, Halving, SOA):
+        W = worst_case_mistakes(L(H), H)
+        assert d <= W.value <= L.mistake_bound(H)
+
+
+@SETTINGS
+@given(hypothesis_classes(max_rows=8, max_cols=4), st.integers(0, 3))
+def test_minimax_adversary_forces_the_value(H, extra):
+    for L in (Consistent, Halving, SOA):
+        W = worst_case_mistakes(L(H), H)
+        T = play(L(H), MinimaxAdversary(W.strategy), H, rounds=len(W.line) + extra, seed=0)
+        assert T.mistakes == W.value
+        assert [(r.x, r.y) for r in T.rounds] == list(W.line)
+
+
+@pytest.mark.parametrize("d", [2, 3, 6, 10])
+def test_exercise_1_consistent_is_size_minus_one_on_singletons_with_empty_last(d):
+    H = classes.singletons(d, include_empty=True)
+    assert worst_case_mistakes(Consistent(H), H).value == H.n_hypotheses - 1
+
+
+@pytest.mark.parametrize("d", [2, 3, 6, 10])
+def test_exercise_3_halving_is_one_on_singletons(d):
+    H = classes.singletons(d)
+    assert worst_case_mistakes(Halving(H), H).value == 1
+
+
+def test_halving_exceeds_ldim_on_the_shipped_example():
+    H = halving_exceeds_ldim()
+    assert littlestone_dimension(H) == 2
+    assert worst_case_mistakes(Halving(H), H).value == 3
+    assert worst_case_mistakes(SOA(H), H).value == 2
+    assert oracle_value(H, halving_rule(H)) == 3
+
+
+def test_horizon_caps_the_game():
+    H = classes.thresholds(31)
+    for h in range(0, 7):
+        assert worst_case_mistakes(SOA(H), H, horizon=h).value == min(h, 5)
+
+
+def test_unbounded_mistakes_are_infinite():
+    """A learner that predicts 0 on an instance every hypothesis labels 1 errs forever."""
+
+    @define
+    class Stubborn:
+        def predict_one(self, x):
+            return 0
+
+        def learn_one(self, x, y):
+            pass
+
+        def state_key(self):
+            return 0
+
+    H = HypothesisClass.from_matrix([[1, 0], [1, 1]])
+    assert worst_case_mistakes(Stubborn(), H).value == math.inf
+    assert worst_case_mistakes(Stubborn(), H, horizon=7).value == 7
+
+
+def test_learners_without_a_state_key_need_a_horizon():
+    class Plain:
+        def predict_one(self, x):
+            return 1
+
+        def learn_one(self, x, y):
+            pass
+
+    H = classes.thresholds(3)
+    with pytest.raises(InvalidArgumentError, match="horizon"):
+        worst_case_mistakes(Plain(), H)
+    W = worst_case_mistakes(Plain(), H, horizon=3)
+    assert W.value == 3  # predicts 1 everywhere: labels 0 on x=1,2,3 are all legal (h_{x<1})
+
+
+def test_state_change_without_a_mistake_is_refused_without_horizon():
+    @define
+    class Counter:
+        n: int = 0
+
+        def predict_one(self, x):
+            return 1
+
+        def learn_one(self, x, y):
+            self.n += 1
+
+        def state_key(self):
+            return self.n
+
+    H = HypothesisClass.from_matrix([[1, 1], [1, 0]])
+    with pytest.raises(InvalidArgumentError, match="without a mistake"):
+        worst_case_mistakes(Counter(), H)
+
+
+def test_budget_gives_proven_bounds_not_a_number():
+    H = classes.thresholds(63)
+    W = worst_case_mistakes(Consistent(H), H, max_nodes=5)
+    assert not W.exact
+    assert W.lower <= 63 <= W.upper  # the true value is |H| - 1 = 63
+    assert W.upper == Consistent.mistake_bound(H)
+
+
+def test_bad_arguments():
+    H = classes.thresholds(3)
+    with pytest.raises(InvalidArgumentError, match="H:"):
+        worst_case_mistakes(SOA(H), np.eye(2))
+    for bad in (-1, 1.5, True):
+        with pytest.raises(InvalidArgumentError, match="horizon"):
+            worst_case_mistakes(SOA(H), H, horizon=bad)
+    with pytest.raises(InvalidArgumentError, match="max_nodes"):
+        worst_case_mistakes(SOA(H), H, max_nodes=0)
+    with pytest.raises(InvalidArgumentError, match="strategy"):
+        MinimaxAdversary("a tree")
