@@ -366,7 +366,11 @@ class _TableReferee(Referee):
             mask = ones if r.y == 1 else mask ^ ones
         best = 0
         if rounds:
-            cols = np.fromiter((H.index_of(r.x) for r in rounds), dtype=np.int64, count=len(rounds))
-            ys = np.fromiter((r.y for r in rounds), dtype=np.uint8, count=len(rounds))
-            best = int((H.matrix[:, cols] != ys).sum(axis=1).min())
+            # mistakes of hypothesis i = sum_j ones_j (1 - M[i, j]) + zeros_j M[i, j],
+            # where ones_j / zeros_j count the rounds on instance j labelled 1 / 0
+            counts = np.zeros((2, H.n_instances), dtype=np.int64)
+            for r in rounds:
+                counts[r.y, H.index_of(r.x)] += 1
+            zeros, ones = counts
+            best = int((H.matrix @ (zeros - ones)).min() + ones.sum())
         return {"version_space": tuple(mask_to_indices(mask).tolist()), "best_hypothesis_mistakes": best}
