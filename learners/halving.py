@@ -40,8 +40,8 @@ class Halving(VersionSpaceLearner):
     bound_source = "Theorem 21.3 (textbook ch. 21): M <= log2 |H|"
 
     def predict_one(self, x: Any) -> int:
-        ones = (self._V & self.H.column_masks[self.H.index_of(x)]).bit_count()
-        return int(2 * ones >= self._V.bit_count())
+        ones = self.survivors_labelling(x, 1).bit_count()
+        return int(2 * ones >= self.size)
 
     @classmethod
     def mistake_bound(cls, H: HypothesisClass) -> float:

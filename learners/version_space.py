@@ -44,9 +44,16 @@ class VersionSpaceLearner(Learner):
 
     H: HypothesisClass
     _V: int = field(init=False, repr=False)
+    _size: int = field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         self._V = self.H.full_mask
+        self._size = self.H.n_hypotheses
+
+    @property
+    def size(self) -> int:
+        """Number of hypotheses still consistent."""
+        return self._size
 
     @property
     def version_space(self) -> np.ndarray:
@@ -59,7 +66,10 @@ class VersionSpaceLearner(Learner):
         return ones if y == 1 else self._V ^ ones
 
     def learn_one(self, x: Any, y: int) -> None:
-        self._V = self.survivors_labelling(x, y)
+        V = self.survivors_labelling(x, y)
+        if V != self._V:
+            self._V = V
+            self._size = V.bit_count()
 
     def state_key(self) -> int:
         """The learner's whole state: the version space bitset."""

@@ -351,26 +351,35 @@ class _TableReferee(Referee):
         return ones if y == 1 else self.mask ^ ones
 
     def round_error(self, t: int, x: Any, y: int) -> str | None:
-        if self.realizable and self._survivors(x, y) == 0:
+        self._pending = (x, y, self._survivors(x, y))
+        if self.realizable and self._pending[2] == 0:
             return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
         return None
 
     def update(self, x: Any, y: int) -> None:
-        self.mask = self._survivors(x, y)
+        pending = getattr(self, "_pending", None)
+        self.mask = pending[2] if pending is not None and pending[:2] == (x, y) else self._survivors(x, y)
+        self._pending = None
 
     def finish(self, rounds) -> dict:
         H = self.space
-        mask = H.full_mask
-        for r in rounds:  # the version space after exactly these rounds
-            ones = mask & H.column_masks[H.index_of(r.x)]
-            mask = ones if r.y == 1 else mask ^ ones
-        best = 0
-        if rounds:
-            # mistakes of hypothesis i = sum_j ones_j (1 - M[i, j]) + zeros_j M[i, j],
-            # where ones_j / zeros_j count the rounds on instance j labelled 1 / 0
-            counts = np.zeros((2, H.n_instances), dtype=np.int64)
-            for r in rounds:
-                counts[r.y, H.index_of(r.x)] += 1
-            zeros, ones = counts
-            best = int((H.matrix @ (zeros - ones)).min() + ones.sum())
-        return {"version_space": tuple(mask_to_indices(mask).tolist()), "best_hypothesis_mistakes": best}
+        if not rounds:
+            return {"version_space": tuple(range(H.n_hypotheses)), "best_hypothesis_mistakes": 0}
+        # mistakes of hypothesis i = sum_j ones_j (1 - M[i, j]) + zeros_j M[i, j], where
+        # ones_j / zeros_j count the rounds on instance j labelled 1 / 0; the version
+        # space after these rounds is the set of hypotheses with no mistake
+        counts = np.zeros((2, H.n_instances), dtype=np.int64)
+        for r in rounds:
+            counts[r.y, H.index_of(r.x)] += 1
+        zeros, ones = counts
+        used = np.flatnonzero(zeros + ones)
+        weights = (zeros - ones)[used].astype(np.float64)  # exact: integers far below 2**53
+        mistakes = np.empty(H.n_hypotheses, dtype=np.int64)
+        step = max(1, 2**22 // max(used.size, 1))  # bounded temporaries on huge classes
+        for start in range(0, H.n_hypotheses, step):
+            block = H.matrix[start : start + step][:, used].astype(np.float64)
+            mistakes[start : start + step] = np.rint(block @ weights).astype(np.int64)
+        mistakes += int(ones.sum())
+        best = int(mistakes.min())
+        survivors = np.flatnonzero(mistakes == 0)
+        return {"version_space": tuple(survivors.tolist()), "best_hypothesis_mistakes": best}
