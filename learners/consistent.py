@@ -42,10 +42,9 @@ class Consistent(VersionSpaceLearner):
     bound_source = "Corollary 21.2 (textbook ch. 21): M <= |H| - 1"
 
     def predict_one(self, x: Any) -> int:
-        V = self._V
-        if V == 0:
+        first = self.first()
+        if first is None:
             return 1
-        first = (V & -V).bit_length() - 1
         return int(self.H.matrix[first, self.H.index_of(x)])
 
     @classmethod

@@ -40,8 +40,7 @@ class Halving(VersionSpaceLearner):
     bound_source = "Theorem 21.3 (textbook ch. 21): M <= log2 |H|"
 
     def predict_one(self, x: Any) -> int:
-        ones = self.survivors_labelling(x, 1).bit_count()
-        return int(2 * ones >= self.size)
+        return int(2 * self.count(x, 1) >= self.size)
 
     @classmethod
     def mistake_bound(cls, H: HypothesisClass) -> float:

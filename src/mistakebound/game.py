@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.bitset import mask_to_indices
 from mistakebound.errors import (
     IllegalInstanceError,
     IllegalLabelError,
@@ -46,6 +45,7 @@ from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import describe, is_randomized
 from mistakebound.spaces import Referee, Space
 from mistakebound.transcript import Round, Transcript
+from mistakebound.version_space import VersionSpace
 
 __all__ = ["GameState", "play"]
 
@@ -64,9 +64,9 @@ class GameState:
         Whether labels must stay consistent with some hypothesis of ``H``.
     rng : numpy.random.Generator
         The adversary's own generator (derived from the game's seed).
-    version_mask : int or None
-        Bitset of the hypotheses consistent with every round so far (finite classes;
-        None on a space).
+    versions : VersionSpace or None
+        The hypotheses consistent with every round so far (finite classes; None on a
+        space); ``version_mask`` and ``version_space`` give it as a bitset and as rows.
     history : list of Round
         Completed rounds (read them; do not modify).
     """
@@ -75,8 +75,13 @@ class GameState:
     rounds: int
     realizable: bool
     rng: np.random.Generator = field(repr=False)
-    version_mask: int | None = field(repr=False)
+    versions: VersionSpace | None = field(default=None, repr=False)
     history: list = field(factory=list, repr=False)
+
+    @property
+    def version_mask(self) -> int | None:
+        """Bitset of the hypotheses consistent with every round so far (None on a space)."""
+        return None if self.versions is None else self.versions.mask
 
     @property
     def t(self) -> int:
@@ -86,12 +91,12 @@ class GameState:
     @property
     def version_space(self) -> np.ndarray:
         """Row indices of the hypotheses consistent with every round so far."""
-        return mask_to_indices(self.version_mask)
+        return self.versions.rows()
 
     def split(self, x: Any) -> tuple[int, int]:
         """How many hypotheses of the version space label ``x`` with 0 and with 1."""
-        ones = (self.version_mask & self.H.column_masks[self.H.index_of(x)]).bit_count()
-        return self.version_mask.bit_count() - ones, ones
+        j = self.H.index_of(x)
+        return self.versions.count(j, 0), self.versions.count(j, 1)
 
     def possible_labels(self, x: Any) -> tuple[int, ...]:
         """The labels of ``x`` that some hypothesis of the version space gives."""
@@ -220,7 +225,7 @@ def play(
     _check_players(learner, adversary)
     state = GameState(
         H=H, rounds=rounds, realizable=bool(realizable),
-        rng=np.random.default_rng(adversary_seq), version_mask=getattr(referee, "mask", None),
+        rng=np.random.default_rng(adversary_seq), versions=getattr(referee, "vs", None),
     )
     randomized = is_randomized(learner)
     history = state.history
@@ -315,7 +320,6 @@ def play(
             raise UnrealizableLabelError(problem, round=t, player="adversary", transcript=transcript())
         call("learner", learner.learn_one, shown, y)
         referee.update(stored, y)
-        state.version_mask = getattr(referee, "mask", None)
         history.append(Round(t=t, x=stored, p=p, prediction=prediction, y=y))
 
     if referee.needs_certificate and referee.certificate is None:
@@ -335,31 +339,28 @@ def play(
 
 
 class _TableReferee(Referee):
-    """The referee of a finite class: tracks the version space exactly as a bitset."""
+    """The referee of a finite class: tracks the version space exactly."""
 
     def __init__(self, H: HypothesisClass, realizable: bool):
         super().__init__(realizable, H)
-        self.mask = H.full_mask
+        self.vs = VersionSpace(H)
+
+    @property
+    def mask(self) -> int:
+        return self.vs.mask
 
     def instance(self, x: Any) -> tuple[Any, Any]:
         if x not in self.space:
             raise ValueError(f"instance {x!r} is not in the domain of {self.space.describe()}")
         return x, x
 
-    def _survivors(self, x: Any, y: int) -> int:
-        ones = self.mask & self.space.column_masks[self.space.index_of(x)]
-        return ones if y == 1 else self.mask ^ ones
-
     def round_error(self, t: int, x: Any, y: int) -> str | None:
-        self._pending = (x, y, self._survivors(x, y))
-        if self.realizable and self._pending[2] == 0:
+        if self.realizable and self.vs.count(self.space.index_of(x), y) == 0:
             return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
         return None
 
     def update(self, x: Any, y: int) -> None:
-        pending = getattr(self, "_pending", None)
-        self.mask = pending[2] if pending is not None and pending[:2] == (x, y) else self._survivors(x, y)
-        self._pending = None
+        self.vs.restrict(self.space.index_of(x), y)
 
     def finish(self, rounds) -> dict:
         H = self.space
