@@ -39,6 +39,7 @@ import copy
 import math
 import numbers
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
@@ -108,6 +109,7 @@ def worst_case_mistakes(
     *,
     horizon: int | None = None,
     max_nodes: int = 200_000,
+    progress: Callable[[int], None] | None = None,
 ) -> WorstCase:
     """The exact maximum number of mistakes any realizable adaptive adversary forces.
 
@@ -124,6 +126,9 @@ def worst_case_mistakes(
     max_nodes : int
         Budget of positions to expand; past it the result is partial (``exact`` is
         False) with proven lower and upper bounds.
+    progress : callable, optional
+        Called with the number of positions expanded since its last call (every 256),
+        e.g. a progress bar's ``update``.
 
     Notes
     -----
@@ -187,6 +192,8 @@ def worst_case_mistakes(
         counter[0] += 1
         if counter[0] > max_nodes:
             raise _OutOfBudget
+        if progress is not None and counter[0] % 256 == 0:
+            progress(256)
         best: tuple[float, tuple] = (0, ())
         here = L.state_key() if keyed else None
         for j, x in enumerate(domain):

@@ -1,0 +1,265 @@
+"""Tests of the figures (mistakebound.plots): curves, bound lines, tree layout, saving."""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+import matplotlib.colors as mcolors  # noqa: E402
+import matplotlib.image as mimage  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+from mistakebound import HypothesisClass, classes, littlestone_dimension, play, shattered_tree  # noqa: E402
+from mistakebound.adversaries import BinarySearchThreshold, ObliviousCoin, OppositeLabel  # noqa: E402
+from mistakebound.learners import SOA, Consistent, Halving  # noqa: E402
+from mistakebound.plots import (  # noqa: E402
+    PlotDependencyError,
+    cumulative_curve,
+    draw_strategy,
+    draw_tree,
+    plot_cumulative,
+    save_figure,
+)
+from mistakebound.worst_case import worst_case_mistakes  # noqa: E402
+
+
+def _is_hline(line: Line2D) -> bool:
+    y = np.asarray(line.get_ydata(), dtype=float)
+    x = np.asarray(line.get_xdata(), dtype=float)
+    return len(x) == 2 and x.tolist() == [0.0, 1.0] and y[0] == y[1]
+
+
+def bound_lines(ax) -> list[Line2D]:
+    return [line for line in ax.get_lines() if _is_hline(line)]
+
+
+def data_lines(ax) -> list[Line2D]:
+    return [line for line in ax.get_lines() if not _is_hline(line)]
+
+
+# ------------------------------------------------------------------------ cumulative
+def test_cumulative_mistakes_and_regret_match_a_brute_force_count():
+    H = classes.thresholds(7)
+    T = play(Halving(H), ObliviousCoin(labels="coin"), H, rounds=40, seed=5, realizable=False)
+    mistakes = cumulative_curve(T)
+    regret = cumulative_curve(T, H=H, measure="regret")
+    assert mistakes[0] == 0 and regret[0] == 0
+    for t in range(1, len(T) + 1):
+        prefix = T.rounds[:t]
+        own = sum(r.prediction != r.y for r in prefix)  # deterministic: p = prediction
+        best = min(sum(H.label(i, r.x) != r.y for r in prefix) for i in range(H.n_hypotheses))
+        assert mistakes[t] == own
+        assert regret[t] == own - best
+    assert regret[-1] == pytest.approx(T.regret)
+
+
+def test_regret_curve_needs_the_class():
+    H = classes.thresholds(3)
+    T = play(Halving(H), OppositeLabel(), H, rounds=5, seed=0)
+    with pytest.raises(ValueError, match="H"):
+        cumulative_curve(T, measure="regret")
+    with pytest.raises(ValueError, match="measure"):
+        cumulative_curve(T, measure="loss")
+
+
+def test_plot_draws_each_curve_and_its_bound_in_the_same_colour():
+    H = classes.thresholds(31)
+    learners = (Consistent, Halving, SOA)
+    transcripts = [play(L(H), BinarySearchThreshold(), H, rounds=40, seed=0) for L in learners]
+    bounds = [L.mistake_bound(H) for L in learners]
+    title = "Cumulative mistakes on thresholds(31) against BinarySearchThreshold"
+    fig = plot_cumulative(transcripts, bounds, title, labels=[L.__name__ for L in learners])
+    ax = fig.axes[0]
+    assert ax.get_title() == title
+    assert ax.get_xlabel() == "round t" and ax.get_ylabel() == "cumulative mistakes"
+    data = data_lines(ax)
+    hlines = bound_lines(ax)
+    assert len(data) == 3 and len(hlines) == 3
+    for T, line in zip(transcripts, data):
+        expected = np.concatenate([[0], np.cumsum([r.mistake for r in T.rounds])])
+        assert np.array_equal(np.asarray(line.get_ydata()), expected)
+    for line, bound, curve in zip(hlines, bounds, data):
+        assert line.get_ydata()[0] == pytest.approx(bound)
+        assert mcolors.same_color(line.get_color(), curve.get_color())
+        assert line.get_linestyle() != "-"  # dashed
+    lo, hi = ax.get_ylim()
+    assert lo < 0 < max(bounds) < hi  # every bound is inside the view
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("Halving bound = 5" in t for t in texts)
+    assert any("SOA: 5 mistakes" in t for t in texts)
+
+
+def test_equal_bounds_are_interleaved_so_both_colours_show():
+    H = classes.thresholds(15)  # Halving's log2 16 = 4 = SOA's Ldim
+    transcripts = [play(L(H), OppositeLabel(), H, rounds=20, seed=0) for L in (Halving, SOA)]
+    fig = plot_cumulative(transcripts, [4.0, 4], "t")
+    a, b = bound_lines(fig.axes[0])
+    pattern_a = getattr(a, "_unscaled_dash_pattern", None)  # matplotlib's own record of the dashes
+    if pattern_a is None:
+        pytest.skip("this matplotlib does not expose the dash pattern")
+    (off_a, dashes_a), (off_b, dashes_b) = pattern_a, b._unscaled_dash_pattern
+    assert dashes_a == dashes_b and off_a != off_b
+    assert dashes_a[1] >= dashes_a[0]  # the gap leaves room for the other colour
+
+
+def test_regret_plot_labels_and_randomized_learners():
+    from mistakebound.learners.experts_from_class import ExpertsFromClass
+
+    H = classes.thresholds(7)
+    T = play(ExpertsFromClass(H, 50), ObliviousCoin(), H, rounds=50, seed=1, realizable=False)
+    bound = ExpertsFromClass.regret_bound(H, 50)
+    fig = plot_cumulative([T], [bound], "regret", H=H, measure="regret")
+    ax = fig.axes[0]
+    assert "regret" in ax.get_ylabel()
+    (curve,) = data_lines(ax)
+    assert curve.get_ydata()[-1] == pytest.approx(T.regret)
+    (line,) = bound_lines(ax)
+    assert line.get_ydata()[0] == pytest.approx(bound)
+
+
+def test_plot_refuses_mismatched_bounds():
+    H = classes.thresholds(3)
+    T = play(Halving(H), OppositeLabel(), H, rounds=5, seed=0)
+    with pytest.raises(ValueError, match="bounds"):
+        plot_cumulative([T], [], "t")
+    with pytest.raises(ValueError, match="transcripts"):
+        plot_cumulative([], [], "t")
+
+
+# ------------------------------------------------------------------------------ trees
+def overlapping_texts(fig) -> list[tuple[str, str]]:
+    """Pairs of text boxes (with their frames) that overlap in the rendered figure."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for text in fig.axes[0].texts:
+        patch = text.get_bbox_patch()
+        extent = patch.get_window_extent(renderer) if patch is not None else text.get_window_extent(renderer)
+        boxes.append((text.get_text(), extent))
+    return [(a, b) for (a, ea), (b, eb) in itertools.combinations(boxes, 2) if ea.overlaps(eb)]
+
+
+@pytest.mark.parametrize("spec", ["thresholds:31", "monotone_disjunctions:4", "intervals:6", "k_sparse:6,2", "parities:3"])
+def test_tree_labels_every_node_edge_and_leaf_without_overlap(spec):
+    H = classes.from_spec(spec)
+    tree = shattered_tree(H)
+    d = littlestone_dimension(H)
+    fig = draw_tree(tree, H)
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == (2 ** (d + 1) - 1) + (2 ** (d + 1) - 2)  # nodes + edge labels
+    assert texts.count("0") + texts.count("1") >= 2 ** (d + 1) - 2
+    leaves = [n for n in tree if tree.out_degree(n) == 0]
+    for leaf in leaves:
+        assert H.hypothesis_name(tree.nodes[leaf]["witness"]) in texts
+    assert str(d) in ax.get_title() and H.describe() in ax.get_title()
+    assert overlapping_texts(fig) == []
+
+
+def test_tree_layout_centres_parents_and_orders_children_by_label():
+    H = classes.thresholds(7)
+    tree = shattered_tree(H)
+    fig = draw_tree(tree, H)
+    positions = {}
+    for text in fig.axes[0].texts:
+        positions.setdefault(text.get_text(), []).append(text.get_position())
+    for node in tree:
+        if tree.out_degree(node) == 0:
+            continue
+        (px, py), = positions[f"x = {tree.nodes[node]['instance']}"]
+        kids = sorted(tree.successors(node), key=lambda c: tree.edges[node, c]["label"])
+        child_pos = []
+        for c in kids:
+            a = tree.nodes[c]
+            key = f"x = {a['instance']}" if tree.out_degree(c) else a["witness_name"]
+            (cx, cy), = positions[key]
+            child_pos.append((cx, cy))
+            assert cy == py - 1
+        assert child_pos[0][0] < px < child_pos[1][0]  # label 0 on the left
+        assert px == pytest.approx((child_pos[0][0] + child_pos[1][0]) / 2)
+
+
+def test_a_class_of_ldim_zero_draws_a_single_leaf():
+    H = HypothesisClass.from_matrix([[0, 1]])
+    fig = draw_tree(shattered_tree(H), H)
+    assert [t.get_text() for t in fig.axes[0].texts] == [H.hypothesis_name(0)]
+
+
+@pytest.mark.parametrize("learner, spec", [(Consistent, "singletons:5,empty"), (Halving, "monotone_disjunctions:3")])
+def test_strategy_drawing_shows_every_round_and_marks_mistakes(learner, spec):
+    H = classes.from_spec(spec)
+    W = worst_case_mistakes(learner(H), H)
+    fig = draw_strategy(W.strategy, H, learner=learner.__name__)
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    k = len(W.line)
+    assert sum(t.startswith("round ") for t in texts) == k
+    assert sum(": mistake" in t for t in texts) == W.value
+    assert any(t.startswith(f"end: {W.value} mistake") for t in texts)
+    assert learner.__name__ in ax.get_title() and H.describe() in ax.get_title()
+    assert overlapping_texts(fig) == []
+
+
+# ----------------------------------------------------------------------------- saving
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+def test_save_writes_atomically_with_normal_permissions(tmp_path, suffix):
+    H = classes.thresholds(7)
+    fig = draw_tree(shattered_tree(H), H)
+    path = tmp_path / f"tree{suffix}"
+    path.write_text("old")
+    save_figure(fig, path)
+    assert path.stat().st_size > 1000
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary file left
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+    if suffix == ".png":
+        image = mimage.imread(path)
+        height, width = image.shape[:2]
+        assert 200 < height < 4000 and 400 < width < 8000
+
+
+def test_save_refuses_unknown_suffixes_and_missing_directories(tmp_path):
+    H = classes.thresholds(3)
+    fig = draw_tree(shattered_tree(H), H)
+    with pytest.raises(ValueError, match=r"\.png"):
+        save_figure(fig, tmp_path / "tree.gif")
+    with pytest.raises(ValueError, match="does not exist"):
+        save_figure(fig, tmp_path / "missing" / "tree.png")
+
+
+def test_a_failed_save_keeps_the_old_file(tmp_path):
+    H = classes.thresholds(3)
+    fig = draw_tree(shattered_tree(H), H)
+    path = tmp_path / "tree.png"
+    path.write_bytes(b"old")
+
+    def boom(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    fig.savefig = boom
+    with pytest.raises(KeyboardInterrupt):
+        save_figure(fig, path)
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["tree.png"]
+
+
+def test_missing_matplotlib_names_the_extra(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError("No module named 'matplotlib'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    H = classes.thresholds(3)
+    with pytest.raises(PlotDependencyError, match=r"mistakebound\[plot\]"):
+        draw_tree(shattered_tree(H), H)
