@@ -1,0 +1,139 @@
+"""Conservative: a wrapper that lets a learner update only on its mistakes.
+
+Definition 2 and Lemma 1 of the mistake-bound lecture notes (seed ``001``): an
+algorithm is conservative if it changes its hypothesis only after a mistake, and any
+learner with mistake bound ``M`` becomes a conservative one with the same bound by
+acting as if the rounds it got right had never happened.  The wrapper does exactly
+that: on a correct round the wrapped learner's ``learn_one`` is not called.
+
+Examples
+--------
+>>> from mistakebound import classes, play
+>>> from mistakebound.learners.halving import Halving
+>>> from mistakebound.adversaries.oblivious_coin import ObliviousCoin
+>>> H = classes.thresholds(15)
+>>> L = Conservative(Halving(H))
+>>> T = play(L, ObliviousCoin(), H, rounds=30, seed=1)
+>>> T.mistakes <= L.bound(H), L.updates == T.mistakes, L.updates + L.skipped == len(T)
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+from attrs import define, field
+
+from mistakebound.errors import InvalidArgumentError
+from mistakebound.players import Learner, describe, is_randomized
+
+__all__ = ["Conservative"]
+
+
+def _as_label(value: Any) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    try:
+        if value == 0 or value == 1:
+            return int(value)
+    except (TypeError, ValueError):
+        pass
+    raise InvalidArgumentError(f"predict_one returned {value!r}; expected a label 0 or 1")
+
+
+@define
+class Conservative(Learner):
+    """Forwards predictions to ``learner`` and its ``learn_one`` only on mistake rounds.
+
+    ``predict_one(x)`` asks the wrapped learner and remembers the answer; in
+    ``learn_one(x, y)`` the wrapped learner learns ``(x, y)`` only if that answer was
+    wrong (if ``learn_one`` comes for another instance than the last prediction, it
+    asks the wrapped learner again).  The wrapped learner thus sees only the
+    subsequence of its mistake rounds, and on that subsequence it errs every time, so
+    the wrapper errs at most as often as the wrapped learner's bound allows (Lemma 1,
+    seed 001): :meth:`bound` is the wrapped learner's ``mistake_bound``.
+
+    The construction needs a deterministic learner: whether a round is a mistake must
+    be a function of the learner's state and the instance.  A randomized learner's
+    mistake is decided by the engine's coin, which the learner never sees, so a
+    learner offering ``predict_proba_one`` is refused.
+
+    Parameters
+    ----------
+    learner
+        A deterministic learner (``predict_one`` and ``learn_one``, no
+        ``predict_proba_one``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``learner`` lacks ``predict_one`` or ``learn_one``, or is randomized.
+
+    Attributes
+    ----------
+    updates, skipped : int
+        The rounds passed to the wrapped learner (its mistakes) and those withheld.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.learners.soa import SOA
+    >>> L = Conservative(SOA(classes.singletons(4)))
+    >>> L.predict_one(1)
+    0
+    >>> L.learn_one(1, 0)              # correct: SOA is not told
+    >>> L.updates, L.skipped
+    (0, 1)
+    """
+
+    learner: Any
+    updates: int = field(init=False, default=0)
+    skipped: int = field(init=False, default=0)
+    _last: tuple | None = field(init=False, default=None, repr=False)
+
+    bound_source = "Lemma 1 (mistake-bound lecture notes, seed 001): the wrapped learner's mistake bound M"
+
+    def __attrs_post_init__(self) -> None:
+        name = type(self.learner).__name__
+        if is_randomized(self.learner):
+            raise InvalidArgumentError(
+                f"learner: {name} is randomized (it has predict_proba_one); a conservative wrapper needs a "
+                "deterministic learner, since a randomized learner's mistakes depend on coins it never sees"
+            )
+        for method in ("predict_one", "learn_one"):
+            if not callable(getattr(self.learner, method, None)):
+                raise InvalidArgumentError(f"learner: {name} has no {method} method")
+
+    def predict_one(self, x: Any) -> int:
+        p = _as_label(self.learner.predict_one(x))
+        self._last = (x, p)
+        return p
+
+    def learn_one(self, x: Any, y: Any) -> None:
+        last = self._last
+        self._last = None
+        if last is not None and last[0] is x:
+            p = last[1]
+        else:
+            p = _as_label(self.learner.predict_one(x))
+        if p != int(y):
+            self.updates += 1
+            self.learner.learn_one(x, y)
+        else:
+            self.skipped += 1
+
+    def clone(self) -> Conservative:
+        """A fresh wrapper around a fresh copy of the wrapped learner (its ``clone()``, else a deep copy)."""
+        inner = self.learner
+        fresh = inner.clone() if callable(getattr(inner, "clone", None)) else copy.deepcopy(inner)
+        return Conservative(fresh)
+
+    def bound(self, H: Any) -> float | None:
+        """The wrapped learner's proven bound on ``H`` (``type(learner).mistake_bound(H)``), None if it states none."""
+        f = getattr(type(self.learner), "mistake_bound", None)
+        return None if f is None else f(H)
+
+    def __repr__(self) -> str:
+        return f"Conservative({describe(self.learner)})"
