@@ -1,17 +1,31 @@
-"""BasisVectorForcer: present e_1, ..., e_n and answer against the prediction."""
+"""BasisVectorForcer: present e_1, e_2, ... and answer against the prediction.
+
+It plays on three kinds of ``H``: a finite class whose domain holds the 0/1 basis
+vectors, the halfspaces of :class:`~mistakebound.spaces.LinearSpace` (where it shows
+that the Perceptron's ``(R/gamma)^2`` is tight), and the monotone k-disjunctions of
+:class:`~mistakebound.spaces.KDisjunctionSpace`.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import numpy as np
 from attrs import define
 
-from mistakebound.adversaries._labels import legal_against
+from mistakebound.adversaries._labels import against, legal_against
 from mistakebound.game import GameState
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import Adversary
+from mistakebound.spaces import KDisjunctionSpace, LinearSpace, signed
 
-__all__ = ["BasisVectorForcer", "basis_vectors"]
+__all__ = ["BasisVectorForcer", "basis_vectors", "linear_forced_count"]
+
+#: Relative slack when rounding (R/gamma)^2 down to an integer, well inside the
+#: referee's tolerance on margins (1e-9), so a ratio that is an integer up to rounding
+#: error counts as that integer.
+_SLACK = 1e-10
 
 
 def basis_vectors(H: HypothesisClass) -> list[tuple[int, ...]] | None:
@@ -24,17 +38,64 @@ def basis_vectors(H: HypothesisClass) -> list[tuple[int, ...]] | None:
     return vectors if all(e in H for e in vectors) else None
 
 
+def linear_forced_count(H: LinearSpace) -> int:
+    """``k = min(d, floor((R/gamma)^2))``: how many basis vectors the forcer presents on ``H``.
+
+    The forcer presents ``R e_1, ..., R e_k`` (``e_i`` itself when ``H`` has no radius,
+    read as ``R = 1``); any labels ``y_i`` in {-1, +1} of them are separated by
+    ``u = sum_i y_i e_i / sqrt(k)``, a unit vector with ``y_i <u, R e_i> = R/sqrt(k)``,
+    which is at least ``gamma`` exactly when ``k <= (R/gamma)^2``.  Without a margin
+    (``gamma`` None or 0) ``k = d``.  When ``gamma > R`` no instance of norm at most
+    ``R`` has margin ``gamma`` and ``k = 0``.
+
+    Examples
+    --------
+    >>> linear_forced_count(LinearSpace(10, R=1.0, gamma=0.5))
+    4
+    >>> linear_forced_count(LinearSpace(3, R=1.0, gamma=0.1)), linear_forced_count(LinearSpace(5))
+    (3, 5)
+    >>> linear_forced_count(LinearSpace(10, R=2.0, gamma=1 / 3 ** 0.5))
+    10
+    >>> linear_forced_count(LinearSpace(20, R=2.0, gamma=1 / 3 ** 0.5))
+    12
+    """
+    if not H.gamma:
+        return H.d
+    scale = 1.0 if H.R is None else H.R
+    return min(H.d, math.floor((scale / H.gamma) ** 2 * (1 + _SLACK)))
+
+
 @define
 class BasisVectorForcer(Adversary):
-    """Presents the basis vectors e_1, ..., e_n in order, labelling against the prediction.
+    """Presents the basis vectors e_1, e_2, ... in order, labelling against the prediction.
 
-    It applies to classes whose domain is made of 0/1 tuples of one length ``n`` and
-    holds every basis vector.  On monotone disjunctions every labeling of the basis
-    vectors is realised (the disjunction of the variables labelled 1), so every
-    deterministic learner makes ``n`` mistakes, the lower bound matching the
-    elimination algorithm's ``n`` (mistake-bound lecture notes).  On other such
-    classes it answers against the prediction whenever that stays realizable and with
-    the only legal label otherwise.
+    **Finite classes.**  It applies to classes whose domain is made of 0/1 tuples of
+    one length ``n`` and holds every basis vector.  On monotone disjunctions every
+    labeling of the basis vectors is realised (the disjunction of the variables
+    labelled 1), so every deterministic learner makes ``n`` mistakes, the lower bound
+    matching the elimination algorithm's ``n`` (mistake-bound lecture notes, seed 001).
+    On other such classes it answers against the prediction whenever that stays
+    realizable and with the only legal label otherwise.
+
+    **Halfspaces** (:class:`~mistakebound.spaces.LinearSpace`).  It presents
+    ``R e_1, ..., R e_k`` with ``k = min(d, floor((R/gamma)^2))`` (``R = 1`` when the
+    space has no radius, ``k = d`` when it has no margin; see
+    :func:`linear_forced_count`) and answers against every prediction.  Since the
+    labels depend on the predictions, the comparator can only be revealed when the
+    game ends: ``u = sum_i y_i e_i / sqrt(m)`` over the ``m`` rounds played (``y_i`` in
+    {-1, +1} the labels it gave), a unit vector with margin ``R/sqrt(m) >= gamma`` on
+    every round.  Every deterministic learner therefore errs ``k`` times.  On the
+    Perceptron each ``e_i`` is orthogonal to every earlier update, so
+    ``<w, e_i> = 0``, it predicts +1 and every label is -1; when ``(R/gamma)^2`` is an
+    integer at most ``d`` the ``k = (R/gamma)^2`` mistakes meet the Perceptron's bound:
+    the bound is tight.
+
+    **Monotone k-disjunctions** (:class:`~mistakebound.spaces.KDisjunctionSpace`).  It
+    presents the 0/1 vectors ``e_1, ..., e_m`` with ``m = min(n, k) = k`` and answers
+    against every prediction; at the end it reveals the target, the set of variables
+    it labelled 1 (at most ``k``), which labels every round as it did.  Every
+    deterministic learner errs ``k`` times, which Winnow's ``O(k log n)`` matches up to
+    the logarithm.
 
     Examples
     --------
@@ -43,15 +104,72 @@ class BasisVectorForcer(Adversary):
     >>> H = classes.monotone_disjunctions(4)
     >>> play(Halving(H), BasisVectorForcer(), H, rounds=10, seed=0).mistakes
     4
+    >>> from mistakebound.learners.perceptron import Perceptron
+    >>> T = play(Perceptron(), BasisVectorForcer(), LinearSpace(8, R=1.0, gamma=0.5), rounds=10, seed=0)
+    >>> T.mistakes, T.comparator
+    (4, (-0.5, -0.5, -0.5, -0.5, 0.0, 0.0, 0.0, 0.0))
     """
 
-    def applies_to(self, H: HypothesisClass) -> bool:
-        return basis_vectors(H) is not None
+    def applies_to(self, H: Any) -> bool:
+        if isinstance(H, HypothesisClass):
+            return basis_vectors(H) is not None
+        return isinstance(H, (LinearSpace, KDisjunctionSpace))
+
+    def n_rounds(self, H: Any) -> int:
+        """How many basis vectors it presents on ``H`` (at most; the horizon may cut it).
+
+        On a space this is the number of mistakes it forces on every deterministic
+        learner: ``min(d, floor((R/gamma)^2))`` on halfspaces, ``k`` on k-disjunctions.
+
+        Examples
+        --------
+        >>> BasisVectorForcer().n_rounds(KDisjunctionSpace(1000, 3))
+        3
+        """
+        if isinstance(H, LinearSpace):
+            return linear_forced_count(H)
+        if isinstance(H, KDisjunctionSpace):
+            return min(H.n, H.k)
+        vectors = basis_vectors(H)
+        return 0 if vectors is None else len(vectors)
 
     def next_instance(self, state: GameState) -> Any:
-        vectors = basis_vectors(state.H)
+        H = state.H
         i = state.t - 1
-        return vectors[i] if i < len(vectors) else None
+        if isinstance(H, HypothesisClass):
+            vectors = basis_vectors(H)
+            return vectors[i] if i < len(vectors) else None
+        if i >= self.n_rounds(H):
+            return None
+        if isinstance(H, LinearSpace):
+            x = np.zeros(H.d)
+            x[i] = 1.0 if H.R is None else H.R
+            return x
+        x = np.zeros(H.n, dtype=np.uint8)
+        x[i] = 1
+        return x
 
     def label(self, state: GameState, x: Any, p: float) -> int:
-        return legal_against(state, x, p)
+        if isinstance(state.H, HypothesisClass):
+            return legal_against(state, x, p)
+        return against(p)
+
+    def certificate(self, state: GameState) -> Any:
+        """The witness of the labels given so far (None before round 1).
+
+        On halfspaces the unit comparator ``sum_i y_i e_i / sqrt(m)``; on
+        k-disjunctions the set of variables labelled 1.
+        """
+        history = state.history
+        if isinstance(state.H, KDisjunctionSpace) and self.n_rounds(state.H) == 0:
+            return set()  # k = 0: the empty disjunction, the only hypothesis, is the target
+        if not history:
+            return None
+        if isinstance(state.H, LinearSpace):
+            m = len(history)
+            u = np.zeros(state.H.d)
+            u[:m] = [signed(r.y) for r in history]
+            return u / math.sqrt(m)
+        if isinstance(state.H, KDisjunctionSpace):
+            return {i for i, r in enumerate(history) if r.y == 1}
+        return None
