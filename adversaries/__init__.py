@@ -1,5 +1,13 @@
 """The adversary zoo: environments that pick instances and labels.
 
+:data:`ADVERSARIES` holds the five built around finite classes; the others play on
+halfspaces (:class:`MidpointAdversary`, :class:`SeparableStream`, and
+:class:`BasisVectorForcer` there too), k-disjunctions (:class:`DisjunctionStream`,
+:class:`DisjunctionAdversary`), expert advice (:class:`HeaviestExpertLoss`,
+:class:`RandomExpertLosses`, :class:`SplitAdvice`), or replay an exact worst case
+(:class:`MinimaxAdversary`); :class:`AlternatingLosses` is the Follow-the-Leader
+failure sequence of online convex optimisation (:func:`mistakebound.oco.play_oco`).
+
 Examples
 --------
 >>> from mistakebound import classes
@@ -10,11 +18,17 @@ True
 False
 """
 
+from mistakebound.adversaries.alternating_losses import AlternatingLosses
 from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer
 from mistakebound.adversaries.binary_search_threshold import BinarySearchThreshold
+from mistakebound.adversaries.disjunction_stream import DisjunctionAdversary, DisjunctionStream
+from mistakebound.adversaries.expert_adversaries import HeaviestExpertLoss, RandomExpertLosses, SplitAdvice
+from mistakebound.adversaries.midpoint import MidpointAdversary
 from mistakebound.adversaries.oblivious_coin import ObliviousCoin
 from mistakebound.adversaries.opposite_label import OppositeLabel
+from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.adversaries.shattered_tree_walker import ShatteredTreeWalker
+from mistakebound.worst_case import MinimaxAdversary
 
 __all__ = [
     "OppositeLabel",
@@ -22,6 +36,15 @@ __all__ = [
     "BinarySearchThreshold",
     "BasisVectorForcer",
     "ObliviousCoin",
+    "MidpointAdversary",
+    "SeparableStream",
+    "DisjunctionStream",
+    "DisjunctionAdversary",
+    "HeaviestExpertLoss",
+    "RandomExpertLosses",
+    "SplitAdvice",
+    "MinimaxAdversary",
+    "AlternatingLosses",
     "ADVERSARIES",
 ]
 

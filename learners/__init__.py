@@ -1,7 +1,23 @@
 """The learner zoo: online learners for the mistake-bound game.
 
-Every learner has ``predict_one`` / ``learn_one`` (river's convention) and states its
-proven bound with ``mistake_bound(H)``.
+Every learner has ``predict_one`` (or, randomized, ``predict_proba_one``) and
+``learn_one`` (river's convention) and states its proven bound in code: the
+finite-class learners as ``mistake_bound(H)``, the others as functions in their
+modules citing the theorem.
+
+* finite classes, realizable: :class:`Consistent`, :class:`Halving`, :class:`SOA`;
+* halfspaces: :class:`Perceptron`;
+* monotone disjunctions: :class:`DisjunctionElimination`, :class:`Winnow` (the
+  exponentiated-gradient form), :class:`LittlestoneWinnow`;
+* expert advice and agnostic finite classes: :class:`WeightedMajority`,
+  :class:`DeterministicWeightedMajority`, :class:`ExpertsFromClass`,
+  :class:`LittlestoneExperts`;
+* online convex optimisation and linear classification with regret bounds:
+  :class:`OnlineGradientDescent`, :class:`FollowTheLeader`,
+  :class:`OnlineLogisticRegression`, :class:`RandomizedLinearClassifier`;
+* wrappers: :class:`Conservative`, :class:`DoublingTrick` (and the online-to-batch
+  and mistake-bound-to-PAC conversions in :mod:`mistakebound.learners.conversions`);
+* from the ecosystem: :class:`RiverLearner`, :class:`SklearnLearner`.
 
 Examples
 --------
@@ -11,12 +27,45 @@ Examples
 1
 """
 
+from mistakebound.learners.adapters import RiverLearner, SklearnLearner
+from mistakebound.learners.conservative import Conservative
 from mistakebound.learners.consistent import Consistent
+from mistakebound.learners.doubling import DoublingTrick
+from mistakebound.learners.elimination import DisjunctionElimination
+from mistakebound.learners.experts_from_class import ExpertsFromClass
+from mistakebound.learners.gradient import FollowTheLeader, OnlineGradientDescent, OnlineLogisticRegression
 from mistakebound.learners.halving import Halving
+from mistakebound.learners.littlestone_experts import LittlestoneExperts
+from mistakebound.learners.perceptron import Perceptron
+from mistakebound.learners.randomized_linear import RandomizedLinearClassifier
 from mistakebound.learners.soa import SOA
 from mistakebound.learners.version_space import VersionSpaceLearner
+from mistakebound.learners.weighted_majority import DeterministicWeightedMajority, WeightedMajority
+from mistakebound.learners.winnow import LittlestoneWinnow, Winnow
 
-__all__ = ["Consistent", "Halving", "SOA", "VersionSpaceLearner", "REALIZABLE_LEARNERS"]
+__all__ = [
+    "Conservative",
+    "Consistent",
+    "DeterministicWeightedMajority",
+    "DisjunctionElimination",
+    "DoublingTrick",
+    "ExpertsFromClass",
+    "FollowTheLeader",
+    "Halving",
+    "LittlestoneExperts",
+    "LittlestoneWinnow",
+    "OnlineGradientDescent",
+    "OnlineLogisticRegression",
+    "Perceptron",
+    "REALIZABLE_LEARNERS",
+    "RandomizedLinearClassifier",
+    "RiverLearner",
+    "SOA",
+    "SklearnLearner",
+    "VersionSpaceLearner",
+    "WeightedMajority",
+    "Winnow",
+]
 
 #: The learners for finite classes in realizable games, in the order tables list them.
 REALIZABLE_LEARNERS = (Consistent, Halving, SOA)

@@ -16,12 +16,25 @@ Examples
 from mistakebound import bounds, classes, errors
 from mistakebound.game import GameState, play
 from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.oco import HingeLoss, LinearLoss, LogisticLoss, OCOTranscript, play_oco
 from mistakebound.littlestone import LdimSearch, is_shattered, littlestone_dimension, shattered_tree
+from mistakebound.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
 from mistakebound.transcript import Round, Transcript
+from mistakebound.worst_case import WorstCase, worst_case_mistakes
 from mistakebound.vc import is_vc_shattered, shattered_set, vc_dimension
 
 __all__ = [
     "HypothesisClass",
+    "ExpertAdvice",
+    "HingeLoss",
+    "KDisjunctionSpace",
+    "LinearLoss",
+    "LinearSpace",
+    "LogisticLoss",
+    "OCOTranscript",
+    "WorstCase",
+    "play_oco",
+    "worst_case_mistakes",
     "GameState",
     "LdimSearch",
     "Round",

@@ -137,7 +137,8 @@ def describe(player: Any) -> str:
         value = getattr(player, a.name)
         if isinstance(value, HypothesisClass) or value is None or (a.default is not attrs.NOTHING and _same(value, a.default)):
             continue
-        parts.append(f"{a.name.lstrip('_')}={value!r}")
+        shown = a.repr(value) if callable(a.repr) else repr(value)
+        parts.append(f"{a.name.lstrip('_')}={shown}")
     return f"{name}({', '.join(parts)})" if parts else name
 
 
