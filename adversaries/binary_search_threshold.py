@@ -8,6 +8,7 @@ from attrs import define
 
 from mistakebound.adversaries._labels import legal_against
 from mistakebound.game import GameState
+from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import Adversary
 
 __all__ = ["BinarySearchThreshold"]
@@ -33,6 +34,10 @@ class BinarySearchThreshold(Adversary):
     >>> play(SOA(H), BinarySearchThreshold(), H, rounds=50, seed=0).mistakes
     5
     """
+
+    def applies_to(self, H: Any) -> bool:
+        """Finite classes only: it reads the class's table."""
+        return isinstance(H, HypothesisClass)
 
     def next_instance(self, state: GameState) -> Any:
         V = state.version_mask

@@ -40,6 +40,10 @@ class ObliviousCoin(ObliviousAdversary):
 
     labels: str | None = field(default=None, validator=in_((None, "target", "coin")))
 
+    def applies_to(self, H: Any) -> bool:
+        """Finite classes only: it reads the class's table."""
+        return isinstance(H, HypothesisClass)
+
     def commit(
         self, H: HypothesisClass, rounds: int, rng: np.random.Generator, realizable: bool
     ) -> list[tuple[Any, int]]:

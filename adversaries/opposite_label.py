@@ -8,6 +8,7 @@ from attrs import define
 
 from mistakebound.adversaries._labels import against, legal_against
 from mistakebound.game import GameState
+from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import Adversary
 
 __all__ = ["OppositeLabel"]
@@ -34,6 +35,10 @@ class OppositeLabel(Adversary):
     >>> T.mistakes, T.regret >= 50
     (100, True)
     """
+
+    def applies_to(self, H: Any) -> bool:
+        """Finite classes only: it reads the class's table."""
+        return isinstance(H, HypothesisClass)
 
     def next_instance(self, state: GameState) -> Any:
         if not state.realizable:

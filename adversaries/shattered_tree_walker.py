@@ -48,7 +48,7 @@ class ShatteredTreeWalker(Adversary):
     _node: Any = field(init=False, default=None, repr=False)
 
     def applies_to(self, H: HypothesisClass) -> bool:
-        return self.tree is None or is_shattered(H, self.tree)
+        return isinstance(H, HypothesisClass) and (self.tree is None or is_shattered(H, self.tree))
 
     def start(self, state: GameState) -> None:
         if self.tree is not None and not is_shattered(state.H, self.tree):

@@ -84,7 +84,7 @@ class Adversary:
     oblivious: ClassVar[bool] = False
 
     def applies_to(self, H: HypothesisClass) -> bool:
-        """Whether this adversary can play on ``H`` (default: on every class)."""
+        """Whether this adversary can play on ``H`` (default: everywhere; override to restrict)."""
         return True
 
     def start(self, state: GameState) -> None:

@@ -12,7 +12,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from attrs import define
