@@ -205,7 +205,7 @@ class _LinearReferee(Referee):
             u = _vector(certificate, self.space.d, "comparator")
         except ValueError as exc:
             raise InvalidArgumentError(f"certificate: {exc}") from None
-        if not np.any(u):
+        if not np.linalg.norm(u) > 0:  # also refuses vectors whose norm underflows to 0
             raise InvalidArgumentError("certificate: the comparator u must be non-zero")
         self.certificate = u
 
