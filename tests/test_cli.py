@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import math
 import pickle
+import re
 import subprocess
 import sys
 from importlib import metadata
@@ -298,3 +299,18 @@ def test_console_script_entry_point_is_main():
     (entry,) = [e for e in metadata.entry_points(group="console_scripts") if e.name == "mistakebound"]
     assert entry.value == "mistakebound.cli:main"
     assert entry.load() is main
+
+
+def test_ldim_with_a_budget_prints_proven_bounds_and_exits_3(capsys):
+    from mistakebound import classes, littlestone_dimension
+
+    code, out, err = run(capsys, "ldim", "random:3000,30,0.3,0", "--max-nodes", "3")
+    assert code == 3, err
+    assert "partial" in out and "<= Ldim <=" in out
+    lower, upper = (int(v) for v in re.findall(r"(\d+) <= Ldim <= (\d+)", out)[0])
+    assert lower <= littlestone_dimension(classes.random(3000, 30, 0.3, 0)) <= upper
+    code, out, err = run(capsys, "ldim", "thresholds:15", "--time-limit", "30")
+    assert code == 0 and facts(out)["Ldim"] == 4
+    for bad in ("0", "-2", "soon"):
+        code, out, err = run(capsys, "ldim", "thresholds:15", "--time-limit", bad)
+        assert code == 2 and "--time-limit" in err

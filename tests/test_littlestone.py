@@ -199,3 +199,60 @@ def test_bad_argument_is_refused_with_the_parameter_named():
         littlestone_dimension(np.eye(3))
     with pytest.raises(InvalidArgumentError, match="H:"):
         shattered_tree([[0, 1]])
+
+
+# ------------------------------------------------------------------ budgets and partial results
+from mistakebound.littlestone import SearchIncomplete, SearchInterrupted, littlestone_bounds  # noqa: E402
+
+
+@SETTINGS
+@given(class_matrices(max_rows=14, max_cols=7), st.integers(1, 40))
+def test_a_budget_gives_proven_bounds_and_a_second_call_resumes(M, budget):
+    H = HypothesisClass.from_matrix(M)
+    truth = oracle(M)
+    search = LdimSearch(H)
+    b = search.bounds(max_nodes=budget)
+    assert b.lower <= truth <= b.upper
+    if b.exact:
+        assert b.lower == truth
+    assert search.bounds().lower == truth  # the memo keeps what was proven; the rest is finished
+
+
+def test_partial_results_are_never_returned_as_numbers():
+    H = classes.random(3000, 30, 0.3, seed=0)
+    with pytest.raises(SearchIncomplete) as info:
+        littlestone_dimension(H, max_nodes=3)
+    b = info.value.bounds
+    assert not b.exact and b.status == "budget" and b.lower <= b.upper
+    assert "partial" in b.describe() and "Ldim" in str(info.value)
+    t = littlestone_bounds(H, time_limit=1e-4)
+    assert t.lower <= t.upper
+
+
+def test_ctrl_c_returns_the_bounds_proven_so_far(monkeypatch):
+    H = classes.random(2000, 24, 0.3, seed=1)
+    truth = littlestone_dimension(H)
+    calls = {"n": 0}
+    original = LdimSearch._splits
+
+    def interrupting(self, V, cand):
+        calls["n"] += 1
+        if calls["n"] == 40:
+            raise KeyboardInterrupt
+        return original(self, V, cand)
+
+    monkeypatch.setattr(LdimSearch, "_splits", interrupting)
+    b = littlestone_bounds(H)
+    assert b.status == "interrupted" and b.lower <= truth <= b.upper
+    calls["n"] = 0
+    with pytest.raises(SearchInterrupted) as info:
+        littlestone_dimension(H)
+    assert isinstance(info.value, KeyboardInterrupt) and info.value.bounds.lower <= truth
+
+
+@pytest.mark.parametrize("kwargs", [dict(max_nodes=0), dict(max_nodes=2.5), dict(max_nodes=True),
+                                    dict(time_limit=0), dict(time_limit=-1.0), dict(time_limit=float("nan"))])
+def test_bad_budgets_are_refused(kwargs):
+    name = next(iter(kwargs))
+    with pytest.raises(InvalidArgumentError, match=name):
+        littlestone_bounds(classes.thresholds(3), **kwargs)

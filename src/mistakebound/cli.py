@@ -247,12 +247,17 @@ def _cmd_ldim(args, out) -> int:
 
     H = load_class(args.cls)
     search = LdimSearch(H)
-    ldim = search.ldim(search.full)
+    bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit)
     print(f"class: {H.describe()}", file=out)
     print(f"|H| = {H.n_hypotheses}", file=out)
     if search.n_distinct != H.n_hypotheses:
         print(f"distinct hypotheses = {search.n_distinct}", file=out)
     print(f"|X| = {H.n_instances}", file=out)
+    if not bounds.exact:
+        print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s", file=out)
+        print("the result is partial: raise --max-nodes / --time-limit for the exact value", file=out)
+        return EXIT_INTERRUPTED
+    ldim = bounds.lower
     print(f"VCdim = {vc_dimension(H)}", file=out)
     print(f"Ldim = {ldim}", file=out)
     print(f"log2|H| = {math.log2(H.n_hypotheses):.2f} (upper bound on Ldim)", file=out)
@@ -802,6 +807,16 @@ def _fill(text: str) -> str:
     return textwrap.fill(text, width=78)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -881,6 +896,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     ldim.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or path to a .npy or .csv 0/1 matrix")
     ldim.add_argument("--tree", action="store_true", help="also print a shattered tree of depth Ldim")
+    ldim.add_argument("--max-nodes", type=_positive, default=None,
+                      help="stop after this many search nodes and print proven bounds (exit 3)")
+    ldim.add_argument("--time-limit", type=_seconds, default=None,
+                      help="stop after this many seconds and print proven bounds (exit 3); Ctrl-C does the same")
     ldim.set_defaults(run=_cmd_ldim)
 
     play = command(

@@ -38,16 +38,28 @@ True
 
 from __future__ import annotations
 
+import numbers
+import time
 from collections.abc import Hashable
 
 import networkx as nx
 import numpy as np
+from attrs import frozen
 
 from mistakebound.bitset import column_to_mask, full_mask, mask_to_indices
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.hypothesis_class import HypothesisClass
 
-__all__ = ["LdimSearch", "littlestone_dimension", "shattered_tree", "is_shattered"]
+__all__ = [
+    "LdimBounds",
+    "LdimSearch",
+    "SearchIncomplete",
+    "SearchInterrupted",
+    "is_shattered",
+    "littlestone_bounds",
+    "littlestone_dimension",
+    "shattered_tree",
+]
 
 
 def _require_class(H: object, parameter: str = "H") -> HypothesisClass:
@@ -116,6 +128,8 @@ class LdimSearch:
         self._lo: dict[int, int] = {}
         self._hi: dict[int, int] = {}
         self.nodes = 0
+        self._node_limit: int | None = None
+        self._deadline: float | None = None
 
     # -------------------------------------------------------------- queries
     def mask_of_rows(self, rows) -> int:
@@ -142,6 +156,39 @@ class LdimSearch:
         while k > 0 and not self._at_least(V, (), k, splits):
             k -= 1
         return k
+
+    def bounds(self, V: int | None = None, *, max_nodes: int | None = None,
+               time_limit: float | None = None) -> LdimBounds:
+        """Proven bounds on ``Ldim(V)`` within a budget (default: the whole class, no budget).
+
+        The exact search runs down from a proven upper bound; when it runs out of nodes
+        or time, or is interrupted with Ctrl-C, it stops and reports the bounds proven so
+        far.  Memo entries are written only for finished nodes, so a later call resumes
+        with everything already proven.
+        """
+        V = self.full if V is None else V
+        started, nodes_before = time.monotonic(), self.nodes
+        self._node_limit = None if max_nodes is None else self.nodes + max_nodes
+        self._deadline = None if time_limit is None else started + time_limit
+        splits = self._splits(V, self._splitting(V)) if V else []
+        upper = self._upper(V, splits) if V else -1
+        lower = -1 if V == 0 else 0 if not splits else self._lo.get(V, 1)
+        status = "exact"
+        try:
+            k = upper
+            while k > lower and not self._at_least(V, (), k, splits):
+                k -= 1
+                upper = k
+            lower = upper
+        except _OutOfBudget:
+            status = "budget"
+        except KeyboardInterrupt:
+            status = "interrupted"
+        finally:
+            self._node_limit = self._deadline = None
+        lower = max(lower, self._lo.get(V, lower)) if V else lower
+        return LdimBounds(lower=lower, upper=upper, status=status,
+                          nodes=self.nodes - nodes_before, seconds=time.monotonic() - started)
 
     def at_least(self, V: int, k: int) -> bool:
         """Whether ``Ldim(V) >= k`` for a version space ``V`` over distinct rows."""
@@ -194,6 +241,10 @@ class LdimSearch:
         if k > self._hi.get(V, k):
             return False
         self.nodes += 1
+        if self._node_limit is not None and self.nodes > self._node_limit:
+            raise _OutOfBudget
+        if self._deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self._deadline:
+            raise _OutOfBudget
         if splits is None:
             splits = self._splits(V, cand)
         sub = [j for _, j in splits]
@@ -242,7 +293,95 @@ class LdimSearch:
         return G
 
 
-def littlestone_dimension(H: HypothesisClass) -> int:
+class _OutOfBudget(Exception):
+    pass
+
+
+@frozen
+class LdimBounds:
+    """Proven bounds on a Littlestone dimension, from a search that may have stopped early.
+
+    Attributes
+    ----------
+    lower, upper : int
+        ``lower <= Ldim <= upper``; equal when the search finished.
+    status : str
+        ``"exact"``, ``"budget"`` (out of nodes or time) or ``"interrupted"`` (Ctrl-C).
+    nodes : int
+        Search nodes expanded by this call.
+    seconds : float
+        Wall time of this call.
+    """
+
+    lower: int
+    upper: int
+    status: str
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        """Whether the search finished (then ``lower == upper == Ldim``)."""
+        return self.status == "exact"
+
+    def describe(self) -> str:
+        """``"Ldim = 4"`` or ``"3 <= Ldim <= 5 (partial: budget)"``."""
+        if self.exact:
+            return f"Ldim = {self.lower}"
+        return f"{self.lower} <= Ldim <= {self.upper} (partial: {self.status})"
+
+
+class SearchIncomplete(MistakeboundError):
+    """An exact search stopped before finishing; ``.bounds`` holds what it proved.
+
+    Raised by :func:`littlestone_dimension` when its budget runs out, so that a
+    partial number is never returned as if it were exact.
+    """
+
+    def __init__(self, bounds: LdimBounds):
+        super().__init__(f"search stopped ({bounds.status}) after {bounds.nodes} nodes: {bounds.describe()}")
+        self.bounds = bounds
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during an exact search; ``.bounds`` holds what it proved."""
+
+    def __init__(self, bounds: LdimBounds):
+        super().__init__(f"interrupted after {bounds.nodes} nodes: {bounds.describe()}")
+        self.bounds = bounds
+
+
+def _check_budget(max_nodes: object, time_limit: object) -> None:
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1):
+        raise InvalidArgumentError(f"max_nodes: expected None or an integer >= 1, got {max_nodes!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
+                                   or not time_limit > 0 or time_limit != time_limit):
+        raise InvalidArgumentError(f"time_limit: expected None or a number of seconds > 0, got {time_limit!r}")
+
+
+def littlestone_bounds(
+    H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None
+) -> LdimBounds:
+    """Proven lower and upper bounds on ``Ldim(H)`` within a budget of nodes and/or seconds.
+
+    Without a budget the bounds are equal (the exact value).  Ctrl-C stops the search
+    and returns the bounds proven so far, with ``status="interrupted"``.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> littlestone_bounds(classes.thresholds(15)).describe()
+    'Ldim = 4'
+    >>> b = littlestone_bounds(classes.random(3000, 30, 0.3, seed=0), max_nodes=5)
+    >>> b.exact, b.lower <= b.upper
+    (False, True)
+    """
+    _check_budget(max_nodes, time_limit)
+    return LdimSearch(_require_class(H)).bounds(max_nodes=max_nodes, time_limit=time_limit)
+
+
+def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
+                          time_limit: float | None = None) -> int:
     """The Littlestone dimension of a finite class, exactly.
 
     Parameters
@@ -258,7 +397,12 @@ def littlestone_dimension(H: HypothesisClass) -> int:
     Raises
     ------
     InvalidArgumentError
-        If ``H`` is not a :class:`HypothesisClass`.
+        If ``H`` is not a :class:`HypothesisClass`, or for a bad budget.
+    SearchIncomplete
+        If ``max_nodes`` or ``time_limit`` runs out; ``exc.bounds`` holds the proven
+        lower and upper bounds (a partial number is never returned).
+    SearchInterrupted
+        On Ctrl-C (a ``KeyboardInterrupt``), with ``exc.bounds``.
 
     Examples
     --------
@@ -268,8 +412,12 @@ def littlestone_dimension(H: HypothesisClass) -> int:
     >>> littlestone_dimension(HypothesisClass.from_matrix([[0, 1]]))
     0
     """
-    search = LdimSearch(H)
-    return search.ldim(search.full)
+    bounds = littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit)
+    if bounds.status == "interrupted":
+        raise SearchInterrupted(bounds)
+    if not bounds.exact:
+        raise SearchIncomplete(bounds)
+    return bounds.lower
 
 
 def shattered_tree(H: HypothesisClass) -> nx.DiGraph:
