@@ -6,7 +6,8 @@ finite-class learners as ``mistake_bound(H)``, the others as functions in their
 modules citing the theorem.
 
 * finite classes, realizable: :class:`Consistent`, :class:`Halving`, :class:`SOA`;
-* halfspaces: :class:`Perceptron`;
+* halfspaces: :class:`Perceptron` (and :func:`play_perceptron_batch`, many seeded games
+  at once with numpy);
 * monotone disjunctions: :class:`DisjunctionElimination`, :class:`Winnow` (the
   exponentiated-gradient form), :class:`LittlestoneWinnow`;
 * expert advice and agnostic finite classes: :class:`WeightedMajority`,
@@ -28,6 +29,7 @@ Examples
 """
 
 from mistakebound.learners.adapters import RiverLearner, SklearnLearner
+from mistakebound.learners.batched import BatchResult, play_perceptron_batch
 from mistakebound.learners.conservative import Conservative
 from mistakebound.learners.consistent import Consistent
 from mistakebound.learners.doubling import DoublingTrick
@@ -44,6 +46,7 @@ from mistakebound.learners.weighted_majority import DeterministicWeightedMajorit
 from mistakebound.learners.winnow import LittlestoneWinnow, Winnow
 
 __all__ = [
+    "BatchResult",
     "Conservative",
     "Consistent",
     "DeterministicWeightedMajority",
@@ -65,6 +68,7 @@ __all__ = [
     "VersionSpaceLearner",
     "WeightedMajority",
     "Winnow",
+    "play_perceptron_batch",
 ]
 
 #: The learners for finite classes in realizable games, in the order tables list them.
