@@ -140,6 +140,10 @@ class DisjunctionElimination(Learner):
                 raise InvalidArgumentError(f"n: expected None or an integer >= 1, got {self.n!r}")
             self._active = np.ones(int(self.n), dtype=bool)
 
+    def state_key(self) -> bytes | None:
+        """The learner's state for searches: the variables still in (None while all are)."""
+        return None if self._active is None or self._active.all() else np.packbits(self._active).tobytes()
+
     def _bits(self, x: Any) -> np.ndarray:
         if self._active is None:
             v = binary_vector(x)

@@ -117,6 +117,10 @@ class Perceptron(Learner):
         if self.d is not None:
             self._w = np.zeros(self.d)
 
+    def state_key(self) -> bytes | None:
+        """The learner's state for searches: the weights (None while they are zero)."""
+        return None if self._w is None or not self._w.any() else self._w.tobytes()
+
     @property
     def weights(self) -> np.ndarray | None:
         """A copy of the current weight vector."""

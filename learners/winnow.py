@@ -182,6 +182,10 @@ class Winnow(Learner):
         if self.n is not None:
             self._reset(self.n)
 
+    def state_key(self) -> bytes | None:
+        """The learner's state for searches: the weight exponents (None while all are 0)."""
+        return None if self._m is None or not self._m.any() else self._m.tobytes()
+
     def _reset(self, d: int) -> None:
         self._m = np.zeros(d, dtype=np.int64)
         self._v = np.ones(d, dtype=float)
@@ -381,6 +385,10 @@ class LittlestoneWinnow(Learner):
             raise InvalidArgumentError(f"strict: expected a bool, got {self.strict!r}")
         if self.n is not None:
             self._w = np.ones(self.n, dtype=float)
+
+    def state_key(self) -> bytes | None:
+        """The learner's state for searches: the weights (None while all are 1)."""
+        return None if self._w is None or bool((self._w == 1).all()) else self._w.tobytes()
 
     def _bits(self, x: Any) -> np.ndarray:
         if self._w is None:

@@ -214,3 +214,27 @@ def test_bad_arguments():
         worst_case_mistakes(SOA(H), H, max_nodes=0)
     with pytest.raises(InvalidArgumentError, match="strategy"):
         MinimaxAdversary("a tree")
+
+
+# ------------------------------------------------------------------ stateful learners
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_stateful_learners_on_monotone_disjunctions(n):
+    """Conservative stateful learners are searched exactly through their state_key()."""
+    from mistakebound.learners import DisjunctionElimination, LittlestoneWinnow, Winnow
+
+    H = classes.monotone_disjunctions(n)
+    assert worst_case_mistakes(DisjunctionElimination(), H).value == n  # n forced (basis vectors), n proven
+    W = worst_case_mistakes(LittlestoneWinnow(), H)
+    assert W.exact and n <= W.value <= LittlestoneWinnow.winnow2_bound(n, n)
+    E = worst_case_mistakes(Winnow(), H)
+    assert E.exact and E.value >= n
+
+
+def test_perceptron_without_bias_errs_forever_on_the_zero_vector():
+    """On {0,1}^n the all-zero instance is labelled 0 by every disjunction; a homogeneous
+    Perceptron predicts 1 there (score 0) and its update adds nothing: unbounded mistakes."""
+    from mistakebound.learners import Perceptron
+
+    H = classes.monotone_disjunctions(2)
+    W = worst_case_mistakes(Perceptron(), H)
+    assert W.value == math.inf and W.line[0] == ((0, 0), 0)
