@@ -5,7 +5,8 @@ halfspaces (:class:`MidpointAdversary`, :class:`SeparableStream`, and
 :class:`BasisVectorForcer` there too), k-disjunctions (:class:`DisjunctionStream`,
 :class:`DisjunctionAdversary`), expert advice (:class:`HeaviestExpertLoss`,
 :class:`RandomExpertLosses`, :class:`SplitAdvice`), or replay an exact worst case
-(:class:`MinimaxAdversary`); :class:`AlternatingLosses` is the Follow-the-Leader
+(:class:`MinimaxAdversary`), or force the randomized Littlestone dimension
+(:class:`RandomizedForcer`); :class:`AlternatingLosses` is the Follow-the-Leader
 failure sequence of online convex optimisation (:func:`mistakebound.oco.play_oco`).
 
 Examples
@@ -26,6 +27,7 @@ from mistakebound.adversaries.expert_adversaries import HeaviestExpertLoss, Rand
 from mistakebound.adversaries.midpoint import MidpointAdversary
 from mistakebound.adversaries.oblivious_coin import ObliviousCoin
 from mistakebound.adversaries.opposite_label import OppositeLabel
+from mistakebound.adversaries.randomized_forcer import RandomizedForcer
 from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.adversaries.shattered_tree_walker import ShatteredTreeWalker
 from mistakebound.worst_case import MinimaxAdversary
@@ -45,6 +47,7 @@ __all__ = [
     "SplitAdvice",
     "MinimaxAdversary",
     "AlternatingLosses",
+    "RandomizedForcer",
     "ADVERSARIES",
 ]
 

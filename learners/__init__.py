@@ -16,6 +16,8 @@ modules citing the theorem.
 * online convex optimisation and linear classification with regret bounds:
   :class:`OnlineGradientDescent`, :class:`FollowTheLeader`,
   :class:`OnlineLogisticRegression`, :class:`RandomizedLinearClassifier`;
+* randomized and optimal: :class:`OptimalRandomizedLearner` (meets the randomized
+  Littlestone dimension);
 * wrappers: :class:`Conservative`, :class:`DoublingTrick` (and the online-to-batch
   and mistake-bound-to-PAC conversions in :mod:`mistakebound.learners.conversions`);
 * from the ecosystem: :class:`RiverLearner`, :class:`SklearnLearner`.
@@ -38,6 +40,7 @@ from mistakebound.learners.experts_from_class import ExpertsFromClass
 from mistakebound.learners.gradient import FollowTheLeader, OnlineGradientDescent, OnlineLogisticRegression
 from mistakebound.learners.halving import Halving
 from mistakebound.learners.littlestone_experts import LittlestoneExperts
+from mistakebound.learners.optimal_randomized import OptimalRandomizedLearner
 from mistakebound.learners.perceptron import Perceptron
 from mistakebound.learners.randomized_linear import RandomizedLinearClassifier
 from mistakebound.learners.soa import SOA
@@ -59,6 +62,7 @@ __all__ = [
     "LittlestoneWinnow",
     "OnlineGradientDescent",
     "OnlineLogisticRegression",
+    "OptimalRandomizedLearner",
     "Perceptron",
     "REALIZABLE_LEARNERS",
     "RandomizedLinearClassifier",

@@ -17,8 +17,10 @@ from mistakebound import bounds, classes, errors
 from mistakebound.game import GameState, play
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.oco import HingeLoss, LinearLoss, LogisticLoss, OCOTranscript, play_oco
-from mistakebound.littlestone import LdimSearch, is_shattered, littlestone_dimension, shattered_tree
+from mistakebound.littlestone import LdimSearch, is_shattered, littlestone_bounds, littlestone_dimension, shattered_tree
+from mistakebound.randomized import randomized_littlestone_dimension
 from mistakebound.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
+from mistakebound.serialize import class_from_json, class_to_json, load_class, save_class, transcript_from_json, transcript_to_json
 from mistakebound.transcript import Round, Transcript
 from mistakebound.worst_case import WorstCase, worst_case_mistakes
 from mistakebound.vc import is_vc_shattered, shattered_set, vc_dimension
@@ -34,6 +36,7 @@ __all__ = [
     "OCOTranscript",
     "WorstCase",
     "play_oco",
+    "randomized_littlestone_dimension",
     "worst_case_mistakes",
     "GameState",
     "LdimSearch",
@@ -44,7 +47,14 @@ __all__ = [
     "errors",
     "is_shattered",
     "is_vc_shattered",
+    "littlestone_bounds",
     "littlestone_dimension",
+    "class_from_json",
+    "class_to_json",
+    "load_class",
+    "save_class",
+    "transcript_from_json",
+    "transcript_to_json",
     "play",
     "shattered_set",
     "shattered_tree",

@@ -1,0 +1,128 @@
+"""OptimalRandomizedLearner: the randomized learner whose expected worst case is ``RL(H)``."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from attrs import define, field
+
+from mistakebound.bitset import mask_to_indices
+from mistakebound.errors import InvalidArgumentError
+from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.players import Learner
+from mistakebound.randomized import DEFAULT_MAX_NODES, RLdimSearch, randomized_littlestone_dimension
+
+__all__ = ["OptimalRandomizedLearner"]
+
+
+def _check_class(instance: Any, attribute: Any, value: Any) -> None:
+    if not isinstance(value, HypothesisClass):
+        raise InvalidArgumentError(f"H: expected a HypothesisClass, got {type(value).__name__}")
+
+
+@define
+class OptimalRandomizedLearner(Learner):
+    """Predicts 1 with the probability that solves the round's min-max against ``RL``.
+
+    On an instance ``x`` splitting the version space ``V`` it predicts 1 with
+    probability ``p = (1 + RL(V_x^1) - RL(V_x^0)) / 2`` clipped to [0, 1], the ``p``
+    minimising ``max((1 - p) + RL(V_x^1), p + RL(V_x^0))``, the adversary's best
+    continuation; on an instance the version space labels unanimously it predicts that
+    label with probability 1.  Then it keeps the hypotheses consistent with the label.
+    For every instance and label, ``|p - y| + RL(V_x^y) <= RL(V)``, so its expected
+    number of mistakes never exceeds ``RL(H)``, the optimum of Filmus, Hanneke,
+    Mehalel and Moran (COLT 2023); :class:`~mistakebound.adversaries.randomized_forcer.RandomizedForcer`
+    forces exactly that much.
+
+    The exact probability of the last prediction is kept in :attr:`last_probability`
+    (a :class:`~fractions.Fraction`); :meth:`probability` computes it without
+    predicting.  ``RL`` queries go to one
+    :class:`~mistakebound.randomized.RLdimSearch` shared by the learner's clones and
+    snapshots.  If the labels contradict every hypothesis (only in unrealizable games)
+    the version space becomes empty and it predicts 1/2 from then on.
+
+    Parameters
+    ----------
+    H : HypothesisClass
+    max_nodes : int
+        The search budget of each ``RL`` query (see
+        :func:`~mistakebound.randomized.randomized_littlestone_dimension`); a query over
+        budget raises :class:`~mistakebound.randomized.RLdimBudgetError`.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.worst_case import worst_case_mistakes
+    >>> H = classes.singletons(3)
+    >>> L = OptimalRandomizedLearner(H)
+    >>> L.predict_proba_one(1), L.last_probability
+    (0.25, Fraction(1, 4))
+    >>> worst_case_mistakes(OptimalRandomizedLearner(H), H).value
+    0.75
+    >>> OptimalRandomizedLearner.mistake_bound(H)
+    0.75
+    """
+
+    H: HypothesisClass = field(validator=_check_class)
+    max_nodes: int = DEFAULT_MAX_NODES
+    _search: RLdimSearch = field(init=False, repr=False)
+    _V: int = field(init=False, repr=False)
+    last_probability: Fraction | None = field(init=False, default=None, repr=False)
+
+    bound_source = (
+        "Filmus, Hanneke, Mehalel and Moran, COLT 2023: the optimal expected mistake bound "
+        "of a randomized learner is RL(H); E[mistakes] <= RL(H)"
+    )
+
+    def __attrs_post_init__(self) -> None:
+        self._search = RLdimSearch(self.H, max_nodes=self.max_nodes)
+        self._V = self._search.full
+
+    def probability(self, x: Any) -> Fraction:
+        """The exact probability of predicting 1 on ``x`` from the current version space."""
+        return self._search.probability(self._V, self._column(x))
+
+    def predict_proba_one(self, x: Any) -> float:
+        p = self.probability(x)
+        self.last_probability = p
+        return float(p)
+
+    def learn_one(self, x: Any, y: int) -> None:
+        ones = self._V & self._search.columns[self._column(x)]
+        self._V = ones if y == 1 else self._V ^ ones
+
+    def _column(self, x: Any) -> int:
+        try:
+            return self.H.index_of(x)
+        except KeyError:
+            raise InvalidArgumentError(f"x: {x!r} is not an instance of the class's domain") from None
+
+    @property
+    def version_space(self) -> np.ndarray:
+        """Row indices of ``H`` (every copy of a duplicated row) still consistent."""
+        distinct = mask_to_indices(self._V)
+        return np.flatnonzero(np.isin(self._search.ldim_search.row_to_distinct, distinct))
+
+    def state_key(self) -> int:
+        """The learner's whole state: the version space bitset (over distinct rows)."""
+        return self._V
+
+    def snapshot(self) -> OptimalRandomizedLearner:
+        """A copy in the current state, sharing the class and the ``RL`` memo."""
+        return copy.copy(self)
+
+    def clone(self) -> OptimalRandomizedLearner:
+        fresh = copy.copy(self)
+        fresh._V = self._search.full
+        fresh.last_probability = None
+        return fresh
+
+    @classmethod
+    def mistake_bound(cls, H: HypothesisClass) -> float:
+        """``RL(H)``: its worst expected number of mistakes, the best any randomized learner can
+        guarantee (Filmus, Hanneke, Mehalel and Moran, COLT 2023; exact value from
+        :func:`~mistakebound.randomized.randomized_littlestone_dimension`)."""
+        return float(randomized_littlestone_dimension(H))
