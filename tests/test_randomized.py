@@ -76,26 +76,7 @@ def n_distinct(H: HypothesisClass) -> int:
 
 
 # ---------------------------------------------------------------- test players
-@define
-class VoteFraction:
-    """Randomized: p = fraction of the version space (rows of H) labelling x with 1."""
-
-    H: HypothesisClass
-    V: int = field(init=False)
-
-    def __attrs_post_init__(self):
-        self.V = self.H.full_mask
-
-    def predict_proba_one(self, x):
-        return (self.V & self.H.column_masks[self.H.index_of(x)]).bit_count() / self.V.bit_count()
-
-    def learn_one(self, x, y):
-        ones = self.V & self.H.column_masks[self.H.index_of(x)]
-        self.V = ones if y else self.V ^ ones
-
-    def state_key(self):
-        return self.V
-
+from tests.players import VoteFraction  # noqa: E402
 
 @define
 class ArbitraryCoin:

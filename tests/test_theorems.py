@@ -11,7 +11,6 @@ import math
 
 import numpy as np
 import pytest
-from attrs import define, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,24 +81,7 @@ def test_tree_walker_forces_exactly_ldim_on_deterministic_learners(H):
         assert T.mistakes == d == len(T)  # >= by Lemma 21.6; a walk has only d rounds
 
 
-@define
-class VoteFraction:
-    """A randomized learner for the test: p = fraction of the version space voting 1."""
-
-    H: HypothesisClass
-    V: int = field(init=False)
-
-    def __attrs_post_init__(self):
-        self.V = self.H.full_mask
-
-    def predict_proba_one(self, x):
-        size = self.V.bit_count()
-        return (self.V & self.H.column_masks[self.H.index_of(x)]).bit_count() / size if size else 0.5
-
-    def learn_one(self, x, y):
-        ones = self.V & self.H.column_masks[self.H.index_of(x)]
-        self.V = ones if y else self.V ^ ones
-
+from tests.players import VoteFraction  # noqa: E402
 
 @settings(max_examples=80, deadline=None)
 @given(hypothesis_classes(max_rows=12, max_cols=6), st.integers(0, 1000))

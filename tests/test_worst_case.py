@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from attrs import define, field
+from attrs import define
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,26 +57,7 @@ def vote_rule(H):
     return lambda rows, j: sum(H.matrix[r, j] for r in rows) / len(rows)
 
 
-@define
-class VoteFraction:
-    """Randomized: p = fraction of the version space voting 1 (state = the version space)."""
-
-    H: HypothesisClass
-    V: int = field(init=False)
-
-    def __attrs_post_init__(self):
-        self.V = self.H.full_mask
-
-    def predict_proba_one(self, x):
-        return (self.V & self.H.column_masks[self.H.index_of(x)]).bit_count() / self.V.bit_count()
-
-    def learn_one(self, x, y):
-        ones = self.V & self.H.column_masks[self.H.index_of(x)]
-        self.V = ones if y else self.V ^ ones
-
-    def state_key(self):
-        return self.V
-
+from tests.players import VoteFraction  # noqa: E402
 
 SETTINGS = settings(max_examples=120, deadline=None)
 

@@ -171,7 +171,25 @@ class LinearLoss:
 
 
 @frozen
-class HingeLoss:
+class _LabelledLoss:
+    """A loss of a labelled example ``(x, y)``, ``y`` in {-1, +1}: ``||x||``-Lipschitz."""
+
+    x: tuple = field(converter=lambda v: _vector_tuple(v, "x"))
+    y: int = field(converter=_sign_label)
+
+    @property
+    def d(self) -> int:
+        """The dimension."""
+        return len(self.x)
+
+    @property
+    def lipschitz(self) -> float:
+        """``||x||``."""
+        return float(np.linalg.norm(self.x))
+
+
+@frozen
+class HingeLoss(_LabelledLoss):
     """``f(w) = max(0, 1 - y <w, x>)`` with ``y`` in {-1, +1}; ``||x||``-Lipschitz.
 
     The subgradient returned is ``-y x`` where ``1 - y <w, x> > 0`` and ``0`` elsewhere
@@ -186,18 +204,6 @@ class HingeLoss:
     [0.0, 0.0]
     """
 
-    x: tuple = field(converter=lambda v: _vector_tuple(v, "x"))
-    y: int = field(converter=_sign_label)
-
-    @property
-    def d(self) -> int:
-        """The dimension."""
-        return len(self.x)
-
-    @property
-    def lipschitz(self) -> float:
-        """``||x||``."""
-        return float(np.linalg.norm(self.x))
 
     def value(self, w: Any) -> float:
         """``max(0, 1 - y <w, x>)``."""
@@ -219,7 +225,7 @@ def sigmoid(m: float) -> float:
 
 
 @frozen
-class LogisticLoss:
+class LogisticLoss(_LabelledLoss):
     """``f(w) = log(1 + exp(-y <w, x>))`` with ``y`` in {-1, +1}; ``||x||``-Lipschitz.
 
     The gradient is ``-y x sigmoid(-y <w, x>)``, whose norm is below ``||x||``.
@@ -231,18 +237,6 @@ class LogisticLoss:
     (0.693147, [-1.0])
     """
 
-    x: tuple = field(converter=lambda v: _vector_tuple(v, "x"))
-    y: int = field(converter=_sign_label)
-
-    @property
-    def d(self) -> int:
-        """The dimension."""
-        return len(self.x)
-
-    @property
-    def lipschitz(self) -> float:
-        """``||x||``."""
-        return float(np.linalg.norm(self.x))
 
     def value(self, w: Any) -> float:
         """``log(1 + exp(-y <w, x>))`` (stable for large margins)."""
