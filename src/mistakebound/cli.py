@@ -66,6 +66,7 @@ import numpy as np
 from mistakebound.errors import GameError, InvalidArgumentError, MistakeboundError
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.progress import Progress
+from mistakebound.serialize import read_npy_matrix
 
 __all__ = [
     "main",
@@ -131,8 +132,8 @@ def _load_matrix_file(path: Path) -> HypothesisClass:
     if path.stat().st_size == 0:
         raise _BadInput(f"CLASS: file {str(path)!r} is empty; expected a 0/1 matrix (rows hypotheses, columns instances)")
     try:
-        if suffix == ".npy":
-            matrix = np.load(path, allow_pickle=False)
+        if suffix == ".npy":  # header first: pickles and oversized matrices refused before loading
+            matrix = read_npy_matrix(path)
         else:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # loadtxt warns on an input with no data
@@ -142,11 +143,11 @@ def _load_matrix_file(path: Path) -> HypothesisClass:
                 matrix = matrix.astype(np.int64)  # so a bad entry reads "2", not "2.0"
     except ValueError as exc:
         detail = " ".join(str(exc).split()).split("; use `usecols`")[0]
-        if "allow_pickle" in detail:
-            detail = "it holds pickled Python objects, which are never loaded"
         raise _BadInput(f"CLASS: cannot read {str(path)!r} as a 0/1 matrix: {detail}") from None
     except (OSError, EOFError) as exc:
         raise _BadInput(f"CLASS: cannot read {str(path)!r}: {' '.join(str(exc).split()) or type(exc).__name__}") from None
+    except MistakeboundError as exc:
+        raise _BadInput(f"CLASS: {' '.join(str(exc).split())}") from None
     if isinstance(matrix, np.ndarray) and matrix.size == 0:
         raise _BadInput(f"CLASS: file {str(path)!r} holds no entries; expected a non-empty 0/1 matrix")
     try:
@@ -402,7 +403,7 @@ def transcript_records(T: Any, *, bound: Any = None, complete: bool = True) -> l
 
 
 def _write_jsonl(path: str, records: list[dict]) -> None:
-    from mistakebound.plots import write_atomically
+    from mistakebound.files import write_atomically
 
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as fh:

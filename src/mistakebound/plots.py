@@ -37,14 +37,14 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from mistakebound.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.files import write_atomically
 
 __all__ = [
     "PlotDependencyError",
@@ -464,69 +464,6 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
 
 
 # ----------------------------------------------------------------------------- saving
-def _umask() -> int:
-    try:  # Linux: read it without changing it
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _default_permissions(path: str) -> None:
-    """Give a temporary file the permissions a newly created file would get (umask)."""
-    mask = _umask()
-    try:
-        os.chmod(path, 0o666 & ~mask)
-    except OSError:  # pragma: no cover - a file system without modes
-        pass
-
-
-def write_atomically(path: str | os.PathLike, write: Callable[[str], None]) -> Path:
-    """Call ``write(temporary_path)``, then move the temporary file over ``path`` in one step.
-
-    The temporary file lives in the same directory (so ``os.replace`` is atomic) and has
-    the same suffix; a reader never sees a half-written file, and when ``write`` fails
-    (or is interrupted) the temporary file is removed and any previous ``path`` is kept.
-
-    Raises
-    ------
-    InvalidArgumentError
-        When the directory of ``path`` does not exist or ``path`` is a directory.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> folder = tempfile.mkdtemp()
-    >>> out = write_atomically(pathlib.Path(folder) / "a.txt", lambda tmp: pathlib.Path(tmp).write_text("hi"))
-    >>> out.read_text()
-    'hi'
-    """
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise InvalidArgumentError(f"out: the directory {str(folder)!r} of {str(path)!r} does not exist")
-    if path.is_dir():
-        raise InvalidArgumentError(f"out: {str(path)!r} is a directory; expected a file name")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=folder)
-    os.close(fd)
-    _default_permissions(tmp)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
-
-
 def save_figure(fig, path: str | os.PathLike, *, dpi: int = 130) -> Path:
     """Write ``fig`` to ``path`` (``.png``, ``.svg`` or ``.pdf``) atomically and return the path.
 

@@ -9,7 +9,7 @@
   (``.npy`` holds the matrix only and is read with pickles refused).
 * :func:`write_atomically` writes text or bytes to a temporary file in the same folder
   and moves it over the target in one step, so an interrupted run never leaves a
-  truncated file behind.  It reuses :func:`mistakebound.plots.write_atomically`.
+  truncated file behind (:func:`mistakebound.files.write_atomically`).
 
 Instances (``Round.x`` and the domain of a class) may be ``int``, ``float``, ``str``,
 ``bool``, ``None`` and tuples, nested, of those; a tuple is written as the tagged object
@@ -48,7 +48,7 @@ import numpy as np
 
 from mistakebound.errors import InvalidArgumentError, InvalidClassError
 from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.plots import write_atomically as _write_with
+from mistakebound.files import write_atomically
 from mistakebound.transcript import Round, Transcript
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "class_from_json",
     "save_class",
     "load_class",
+    "read_npy_matrix",
     "write_atomically",
     "TRANSCRIPT_FORMAT",
     "CLASS_FORMAT",
@@ -391,46 +392,6 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
 
 
 # ----------------------------------------------------------------------------- files
-def write_atomically(path: str | os.PathLike, data: str | bytes | Callable[[str], None]) -> Path:
-    """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically and return the path.
-
-    The data goes to a temporary file in the same directory, which then replaces
-    ``path`` in one ``os.replace``; if anything fails midway the temporary file is
-    removed and a previous ``path`` is left as it was.  ``data`` may also be a function
-    ``write(temporary_path)``, as for :func:`mistakebound.plots.write_atomically`, which
-    does the work.
-
-    Raises
-    ------
-    InvalidArgumentError
-        For data that is not text, bytes or a function, a directory that does not exist,
-        or a ``path`` that is a directory.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.json"
-    >>> write_atomically(p, "{}").read_text()
-    '{}'
-    """
-    if isinstance(data, str):
-        payload = data.encode("utf-8")
-    elif isinstance(data, (bytes, bytearray, memoryview)):
-        payload = bytes(data)
-    elif callable(data):
-        return _write_with(path, data)
-    else:
-        raise InvalidArgumentError(f"data: expected str, bytes or a function, got {_type_name(data)}")
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-
-    return _write_with(path, write)
-
-
 def _suffix(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix not in (".json", ".npy"):
@@ -487,7 +448,13 @@ def _check_size(path: Path, max_bytes: int | None) -> int:
     return size
 
 
-def _load_npy(path: Path, max_bytes: int | None) -> np.ndarray:
+def read_npy_matrix(path: str | os.PathLike, max_bytes: int | None = DEFAULT_MAX_BYTES) -> np.ndarray:
+    """The 2-D numeric array in a ``.npy`` file, checked from its header before loading.
+
+    Pickled object arrays are refused (nothing in a data file runs code), and so is a
+    matrix that would need more than ``max_bytes`` of memory, before it is allocated.
+    """
+    path = Path(path)
     try:
         with open(path, "rb") as fh:
             version = np.lib.format.read_magic(fh)
@@ -549,7 +516,7 @@ def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_B
         raise InvalidArgumentError(f"max_bytes: expected None or an integer >= 1, got {max_bytes!r}")
     _check_size(path, max_bytes if suffix == ".json" else None)
     if suffix == ".npy":
-        return HypothesisClass.from_matrix(_load_npy(path, max_bytes))
+        return HypothesisClass.from_matrix(read_npy_matrix(path, max_bytes))
     try:
         raw = path.read_bytes()
     except OSError as exc:
