@@ -43,11 +43,8 @@ class OppositeLabel(Adversary):
     def next_instance(self, state: GameState) -> Any:
         if not state.realizable:
             return state.H.domain[0] if state.H.n_instances else None
-        V = state.version_mask
-        for x, c in zip(state.H.domain, state.H.column_masks):
-            if 0 != (V & c) != V:
-                return x
-        return None
+        open_questions = state.disagreements()
+        return open_questions[0] if open_questions else None
 
     def label(self, state: GameState, x: Any, p: float) -> int:
         return legal_against(state, x, p) if state.realizable else against(p)

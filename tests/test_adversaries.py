@@ -35,6 +35,10 @@ def test_opposite_label_only_presents_disagreements_and_stops():
     H = classes.thresholds(7)
     T = play(SOA(H), OppositeLabel(), H, rounds=100, seed=0)
     assert all(r.mistake for r in T.rounds)
+    for t, r in enumerate(T.rounds):  # each instance is the first the version space still splits
+        V = [h for h in range(H.n_hypotheses) if all(H.label(h, q.x) == q.y for q in T.rounds[:t])]
+        split = [x for x in H.domain if len({H.label(h, x) for h in V}) == 2]
+        assert r.x == split[0]
     assert len(T.version_space) == 1  # it stops only once nothing splits the version space
 
 
