@@ -968,6 +968,10 @@ def _parser() -> argparse.ArgumentParser:
     plot.add_argument("--unrealizable", action="store_true", help="unrealizable games; plot the regret")
     plot.add_argument("--out", metavar="FILE", required=True, help="the figure: a .png, .svg or .pdf file name")
     plot.set_defaults(run=_cmd_plot)
+
+    from mistakebound.sweep.cli import add_parser as add_sweep_parser
+
+    add_sweep_parser(sub)  # mistakebound sweep CONFIG.toml (see mistakebound.sweep)
     return parser
 
 

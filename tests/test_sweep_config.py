@@ -1,0 +1,101 @@
+"""Sweep configuration: validation errors name the key, the value and what was expected; cell ids."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mistakebound.errors import InvalidArgumentError
+from mistakebound.sweep import Cell, SweepConfig, expand, load_config
+
+GAME = {"kind": "game", "learners": ["Halving"], "adversaries": ["OppositeLabel"],
+        "classes": ["thresholds"], "sizes": [4], "seeds": [0], "horizons": [10]}
+
+
+def _error(grid: dict) -> str:
+    with pytest.raises(InvalidArgumentError) as info:
+        SweepConfig.from_dict({"grid": [grid]})
+    return str(info.value)
+
+
+@pytest.mark.parametrize("change, expected", [
+    ({"learners": ["halvng"]}, ["grid[0].learners[0]", "'halvng'", "did you mean 'Halving'"]),
+    ({"adversaries": ["Halving", "OpositeLabel"]}, ["grid[0].adversaries[0]", "'Halving'"]),
+    ({"adversaries": ["OpositeLabel"]}, ["grid[0].adversaries[0]", "did you mean 'OppositeLabel'"]),
+    ({"classes": ["treshold"]}, ["grid[0].classes[0]", "'treshold'", "did you mean 'thresholds'"]),
+    ({"classes": ["k_sparse:{n}"]}, ["grid[0].classes[0]", "k_sparse", "argument"]),
+    ({"sizes": [4, 0]}, ["grid[0].sizes[1]", "0", "an integer >= 1"]),
+    ({"sizes": [4, "8"]}, ["grid[0].sizes[1]", "'8'", "an integer >= 1"]),
+    ({"seeds": [-1]}, ["grid[0].seeds[0]", "-1", "an integer >= 0"]),
+    ({"horizons": []}, ["grid[0].horizons", "[]", "a non-empty list"]),
+    ({"realizable": "yes"}, ["grid[0].realizable", "'yes'", "true or false"]),
+    ({"kind": "games"}, ["grid[0].kind", "'games'", "'game'"]),
+    ({"seed": [1]}, ["grid[0].seed", "unknown key", "did you mean 'seeds'"]),
+    ({"learners": ["tests.no_such_module:Thing"]}, ["grid[0].learners[0]", "cannot import", "module:Class"]),
+    ({"sizes": []}, ["grid[0].sizes", "non-empty list"]),
+])
+def test_bad_values_are_refused_naming_the_key_value_and_expectation(change, expected):
+    message = _error({**GAME, **change})
+    for part in expected:
+        assert part in message, (part, message)
+
+
+def test_missing_keys_and_search_options_are_named():
+    assert "grid[0].learners: missing" in _error({k: v for k, v in GAME.items() if k != "learners"})
+    assert "grid[0].search" in _error({"kind": "search", "classes": ["thresholds"], "sizes": [3]})
+    message = _error({"kind": "search", "search": "ldim", "learners": ["SOA"], "classes": ["thresholds"],
+                      "sizes": [3]})
+    assert "grid[0].learners" in message and "ldim" in message
+    assert "grid[0].max_nodes" in _error({"kind": "search", "search": "ldim", "classes": ["thresholds"],
+                                          "sizes": [3], "max_nodes": 0})
+    with pytest.raises(InvalidArgumentError, match="grid: expected at least one"):
+        SweepConfig.from_dict({"grid": []})
+    with pytest.raises(InvalidArgumentError, match="grids: unknown key; did you mean 'grid'"):
+        SweepConfig.from_dict({"grids": [GAME]})
+
+
+def test_toml_files_are_read_and_bad_toml_is_reported(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[[grid]]\nlearners = ["SOA", "halving"]\nadversaries = ["opposite-label"]\n'
+                    'classes = ["thresholds", "random:5,4,0.5,1"]\nsizes = [3, 7]\nseeds = [0, 1]\n')
+    config = load_config(path)
+    assert config.grids[0].learners == ("SOA", "Halving")
+    # 2 learners x (2 sized thresholds + 1 fixed random class) x 2 seeds x 1 default horizon
+    cells = expand(config)
+    assert len(cells) == 2 * 3 * 2
+    assert {c.cls for c in cells} == {"thresholds:3", "thresholds:7", "random:5,4,0.5,1"}
+    assert {c.size for c in cells if c.cls.startswith("random")} == {None}
+    path.write_text("[[grid]\nlearners = 1")
+    with pytest.raises(InvalidArgumentError, match="not valid TOML"):
+        load_config(path)
+    with pytest.raises(InvalidArgumentError, match="does not exist"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_import_paths_are_players_with_their_constructor_arity():
+    config = SweepConfig.from_dict({"grid": [{**GAME, "learners": ["mistakebound.learners.halving:Halving"]}]})
+    assert config.grids[0].learners == ("mistakebound.learners.halving:Halving",)
+
+
+_CELLS = st.builds(
+    Cell, kind=st.sampled_from(["game", "search"]), cls=st.sampled_from(["thresholds:3", "thresholds:4"]),
+    learner=st.sampled_from([None, "Halving", "SOA"]), adversary=st.sampled_from([None, "OppositeLabel"]),
+    size=st.sampled_from([None, 3, 4]), seed=st.integers(0, 3), horizon=st.sampled_from([None, 1, 10]),
+    realizable=st.booleans(), search=st.sampled_from([None, "ldim"]), max_nodes=st.sampled_from([None, 5]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_CELLS, _CELLS)
+def test_cell_ids_are_equal_exactly_when_the_inputs_are(a, b):
+    assert (a.id == b.id) == (a == b)
+    assert a.id == Cell(**{("cls" if k == "class" else k): v for k, v in a.inputs.items()}).id
+
+
+def test_expansion_order_and_ids_do_not_depend_on_other_grids():
+    one = SweepConfig.from_dict({"grid": [GAME]})
+    two = SweepConfig.from_dict({"grid": [{**GAME, "sizes": [8]}, GAME]})
+    assert {c.id for c in expand(one)} <= {c.id for c in expand(two)}
+    # a cell listed twice (here: the same grid twice) is run once
+    assert len(expand(SweepConfig.from_dict({"grid": [GAME, GAME]}))) == len(expand(one))

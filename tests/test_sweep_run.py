@@ -1,0 +1,169 @@
+"""Sweeps: the same records on every executor, failing cells, violations, summary, plots."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from benchmarks.baseline import textbook_ldim
+from mistakebound import classes, play, worst_case_mistakes
+from mistakebound.cli import main
+from mistakebound.errors import InvalidArgumentError
+from mistakebound.registry import get_adversary, get_learner
+from mistakebound.sweep import DaskDependencyError, SweepConfig, format_summary, read_records, sweep
+from mistakebound.sweep.executors import execute
+from tests.test_sweep_players import PREFIX
+
+CONFIG = {"grid": [
+    {"kind": "game", "learners": ["Halving", "SOA", "ExpertsFromClass", PREFIX + "Raising"],
+     "adversaries": ["OppositeLabel", "BinarySearchThreshold"], "classes": ["thresholds", "singletons"],
+     "sizes": [3, 6], "seeds": [0, 1], "horizons": [12]},
+    {"kind": "search", "search": "worst_case", "learners": ["Halving", "Consistent"],
+     "classes": ["singletons"], "sizes": [3, 9], "max_nodes": 30},
+    {"kind": "search", "search": "ldim", "classes": ["power_set", "thresholds"], "sizes": [2, 3]},
+]}
+TIMING = ("seconds", "peak_kib")
+
+
+def _inputs_and_outputs(records):
+    return [{k: v for k, v in r.items() if k not in TIMING} for r in records]
+
+
+@pytest.fixture(scope="module")
+def inprocess():
+    return sweep(CONFIG, executor="inprocess").records
+
+
+def test_game_records_agree_with_direct_play_and_searches_with_independent_oracles(inprocess):
+    games = [r for r in inprocess if r["kind"] == "game" and r["verdict"] != "error"]
+    assert len(games) == 3 * 2 * 2 * 2 * 2
+    for r in games:
+        H = classes.from_spec(r["class"])
+        learner = get_learner(r["learner"])(H, rounds=r["horizon"])
+        T = play(learner, get_adversary(r["adversary"])(H), H, rounds=r["horizon"], seed=r["seed"])
+        assert (r["mistakes"], r["rounds"]) == (T.mistakes, len(T))
+        assert r["expected_mistakes"] == pytest.approx(T.expected_mistakes)
+        bound = get_learner(r["learner"]).bound(H, rounds=r["horizon"])
+        assert r["bound"] == pytest.approx(bound.value)
+        assert r["verdict"] == ("ok" if r["measured"] <= bound.value + 1e-9 else "BROKEN")
+    for r in (r for r in inprocess if r["search"] == "ldim"):
+        assert r["exact"] and r["mistakes"] == textbook_ldim(classes.from_spec(r["class"]).matrix)
+    for r in (r for r in inprocess if r["search"] == "worst_case"):
+        H = classes.from_spec(r["class"])
+        W = worst_case_mistakes(get_learner(r["learner"])(H), H, max_nodes=30)
+        assert (r["exact"], r["lower"], r["upper"]) == (W.exact, W.lower, W.upper)
+        # a search out of budget never claims the bound holds: it proved nothing either way
+        assert r["verdict"] == ("ok" if W.exact else "budget") or W.lower > r["bound"]
+    assert any(not r["exact"] for r in inprocess if r["search"] == "worst_case"), "no partial search tested"
+
+
+def test_a_failing_cell_records_its_error_and_the_sweep_goes_on(inprocess):
+    failed = [r for r in inprocess if r["learner"] == PREFIX + "Raising"]
+    assert len(failed) == 2 * 2 * 2 * 2
+    for r in failed:
+        assert r["verdict"] == "error"
+        assert r["error_type"] == "PlayerError (RuntimeError)" and "planted failure" in r["error"]
+        assert r["mistakes"] is None
+    assert len(inprocess) == len(SweepConfig.from_dict(CONFIG).cells())
+    assert all(r["verdict"] != "error" for r in inprocess if r["learner"] != PREFIX + "Raising")
+
+
+def test_records_are_the_same_on_a_process_pool_and_on_a_dask_local_cluster(inprocess):
+    distributed = pytest.importorskip("distributed")
+    expected = _inputs_and_outputs(inprocess)
+    pool = sweep(CONFIG, executor="processes", workers=2, batch=3)
+    assert pool.executor == "processes"
+    assert _inputs_and_outputs(pool.records) == expected
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=40) as cluster:
+        result = sweep(CONFIG, executor="dask", scheduler=cluster.scheduler_address, batch=4)
+        assert len(cluster.scheduler.workers) == 2
+    assert result.executor == "dask"
+    assert _inputs_and_outputs(result.records) == expected
+    assert all(r["seconds"] >= 0 and r["peak_kib"] >= 0 for r in result.records)
+
+
+def test_dask_missing_is_a_framework_error_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    cells = SweepConfig.from_dict(CONFIG).cells()[:2]
+    with pytest.raises(DaskDependencyError, match=r"pip install 'mistakebound\[dask\]'"):
+        execute(cells, executor="dask")
+    with pytest.raises(InvalidArgumentError, match="scheduler: only the dask executor"):
+        execute(cells, executor="processes", scheduler="tcp://127.0.0.1:1")
+
+
+def test_summary_finds_a_planted_violation_and_prints_its_replay_command(tmp_path):
+    config = tmp_path / "broken.toml"
+    config.write_text(f'[[grid]]\nlearners = ["Halving", "{PREFIX}Overconfident"]\n'
+                      'adversaries = ["OppositeLabel"]\nclasses = ["thresholds"]\nsizes = [4, 8]\n'
+                      'seeds = [3]\nhorizons = [15]\n')
+    out, plots = tmp_path / "r.csv", tmp_path / "plots" / "new"  # made by the command
+    stdout = io.StringIO()
+    sys_stdout, sys.stdout = sys.stdout, stdout
+    try:
+        code = main(["sweep", str(config), "--out", str(out), "--executor", "inprocess", "--plot", str(plots)])
+    finally:
+        sys.stdout = sys_stdout
+    text = stdout.getvalue()
+    assert code == 1, text
+    records = read_records(out)
+    broken = [r for r in records if r["verdict"] == "BROKEN"]
+    assert {r["learner"] for r in broken} == {PREFIX + "Overconfident"} and len(broken) == 2
+    for r in broken:
+        H = classes.from_spec(r["class"])
+        T = play(get_learner("Consistent")(H), get_adversary("OppositeLabel")(H), H, rounds=15, seed=3)
+        assert r["mistakes"] == T.mistakes > 0 == r["bound"]
+        assert (f"replay: mistakebound play {PREFIX}Overconfident OppositeLabel {r['class']} "
+                f"--rounds 15 --seed 3") in text
+    assert "2 bound(s) broken" in text
+    # the per-learner table: Halving's worst ratio is the largest mistakes / log2|H| over its cells
+    halving = [r for r in records if r["learner"] == "Halving"]
+    worst = max(r["mistakes"] / r["bound"] for r in halving)
+    row = next(line for line in text.splitlines() if line.startswith("Halving "))
+    assert row.split()[2] == f"{worst:.3g}"
+    # one figure per (class family, adversary): thresholds vs OppositeLabel
+    files = sorted(p.name for p in plots.iterdir())
+    assert files == ["thresholds-OppositeLabel.png"]
+    assert (plots / files[0]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_clean_sweep_exits_0_and_bad_input_exits_2(tmp_path, capsys):
+    config = tmp_path / "ok.toml"
+    config.write_text('[[grid]]\nlearners = ["SOA"]\nadversaries = ["ShatteredTreeWalker"]\n'
+                      'classes = ["thresholds"]\nsizes = [3]\n')
+    assert main(["sweep", str(config), "--executor", "inprocess", "--no-progress"]) == 0
+    assert (tmp_path / "ok.csv").exists()  # default --out: CONFIG with .csv
+    assert "no bound broken in 1 cells" in capsys.readouterr().out
+    config.write_text('[[grid]]\nlearners = ["SAO"]\nadversaries = ["ShatteredTreeWalker"]\n'
+                      'classes = ["thresholds"]\nsizes = [3]\n')
+    assert main(["sweep", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "grid[0].learners[0]: unknown name 'SAO'; did you mean 'SOA'" in err and len(err.splitlines()) == 1
+    assert main(["sweep", str(tmp_path / "none.toml")]) == 2
+    assert main(["sweep", str(config), "--scheduler", "tcp://127.0.0.1:1", "--executor", "processes"]) == 2
+    (tmp_path / "other.csv").write_text("a,b\n1,2\n")
+    config.write_text(config.read_text().replace("SAO", "SOA"))
+    assert main(["sweep", str(config), "--out", str(tmp_path / "other.csv")]) == 2
+    assert "not a sweep results file" in capsys.readouterr().err
+    (tmp_path / "a-file").write_text("")
+    assert main(["sweep", str(config), "--plot", str(tmp_path / "a-file")]) == 2
+    assert "--plot: cannot use" in capsys.readouterr().err
+
+
+def test_format_summary_lists_errors_with_their_type(inprocess):
+    text = format_summary(inprocess)
+    assert f"{16} cell(s) failed:" in text and "PlayerError (RuntimeError)" in text and "... and 11 more" in text
+
+
+def test_the_throughput_benchmark_runs_in_smoke_mode_and_every_executor_agrees():
+    """The benchmark's code path (dask skipped: a LocalCluster is tested above, and costs seconds)."""
+    import subprocess
+    from pathlib import Path
+
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.sweep_throughput", "--smoke", "--no-dask"],
+                          cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "MISMATCH" not in proc.stdout, proc.stdout + proc.stderr
+    for row in ("in-process", "process pool, 1 worker", "process pool, 2 workers"):
+        assert row in proc.stdout
