@@ -1,37 +1,156 @@
-"""Smoke run of ``python -m benchmarks``: it runs, writes its JSON, and agrees with the baseline.
+"""Smoke run of ``python -m benchmarks``: it runs, writes its JSON and plots, and agrees with the baseline.
 
 No timing is asserted; benchmarks are not tests.  What is asserted is that every case
-ran and that wherever the textbook baseline finished, it computed the same value.
+ran, every kind of case is exercised, the "hard" classes are hard, the scaling plots
+are written, and wherever the textbook baseline finished, it computed the same value.
 """
 
 from __future__ import annotations
 
+import doctest
 import json
 import math
 import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.suite import cases
+import pytest
+
+import benchmarks.plots
+import benchmarks.suite
+from benchmarks.baseline import textbook_ldim
+from benchmarks.plots import FIGURES, family_series
+from benchmarks.suite import KINDS, cases, hard_random
 
 ROOT = Path(__file__).resolve().parents[1]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def test_smoke_run_writes_one_record_per_case_and_agrees_with_the_baseline(tmp_path):
-    out = tmp_path / "b.json"
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    """One ``--smoke`` run: (process, payload, plot folder)."""
+    folder = tmp_path_factory.mktemp("bench")
+    out, plots = folder / "b.json", folder / "plots"
     proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--smoke", "--out", str(out)],
+        [sys.executable, "-m", "benchmarks", "--smoke", "--out", str(out), "--plots", str(plots)],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    payload = json.loads(out.read_text())
+    return proc, json.loads(out.read_text()), plots
+
+
+def test_smoke_run_writes_one_record_per_case_and_agrees_with_the_baseline(smoke):
+    proc, payload, _ = smoke
     records = payload["cases"]
     assert [r["case"] for r in records] == [c.name for c in cases(smoke=True)]
     for r in records:
         assert isinstance(r["median_s"], float) and math.isfinite(r["median_s"]), r
+        assert isinstance(r["peak_mib"], float) and r["peak_mib"] >= 0, r
         assert r["mismatch"] is None, r
     finished = [r for r in records if r["baseline_status"] == "ok"]
     assert finished, "no baseline finished in smoke mode: the cross-check checked nothing"
     for r in finished:
         assert r["baseline_result"] == r["result"], r
     assert "tracemalloc" in proc.stdout
+
+
+def test_smoke_run_exercises_every_kind_of_case(smoke):
+    _, payload, _ = smoke
+    assert {r["kind"] for r in payload["cases"]} == set(KINDS)
+    games = [r for r in payload["cases"] if r["kind"] == "play"]
+    assert {r["case"].split()[1] for r in games} >= {"SOA", "Halving", "Consistent", "Perceptron"}
+    for r in games:
+        assert r["rounds_per_s"] > 0, r
+
+
+def test_hard_cases_have_ldim_at_least_3_below_log2_size(smoke):
+    _, payload, _ = smoke
+    hard = [r for r in payload["cases"] if r["kind"] == "hard"]
+    assert hard
+    for r in hard:
+        assert r["log2_n_hypotheses"] == pytest.approx(math.log2(r["n_hypotheses"]))
+        assert r["result"] <= r["log2_n_hypotheses"] - 3, r
+        assert "NOT HARD" not in r["note"], r
+
+
+def test_baseline_is_skipped_exactly_past_an_unfinished_size_of_the_same_family(smoke):
+    _, payload, _ = smoke
+    killed: dict[tuple, str] = {}
+    n_skipped = 0
+    for r in payload["cases"]:
+        key = (r["kind"], r["family"])
+        if r["baseline_status"] is None:
+            continue
+        if r["family"] is not None and key in killed:
+            assert r["baseline_status"] == "skipped", r
+            assert killed[key] in r["note"], r
+            n_skipped += 1
+        else:
+            assert r["baseline_status"] != "skipped", r
+            if r["baseline_status"] == "timeout" and r["family"] is not None:
+                killed[key] = r["case"]
+    assert n_skipped, "smoke mode skipped no baseline: the rule was not exercised"
+
+
+def test_smoke_run_writes_nonempty_scaling_plots(smoke):
+    pytest.importorskip("matplotlib")
+    _, payload, plots = smoke
+    for name, kinds in FIGURES.items():
+        if family_series(payload["cases"], kinds):
+            data = (plots / f"smoke_{name}").read_bytes()
+            assert data.startswith(PNG_MAGIC) and len(data) > 1000, name
+    assert (plots / "smoke_scaling_ldim.png").exists()
+    assert not (plots / "scaling_ldim.png").exists(), "a smoke run must not replace a full run's figures"
+
+
+def test_family_series_separates_finished_and_killed_baselines():
+    def rec(n, status, b=None, kind="ldim", family="f"):
+        return {"kind": kind, "family": family, "n_hypotheses": n, "median_s": n / 1000,
+                "baseline_status": status, "baseline_s": b}
+
+    records = [rec(4, "ok", 0.5), rec(8, "timeout"), rec(16, "skipped"), rec(4, "ok", 1.0, kind="vc"),
+               rec(4, "ok", 1.0, family=None)]
+    assert family_series(records, ("ldim",)) == {
+        "f": {"ours": [(4, 0.004), (8, 0.008), (16, 0.016)], "baseline": [(4, 0.5)], "capped": [8]}
+    }
+
+
+@pytest.mark.parametrize("n, m, density, seed", [(40, 16, 0.1, 0), (100, 64, 0.03, 3), (8, 3, 0.5, 1)])
+def test_hard_random_draws_distinct_rows_with_ldim_of_the_textbook(n, m, density, seed):
+    H = hard_random(n, m, density, seed=seed)
+    rows = [tuple(r) for r in H.matrix.tolist()]
+    assert len(rows) == n == len(set(rows))
+    assert H.n_instances == m
+    assert (H.matrix == hard_random(n, m, density, seed=seed).matrix).all()
+    if n <= 40:
+        import mistakebound as mb
+
+        assert mb.littlestone_dimension(H) == textbook_ldim(H.matrix)
+
+
+def test_hard_random_refuses_more_rows_than_patterns():
+    from mistakebound.errors import InvalidArgumentError
+
+    with pytest.raises(InvalidArgumentError, match="n_hypotheses"):
+        hard_random(9, 3, 0.5, seed=0)
+    with pytest.raises(InvalidArgumentError, match="density"):
+        hard_random(4, 3, 0.0, seed=0)
+
+
+def test_every_full_family_has_at_least_four_growing_sizes():
+    groups: dict[tuple, list[int]] = {}
+    for c in cases():
+        if c.family is not None:
+            groups.setdefault((c.kind, c.family), []).append(c)
+    assert groups
+    for key, members in groups.items():
+        assert len(members) >= 4, key
+        sizes = [c.build().n_hypotheses for c in members]
+        assert sizes == sorted(set(sizes)), (key, sizes)
+    assert {kind for kind, _ in groups} >= {"ldim", "hard", "vc"}
+
+
+@pytest.mark.parametrize("module", [benchmarks.suite, benchmarks.plots])
+def test_docstring_examples(module):
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
