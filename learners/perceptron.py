@@ -105,8 +105,9 @@ class Perceptron(Learner):
     d: int | None = field(default=None, converter=_optional_dimension)
     _w: np.ndarray | None = field(init=False, default=None, repr=False)
     _n_updates: int = field(init=False, default=0, repr=False)
-    _last_x: Any = field(init=False, default=None, repr=False)
-    _last_score: float = field(init=False, default=0.0, repr=False)
+    # [x, <w, x>] of the last prediction on a read-only vector, reused by learn_one; a
+    # list mutated in place, since attribute assignment costs more than the dot product
+    _last: list = field(init=False, factory=lambda: [None, 0.0], repr=False)
 
     bound_source = (
         "Theorem 4 of the mistake-bound lecture notes (seed 001) and seed 004: "
@@ -142,30 +143,35 @@ class Perceptron(Learner):
         return v
 
     def _score(self, x: Any) -> tuple[np.ndarray, float]:
-        if x is self._last_x:
-            return x, self._last_score
+        last = self._last
+        if x is last[0]:
+            return x, last[1]
         v = self._check(x)
-        return v, float(np.dot(self._w, v))
+        return v, float(self._w.dot(v))
 
     def predict_one(self, x: Any) -> int:
         """Label 1 when ``<w, x> >= 0``, label 0 otherwise."""
-        v, score = self._score(x)
-        if isinstance(x, np.ndarray) and not x.flags.writeable:  # safe to reuse in learn_one
-            self._last_x, self._last_score = x, score
-        return int(score >= 0.0)
+        last = self._last
+        if x is last[0]:
+            return 1 if last[1] >= 0.0 else 0
+        v = self._check(x)
+        score = float(self._w.dot(v))
+        if v is x and not x.flags.writeable:  # safe to reuse until w changes
+            last[0], last[1] = x, score
+        return 1 if score >= 0.0 else 0
 
     def learn_one(self, x: Any, y: int) -> None:
         """On a mistake add ``signed(y) * x`` to ``w``; otherwise leave ``w`` as it is."""
-        if y not in (0, 1):
+        if y != 0 and y != 1:
             raise InvalidArgumentError(f"y: expected the engine's label 0 or 1, got {y!r}")
         v, score = self._score(x)
-        self._last_x = None
-        if int(score >= 0.0) == y:
+        self._last[0] = None
+        if (score >= 0.0) == (y == 1):
             return
         if signed(y) > 0:  # the edge: label 1 is y = +1, label 0 is y = -1
-            self._w += v
+            np.add(self._w, v, out=self._w)
         else:
-            self._w -= v
+            np.subtract(self._w, v, out=self._w)
         self._n_updates += 1
 
     @classmethod

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,29 +16,53 @@ from mistakebound.version_space import VersionSpace
 from tests.strategies import hypothesis_classes
 
 
-@settings(max_examples=150, deadline=None)
-@given(hypothesis_classes(max_rows=40, max_cols=6, min_cols=1), st.data())
-def test_sparse_and_bitset_forms_agree_with_brute_force(H, data):
-    dense = VersionSpace(H)
-    old = vs_module.SPARSE_MIN_HYPOTHESES
-    vs_module.SPARSE_MIN_HYPOTHESES = 1  # let the sparse form kick in on small classes
+#: (SPARSE_MIN_HYPOTHESES, SPARSE_RATIO) that put a small class in each form:
+#: int bitset; numpy words throughout; words switching to rows midway; rows from the first change
+FORMS = {"int": (1 << 16, 256), "words": (1, 10**9), "words-then-rows": (1, 4), "rows": (1, 1)}
+
+
+@contextlib.contextmanager
+def _form(name):
+    old = vs_module.SPARSE_MIN_HYPOTHESES, vs_module.SPARSE_RATIO
+    vs_module.SPARSE_MIN_HYPOTHESES, vs_module.SPARSE_RATIO = FORMS[name]
     try:
-        sparse = VersionSpace(H)
-        keep = np.ones(H.n_hypotheses, dtype=bool)
-        for _ in range(data.draw(st.integers(0, 8))):
-            j = data.draw(st.integers(0, H.n_instances - 1))
-            y = data.draw(st.integers(0, 1))
-            for V in (dense, sparse):
-                assert V.count(j, y) == int((keep & (H.matrix[:, j] == y)).sum())
-            keep &= H.matrix[:, j] == y
-            assert dense.restrict(j, y) == sparse.restrict(j, y) == bool(keep.any())
-            for V in (dense, sparse):
-                assert V.size == int(keep.sum())
-                assert V.rows().tolist() == np.flatnonzero(keep).tolist()
-                assert V.mask == sum(1 << int(i) for i in np.flatnonzero(keep))
-                assert V.first() == (int(np.flatnonzero(keep)[0]) if keep.any() else None)
+        yield
     finally:
-        vs_module.SPARSE_MIN_HYPOTHESES = old
+        vs_module.SPARSE_MIN_HYPOTHESES, vs_module.SPARSE_RATIO = old
+
+
+@settings(max_examples=150, deadline=None)
+@given(hypothesis_classes(max_rows=140, max_cols=6, min_cols=1), st.data())
+def test_every_form_agrees_with_brute_force(H, data):
+    spaces = {}
+    keep = np.ones(H.n_hypotheses, dtype=bool)
+    for name in FORMS:
+        with _form(name):
+            spaces[name] = VersionSpace(H)
+    copies = {}
+    for _ in range(data.draw(st.integers(0, 8))):
+        j = data.draw(st.integers(0, H.n_instances - 1))
+        y = data.draw(st.integers(0, 1))
+        vote = data.draw(st.booleans())  # restrict with and without a vote on the column first
+        for name, V in spaces.items():
+            with _form(name):
+                if vote:
+                    assert V.count(j, y) == int((keep & (H.matrix[:, j] == y)).sum())
+                    assert V.count(j, 1 - y) == int((keep & (H.matrix[:, j] != y)).sum())
+        before = keep.copy()
+        keep &= H.matrix[:, j] == y
+        copies = {name: V.copy() for name, V in spaces.items()}
+        for name, V in spaces.items():
+            with _form(name):
+                assert V.restrict(j, y) == bool(keep.any())
+        for name, V in list(spaces.items()) + [(f"copy of {n}", C) for n, C in copies.items()]:
+            truth = keep if not name.startswith("copy") else before  # a copy is unaffected
+            assert V.size == int(truth.sum()), name
+            assert V.rows().tolist() == np.flatnonzero(truth).tolist(), name
+            assert V.mask == sum(1 << int(i) for i in np.flatnonzero(truth)), name
+            assert V.first() == (int(np.flatnonzero(truth)[0]) if truth.any() else None), name
+            for c in range(H.n_instances):  # a vote after the change sees the new set
+                assert V.count(c, 1) == int((truth & (H.matrix[:, c] == 1)).sum()), name
 
 
 def test_games_on_a_large_class_switch_to_the_sparse_form_and_stay_exact():

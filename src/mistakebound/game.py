@@ -44,7 +44,7 @@ from mistakebound.errors import (
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import describe, is_randomized
 from mistakebound.spaces import Referee, Space
-from mistakebound.transcript import Round, Transcript
+from mistakebound.transcript import Round, RoundLog, Transcript
 from mistakebound.version_space import VersionSpace
 
 __all__ = ["GameState", "play"]
@@ -209,6 +209,15 @@ def play(
         If the adversary does not apply to ``H``.
     GameError
         When a player breaks a rule or raises (see :mod:`mistakebound.errors`).
+
+    Notes
+    -----
+    Against an oblivious adversary the committed sequence is checked in bulk before
+    round 1 (:meth:`~mistakebound.spaces.Referee.instances`,
+    :meth:`~mistakebound.spaces.Referee.sure_labels`) and the rounds are logged as
+    columns, built into :class:`~mistakebound.transcript.Round` objects when the
+    transcript's ``rounds`` are first read; the moves, the errors (same round, player,
+    message and transcript) and the transcripts are those of the round-by-round rules.
     """
     if isinstance(H, HypothesisClass):
         referee: Referee = _TableReferee(H, bool(realizable))
@@ -230,8 +239,22 @@ def play(
     randomized = is_randomized(learner)
     history = state.history
     certificate_of = getattr(adversary, "certificate", None)
+    # Rounds played against an oblivious adversary's committed sequence are logged as
+    # columns (instances from the referee, p, prediction, y) and become Round objects
+    # when read: flush() moves them into ``history`` before anyone can look at it.
+    log_ps: list = []
+    log_predictions: list = []
+    log_xs: Any = ()
+    log_ys: Any = ()
+
+    def flush() -> None:
+        if log_predictions:
+            history.extend(RoundLog(log_xs, log_ps, log_predictions, log_ys, len(history) + 1).rounds())
+            log_ps.clear()
+            log_predictions.clear()
 
     def transcript(upto: int | None = None) -> Transcript:
+        flush()
         played = history if upto is None else history[:upto]
         return Transcript(
             rounds=tuple(played), learner=describe(learner), adversary=describe(adversary),
@@ -239,15 +262,20 @@ def play(
             **referee.finish(played),
         )
 
+    def fault(player: str, exc: Exception, t: int) -> MistakeboundError:
+        """The error to raise for ``exc``, raised by ``player`` in round ``t``."""
+        if isinstance(exc, MistakeboundError) and getattr(exc, "round", None) is not None:
+            return exc
+        return PlayerError(f"raised {exc!r}", round=t, player=player, transcript=transcript())
+
     def call(player: str, func, *args):
         try:
             return func(*args)
-        except MistakeboundError as exc:
-            if getattr(exc, "round", None) is not None:
-                raise
-            raise PlayerError(f"raised {exc!r}", round=state.t, player=player, transcript=transcript()) from exc
         except Exception as exc:
-            raise PlayerError(f"raised {exc!r}", round=state.t, player=player, transcript=transcript()) from exc
+            error = fault(player, exc, state.t)
+            if error is exc:
+                raise
+            raise error from exc
 
     applies = getattr(adversary, "applies_to", None)
     if applies is not None and not call("adversary", applies, H):
@@ -271,10 +299,82 @@ def play(
     if referee.needs_certificate and callable(certificate_of):
         call("adversary", lambda: referee.commit(certificate_of(state)))
 
-    for t in range(1, rounds + 1):
+    predict = learner.predict_proba_one if randomized else learner.predict_one
+    learn_one = learner.learn_one
+    round_error, update = referee.round_error, referee.update
+    if committed is not None:
+        # The whole game is known: check the instances and labels in bulk.  Rounds
+        # 1..n_checked have legal instances and 0/1 labels, and ``sure[i]`` marks the
+        # labels legal whatever happens before them; the first round past them, if
+        # played, goes through the round-by-round checks below, which raise the same
+        # error in the same round as without this.
+        xs, raw_ys = [], []
+        for pair in committed:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                break
+            x, raw_y = pair
+            xs.append(x)
+            raw_ys.append(raw_y)
+        log_xs, shown_xs = referee.instances(xs)
+        log_ys = []
+        for raw_y in itertools.islice(raw_ys, len(shown_xs)):
+            y = _LABELS.get(raw_y) if type(raw_y) is int else _as_label(raw_y)
+            if y is None:
+                break
+            log_ys.append(y)
+        n_checked = len(log_ys)
+        sure = referee.sure_labels(shown_xs[:n_checked], log_ys)
+        if sure is None:
+            sure = [False] * n_checked
+        else:
+            sure = sure.tolist() if isinstance(sure, np.ndarray) else [bool(v) for v in sure]
+        updates = type(referee).update is not Referee.update
+        draw = draw_rng.random
+        for i, shown, y, sure_y in zip(range(n_checked), shown_xs, log_ys, sure):
+            try:
+                raw = predict(shown)
+            except Exception as exc:
+                error = fault("learner", exc, i + 1)
+                if error is exc:
+                    raise
+                raise error from exc
+            if randomized:
+                p = _as_probability(raw)
+                if p is None:
+                    raise IllegalPredictionError(
+                        f"predict_proba_one returned {raw!r}; expected a probability in [0, 1]",
+                        round=i + 1, player="learner", transcript=transcript(),
+                    )
+                prediction = int(draw() < p)
+            else:
+                prediction = _LABELS.get(raw) if type(raw) is int else _as_label(raw)
+                if prediction is None:
+                    raise IllegalPredictionError(
+                        f"predict_one returned {raw!r}; expected a label 0 or 1",
+                        round=i + 1, player="learner", transcript=transcript(),
+                    )
+                p = _FLOATS[prediction]
+            if not sure_y:
+                problem = round_error(i + 1, log_xs[i], y)
+                if problem is not None:
+                    raise UnrealizableLabelError(problem, round=i + 1, player="adversary", transcript=transcript())
+            try:
+                learn_one(shown, y)
+            except Exception as exc:
+                error = fault("learner", exc, i + 1)
+                if error is exc:
+                    raise
+                raise error from exc
+            if updates:
+                update(log_xs[i], y)
+            log_ps.append(p)
+            log_predictions.append(prediction)
+
+    for t in range(len(log_predictions) + 1, rounds + 1):
         if committed is not None:
             if t > len(committed):
                 break
+            flush()  # a round past the checked ones: its error names the rounds before it
             pair = committed[t - 1]
             if not isinstance(pair, tuple) or len(pair) != 2:
                 raise IllegalInstanceError(
@@ -291,7 +391,7 @@ def play(
         except (ValueError, TypeError) as exc:
             raise IllegalInstanceError(str(exc), round=t, player="adversary", transcript=transcript()) from None
         if randomized:
-            raw = call("learner", learner.predict_proba_one, shown)
+            raw = call("learner", predict, shown)
             p = _as_probability(raw)
             if p is None:
                 raise IllegalPredictionError(
@@ -300,7 +400,7 @@ def play(
                 )
             prediction = int(draw_rng.random() < p)
         else:
-            raw = call("learner", learner.predict_one, shown)
+            raw = call("learner", predict, shown)
             label = _as_label(raw)
             if label is None:
                 raise IllegalPredictionError(
@@ -315,14 +415,15 @@ def play(
                 f"label {raw_y!r} for instance {stored!r}; expected 0 or 1",
                 round=t, player="adversary", transcript=transcript(),
             )
-        problem = referee.round_error(t, stored, y)
+        problem = round_error(t, stored, y)
         if problem is not None:
             raise UnrealizableLabelError(problem, round=t, player="adversary", transcript=transcript())
-        call("learner", learner.learn_one, shown, y)
-        referee.update(stored, y)
+        call("learner", learn_one, shown, y)
+        update(stored, y)
         history.append(Round(t=t, x=stored, p=p, prediction=prediction, y=y))
 
     if referee.needs_certificate and referee.certificate is None:
+        flush()  # the adversary may read the history
         if callable(certificate_of):
             call("adversary", lambda: referee.commit(certificate_of(state)))
         if referee.certificate is None and realizable and history:
@@ -331,11 +432,23 @@ def play(
                 "(a method certificate(state) returning the witness), and none was given",
                 round=len(history), player="adversary", transcript=transcript(),
             )
-        for r in history:  # a certificate revealed at the end must fit every round
-            problem = referee.round_error(r.t, r.x, r.y)
-            if problem is not None:
-                raise UnrealizableLabelError(problem, round=r.t, player="adversary", transcript=transcript(r.t - 1))
-    return transcript()
+        failed = referee.first_error(history)  # a certificate revealed at the end must fit every round
+        if failed is not None:
+            t, problem = failed
+            raise UnrealizableLabelError(problem, round=t, player="adversary", transcript=transcript(t - 1))
+    if not log_predictions:
+        return transcript()
+    played = RoundLog(log_xs, log_ps, log_predictions, log_ys)  # every round of the game
+    return Transcript.from_log(
+        played, learner=describe(learner), adversary=describe(adversary),
+        seed=seed, class_name=H.describe(), realizable=bool(realizable),
+        **referee.finish(played),
+    )
+
+
+#: The labels of the common case (an ``int`` 0 or 1) and the probabilities they stand for.
+_LABELS = {0: 0, 1: 1}
+_FLOATS = (0.0, 1.0)
 
 
 class _TableReferee(Referee):
@@ -344,6 +457,8 @@ class _TableReferee(Referee):
     def __init__(self, H: HypothesisClass, realizable: bool):
         super().__init__(realizable, H)
         self.vs = VersionSpace(H)
+        self.n_updates = 0  # rounds applied to the version space
+        self._index_of = H.index_of
 
     @property
     def mask(self) -> int:
@@ -355,23 +470,29 @@ class _TableReferee(Referee):
         return x, x
 
     def round_error(self, t: int, x: Any, y: int) -> str | None:
-        if self.realizable and self.vs.count(self.space.index_of(x), y) == 0:
+        if self.realizable and self.vs.count(self._index_of(x), y) == 0:
             return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
         return None
 
     def update(self, x: Any, y: int) -> None:
-        self.vs.restrict(self.space.index_of(x), y)
+        self.vs.restrict(self._index_of(x), y)
+        self.n_updates += 1
 
     def finish(self, rounds) -> dict:
         H = self.space
         if not rounds:
             return {"version_space": tuple(range(H.n_hypotheses)), "best_hypothesis_mistakes": 0}
+        if len(rounds) == self.n_updates and self.vs.size > 0:
+            # the tracked version space is exactly the hypotheses with no mistake on these
+            # rounds, and one of them makes the best hypothesis's count 0
+            return {"version_space": tuple(self.vs.rows().tolist()), "best_hypothesis_mistakes": 0}
         # mistakes of hypothesis i = sum_j ones_j (1 - M[i, j]) + zeros_j M[i, j], where
         # ones_j / zeros_j count the rounds on instance j labelled 1 / 0; the version
         # space after these rounds is the set of hypotheses with no mistake
         counts = np.zeros((2, H.n_instances), dtype=np.int64)
+        index_of = self._index_of
         for r in rounds:
-            counts[r.y, H.index_of(r.x)] += 1
+            counts[r.y, index_of(r.x)] += 1
         zeros, ones = counts
         used = np.flatnonzero(zeros + ones)
         weights = (zeros - ones)[used].astype(np.float64)  # exact: integers far below 2**53

@@ -131,8 +131,43 @@ class Referee:
         """Accept the adversary's certificate (validated); None means 'not yet'."""
         self.certificate = certificate
 
+    def instances(self, xs: Sequence) -> tuple[list, list]:
+        """``(stored, shown)`` forms of the longest prefix of ``xs`` whose instances are legal.
+
+        The engine calls this once with the instances an oblivious adversary committed
+        to; the first instance past the prefix then goes through :meth:`instance` in its
+        round, which raises the error.  Subclasses may check in bulk, but must accept
+        exactly the instances :meth:`instance` accepts, with the same forms.
+        """
+        stored, shown = [], []
+        for x in xs:
+            try:
+                s, v = self.instance(x)
+            except Exception:  # noqa: BLE001 - raised again, in its round, by instance()
+                break
+            stored.append(s)
+            shown.append(v)
+        return stored, shown
+
+    def sure_labels(self, shown: Sequence, ys: Sequence[int]) -> Sequence[bool] | None:
+        """Per round, True when label ``ys[i]`` of ``shown[i]`` is legal whatever the rounds before it.
+
+        Called once with an oblivious adversary's committed rounds (after
+        :meth:`commit`); :meth:`round_error` is skipped on the rounds marked True, and
+        still decides every other round.  None (the default) marks none.
+        """
+        return None
+
     def round_error(self, t: int, x: Any, y: int) -> str | None:
         """Why label ``y`` of stored instance ``x`` is illegal in round ``t``, or None."""
+        return None
+
+    def first_error(self, rounds: Sequence) -> tuple[int, str] | None:
+        """``(t, why)`` for the first of ``rounds`` whose label :meth:`round_error` refuses, or None."""
+        for r in rounds:
+            problem = self.round_error(r.t, r.x, r.y)
+            if problem is not None:
+                return r.t, problem
         return None
 
     def update(self, x: Any, y: int) -> None:
@@ -192,11 +227,59 @@ class LinearSpace(Space):
         return _LinearReferee(self, realizable)
 
 
+class _TupleRows(Sequence):
+    """The rows of a read-only 2-D float array as tuples of floats (the stored form), built when read."""
+
+    __slots__ = ("_X",)
+
+    def __init__(self, X: np.ndarray):
+        self._X = X
+
+    def __len__(self) -> int:
+        return len(self._X)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return list(map(tuple, self._X[i].tolist()))
+        return tuple(self._X[i].tolist())
+
+
 class _LinearReferee(Referee):
     needs_certificate = True
 
     def __init__(self, space: LinearSpace, realizable: bool):
         super().__init__(realizable, space)
+        self._need: float | None = None  # gamma ||u||, once u is known
+        self._X: np.ndarray | None = None  # the instances checked in bulk, read-only
+
+    def instances(self, xs: Sequence) -> tuple[list, list]:
+        # One (n, d) array for the whole sequence; a row is suspect when it is not
+        # finite or its norm, computed in bulk, comes within 1e-10 (relative; far above
+        # the rounding of either norm) of the radius: suspects are decided by instance(),
+        # exactly as in a round, and the others pass instance()'s checks for certain.
+        d = self.space.d
+        try:
+            X = np.array(xs, dtype=float)
+        except Exception:  # noqa: BLE001 - ragged, non-numeric: checked one by one
+            return super().instances(xs)
+        if X.shape != (len(xs), d):
+            return super().instances(xs)
+        suspect = ~np.isfinite(X).all(axis=1)
+        R = self.space.R
+        if R is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                suspect |= ~(np.linalg.norm(X, axis=1) <= R * (1 + _TOL) * (1 - 1e-10))
+        n = len(xs)
+        for i in np.flatnonzero(suspect).tolist():
+            try:
+                self.space.instance(xs[i])
+            except Exception:  # noqa: BLE001 - raised again, in its round, by instance()
+                n = i
+                break
+        X = X[:n]
+        X.setflags(write=False)
+        self._X = X
+        return _TupleRows(X), list(X)
 
     def commit(self, certificate: Any) -> None:
         if certificate is None:
@@ -207,16 +290,36 @@ class _LinearReferee(Referee):
             raise InvalidArgumentError(f"certificate: {exc}") from None
         if not np.linalg.norm(u) > 0:  # also refuses vectors whose norm underflows to 0
             raise InvalidArgumentError("certificate: the comparator u must be non-zero")
+        gamma = self.space.gamma
+        self._need = gamma * float(np.linalg.norm(u)) if gamma is not None and gamma > 0 else None
         self.certificate = u
+
+    def _sure(self, X: np.ndarray, ys: Sequence[int]) -> np.ndarray | None:
+        """Rows whose margin, computed in bulk, clears the test of round_error beyond any rounding."""
+        u = self.certificate
+        if not self.realizable or u is None or not len(ys):
+            return None
+        with np.errstate(over="ignore", invalid="ignore"):
+            margins = (2.0 * np.asarray(ys, dtype=float) - 1.0) * (X @ u)
+            # |fl(<u, x>) - <u, x>| <= d eps ||u|| ||x|| (1 + o(1)) for either summation
+            # order, so two evaluations differ by less than this bound
+            slack = 4 * (self.space.d + 2) * np.finfo(float).eps * float(np.linalg.norm(u)) * np.linalg.norm(X, axis=1)
+            if self._need is not None:
+                return margins - slack >= self._need * (1 - _TOL)
+            return margins - slack > 0
+
+    def sure_labels(self, shown: Sequence, ys: Sequence[int]) -> np.ndarray | None:
+        if self._X is None or len(shown) > len(self._X):
+            return None
+        return self._sure(self._X[: len(shown)], ys)
 
     def round_error(self, t: int, x: Any, y: int) -> str | None:
         if not self.realizable or self.certificate is None:
             return None
         u = self.certificate
         margin = signed(y) * float(np.dot(u, x))
-        gamma = self.space.gamma
-        if gamma is not None and gamma > 0:
-            need = gamma * float(np.linalg.norm(u))
+        if self._need is not None:
+            need = self._need
             if margin < need * (1 - _TOL):
                 return (
                     f"label {y} puts x on the wrong side of the comparator: "
@@ -226,8 +329,26 @@ class _LinearReferee(Referee):
             return f"label {y} is not separated by the comparator: y<u, x> = {margin:.6g} <= 0"
         return None
 
+    def first_error(self, rounds: Sequence) -> tuple[int, str] | None:
+        if not self.realizable or self.certificate is None or not len(rounds):
+            return None
+        sure = self._sure(self._rounds_matrix(rounds), [r.y for r in rounds])
+        for i in np.flatnonzero(~sure).tolist():
+            r = rounds[i]
+            problem = self.round_error(r.t, r.x, r.y)
+            if problem is not None:
+                return r.t, problem
+        return None
+
+    def _rounds_matrix(self, rounds: Sequence) -> np.ndarray:
+        """The instances of ``rounds`` as an (n, d) array (the bulk-checked one when it is theirs)."""
+        n = len(rounds)
+        if self._X is not None and n <= len(self._X):
+            return self._X[:n]  # an oblivious game's rounds are the prefix of what it committed
+        return np.array([r.x for r in rounds], dtype=float).reshape(n, self.space.d)
+
     def finish(self, rounds: Sequence) -> dict:
-        X = np.array([r.x for r in rounds], dtype=float).reshape(len(rounds), self.space.d)
+        X = self._rounds_matrix(rounds)
         R = self.space.R
         if R is None:
             R = float(np.linalg.norm(X, axis=1).max()) if len(rounds) else 0.0

@@ -5,6 +5,11 @@ the instance ``x``, the learner's probability ``p`` of label 1 (0 or 1 for a
 deterministic learner), the label ``prediction`` the engine drew from ``p``, the true
 label ``y`` and whether the drawn prediction was a ``mistake``.
 
+The engine records the rounds of a game against an oblivious adversary as columns
+(a :class:`RoundLog`) and a transcript built from one turns them into :class:`Round`
+objects the first time its ``rounds`` are read: the same rounds, equal and serialised
+byte for byte as if they had been built during the game.
+
 Examples
 --------
 >>> r = Round(t=1, x=3, p=0.25, prediction=0, y=1)
@@ -18,11 +23,13 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from attrs import field, frozen
 
-__all__ = ["Round", "Transcript"]
+__all__ = ["Round", "RoundLog", "Transcript"]
 
 
 @frozen
@@ -46,8 +53,62 @@ class Round:
         return abs(self.p - self.y)
 
 
+class RoundLog(Sequence):
+    """Rounds ``first_t, first_t + 1, ...`` kept as columns and built as :class:`Round` objects on demand.
+
+    Parameters
+    ----------
+    xs : sequence
+        The stored instances; slicing it gives a list (``xs[:n]`` is how all of them are read).
+    ps : list of float
+        The learner's probabilities of label 1.
+    predictions, ys : list of int
+        The drawn predictions and the true labels.
+    first_t : int
+        The number of the first round.
+
+    Examples
+    --------
+    >>> log = RoundLog(["a", "b"], [1.0, 0.25], [1, 0], [0, 0], first_t=3)
+    >>> len(log), log[1]
+    (2, Round(t=4, x='b', p=0.25, prediction=0, y=0))
+    >>> log.rounds() == tuple(log)
+    True
+    """
+
+    __slots__ = ("_xs", "_ps", "_predictions", "_ys", "_first_t")
+
+    def __init__(self, xs: Sequence, ps: list, predictions: list, ys: list, first_t: int = 1):
+        self._xs, self._ps, self._predictions, self._ys, self._first_t = xs, ps, predictions, ys, first_t
+
+    def __len__(self) -> int:
+        return len(self._predictions)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return self.rounds()[i]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"round index {i} out of range for {n} rounds")
+        return Round(self._first_t + i, self._xs[i], self._ps[i], self._predictions[i], self._ys[i])
+
+    def rounds(self) -> tuple:
+        """Every round, as a tuple of :class:`Round`."""
+        n = len(self)
+        t0 = self._first_t
+        return tuple(map(Round, range(t0, t0 + n), self._xs[:n], self._ps[:n], self._predictions, self._ys[:n]))
+
+
+class _Deferred:
+    """Holds the :class:`RoundLog` of a transcript whose rounds are not built yet."""
+
+    __slots__ = ("_log",)
+
+
 @frozen
-class Transcript:
+class Transcript(_Deferred):
     """An immutable record of a game.
 
     Attributes
@@ -87,8 +148,45 @@ class Transcript:
     comparator: tuple | None = None
     target: tuple | None = None
 
+    @classmethod
+    def from_log(cls, log: RoundLog | Sequence, **fields: Any) -> Transcript:
+        """A transcript whose ``rounds`` are built from ``log`` when first read.
+
+        ``log`` is a :class:`RoundLog` (or any sequence of :class:`Round` with a
+        ``rounds()`` method returning them as a tuple); the other fields are those of
+        the constructor.
+
+        Examples
+        --------
+        >>> T = Transcript.from_log(RoundLog([7], [1.0], [1], [0]), seed=5)
+        >>> len(T), T.rounds, T == Transcript(rounds=(Round(1, 7, 1.0, 1, 0),), seed=5)
+        (1, (Round(t=1, x=7, p=1.0, prediction=1, y=0),), True)
+        """
+        T = cls(rounds=(), **fields)
+        object.__delattr__(T, "rounds")
+        object.__setattr__(T, "_log", log)
+        return T
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for an unset slot: the rounds of a transcript made by from_log
+        if name == "rounds":
+            try:
+                log = object.__getattribute__(self, "_log")
+            except AttributeError:
+                log = None
+            if log is not None:
+                rounds = tuple(log.rounds())
+                object.__setattr__(self, "rounds", rounds)
+                object.__setattr__(self, "_log", None)
+                return rounds
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __len__(self) -> int:
-        return len(self.rounds)
+        try:
+            log = object.__getattribute__(self, "_log")
+        except AttributeError:
+            log = None
+        return len(self.rounds) if log is None else len(log)
 
     @property
     def mistakes(self) -> int:
