@@ -132,7 +132,7 @@ class SeparableStream(ObliviousAdversary):
         labels = (signs > 0).astype(int)
         if flips:
             labels[rng.choice(rounds, size=flips, replace=False)] ^= 1
-        return [(X[t], int(labels[t])) for t in range(rounds)]
+        return list(zip(X, labels.tolist()))  # rows of X with Python int labels
 
     def certificate(self, state: Any) -> np.ndarray | None:
         """The unit comparator ``u`` of the committed stream."""

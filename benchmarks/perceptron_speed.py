@@ -1,9 +1,12 @@
 """Perceptron rounds per second in d = 100: one game through the engine against the batched mode.
 
-Three rows, each the median of ``--repeats`` (default 5) timed runs:
+Four rows, each the median of ``--repeats`` (default 5) timed runs:
 
 * ``play``: ``mistakebound.play(Perceptron(), SeparableStream(d, gamma), ...)``, one
   game; rounds per second, stream generation and the engine's checks included.
+* ``play, stream drawn beforehand``: the same game with the adversary's stream drawn
+  outside the timing and replayed by an oblivious adversary: the engine's and the
+  learner's cost per round, without the adversary's random numbers.
 * ``batch``: :func:`mistakebound.learners.batched.play_perceptron_batch` with
   ``--games`` games (one per seed) against the same stream; rounds x games per second,
   stream generation (one ``commit`` per seed) included.
@@ -30,11 +33,25 @@ from mistakebound import play
 from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.learners.batched import perceptron_batch, play_perceptron_batch
 from mistakebound.learners.perceptron import Perceptron
+from mistakebound.players import ObliviousAdversary
 from mistakebound.spaces import LinearSpace
 
 __all__ = ["main", "measure"]
 
 SEED = 20240601
+
+
+class _Replay(ObliviousAdversary):
+    """Replays a stream committed beforehand, with its comparator as the certificate."""
+
+    def __init__(self, pairs, comparator):
+        self.pairs, self.comparator = pairs, comparator
+
+    def commit(self, H, rounds, rng, realizable):
+        return self.pairs[:rounds]
+
+    def certificate(self, state):
+        return self.comparator
 
 
 def _median_seconds(func, repeats: int) -> tuple[float, object]:
@@ -46,14 +63,18 @@ def _median_seconds(func, repeats: int) -> tuple[float, object]:
     return statistics.median(times), out
 
 
-def measure(*, d: int = 100, gamma: float = 0.1, single_rounds: int = 5000, games: int = 1000,
+def measure(*, d: int = 100, gamma: float = 0.1, single_rounds: int = 20000, games: int = 1000,
             batch_rounds: int = 200, repeats: int = 5) -> list[dict]:
-    """Time the three modes; each row: mode, games, rounds, median seconds, rounds per second, mistakes."""
+    """Time the four modes; each row: mode, games, rounds, median seconds, rounds per second, mistakes."""
     space = LinearSpace(d, R=1.0, gamma=gamma)
     stream = lambda: SeparableStream(d, gamma)  # noqa: E731
     seeds = list(range(SEED, SEED + games))
 
     single_s, T = _median_seconds(lambda: play(Perceptron(), stream(), space, rounds=single_rounds, seed=SEED), repeats)
+    drawn = stream()
+    pairs = drawn.commit(space, single_rounds, np.random.default_rng(SEED), True)
+    replay_s, R = _median_seconds(
+        lambda: play(Perceptron(), _Replay(pairs, drawn.comparator), space, rounds=single_rounds, seed=SEED), repeats)
     batch_s, out = _median_seconds(lambda: play_perceptron_batch(space, stream, seeds=seeds, rounds=batch_rounds), repeats)
 
     # the same instances for the kernel alone, generated outside the timing
@@ -70,6 +91,8 @@ def measure(*, d: int = 100, gamma: float = 0.1, single_rounds: int = 5000, game
     return [
         {"mode": "play (1 game)", "games": 1, "rounds": single_rounds, "seconds": single_s,
          "per_second": single_rounds / single_s, "mistakes": f"{T.mistakes}"},
+        {"mode": "play, stream drawn before", "games": 1, "rounds": single_rounds, "seconds": replay_s,
+         "per_second": single_rounds / replay_s, "mistakes": f"{R.mistakes}"},
         {"mode": "batch (generation + play)", "games": games, "rounds": batch_rounds, "seconds": batch_s,
          "per_second": games * batch_rounds / batch_s, "mistakes": f"max {int(out.mistakes.max())}"},
         {"mode": "batch kernel (play only)", "games": games, "rounds": batch_rounds, "seconds": kernel_s,
