@@ -27,7 +27,6 @@ from __future__ import annotations
 import difflib
 import inspect
 import itertools
-import math
 import numbers
 from collections.abc import Callable
 
@@ -56,15 +55,37 @@ __all__ = [
 MAX_EXPONENT = 16
 #: Largest table (rows x columns) any zoo function builds: 1 GiB of ``uint8``.
 MAX_ENTRIES = 2**30
+#: Largest seed :func:`random` accepts (the 128 bits of entropy of a numpy SeedSequence).
+MAX_SEED = 2**128 - 1
 # Rows are filled in blocks of about this many entries, to bound temporary arrays.
 _BLOCK_ENTRIES = 2**22
 
 
 # ------------------------------------------------------------------ validation
-def _require_int(param: str, value: object, minimum: int = 1) -> int:
-    """``value`` as an ``int`` if it is an integer (not a bool) ``>= minimum``, else raise."""
+def _show(value: object) -> str:
+    """``repr(value)``, except that an integer too long to print is described by its size."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) and abs(int(value)).bit_length() > 256:
+        return f"an integer of {abs(int(value)).bit_length()} bits"
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - a value whose repr fails is still described
+        return f"a {type(value).__name__}"
+
+
+def _require_int(param: str, value: object, minimum: int = 1, maximum: int = MAX_ENTRIES) -> int:
+    """``value`` as an ``int`` if it is an integer (not a bool) in ``[minimum, maximum]``, else raise.
+
+    A size above :data:`MAX_ENTRIES` is refused here, before any size is computed from it:
+    every family has at least that many entries in its table.
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InvalidArgumentError(f"{param}: expected an integer >= {minimum}, got {value!r}")
+        raise InvalidArgumentError(f"{param}: expected an integer >= {minimum}, got {_show(value)}")
+    if value > maximum:
+        raise InvalidArgumentError(
+            f"{param}: expected an integer <= {maximum:,}, got {_show(value)}; "
+            + ("too large: the table would have more than the limit of "
+               f"{MAX_ENTRIES:,} entries (1 GiB as uint8)" if maximum == MAX_ENTRIES else "too large")
+        )
     return int(value)
 
 
@@ -82,14 +103,18 @@ def _require_size(spec: str, rows: int, cols: int) -> None:
         )
 
 
-def _require_exponent(param: str, n: int, spec: str, rows: int, cols: int) -> None:
-    """Refuse ``n > MAX_EXPONENT`` for a family of size ``2^n``, then check the table size."""
+def _require_exponent(param: str, n: int, spec: str, size: Callable[[int], tuple[int, int]]) -> None:
+    """Refuse ``n > MAX_EXPONENT`` for a family of size ``2^n``, then check the table size.
+
+    ``size(n)`` gives (rows, columns); it is only evaluated for moderate ``n``, so an
+    enormous ``n`` is refused without computing ``2**n``.
+    """
     if n > MAX_EXPONENT:
+        need = _size_text(*size(n)) if n <= 64 else f"a table of more than 2^{n:,} entries"
         raise InvalidArgumentError(
-            f"{param}: expected an integer <= {MAX_EXPONENT}, got {n}; "
-            f"{spec} would need {_size_text(rows, cols)}"
+            f"{param}: expected an integer <= {MAX_EXPONENT}, got {n}; {spec} would need {need}"
         )
-    _require_size(spec, rows, cols)
+    _require_size(spec, *size(n))
 
 
 # ------------------------------------------------------------------ building blocks
@@ -320,7 +345,7 @@ def monotone_disjunctions(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"monotone_disjunctions({n})"
-    _require_exponent("n", n, spec, 2**n, 2**n)
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
     domain, x = _cube(n)
     matrix = _fill(2**n, 2**n, lambda s: (s[:, None].astype(np.uint32) & x) != 0)
     return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "v", "false"), name=spec)
@@ -373,7 +398,7 @@ def disjunctions(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"disjunctions({n})"
-    _require_exponent("n", n, spec, 3**n, 2**n)
+    _require_exponent("n", n, spec, lambda n: (3**n, 2**n))
     domain, x = _cube(n)
     digits = (np.arange(3**n)[:, None] // 3 ** np.arange(n - 1, -1, -1)) % 3  # column i-1 is x_i
     weights = (1 << np.arange(n - 1, -1, -1)).astype(np.uint32)
@@ -424,7 +449,7 @@ def monotone_conjunctions(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"monotone_conjunctions({n})"
-    _require_exponent("n", n, spec, 2**n, 2**n)
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
     domain, x = _cube(n)
     matrix = _fill(2**n, 2**n, lambda s: (s[:, None].astype(np.uint32) & x) == s[:, None])
     return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "&", "true"), name=spec)
@@ -467,7 +492,7 @@ def projections(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"projections({n})"
-    _require_exponent("n", n, spec, n, 2**n)
+    _require_exponent("n", n, spec, lambda n: (n, 2**n))
     domain, x = _cube(n)
     shifts = np.arange(n - 1, -1, -1, dtype=np.uint32)
     matrix = ((x[None, :] >> shifts[:, None]) & 1).astype(np.uint8)
@@ -510,7 +535,7 @@ def parities(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"parities({n})"
-    _require_exponent("n", n, spec, 2**n, 2**n)
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
     domain, x = _cube(n)
     matrix = _fill(2**n, 2**n, lambda s: _parity(s[:, None].astype(np.uint32) & x))
     return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "xor", "false"), name=spec)
@@ -553,7 +578,7 @@ def power_set(d: int) -> HypothesisClass:
     """
     d = _require_int("d", d)
     spec = f"power_set({d})"
-    _require_exponent("d", d, spec, 2**d, d)
+    _require_exponent("d", d, spec, lambda d: (2**d, d))
     _, codes = _cube(d)
     shifts = np.arange(d - 1, -1, -1, dtype=np.uint32)
     matrix = ((codes[:, None] >> shifts[None, :]) & 1).astype(np.uint8)
@@ -603,10 +628,20 @@ def k_sparse(d: int, k: int) -> HypothesisClass:
     """
     d = _require_int("d", d)
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not 0 <= k <= d:
-        raise InvalidArgumentError(f"k: expected an integer with 0 <= k <= d = {d}, got {k!r}")
+        raise InvalidArgumentError(f"k: expected an integer with 0 <= k <= d = {d}, got {_show(k)}")
     k = int(k)
     spec = f"k_sparse({d},{k})"
-    n_rows = sum(math.comb(d, i) for i in range(k + 1))
+    n_rows, term = 0, 1  # term = C(d, i); the sum stops as soon as the table is too large
+    for i in range(k + 1):
+        n_rows += term
+        if n_rows * d > MAX_ENTRIES:
+            if i < k:
+                raise InvalidArgumentError(
+                    f"{spec}: too large; it would need more than {_size_text(n_rows, d)}, "
+                    f"more than the limit of {MAX_ENTRIES:,} entries"
+                )
+            break
+        term = term * (d - i) // (i + 1)
     _require_size(spec, n_rows, d)
     supports = [c for i in range(k + 1) for c in itertools.combinations(range(d), i)]
     rows = np.repeat(np.arange(n_rows), [len(c) for c in supports])
@@ -635,7 +670,7 @@ def random(n_hypotheses: int, n_instances: int, density: float, seed: int) -> Hy
     density : float
         Probability of a 1, in ``[0, 1]``.  0 gives the all-zero table, 1 the all-one.
     seed : int
-        Seed of the generator, ``>= 0``.
+        Seed of the generator, ``0 <= seed < 2**128``.
 
     Returns
     -------
@@ -668,7 +703,7 @@ def random(n_hypotheses: int, n_instances: int, density: float, seed: int) -> Hy
     ):
         raise InvalidArgumentError(f"density: expected a number in [0, 1], got {density!r}")
     density = float(density)
-    seed = _require_int("seed", seed, minimum=0)
+    seed = _require_int("seed", seed, minimum=0, maximum=MAX_SEED)
     spec = f"random({n_hypotheses},{n_instances},{density!r},{seed})"
     _require_size(spec, n_hypotheses, n_instances)
     rng = np.random.default_rng(seed)

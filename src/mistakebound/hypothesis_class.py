@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
@@ -74,6 +75,22 @@ def _python_scalar(x: Any) -> Any:
     return x
 
 
+def _as_bit(v: Any) -> int | None:
+    """``v`` as 0 or 1 when it is a bool or a real number equal to 0 or 1, else None."""
+    if isinstance(v, (bool, np.bool_)):
+        return int(v)
+    if not isinstance(v, numbers.Number) or (isinstance(v, numbers.Complex) and not isinstance(v, numbers.Real)):
+        return None  # arrays, strings, None, complex numbers
+    try:
+        if v == 0:
+            return 0
+        if v == 1:
+            return 1
+    except (ArithmeticError, TypeError, ValueError):  # e.g. Decimal('sNaN')
+        return None
+    return None  # NaN and every other number
+
+
 def _validate_domain(domain: Any, n_columns: int | None = None) -> tuple:
     if isinstance(domain, (str, bytes)):
         raise InvalidClassError(f"domain: expected a sequence of instances, got the string {domain!r}")
@@ -81,6 +98,8 @@ def _validate_domain(domain: Any, n_columns: int | None = None) -> tuple:
         items = tuple(_python_scalar(x) for x in domain)
     except TypeError:
         raise InvalidClassError(f"domain: expected an iterable of instances, got {type(domain).__name__}") from None
+    except RecursionError:
+        raise InvalidClassError("domain: an instance is nested too deeply (lists within lists)") from None
     if n_columns is not None and len(items) != n_columns:
         raise InvalidClassError(
             f"domain: has {len(items)} instances but the matrix has {n_columns} columns; they must match"
@@ -94,6 +113,8 @@ def _validate_domain(domain: Any, n_columns: int | None = None) -> tuple:
                 )
         except TypeError:
             raise InvalidClassError(f"domain: instance {x!r} at position {j} is not hashable") from None
+        except RecursionError:
+            raise InvalidClassError(f"domain: the instance at position {j} is nested too deeply to hash") from None
         seen[x] = j
     return items
 
@@ -160,7 +181,13 @@ class HypothesisClass:
         """
         arr = _validate_matrix(matrix)
         dom = tuple(range(arr.shape[1])) if domain is None else _validate_domain(domain, arr.shape[1])
+        if name is not None and not isinstance(name, str):
+            raise InvalidClassError(f"name: expected a string or None, got {name!r} of type {type(name).__name__}")
         if names is not None:
+            if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+                raise InvalidClassError(
+                    f"names: expected a sequence of strings, one per row, got {type(names).__name__} {names!r}"
+                )
             names = tuple(str(n) for n in names)
             if len(names) != arr.shape[0]:
                 raise InvalidClassError(
@@ -188,21 +215,32 @@ class HypothesisClass:
         [[0, 1, 1]]
         """
         dom = _validate_domain(domain)
+        if isinstance(functions, (str, bytes)) or not isinstance(functions, Iterable):
+            raise InvalidClassError(
+                f"functions: expected an iterable of callables, got {type(functions).__name__}"
+            )
         funcs = list(functions)
         if not funcs:
             raise InvalidClassError("functions: expected at least one hypothesis, got none")
+        for i, f in enumerate(funcs):
+            if not callable(f):
+                raise InvalidClassError(f"functions: hypothesis {i} is {f!r}, which is not callable")
         rows = []
         for i, f in enumerate(funcs):
             row = []
             for x in dom:
-                v = f(x)
-                if isinstance(v, (bool, np.bool_)):
-                    v = int(v)
-                if v not in (0, 1) or isinstance(v, float) and v != v:
+                try:
+                    v = f(x)
+                except Exception as exc:  # noqa: BLE001 - the user's function failed; say where
+                    raise InvalidClassError(
+                        f"functions: hypothesis {i} raised {type(exc).__name__}: {exc} on instance {x!r}"
+                    ) from exc
+                bit = _as_bit(v)
+                if bit is None:
                     raise InvalidClassError(
                         f"functions: hypothesis {i} returned {v!r} on instance {x!r}; expected 0 or 1"
                     )
-                row.append(int(v))
+                row.append(bit)
             rows.append(row)
         matrix = np.array(rows, dtype=np.uint8).reshape(len(funcs), len(dom))
         return cls.from_matrix(matrix, dom, names, name=name)
@@ -311,7 +349,7 @@ class HypothesisClass:
         >>> H.restrict([0, 2]).matrix.tolist()
         [[0, 0], [1, 1]]
         """
-        idx = mask_to_indices(rows) if isinstance(rows, int) else np.asarray(list(rows), dtype=np.int64)
+        idx = self._row_indices(rows)
         if idx.size == 0:
             raise InvalidClassError("rows: expected at least one hypothesis to keep, got none")
         if idx.min() < 0 or idx.max() >= self.n_hypotheses:
@@ -320,6 +358,30 @@ class HypothesisClass:
             )
         names = None if self.names is None else tuple(self.names[i] for i in idx)
         return HypothesisClass.from_matrix(self.matrix[idx], self.domain, names, name=None)
+
+    def _row_indices(self, rows: Any) -> np.ndarray:
+        """Row indices from a bitset (a non-negative int) or an iterable of integers, or raise."""
+        if isinstance(rows, (int, np.integer)) and not isinstance(rows, (bool, np.bool_)):
+            rows = int(rows)
+            if rows < 0:
+                raise InvalidClassError(f"rows: a bitset of rows must be >= 0, got {rows}")
+            if rows.bit_length() > self.n_hypotheses:
+                raise InvalidClassError(
+                    f"rows: the bitset sets bit {rows.bit_length() - 1}, but the class has "
+                    f"{self.n_hypotheses} hypotheses (bits 0..{self.n_hypotheses - 1})"
+                )
+            return mask_to_indices(rows)
+        if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+            raise InvalidClassError(
+                f"rows: expected row indices or a bitset of rows, got {type(rows).__name__} {rows!r}"
+            )
+        items = list(rows)
+        for i in items:
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral):
+                raise InvalidClassError(f"rows: expected integer row indices, got {i!r} of type {type(i).__name__}")
+            if not 0 <= i < self.n_hypotheses:
+                raise InvalidClassError(f"rows: indices must lie in [0, {self.n_hypotheses - 1}], got {i}")
+        return np.asarray([int(i) for i in items], dtype=np.int64)
 
     def distinct_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Group identical rows.

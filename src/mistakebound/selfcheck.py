@@ -236,6 +236,26 @@ class CheckReport:
             lines.append("  ".join(parts).rstrip())
         return "\n".join(lines)
 
+    def to_json(self) -> str:
+        """The report as JSON text, lossless (see :func:`mistakebound.serialize.report_to_json`).
+
+        Examples
+        --------
+        >>> report = CheckReport(rows=(CheckRow("L", "A", "C", mistakes=float("inf"), bound=None),))
+        >>> CheckReport.from_json(report.to_json()).rows[0].mistakes
+        inf
+        """
+        from mistakebound.serialize import report_to_json
+
+        return report_to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CheckReport:
+        """The report written by :meth:`to_json` (see :func:`mistakebound.serialize.report_from_json`)."""
+        from mistakebound.serialize import report_from_json
+
+        return report_from_json(text)
+
     def legend(self) -> str:
         """What the ``bound`` and ``forced`` columns mean, with the theorems they come from."""
         return "\n".join([

@@ -7,6 +7,8 @@
   :class:`~mistakebound.hypothesis_class.HypothesisClass` (domain, matrix, names, name);
   :func:`save_class` / :func:`load_class` write and read ``.json`` or ``.npy`` files
   (``.npy`` holds the matrix only and is read with pickles refused).
+* :func:`report_to_json` / :func:`report_from_json` do the same for the
+  :class:`~mistakebound.selfcheck.CheckReport` of ``mistakebound check`` (``--json``).
 * :func:`write_atomically` writes text or bytes to a temporary file in the same folder
   and moves it over the target in one step, so an interrupted run never leaves a
   truncated file behind (:func:`mistakebound.files.write_atomically`).
@@ -59,9 +61,12 @@ __all__ = [
     "save_class",
     "load_class",
     "read_npy_matrix",
+    "report_to_json",
+    "report_from_json",
     "write_atomically",
     "TRANSCRIPT_FORMAT",
     "CLASS_FORMAT",
+    "REPORT_FORMAT",
     "FORMAT_VERSION",
 ]
 
@@ -69,7 +74,9 @@ __all__ = [
 TRANSCRIPT_FORMAT = "mistakebound.transcript"
 #: The ``"format"`` tag of a serialised hypothesis class.
 CLASS_FORMAT = "mistakebound.class"
-#: The version of both formats; a file with another version is refused.
+#: The ``"format"`` tag of a serialised check report (:class:`~mistakebound.selfcheck.CheckReport`).
+REPORT_FORMAT = "mistakebound.check_report"
+#: The version of every format; a file with another version is refused.
 FORMAT_VERSION = 1
 
 #: Default largest file :func:`load_class` reads (1 GiB); pass ``max_bytes`` to change it.
@@ -142,7 +149,20 @@ def _sequence(check: Callable[[str, Any], Any]) -> tuple[Callable, Callable]:
 
 
 # ------------------------------------------------------------------------ instances
-def _encode_instance(value: Any, where: str = "instance") -> Any:
+#: Deepest nesting of tuples inside an instance that is written or read (JSON parsers
+#: refuse deeper text, so a deeper instance could be written but not read back).
+MAX_INSTANCE_DEPTH = 100
+
+
+def _check_depth(where: str, depth: int) -> None:
+    if depth > MAX_INSTANCE_DEPTH:
+        raise InvalidArgumentError(
+            f"{where}: instance nests tuples more than {MAX_INSTANCE_DEPTH} levels deep; "
+            "expected at most that many"
+        )
+
+
+def _encode_instance(value: Any, where: str = "instance", depth: int = 0) -> Any:
     """A JSON-ready form of an instance: scalars as themselves, tuples tagged."""
     kind = type(value)
     if value is None or kind in (bool, int, str):
@@ -150,14 +170,15 @@ def _encode_instance(value: Any, where: str = "instance") -> Any:
     if kind is float:
         return _check_float(where, value)
     if kind is tuple:
-        return {"tuple": [_encode_instance(v, f"{where}[{i}]") for i, v in enumerate(value)]}
+        _check_depth(where, depth + 1)
+        return {"tuple": [_encode_instance(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]}
     raise InvalidArgumentError(
         f"{where}: cannot serialise instance {value!r} of type {kind.__module__}.{kind.__qualname__}; "
         "expected int, float, str, bool, None or a tuple of those"
     )
 
 
-def _decode_instance(value: Any, where: str = "instance") -> Any:
+def _decode_instance(value: Any, where: str = "instance", depth: int = 0) -> Any:
     kind = type(value)
     if value is None or kind in (bool, int, str):
         return value
@@ -168,7 +189,8 @@ def _decode_instance(value: Any, where: str = "instance") -> Any:
             raise InvalidArgumentError(
                 f"{where}: expected a scalar or {{\"tuple\": [...]}}, got the object {value!r}"
             )
-        return tuple(_decode_instance(v, f"{where}[{i}]") for i, v in enumerate(value["tuple"]))
+        _check_depth(where, depth + 1)
+        return tuple(_decode_instance(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value["tuple"]))
     raise InvalidArgumentError(
         f"{where}: expected a scalar or {{\"tuple\": [...]}}, got {value!r} of type {kind.__name__}"
     )
@@ -391,7 +413,130 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
     return HypothesisClass.from_matrix(arr, domain, names, name=name)
 
 
+# ---------------------------------------------------------------------- check reports
+_REPORT_TEXT_FIELDS = ("learner", "adversary", "class_name", "forced_by", "verdict", "message", "measure")
+_REPORT_NUMBER_FIELDS = ("mistakes", "bound", "forced")
+_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def _encode_report_number(where: str, value: Any) -> Any:
+    """None, an int, a finite float, or ``{"float": "inf" | "-inf" | "nan"}``."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or type(value) is int:
+        return value
+    if type(value) is float:
+        if math.isfinite(value):
+            return value
+        return {"float": "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
+    raise InvalidArgumentError(f"{where}: expected None, an int or a float, got {value!r} of type {_type_name(value)}")
+
+
+def _decode_report_number(where: str, value: Any) -> Any:
+    if value is None or type(value) is int:
+        return value
+    if type(value) is float:
+        return _check_float(where, value)
+    if type(value) is dict and set(value) == {"float"} and value["float"] in _NON_FINITE:
+        return _NON_FINITE[value["float"]]
+    raise InvalidArgumentError(
+        f"{where}: expected null, a number or {{\"float\": \"inf\" | \"-inf\" | \"nan\"}}, got {value!r}"
+    )
+
+
+def report_to_json(report: Any) -> str:
+    """The JSON text of a check report, from which :func:`report_from_json` rebuilds it exactly.
+
+    Every row keeps every field: texts as they are (any unicode), numbers as ints or
+    floats bit for bit (``-0.0`` too), None as ``null``, and infinities and NaN as the
+    tagged objects ``{"float": "inf"}``, ``{"float": "-inf"}`` and ``{"float": "nan"}``.
+    The verdict ``ok`` and the one-line ``summary`` are written too, for readers of the
+    file; they are checked against the rows when it is read back.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``report`` is not a :class:`~mistakebound.selfcheck.CheckReport`, or a row holds
+        a value of a type the format does not know (the message names the field).
+
+    Examples
+    --------
+    >>> from mistakebound.selfcheck import CheckReport, CheckRow
+    >>> report = CheckReport(rows=(CheckRow("SOA", "Walker", "thresholds(7)", mistakes=3, bound=3),))
+    >>> report_from_json(report_to_json(report)) == report
+    True
+    >>> report_to_json(CheckReport(rows=()))
+    '{"format":"mistakebound.check_report","version":1,"ok":true,"summary":"0 games, all bounds hold","rows":[]}'
+    """
+    from mistakebound.selfcheck import CheckReport, CheckRow
+
+    if not isinstance(report, CheckReport):
+        raise InvalidArgumentError(f"report: expected a CheckReport, got {report!r} of type {_type_name(report)}")
+    rows = []
+    for i, row in enumerate(report.rows):
+        where = f"rows[{i}]"
+        if not isinstance(row, CheckRow):
+            raise InvalidArgumentError(f"{where}: expected a CheckRow, got {row!r} of type {_type_name(row)}")
+        out: dict[str, Any] = {}
+        for a in attrs.fields(CheckRow):
+            value = getattr(row, a.name)
+            if a.name in _REPORT_NUMBER_FIELDS:
+                out[a.name] = _encode_report_number(f"{where}.{a.name}", value)
+            else:
+                out[a.name] = _str(f"{where}.{a.name}", value)
+        rows.append(out)
+    return _dumps({"format": REPORT_FORMAT, "version": FORMAT_VERSION, "ok": report.ok,
+                   "summary": report.summary(), "rows": rows})
+
+
+def report_from_json(text: str | bytes) -> Any:
+    """Rebuild the check report written by :func:`report_to_json`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For malformed JSON, another format or version, a missing or unknown field, a
+        field of the wrong type, a verdict outside ``ok``/``BROKEN``/``ERROR``, or an
+        ``ok`` or ``summary`` that does not match the rows.
+    """
+    from mistakebound.selfcheck import VERDICTS, CheckReport, CheckRow
+
+    data = _parse(text, "check report", REPORT_FORMAT)
+    _check_keys("check report", data, ["format", "version", "ok", "summary", "rows"])
+    if type(data["rows"]) is not list:
+        raise InvalidArgumentError(f"rows: expected a JSON list, got {_type_name(data['rows'])}")
+    names = [a.name for a in attrs.fields(CheckRow)]
+    rows = []
+    for i, r in enumerate(data["rows"]):
+        where = f"rows[{i}]"
+        if type(r) is not dict:
+            raise InvalidArgumentError(f"{where}: expected a JSON object, got {r!r}")
+        _check_keys(where, r, names)
+        kwargs = {
+            name: _decode_report_number(f"{where}.{name}", r[name]) if name in _REPORT_NUMBER_FIELDS
+            else _str(f"{where}.{name}", r[name])
+            for name in names
+        }
+        if kwargs["verdict"] not in VERDICTS:
+            raise InvalidArgumentError(f"{where}.verdict: expected one of {VERDICTS}, got {kwargs['verdict']!r}")
+        rows.append(CheckRow(**kwargs))
+    report = CheckReport(rows=tuple(rows))
+    if _bool("ok", data["ok"]) != report.ok:
+        raise InvalidArgumentError(f"ok: the file says {data['ok']!r} but its rows give {report.ok!r}")
+    if _str("summary", data["summary"]) != report.summary():
+        raise InvalidArgumentError(
+            f"summary: the file says {data['summary']!r} but its rows give {report.summary()!r}"
+        )
+    return report
+
+
 # ----------------------------------------------------------------------------- files
+def _as_path(path: Any) -> Path:
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgumentError(f"path: expected a file name (str or path), got {path!r} of type {_type_name(path)}")
+    return Path(path)
+
+
 def _suffix(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix not in (".json", ".npy"):
@@ -413,7 +558,7 @@ def save_class(H: HypothesisClass, path: str | os.PathLike, *, matrix_only: bool
         For another suffix, a missing directory, or a lossy ``.npy`` save without
         ``matrix_only``.
     """
-    path = Path(path)
+    path = _as_path(path)
     suffix = _suffix(path)
     if not isinstance(H, HypothesisClass):
         raise InvalidArgumentError(f"H: expected a HypothesisClass, got {H!r} of type {_type_name(H)}")
@@ -454,7 +599,7 @@ def read_npy_matrix(path: str | os.PathLike, max_bytes: int | None = DEFAULT_MAX
     Pickled object arrays are refused (nothing in a data file runs code), and so is a
     matrix that would need more than ``max_bytes`` of memory, before it is allocated.
     """
-    path = Path(path)
+    path = _as_path(path)
     try:
         with open(path, "rb") as fh:
             version = np.lib.format.read_magic(fh)
@@ -464,8 +609,10 @@ def read_npy_matrix(path: str | os.PathLike, max_bytes: int | None = DEFAULT_MAX
                 shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
             else:
                 raise ValueError(f"unsupported .npy version {version}")
-    except (ValueError, OSError, EOFError, SyntaxError) as exc:
-        raise InvalidArgumentError(f"path: {str(path)!r} is not a valid .npy file ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - numpy's header parser raises many types (e.g. TokenError)
+        raise InvalidArgumentError(
+            f"path: {str(path)!r} is not a valid .npy file ({type(exc).__name__}: {exc})"
+        ) from None
     if dtype.hasobject:
         raise InvalidArgumentError(
             f"path: {str(path)!r} holds a pickled object array ({dtype}); pickles are refused "
@@ -483,7 +630,7 @@ def read_npy_matrix(path: str | os.PathLike, max_bytes: int | None = DEFAULT_MAX
         )
     try:
         return np.load(path, allow_pickle=False)
-    except (ValueError, OSError, EOFError) as exc:
+    except (ValueError, OSError, EOFError, TypeError) as exc:
         raise InvalidArgumentError(f"path: cannot read the matrix in {str(path)!r} ({exc})") from None
 
 
@@ -510,7 +657,7 @@ def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_B
     >>> load_class(save_class(H, p)) == H
     True
     """
-    path = Path(path)
+    path = _as_path(path)
     suffix = _suffix(path)
     if max_bytes is not None and (isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1):
         raise InvalidArgumentError(f"max_bytes: expected None or an integer >= 1, got {max_bytes!r}")
