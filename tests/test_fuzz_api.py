@@ -36,12 +36,14 @@ from mistakebound import HypothesisClass, classes, play, serialize
 from mistakebound.adversaries import OppositeLabel
 from mistakebound.errors import (
     GameError,
+    IllegalInstanceError,
     InvalidArgumentError,
     InvalidClassError,
     MistakeboundError,
     PlayerError,
 )
 from mistakebound.learners import SOA, Halving
+from mistakebound.players import ObliviousAdversary
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 QUICK = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -692,29 +694,25 @@ XFAIL = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL["game_proba_overflow"])
-def test_xfail_randomized_prediction_of_a_huge_int_is_an_illegal_prediction():
+def test_randomized_prediction_of_a_huge_int_is_an_illegal_prediction():
     H = classes.thresholds(4)
     with pytest.raises(MistakeboundError):
         play(ProbabilityOf(10**400), OppositeLabel(), H, rounds=3, seed=0)
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL["game_applies_array"])
-def test_xfail_applies_to_returning_an_array_is_a_game_error():
+def test_applies_to_returning_an_array_is_a_game_error():
     H = classes.thresholds(4)
     with pytest.raises(MistakeboundError):
         play(Halving(H), AppliesArray(), H, rounds=3, seed=0)
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL["game_instance_eq"])
-def test_xfail_instance_whose_eq_raises_is_a_game_error():
+def test_instance_whose_eq_raises_is_a_game_error():
     H = classes.thresholds(4)
     with pytest.raises(MistakeboundError):
         play(Halving(H), Presents(EqRaises()), H, rounds=3, seed=0)
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL["game_seed_repr"])
-def test_xfail_a_5000_digit_negative_seed_is_an_invalid_argument():
+def test_a_5000_digit_negative_seed_is_an_invalid_argument():
     H = classes.thresholds(4)
     with pytest.raises(InvalidArgumentError):
         play(Halving(H), OppositeLabel(), H, rounds=3, seed=-(10**5000))
@@ -748,3 +746,15 @@ def test_xfail_worst_case_wraps_a_raising_learner():
     H = classes.thresholds(5)
     with pytest.raises(MistakeboundError):
         mb.worst_case_mistakes(Halving(classes.thresholds(3)), H)
+
+
+class CommitsEqRaises(ObliviousAdversary):
+    def commit(self, H, rounds, rng, realizable):
+        return [(1, 1), (EqRaises(), 1)]
+
+
+def test_a_committed_instance_whose_eq_raises_is_refused_in_its_round():
+    H = classes.thresholds(4)
+    with pytest.raises(IllegalInstanceError) as info:
+        play(Halving(H), CommitsEqRaises(), H, rounds=3, seed=0)
+    assert info.value.round == 2 and len(info.value.transcript) == 1

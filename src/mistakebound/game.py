@@ -109,9 +109,20 @@ class GameState:
         return [x for x, c in zip(self.H.domain, self.H.column_masks) if 0 != (V & c) != V]
 
 
+def _brief(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, shortened (and safe for ints of any size)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(int(value)).bit_length() > 190:
+        return f"an integer of {abs(int(value)).bit_length()} bits"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        return f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _check_rounds(rounds: Any) -> int:
     if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
-        raise InvalidArgumentError(f"rounds: expected an integer >= 0, got {rounds!r}")
+        raise InvalidArgumentError(f"rounds: expected an integer >= 0, got {_brief(rounds)}")
     return int(rounds)
 
 
@@ -119,7 +130,7 @@ def _check_seed(seed: Any) -> int:
     if seed is None:
         return int(np.random.SeedSequence().entropy)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise InvalidArgumentError(f"seed: expected None or an integer >= 0, got {seed!r}")
+        raise InvalidArgumentError(f"seed: expected None or an integer >= 0, got {_brief(seed)}")
     return int(seed)
 
 
@@ -137,7 +148,10 @@ def _as_probability(value: Any) -> float | None:
     if isinstance(value, (bool, np.bool_)):
         return float(value)
     if isinstance(value, numbers.Real):
-        p = float(value)
+        try:
+            p = float(value)
+        except (OverflowError, ValueError, TypeError):  # 10**400, or a Real whose float() fails
+            return None
         if 0.0 <= p <= 1.0:  # False for NaN
             return p
     return None
@@ -278,7 +292,7 @@ def play(
             raise error from exc
 
     applies = getattr(adversary, "applies_to", None)
-    if applies is not None and not call("adversary", applies, H):
+    if applies is not None and not call("adversary", lambda: bool(applies(H))):
         raise NotApplicableError(
             f"adversary: {describe(adversary)} does not apply to {H.describe()}"
         )
@@ -315,7 +329,10 @@ def play(
             x, raw_y = pair
             xs.append(x)
             raw_ys.append(raw_y)
-        log_xs, shown_xs = referee.instances(xs)
+        try:
+            log_xs, shown_xs = referee.instances(xs)
+        except Exception:  # noqa: BLE001 - leave every round to the per-round check, which names it
+            log_xs, shown_xs = [], []
         log_ys = []
         for raw_y in itertools.islice(raw_ys, len(shown_xs)):
             y = _LABELS.get(raw_y) if type(raw_y) is int else _as_label(raw_y)
@@ -388,8 +405,13 @@ def play(
                 break
         try:
             stored, shown = referee.instance(x)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError) as exc:  # the referee's own refusals
             raise IllegalInstanceError(str(exc), round=t, player="adversary", transcript=transcript()) from None
+        except Exception as exc:  # noqa: BLE001 - the instance itself failed (e.g. its __eq__ raised)
+            raise IllegalInstanceError(
+                f"the instance {_brief(x)} could not be looked up: {exc!r}",
+                round=t, player="adversary", transcript=transcript(),
+            ) from exc
         if randomized:
             raw = call("learner", predict, shown)
             p = _as_probability(raw)
