@@ -112,3 +112,13 @@ def test_every_learner_and_adversary_is_documented():
 
     for player in (*REALIZABLE_LEARNERS, *ADVERSARIES):
         assert f"`{player.__name__}`" in README
+
+
+def test_every_test_the_guarantees_cite_exists():
+    text = section("What mistakebound guarantees")
+    cited = re.findall(r"`(tests/[\w/]+\.py)(?:::(\w+))?`", text)
+    assert len(cited) >= 10
+    for path, name in cited:
+        source = (ROOT / path).read_text(encoding="utf-8")
+        if name:
+            assert re.search(rf"^def {name}\(", source, re.M), f"README cites {path}::{name}, which does not exist"
