@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_vcdim
 from mistakebound import HypothesisClass, classes
 from mistakebound.errors import InvalidArgumentError
-from mistakebound.vc import is_vc_shattered, shattered_set, vc_dimension
+from mistakebound.vc import (
+    SearchIncomplete,
+    SearchInterrupted,
+    VCBounds,
+    is_vc_shattered,
+    shattered_set,
+    vc_bounds,
+    vc_dimension,
+)
 from tests.strategies import class_matrices
 
 
@@ -57,3 +67,217 @@ def test_single_hypothesis_has_vc_zero():
 def test_bad_argument():
     with pytest.raises(InvalidArgumentError, match="H:"):
         vc_dimension([[0, 1], [1, 0]])
+
+
+# ------------------------------------------------------------------ larger classes, exactly
+@settings(max_examples=150, deadline=None)
+@given(class_matrices(max_rows=80, max_cols=10, min_cols=1))
+def test_vc_equals_brute_force_on_larger_tables(M):
+    """Deeper searches: the h-index pruning, the greedy start and the laminar test all act here."""
+    H = HypothesisClass.from_matrix(M)
+    b = vc_bounds(H)
+    assert b.exact and b.lower == b.upper == textbook_vcdim(M)
+    assert is_vc_shattered(H, b.witness) and len(b.witness) == b.lower
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("density", [0.2, 0.5])
+def test_vc_equals_brute_force_on_random_tables(seed, density):
+    H = classes.random(300, 12, density, seed=seed)
+    assert vc_dimension(H) == textbook_vcdim(H.matrix)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=12), st.booleans())
+def test_laminar_columns_have_vc_at_most_one(spans, complement):
+    """Columns that are nested or disjoint intervals of rows (a laminar family), some
+    complemented: VCdim <= 1, and one crossing pair lifts it to 2."""
+    n = 32
+    cols = []
+    for a, b in spans:
+        lo, hi = min(a, b), max(a, b) + 1
+        c = np.zeros(n, dtype=np.uint8)
+        c[lo:hi] = 1
+        cols.append(c)
+    M = np.column_stack(cols)
+    laminar = all(not (x & y).any() or (x <= y).all() or (y <= x).all() for x in cols for y in cols)
+    if complement:
+        M[:, ::2] = 1 - M[:, ::2]
+    H = HypothesisClass.from_matrix(M)
+    assert vc_dimension(H) == textbook_vcdim(M)
+    if laminar:
+        assert vc_dimension(H) <= 1
+
+
+# ------------------------------------------------------------------ budgets and partial results
+def _oracle(M):
+    return textbook_vcdim(M) if M.shape[1] else 0
+
+
+def brute_force_vcdim(M) -> int:
+    """Every subset of columns, each pattern read as an integer: a faster brute force."""
+    M = np.asarray(M, dtype=np.int64)
+    best = 0
+    for subset in range(1, 1 << M.shape[1]):
+        cols = [j for j in range(M.shape[1]) if subset >> j & 1]
+        if len(cols) > best:
+            codes = M[:, cols] @ (1 << np.arange(len(cols), dtype=np.int64))
+            if np.unique(codes).size == 1 << len(cols):
+                best = len(cols)
+    return best
+
+
+@st.composite
+def random_tables(draw):
+    """Random tables large enough that small budgets cut the search short."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n_rows, n_cols = draw(st.integers(20, 300)), draw(st.integers(6, 11))
+    density = draw(st.sampled_from([0.2, 0.3, 0.5, 0.7]))
+    return (rng.random((n_rows, n_cols)) < density).astype(np.uint8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(class_matrices(max_rows=40, max_cols=8))
+def test_the_fast_brute_force_agrees_with_the_textbook_one(M):
+    assert brute_force_vcdim(M) == _oracle(M)
+
+
+def _check_sandwich(H, b, truth):
+    assert isinstance(b, VCBounds)
+    assert b.lower <= truth <= b.upper, (b, truth)
+    assert len(b.witness) == b.lower and is_vc_shattered(H, b.witness)
+    assert b.upper <= max(b.lower, math.floor(math.log2(len({tuple(r) for r in H.matrix.tolist()}))))
+    if b.exact:
+        assert b.lower == b.upper == truth
+
+
+@settings(max_examples=100, deadline=None)
+@given(class_matrices(max_rows=40, max_cols=9), st.integers(1, 30))
+def test_a_node_budget_gives_proven_bounds(M, budget):
+    H = HypothesisClass.from_matrix(M)
+    b = vc_bounds(H, max_nodes=budget)
+    assert b.status in ("exact", "budget")
+    _check_sandwich(H, b, _oracle(M))
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_tables(), st.integers(1, 12))
+def test_a_node_budget_gives_proven_bounds_on_random_tables(M, budget):
+    H = HypothesisClass.from_matrix(M)
+    b = vc_bounds(H, max_nodes=budget)
+    assert b.status in ("exact", "budget")
+    _check_sandwich(H, b, brute_force_vcdim(M))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_budgets_on_random_tables_stop_and_bound_the_truth(seed):
+    H = classes.random(400, 13, 0.35, seed=seed)
+    truth = textbook_vcdim(H.matrix)
+    statuses = set()
+    for budget in (1, 2, 3, 5, 8, 13, 40, 10_000):
+        b = vc_bounds(H, max_nodes=budget)
+        _check_sandwich(H, b, truth)
+        assert b.nodes <= budget
+        statuses.add(b.status)
+        if not b.exact:
+            with pytest.raises(SearchIncomplete) as info:
+                vc_dimension(H, max_nodes=budget)
+            assert isinstance(info.value.bounds, VCBounds) and info.value.bounds.status == "budget"
+            with pytest.raises(SearchIncomplete):
+                shattered_set(H, max_nodes=budget)
+    assert statuses == {"budget", "exact"}  # the budgets did cut some searches short
+
+
+def test_a_small_budget_does_stop_a_large_search():
+    H = classes.random(3000, 30, 0.3, seed=0)
+    b = vc_bounds(H, max_nodes=3)
+    assert b.status == "budget" and b.nodes == 3 and b.lower < b.upper
+    assert is_vc_shattered(H, b.witness)
+    assert b.upper <= math.floor(math.log2(3000))
+    with pytest.raises(SearchIncomplete, match="budget"):
+        vc_dimension(H, max_nodes=3)
+
+
+def test_a_time_limit_stops_the_search(monkeypatch):
+    """A clock that jumps a day per reading: the first node past the deadline stops it."""
+    import mistakebound.vc as vc
+
+    now = [0.0]
+
+    def clock():
+        now[0] += 86_400.0
+        return now[0]
+
+    monkeypatch.setattr(vc, "_clock", clock)
+    H = classes.random(400, 13, 0.35, seed=1)
+    b = vc_bounds(H, time_limit=3600)
+    _check_sandwich(H, b, textbook_vcdim(H.matrix))
+    assert b.status == "budget"
+    with pytest.raises(SearchIncomplete):
+        vc_dimension(H, time_limit=3600)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(class_matrices(max_rows=80, max_cols=10), random_tables()), st.integers(1, 12))
+def test_ctrl_c_gives_the_bounds_proven_so_far(M, when):
+    """A KeyboardInterrupt raised at the ``when``-th clock reading (one per node)."""
+    import mistakebound.vc as vc
+
+    H = HypothesisClass.from_matrix(M)
+    calls = [0]
+
+    def clock():
+        calls[0] += 1
+        if calls[0] == when:
+            raise KeyboardInterrupt
+        return 0.0
+
+    original = vc._clock
+    vc._clock = clock
+    try:
+        b = vc_bounds(H, time_limit=1e9)
+    finally:
+        vc._clock = original
+    assert b.status in ("exact", "interrupted")
+    _check_sandwich(H, b, brute_force_vcdim(M))
+
+
+def test_ctrl_c_raises_search_interrupted_from_vc_dimension(monkeypatch):
+    import mistakebound.vc as vc
+
+    calls = [0]
+
+    def clock():
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+        return 0.0
+
+    monkeypatch.setattr(vc, "_clock", clock)
+    H = classes.random(400, 13, 0.35, seed=2)
+    with pytest.raises(SearchInterrupted) as info:
+        vc_dimension(H, time_limit=1e9)
+    assert isinstance(info.value, KeyboardInterrupt)
+    b = info.value.bounds
+    assert b.status == "interrupted" and not b.exact
+    monkeypatch.setattr(vc, "_clock", lambda: 0.0)
+    _check_sandwich(H, b, vc_dimension(H))
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"max_nodes": 0}, {"max_nodes": -3}, {"max_nodes": 1.5}, {"max_nodes": True}, {"max_nodes": "10"},
+    {"time_limit": 0}, {"time_limit": -1.0}, {"time_limit": float("nan")}, {"time_limit": True},
+    {"time_limit": "1"},
+])
+def test_bad_budgets_are_refused(kwargs):
+    (name,) = kwargs
+    H = classes.thresholds(4)
+    for f in (vc_bounds, vc_dimension, shattered_set):
+        with pytest.raises(InvalidArgumentError, match=name):
+            f(H, **kwargs)
+
+
+def test_bounds_describe_themselves():
+    assert vc_bounds(classes.power_set(3)).describe() == f"VCdim = {textbook_vcdim(classes.power_set(3).matrix)}"
+    b = VCBounds(lower=2, upper=5, status="budget")
+    assert b.describe() == "2 <= VCdim <= 5 (partial: budget)" and not b.exact

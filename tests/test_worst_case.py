@@ -219,3 +219,81 @@ def test_perceptron_without_bias_errs_forever_on_the_zero_vector():
     H = classes.monotone_disjunctions(2)
     W = worst_case_mistakes(Perceptron(), H)
     assert W.value == math.inf and W.line[0] == ((0, 0), 0)
+
+
+# ------------------------------------------------------------------ memory check before starting
+from mistakebound import worst_case as worst_case_module  # noqa: E402
+from mistakebound.worst_case import SearchTooLarge, memo_bytes_needed  # noqa: E402
+
+
+class _MustNotRun:
+    """A learner that fails the test if the search ever asks it anything."""
+
+    def predict_one(self, x):
+        raise AssertionError("the search started")
+
+    def learn_one(self, x, y):
+        raise AssertionError("the search started")
+
+    def state_key(self):
+        return 0
+
+
+def test_a_search_that_cannot_fit_is_refused_before_it_starts(monkeypatch):
+    H = classes.thresholds(63)
+    available = 1 << 20
+    monkeypatch.setattr(worst_case_module, "_available_memory", lambda: available)
+    with pytest.raises(SearchTooLarge) as info:
+        worst_case_mistakes(_MustNotRun(), H, max_nodes=200_000)
+    err = info.value
+    assert err.available == available and err.needed > available
+    assert err.needed >= memo_bytes_needed(H, 200_000)
+    assert "max_nodes" in str(err) and "1.0 MiB" in str(err) and f"{err.needed / 2**20:.1f} MiB" in str(err)
+    assert isinstance(err, MemoryError)
+
+
+def test_the_same_search_runs_when_it_fits(monkeypatch):
+    H = classes.thresholds(7)
+    needed = memo_bytes_needed(H, 5000, 0)
+    monkeypatch.setattr(worst_case_module, "_available_memory", lambda: 10 * needed + 10_000)
+    assert worst_case_mistakes(SOA(H), H, max_nodes=5000).value == littlestone_dimension(H)
+    monkeypatch.setattr(worst_case_module, "_available_memory", lambda: needed // 2)
+    with pytest.raises(SearchTooLarge):
+        worst_case_mistakes(SOA(H), H, max_nodes=5000)
+    monkeypatch.setattr(worst_case_module, "_available_memory", lambda: None)  # unknown: no check
+    assert worst_case_mistakes(SOA(H), H, max_nodes=5000).value == littlestone_dimension(H)
+
+
+@pytest.mark.parametrize("n", [10, 300, 3_000])
+def test_the_memo_estimate_grows_with_the_budget_and_the_class(n):
+    H = classes.thresholds(n)
+    one = memo_bytes_needed(H, 1)
+    assert memo_bytes_needed(H, 1000) == 1000 * one
+    assert one >= (n + 1) / 8  # the version space's bitset alone
+    assert memo_bytes_needed(H, 1, state_key_bytes=500) == one + 500
+    assert memo_bytes_needed(classes.thresholds(2 * n + 60), 1) > one
+
+
+@pytest.mark.parametrize("learner, H", [
+    (Halving, classes.singletons(11)),
+    (Consistent, classes.thresholds(90)),
+    (SOA, classes.random(40, 8, 0.5, seed=3)),
+])
+def test_the_memo_estimate_is_a_lower_bound_on_what_the_search_allocates(learner, H):
+    import tracemalloc
+
+    from mistakebound.worst_case import _deep_size
+
+    tracemalloc.start()
+    try:
+        W = worst_case_mistakes(learner(H), H)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert W.exact and W.nodes > 100
+    assert memo_bytes_needed(H, W.nodes, _deep_size(learner(H).state_key())) <= peak
+
+
+def test_available_memory_is_known_on_this_machine():
+    avail = worst_case_module._available_memory()
+    assert avail is None or (isinstance(avail, int) and avail > 0)

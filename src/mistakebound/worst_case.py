@@ -38,6 +38,7 @@ from __future__ import annotations
 import copy
 import math
 import numbers
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -45,11 +46,11 @@ from typing import Any
 import networkx as nx
 from attrs import field, frozen
 
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import Adversary, describe, is_randomized
 
-__all__ = ["WorstCase", "worst_case_mistakes", "MinimaxAdversary"]
+__all__ = ["WorstCase", "worst_case_mistakes", "MinimaxAdversary", "SearchTooLarge", "memo_bytes_needed"]
 
 
 @frozen
@@ -103,6 +104,98 @@ def _snapshot(learner: Any) -> Any:
     return take() if callable(take) else copy.deepcopy(learner)
 
 
+class SearchTooLarge(MistakeboundError, MemoryError):
+    """A search whose memo cannot fit in the available memory; raised before it starts.
+
+    Attributes
+    ----------
+    needed, available : int
+        The estimated bytes the search needs (a lower bound) and the bytes available.
+    """
+
+    def __init__(self, message: str, *, needed: int, available: int):
+        super().__init__(message)
+        self.needed = needed
+        self.available = available
+
+
+# Per memo entry, besides the version-space bitset and the learner's state key: the dict
+# slot (about 40 bytes with its share of the table), the (state, V, horizon) key tuple
+# (64) and the (value, line) tuple (56).  The line itself is often shared, so it is left
+# out: the estimate stays a lower bound.
+_ENTRY_OVERHEAD = 40 + 64 + 56
+
+
+def _deep_size(obj: Any, depth: int = 0) -> int:
+    """Approximate bytes held by a state key (ints, bytes, tuples, arrays...)."""
+    size = sys.getsizeof(obj, 64)
+    if depth < 4 and isinstance(obj, (tuple, list, frozenset, set)):
+        size += sum(_deep_size(o, depth + 1) for o in obj)
+    nbytes = getattr(obj, "nbytes", None)
+    if isinstance(nbytes, int):
+        size += nbytes
+    return size
+
+
+def _available_memory() -> int | None:
+    """Bytes the process could still allocate: MemAvailable, else free pages; None if unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def memo_bytes_needed(H: HypothesisClass, max_nodes: int, state_key_bytes: int = 0) -> int:
+    """A lower bound on the memo's size when :func:`worst_case_mistakes` uses its budget.
+
+    Each expanded position stores one memo entry: the version space as a bitset over
+    ``|H|`` hypotheses (a Python int, 4 bytes per 30 hypotheses), the learner's state key
+    (``state_key_bytes``) and about 160 bytes of dict slot and tuples.  The lines stored
+    with the entries and the snapshots on the recursion stack come on top, so this is a
+    lower bound.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> small = memo_bytes_needed(classes.thresholds(7), 1000)
+    >>> big = memo_bytes_needed(classes.thresholds(7_000), 1000)
+    >>> 150_000 < small < big
+    True
+    """
+    bitset = sys.getsizeof(H.full_mask)
+    return int(max_nodes) * (_ENTRY_OVERHEAD + bitset + int(state_key_bytes))
+
+
+def _check_memory(learner: Any, H: HypothesisClass, max_nodes: int, keyed: bool) -> None:
+    """Refuse, before starting, a search whose memo cannot fit in the available memory."""
+    key_bytes = 0
+    if keyed:
+        try:
+            key_bytes = _deep_size(_snapshot(learner).state_key())
+        except Exception:  # the search itself will report a learner that cannot do this
+            key_bytes = 0
+    needed = memo_bytes_needed(H, max_nodes, key_bytes)
+    available = _available_memory()
+    if available is not None and needed > available:
+        raise SearchTooLarge(
+            f"max_nodes: a search of up to {max_nodes} positions over {H.n_hypotheses} hypotheses "
+            f"needs at least {_gib(needed)} for its memo, but only {_gib(available)} of memory is "
+            "available; lower max_nodes, give a horizon, or search a smaller class",
+            needed=needed, available=available,
+        )
+
+
+def _gib(n: int) -> str:
+    return f"{n / 2**30:.2f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
+
+
 def worst_case_mistakes(
     learner: Any,
     H: HypothesisClass,
@@ -145,9 +238,14 @@ def worst_case_mistakes(
     Raises
     ------
     InvalidArgumentError
-        For a bad ``H``, ``horizon`` or ``max_nodes``, a learner without
+        For a bad ``H``, ``horizon``, ``max_nodes`` or ``progress``, a learner without
+        ``predict_one`` (or ``predict_proba_one``) and ``learn_one``, a learner without
         ``state_key()`` and no horizon, or a learner found to change its state on a
         round without a mistake when no horizon is given.
+    SearchTooLarge
+        Before the search starts, when the memo for ``max_nodes`` positions (at least
+        :func:`memo_bytes_needed` bytes) exceeds the memory available; the message
+        names both amounts.
 
     Examples
     --------
@@ -164,12 +262,21 @@ def worst_case_mistakes(
         raise InvalidArgumentError(f"horizon: expected None or an integer >= 0, got {horizon!r}")
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1:
         raise InvalidArgumentError(f"max_nodes: expected an integer >= 1, got {max_nodes!r}")
+    if not (callable(getattr(learner, "predict_one", None)) or callable(getattr(learner, "predict_proba_one", None))) \
+            or not callable(getattr(learner, "learn_one", None)):
+        raise InvalidArgumentError(
+            f"learner: expected a learner with predict_one (or predict_proba_one) and learn_one, "
+            f"got {type(learner).__name__}"
+        )
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress: expected None or a callable, got {progress!r}")
     keyed = callable(getattr(learner, "state_key", None))
     if horizon is None and not keyed:
         raise InvalidArgumentError(
             f"horizon: {type(learner).__name__} exposes no state_key(), so positions cannot be "
             "recognised and the search cannot end by itself; give a horizon"
         )
+    _check_memory(learner, H, int(max_nodes), keyed)
     randomized = is_randomized(learner)
     domain = H.domain
     columns = H.column_masks
