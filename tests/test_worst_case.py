@@ -284,6 +284,8 @@ def test_the_memo_estimate_is_a_lower_bound_on_what_the_search_allocates(learner
 
     from mistakebound.worst_case import _deep_size
 
+    # a fresh copy: caches an earlier test built on the shared object would not be counted
+    H = HypothesisClass.from_matrix(np.array(H.matrix), domain=list(H.domain))
     tracemalloc.start()
     try:
         W = worst_case_mistakes(learner(H), H)
