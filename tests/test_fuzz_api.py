@@ -728,8 +728,7 @@ def test_xfail_is_shattered_with_an_array_edge_label_is_false():
     assert mb.is_shattered(classes.thresholds(4), _tree_with_labels(np.array([0, 1]), 1)) is False
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL["worst_case_recursion"])
-def test_xfail_worst_case_with_a_long_horizon_gives_bounds_not_recursion_error():
+def test_worst_case_with_a_long_horizon_gives_bounds_not_recursion_error():
     H = classes.thresholds(3)
     W = None
     try:
@@ -741,8 +740,7 @@ def test_xfail_worst_case_with_a_long_horizon_gives_bounds_not_recursion_error()
     assert W.lower <= W.upper
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL["worst_case_learner_raises"])
-def test_xfail_worst_case_wraps_a_raising_learner():
+def test_worst_case_wraps_a_raising_learner():
     H = classes.thresholds(5)
     with pytest.raises(MistakeboundError):
         mb.worst_case_mistakes(Halving(classes.thresholds(3)), H)

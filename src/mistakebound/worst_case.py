@@ -46,7 +46,8 @@ from typing import Any
 import networkx as nx
 from attrs import field, frozen
 
-from mistakebound.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.errors import IllegalPredictionError, InvalidArgumentError, MistakeboundError, PlayerError
+from mistakebound.game import _as_label, _as_probability
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import Adversary, describe, is_randomized
 
@@ -110,7 +111,7 @@ class SearchTooLarge(MistakeboundError, MemoryError):
     Attributes
     ----------
     needed, available : int
-        The estimated bytes the search needs (a lower bound) and the bytes available.
+        The estimated bytes the search needs and the bytes available.
     """
 
     def __init__(self, message: str, *, needed: int, available: int):
@@ -122,7 +123,8 @@ class SearchTooLarge(MistakeboundError, MemoryError):
 # Per memo entry, besides the version-space bitset and the learner's state key: the dict
 # slot (about 40 bytes with its share of the table), the (state, V, horizon) key tuple
 # (64) and the (value, line) tuple (56).  The line itself is often shared, so it is left
-# out: the estimate stays a lower bound.
+# out, so the estimate is usually below the search's peak (objects shared between entries
+# can make it higher).
 _ENTRY_OVERHEAD = 40 + 64 + 56
 
 
@@ -153,13 +155,13 @@ def _available_memory() -> int | None:
 
 
 def memo_bytes_needed(H: HypothesisClass, max_nodes: int, state_key_bytes: int = 0) -> int:
-    """A lower bound on the memo's size when :func:`worst_case_mistakes` uses its budget.
+    """An estimate of the memo's size when :func:`worst_case_mistakes` uses its budget.
 
     Each expanded position stores one memo entry: the version space as a bitset over
     ``|H|`` hypotheses (a Python int, 4 bytes per 30 hypotheses), the learner's state key
     (``state_key_bytes``) and about 160 bytes of dict slot and tuples.  The lines stored
-    with the entries and the snapshots on the recursion stack come on top, so this is a
-    lower bound.
+    with the entries and the snapshots on the recursion stack come on top; objects shared
+    between entries come off (measured: within a factor of 2 to 5 of the search's peak).
 
     Examples
     --------
@@ -283,8 +285,28 @@ def worst_case_mistakes(
     memo: dict = {}
     counter = [0]
 
+    depth = [0]  # rounds played on the line being searched, for error messages
+
     def predict(L: Any, x: Any) -> float:
-        return float(L.predict_proba_one(x) if randomized else L.predict_one(x))
+        try:
+            raw = L.predict_proba_one(x) if randomized else L.predict_one(x)
+        except Exception as exc:  # noqa: BLE001 - the learner's own fault, reported as in play()
+            raise PlayerError(f"raised {exc!r} in the worst-case search", round=depth[0] + 1,
+                              player="learner") from exc
+        p = _as_probability(raw) if randomized else _as_label(raw)
+        if p is None:
+            raise IllegalPredictionError(
+                f"{'predict_proba_one' if randomized else 'predict_one'} returned {raw!r} on {x!r}; "
+                f"expected {'a probability in [0, 1]' if randomized else 'a label 0 or 1'}",
+                round=depth[0] + 1, player="learner")
+        return float(p)
+
+    def learn(L: Any, x: Any, y: int) -> None:
+        try:
+            L.learn_one(x, y)
+        except Exception as exc:  # noqa: BLE001
+            raise PlayerError(f"raised {exc!r} in learn_one during the worst-case search",
+                              round=depth[0] + 1, player="learner") from exc
 
     def key_of(L: Any, V: int, h: int | None) -> Any:
         return (L.state_key(), V, h) if keyed else None
@@ -313,7 +335,7 @@ def worst_case_mistakes(
                 if gain == int(gain):
                     gain = int(gain)
                 child = _snapshot(L)
-                child.learn_one(x, y)
+                learn(child, x, y)
                 if h is None:
                     if gain == 0 and W == V:
                         if child.state_key() == here:
@@ -325,9 +347,21 @@ def worst_case_mistakes(
                     child_key = (child.state_key(), W, None)
                     if child_key in path:  # a loop that gains on every pass
                         return math.inf, ((x, p, y, gain),)
-                    value, line = search(child, W, None, path | {child_key})
+                    depth[0] += 1
+                    try:
+                        value, line = search(child, W, None, path | {child_key})
+                    finally:
+                        depth[0] -= 1
                 else:
-                    value, line = search(child, W, h - 1, path)
+                    if keyed and gain == 0 and W == V and child.state_key() == here:
+                        # a round that changes nothing only spends the horizon: whatever
+                        # follows it can be played without it, so it never does better
+                        continue
+                    depth[0] += 1
+                    try:
+                        value, line = search(child, W, h - 1, path)
+                    finally:
+                        depth[0] -= 1
                 total = gain + value
                 if total > best[0]:
                     best = (total, ((x, p, y, gain),) + line)
@@ -346,7 +380,7 @@ def worst_case_mistakes(
     exact = True
     try:
         value, line = search(root, H.full_mask, horizon, frozenset({start_key}) if start_key else frozenset())
-    except _OutOfBudget:
+    except (_OutOfBudget, RecursionError):  # out of nodes, or a line deeper than the stack allows
         exact = False
         value, line = _greedy_line(learner, H, horizon, predict)
     finally:
@@ -360,7 +394,7 @@ def worst_case_mistakes(
         upper = min(x for x in (stated, horizon, math.inf) if x is not None)
     return WorstCase(
         value=value, exact=exact, lower=lower, upper=upper, strategy=_strategy_graph(line, value),
-        nodes=counter[0], learner=describe(learner), class_name=H.describe(), horizon=horizon,
+        nodes=min(counter[0], int(max_nodes)), learner=describe(learner), class_name=H.describe(), horizon=horizon,
     )
 
 
@@ -384,6 +418,8 @@ def _greedy_line(learner: Any, H: HypothesisClass, horizon: int | None, predict)
         if move is None:
             break
         x, p, y, gain, V = move
+        if gain == int(gain):
+            gain = int(gain)
         L.learn_one(x, y)
         total += gain
         line.append((x, p, y, gain))
