@@ -204,8 +204,7 @@ def test_a_garbled_npy_header_exits_2(files):
     assert code == cli.EXIT_BAD_INPUT and "not a valid .npy file" in err
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py _load: Path(spec).is_file() raises OSError 'File name too long' "
-                   "for a spec longer than NAME_MAX (255 bytes), e.g. 'disjunctions:' + '9' * 4000; expected exit 2")
-def test_xfail_a_class_spec_longer_than_a_file_name_exits_2():
-    code, _, err = run(["ldim", "disjunctions:" + "9" * 4000])
-    assert code == cli.EXIT_BAD_INPUT
+def test_a_class_spec_longer_than_a_file_name_exits_2():
+    code, _, err = run(["ldim", "disjunctions:" + "9" * 4000])  # longer than NAME_MAX: not a file name
+    assert code == cli.EXIT_BAD_INPUT and err.startswith("mistakebound ldim: error: CLASS") and "\n" == err[-1:]
+    assert len(err.splitlines()) == 1

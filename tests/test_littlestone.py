@@ -233,7 +233,7 @@ def test_ctrl_c_returns_the_bounds_proven_so_far(monkeypatch):
     H = classes.random(2000, 24, 0.3, seed=1)
     truth = littlestone_dimension(H)
     calls = {"n": 0}
-    original = LdimSearch._splits
+    original = LdimSearch._splits3
 
     def interrupting(self, V, cand):
         calls["n"] += 1
@@ -241,7 +241,7 @@ def test_ctrl_c_returns_the_bounds_proven_so_far(monkeypatch):
             raise KeyboardInterrupt
         return original(self, V, cand)
 
-    monkeypatch.setattr(LdimSearch, "_splits", interrupting)
+    monkeypatch.setattr(LdimSearch, "_splits3", interrupting)
     b = littlestone_bounds(H)
     assert b.status == "interrupted" and b.lower <= truth <= b.upper
     calls["n"] = 0

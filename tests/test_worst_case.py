@@ -224,7 +224,8 @@ def test_perceptron_without_bias_errs_forever_on_the_zero_vector():
 
 # ------------------------------------------------------------------ memory check before starting
 from mistakebound import worst_case as worst_case_module  # noqa: E402
-from mistakebound.worst_case import SearchTooLarge, memo_bytes_needed  # noqa: E402
+from mistakebound.errors import InsufficientMemoryError  # noqa: E402
+from mistakebound.worst_case import memo_bytes_needed  # noqa: E402
 
 
 class _MustNotRun:
@@ -244,7 +245,7 @@ def test_a_search_that_cannot_fit_is_refused_before_it_starts(monkeypatch):
     H = classes.thresholds(63)
     available = 1 << 20
     monkeypatch.setattr(worst_case_module, "_available_memory", lambda: available)
-    with pytest.raises(SearchTooLarge) as info:
+    with pytest.raises(InsufficientMemoryError) as info:
         worst_case_mistakes(_MustNotRun(), H, max_nodes=200_000)
     err = info.value
     assert err.available == available and err.needed > available
@@ -259,7 +260,7 @@ def test_the_same_search_runs_when_it_fits(monkeypatch):
     monkeypatch.setattr(worst_case_module, "_available_memory", lambda: 10 * needed + 10_000)
     assert worst_case_mistakes(SOA(H), H, max_nodes=5000).value == littlestone_dimension(H)
     monkeypatch.setattr(worst_case_module, "_available_memory", lambda: needed // 2)
-    with pytest.raises(SearchTooLarge):
+    with pytest.raises(InsufficientMemoryError):
         worst_case_mistakes(SOA(H), H, max_nodes=5000)
     monkeypatch.setattr(worst_case_module, "_available_memory", lambda: None)  # unknown: no check
     assert worst_case_mistakes(SOA(H), H, max_nodes=5000).value == littlestone_dimension(H)

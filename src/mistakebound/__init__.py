@@ -23,7 +23,7 @@ from mistakebound.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
 from mistakebound.serialize import class_from_json, class_to_json, load_class, save_class, transcript_from_json, transcript_to_json
 from mistakebound.transcript import Round, Transcript
 from mistakebound.worst_case import WorstCase, worst_case_mistakes
-from mistakebound.vc import is_vc_shattered, shattered_set, vc_dimension
+from mistakebound.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
 
 __all__ = [
     "HypothesisClass",
@@ -59,6 +59,8 @@ __all__ = [
     "shattered_set",
     "shattered_tree",
     "vc_dimension",
+    "vc_bounds",
+    "VCBounds",
 ]
 
 __version__ = "0.1.0"

@@ -183,10 +183,18 @@ def load_class(spec: str) -> HypothesisClass:
         raise InvalidArgumentError(str(exc)) from None
 
 
+def _is_file(spec: str) -> bool:
+    """Whether ``spec`` names an existing file; False for names the OS refuses (too long, NUL)."""
+    try:
+        return Path(spec).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _load(spec: str) -> HypothesisClass:
     if spec.lower().endswith(_FILE_SUFFIXES):
         return _load_matrix_file(Path(spec))
-    if os.sep in spec or Path(spec).is_file():
+    if os.sep in spec or _is_file(spec):
         raise _BadInput(f"CLASS: {spec!r} is not a .npy or .csv file; expected a zoo spec such as "
                         f"'thresholds:64' or a path ending in .npy or .csv")
     from mistakebound import classes
@@ -274,6 +282,11 @@ def _cmd_check(args, out) -> int:
 
     # class by class, then scenario by scenario: the same rows as run_check(seed) followed
     # by run_scenarios(seed), with a progress bar and partial results on Ctrl-C
+    json_path = getattr(args, "json", None)
+    try:  # refused before any game is played
+        _check_out(json_path, (".json",), "JSON")
+    except _BadInput as exc:
+        raise _BadInput(str(exc).replace("--out:", "--json:", 1)) from None
     classes_ = default_classes()
     scenarios = all_scenarios()
     rows: list = []
@@ -291,6 +304,8 @@ def _cmd_check(args, out) -> int:
             print(report.format_table(), file=out)
             print(file=out)
         print(f"interrupted: {report.summary()} so far", file=out)
+        if json_path:
+            print(f"no JSON report written to {json_path} (the check did not finish)", file=out)
         return EXIT_INTERRUPTED
     report = CheckReport(rows=rows)
     print(report.format_table(), file=out)
@@ -298,6 +313,11 @@ def _cmd_check(args, out) -> int:
     print(report.legend(), file=out)
     print(file=out)
     print(report.summary(), file=out)
+    if json_path:
+        from mistakebound.files import write_atomically
+
+        write_atomically(json_path, report.to_json())
+        print(f"wrote {json_path} ({len(report.rows)} rows, JSON)", file=out)
     return EXIT_OK if report.ok else EXIT_BROKEN
 
 
@@ -707,7 +727,8 @@ def _cmd_tree(args, out) -> int:
         lf = get_learner(args.worst_case)
         learner = lf(H, rounds=args.horizon)
         try:
-            W = _worst_case(learner, H, args.horizon, args.max_nodes, f"worst case of {lf.name}")
+            W = _worst_case(learner, H, args.horizon, 200_000 if args.max_nodes is None else args.max_nodes,
+                            f"worst case of {lf.name}")
         except KeyboardInterrupt:
             return _interrupted_worst_case(
                 argparse.Namespace(learner=args.worst_case, horizon=args.horizon), lf(H, rounds=args.horizon), lf, H, out,
@@ -718,18 +739,28 @@ def _cmd_tree(args, out) -> int:
         print(f"wrote {args.out}: the worst-case line of {lf.name} on {H.describe()}, "
               f"{_number_text(W.value)} mistakes ({state})", file=out)
         return EXIT_OK if W.exact else EXIT_INTERRUPTED
-    from mistakebound.littlestone import LdimSearch
+    from mistakebound.littlestone import LdimSearch, SearchIncomplete, SearchInterrupted
 
     with Progress(None, desc="Littlestone dimension") as bar:
         bar.start_ticker()
         search = LdimSearch(H)
-        depth = search.ldim(search.full)
-        if depth > MAX_DRAWN_DEPTH:
-            raise _BadInput(
-                f"CLASS: {H.describe()} has Ldim {depth}; a shattered tree of that depth has 2^{depth} leaves, "
-                f"too many to draw (at most depth {MAX_DRAWN_DEPTH}); use 'mistakebound ldim --tree' for text"
-            )
-        tree = search.tree()
+        bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit)
+        if bounds.exact:
+            depth = bounds.lower
+            if depth > MAX_DRAWN_DEPTH:
+                raise _BadInput(
+                    f"CLASS: {H.describe()} has Ldim {depth}; a shattered tree of that depth has 2^{depth} leaves, "
+                    f"too many to draw (at most depth {MAX_DRAWN_DEPTH}); use 'mistakebound ldim --tree' for text"
+                )
+            try:  # the value is proven; the tree is read off the memo (searching again only what it lost)
+                tree = search.tree(max_nodes=None if args.max_nodes is None else max(args.max_nodes - bounds.nodes, 1),
+                                   time_limit=None if args.time_limit is None else max(args.time_limit - bounds.seconds, 1e-3))
+            except (SearchIncomplete, SearchInterrupted) as exc:
+                bounds = exc.bounds
+    if not bounds.exact:
+        print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s; no tree drawn", file=out)
+        print("the result is partial: raise --max-nodes / --time-limit for the exact value and the tree", file=out)
+        return EXIT_INTERRUPTED
     save_figure(draw_tree(tree, H), args.out)
     print(f"wrote {args.out}: a shattered tree of {H.describe()}, depth {depth} = Ldim, {2 ** depth} leaves", file=out)
     return EXIT_OK
@@ -886,6 +917,8 @@ def _parser() -> argparse.ArgumentParser:
         players=False,
     )
     check.add_argument("--seed", type=_seed, default=0, help="seed of every game (default 0)")
+    check.add_argument("--json", metavar="FILE.json",
+                       help="also write the report as JSON (lossless; read back with CheckReport.from_json)")
     check.set_defaults(run=_cmd_check)
 
     ldim = command(
@@ -948,8 +981,12 @@ def _parser() -> argparse.ArgumentParser:
     tree.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or path to a .npy or .csv 0/1 matrix")
     tree.add_argument("--worst-case", metavar="LEARNER", help="draw the worst-case line against this learner")
     tree.add_argument("--horizon", type=_seed, default=None, help="with --worst-case: limit games to this many rounds")
-    tree.add_argument("--max-nodes", type=_positive, default=200_000,
-                      help="with --worst-case: budget of positions (default 200000)")
+    tree.add_argument("--max-nodes", type=_positive, default=None,
+                      help="budget of search nodes for the shattered tree: when it runs out, print proven "
+                           "bounds and exit 3 (default: no budget); with --worst-case, of positions (default 200000)")
+    tree.add_argument("--time-limit", type=_seconds, default=None,
+                      help="stop the shattered-tree search after this many seconds and print proven bounds "
+                           "(exit 3); Ctrl-C does the same")
     tree.add_argument("--out", metavar="FILE", required=True, help="the figure: a .png, .svg or .pdf file name")
     tree.set_defaults(run=_cmd_tree)
 

@@ -29,6 +29,7 @@ __all__ = [
     "InvalidClassError",
     "InvalidArgumentError",
     "NotApplicableError",
+    "InsufficientMemoryError",
     "GameError",
     "IllegalInstanceError",
     "IllegalPredictionError",
@@ -51,6 +52,21 @@ class InvalidArgumentError(MistakeboundError, ValueError):
 
 class InvalidClassError(InvalidArgumentError):
     """A hypothesis class could not be built from the given matrix, domain or names."""
+
+
+class InsufficientMemoryError(MistakeboundError, MemoryError):
+    """A search would need more memory than the machine has available; raised before it starts.
+
+    Attributes
+    ----------
+    needed, available : int or None
+        The estimated bytes the search needs and the bytes available, when known.
+    """
+
+    def __init__(self, message: str, *, needed: int | None = None, available: int | None = None):
+        super().__init__(message)
+        self.needed = needed
+        self.available = available
 
 
 class NotApplicableError(MistakeboundError, ValueError):

@@ -38,7 +38,6 @@ from __future__ import annotations
 import copy
 import math
 import numbers
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -46,12 +45,19 @@ from typing import Any
 import networkx as nx
 from attrs import field, frozen
 
-from mistakebound.errors import IllegalPredictionError, InvalidArgumentError, MistakeboundError, PlayerError
+from mistakebound.errors import (
+    IllegalPredictionError,
+    InsufficientMemoryError,
+    InvalidArgumentError,
+    PlayerError,
+)
+from mistakebound.memory import available_memory as _available_memory
+from mistakebound.memory import format_bytes
 from mistakebound.game import _as_label, _as_probability
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.players import Adversary, describe, is_randomized
 
-__all__ = ["WorstCase", "worst_case_mistakes", "MinimaxAdversary", "SearchTooLarge", "memo_bytes_needed"]
+__all__ = ["WorstCase", "worst_case_mistakes", "MinimaxAdversary", "memo_bytes_needed"]
 
 
 @frozen
@@ -105,20 +111,6 @@ def _snapshot(learner: Any) -> Any:
     return take() if callable(take) else copy.deepcopy(learner)
 
 
-class SearchTooLarge(MistakeboundError, MemoryError):
-    """A search whose memo cannot fit in the available memory; raised before it starts.
-
-    Attributes
-    ----------
-    needed, available : int
-        The estimated bytes the search needs and the bytes available.
-    """
-
-    def __init__(self, message: str, *, needed: int, available: int):
-        super().__init__(message)
-        self.needed = needed
-        self.available = available
-
 
 # Per memo entry, besides the version-space bitset and the learner's state key: the dict
 # slot (about 40 bytes with its share of the table), the (state, V, horizon) key tuple
@@ -138,20 +130,6 @@ def _deep_size(obj: Any, depth: int = 0) -> int:
         size += nbytes
     return size
 
-
-def _available_memory() -> int | None:
-    """Bytes the process could still allocate: MemAvailable, else free pages; None if unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        return None
 
 
 def memo_bytes_needed(H: HypothesisClass, max_nodes: int, state_key_bytes: int = 0) -> int:
@@ -186,16 +164,13 @@ def _check_memory(learner: Any, H: HypothesisClass, max_nodes: int, keyed: bool)
     needed = memo_bytes_needed(H, max_nodes, key_bytes)
     available = _available_memory()
     if available is not None and needed > available:
-        raise SearchTooLarge(
+        raise InsufficientMemoryError(
             f"max_nodes: a search of up to {max_nodes} positions over {H.n_hypotheses} hypotheses "
-            f"needs at least {_gib(needed)} for its memo, but only {_gib(available)} of memory is "
+            f"needs at least {format_bytes(needed)} for its memo, but only {format_bytes(available)} of memory is "
             "available; lower max_nodes, give a horizon, or search a smaller class",
             needed=needed, available=available,
         )
 
-
-def _gib(n: int) -> str:
-    return f"{n / 2**30:.2f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
 
 
 def worst_case_mistakes(
@@ -244,7 +219,7 @@ def worst_case_mistakes(
         ``predict_one`` (or ``predict_proba_one``) and ``learn_one``, a learner without
         ``state_key()`` and no horizon, or a learner found to change its state on a
         round without a mistake when no horizon is given.
-    SearchTooLarge
+    InsufficientMemoryError
         Before the search starts, when the memo for ``max_nodes`` positions (at least
         :func:`memo_bytes_needed` bytes) exceeds the memory available; the message
         names both amounts.

@@ -1,0 +1,135 @@
+"""Serial against process-parallel exact Littlestone search: seconds, speedup and nodes.
+
+For each case, ``--repeats`` rounds (default 3), each timing the serial search
+(``LdimSearch(H).bounds()``) and then the parallel search (the code behind
+:func:`mistakebound.parallel.parallel_littlestone_bounds`, warm-up included)
+with ``--workers`` (default 2) workers on the same class, so both see the same load.
+Reported: the medians, the speedup (serial median / parallel median; below 1 means the
+parallel search was slower), and the nodes each expanded (the parallel count adds up
+the workers', so a larger count is work repeated because worker memos are not shared).
+Building the class is not timed; process start-up is.  The two results must be equal,
+or the run prints ``MISMATCH`` and exits 1.
+
+``CPU-bound speedup`` does not depend on how loaded the machine is: the serial run's
+CPU seconds over the parallel run's critical path, the coordinator's CPU seconds (warm-up
+included) plus those of the busiest worker.  It is what the speedup would be with a
+free core per process, minus the operating system's process start-up, which it leaves
+out (see ``start-up`` for that).
+
+The row ``start-up`` is the fixed cost of the parallel path alone: a class the serial
+search settles in a millisecond, with the serial warm-up turned off so the workers are
+started anyway.
+
+Run from the repository root::
+
+    python -m benchmarks.parallel_speedup             # the full cases, about 3 minutes
+    python -m benchmarks.parallel_speedup --smoke     # tiny sizes, a few seconds
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.suite import machine
+from mistakebound import HypothesisClass, classes
+from mistakebound.littlestone import LdimSearch
+from mistakebound.parallel import WARMUP_SECONDS, _parallel_bounds
+
+__all__ = ["CASES", "SMOKE_CASES", "main", "measure"]
+
+#: (name, builder): classes where the top of the search refutes many splits
+#: (random tables whose Ldim is far below log2 |H|) or dives once (intervals).
+CASES: list[tuple[str, Callable[[], HypothesisClass]]] = [
+    ("random(2000, 40, 0.5, seed=1)", lambda: classes.random(2000, 40, 0.5, seed=1)),
+    ("random(5000, 30, 0.3, seed=0)", lambda: classes.random(5000, 30, 0.3, seed=0)),
+    ("random(20000, 60, 0.1, seed=0)", lambda: classes.random(20000, 60, 0.1, seed=0)),
+    ("random(40000, 30, 0.2, seed=0)", lambda: classes.random(40000, 30, 0.2, seed=0)),
+    ("intervals(128)", lambda: classes.intervals(128)),
+    ("intervals(256)", lambda: classes.intervals(256)),
+]
+
+SMOKE_CASES: list[tuple[str, Callable[[], HypothesisClass]]] = [
+    ("random(300, 12, 0.3, seed=0)", lambda: classes.random(300, 12, 0.3, seed=0)),
+    ("intervals(16)", lambda: classes.intervals(16)),
+]
+
+
+def _timed(func: Callable):
+    start, cpu = time.perf_counter(), time.process_time()
+    out = func()
+    return time.perf_counter() - start, time.process_time() - cpu, out
+
+
+def measure(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]:
+    """One record per case (plus ``start-up``): medians, speedup, nodes, and the value found."""
+    records = []
+    tiny = classes.thresholds(15)
+    startup = [_timed(lambda: _parallel_bounds(tiny, workers, None, None, 0))[0] for _ in range(repeats)]
+    records.append({"case": "start-up", "n_hypotheses": tiny.n_hypotheses, "ldim": 4,
+                    "serial_s": None, "parallel_s": statistics.median(startup), "speedup": None,
+                    "cpu_speedup": None, "serial_nodes": None, "parallel_nodes": None, "mismatch": None})
+    for name, build in cases:
+        H = build()
+        serial_t, parallel_t, serial_cpu, critical_cpu = [], [], [], []
+        for _ in range(repeats):
+            t, cpu, s = _timed(lambda: LdimSearch(H).bounds())
+            serial_t.append(t)
+            serial_cpu.append(cpu)
+            stats: dict = {}
+            t, cpu, p = _timed(lambda: _parallel_bounds(H, workers, None, None, WARMUP_SECONDS, stats))
+            parallel_t.append(t)
+            critical_cpu.append(cpu + max(stats.get("worker_cpu") or [0.0]))
+        mismatch = None if (s.lower, s.upper, s.status) == (p.lower, p.upper, p.status) else \
+            f"serial {s.describe()} vs parallel {p.describe()}"
+        ser, par = statistics.median(serial_t), statistics.median(parallel_t)
+        records.append({"case": name, "n_hypotheses": H.n_hypotheses, "ldim": s.lower,
+                        "serial_s": ser, "parallel_s": par, "speedup": ser / par,
+                        "cpu_speedup": statistics.median(serial_cpu) / statistics.median(critical_cpu),
+                        "serial_nodes": s.nodes, "parallel_nodes": p.nodes, "mismatch": mismatch})
+    return records
+
+
+def _fmt(value, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.parallel_speedup",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", default="", help="run only the cases whose name contains this")
+    parser.add_argument("--out", type=Path, default=None, help="also write the records as JSON here")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks the code runs, measures nothing")
+    args = parser.parse_args(argv)
+    cases = SMOKE_CASES if args.smoke else [c for c in CASES if args.only in c[0]]
+    repeats = 1 if args.smoke else args.repeats
+    m = machine()
+    print(f"machine: {m['cpu']} | {m['cpu_count']} cpus | {m['memory_gib']} GiB | {m['uname']} | "
+          f"python {m['python']} | {m['date']} | load average {m['load_average']}")
+    print(f"workers = {args.workers}; medians of {repeats}; serial = LdimSearch(H).bounds()")
+    records = measure(cases, workers=args.workers, repeats=repeats)
+    print("| case | \\|H\\| | Ldim | serial s | parallel s | speedup | CPU-bound speedup | serial nodes | parallel nodes |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in records:
+        print(f"| {r['case']} | {r['n_hypotheses']} | {r['ldim']} | {_fmt(r['serial_s'], '.3f')} | "
+              f"{_fmt(r['parallel_s'], '.3f')} | {_fmt(r['speedup'], '.2f')} | {_fmt(r['cpu_speedup'], '.2f')} | "
+              f"{_fmt(r['serial_nodes'], ',')} | {_fmt(r['parallel_nodes'], ',')} |")
+    print(f"load average after: {machine()['load_average']}")
+    if args.out is not None:
+        args.out.write_text(json.dumps({"machine": m, "workers": args.workers, "repeats": repeats,
+                                        "cases": records}, indent=2))
+    bad = [r for r in records if r["mismatch"]]
+    for r in bad:
+        print(f"MISMATCH {r['case']}: {r['mismatch']}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""The process-parallel Littlestone search against the textbook recursion, its budgets, and its clean-up."""
+
+from __future__ import annotations
+
+import _thread
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.baseline import textbook_ldim
+from mistakebound import HypothesisClass, classes
+from mistakebound.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.littlestone import LdimSearch
+from mistakebound.parallel import _parallel_bounds, parallel_littlestone_bounds
+from tests.strategies import class_matrices
+
+# every call starts worker processes (tens of milliseconds each with forkserver): few examples
+SETTINGS = settings(max_examples=25, deadline=None)
+
+# a class whose search takes seconds, for the interrupt and clean-up tests
+SLOW = classes.random(20000, 60, 0.1, seed=0)
+
+
+@st.composite
+def sparse_matrices(draw) -> np.ndarray:
+    """Rows with at most 1-2 ones (or zeros): Ldim well below log2 |H|, so the top of the
+    search refutes levels before it succeeds (random dense tables rarely make it do so)."""
+    rows, cols, s = draw(st.integers(16, 48)), draw(st.integers(6, 9)), draw(st.integers(1, 2))
+    supports = draw(st.lists(st.sets(st.integers(0, cols - 1), max_size=s), min_size=rows, max_size=rows))
+    M = np.zeros((rows, cols), dtype=np.uint8)
+    for r, support in enumerate(supports):
+        M[r, sorted(support)] = 1
+    return 1 - M if draw(st.booleans()) else M
+
+
+def oracle(M: np.ndarray) -> int:
+    return textbook_ldim(M) if M.shape[1] else 0
+
+
+def workers_of_this_process() -> list:
+    return [p for p in multiprocessing.active_children() if p.name == "mistakebound-ldim-worker"]
+
+
+def no_worker_left() -> bool:
+    return not workers_of_this_process()
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_workers():
+    yield
+    assert no_worker_left(), workers_of_this_process()
+
+
+@SETTINGS
+@given(st.one_of(class_matrices(max_rows=16, max_cols=7), sparse_matrices()))
+def test_two_workers_equal_the_textbook_recursion(M):
+    # warm-up 0: the processes do all the work even on tiny classes
+    b = _parallel_bounds(HypothesisClass.from_matrix(M), 2, None, None, 0)
+    assert b.exact and b.lower == b.upper == oracle(M)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 5))
+def test_more_workers_than_cores_on_larger_random_classes(seed, workers):
+    rng = np.random.default_rng(seed)
+    M = (rng.random((int(rng.integers(40, 90)), 9)) < rng.choice([0.2, 0.5])).astype(np.uint8)
+    b = _parallel_bounds(HypothesisClass.from_matrix(M), workers, None, None, 0)
+    assert b.exact and b.lower == oracle(M)
+
+
+def test_public_function_with_warm_up_and_default_workers():
+    H = classes.random(60, 9, 0.5, seed=4)
+    b = parallel_littlestone_bounds(H, workers=None)
+    assert b.exact and b.lower == oracle(H.matrix)
+
+
+def test_one_worker_is_the_serial_search():
+    H = classes.random(3000, 30, 0.3, seed=0)
+    for budget in ({}, {"max_nodes": 7}):
+        par = parallel_littlestone_bounds(H, workers=1, **budget)
+        ser = LdimSearch(H).bounds(**budget)
+        assert (par.lower, par.upper, par.status, par.nodes) == (ser.lower, ser.upper, ser.status, ser.nodes)
+
+
+@SETTINGS
+@given(st.one_of(class_matrices(max_rows=16, max_cols=7), sparse_matrices()), st.integers(1, 12))
+def test_a_node_budget_gives_proven_bounds(M, max_nodes):
+    b = _parallel_bounds(HypothesisClass.from_matrix(M), 2, max_nodes, None, 0)
+    truth = oracle(M)
+    assert b.lower <= truth <= b.upper
+    assert b.status in ("exact", "budget")
+    if b.exact:
+        assert b.lower == b.upper
+
+
+def test_budgets_on_a_slow_class_stop_with_proven_bounds():
+    truth = LdimSearch(SLOW).bounds().lower
+    for budget in ({"max_nodes": 40}, {"time_limit": 0.4}):
+        b = parallel_littlestone_bounds(SLOW, workers=2, **budget)
+        assert b.status == "budget", budget
+        assert 1 <= b.lower <= truth <= b.upper < b.lower + 20
+        assert not b.exact
+    b = parallel_littlestone_bounds(SLOW, workers=2, max_nodes=400)
+    assert b.status == "budget" and b.lower <= truth <= b.upper
+    assert b.nodes < 400 + 200  # shared between the warm-up and the two workers, a few ms late at most
+
+
+def test_ctrl_c_returns_proven_bounds_and_stops_the_workers():
+    seen: list = []
+
+    def interrupt_once_workers_run():
+        for _ in range(400):
+            seen[:] = [p.pid for p in workers_of_this_process()]
+            if seen:
+                break
+            time.sleep(0.01)
+        time.sleep(0.2)
+        _thread.interrupt_main()
+
+    thread = threading.Thread(target=interrupt_once_workers_run)
+    thread.start()
+    try:
+        b = parallel_littlestone_bounds(SLOW, workers=2)
+    finally:
+        thread.join()
+    assert seen, "the workers never started"
+    assert b.status == "interrupted" and not b.exact
+    assert 1 <= b.lower <= b.upper
+    for pid in seen:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_a_dead_worker_is_an_error_and_the_others_are_stopped():
+    def kill_one_worker():
+        for _ in range(400):
+            workers = workers_of_this_process()
+            if workers:
+                time.sleep(0.1)
+                os.kill(workers[0].pid, signal.SIGKILL)
+                return
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=kill_one_worker)
+    thread.start()
+    try:
+        with pytest.raises(MistakeboundError, match="workers: worker process .* died"):
+            parallel_littlestone_bounds(SLOW, workers=2)
+    finally:
+        thread.join()
+
+
+@pytest.mark.parametrize("workers", [0, -2, 1.5, True, "2", 2.0])
+def test_bad_workers_are_refused(workers):
+    with pytest.raises(InvalidArgumentError, match=r"workers: expected None \(one per CPU\) or an integer >= 1, got"):
+        parallel_littlestone_bounds(classes.thresholds(3), workers=workers)
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"max_nodes": 0}, "max_nodes"), ({"max_nodes": 2.5}, "max_nodes"),
+    ({"time_limit": 0}, "time_limit"), ({"time_limit": float("nan")}, "time_limit"),
+])
+def test_bad_budgets_and_classes_are_refused(kwargs, name):
+    with pytest.raises(InvalidArgumentError, match=f"^{name}: expected"):
+        parallel_littlestone_bounds(classes.thresholds(3), workers=2, **kwargs)
+    with pytest.raises(InvalidArgumentError, match="^H: expected a HypothesisClass"):
+        parallel_littlestone_bounds([[0, 1]], workers=2)
+
+
+def test_benchmark_smoke_run_agrees_with_the_serial_search(tmp_path):
+    from benchmarks.parallel_speedup import SMOKE_CASES
+
+    out = tmp_path / "p.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.parallel_speedup", "--smoke", "--out", str(out)],
+        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    records = json.loads(out.read_text())["cases"]
+    assert [r["case"] for r in records] == ["start-up"] + [name for name, _ in SMOKE_CASES]
+    assert all(r["mismatch"] is None for r in records)
+    assert "| start-up |" in proc.stdout
+
+
+def test_littlestone_dimension_takes_workers():
+    from mistakebound import littlestone_bounds, littlestone_dimension
+
+    H = classes.random(80, 9, 0.3, seed=5)
+    assert littlestone_dimension(H, workers=2) == littlestone_dimension(H) == oracle(H.matrix)
+    b = littlestone_bounds(H, workers=2, max_nodes=3)
+    assert b.lower <= oracle(H.matrix) <= b.upper
+    with pytest.raises(InvalidArgumentError, match="workers"):
+        littlestone_dimension(H, workers=0)
