@@ -53,6 +53,7 @@ import inspect
 import json
 import math
 import os
+import re
 import sys
 import textwrap
 import warnings
@@ -832,6 +833,8 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit code 2)."""
 
     def error(self, message: str):
+        # one line: control characters an argument held are shown escaped ('\\r'), not printed
+        message = re.sub(r"[\x00-\x1f\x7f]", lambda m: repr(m.group())[1:-1], message)
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
