@@ -314,3 +314,20 @@ def test_ldim_with_a_budget_prints_proven_bounds_and_exits_3(capsys):
     for bad in ("0", "-2", "soon"):
         code, out, err = run(capsys, "ldim", "thresholds:15", "--time-limit", bad)
         assert code == 2 and "--time-limit" in err
+
+
+def test_ldim_applies_its_budget_to_the_vc_search_too(capsys):
+    from benchmarks.baseline import textbook_vcdim
+    from mistakebound import classes, littlestone_dimension, vc_dimension
+
+    # Ldim finishes in this budget (about 3,500 nodes), the VC search (about 15,000) does not
+    code, out, err = run(capsys, "ldim", "random:5000,30,0.3,0", "--max-nodes", "6000")
+    assert code == 3, err
+    H = classes.random(5000, 30, 0.3, 0)
+    assert facts(out)["Ldim"] == littlestone_dimension(H)
+    lower, upper = (int(v) for v in re.findall(r"(\d+) <= VCdim <= (\d+)", out)[0])
+    assert lower <= vc_dimension(H) <= upper <= littlestone_dimension(H)
+    assert "VC dimension is partial" in out
+    # without a budget the VC dimension is exact (the textbook search as the oracle)
+    code, out, err = run(capsys, "ldim", "random:60,8,0.3,0")
+    assert code == 0 and facts(out)["VCdim"] == textbook_vcdim(classes.random(60, 8, 0.3, 0).matrix)

@@ -253,7 +253,7 @@ def format_tree(tree, H: HypothesisClass) -> str:
 
 def _cmd_ldim(args, out) -> int:
     from mistakebound.littlestone import LdimSearch
-    from mistakebound.vc import vc_dimension
+    from mistakebound.vc import vc_bounds
 
     H = load_class(args.cls)
     search = LdimSearch(H)
@@ -268,9 +268,19 @@ def _cmd_ldim(args, out) -> int:
         print("the result is partial: raise --max-nodes / --time-limit for the exact value", file=out)
         return EXIT_INTERRUPTED
     ldim = bounds.lower
-    print(f"VCdim = {vc_dimension(H)}", file=out)
+    left = None if args.time_limit is None else max(args.time_limit - bounds.seconds, 1e-3)
+    vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=left)  # the same budget, for the VC search
+    if vc.exact or vc.lower == ldim:  # VCdim <= Ldim: a shattered set of size Ldim settles it
+        print(f"VCdim = {vc.lower}", file=out)
+    else:
+        upper = min(vc.upper, ldim)
+        print(f"{vc.lower} <= VCdim <= {upper} (partial: {vc.status}; VCdim <= Ldim), "
+              f"after {vc.nodes} nodes", file=out)
     print(f"Ldim = {ldim}", file=out)
     print(f"log2|H| = {math.log2(H.n_hypotheses):.2f} (upper bound on Ldim)", file=out)
+    if not (vc.exact or vc.lower == ldim):
+        print("the VC dimension is partial: raise --max-nodes / --time-limit for the exact value", file=out)
+        return EXIT_INTERRUPTED
     if args.tree:
         print(f"shattered tree of depth {ldim} (root 1; children 2i on label 0, 2i+1 on label 1):", file=out)
         print(format_tree(search.tree(), H), file=out)

@@ -462,9 +462,9 @@ class LdimSearch:
         hi = self._hi
         if k > hi.get(V, k):
             return False
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _OutOfBudget  # the budget is spent: this node is not expanded, nor counted
         self.nodes += 1
-        if self._node_limit is not None and self.nodes > self._node_limit:
-            raise _OutOfBudget
         if self._deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self._deadline:
             raise _OutOfBudget
         if self.memo_bytes() > self.max_memo_bytes:
