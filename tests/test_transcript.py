@@ -187,3 +187,19 @@ def test_summary_mentions_totals():
     r = Round(t=1, x=0, p=0.25, prediction=0, y=1)
     s = Transcript(rounds=[r], learner="L", adversary="A", best_hypothesis_mistakes=0).summary()
     assert "L vs A" in s and "1 rounds" in s and "1 mistakes" in s and "0.75" in s
+
+
+@given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, 0.5, 0.25, 1 / 3, 0.1, 0.9]), st.integers(0, 1), st.integers(0, 1)),
+                max_size=30))
+def test_totals_read_off_the_log_equal_the_totals_of_the_built_rounds(rows):
+    from mistakebound.transcript import RoundLog
+
+    ps = [p for p, _, _ in rows]
+    preds = [int(p == 1.0) if p in (0.0, 1.0) else d for p, d, _ in rows]
+    ys = [y for _, _, y in rows]
+    log = RoundLog(list(range(len(rows))), ps, preds, ys)
+    lazy = Transcript.from_log(log)
+    built = Transcript(rounds=log.rounds())
+    assert lazy.mistakes == built.mistakes == sum(a != b for a, b in zip(preds, ys))
+    exact = sum((Fraction(p) if y == 0 else 1 - Fraction(p) for p, y in zip(ps, ys)), Fraction(0))
+    assert lazy.expected_mistakes == built.expected_mistakes == float(exact)

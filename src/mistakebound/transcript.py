@@ -23,6 +23,7 @@ Examples
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -188,16 +189,35 @@ class Transcript(_Deferred):
             log = None
         return len(self.rounds) if log is None else len(log)
 
+    def _columns(self) -> tuple[Sequence, Sequence, Sequence]:
+        """``(ps, predictions, ys)`` of the rounds, read off the log while the rounds are unbuilt."""
+        try:
+            log = object.__getattribute__(self, "_log")
+        except AttributeError:
+            log = None
+        if isinstance(log, RoundLog):
+            n = len(log)
+            return log._ps[:n], log._predictions, log._ys[:n]
+        R = self.rounds
+        return [r.p for r in R], [r.prediction for r in R], [r.y for r in R]
+
     @property
     def mistakes(self) -> int:
         """Number of rounds whose drawn prediction was wrong."""
-        return sum(r.mistake for r in self.rounds)
+        _, predictions, ys = self._columns()
+        return sum(map(operator.ne, predictions, ys))
 
     @property
     def expected_mistakes(self) -> float:
         """``sum_t |p_t - y_t|``, summed exactly as fractions of the stored ``p_t`` and rounded once."""
-        total = sum((Fraction(r.p) if r.y == 0 else 1 - Fraction(r.p) for r in self.rounds), Fraction(0))
-        return float(total)
+        ps, _, ys = self._columns()
+        whole, parts = 0, []  # deterministic rounds (p = 0 or 1) add an integer; others exactly
+        for p, y in zip(ps, ys):
+            if p == 0.0 or p == 1.0:
+                whole += p != y
+            else:
+                parts.append(Fraction(p) if y == 0 else 1 - Fraction(p))
+        return float(sum(parts, Fraction(whole)))
 
     @property
     def regret(self) -> float | None:
