@@ -68,6 +68,7 @@ __all__ = [
     "is_shattered",
     "littlestone_bounds",
     "littlestone_dimension",
+    "require_exact",
     "search_memory_estimate",
     "shattered_tree",
 ]
@@ -532,11 +533,7 @@ class LdimSearch:
         V = self.full if V is None else V
         if V == 0:
             raise InvalidArgumentError("V: expected a non-empty version space, got the empty set")
-        b = self.bounds(V, max_nodes=max_nodes, time_limit=time_limit)
-        if b.status == "interrupted":
-            raise SearchInterrupted(b)
-        if not b.exact:
-            raise SearchIncomplete(b)
+        b = require_exact(self.bounds(V, max_nodes=max_nodes, time_limit=time_limit))
         started, nodes_before, evicted_before = time.monotonic(), self.nodes, self.evictions
         self._node_limit = None if max_nodes is None else self.nodes + max(max_nodes - b.nodes, 0)
         self._deadline = None if time_limit is None else started + max(time_limit - b.seconds, 0.0)
@@ -757,6 +754,31 @@ class SearchInterrupted(KeyboardInterrupt):
         self.bounds = bounds
 
 
+def require_exact(bounds):
+    """``bounds`` when the search finished; else raise what it proved.
+
+    Raises :class:`SearchInterrupted` for a search stopped by Ctrl-C and
+    :class:`SearchIncomplete` for one out of budget, each carrying ``bounds``, so that a
+    function returning a number never returns a partial one.  Works for any bounds
+    object with ``status`` and ``exact`` (:class:`LdimBounds`, ``VCBounds``).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> require_exact(littlestone_bounds(classes.thresholds(7))).lower
+    3
+    >>> require_exact(littlestone_bounds(classes.random(3000, 30, 0.3, seed=0), max_nodes=5))
+    Traceback (most recent call last):
+    ...
+    mistakebound.littlestone.SearchIncomplete: search stopped (budget) after 5 nodes: 1 <= Ldim <= 10 (partial: budget)
+    """
+    if bounds.status == "interrupted":
+        raise SearchInterrupted(bounds)
+    if not bounds.exact:
+        raise SearchIncomplete(bounds)
+    return bounds
+
+
 def _check_budget(max_nodes: object, time_limit: object) -> None:
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1):
         raise InvalidArgumentError(f"max_nodes: expected None or an integer >= 1, got {max_nodes!r}")
@@ -830,12 +852,7 @@ def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     >>> littlestone_dimension(HypothesisClass.from_matrix([[0, 1]]))
     0
     """
-    bounds = littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit, workers=workers)
-    if bounds.status == "interrupted":
-        raise SearchInterrupted(bounds)
-    if not bounds.exact:
-        raise SearchIncomplete(bounds)
-    return bounds.lower
+    return require_exact(littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit, workers=workers)).lower
 
 
 def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,

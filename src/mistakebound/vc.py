@@ -47,7 +47,7 @@ from collections.abc import Iterable
 
 from mistakebound.errors import InvalidArgumentError
 from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.littlestone import SearchIncomplete, SearchInterrupted, _check_budget, _require_class
+from mistakebound.littlestone import SearchIncomplete, SearchInterrupted, _check_budget, _require_class, require_exact
 
 __all__ = [
     "VCBounds",
@@ -425,12 +425,7 @@ def shattered_set(H: HypothesisClass, *, max_nodes: int | None = None,
     >>> len(shattered_set(classes.intervals(6)))
     2
     """
-    bounds = vc_bounds(H, max_nodes=max_nodes, time_limit=time_limit)
-    if bounds.status == "interrupted":
-        raise SearchInterrupted(bounds)
-    if not bounds.exact:
-        raise SearchIncomplete(bounds)
-    return bounds.witness
+    return require_exact(vc_bounds(H, max_nodes=max_nodes, time_limit=time_limit)).witness
 
 
 def vc_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
