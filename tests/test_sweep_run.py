@@ -71,7 +71,7 @@ def test_a_failing_cell_records_its_error_and_the_sweep_goes_on(inprocess):
 
 
 def test_records_are_the_same_on_a_process_pool_and_on_a_dask_local_cluster(inprocess):
-    distributed = pytest.importorskip("distributed")
+    import distributed  # in the test extra: a missing dask fails here (tests/test_environment.py)
     expected = _inputs_and_outputs(inprocess)
     pool = sweep(CONFIG, executor="processes", workers=2, batch=3)
     assert pool.executor == "processes"
@@ -167,3 +167,13 @@ def test_the_throughput_benchmark_runs_in_smoke_mode_and_every_executor_agrees()
     assert proc.returncode == 0 and "MISMATCH" not in proc.stdout, proc.stdout + proc.stderr
     for row in ("in-process", "process pool, 1 worker", "process pool, 2 workers"):
         assert row in proc.stdout
+
+
+def test_a_player_that_does_not_apply_is_recorded_as_n_a_not_as_an_error():
+    # BasisVectorForcer needs instances that are 0/1 vectors; thresholds have integers
+    config = {"grid": [{"learners": ["Halving"], "adversaries": ["BasisVectorForcer", "OppositeLabel"],
+                        "classes": ["thresholds"], "sizes": [4]}]}
+    result = sweep(config, executor="inprocess")
+    verdicts = {r["adversary"]: r["verdict"] for r in result.records}
+    assert verdicts == {"BasisVectorForcer": "n/a", "OppositeLabel": "ok"}
+    assert result.ok and not result.errors
