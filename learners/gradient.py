@@ -358,7 +358,9 @@ def transcript_log_losses(transcript: Any) -> tuple[float, ...]:
     """
     out = []
     for r in transcript.rounds:
-        out.append(-math.log(r.p) if r.y == 1 else -math.log1p(-r.p))
+        q = r.p if r.y == 1 else 1.0 - r.p  # the probability given to the true label
+        # a p_t rounded to exactly the wrong end leaves nothing to recover: -log(0) = inf
+        out.append(math.inf if q <= 0.0 else -math.log(r.p) if r.y == 1 else -math.log1p(-r.p))
     return tuple(out)
 
 

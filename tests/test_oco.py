@@ -11,10 +11,10 @@ import math
 import numpy as np
 import pytest
 from attrs import define
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from mistakebound import play
+from mistakebound import Round, Transcript, play
 from mistakebound.adversaries.alternating_losses import AlternatingLosses
 from mistakebound.errors import (
     GameError,
@@ -452,6 +452,8 @@ def test_online_logistic_regression_log_loss_regret(d, T, seed, R, B, noise, eta
     learner_losses = np.logaddexp(0, -s * (X * ws).sum(axis=1))
     # the transcript keeps only the float p_t: -log(1 - p_t) carries an error ~ ulp(1)/(1 - p_t)
     ps = np.array([r.p for r in tr.rounds])
+    # a sigmoid saturated at the wrong end stores p_t = 0 or 1 exactly: its loss is lost (inf)
+    assume(not np.any(np.where(s > 0, ps, 1 - ps) <= 0.0))
     slack = 1e-9 + 1e-15 / np.minimum(ps, 1 - ps).clip(1e-300)
     assert np.all(np.abs(np.array(transcript_log_losses(tr)) - learner_losses) <= slack)
     sq = (X * X).sum(axis=1) / (1 + np.exp(s * (X * ws).sum(axis=1))) ** 2
@@ -496,3 +498,9 @@ def test_oco_scenarios_hold_and_run_fast():
     assert all(o.verdict == "ok" and (o.bound is not None or o.forced is not None) and o.note for o in outcomes)
     assert {s.measure for s in suite.SCENARIOS} == {"regret"}
     assert doctest.testmod(suite).failed == 0
+
+
+def test_a_saturated_wrong_prediction_has_infinite_transcript_log_loss():
+    T = Transcript(rounds=(Round(t=1, x=(40.0,), p=1.0, prediction=1, y=0), Round(t=2, x=(1.0,), p=0.5, prediction=1, y=1)))
+    losses = transcript_log_losses(T)
+    assert losses[0] == math.inf and losses[1] == pytest.approx(math.log(2))
