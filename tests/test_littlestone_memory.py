@@ -157,11 +157,14 @@ def test_a_twin_reuses_a_refutation_without_losing_the_value():
         checked += 1
 
 
-def test_pack_columns_equals_packbits_along_rows():
+def test_columns_to_masks_equals_packbits_along_rows():
+    from mistakebound.bitset import columns_to_masks
+
     rng = np.random.default_rng(0)
     for n, m in [(1, 1), (7, 3), (8, 5), (9, 2), (100, 17), (3, 0), (64, 1)]:
         M = (rng.random((n, m)) < 0.5).astype(np.uint8)
-        assert (ls._pack_columns(M) == np.packbits(M, axis=0, bitorder="little").T).all()
+        packed = np.packbits(M, axis=0, bitorder="little")
+        assert columns_to_masks(M) == [int.from_bytes(packed[:, j].tobytes(), "little") for j in range(m)]
 
 
 def test_trees_of_larger_zoo_classes_are_shattered_and_of_the_closed_form_depth():

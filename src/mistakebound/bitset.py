@@ -26,7 +26,33 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["column_to_mask", "full_mask", "indices_to_mask", "mask_to_indices", "popcount"]
+__all__ = ["column_to_mask", "columns_to_masks", "full_mask", "indices_to_mask", "mask_to_indices", "popcount"]
+
+
+def columns_to_masks(M: np.ndarray) -> list[int]:
+    """Each column of the 0/1 matrix ``M`` as a bitset over its rows (bit ``i`` = row ``i``).
+
+    Eight rows are shifted into one byte at a time, several times faster than
+    ``numpy.packbits`` along the strided row axis of a large table.
+
+    Examples
+    --------
+    >>> columns_to_masks(np.array([[1, 0], [0, 1], [1, 1]], dtype=np.uint8))
+    [5, 6]
+    """
+    n, m = M.shape
+    if m == 0:
+        return []
+    pad = (-n) % 8
+    A = M.astype(np.uint8, copy=False)
+    if pad:
+        A = np.vstack([A, np.zeros((pad, m), dtype=np.uint8)])
+    A = A.reshape(-1, 8, m)
+    packed = A[:, 0, :].copy()
+    for k in range(1, 8):
+        packed |= A[:, k, :] << np.uint8(k)
+    rows = np.ascontiguousarray(packed.T)
+    return [int.from_bytes(rows[j].tobytes(), "little") for j in range(m)]
 
 
 def full_mask(n: int) -> int:

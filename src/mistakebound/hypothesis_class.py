@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from attrs import field, frozen
 
-from mistakebound.bitset import column_to_mask, full_mask, mask_to_indices
+from mistakebound.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
 from mistakebound.errors import InvalidClassError
 
 __all__ = ["HypothesisClass"]
@@ -325,8 +325,7 @@ class HypothesisClass:
     @functools.cached_property
     def column_masks(self) -> tuple[int, ...]:
         """Per instance, the bitset of hypotheses labelling it 1 (see :mod:`mistakebound.bitset`)."""
-        packed = np.packbits(self.matrix, axis=0, bitorder="little")
-        return tuple(int.from_bytes(packed[:, j].tobytes(), "little") for j in range(self.n_instances))
+        return tuple(columns_to_masks(self.matrix))
 
     @property
     def full_mask(self) -> int:

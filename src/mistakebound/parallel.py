@@ -59,7 +59,7 @@ from multiprocessing.connection import wait
 
 from mistakebound.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.littlestone import LdimBounds, LdimSearch
+from mistakebound.littlestone import LdimBounds, LdimSearch, _check_budget
 
 __all__ = ["WARMUP_SECONDS", "parallel_littlestone_bounds"]
 
@@ -134,14 +134,6 @@ def _check_workers(workers: object) -> int:
         )
     return int(workers)
 
-
-def _check_budget(max_nodes: object, time_limit: object) -> None:
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral)
-                                  or max_nodes < 1):
-        raise InvalidArgumentError(f"max_nodes: expected None or an integer >= 1, got {max_nodes!r}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
-                                   or not time_limit > 0 or time_limit != time_limit):
-        raise InvalidArgumentError(f"time_limit: expected None or a number of seconds > 0, got {time_limit!r}")
 
 
 # ------------------------------------------------------------------ the coordinator

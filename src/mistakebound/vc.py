@@ -45,6 +45,7 @@ from attrs import field, frozen
 
 from collections.abc import Iterable
 
+from mistakebound.bitset import columns_to_masks
 from mistakebound.errors import InvalidArgumentError
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.littlestone import SearchIncomplete, SearchInterrupted, _check_budget, _require_class, require_exact
@@ -123,7 +124,7 @@ class _VCSearch:
         D = H.matrix if reps.size == H.n_hypotheses else H.matrix[reps]
         self.n_distinct = int(D.shape[0])
         self.full = full = (1 << self.n_distinct) - 1
-        self.cols = cols = _pack_columns(D)
+        self.cols = cols = columns_to_masks(D)
         seen: set[int] = set()
         cand: list[int] = []
         for j, c in enumerate(cols):
@@ -319,26 +320,6 @@ class _VCSearch:
             grow([], [full], [n_all], order, [g for g, _ in root])
         except _Found:
             stack.clear()
-
-
-def _pack_columns(D: np.ndarray) -> list[int]:
-    """Each column of the 0/1 matrix ``D`` as a bitset over its rows (bit ``i`` = row ``i``).
-
-    Eight rows are shifted into one byte at a time, which is several times faster than
-    ``numpy.packbits`` along axis 0 on a large table.
-    """
-    n_rows, n_cols = D.shape
-    if n_cols == 0:
-        return []
-    pad = (-n_rows) % 8
-    if pad:
-        D = np.concatenate([D, np.zeros((pad, n_cols), dtype=D.dtype)])
-    R = D.astype(np.uint8, copy=False).reshape(-1, 8, n_cols)
-    packed = R[:, 0, :].copy()
-    for k in range(1, 8):
-        packed |= R[:, k, :] << np.uint8(k)
-    rows = np.ascontiguousarray(packed.T)
-    return [int.from_bytes(rows[j].tobytes(), "little") for j in range(n_cols)]
 
 
 def _h_index(gains) -> int:
