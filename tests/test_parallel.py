@@ -202,3 +202,41 @@ def test_littlestone_dimension_takes_workers():
     assert b.lower <= oracle(H.matrix) <= b.upper
     with pytest.raises(InvalidArgumentError, match="workers"):
         littlestone_dimension(H, workers=0)
+
+
+def test_workers_share_what_they_prove():
+    H = classes.random(2000, 20, 0.2, seed=1)
+    stats: dict = {}
+    b = _parallel_bounds(H, 2, None, None, 0, stats)
+    assert b.exact and b.lower == LdimSearch(H).bounds().lower
+    sent = [s for s, _, _ in stats["worker_shared"]]
+    received = [r for _, r, _ in stats["worker_shared"]]
+    taught = [t for _, _, t in stats["worker_shared"]]
+    assert all(n > 0 for n in sent) and all(n > 0 for n in received), stats
+    assert sum(taught) > 0 and all(t <= r for t, r in zip(taught, received)), stats
+    assert received[0] <= sent[1] and received[1] <= sent[0], stats  # nothing invented on the way
+
+
+def test_an_idle_worker_helps_the_side_still_running():
+    # one split, two workers: both sides start at once; intervals' side without the point
+    # is far longer, so the worker that finishes first is sent to help with it
+    H = classes.intervals(48)
+    search = LdimSearch(H)
+    full = search.full
+    splits = search._splits(full, search._splitting(full))[:1]
+    truth = search.bounds().lower
+    from mistakebound.parallel import _Pool
+
+    pool = _Pool()
+    try:
+        pool.start(H, full, 2, None, [])
+        assert pool.level(splits, truth - 1, None) is True  # the first split of intervals witnesses Ldim
+        assert pool.helper_tasks == 1
+    finally:
+        pool.stop()
+    fresh = _Pool()
+    try:
+        fresh.start(H, full, 2, None, [])
+        assert fresh.level(splits, truth, None) is False  # and nothing reaches one more
+    finally:
+        fresh.stop()

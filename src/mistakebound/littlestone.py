@@ -93,6 +93,8 @@ CANONICAL_WINDOW = 16
 MEMO_FRACTION = 0.25
 #: The memo limit when the available memory cannot be read.
 DEFAULT_MEMO_BYTES = 1 << 30
+#: A parallel worker's search runs its tick (fact exchange, stop checks) every this many nodes.
+TICK_NODES = 16
 
 
 
@@ -236,6 +238,12 @@ class LdimSearch:
         self._keys_made = self._window_hits = 0
         self._node_limit: int | None = None
         self._deadline: float | None = None
+        # set by a parallel worker (mistakebound.parallel): proven facts to publish, a
+        # callable run every TICK_NODES nodes (it exchanges facts, and may stop the
+        # search), and the order of a helper (the larger side of each split first)
+        self._outbox: list | None = None
+        self._tick = None
+        self._large_first = False
 
     # -------------------------------------------------------------- queries
     def mask_of_rows(self, rows) -> int:
@@ -411,6 +419,39 @@ class LdimSearch:
         return self._canonical(V, splits)
 
     # ------------------------------------------------------------ the memo
+    def merge_proven(self, facts) -> int:
+        """Add proven facts ``(V, value)`` to the memo; returns how many were new to it.
+
+        ``value >= 0`` says ``Ldim(V) >= value``; ``value = -1 - m`` says ``Ldim(V) <= m``.
+        These are what another search of the same class publishes in ``_outbox`` (its
+        version spaces are bitsets over the same distinct rows), which is how parallel
+        workers share what they prove.  A fact no stronger than the memo's is ignored.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> a, b = LdimSearch(classes.thresholds(7)), LdimSearch(classes.thresholds(7))
+        >>> a._outbox = []
+        >>> a.ldim(a.full)
+        3
+        >>> b.merge_proven(a._outbox) > 0
+        True
+        >>> b.ldim(b.full), b.nodes
+        (3, 0)
+        """
+        lo, hi, new = self._lo, self._hi, 0
+        for V, value in facts:
+            if value >= 0:
+                if value > lo.get(V, 1):
+                    lo[V] = value
+                    new += 1
+            else:
+                m = -1 - value
+                if m < hi.get(V, m + 1):
+                    hi[V] = m
+                    new += 1
+        return new
+
     def memo_bytes(self) -> int:
         """Estimated bytes held by the memos."""
         return (len(self._lo) + len(self._hi) + len(self._wit)) * self._entry_bytes + self._canon_bytes
@@ -466,6 +507,8 @@ class LdimSearch:
         self.nodes += 1
         if self._deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self._deadline:
             raise _OutOfBudget
+        if self._tick is not None and not self.nodes % TICK_NODES:
+            self._tick()
         if self.memo_bytes() > self.max_memo_bytes:
             self._evict()
         if splits is None:
@@ -483,6 +526,8 @@ class LdimSearch:
                         self._window_hits += 1
                         self._wit.pop(V, None)  # it witnessed a smaller value; the tree copies the twin's
                         lo[V] = e[0]
+                        if self._outbox is not None:
+                            self._outbox.append((V, e[0]))
                         if s >= FORM_MIN:  # kept for the tree: costly to recompute on large V
                             self._forms[V] = canon
                             self._canon_bytes += 100 + 8 * (len(canon[1]) + len(canon[2]))
@@ -491,21 +536,28 @@ class LdimSearch:
                         self.canonical_hits += 1
                         self._window_hits += 1
                         hi[V] = e[1]
+                        if self._outbox is not None:
+                            self._outbox.append((V, -1 - e[1]))
                         return False
         sub = [j for _, _, j in splits]
         need = k - 1
         for ns, small, j in splits:
             if ns.bit_length() <= need:
                 break  # floor(log2 |small|) < k - 1 here and for every later split
-            if self._at_least(small, sub, need) and self._at_least(V ^ small, sub, need):
+            first, second = (V ^ small, small) if self._large_first else (small, V ^ small)
+            if self._at_least(first, sub, need) and self._at_least(second, sub, need):
                 # witness first: j also witnesses any smaller value, so an exception between
                 # the two writes (Ctrl-C, a parallel worker's stop) leaves the memo consistent
                 self._wit[V] = j
                 lo[V] = max(k, 1 + min(lo.get(small, need), lo.get(V ^ small, need)))
+                if self._outbox is not None:
+                    self._outbox.append((V, lo[V]))
                 if canon is not None:
                     self._store_canonical(*canon, V)
                 return True
         hi[V] = need
+        if self._outbox is not None:
+            self._outbox.append((V, -1 - need))
         if canon is not None:
             self._store_canonical(*canon, V)
         return False

@@ -47,7 +47,6 @@ Examples
 
 from __future__ import annotations
 
-import _thread
 import multiprocessing
 import numbers
 import os
@@ -56,6 +55,7 @@ import threading
 import time
 import traceback
 from multiprocessing.connection import wait
+from queue import Empty
 
 from mistakebound.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.hypothesis_class import HypothesisClass
@@ -68,7 +68,8 @@ __all__ = ["WARMUP_SECONDS", "parallel_littlestone_bounds"]
 WARMUP_SECONDS = 0.25
 
 _GRACE = 2.0  # seconds past time_limit after which silent workers are stopped unasked
-_POLL = 0.005  # seconds between a worker's budget checks
+#: Seconds between two exchanges of proven memo entries by a busy worker.
+EXCHANGE_SECONDS = 0.002
 
 
 def parallel_littlestone_bounds(H: HypothesisClass, *, workers: int | None,
@@ -142,7 +143,9 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
     """The coordinator; ``warmup=0`` skips the serial warm-up (used by the tests).
 
     A ``stats`` dict, if given, receives ``worker_cpu`` (CPU seconds each worker spent
-    on sub-questions) and ``worker_nodes`` (used by the benchmark).
+    on sub-questions), ``worker_nodes``, ``worker_shared`` (per worker: facts sent,
+    facts received, and received facts that were new to it) and ``helper_tasks`` (used
+    by the benchmark and the tests).
     """
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
@@ -158,6 +161,7 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
         return result(0, 0, "exact", 0)
     lower, upper, nodes = 1, search._upper(V, splits), 0
     if warmup > 0:
+        _start_server_early()  # on the other core while the warm-up runs
         warm = search.bounds(max_nodes=max_nodes,
                              time_limit=warmup if time_limit is None else min(warmup, time_limit))
         if warm.status != "budget":
@@ -172,7 +176,8 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
     pool = _Pool()
     status = "exact"
     try:
-        pool.start(H, V, min(n_workers, 2 * len(splits)), quota)
+        seed = [(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()]
+        pool.start(H, V, min(n_workers, 2 * len(splits)), quota, seed)
         k = upper
         while k > lower:
             answer = pool.level(splits, k - 1, deadline)
@@ -191,7 +196,8 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
     finally:
         pool.stop()
         if stats is not None:
-            stats.update(worker_cpu=list(pool.cpu), worker_nodes=list(pool.nodes_by_worker))
+            stats.update(worker_cpu=list(pool.cpu), worker_nodes=list(pool.nodes_by_worker),
+                         worker_shared=list(pool.shared), helper_tasks=pool.helper_tasks)
     return result(lower, upper, status, nodes + pool.nodes)
 
 
@@ -215,15 +221,19 @@ class _Pool:
         self.owner: dict[tuple[int, int], int] = {}
         self.proven_lo: dict[tuple[int, int], int] = {}  # Ldim(side) >= value
         self.proven_hi: dict[tuple[int, int], int] = {}  # Ldim(side) < value
+        self.inboxes: list = []
+        self.shared: list[tuple[int, int, int]] = []
+        self.helper_tasks = 0
 
-    def start(self, H: HypothesisClass, full: int, n: int, quota: int | None) -> None:
+    def start(self, H: HypothesisClass, full: int, n: int, quota: int | None, seed: list) -> None:
         self.full = full
         ctx = _context()
-        for _ in range(n):
+        self.inboxes = [ctx.Queue() for _ in range(n)]
+        for index in range(n):
             parent_end, child_end = ctx.Pipe()
             cancel = ctx.RawValue("q", -1)
-            p = ctx.Process(target=_worker_main, args=(child_end, cancel, H, quota), daemon=True,
-                            name="mistakebound-ldim-worker")
+            p = ctx.Process(target=_worker_main, daemon=True, name="mistakebound-ldim-worker",
+                            args=(child_end, cancel, H, quota, self.inboxes, index, seed))
             self.procs.append(p)
             self.conns.append(parent_end)
             self.cancel.append(cancel)
@@ -231,6 +241,7 @@ class _Pool:
             child_end.close()
         self.alive = list(range(n))
         self.cpu, self.nodes_by_worker = [0.0] * n, [0] * n
+        self.shared = [(0, 0, 0)] * n  # per worker: facts sent, received, new to it
 
     def _known(self, key, need: int) -> bool | None:
         if need <= self.proven_lo.get(key, -1):
@@ -287,9 +298,12 @@ class _Pool:
                 for w in self.alive:
                     if w not in running:
                         key = self._pick(w, queue, side, verdict, running)
-                        if key is None:
-                            break
-                        self._send(w, key, splits, need, deadline, running)
+                        helper = key is None
+                        if helper:  # nothing left to hand out: help the side running longest
+                            key = self._help(running)
+                            if key is None:
+                                break
+                        self._send(w, key, splits, need, deadline, running, helper)
                 if not running:  # work left, no worker with budget left
                     return None
                 timeout = None if deadline is None else max(0.0, deadline + _GRACE - time.monotonic())
@@ -308,6 +322,9 @@ class _Pool:
                     if outcome != "ok":  # cancelled
                         continue
                     side[key] = answer
+                    for v, (tid, other) in running.items():  # its helper, or the side it helped
+                        if other == key:
+                            self.cancel[v].value = tid
                     if answer:
                         self.proven_lo[key] = max(need, self.proven_lo.get(key, need))
                     else:
@@ -335,20 +352,33 @@ class _Pool:
                 return key
         return queue.pop(0)
 
-    def _send(self, w, key, splits, need, deadline, running) -> None:
+    @staticmethod
+    def _help(running):
+        """The side running longest among those only one worker runs, or None."""
+        counts: dict = {}
+        for tid, key in running.values():
+            counts.setdefault(key, []).append(tid)
+        alone = [(tids[0], key) for key, tids in counts.items() if len(tids) == 1]
+        return min(alone)[1] if alone else None
+
+    def _send(self, w, key, splits, need, deadline, running, helper: bool = False) -> None:
+        """Hand side ``key`` to worker ``w``; a helper searches the larger side of each split first."""
         i, s = key
         small = splits[i][0]
         V = small if s == 0 else self.full ^ small
         self.task_ids += 1
-        self.owner[key] = w
+        if helper:
+            self.helper_tasks += 1
+        else:
+            self.owner[key] = w
         remaining = None if deadline is None else deadline - time.monotonic()
-        self.conns[w].send((self.task_ids, V, need, remaining))
+        self.conns[w].send((self.task_ids, V, need, remaining, helper))
         running[w] = (self.task_ids, key)
 
     def _receive(self, w, running):
         _, key = running.pop(w)
         try:
-            tid, outcome, answer, n, cpu = self.conns[w].recv()
+            tid, outcome, answer, n, cpu, self.shared[w] = self.conns[w].recv()
         except (EOFError, OSError) as exc:
             self.procs[w].join(1)
             raise MistakeboundError(
@@ -389,10 +419,33 @@ class _Pool:
                 p.join()
         for conn in self.conns:
             conn.close()
-        self.procs, self.conns, self.cancel, self.alive = [], [], [], []
+        for q in self.inboxes:
+            q.close()
+            q.cancel_join_thread()
+        self.procs, self.conns, self.cancel, self.alive, self.inboxes = [], [], [], [], []
 
 
 _preload_set = False
+
+
+def _start_server_early() -> None:
+    """Start the forkserver (about 0.3 s, once per process) in a background thread.
+
+    :meth:`multiprocessing.Process.start` would start it anyway, under the same lock,
+    so this only moves that cost off the critical path: it overlaps the warm-up.
+    """
+    ctx = _context()
+    if ctx.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    def start() -> None:
+        try:
+            forkserver.ensure_running()
+        except Exception:  # noqa: BLE001 - Process.start() retries and reports it
+            pass
+
+    threading.Thread(target=start, daemon=True, name="mistakebound-forkserver-start").start()
 
 
 def _context():
@@ -412,75 +465,89 @@ class _Stop(Exception):
     """Raised inside a worker's search: the sub-question ran out of budget or was cancelled."""
 
 
-class _Watch:
-    """Stops a worker's current sub-question when its budget runs out or it is cancelled.
+class _Exchange:
+    """A worker's link to its peers, run by its search every few nodes (``LdimSearch._tick``).
 
-    A watcher thread checks every few milliseconds; to stop the search it raises a
-    simulated SIGINT in the worker's main thread (:func:`_thread.interrupt_main`),
-    which the handler turns into :class:`_Stop` only while a sub-question runs and the
-    watcher asked for it; a real Ctrl-C is ignored (the coordinator handles that).
-    The search writes memo entries only for finished nodes, so unwinding it with an
-    exception leaves the memo correct.
+    Every :data:`EXCHANGE_SECONDS` it puts the facts its search proved since the last
+    time (``Ldim(V) >= a``, ``Ldim(V) <= b``, collected in ``LdimSearch._outbox``) into
+    the inbox of every other worker, and merges what the others sent into its own memo
+    (:meth:`LdimSearch.merge_proven`): a sub-class one worker settled is not searched
+    again by another.  The inboxes are :class:`multiprocessing.Queue` objects, whose
+    ``put`` never blocks (a feeder thread writes the pipe), so two workers sending to
+    each other cannot deadlock.
+
+    The same tick stops the current sub-question, by raising :class:`_Stop`, once it is
+    cancelled or its share of the budget is spent.  It runs where a node starts, before
+    the node writes anything, so the memo stays correct when the search unwinds.
     """
 
-    def __init__(self, search: LdimSearch, cancel, quota: int | None):
+    def __init__(self, search: LdimSearch, cancel, quota: int | None, inboxes: list, index: int):
         self.search = search
         self.cancel = cancel
         self.node_limit = None if quota is None else search.nodes + quota
+        self.inbox = inboxes[index]
+        self.peers = [q for i, q in enumerate(inboxes) if i != index]
         self.deadline: float | None = None
         self.task = -1
         self.armed = False
-        self.reason: str | None = None
-        self.lock = threading.Lock()
-        threading.Thread(target=self._watch, daemon=True).start()
+        self.last = time.monotonic()
+        self.sent = self.received = self.taught = 0
+        search._outbox = []
+        search._tick = self.tick
 
     def arm(self, task: int, seconds: float | None) -> None:
-        with self.lock:
-            self.task = task
-            self.deadline = None if seconds is None else time.monotonic() + seconds
-            self.reason = None
-            self.armed = True
-            reason = self._why()
-            if reason is not None:
-                self.armed = False
-                raise _Stop(reason)
+        self.task = task
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.armed = True
+        self.tick()
 
     def disarm(self) -> None:
-        with self.lock:
-            self.armed = False
+        self.armed = False
 
-    def _why(self) -> str | None:
-        if self.cancel.value == self.task:
-            return "cancelled"
-        if ((self.node_limit is not None and self.search.nodes > self.node_limit)
-                or (self.deadline is not None and time.monotonic() > self.deadline)):
-            return "budget"
-        return None
+    def tick(self) -> None:
+        if self.armed:
+            if self.cancel.value == self.task:
+                self.armed = False
+                raise _Stop("cancelled")
+            if ((self.node_limit is not None and self.search.nodes > self.node_limit)
+                    or (self.deadline is not None and time.monotonic() > self.deadline)):
+                self.armed = False
+                raise _Stop("budget")
+        if time.monotonic() - self.last >= EXCHANGE_SECONDS:
+            self.swap()
 
-    def _watch(self) -> None:
+    def swap(self) -> None:
+        """Send what this worker proved since the last swap; merge what the others sent."""
+        self.last = time.monotonic()
+        out = self.search._outbox
+        if out and self.peers:
+            batch = out[:]
+            out.clear()
+            for q in self.peers:
+                q.put(batch)
+            self.sent += len(batch)
+        elif out:
+            out.clear()
         while True:
-            time.sleep(_POLL)
-            with self.lock:
-                if self.armed and self.reason is None:
-                    self.reason = self._why()
-                    if self.reason is not None:
-                        _thread.interrupt_main(signal.SIGINT)
-
-    def on_sigint(self, signum, frame) -> None:
-        with self.lock:
-            if not (self.armed and self.reason):
+            try:
+                batch = self.inbox.get_nowait()
+            except Empty:
                 return
-            self.armed = False
-            reason = self.reason
-        raise _Stop(reason)
+            self.received += len(batch)
+            self.taught += self.search.merge_proven(batch)
 
 
-def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None) -> None:
-    """Answer sub-questions ``(task id, V, need, seconds)``: whether Ldim(V) >= need."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None, inboxes: list, index: int,
+                 seed: list) -> None:
+    """Answer sub-questions ``(task id, V, need, seconds)``: whether Ldim(V) >= need.
+
+    ``seed`` holds the facts the coordinator's warm-up proved (as for
+    :meth:`LdimSearch.merge_proven`).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     search = LdimSearch(H)
-    watch = _Watch(search, cancel, quota)
-    signal.signal(signal.SIGINT, watch.on_sigint)
+    search.merge_proven(seed)
+    link = _Exchange(search, cancel, quota, inboxes, index)
     while True:
         try:
             msg = conn.recv()
@@ -488,16 +555,21 @@ def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None) -> None:
             return
         if msg is None:
             return
-        tid, V, need, seconds = msg
+        tid, V, need, seconds, helper = msg
         before, cpu = search.nodes, time.process_time()
         try:
             try:
-                watch.arm(tid, seconds)
+                link.swap()
+                link.arm(tid, seconds)
+                search._large_first = helper
                 reply = (tid, "ok", search.at_least(V, need))
             finally:
-                watch.disarm()
+                search._large_first = False
+                link.disarm()
+                link.swap()
         except _Stop as stop:
             reply = (tid, str(stop), None)
         except Exception:  # noqa: BLE001 - reported to the coordinator, which raises
             reply = (tid, "error", traceback.format_exc())
-        conn.send((*reply, search.nodes - before, time.process_time() - cpu))
+        conn.send((*reply, search.nodes - before, time.process_time() - cpu,
+                   (link.sent, link.received, link.taught)))

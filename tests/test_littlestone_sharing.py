@@ -1,0 +1,91 @@
+"""What one Littlestone search publishes for another (``_outbox``, ``merge_proven``), and the
+larger-side-first order that parallel helpers use, against the textbook recursion."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.baseline import textbook_ldim
+from mistakebound import HypothesisClass
+from mistakebound.bitset import mask_to_indices
+from mistakebound.littlestone import LdimSearch
+from tests.strategies import class_matrices
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+def ldim_of_rows(search: LdimSearch, V: int) -> int:
+    """The textbook Ldim of the sub-class V (a bitset over the search's distinct rows)."""
+    rows = search.representatives[mask_to_indices(V)]
+    M = search.H.matrix[rows]
+    return textbook_ldim(M) if M.shape[1] else 0
+
+
+def matrices():
+    return class_matrices(max_rows=14, max_cols=7)
+
+
+@SETTINGS
+@given(matrices())
+def test_every_published_fact_is_true(M):
+    search = LdimSearch(HypothesisClass.from_matrix(M))
+    search._outbox = []
+    search.ldim(search.full)
+    for V, value in search._outbox:
+        truth = ldim_of_rows(search, V)
+        if value >= 0:
+            assert truth >= value, (V, value, truth)
+        else:
+            assert truth <= -1 - value, (V, value, truth)
+
+
+@SETTINGS
+@given(matrices(), st.data())
+def test_a_search_taught_by_another_answers_like_the_textbook(M, data):
+    H = HypothesisClass.from_matrix(M)
+    teacher, learner = LdimSearch(H), LdimSearch(H)
+    teacher._outbox = []
+    teacher.ldim(teacher.full)
+    facts = data.draw(st.lists(st.sampled_from(teacher._outbox), unique=True)
+                      if teacher._outbox else st.just([]))
+    learner.merge_proven(facts)
+    assert learner.ldim(learner.full) == (textbook_ldim(M) if M.shape[1] else 0)
+    for V in data.draw(st.lists(st.integers(1, learner.full), max_size=5)):
+        V &= learner.full
+        if V:
+            assert learner.ldim(V) == ldim_of_rows(learner, V)
+
+
+def test_all_facts_teach_everything():
+    H = HypothesisClass.from_matrix(np.random.default_rng(3).integers(0, 2, (40, 8)))
+    teacher, learner = LdimSearch(H), LdimSearch(H)
+    teacher._outbox = []
+    value = teacher.ldim(teacher.full)
+    assert learner.merge_proven(teacher._outbox) > 0
+    assert learner.ldim(learner.full) == value and learner.nodes == 0
+    assert learner.merge_proven(teacher._outbox) == 0  # nothing new the second time
+
+
+def test_weaker_facts_do_not_overwrite_stronger_ones():
+    H = HypothesisClass.from_matrix(np.random.default_rng(4).integers(0, 2, (30, 7)))
+    search = LdimSearch(H)
+    V = search.full
+    truth = search.ldim(V)
+    search.merge_proven([(V, truth), (V, -1 - truth)])
+    assert search.merge_proven([(V, truth - 1), (V, 1), (V, -1 - (truth + 3))]) == 0
+    assert search._lo.get(V) == truth and search._hi.get(V) == truth
+    assert search.ldim(V) == truth
+
+
+@SETTINGS
+@given(matrices(), st.data())
+def test_larger_side_first_gives_the_same_answers(M, data):
+    search = LdimSearch(HypothesisClass.from_matrix(M))
+    search._large_first = True
+    assert search.ldim(search.full) == (textbook_ldim(M) if M.shape[1] else 0)
+    for V in data.draw(st.lists(st.integers(1, search.full), max_size=5)):
+        V &= search.full
+        if V:
+            assert search.ldim(V) == ldim_of_rows(search, V)
