@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from mistakebound import HypothesisClass
 
-__all__ = ["class_matrices", "hypothesis_classes"]
+__all__ = ["class_matrices", "hypothesis_classes", "sparse_matrices"]
 
 
 @st.composite
@@ -39,3 +39,15 @@ def class_matrices(draw, *, max_rows: int = 12, max_cols: int = 6, min_cols: int
 def hypothesis_classes(draw, **kwargs) -> HypothesisClass:
     """A :class:`HypothesisClass` over ``class_matrices(**kwargs)``."""
     return HypothesisClass.from_matrix(draw(class_matrices(**kwargs)))
+
+
+@st.composite
+def sparse_matrices(draw) -> np.ndarray:
+    """Rows with at most 1-2 ones (or zeros): Ldim well below log2 |H|, so the top of the
+    search refutes levels before it succeeds (random dense tables rarely make it do so)."""
+    rows, cols, s = draw(st.integers(16, 48)), draw(st.integers(6, 9)), draw(st.integers(1, 2))
+    supports = draw(st.lists(st.sets(st.integers(0, cols - 1), max_size=s), min_size=rows, max_size=rows))
+    M = np.zeros((rows, cols), dtype=np.uint8)
+    for r, support in enumerate(supports):
+        M[r, sorted(support)] = 1
+    return 1 - M if draw(st.booleans()) else M

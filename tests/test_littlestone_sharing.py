@@ -11,7 +11,7 @@ from benchmarks.baseline import textbook_ldim
 from mistakebound import HypothesisClass
 from mistakebound.bitset import mask_to_indices
 from mistakebound.littlestone import LdimSearch
-from tests.strategies import class_matrices
+from tests.strategies import class_matrices, sparse_matrices
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -24,7 +24,9 @@ def ldim_of_rows(search: LdimSearch, V: int) -> int:
 
 
 def matrices():
-    return class_matrices(max_rows=14, max_cols=7)
+    # sparse classes have Ldim far below log2 |H|: their searches refute levels, so they
+    # publish upper bounds that are tight
+    return st.one_of(class_matrices(max_rows=14, max_cols=7), sparse_matrices())
 
 
 @SETTINGS
@@ -39,6 +41,30 @@ def test_every_published_fact_is_true(M):
             assert truth >= value, (V, value, truth)
         else:
             assert truth <= -1 - value, (V, value, truth)
+
+
+@SETTINGS
+@given(sparse_matrices())
+def test_a_refuted_top_level_is_published_as_a_tight_upper_bound(M):
+    search = LdimSearch(HypothesisClass.from_matrix(M))
+    full = search.full
+    upper = search._upper3(full, search._splits3(full, search._splitting(full)))
+    search._outbox = []
+    d = search.ldim(full)
+    if upper > d:  # the level d + 1 was searched and refuted
+        assert (full, -1 - d) in search._outbox
+
+
+def test_the_sparse_strategy_makes_searches_refute_levels():
+    # pairs of ones among 9 columns: 46 distinct rows, Ldim 2, log2 bound 5
+    M = np.zeros((46, 9), dtype=np.uint8)
+    pairs = [(i, j) for i in range(9) for j in range(i + 1, 9)][:45]
+    for r, (i, j) in enumerate(pairs):
+        M[r, [i, j]] = 1
+    search = LdimSearch(HypothesisClass.from_matrix(M))
+    full = search.full
+    upper = search._upper3(full, search._splits3(full, search._splitting(full)))
+    assert upper > search.ldim(full) == textbook_ldim(M)
 
 
 @SETTINGS
@@ -89,3 +115,20 @@ def test_larger_side_first_gives_the_same_answers(M, data):
         V &= search.full
         if V:
             assert search.ldim(V) == ldim_of_rows(search, V)
+
+
+def test_facts_from_canonical_hits_are_true():
+    # intervals(12): shifted windows answer each other through the canonical memo, and
+    # those answers are published too (lower and upper bounds)
+    from mistakebound import classes
+
+    search = LdimSearch(classes.intervals(12))
+    search._outbox = []
+    search.ldim(search.full)
+    assert search.canonical_hits > 0
+    assert any(v < 0 for _, v in search._outbox) and any(v >= 0 for _, v in search._outbox)
+    for V, value in search._outbox:
+        truth = ldim_of_rows(search, V)
+        assert truth >= value if value >= 0 else truth <= -1 - value, (V, value, truth)
+    tight = {V: value for V, value in search._outbox}
+    assert any(value < 0 and ldim_of_rows(search, V) == -1 - value for V, value in tight.items())

@@ -23,25 +23,13 @@ from mistakebound import HypothesisClass, classes
 from mistakebound.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.littlestone import LdimSearch
 from mistakebound.parallel import _parallel_bounds, parallel_littlestone_bounds
-from tests.strategies import class_matrices
+from tests.strategies import class_matrices, sparse_matrices
 
 # every call starts worker processes (tens of milliseconds each with forkserver): few examples
 SETTINGS = settings(max_examples=25, deadline=None)
 
 # a class whose search takes seconds, for the interrupt and clean-up tests
 SLOW = classes.random(20000, 60, 0.1, seed=0)
-
-
-@st.composite
-def sparse_matrices(draw) -> np.ndarray:
-    """Rows with at most 1-2 ones (or zeros): Ldim well below log2 |H|, so the top of the
-    search refutes levels before it succeeds (random dense tables rarely make it do so)."""
-    rows, cols, s = draw(st.integers(16, 48)), draw(st.integers(6, 9)), draw(st.integers(1, 2))
-    supports = draw(st.lists(st.sets(st.integers(0, cols - 1), max_size=s), min_size=rows, max_size=rows))
-    M = np.zeros((rows, cols), dtype=np.uint8)
-    for r, support in enumerate(supports):
-        M[r, sorted(support)] = 1
-    return 1 - M if draw(st.booleans()) else M
 
 
 def oracle(M: np.ndarray) -> int:
@@ -240,3 +228,27 @@ def test_an_idle_worker_helps_the_side_still_running():
         assert fresh.level(splits, truth, None) is False  # and nothing reaches one more
     finally:
         fresh.stop()
+
+
+def test_a_worker_stops_a_cancelled_or_overdue_side_at_once():
+    from mistakebound.parallel import _Pool
+
+    search = LdimSearch(SLOW)
+    full = search.full
+    need = search.bounds().lower + 1  # a refutation that takes about 0.5 s
+    pool = _Pool()
+    try:
+        pool.start(SLOW, full, 1, None, [])
+        conn = pool.conns[0]
+        conn.send((1, full, need, None, False))
+        time.sleep(0.05)
+        pool.cancel[0].value = 1
+        assert conn.poll(3), "the cancelled side did not stop"
+        assert conn.recv()[:3] == (1, "cancelled", None)
+        conn.send((2, full, need, 0.05, False))  # 0.05 s allowed
+        assert conn.poll(3), "the overdue side did not stop"
+        assert conn.recv()[:3] == (2, "budget", None)
+        conn.send((3, full, need - 1, None, False))  # and the worker still answers right
+        assert conn.recv()[:3] == (3, "ok", True)
+    finally:
+        pool.stop()
