@@ -6,7 +6,9 @@ For each case, ``--repeats`` rounds (default 3), each timing the serial search
 with ``--workers`` (default 2) workers on the same class, so both see the same load.
 Reported: the medians, the speedup (serial median / parallel median; below 1 means the
 parallel search was slower), and the nodes each expanded (the parallel count adds up
-the workers', so a larger count is work repeated because worker memos are not shared).
+the warm-up's and the workers'; what it has above the serial count is work done twice:
+sub-classes two workers searched at the same moment, or before the other's fact
+arrived, and the work of helpers).
 Building the class is not timed; process start-up is.  The two results must be equal,
 or the run prints ``MISMATCH`` and exits 1.
 

@@ -130,12 +130,13 @@ def test_ctrl_c_returns_proven_bounds_and_stops_the_workers():
             os.kill(pid, 0)
 
 
-def test_a_dead_worker_is_an_error_and_the_others_are_stopped():
+@pytest.mark.parametrize("after", [0.1, 0.6])  # during the warm-up; during a level
+def test_a_dead_worker_is_an_error_and_the_others_are_stopped(after):
     def kill_one_worker():
         for _ in range(400):
             workers = workers_of_this_process()
             if workers:
-                time.sleep(0.1)
+                time.sleep(after)
                 os.kill(workers[0].pid, signal.SIGKILL)
                 return
             time.sleep(0.01)
@@ -217,14 +218,16 @@ def test_an_idle_worker_helps_the_side_still_running():
 
     pool = _Pool()
     try:
-        pool.start(H, full, 2, None, [])
+        pool.start(H, full, 2)
+        pool.seed([], None)
         assert pool.level(splits, truth - 1, None) is True  # the first split of intervals witnesses Ldim
         assert pool.helper_tasks == 1
     finally:
         pool.stop()
     fresh = _Pool()
     try:
-        fresh.start(H, full, 2, None, [])
+        fresh.start(H, full, 2)
+        fresh.seed([], None)
         assert fresh.level(splits, truth, None) is False  # and nothing reaches one more
     finally:
         fresh.stop()
@@ -238,7 +241,8 @@ def test_a_worker_stops_a_cancelled_or_overdue_side_at_once():
     need = search.bounds().lower + 1  # a refutation that takes about 0.5 s
     pool = _Pool()
     try:
-        pool.start(SLOW, full, 1, None, [])
+        pool.start(SLOW, full, 1)
+        pool.seed([], None)
         conn = pool.conns[0]
         conn.send((1, full, need, None, False))
         time.sleep(0.05)

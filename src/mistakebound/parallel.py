@@ -7,7 +7,9 @@ dimension ``>= k - 1``, and the splits are independent sub-questions.
 :func:`parallel_littlestone_bounds` hands them out to worker processes:
 
 * a short serial warm-up (:data:`WARMUP_SECONDS`) runs first, so a class the serial
-  search settles at once never pays for starting processes; what it proves is kept;
+  search settles at once never pays for starting processes (the forkserver, about
+  0.3 s once per process, starts on the other core meanwhile); what it proves is handed
+  to the workers;
 * then, level by level, the sub-questions "``Ldim(side) >= k - 1``?" for the two sides
   of each split go to the workers, one at a time each: both sides of the first split at
   once (when the level succeeds it is usually there, and its sides are independent
@@ -16,15 +18,24 @@ dimension ``>= k - 1``, and the splits are independent sub-questions.
   split has failed is cancelled.  Each worker is its own :class:`LdimSearch` with its
   memo kept for the whole call, and a side goes back, when it can, to the worker that
   had it at the level above;
+* the workers share what they prove: every couple of milliseconds each one sends the
+  facts its search has proved since ("``Ldim(V) >= a``", "``Ldim(V) <= b``" for
+  version spaces ``V``) to the others, which merge them into their memos
+  (:meth:`LdimSearch.merge_proven`), so a sub-class settled by one worker is not
+  searched again by another once the fact has arrived;
+* a worker with nothing left to take helps the side that has run longest: it searches
+  the same side with the larger side of each split first, so the two meet in the
+  middle through the shared facts, and the first answer settles the side;
 * a split with both sides proven proves ``Ldim(H) = k`` (every level above was
   refuted); a level whose every split fails proves ``Ldim(H) <= k - 1``.
 
-The memos of the workers are not shared, so sub-classes reachable from several top
-splits are searched once per worker: the workers together expand more nodes than the
-serial search (about 1.8 times as many on ``classes.random(40000, 30, 0.2, seed=0)``),
-and a class whose search is one long dive (intervals) gains nothing.  See
-``benchmarks/parallel_speedup.py`` for measured speedups; the serial search is the
-default for this reason.
+What it gains depends on the shape of the search (``benchmarks/parallel_speedup.py``
+measures it).  Searches that refute many top splits, where one split is a lot of work
+(large random classes), gain most; sub-classes that two workers search at the same
+moment are still searched twice, since a fact is shared only once proved.  A search
+that is one long dive through a single split (intervals, where the canonical memo,
+which is not shared, does most of the work) gains nothing and is slower than the
+serial search.  That is why the serial search stays the default.
 
 Budgets and Ctrl-C end the call with the proven bounds and ``status`` ``"budget"`` or
 ``"interrupted"``, exactly as :meth:`LdimSearch.bounds` does; a partial number is never
@@ -68,6 +79,9 @@ __all__ = ["WARMUP_SECONDS", "parallel_littlestone_bounds"]
 WARMUP_SECONDS = 0.25
 
 _GRACE = 2.0  # seconds past time_limit after which silent workers are stopped unasked
+#: Seconds of warm-up after which the workers are started (they build their searches
+#: while the rest of the warm-up runs).
+EARLY_START = 0.05
 #: Seconds between two exchanges of proven memo entries by a busy worker.
 EXCHANGE_SECONDS = 0.002
 
@@ -160,24 +174,39 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
     if not splits:
         return result(0, 0, "exact", 0)
     lower, upper, nodes = 1, search._upper(V, splits), 0
-    if warmup > 0:
-        _start_server_early()  # on the other core while the warm-up runs
-        warm = search.bounds(max_nodes=max_nodes,
-                             time_limit=warmup if time_limit is None else min(warmup, time_limit))
-        if warm.status != "budget":
-            return result(warm.lower, warm.upper, warm.status, warm.nodes)
-        lower, upper, nodes = warm.lower, warm.upper, warm.nodes
-    if lower >= upper:
-        return result(upper, upper, "exact", nodes)
-    if (max_nodes is not None and nodes >= max_nodes) or (deadline is not None and time.monotonic() >= deadline):
-        return result(lower, upper, "budget", nodes)
-    quota = None if max_nodes is None else max(1, (max_nodes - nodes) // min(n_workers, 2 * len(splits)))
+    n = min(n_workers, 2 * len(splits))
+
+    def spent() -> bool:
+        return (max_nodes is not None and nodes >= max_nodes) or (deadline is not None and time.monotonic() >= deadline)
+
+    def seconds_left(seconds: float) -> float:
+        return seconds if deadline is None else max(min(seconds, deadline - time.monotonic()), 1e-6)
 
     pool = _Pool()
     status = "exact"
     try:
-        seed = [(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()]
-        pool.start(H, V, min(n_workers, 2 * len(splits)), quota, seed)
+        if warmup > 0:
+            _start_server_early()  # on the other core while the warm-up runs
+            first = min(warmup, EARLY_START)
+            warm = search.bounds(max_nodes=max_nodes, time_limit=seconds_left(first))
+            nodes += warm.nodes
+            if warm.status == "budget" and not spent():
+                pool.start(H, V, n)  # the workers build their searches while the warm-up goes on
+                warm = search.bounds(max_nodes=None if max_nodes is None else max_nodes - nodes,
+                                     time_limit=seconds_left(warmup - first))
+                nodes += warm.nodes
+            if warm.status != "budget":
+                return result(warm.lower, warm.upper, warm.status, nodes)
+            lower, upper = warm.lower, warm.upper
+        if lower >= upper:
+            return result(upper, upper, "exact", nodes)
+        if spent():
+            return result(lower, upper, "budget", nodes)
+        if not pool.procs:
+            pool.start(H, V, n)
+        quota = None if max_nodes is None else max(1, (max_nodes - nodes) // n)
+        pool.seed([(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()],
+                  quota)
         k = upper
         while k > lower:
             answer = pool.level(splits, k - 1, deadline)
@@ -225,7 +254,8 @@ class _Pool:
         self.shared: list[tuple[int, int, int]] = []
         self.helper_tasks = 0
 
-    def start(self, H: HypothesisClass, full: int, n: int, quota: int | None, seed: list) -> None:
+    def start(self, H: HypothesisClass, full: int, n: int) -> None:
+        """Start ``n`` workers, each building its own search of ``H`` (they wait for :meth:`seed`)."""
         self.full = full
         ctx = _context()
         self.inboxes = [ctx.Queue() for _ in range(n)]
@@ -233,7 +263,7 @@ class _Pool:
             parent_end, child_end = ctx.Pipe()
             cancel = ctx.RawValue("q", -1)
             p = ctx.Process(target=_worker_main, daemon=True, name="mistakebound-ldim-worker",
-                            args=(child_end, cancel, H, quota, self.inboxes, index, seed))
+                            args=(child_end, cancel, H, self.inboxes, index))
             self.procs.append(p)
             self.conns.append(parent_end)
             self.cancel.append(cancel)
@@ -242,6 +272,11 @@ class _Pool:
         self.alive = list(range(n))
         self.cpu, self.nodes_by_worker = [0.0] * n, [0] * n
         self.shared = [(0, 0, 0)] * n  # per worker: facts sent, received, new to it
+
+    def seed(self, facts: list, quota: int | None) -> None:
+        """Give every worker the warm-up's proven facts and its share of the node budget."""
+        for w in range(len(self.conns)):
+            self._post(w, ("seed", facts, quota))
 
     def _known(self, key, need: int) -> bool | None:
         if need <= self.proven_lo.get(key, -1):
@@ -372,19 +407,28 @@ class _Pool:
         else:
             self.owner[key] = w
         remaining = None if deadline is None else deadline - time.monotonic()
-        self.conns[w].send((self.task_ids, V, need, remaining, helper))
+        self._post(w, (self.task_ids, V, need, remaining, helper))
         running[w] = (self.task_ids, key)
+
+    def _post(self, w: int, message) -> None:
+        try:
+            self.conns[w].send(message)
+        except OSError as exc:  # BrokenPipeError: the worker is gone
+            raise self._died(w) from exc
+
+    def _died(self, w: int) -> MistakeboundError:
+        self.procs[w].join(1)
+        return MistakeboundError(
+            f"workers: worker process {self.procs[w].pid} died "
+            f"(exit code {self.procs[w].exitcode}) during the search"
+        )
 
     def _receive(self, w, running):
         _, key = running.pop(w)
         try:
             tid, outcome, answer, n, cpu, self.shared[w] = self.conns[w].recv()
         except (EOFError, OSError) as exc:
-            self.procs[w].join(1)
-            raise MistakeboundError(
-                f"workers: worker process {self.procs[w].pid} died "
-                f"(exit code {self.procs[w].exitcode}) during the search"
-            ) from exc
+            raise self._died(w) from exc
         self.nodes += n
         self.nodes_by_worker[w] += n
         self.cpu[w] += cpu
@@ -537,17 +581,16 @@ class _Exchange:
             self.taught += self.search.merge_proven(batch)
 
 
-def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None, inboxes: list, index: int,
-                 seed: list) -> None:
-    """Answer sub-questions ``(task id, V, need, seconds)``: whether Ldim(V) >= need.
+def _worker_main(conn, cancel, H: HypothesisClass, inboxes: list, index: int) -> None:
+    """Answer sub-questions ``(task id, V, need, seconds, helper)``: whether Ldim(V) >= need.
 
-    ``seed`` holds the facts the coordinator's warm-up proved (as for
-    :meth:`LdimSearch.merge_proven`).
+    The first message, ``("seed", facts, quota)``, holds the facts the coordinator's
+    warm-up proved (as for :meth:`LdimSearch.merge_proven`) and this worker's share of
+    the node budget.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     search = LdimSearch(H)
-    search.merge_proven(seed)
-    link = _Exchange(search, cancel, quota, inboxes, index)
+    link = _Exchange(search, cancel, None, inboxes, index)
     while True:
         try:
             msg = conn.recv()
@@ -555,6 +598,11 @@ def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None, inboxes: l
             return
         if msg is None:
             return
+        if msg[0] == "seed":
+            _, facts, quota = msg
+            search.merge_proven(facts)
+            link.node_limit = None if quota is None else search.nodes + quota
+            continue
         tid, V, need, seconds, helper = msg
         before, cpu = search.nodes, time.process_time()
         try:
