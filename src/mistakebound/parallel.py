@@ -79,9 +79,6 @@ __all__ = ["WARMUP_SECONDS", "parallel_littlestone_bounds"]
 WARMUP_SECONDS = 0.25
 
 _GRACE = 2.0  # seconds past time_limit after which silent workers are stopped unasked
-#: Seconds of warm-up after which the workers are started (they build their searches
-#: while the rest of the warm-up runs).
-EARLY_START = 0.05
 #: Seconds between two exchanges of proven memo entries by a busy worker.
 EXCHANGE_SECONDS = 0.002
 
@@ -174,39 +171,24 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
     if not splits:
         return result(0, 0, "exact", 0)
     lower, upper, nodes = 1, search._upper(V, splits), 0
-    n = min(n_workers, 2 * len(splits))
-
-    def spent() -> bool:
-        return (max_nodes is not None and nodes >= max_nodes) or (deadline is not None and time.monotonic() >= deadline)
-
-    def seconds_left(seconds: float) -> float:
-        return seconds if deadline is None else max(min(seconds, deadline - time.monotonic()), 1e-6)
+    if warmup > 0:
+        _start_server_early()  # on the other core while the warm-up runs
+        warm = search.bounds(max_nodes=max_nodes,
+                             time_limit=warmup if time_limit is None else min(warmup, time_limit))
+        if warm.status != "budget":
+            return result(warm.lower, warm.upper, warm.status, warm.nodes)
+        lower, upper, nodes = warm.lower, warm.upper, warm.nodes
+    if lower >= upper:
+        return result(upper, upper, "exact", nodes)
+    if (max_nodes is not None and nodes >= max_nodes) or (deadline is not None and time.monotonic() >= deadline):
+        return result(lower, upper, "budget", nodes)
+    quota = None if max_nodes is None else max(1, (max_nodes - nodes) // min(n_workers, 2 * len(splits)))
 
     pool = _Pool()
     status = "exact"
     try:
-        if warmup > 0:
-            _start_server_early()  # on the other core while the warm-up runs
-            first = min(warmup, EARLY_START)
-            warm = search.bounds(max_nodes=max_nodes, time_limit=seconds_left(first))
-            nodes += warm.nodes
-            if warm.status == "budget" and not spent():
-                pool.start(H, V, n)  # the workers build their searches while the warm-up goes on
-                warm = search.bounds(max_nodes=None if max_nodes is None else max_nodes - nodes,
-                                     time_limit=seconds_left(warmup - first))
-                nodes += warm.nodes
-            if warm.status != "budget":
-                return result(warm.lower, warm.upper, warm.status, nodes)
-            lower, upper = warm.lower, warm.upper
-        if lower >= upper:
-            return result(upper, upper, "exact", nodes)
-        if spent():
-            return result(lower, upper, "budget", nodes)
-        if not pool.procs:
-            pool.start(H, V, n)
-        quota = None if max_nodes is None else max(1, (max_nodes - nodes) // n)
-        pool.seed([(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()],
-                  quota)
+        seed = [(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()]
+        pool.start(H, V, min(n_workers, 2 * len(splits)), quota, seed)
         k = upper
         while k > lower:
             answer = pool.level(splits, k - 1, deadline)
@@ -254,8 +236,7 @@ class _Pool:
         self.shared: list[tuple[int, int, int]] = []
         self.helper_tasks = 0
 
-    def start(self, H: HypothesisClass, full: int, n: int) -> None:
-        """Start ``n`` workers, each building its own search of ``H`` (they wait for :meth:`seed`)."""
+    def start(self, H: HypothesisClass, full: int, n: int, quota: int | None, seed: list) -> None:
         self.full = full
         ctx = _context()
         self.inboxes = [ctx.Queue() for _ in range(n)]
@@ -263,7 +244,7 @@ class _Pool:
             parent_end, child_end = ctx.Pipe()
             cancel = ctx.RawValue("q", -1)
             p = ctx.Process(target=_worker_main, daemon=True, name="mistakebound-ldim-worker",
-                            args=(child_end, cancel, H, self.inboxes, index))
+                            args=(child_end, cancel, H, quota, self.inboxes, index, seed))
             self.procs.append(p)
             self.conns.append(parent_end)
             self.cancel.append(cancel)
@@ -272,11 +253,6 @@ class _Pool:
         self.alive = list(range(n))
         self.cpu, self.nodes_by_worker = [0.0] * n, [0] * n
         self.shared = [(0, 0, 0)] * n  # per worker: facts sent, received, new to it
-
-    def seed(self, facts: list, quota: int | None) -> None:
-        """Give every worker the warm-up's proven facts and its share of the node budget."""
-        for w in range(len(self.conns)):
-            self._post(w, ("seed", facts, quota))
 
     def _known(self, key, need: int) -> bool | None:
         if need <= self.proven_lo.get(key, -1):
@@ -581,16 +557,17 @@ class _Exchange:
             self.taught += self.search.merge_proven(batch)
 
 
-def _worker_main(conn, cancel, H: HypothesisClass, inboxes: list, index: int) -> None:
-    """Answer sub-questions ``(task id, V, need, seconds, helper)``: whether Ldim(V) >= need.
+def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None, inboxes: list, index: int,
+                 seed: list) -> None:
+    """Answer sub-questions ``(task id, V, need, seconds)``: whether Ldim(V) >= need.
 
-    The first message, ``("seed", facts, quota)``, holds the facts the coordinator's
-    warm-up proved (as for :meth:`LdimSearch.merge_proven`) and this worker's share of
-    the node budget.
+    ``seed`` holds the facts the coordinator's warm-up proved (as for
+    :meth:`LdimSearch.merge_proven`).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     search = LdimSearch(H)
-    link = _Exchange(search, cancel, None, inboxes, index)
+    search.merge_proven(seed)
+    link = _Exchange(search, cancel, quota, inboxes, index)
     while True:
         try:
             msg = conn.recv()
@@ -598,11 +575,6 @@ def _worker_main(conn, cancel, H: HypothesisClass, inboxes: list, index: int) ->
             return
         if msg is None:
             return
-        if msg[0] == "seed":
-            _, facts, quota = msg
-            search.merge_proven(facts)
-            link.node_limit = None if quota is None else search.nodes + quota
-            continue
         tid, V, need, seconds, helper = msg
         before, cpu = search.nodes, time.process_time()
         try:
