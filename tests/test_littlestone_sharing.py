@@ -1,5 +1,5 @@
-"""What one Littlestone search publishes for another (``_outbox``, ``merge_proven``), and the
-larger-side-first order that parallel helpers use, against the textbook recursion."""
+"""What one Littlestone search publishes for another (``_outbox``, ``merge_proven``), against
+the textbook recursion."""
 
 from __future__ import annotations
 
@@ -103,18 +103,6 @@ def test_weaker_facts_do_not_overwrite_stronger_ones():
     assert search.merge_proven([(V, truth - 1), (V, 1), (V, -1 - (truth + 3))]) == 0
     assert search._lo.get(V) == truth and search._hi.get(V) == truth
     assert search.ldim(V) == truth
-
-
-@SETTINGS
-@given(matrices(), st.data())
-def test_larger_side_first_gives_the_same_answers(M, data):
-    search = LdimSearch(HypothesisClass.from_matrix(M))
-    search._large_first = True
-    assert search.ldim(search.full) == (textbook_ldim(M) if M.shape[1] else 0)
-    for V in data.draw(st.lists(st.integers(1, search.full), max_size=5)):
-        V &= search.full
-        if V:
-            assert search.ldim(V) == ldim_of_rows(search, V)
 
 
 def test_facts_from_canonical_hits_are_true():

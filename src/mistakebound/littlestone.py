@@ -238,12 +238,11 @@ class LdimSearch:
         self._keys_made = self._window_hits = 0
         self._node_limit: int | None = None
         self._deadline: float | None = None
-        # set by a parallel worker (mistakebound.parallel): proven facts to publish, a
-        # callable run every TICK_NODES nodes (it exchanges facts, and may stop the
-        # search), and the order of a helper (the larger side of each split first)
+        # set by the parallel search (mistakebound.parallel): proven facts to publish,
+        # and a callable run every TICK_NODES nodes (it exchanges facts with the other
+        # processes, and may stop the search by raising)
         self._outbox: list | None = None
         self._tick = None
-        self._large_first = False
 
     # -------------------------------------------------------------- queries
     def mask_of_rows(self, rows) -> int:
@@ -544,8 +543,7 @@ class LdimSearch:
         for ns, small, j in splits:
             if ns.bit_length() <= need:
                 break  # floor(log2 |small|) < k - 1 here and for every later split
-            first, second = (V ^ small, small) if self._large_first else (small, V ^ small)
-            if self._at_least(first, sub, need) and self._at_least(second, sub, need):
+            if self._at_least(small, sub, need) and self._at_least(V ^ small, sub, need):
                 # witness first: j also witnesses any smaller value, so an exception between
                 # the two writes (Ctrl-C, a parallel worker's stop) leaves the memo consistent
                 self._wit[V] = j

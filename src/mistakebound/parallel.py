@@ -1,41 +1,33 @@
-"""The exact Littlestone-dimension search, with the top of the search spread over processes.
+"""The exact Littlestone-dimension search, run here with other processes helping.
 
 The serial search (:class:`~mistakebound.littlestone.LdimSearch`) answers "is
 ``Ldim(H) >= k``?" for ``k`` from a proven upper bound down.  At the top that question
 holds iff some split ``(V_x^0, V_x^1)`` of the class has both sides of Littlestone
-dimension ``>= k - 1``, and the splits are independent sub-questions.
-:func:`parallel_littlestone_bounds` hands them out to worker processes:
+dimension ``>= k - 1``.  :func:`parallel_littlestone_bounds` runs that same search in
+the calling process and has ``workers - 1`` worker processes answer the top
+sub-questions "``Ldim(side) >= k - 1``?" from the other end:
 
-* a short serial warm-up (:data:`WARMUP_SECONDS`) runs first, so a class the serial
-  search settles at once never pays for starting processes (the forkserver, about
-  0.3 s once per process, starts on the other core meanwhile); what it proves is handed
-  to the workers;
-* then, level by level, the sub-questions "``Ldim(side) >= k - 1``?" for the two sides
-  of each split go to the workers, one at a time each: both sides of the first split at
-  once (when the level succeeds it is usually there, and its sides are independent
-  halves of the work), then the smaller sides of the other splits, most balanced first,
-  each larger side as soon as its smaller side holds.  A side still running when its
-  split has failed is cancelled.  Each worker is its own :class:`LdimSearch` with its
-  memo kept for the whole call, and a side goes back, when it can, to the worker that
-  had it at the level above;
-* the workers share what they prove: every couple of milliseconds each one sends the
-  facts its search has proved since ("``Ldim(V) >= a``", "``Ldim(V) <= b``" for
-  version spaces ``V``) to the others, which merge them into their memos
-  (:meth:`LdimSearch.merge_proven`), so a sub-class settled by one worker is not
-  searched again by another once the fact has arrived;
-* a worker with nothing left to take helps the side that has run longest: it searches
-  the same side with the larger side of each split first, so the two meet in the
-  middle through the shared facts, and the first answer settles the side;
-* a split with both sides proven proves ``Ldim(H) = k`` (every level above was
-  refuted); a level whose every split fails proves ``Ldim(H) <= k - 1``.
+* the search here starts at once; the workers are started only once it has run for
+  :data:`WARMUP_SECONDS`, so a class settled sooner never pays for processes (the
+  forkserver, about 0.3 s once per process, is started on the other core meanwhile).
+  Each worker is its own :class:`LdimSearch`, taught everything proved here so far;
+* the search here takes the splits most balanced first; the workers take the larger
+  side of the first split (the one the search here starts with), then the smaller
+  sides of the other splits from the least balanced back, and a split's larger side
+  once its smaller side holds.  A side whose split has failed is cancelled;
+* every process sends what it proves ("``Ldim(V) >= a``", "``Ldim(V) <= b``" for
+  version spaces ``V``) to the others every couple of milliseconds, and each merges
+  them into its memo (:meth:`LdimSearch.merge_proven`).  A side a worker refuted is a
+  memo hit when the search here reaches it, and a split whose two sides the workers
+  proved ends the level at once: ``Ldim(H) >= k``.
 
-What it gains depends on the shape of the search (``benchmarks/parallel_speedup.py``
-measures it).  Searches that refute many top splits, where one split is a lot of work
-(large random classes), gain most; sub-classes that two workers search at the same
-moment are still searched twice, since a fact is shared only once proved.  A search
-that is one long dive through a single split (intervals, where the canonical memo,
-which is not shared, does most of the work) gains nothing and is slower than the
-serial search.  That is why the serial search stays the default.
+Because the search here never waits for the workers, a search they cannot help (one
+long dive through a single split, like intervals, where the canonical memo does most
+of the work) costs about what the serial search costs plus the exchange; searches that
+refute many top splits, each a lot of work (large random classes), gain most.
+``benchmarks/parallel_speedup.py`` measures both.  Sub-classes that two processes
+search at the same moment are still searched twice, since a fact is shared only once
+proved.
 
 Budgets and Ctrl-C end the call with the proven bounds and ``status`` ``"budget"`` or
 ``"interrupted"``, exactly as :meth:`LdimSearch.bounds` does; a partial number is never
@@ -66,27 +58,29 @@ import threading
 import time
 import traceback
 from multiprocessing.connection import wait
-from queue import Empty
+from queue import Empty, SimpleQueue
 
 from mistakebound.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.littlestone import LdimBounds, LdimSearch, _check_budget
+from mistakebound.littlestone import LdimBounds, LdimSearch, _check_budget, _OutOfBudget
 
 __all__ = ["WARMUP_SECONDS", "parallel_littlestone_bounds"]
 
-#: Seconds the serial warm-up may run before any process is started (about what
-#: starting two workers costs).
+#: Seconds the search runs alone before the worker processes are started (a little
+#: less than starting the forkserver and two workers costs).
 WARMUP_SECONDS = 0.25
 
-_GRACE = 2.0  # seconds past time_limit after which silent workers are stopped unasked
-#: Seconds between two exchanges of proven memo entries by a busy worker.
+#: Tests set this: the search here then waits at each tick until the workers have
+#: answered every side they can take, so their answers are always used.
+_LOCKSTEP = False
+#: Seconds between two exchanges of proven facts by a busy process.
 EXCHANGE_SECONDS = 0.002
 
 
 def parallel_littlestone_bounds(H: HypothesisClass, *, workers: int | None,
                                 max_nodes: int | None = None,
                                 time_limit: float | None = None) -> LdimBounds:
-    """Proven bounds on ``Ldim(H)``, the top of the search split over ``workers`` processes.
+    """Proven bounds on ``Ldim(H)``, searched by ``workers`` processes (this one included).
 
     Without a budget the bounds are equal (the exact value).  ``workers=1`` runs the
     serial search (:meth:`LdimSearch.bounds`) in this process.
@@ -95,11 +89,13 @@ def parallel_littlestone_bounds(H: HypothesisClass, *, workers: int | None,
     ----------
     H : HypothesisClass
     workers : int or None
-        Number of worker processes, ``>= 1``; ``None`` means ``os.cpu_count()``.
+        Processes searching, ``>= 1``: this one and ``workers - 1`` worker processes;
+        ``None`` means ``os.cpu_count()``.
     max_nodes : int, optional
-        Search nodes, in total: the warm-up's, then the rest shared equally among the
-        workers.  A worker notices it is over its share within a few milliseconds, so
-        the total can exceed ``max_nodes`` by the nodes of those milliseconds.
+        Search nodes, in total: what is left when the workers start is shared equally
+        between this process and them.  A worker notices it is over its share within a
+        few milliseconds, so the total can exceed ``max_nodes`` by the nodes of those
+        milliseconds.
     time_limit : float, optional
         Wall-clock seconds for the whole call, process start-up included; stopping the
         workers afterwards can add a fraction of a second.
@@ -108,8 +104,8 @@ def parallel_littlestone_bounds(H: HypothesisClass, *, workers: int | None,
     -------
     LdimBounds
         ``status`` is ``"exact"``, ``"budget"`` or ``"interrupted"`` (Ctrl-C); ``nodes``
-        adds up the nodes of the warm-up and of every worker's sub-questions, cancelled
-        ones included.
+        adds up this process's nodes and those of the workers' answered or cancelled
+        sides (not of sides still running when the call ends).
 
     Raises
     ------
@@ -151,73 +147,236 @@ def _check_workers(workers: object) -> int:
 # ------------------------------------------------------------------ the coordinator
 def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
                      time_limit: float | None, warmup: float, stats: dict | None = None) -> LdimBounds:
-    """The coordinator; ``warmup=0`` skips the serial warm-up (used by the tests).
+    """Run the search here, with ``n_workers - 1`` worker processes helping after ``warmup`` s.
 
-    A ``stats`` dict, if given, receives ``worker_cpu`` (CPU seconds each worker spent
-    on sub-questions), ``worker_nodes``, ``worker_shared`` (per worker: facts sent,
-    facts received, and received facts that were new to it) and ``helper_tasks`` (used
-    by the benchmark and the tests).
+    ``warmup=0`` starts the workers before the search (used by the tests).  A ``stats``
+    dict, if given, receives ``worker_cpu`` (CPU seconds each worker spent on
+    sub-questions), ``worker_nodes``, ``worker_shared`` (per worker: facts sent, facts
+    received, received facts that were new to it), ``coordinator_taught`` (facts from
+    the workers that were new here) and ``levels_by_workers`` (levels the workers
+    proved before this process did).
     """
-    started = time.monotonic()
-    deadline = None if time_limit is None else started + time_limit
-
-    def result(lower: int, upper: int, status: str, nodes: int) -> LdimBounds:
-        return LdimBounds(lower=lower, upper=upper, status=status, nodes=nodes,
-                          seconds=time.monotonic() - started)
-
-    search = LdimSearch(H)
-    V = search.full
-    splits = search._splits(V, search._splitting(V))
-    if not splits:
-        return result(0, 0, "exact", 0)
-    lower, upper, nodes = 1, search._upper(V, splits), 0
-    if warmup > 0:
-        _start_server_early()  # on the other core while the warm-up runs
-        warm = search.bounds(max_nodes=max_nodes,
-                             time_limit=warmup if time_limit is None else min(warmup, time_limit))
-        if warm.status != "budget":
-            return result(warm.lower, warm.upper, warm.status, warm.nodes)
-        lower, upper, nodes = warm.lower, warm.upper, warm.nodes
-    if lower >= upper:
-        return result(upper, upper, "exact", nodes)
-    if (max_nodes is not None and nodes >= max_nodes) or (deadline is not None and time.monotonic() >= deadline):
-        return result(lower, upper, "budget", nodes)
-    quota = None if max_nodes is None else max(1, (max_nodes - nodes) // min(n_workers, 2 * len(splits)))
-
-    pool = _Pool()
-    status = "exact"
+    run = _Run(H, n_workers - 1, max_nodes, time_limit, warmup)
     try:
-        seed = [(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()]
-        pool.start(H, V, min(n_workers, 2 * len(splits)), quota, seed)
-        k = upper
-        while k > lower:
-            answer = pool.level(splits, k - 1, deadline)
-            if answer is True:
-                lower = k
-            elif answer is False:
+        return run.bounds()
+    finally:
+        run.pool.stop()
+        if stats is not None:
+            stats.update(worker_cpu=list(run.pool.cpu), worker_nodes=list(run.pool.nodes_by_worker),
+                         worker_shared=list(run.pool.shared), coordinator_taught=run.taught,
+                         levels_by_workers=run.levels_by_workers)
+
+
+class _LevelProven(Exception):
+    """Raised in this process's search when the workers proved the level it is on."""
+
+
+class _Run:
+    """One parallel search: this process searches, the workers take top sides from the other end.
+
+    The question of a level, "``Ldim(H) >= k``?", is searched here exactly as
+    :meth:`LdimSearch.bounds` does, splits most balanced first.  Every
+    :data:`EXCHANGE_SECONDS` (from the search's tick) this process sends the workers
+    what it proved, merges what they proved, collects their answers and hands idle
+    workers the next side: first the larger side of the first split (the one this
+    process starts with), then the smaller sides of the other splits from the least
+    balanced one back, and the larger side of a split once its smaller side holds.  A
+    side they refute is a memo hit here when the search gets to it; a split whose two
+    sides they prove ends the level at once.
+    """
+
+    def __init__(self, H: HypothesisClass, helpers: int, max_nodes: int | None,
+                 time_limit: float | None, warmup: float):
+        self.H = H
+        self.helpers = helpers
+        self.max_nodes = max_nodes
+        self.started = time.monotonic()
+        self.deadline = None if time_limit is None else self.started + time_limit
+        self.warmup = warmup
+        self.search = LdimSearch(H)
+        self.pool = _Pool()
+        self.last = 0.0
+        self.taught = 0
+        self.levels_by_workers = 0
+        self.need = None
+        self.queue: list[tuple[int, int]] = []
+        self.side: dict[tuple[int, int], bool] = {}
+        self.running: dict[int, tuple[int, tuple[int, int]]] = {}  # worker -> (task id, key)
+        self.level_tid = 0  # replies to tasks older than this are from a finished level
+        self.proven = False
+
+    # ------------------------------------------------------------ the search here
+    def bounds(self) -> LdimBounds:
+        search = self.search
+        V = search.full
+        splits = search._splits3(V, search._splitting(V))
+        self.splits = [(small, j) for _, small, j in splits]
+        upper = search._upper3(V, splits)
+        lower = 0 if not splits else 1
+        status = "exact"
+        search._node_limit = self.max_nodes
+        search._deadline = self.deadline
+        search._tick = self.tick
+        try:
+            if self.warmup <= 0 and splits:
+                self.start_pool()
+            elif splits:
+                _start_server_early()  # on the other core, while the search here begins
+            k = upper
+            while k > lower:
+                self.begin_level(k - 1)
+                try:
+                    found = search._at_least(V, (), k, splits)
+                except _LevelProven:
+                    found = True
+                    self.levels_by_workers += 1
+                if found:
+                    break
                 k -= 1
                 upper = k
-            else:  # out of budget: level k is open
-                status = "budget"
-                break
-        if status == "exact":
             lower = upper
-    except KeyboardInterrupt:
-        status = "interrupted"
-    finally:
-        pool.stop()
-        if stats is not None:
-            stats.update(worker_cpu=list(pool.cpu), worker_nodes=list(pool.nodes_by_worker),
-                         worker_shared=list(pool.shared), helper_tasks=pool.helper_tasks)
-    return result(lower, upper, status, nodes + pool.nodes)
+        except _OutOfBudget:
+            status = "budget"
+        except KeyboardInterrupt:
+            status = "interrupted"
+        finally:
+            search._node_limit = search._deadline = search._tick = None
+        if V and status != "exact":
+            lower = max(lower, min(search._lo.get(V, lower), upper))
+        return LdimBounds(lower=lower, upper=upper, status=status,
+                          nodes=search.nodes + self.pool.nodes,
+                          seconds=time.monotonic() - self.started, evictions=search.evictions)
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        if now - self.last < EXCHANGE_SECONDS and not _LOCKSTEP:
+            return
+        self.last = now
+        if not self.pool.procs:
+            if now - self.started < self.warmup:
+                return
+            self.start_pool()
+        self.exchange()
+        self.collect()
+        self.dispatch()
+        while _LOCKSTEP and self.running and not self.proven:
+            wait([self.pool.conns[w] for w in self.running])
+            self.collect()
+            self.dispatch()
+        if self.proven:
+            raise _LevelProven
+
+    # ---------------------------------------------------------------- the workers
+    def start_pool(self) -> None:
+        search = self.search
+        quota = None
+        if self.max_nodes is not None:  # what is left, shared equally with the workers
+            share = max(1, (self.max_nodes - search.nodes) // (self.helpers + 1))
+            search._node_limit = search.nodes + share
+            quota = share
+        seed = [(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()]
+        self.pool.start(self.H, search.full, self.helpers, quota, seed)
+        search._outbox = []
+        if self.need is not None:
+            self.begin_level(self.need)
+
+    def exchange(self) -> None:
+        """Send the workers what this process proved since the last time."""
+        out = self.search._outbox
+        if out:
+            batch = out[:]
+            out.clear()
+            for q in self.pool.inboxes:
+                q.put(batch)
+
+    def begin_level(self, need: int) -> None:
+        """Hand out the sides of the level ``Ldim(H) >= need + 1`` from now on."""
+        self.need = need
+        self.proven = False
+        self.side = {}
+        if not self.pool.procs:
+            return
+        for w, (tid, _) in self.running.items():
+            self.pool.cancel[w].value = tid
+        self.level_tid = self.pool.task_ids + 1
+        eligible = [i for i, (small, _) in enumerate(self.splits) if small.bit_count().bit_length() > need]
+        self.queue = ([(eligible[0], 1)] if eligible else []) + [(i, 0) for i in reversed(eligible[1:])]
+
+    def known(self, key) -> bool | None:
+        """What this process's memo (with the workers' facts) already says of a side."""
+        if key in self.side:
+            return self.side[key]
+        i, s = key
+        small = self.splits[i][0]
+        W = small if s == 0 else self.search.full ^ small
+        need, search = self.need, self.search
+        if need <= search._lo.get(W, 1 if W.bit_count() >= 2 else 0):
+            return True
+        if need > search._hi.get(W, need) or need > W.bit_count().bit_length() - 1:
+            return False
+        return None
+
+    def collect(self) -> None:
+        """Merge the facts the workers sent and take in their answers."""
+        pool = self.pool
+        for w in range(len(pool.conns)):
+            for message in pool.messages(w):
+                if message[0] == "facts":
+                    self.taught += self.search.merge_proven(message[1])
+                else:
+                    self.answer(w, message)
+
+    def answer(self, w: int, reply: tuple) -> None:
+        """Worker ``w``'s reply to its side."""
+        tid, key = self.running.pop(w)
+        outcome, answer = self.pool.account(w, reply)
+        if outcome == "budget":
+            self.pool.alive.remove(w)
+            return
+        if outcome != "ok" or tid < self.level_tid:  # cancelled, or from a finished level
+            return
+        self.side[key] = answer
+        i, s = key
+        small = self.splits[i][0]
+        W = small if s == 0 else self.search.full ^ small
+        self.taught += self.search.merge_proven([(W, self.need) if answer else (W, -self.need)])
+        if answer and self.known((i, 1 - s)) is True:
+            self.proven = True
+        elif answer and s == 0:
+            self.queue.insert(0, (i, 1))
+
+    def dispatch(self) -> None:
+        pool = self.pool
+        for w, (tid, (i, s)) in self.running.items():  # a side whose split has failed: stop it
+            if tid >= self.level_tid and self.known((i, 1 - s)) is False:
+                pool.cancel[w].value = tid
+        for w in pool.alive:
+            if w in self.running:
+                continue
+            while self.queue:
+                key = self.queue.pop(0)
+                i, s = key
+                mine, other = self.known(key), self.known((i, 1 - s))
+                if mine is True and other is True:
+                    self.proven = True
+                    return
+                if mine is True and other is None and s == 0:  # known here: its larger side next
+                    self.queue.insert(0, (i, 1))
+                elif mine is None and other is not False and all(k != key for _, k in self.running.values()):
+                    small = self.splits[i][0]
+                    W = small if s == 0 else self.search.full ^ small
+                    pool.send(w, W, self.need, self.deadline, self.running, key)
+                    break
 
 
 class _Pool:
-    """Worker processes, one pipe each, at most one sub-question per worker at a time.
+    """Worker processes, at most one sub-question per worker at a time.
 
-    A sub-question is one side of one top split: ``(i, side)`` with side 0 the smaller
-    part of split ``i`` and 1 the larger.  What the workers proved is kept per side
-    across levels (``Ldim(side) >= need`` implies it for every smaller ``need``).
+    Worker ``w`` has a pipe to the coordinator (``conns[w]``: sides to search one way,
+    answers and the facts it proved the other way) and an inbox (``inboxes[w]``, a
+    :class:`multiprocessing.Queue`) for the facts the others proved.  Facts come to the
+    coordinator over the pipes, not over a queue: a pipe whose worker dies reads as
+    closed, while a queue that a killed process was writing to can block its reader.
     """
 
     def __init__(self):
@@ -225,172 +384,61 @@ class _Pool:
         self.conns: list = []
         self.cancel: list = []
         self.alive: list[int] = []
+        self.inboxes: list = []
         self.nodes = 0
         self.cpu: list[float] = []
         self.nodes_by_worker: list[int] = []
-        self.task_ids = 0
-        self.owner: dict[tuple[int, int], int] = {}
-        self.proven_lo: dict[tuple[int, int], int] = {}  # Ldim(side) >= value
-        self.proven_hi: dict[tuple[int, int], int] = {}  # Ldim(side) < value
-        self.inboxes: list = []
         self.shared: list[tuple[int, int, int]] = []
-        self.helper_tasks = 0
+        self.task_ids = 0
 
     def start(self, H: HypothesisClass, full: int, n: int, quota: int | None, seed: list) -> None:
+        """Start ``n`` workers, each with its own search of ``H`` taught the facts ``seed``."""
         self.full = full
         ctx = _context()
         self.inboxes = [ctx.Queue() for _ in range(n)]
-        for index in range(n):
+        self.cpu, self.nodes_by_worker, self.shared = [0.0] * n, [0] * n, [(0, 0, 0)] * n
+        for w in range(n):
             parent_end, child_end = ctx.Pipe()
             cancel = ctx.RawValue("q", -1)
             p = ctx.Process(target=_worker_main, daemon=True, name="mistakebound-ldim-worker",
-                            args=(child_end, cancel, H, quota, self.inboxes, index, seed))
+                            args=(child_end, cancel, H, quota, self.inboxes, w, seed))
             self.procs.append(p)
             self.conns.append(parent_end)
             self.cancel.append(cancel)
             p.start()
             child_end.close()
         self.alive = list(range(n))
-        self.cpu, self.nodes_by_worker = [0.0] * n, [0] * n
-        self.shared = [(0, 0, 0)] * n  # per worker: facts sent, received, new to it
 
-    def _known(self, key, need: int) -> bool | None:
-        if need <= self.proven_lo.get(key, -1):
-            return True
-        if need >= self.proven_hi.get(key, need + 1):
-            return False
-        return None
-
-    def level(self, splits, need: int, deadline: float | None) -> bool | None:
-        """Whether some eligible split has both sides ``>= need``; None when out of budget.
-
-        Order of work: both sides of the first split at once (a success there is
-        the usual last level, and its two halves are the two halves of the work), then
-        the smaller sides of the other splits, one per worker, each split's larger side
-        as soon as its smaller side holds.  A side is cancelled once its split fails.
-        """
-        eligible = [i for i, (small, _) in enumerate(splits) if small.bit_count().bit_length() > need]
-        verdict: dict[int, bool] = {}
-        side: dict[tuple[int, int], bool] = {}
-        for i in eligible:
-            for s in (0, 1):
-                known = self._known((i, s), need)
-                if known is not None:
-                    side[i, s] = known
-        queue: list[tuple[int, int]] = []
-        running: dict[int, tuple[int, tuple[int, int]]] = {}  # worker -> (task id, key)
-
-        def settle(i: int) -> None:
-            if i in verdict:
-                return
-            if side.get((i, 0)) is False or side.get((i, 1)) is False:
-                verdict[i] = False
-                for w, (tid, key) in running.items():
-                    if key[0] == i:
-                        self.cancel[w].value = tid
-            elif side.get((i, 0)) and side.get((i, 1)):
-                verdict[i] = True
-
-        for i in eligible:
-            settle(i)
-        if any(verdict.values()):
-            return True
-        for i in eligible:
-            if i in verdict:
-                continue
-            if not queue or side.get((i, 0)) is True:
-                queue += [(i, 0), (i, 1)]
-            else:
-                queue.append((i, 0))
-        try:
-            while len(verdict) < len(eligible):
-                if any(verdict.values()):
-                    return True
-                for w in self.alive:
-                    if w not in running:
-                        key = self._pick(w, queue, side, verdict, running)
-                        helper = key is None
-                        if helper:  # nothing left to hand out: help the side running longest
-                            key = self._help(running)
-                            if key is None:
-                                break
-                        self._send(w, key, splits, need, deadline, running, helper)
-                if not running:  # work left, no worker with budget left
-                    return None
-                timeout = None if deadline is None else max(0.0, deadline + _GRACE - time.monotonic())
-                ready = wait([self.conns[w] for w in running], timeout)
-                if not ready:  # workers silent past the deadline: they will be stopped
-                    return None
-                for conn in ready:
-                    w = self.conns.index(conn)
-                    outcome, answer, key = self._receive(w, running)
-                    i, s = key
-                    if outcome == "budget":
-                        self.alive.remove(w)
-                        if i not in verdict:
-                            queue.insert(0, key)
-                        continue
-                    if outcome != "ok":  # cancelled
-                        continue
-                    side[key] = answer
-                    for v, (tid, other) in running.items():  # its helper, or the side it helped
-                        if other == key:
-                            self.cancel[v].value = tid
-                    if answer:
-                        self.proven_lo[key] = max(need, self.proven_lo.get(key, need))
-                    else:
-                        self.proven_hi[key] = min(need, self.proven_hi.get(key, need))
-                    settle(i)
-                    if answer and s == 0 and i not in verdict:  # the larger side next, first
-                        if (i, 1) in queue:
-                            queue.remove((i, 1))
-                        if all(k != (i, 1) for _, k in running.values()):
-                            queue.insert(0, (i, 1))
-            return any(verdict.values())
-        finally:
-            self._drain(running)
-
-    def _pick(self, w, queue, side, verdict, running):
-        """The next useful key, preferring (among the next few) one this worker had before."""
-        busy = {key for _, key in running.values()}
-        useful = [key for key in queue if key[0] not in verdict and key not in side and key not in busy]
-        queue[:] = useful
-        if not useful:
-            return None
-        for key in useful[:len(self.alive)]:
-            if self.owner.get(key) == w:
-                queue.remove(key)
-                return key
-        return queue.pop(0)
-
-    @staticmethod
-    def _help(running):
-        """The side running longest among those only one worker runs, or None."""
-        counts: dict = {}
-        for tid, key in running.values():
-            counts.setdefault(key, []).append(tid)
-        alone = [(tids[0], key) for key, tids in counts.items() if len(tids) == 1]
-        return min(alone)[1] if alone else None
-
-    def _send(self, w, key, splits, need, deadline, running, helper: bool = False) -> None:
-        """Hand side ``key`` to worker ``w``; a helper searches the larger side of each split first."""
-        i, s = key
-        small = splits[i][0]
-        V = small if s == 0 else self.full ^ small
+    def send(self, w: int, V: int, need: int, deadline: float | None, running: dict, key) -> None:
+        """Ask worker ``w`` whether ``Ldim(V) >= need``, recorded in ``running`` under ``key``."""
         self.task_ids += 1
-        if helper:
-            self.helper_tasks += 1
-        else:
-            self.owner[key] = w
-        remaining = None if deadline is None else deadline - time.monotonic()
-        self._post(w, (self.task_ids, V, need, remaining, helper))
-        running[w] = (self.task_ids, key)
-
-    def _post(self, w: int, message) -> None:
+        remaining = None if deadline is None else max(deadline - time.monotonic(), 1e-6)
         try:
-            self.conns[w].send(message)
+            self.conns[w].send((self.task_ids, V, need, remaining))
         except OSError as exc:  # BrokenPipeError: the worker is gone
             raise self._died(w) from exc
+        running[w] = (self.task_ids, key)
+
+    def messages(self, w: int) -> list:
+        """What worker ``w`` has sent: ``("facts", batch)`` and replies to its sides."""
+        out = []
+        conn = self.conns[w]
+        try:
+            while conn.poll():
+                out.append(conn.recv())
+        except (EOFError, OSError) as exc:  # the worker is gone
+            raise self._died(w) from exc
+        return out
+
+    def account(self, w: int, reply: tuple) -> tuple[str, bool | None]:
+        """Count a reply's nodes and CPU; ``("ok", answer)``, ``("cancelled", None)`` or ``("budget", None)``."""
+        tid, outcome, answer, n, cpu, self.shared[w] = reply
+        self.nodes += n
+        self.nodes_by_worker[w] += n
+        self.cpu[w] += cpu
+        if outcome == "error":
+            raise MistakeboundError(f"workers: a worker process failed:\n{answer}")
+        return outcome, answer
 
     def _died(self, w: int) -> MistakeboundError:
         self.procs[w].join(1)
@@ -398,32 +446,6 @@ class _Pool:
             f"workers: worker process {self.procs[w].pid} died "
             f"(exit code {self.procs[w].exitcode}) during the search"
         )
-
-    def _receive(self, w, running):
-        _, key = running.pop(w)
-        try:
-            tid, outcome, answer, n, cpu, self.shared[w] = self.conns[w].recv()
-        except (EOFError, OSError) as exc:
-            raise self._died(w) from exc
-        self.nodes += n
-        self.nodes_by_worker[w] += n
-        self.cpu[w] += cpu
-        if outcome == "error":
-            raise MistakeboundError(f"workers: a worker process failed:\n{answer}")
-        return outcome, answer, key
-
-    def _drain(self, running) -> None:
-        """Cancel what still runs and wait for the replies, so the next level starts clean."""
-        for w, (tid, _) in running.items():
-            self.cancel[w].value = tid
-        while running:
-            ready = wait([self.conns[w] for w in running], _GRACE)
-            if not ready:  # silent (past the deadline, say): never asked again, stopped at the end
-                self.alive = [w for w in self.alive if w not in running]
-                running.clear()
-                return
-            for conn in ready:
-                self._receive(self.conns.index(conn), running)
 
     def stop(self) -> None:
         """Stop every worker (running or not) and reap it; safe to call twice."""
@@ -486,27 +508,28 @@ class _Stop(Exception):
 
 
 class _Exchange:
-    """A worker's link to its peers, run by its search every few nodes (``LdimSearch._tick``).
+    """A worker's link to the other processes, run by its search every few nodes (``LdimSearch._tick``).
 
-    Every :data:`EXCHANGE_SECONDS` it puts the facts its search proved since the last
-    time (``Ldim(V) >= a``, ``Ldim(V) <= b``, collected in ``LdimSearch._outbox``) into
-    the inbox of every other worker, and merges what the others sent into its own memo
-    (:meth:`LdimSearch.merge_proven`): a sub-class one worker settled is not searched
-    again by another.  The inboxes are :class:`multiprocessing.Queue` objects, whose
-    ``put`` never blocks (a feeder thread writes the pipe), so two workers sending to
-    each other cannot deadlock.
+    Every :data:`EXCHANGE_SECONDS` it sends the facts its search proved since the last
+    time (``Ldim(V) >= a``, ``Ldim(V) <= b``, collected in ``LdimSearch._outbox``) to the
+    coordinator (``post``, through the worker's sender thread) and into the inbox of
+    every other worker, and merges what the others sent into its own memo
+    (:meth:`LdimSearch.merge_proven`).  The inboxes are :class:`multiprocessing.Queue`
+    objects, whose ``put`` never blocks (a feeder thread writes the pipe), so two
+    processes sending to each other cannot deadlock.
 
     The same tick stops the current sub-question, by raising :class:`_Stop`, once it is
     cancelled or its share of the budget is spent.  It runs where a node starts, before
     the node writes anything, so the memo stays correct when the search unwinds.
     """
 
-    def __init__(self, search: LdimSearch, cancel, quota: int | None, inboxes: list, index: int):
+    def __init__(self, search: LdimSearch, cancel, quota: int | None, inboxes: list, index: int, post):
         self.search = search
         self.cancel = cancel
         self.node_limit = None if quota is None else search.nodes + quota
         self.inbox = inboxes[index]
         self.peers = [q for i, q in enumerate(inboxes) if i != index]
+        self.post = post
         self.deadline: float | None = None
         self.task = -1
         self.armed = False
@@ -540,14 +563,13 @@ class _Exchange:
         """Send what this worker proved since the last swap; merge what the others sent."""
         self.last = time.monotonic()
         out = self.search._outbox
-        if out and self.peers:
+        if out:
             batch = out[:]
             out.clear()
+            self.post(("facts", batch))
             for q in self.peers:
                 q.put(batch)
             self.sent += len(batch)
-        elif out:
-            out.clear()
         while True:
             try:
                 batch = self.inbox.get_nowait()
@@ -565,9 +587,20 @@ def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None, inboxes: l
     :meth:`LdimSearch.merge_proven`).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
+    outgoing: SimpleQueue = SimpleQueue()
+
+    def send_all() -> None:  # a thread, so the search never waits for the coordinator to read
+        while True:
+            message = outgoing.get()
+            try:
+                conn.send(message)
+            except OSError:  # the coordinator is gone
+                return
+
+    threading.Thread(target=send_all, daemon=True, name="mistakebound-worker-sender").start()
     search = LdimSearch(H)
     search.merge_proven(seed)
-    link = _Exchange(search, cancel, quota, inboxes, index)
+    link = _Exchange(search, cancel, quota, inboxes, index, outgoing.put)
     while True:
         try:
             msg = conn.recv()
@@ -575,21 +608,19 @@ def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None, inboxes: l
             return
         if msg is None:
             return
-        tid, V, need, seconds, helper = msg
+        tid, V, need, seconds = msg
         before, cpu = search.nodes, time.process_time()
         try:
             try:
                 link.swap()
                 link.arm(tid, seconds)
-                search._large_first = helper
                 reply = (tid, "ok", search.at_least(V, need))
             finally:
-                search._large_first = False
                 link.disarm()
                 link.swap()
         except _Stop as stop:
             reply = (tid, str(stop), None)
         except Exception:  # noqa: BLE001 - reported to the coordinator, which raises
             reply = (tid, "error", traceback.format_exc())
-        conn.send((*reply, search.nodes - before, time.process_time() - cpu,
-                   (link.sent, link.received, link.taught)))
+        outgoing.put((*reply, search.nodes - before, time.process_time() - cpu,
+                      (link.sent, link.received, link.taught)))
