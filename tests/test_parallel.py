@@ -271,3 +271,76 @@ def test_a_worker_stops_a_cancelled_or_overdue_side_at_once():
         assert reply(conn, 30)[:3] == (3, "ok", True)
     finally:
         pool.stop()
+
+
+class FakePool:
+    """Stands in for the worker processes in the unit tests of the coordinator's bookkeeping."""
+
+    def __init__(self):
+        self.procs, self.alive, self.task_ids, self.sent = [object()], [0], 0, []
+        self.cancel = [multiprocessing.RawValue("q", -1)]
+
+    def send(self, w, V, need, deadline, running, key):
+        self.task_ids += 1
+        running[w] = (self.task_ids, key)
+        self.sent.append(key)
+
+    def account(self, w, reply):
+        return reply[1], reply[2]
+
+
+def coordinator_with_fake_pool(H):
+    run = parallel._Run(H, 1, None, None, 0.25)
+    search = run.search
+    full = search.full
+    run.splits = search._splits(full, search._splitting(full))
+    run.pool = FakePool()
+    truth = LdimSearch(H)
+
+    def ldim_of_side(i, s):
+        small = run.splits[i][0]
+        return truth.ldim(small if s == 0 else full ^ small)
+
+    return run, ldim_of_side
+
+
+def answer(run, key, value, tid=None):
+    run.running[0] = (run.level_tid if tid is None else tid, key)  # default: a task of this level
+    run.answer(0, (None, "ok", value))
+
+
+def test_one_side_that_holds_does_not_prove_the_level_but_two_do():
+    H = classes.random(300, 12, 0.3, seed=0)
+    run, ldim_of_side = coordinator_with_fake_pool(H)
+    pairs = [(i, ldim_of_side(i, 0), ldim_of_side(i, 1)) for i in range(len(run.splits))]
+    i, a, b = next((i, a, b) for i, a, b in pairs if a != b)  # a split whose sides differ
+    need, s_high = max(a, b), (0 if a > b else 1)
+    run.begin_level(need)
+    answer(run, (i, s_high), True)  # the side that reaches need
+    assert run.known((i, s_high)) is True
+    run.queue = [(i, 1 - s_high)]  # the dispatcher looks at the other side next
+    run.dispatch()
+    assert not run.proven
+    run.side.clear()
+    j, a, b = next((j, a, b) for j, a, b in pairs if min(a, b) >= 2)
+    run.begin_level(min(a, b))
+    answer(run, (j, 0), True)
+    assert not run.proven
+    answer(run, (j, 1), True)
+    assert run.proven
+
+
+def test_an_answer_from_a_finished_level_is_not_used():
+    H = classes.random(300, 12, 0.3, seed=0)
+    run, ldim_of_side = coordinator_with_fake_pool(H)
+    i = 0
+    d = ldim_of_side(i, 0)
+    run.begin_level(d + 1)  # "Ldim(side) >= d + 1?": no
+    old = run.pool.task_ids = 7
+    run.begin_level(d)  # the next level down
+    answer(run, (i, 0), False, tid=old)  # the old level's "no" arrives late
+    assert run.known((i, 0)) is not False
+    small = run.splits[i][0]
+    assert run.search._hi.get(small, d) >= d  # no false "Ldim(side) <= d - 1" in the memo
+    answer(run, (i, 0), True)  # this level's answer is used
+    assert run.known((i, 0)) is True
