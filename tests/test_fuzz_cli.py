@@ -131,7 +131,8 @@ def test_check_with_bad_arguments_exits_2(seed, extra):
 @given(data=st.data())
 def test_ldim_with_random_arguments(files, data):
     argv = ["ldim", data.draw(class_args(files))]
-    argv += data.draw(flags({"--max-nodes": numbers, "--time-limit": numbers}, ["--tree"]))
+    argv += data.draw(flags({"--max-nodes": numbers, "--time-limit": numbers,
+                             "--workers": st.sampled_from(["0", "1", "2", "257", "10**9", "x"])}, ["--tree"]))
     argv += data.draw(st.lists(junk, max_size=1))
     assert_well_behaved(argv)
 

@@ -344,3 +344,34 @@ def test_an_answer_from_a_finished_level_is_not_used():
     assert run.search._hi.get(small, d) >= d  # no false "Ldim(side) <= d - 1" in the memo
     answer(run, (i, 0), True)  # this level's answer is used
     assert run.known((i, 0)) is True
+
+
+def test_a_search_with_workers_leaves_its_memo_for_the_tree(monkeypatch):
+    from mistakebound import is_shattered
+
+    monkeypatch.setattr(parallel, "WARMUP_SECONDS", 0)  # the worker starts before the search
+    H = classes.random(3000, 14, 0.3, seed=2)
+    search = LdimSearch(H)
+    with lockstep():  # and answers every top side it can take: the memo holds its facts
+        b = search.bounds(workers=2)
+    assert b.exact and b.lower == LdimSearch(H).bounds().lower
+    T = search.tree()
+    assert T.graph["depth"] == b.lower and is_shattered(H, T)
+    assert search._tick is None and search._outbox is None  # nothing of the run left behind
+    with pytest.raises(InvalidArgumentError, match="^V: the search with workers covers the whole class only"):
+        search.bounds(1, workers=2)
+
+
+def test_the_command_line_takes_workers(capsys, monkeypatch):
+    from mistakebound.cli import main
+
+    monkeypatch.setattr(parallel, "WARMUP_SECONDS", 0)  # the worker starts at once
+
+    outputs = []
+    for extra in ([], ["--workers", "2"]):
+        assert main(["ldim", "intervals:12", "--tree", *extra]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] and "Ldim = 5" in outputs[0]
+    assert main(["ldim", "intervals:12", "--workers", "300"]) == 2
+    err = capsys.readouterr().err
+    assert "--workers" in err and "1 to 256" in err

@@ -257,7 +257,7 @@ def _cmd_ldim(args, out) -> int:
 
     H = load_class(args.cls)
     search = LdimSearch(H)
-    bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit)
+    bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit, workers=args.workers)
     print(f"class: {H.describe()}", file=out)
     print(f"|H| = {H.n_hypotheses}", file=out)
     if search.n_distinct != H.n_hypotheses:
@@ -872,6 +872,17 @@ def _positive(text: str) -> int:
     return value
 
 
+#: The most processes --workers may ask for (a typo must not start thousands).
+MAX_WORKERS = 256
+
+
+def _workers(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {MAX_WORKERS}, got {text!r}")
+    return value
+
+
 def _players_usage() -> str:
     """The registered learners and adversaries, one per line with a summary."""
     from mistakebound.registry import ADVERSARIES, LEARNERS
@@ -947,6 +958,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="stop after this many search nodes and print proven bounds (exit 3)")
     ldim.add_argument("--time-limit", type=_seconds, default=None,
                       help="stop after this many seconds and print proven bounds (exit 3); Ctrl-C does the same")
+    ldim.add_argument("--workers", type=_workers, default=1,
+                      help="processes searching for Ldim, this one included (default 1); pays on long "
+                           "searches of large classes (see the README's Performance section)")
     ldim.set_defaults(run=_cmd_ldim)
 
     play = command(

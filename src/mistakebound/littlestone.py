@@ -271,14 +271,31 @@ class LdimSearch:
         return k
 
     def bounds(self, V: int | None = None, *, max_nodes: int | None = None,
-               time_limit: float | None = None) -> LdimBounds:
+               time_limit: float | None = None, workers: int | None = 1) -> LdimBounds:
         """Proven bounds on ``Ldim(V)`` within a budget (default: the whole class, no budget).
 
         The exact search runs down from a proven upper bound; when it runs out of nodes
         or time, or is interrupted with Ctrl-C, it stops and reports the bounds proven so
         far.  Memo entries are written only for finished nodes, so a later call resumes
         with everything already proven.
+
+        ``workers`` other than 1 (``None``: one per CPU) has that many processes search
+        the whole class, this one included (see :mod:`mistakebound.parallel`); what
+        they prove is merged into this search's memo, so :meth:`tree` afterwards reads
+        the tree off it.
         """
+        if workers != 1:
+            from mistakebound.parallel import WARMUP_SECONDS, _parallel_bounds, check_workers
+
+            n = check_workers(workers)
+            if n > 1:
+                if V is not None and V != self.full:
+                    raise InvalidArgumentError(
+                        "V: the search with workers covers the whole class only; "
+                        "leave V out or pass workers=1"
+                    )
+                _check_budget(max_nodes, time_limit)
+                return _parallel_bounds(self.H, n, max_nodes, time_limit, WARMUP_SECONDS, search=self)
         V = self.full if V is None else V
         started, nodes_before, evicted_before = time.monotonic(), self.nodes, self.evictions
         self._node_limit = None if max_nodes is None else self.nodes + max_nodes
@@ -839,11 +856,7 @@ def littlestone_bounds(
     (False, True)
     """
     _check_budget(max_nodes, time_limit)
-    if workers != 1:
-        from mistakebound.parallel import parallel_littlestone_bounds
-
-        return parallel_littlestone_bounds(H, workers=workers, max_nodes=max_nodes, time_limit=time_limit)
-    return LdimSearch(_require_class(H)).bounds(max_nodes=max_nodes, time_limit=time_limit)
+    return LdimSearch(_require_class(H)).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=workers)
 
 
 def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,

@@ -64,7 +64,7 @@ from mistakebound.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.hypothesis_class import HypothesisClass
 from mistakebound.littlestone import LdimBounds, LdimSearch, _check_budget, _OutOfBudget
 
-__all__ = ["WARMUP_SECONDS", "parallel_littlestone_bounds"]
+__all__ = ["WARMUP_SECONDS", "check_workers", "parallel_littlestone_bounds"]
 
 #: Seconds the search runs alone before the worker processes are started (a little
 #: less than starting the forkserver and two workers costs).
@@ -126,14 +126,13 @@ def parallel_littlestone_bounds(H: HypothesisClass, *, workers: int | None,
     """
     if not isinstance(H, HypothesisClass):
         raise InvalidArgumentError(f"H: expected a HypothesisClass, got {type(H).__name__}")
-    n_workers = _check_workers(workers)
+    n_workers = check_workers(workers)
     _check_budget(max_nodes, time_limit)
-    if n_workers == 1:
-        return LdimSearch(H).bounds(max_nodes=max_nodes, time_limit=time_limit)
-    return _parallel_bounds(H, n_workers, max_nodes, time_limit, WARMUP_SECONDS)
+    return LdimSearch(H).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=n_workers)
 
 
-def _check_workers(workers: object) -> int:
+def check_workers(workers: object) -> int:
+    """``workers`` as a number of processes (``None``: one per CPU); InvalidArgumentError if bad."""
     if workers is None:
         return os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
@@ -146,7 +145,8 @@ def _check_workers(workers: object) -> int:
 
 # ------------------------------------------------------------------ the coordinator
 def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
-                     time_limit: float | None, warmup: float, stats: dict | None = None) -> LdimBounds:
+                     time_limit: float | None, warmup: float, stats: dict | None = None,
+                     search: LdimSearch | None = None) -> LdimBounds:
     """Run the search here, with ``n_workers - 1`` worker processes helping after ``warmup`` s.
 
     ``warmup=0`` starts the workers before the search (used by the tests).  A ``stats``
@@ -154,9 +154,10 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
     sub-questions), ``worker_nodes``, ``worker_shared`` (per worker: facts sent, facts
     received, received facts that were new to it), ``coordinator_taught`` (facts from
     the workers that were new here) and ``levels_by_workers`` (levels the workers
-    proved before this process did).
+    proved before this process did).  ``search``, if given, is the search run here (its
+    memo keeps what was proved, for a shattered tree afterwards).
     """
-    run = _Run(H, n_workers - 1, max_nodes, time_limit, warmup)
+    run = _Run(H, n_workers - 1, max_nodes, time_limit, warmup, search)
     try:
         return run.bounds()
     finally:
@@ -186,14 +187,15 @@ class _Run:
     """
 
     def __init__(self, H: HypothesisClass, helpers: int, max_nodes: int | None,
-                 time_limit: float | None, warmup: float):
+                 time_limit: float | None, warmup: float, search: LdimSearch | None = None):
         self.H = H
         self.helpers = helpers
         self.max_nodes = max_nodes
         self.started = time.monotonic()
         self.deadline = None if time_limit is None else self.started + time_limit
         self.warmup = warmup
-        self.search = LdimSearch(H)
+        self.search = LdimSearch(H) if search is None else search
+        self.nodes_before = self.search.nodes
         self.pool = _Pool()
         self.last = 0.0
         self.taught = 0
@@ -214,7 +216,7 @@ class _Run:
         upper = search._upper3(V, splits)
         lower = 0 if not splits else 1
         status = "exact"
-        search._node_limit = self.max_nodes
+        search._node_limit = None if self.max_nodes is None else self.nodes_before + self.max_nodes
         search._deadline = self.deadline
         search._tick = self.tick
         try:
@@ -240,11 +242,11 @@ class _Run:
         except KeyboardInterrupt:
             status = "interrupted"
         finally:
-            search._node_limit = search._deadline = search._tick = None
+            search._node_limit = search._deadline = search._tick = search._outbox = None
         if V and status != "exact":
             lower = max(lower, min(search._lo.get(V, lower), upper))
         return LdimBounds(lower=lower, upper=upper, status=status,
-                          nodes=search.nodes + self.pool.nodes,
+                          nodes=search.nodes - self.nodes_before + self.pool.nodes,
                           seconds=time.monotonic() - self.started, evictions=search.evictions)
 
     def tick(self) -> None:
@@ -271,7 +273,7 @@ class _Run:
         search = self.search
         quota = None
         if self.max_nodes is not None:  # what is left, shared equally with the workers
-            share = max(1, (self.max_nodes - search.nodes) // (self.helpers + 1))
+            share = max(1, (self.max_nodes - (search.nodes - self.nodes_before)) // (self.helpers + 1))
             search._node_limit = search.nodes + share
             quota = share
         seed = [(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()]
