@@ -2,8 +2,9 @@
 
 For each case, ``--repeats`` rounds (default 3), each timing the serial search
 (``LdimSearch(H).bounds()``) and then the parallel search (the code behind
-:func:`mistakebound.parallel.parallel_littlestone_bounds`, warm-up included)
-with ``--workers`` (default 2) workers on the same class, so both see the same load.
+``LdimSearch(H).bounds(workers=N)``: this process searching, ``N - 1`` worker processes
+started after :data:`~mistakebound.parallel.WARMUP_SECONDS`) with ``--workers``
+(default 2) processes on the same class, so both see the same load.
 Reported: the medians, the speedup (serial median / parallel median; below 1 means the
 parallel search was slower), and the nodes each expanded (the parallel count adds up
 the warm-up's and the workers'; what it has above the serial count is work done twice:
@@ -12,15 +13,15 @@ arrived, and the work of helpers).
 Building the class is not timed; process start-up is.  The two results must be equal,
 or the run prints ``MISMATCH`` and exits 1.
 
-``CPU-bound speedup`` does not depend on how loaded the machine is: the serial run's
-CPU seconds over the parallel run's critical path, the coordinator's CPU seconds (warm-up
-included) plus those of the busiest worker.  It is what the speedup would be with a
-free core per process, minus the operating system's process start-up, which it leaves
-out (see ``start-up`` for that).
+``CPU-bound speedup`` depends less on how loaded the machine is: the serial run's CPU
+seconds over the largest CPU time of any one process of the parallel run (this one, or
+the busiest worker; they run side by side).  It is what the speedup would be with a free
+core per process, minus the operating system's process start-up, which it leaves out
+(see ``start-up`` for that).
 
 The row ``start-up`` is the fixed cost of the parallel path alone: a class the serial
-search settles in a millisecond, with the serial warm-up turned off so the workers are
-started anyway.
+search settles in a millisecond, with the warm-up turned off so the workers are started
+anyway.
 
 Run from the repository root::
 
@@ -86,7 +87,7 @@ def measure(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]:
             stats: dict = {}
             t, cpu, p = _timed(lambda: _parallel_bounds(H, workers, None, None, WARMUP_SECONDS, stats))
             parallel_t.append(t)
-            critical_cpu.append(cpu + max(stats.get("worker_cpu") or [0.0]))
+            critical_cpu.append(max(cpu, *(stats.get("worker_cpu") or [0.0])))
         mismatch = None if (s.lower, s.upper, s.status) == (p.lower, p.upper, p.status) else \
             f"serial {s.describe()} vs parallel {p.describe()}"
         ser, par = statistics.median(serial_t), statistics.median(parallel_t)
