@@ -842,9 +842,9 @@ def littlestone_bounds(
 
     Without a budget the bounds are equal (the exact value).  Ctrl-C stops the search
     and returns the bounds proven so far, with ``status="interrupted"``.  ``workers``
-    other than 1 splits the top of the search over that many processes (None: one per
-    CPU), see :func:`mistakebound.parallel.parallel_littlestone_bounds`; it pays only
-    on long searches (measured in ``benchmarks/parallel_speedup.py``).
+    other than 1 has that many processes search, this one included (None: one per
+    CPU), see :mod:`mistakebound.parallel`; it pays only on long searches of large
+    classes (measured in ``benchmarks/parallel_speedup.py``).
 
     Examples
     --------
@@ -869,7 +869,7 @@ def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     max_nodes, time_limit : int or float, optional
         A budget of search nodes and/or seconds.
     workers : int or None
-        Processes to split the top of the search over (default 1: this process).
+        Processes searching, this one included (default 1: this process alone).
 
     Returns
     -------
