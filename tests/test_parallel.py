@@ -259,7 +259,7 @@ def test_a_worker_stops_a_cancelled_or_overdue_side_at_once():
     need = search.bounds().lower + 1  # a refutation that takes about 0.5 s
     pool = _Pool()
     try:
-        pool.start(SLOW, full, 1, None, [])
+        pool.start(SLOW, 1, None, [])
         conn = pool.conns[0]
         conn.send((1, full, need, None))
         time.sleep(0.05)
@@ -298,8 +298,7 @@ def coordinator_with_fake_pool(H):
     truth = LdimSearch(H)
 
     def ldim_of_side(i, s):
-        small = run.splits[i][0]
-        return truth.ldim(small if s == 0 else full ^ small)
+        return truth.ldim(run.version_space((i, s)))
 
     return run, ldim_of_side
 
@@ -375,3 +374,12 @@ def test_the_command_line_takes_workers(capsys, monkeypatch):
     assert main(["ldim", "intervals:12", "--workers", "300"]) == 2
     err = capsys.readouterr().err
     assert "--workers" in err and "1 to 256" in err
+
+
+def test_a_search_shorter_than_the_warm_up_starts_no_process(monkeypatch):
+    started: list = []
+    monkeypatch.setattr(parallel._Pool, "start", lambda self, *args: started.append(args))
+    H = classes.random(2000, 40, 0.5, seed=1)  # about 0.02 s
+    b = parallel_littlestone_bounds(H, workers=2)
+    assert b.exact and b.lower == LdimSearch(H).bounds().lower
+    assert started == []

@@ -277,7 +277,7 @@ class _Run:
             search._node_limit = search.nodes + share
             quota = share
         seed = [(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()]
-        self.pool.start(self.H, search.full, self.helpers, quota, seed)
+        self.pool.start(self.H, self.helpers, quota, seed)
         search._outbox = []
         if self.need is not None:
             self.begin_level(self.need)
@@ -304,13 +304,17 @@ class _Run:
         eligible = [i for i, (small, _) in enumerate(self.splits) if small.bit_count().bit_length() > need]
         self.queue = ([(eligible[0], 1)] if eligible else []) + [(i, 0) for i in reversed(eligible[1:])]
 
+    def version_space(self, key) -> int:
+        """The side ``key = (split, 0 for the smaller side or 1 for the larger)`` as a bitset."""
+        i, s = key
+        small = self.splits[i][0]
+        return small if s == 0 else self.search.full ^ small
+
     def known(self, key) -> bool | None:
         """What this process's memo (with the workers' facts) already says of a side."""
         if key in self.side:
             return self.side[key]
-        i, s = key
-        small = self.splits[i][0]
-        W = small if s == 0 else self.search.full ^ small
+        W = self.version_space(key)
         need, search = self.need, self.search
         if need <= search._lo.get(W, 1 if W.bit_count() >= 2 else 0):
             return True
@@ -339,8 +343,7 @@ class _Run:
             return
         self.side[key] = answer
         i, s = key
-        small = self.splits[i][0]
-        W = small if s == 0 else self.search.full ^ small
+        W = self.version_space(key)
         self.taught += self.search.merge_proven([(W, self.need) if answer else (W, -self.need)])
         if answer and self.known((i, 1 - s)) is True:
             self.proven = True
@@ -365,9 +368,7 @@ class _Run:
                 if mine is True and other is None and s == 0:  # known here: its larger side next
                     self.queue.insert(0, (i, 1))
                 elif mine is None and other is not False and all(k != key for _, k in self.running.values()):
-                    small = self.splits[i][0]
-                    W = small if s == 0 else self.search.full ^ small
-                    pool.send(w, W, self.need, self.deadline, self.running, key)
+                    pool.send(w, self.version_space(key), self.need, self.deadline, self.running, key)
                     break
 
 
@@ -393,9 +394,8 @@ class _Pool:
         self.shared: list[tuple[int, int, int]] = []
         self.task_ids = 0
 
-    def start(self, H: HypothesisClass, full: int, n: int, quota: int | None, seed: list) -> None:
+    def start(self, H: HypothesisClass, n: int, quota: int | None, seed: list) -> None:
         """Start ``n`` workers, each with its own search of ``H`` taught the facts ``seed``."""
-        self.full = full
         ctx = _context()
         self.inboxes = [ctx.Queue() for _ in range(n)]
         self.cpu, self.nodes_by_worker, self.shared = [0.0] * n, [0] * n, [(0, 0, 0)] * n
