@@ -237,6 +237,7 @@ def test_the_processes_share_what_they_prove():
     assert b.exact and b.lower == LdimSearch(H).bounds().lower
     [(sent, received, taught)] = stats["worker_shared"]
     assert sent > 0 and received > 0 and 0 < taught <= received, stats
+    assert 0 < stats["coordinator_received"] <= sent, stats  # the worker's facts reach this process
     assert stats["coordinator_taught"] > 0, stats
     assert stats["worker_nodes"][0] > 0
 

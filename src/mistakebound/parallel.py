@@ -152,8 +152,9 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
     ``warmup=0`` starts the workers before the search (used by the tests).  A ``stats``
     dict, if given, receives ``worker_cpu`` (CPU seconds each worker spent on
     sub-questions), ``worker_nodes``, ``worker_shared`` (per worker: facts sent, facts
-    received, received facts that were new to it), ``coordinator_taught`` (facts from
-    the workers that were new here) and ``levels_by_workers`` (levels the workers
+    received, received facts that were new to it), ``coordinator_received`` and
+    ``coordinator_taught`` (facts the workers sent here, and those new here, answers
+    included) and ``levels_by_workers`` (levels the workers
     proved before this process did).  ``search``, if given, is the search run here (its
     memo keeps what was proved, for a shattered tree afterwards).
     """
@@ -164,7 +165,8 @@ def _parallel_bounds(H: HypothesisClass, n_workers: int, max_nodes: int | None,
         run.pool.stop()
         if stats is not None:
             stats.update(worker_cpu=list(run.pool.cpu), worker_nodes=list(run.pool.nodes_by_worker),
-                         worker_shared=list(run.pool.shared), coordinator_taught=run.taught,
+                         worker_shared=list(run.pool.shared), coordinator_received=run.received,
+                         coordinator_taught=run.taught,
                          levels_by_workers=run.levels_by_workers)
 
 
@@ -198,7 +200,7 @@ class _Run:
         self.nodes_before = self.search.nodes
         self.pool = _Pool()
         self.last = 0.0
-        self.taught = 0
+        self.taught = self.received = 0
         self.levels_by_workers = 0
         self.need = None
         self.queue: list[tuple[int, int]] = []
@@ -328,6 +330,7 @@ class _Run:
         for w in range(len(pool.conns)):
             for message in pool.messages(w):
                 if message[0] == "facts":
+                    self.received += len(message[1])
                     self.taught += self.search.merge_proven(message[1])
                 else:
                     self.answer(w, message)
