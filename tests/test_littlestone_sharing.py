@@ -4,11 +4,13 @@ the textbook recursion."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_ldim
-from mistakebound import HypothesisClass
+from mistakebound import HypothesisClass, classes
+from mistakebound.errors import InvalidArgumentError
 from mistakebound.bitset import mask_to_indices
 from mistakebound.littlestone import LdimSearch
 from tests.strategies import class_matrices, sparse_matrices
@@ -108,8 +110,6 @@ def test_weaker_facts_do_not_overwrite_stronger_ones():
 def test_facts_from_canonical_hits_are_true():
     # intervals(12): shifted windows answer each other through the canonical memo, and
     # those answers are published too (lower and upper bounds)
-    from mistakebound import classes
-
     search = LdimSearch(classes.intervals(12))
     search._outbox = []
     search.ldim(search.full)
@@ -120,3 +120,12 @@ def test_facts_from_canonical_hits_are_true():
         assert truth >= value if value >= 0 else truth <= -1 - value, (V, value, truth)
     tight = {V: value for V, value in search._outbox}
     assert any(value < 0 and ldim_of_rows(search, V) == -1 - value for V, value in tight.items())
+
+
+def test_bounds_refuses_a_bad_budget_with_or_without_workers():
+    search = LdimSearch(classes.thresholds(7))
+    for workers in (1, 2):
+        with pytest.raises(InvalidArgumentError, match="^max_nodes: expected"):
+            search.bounds(max_nodes=0, workers=workers)
+        with pytest.raises(InvalidArgumentError, match="^time_limit: expected"):
+            search.bounds(time_limit=-1.0, workers=workers)

@@ -372,9 +372,10 @@ def test_the_command_line_takes_workers(capsys, monkeypatch):
         assert main(["ldim", "intervals:12", "--tree", *extra]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] and "Ldim = 5" in outputs[0]
-    assert main(["ldim", "intervals:12", "--workers", "300"]) == 2
-    err = capsys.readouterr().err
-    assert "--workers" in err and "1 to 256" in err
+    for bad in ("300", "0", "two"):
+        assert main(["ldim", "intervals:12", "--workers", bad]) == 2
+        err = capsys.readouterr().err
+        assert "--workers" in err and "expected an integer from 1 to 256" in err and repr(bad) in err
 
 
 def test_a_search_shorter_than_the_warm_up_starts_no_process(monkeypatch):

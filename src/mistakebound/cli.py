@@ -829,14 +829,20 @@ def _print_games(games, out) -> None:
 
 
 # --------------------------------------------------------------------------- parser
-def _seed(text: str) -> int:
+def _integer(text: str, minimum: int, maximum: int | None = None) -> int:
+    """``text`` as an integer in ``[minimum, maximum]``, or an argparse error saying what was expected."""
+    expected = f"an integer >= {minimum}" if maximum is None else f"an integer from {minimum} to {maximum}"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if value < minimum or (maximum is not None and value > maximum):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
     return value
+
+
+def _seed(text: str) -> int:
+    return _integer(text, 0)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -863,13 +869,7 @@ def _seconds(text: str) -> float:
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
+    return _integer(text, 1)
 
 
 #: The most processes --workers may ask for (a typo must not start thousands).
@@ -877,10 +877,7 @@ MAX_WORKERS = 256
 
 
 def _workers(text: str) -> int:
-    value = _positive(text)
-    if value > MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {MAX_WORKERS}, got {text!r}")
-    return value
+    return _integer(text, 1, MAX_WORKERS)
 
 
 def _players_usage() -> str:

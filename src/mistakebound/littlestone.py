@@ -284,6 +284,7 @@ class LdimSearch:
         they prove is merged into this search's memo, so :meth:`tree` afterwards reads
         the tree off it.
         """
+        _check_budget(max_nodes, time_limit)
         if workers != 1:
             from mistakebound.parallel import WARMUP_SECONDS, _parallel_bounds, check_workers
 
@@ -294,7 +295,6 @@ class LdimSearch:
                         "V: the search with workers covers the whole class only; "
                         "leave V out or pass workers=1"
                     )
-                _check_budget(max_nodes, time_limit)
                 return _parallel_bounds(self.H, n, max_nodes, time_limit, WARMUP_SECONDS, search=self)
         V = self.full if V is None else V
         started, nodes_before, evicted_before = time.monotonic(), self.nodes, self.evictions
