@@ -7,7 +7,7 @@ halfspaces (:class:`MidpointAdversary`, :class:`SeparableStream`, and
 :class:`RandomExpertLosses`, :class:`SplitAdvice`), or replay an exact worst case
 (:class:`MinimaxAdversary`), or force the randomized Littlestone dimension
 (:class:`RandomizedForcer`); :class:`AlternatingLosses` is the Follow-the-Leader
-failure sequence of online convex optimisation (:func:`mistakebound.oco.play_oco`).
+failure sequence of online convex optimisation (:func:`mistakebound.game.oco.play_oco`).
 
 Examples
 --------
@@ -30,7 +30,7 @@ from mistakebound.adversaries.opposite_label import OppositeLabel
 from mistakebound.adversaries.randomized_forcer import RandomizedForcer
 from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.adversaries.shattered_tree_walker import ShatteredTreeWalker
-from mistakebound.worst_case import MinimaxAdversary
+from mistakebound.theory.worst_case import MinimaxAdversary
 
 __all__ = [
     "OppositeLabel",

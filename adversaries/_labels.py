@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mistakebound.game import GameState
+from mistakebound.game.play import GameState
 
 __all__ = ["against", "legal_against"]
 

@@ -8,8 +8,8 @@ import numbers
 import numpy as np
 from attrs import define, field
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.oco import LinearLoss, ObliviousOCOAdversary
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.oco import LinearLoss, ObliviousOCOAdversary
 
 __all__ = ["AlternatingLosses"]
 
@@ -49,7 +49,7 @@ class AlternatingLosses(ObliviousOCOAdversary):
 
     Examples
     --------
-    >>> from mistakebound.oco import play_oco
+    >>> from mistakebound.game.oco import play_oco
     >>> from mistakebound.learners.gradient import FollowTheLeader
     >>> T = play_oco(FollowTheLeader(1, radius=1.0), AlternatingLosses(), d=1, rounds=6, seed=0, radius=1.0)
     >>> [f.z[0] for f in T.losses]

@@ -1,9 +1,9 @@
 """BasisVectorForcer: present e_1, e_2, ... and answer against the prediction.
 
 It plays on three kinds of ``H``: a finite class whose domain holds the 0/1 basis
-vectors, the halfspaces of :class:`~mistakebound.spaces.LinearSpace` (where it shows
+vectors, the halfspaces of :class:`~mistakebound.game.spaces.LinearSpace` (where it shows
 that the Perceptron's ``(R/gamma)^2`` is tight), and the monotone k-disjunctions of
-:class:`~mistakebound.spaces.KDisjunctionSpace`.
+:class:`~mistakebound.game.spaces.KDisjunctionSpace`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import numpy as np
 from attrs import define
 
 from mistakebound.adversaries._labels import against, legal_against
-from mistakebound.game import GameState
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import Adversary
-from mistakebound.spaces import KDisjunctionSpace, LinearSpace, signed
+from mistakebound.game.play import GameState
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import Adversary
+from mistakebound.game.spaces import KDisjunctionSpace, LinearSpace, signed
 
 __all__ = ["BasisVectorForcer", "basis_vectors", "linear_forced_count"]
 
@@ -77,7 +77,7 @@ class BasisVectorForcer(Adversary):
     On other such classes it answers against the prediction whenever that stays
     realizable and with the only legal label otherwise.
 
-    **Halfspaces** (:class:`~mistakebound.spaces.LinearSpace`).  It presents
+    **Halfspaces** (:class:`~mistakebound.game.spaces.LinearSpace`).  It presents
     ``R e_1, ..., R e_k`` with ``k = min(d, floor((R/gamma)^2))`` (``R = 1`` when the
     space has no radius, ``k = d`` when it has no margin; see
     :func:`linear_forced_count`) and answers against every prediction.  Since the
@@ -90,7 +90,7 @@ class BasisVectorForcer(Adversary):
     integer at most ``d`` the ``k = (R/gamma)^2`` mistakes meet the Perceptron's bound:
     the bound is tight.
 
-    **Monotone k-disjunctions** (:class:`~mistakebound.spaces.KDisjunctionSpace`).  It
+    **Monotone k-disjunctions** (:class:`~mistakebound.game.spaces.KDisjunctionSpace`).  It
     presents the 0/1 vectors ``e_1, ..., e_m`` with ``m = min(n, k) = k`` and answers
     against every prediction; at the end it reveals the target, the set of variables
     it labelled 1 (at most ``k``), which labels every round as it did.  Every

@@ -7,9 +7,9 @@ from typing import Any
 from attrs import define
 
 from mistakebound.adversaries._labels import legal_against
-from mistakebound.game import GameState
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import Adversary
+from mistakebound.game.play import GameState
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import Adversary
 
 __all__ = ["BinarySearchThreshold"]
 

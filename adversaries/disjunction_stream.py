@@ -6,7 +6,7 @@
   the target's variables can be, answering every such query against the learner's
   prediction, then keeps presenting instances whose label the target forces.
 
-Both play on :class:`~mistakebound.spaces.KDisjunctionSpace` (instances are 0/1 numpy
+Both play on :class:`~mistakebound.game.spaces.KDisjunctionSpace` (instances are 0/1 numpy
 vectors, realizability certified by ``certificate(state)``) and on a finite class over
 all of ``{0,1}^n`` such as ``classes.monotone_disjunctions(n)`` (instances are tuples,
 the engine checks labels against the version space).
@@ -14,7 +14,7 @@ the engine checks labels against the version space).
 Examples
 --------
 >>> from mistakebound import classes, play
->>> from mistakebound.spaces import KDisjunctionSpace
+>>> from mistakebound.game.spaces import KDisjunctionSpace
 >>> from mistakebound.learners.elimination import DisjunctionElimination
 >>> T = play(DisjunctionElimination(), DisjunctionStream(), KDisjunctionSpace(50, 2), rounds=40, seed=0)
 >>> len(T), T.mistakes <= 50, len(T.target)
@@ -34,11 +34,11 @@ import numpy as np
 from attrs import define, field
 
 from mistakebound.adversaries._labels import against
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.game import GameState
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import Adversary, ObliviousAdversary
-from mistakebound.spaces import KDisjunctionSpace
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.game.play import GameState
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import Adversary, ObliviousAdversary
+from mistakebound.game.spaces import KDisjunctionSpace
 
 __all__ = ["DisjunctionStream", "DisjunctionAdversary", "half_density", "cube_dimension", "block_queries"]
 

@@ -1,4 +1,4 @@
-"""Adversaries for prediction with expert advice (:class:`~mistakebound.spaces.ExpertAdvice`).
+"""Adversaries for prediction with expert advice (:class:`~mistakebound.game.spaces.ExpertAdvice`).
 
 * :class:`HeaviestExpertLoss` charges loss 1 to the expert Weighted-Majority weighs most
   (advice ``e_i``, label 0) and 0 to the others.
@@ -9,7 +9,7 @@
 Examples
 --------
 >>> from mistakebound import play
->>> from mistakebound.spaces import ExpertAdvice
+>>> from mistakebound.game.spaces import ExpertAdvice
 >>> from mistakebound.learners.weighted_majority import WeightedMajority
 >>> T = play(WeightedMajority(2, 64), HeaviestExpertLoss(), ExpertAdvice(2), rounds=64, seed=0, realizable=False)
 >>> round(T.regret, 6) == round(HeaviestExpertLoss.forced_regret(2, 64, WeightedMajority(2, 64).eta), 6)
@@ -27,10 +27,10 @@ from attrs import define, field
 from attrs.validators import in_
 
 from mistakebound.adversaries._labels import against
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.game import GameState
-from mistakebound.players import Adversary, ObliviousAdversary
-from mistakebound.spaces import ExpertAdvice
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.play import GameState
+from mistakebound.game.players import Adversary, ObliviousAdversary
+from mistakebound.game.spaces import ExpertAdvice
 
 __all__ = ["HeaviestExpertLoss", "RandomExpertLosses", "SplitAdvice", "cumulative_losses"]
 

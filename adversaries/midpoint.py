@@ -15,14 +15,14 @@ import numpy as np
 from attrs import define, field
 
 from mistakebound.adversaries._labels import against
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.game import GameState
-from mistakebound.players import Adversary
-from mistakebound.spaces import LinearSpace, embed_bias
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.play import GameState
+from mistakebound.game.players import Adversary
+from mistakebound.game.spaces import LinearSpace, embed_bias
 
 __all__ = ["MidpointAdversary", "feasible", "threshold_for", "guaranteed_rounds"]
 
-#: The referee's relative tolerance on norms (the same as in :mod:`mistakebound.spaces`).
+#: The referee's relative tolerance on norms (the same as in :mod:`mistakebound.game.spaces`).
 _TOL = 1e-9
 #: Absolute slack (per unit of |a| + |b| + 1) a half-interval must keep beyond the margin,
 #: so that rounding in the certificate never costs a round its margin.
@@ -121,7 +121,7 @@ def guaranteed_rounds(gamma: float, lo: float = -1.0, hi: float = 1.0) -> int:
 class MidpointAdversary(Adversary):
     """On the line, presents the midpoint of the thresholds still in doubt and answers against the prediction.
 
-    Instances are reals ``x`` embedded as ``z = (x, 1)`` (:func:`~mistakebound.spaces.embed_bias`),
+    Instances are reals ``x`` embedded as ``z = (x, 1)`` (:func:`~mistakebound.game.spaces.embed_bias`),
     so it plays on ``LinearSpace(2)``; the hypotheses are thresholds ``theta``, label 1
     for ``x > theta`` and 0 for ``x < theta``, that is the comparator
     ``u = (1, -theta)`` with ``<u, z> = x - theta``.  It keeps an interval ``(a, b)``,

@@ -8,8 +8,8 @@ import numpy as np
 from attrs import define, field
 from attrs.validators import in_
 
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import ObliviousAdversary
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import ObliviousAdversary
 
 __all__ = ["ObliviousCoin"]
 

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.players import ObliviousAdversary
-from mistakebound.spaces import LinearSpace
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.players import ObliviousAdversary
+from mistakebound.game.spaces import LinearSpace
 
 __all__ = ["SeparableStream"]
 

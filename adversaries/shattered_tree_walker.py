@@ -8,11 +8,11 @@ import networkx as nx
 from attrs import define, field
 
 from mistakebound.adversaries._labels import against
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.game import GameState
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.littlestone import is_shattered, shattered_tree
-from mistakebound.players import Adversary
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.play import GameState
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.theory.littlestone import is_shattered, shattered_tree
+from mistakebound.game.players import Adversary
 
 __all__ = ["ShatteredTreeWalker"]
 
@@ -25,7 +25,7 @@ class ShatteredTreeWalker(Adversary):
     (more likely) prediction and moves along the edge with that label; at a leaf the
     game ends.  Because the tree is shattered, every path it can take is realised by a
     hypothesis, so the game stays realizable.  With a tree of depth ``Ldim(H)`` (the
-    default, from :func:`~mistakebound.littlestone.shattered_tree`) every
+    default, from :func:`~mistakebound.theory.littlestone.shattered_tree`) every
     deterministic learner makes exactly ``Ldim(H)`` mistakes (Lemma 21.6), and a
     randomized one at least ``Ldim(H) / 2`` in expectation.
 

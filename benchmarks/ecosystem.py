@@ -42,7 +42,7 @@ from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer
 from mistakebound.adversaries.midpoint import MidpointAdversary
 from mistakebound.learners.adapters import RiverLearner, SklearnLearner, intercept_margin_bound, river_perceptron
 from mistakebound.learners.perceptron import Perceptron, margin_bound
-from mistakebound.spaces import LinearSpace
+from mistakebound.game.spaces import LinearSpace
 
 __all__ = ["Contender", "Row", "contenders", "games", "rows", "table", "main"]
 

@@ -3,7 +3,7 @@
 For each case, ``--repeats`` rounds (default 3), each timing the serial search
 (``LdimSearch(H).bounds()``) and then the parallel search (the code behind
 ``LdimSearch(H).bounds(workers=N)``: this process searching, ``N - 1`` worker processes
-started after :data:`~mistakebound.parallel.WARMUP_SECONDS`) with ``--workers``
+started after :data:`~mistakebound.theory.parallel.WARMUP_SECONDS`) with ``--workers``
 (default 2) processes on the same class, so both see the same load.
 Reported: the medians, the speedup (serial median / parallel median; below 1 means the
 parallel search was slower), and the nodes each expanded (the parallel count adds up
@@ -40,9 +40,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.suite import machine
-from mistakebound import HypothesisClass, classes
-from mistakebound.littlestone import LdimSearch
-from mistakebound.parallel import WARMUP_SECONDS, _parallel_bounds
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.theory.littlestone import LdimSearch
+from mistakebound.theory.parallel import WARMUP_SECONDS, _parallel_bounds
 
 __all__ = ["CASES", "SMOKE_CASES", "main", "measure"]
 

@@ -34,8 +34,8 @@ from mistakebound import play
 from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.learners.batched import perceptron_batch, play_perceptron_batch
 from mistakebound.learners.perceptron import Perceptron
-from mistakebound.players import ObliviousAdversary
-from mistakebound.spaces import LinearSpace
+from mistakebound.game.players import ObliviousAdversary
+from mistakebound.game.spaces import LinearSpace
 
 __all__ = ["main", "measure"]
 

@@ -29,7 +29,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mistakebound.files import write_atomically
+from mistakebound.foundations.files import write_atomically
 
 __all__ = ["FIGURES", "family_series", "main", "plot_scaling"]
 

@@ -45,12 +45,13 @@ from attrs import frozen
 
 import mistakebound as mb
 from benchmarks.baseline import textbook_ldim, textbook_vcdim
-from mistakebound import HypothesisClass, classes
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.files import write_atomically
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.files import write_atomically
 from mistakebound.learners import SOA, Consistent, Halving
-from mistakebound.worst_case import worst_case_mistakes
+from mistakebound.theory.worst_case import worst_case_mistakes
 
 __all__ = ["KINDS", "Case", "cases", "hard_random", "machine", "measure", "main"]
 
@@ -210,7 +211,7 @@ def _play(learner: type, name: str, build: Callable[[], HypothesisClass], rounds
 def _perceptron(d: int, gamma: float, rounds: int) -> Case:
     from mistakebound.adversaries.separable_stream import SeparableStream
     from mistakebound.learners.perceptron import Perceptron
-    from mistakebound.spaces import LinearSpace
+    from mistakebound.game.spaces import LinearSpace
 
     def run(space: LinearSpace) -> mb.Transcript:
         return mb.play(Perceptron(), SeparableStream(d, gamma), space, rounds=rounds, seed=SEED)

@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from mistakebound.sweep import SweepConfig, load_config, sweep
+from mistakebound.interfaces.sweep import SweepConfig, load_config, sweep
 
 __all__ = ["main", "GRID", "SMOKE"]
 

@@ -13,7 +13,7 @@ unchanged:
 Both do the same three jobs at the edge between the game and the library.
 
 **Instances.**  The game hands a learner what the class or space holds: a read-only
-numpy vector on a :class:`~mistakebound.spaces.LinearSpace`, a 0/1 tuple on
+numpy vector on a :class:`~mistakebound.game.spaces.LinearSpace`, a 0/1 tuple on
 disjunction-like classes, a number on thresholds.  By default vectors (arrays, tuples,
 lists) become river's ``{i: x_i}`` or scikit-learn's one-row matrix, and numbers become
 ``{"x": x}`` or ``[[x]]``.  Any other instance needs ``features=``, a callable from the
@@ -56,7 +56,7 @@ Examples
 >>> from river import linear_model
 >>> from sklearn.linear_model import Perceptron as SkPerceptron
 >>> from mistakebound import play
->>> from mistakebound.spaces import LinearSpace
+>>> from mistakebound.game.spaces import LinearSpace
 >>> from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer
 >>> S = LinearSpace(8, R=1.0, gamma=0.5)
 >>> play(RiverLearner(linear_model.Perceptron()), BasisVectorForcer(), S, rounds=20, seed=0).mistakes
@@ -77,8 +77,8 @@ from typing import Any
 import numpy as np
 from attrs import define, field, frozen
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.players import Learner
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.players import Learner
 
 __all__ = [
     "RiverLearner",

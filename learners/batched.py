@@ -24,7 +24,7 @@ margin-separable stream every game errs at most ``(R/gamma)^2`` times
 
 Examples
 --------
->>> from mistakebound.spaces import LinearSpace
+>>> from mistakebound.game.spaces import LinearSpace
 >>> from mistakebound.adversaries.separable_stream import SeparableStream
 >>> S = LinearSpace(5, R=1.0, gamma=0.2)
 >>> out = play_perceptron_batch(S, lambda: SeparableStream(5, 0.2), seeds=range(100), rounds=300)
@@ -47,14 +47,14 @@ from typing import Any
 import numpy as np
 from attrs import frozen
 
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.game import GameState
-from mistakebound.players import ObliviousAdversary, describe
-from mistakebound.spaces import LinearSpace
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.game.play import GameState
+from mistakebound.game.players import ObliviousAdversary, describe
+from mistakebound.game.spaces import LinearSpace
 
 __all__ = ["BatchResult", "perceptron_batch", "play_perceptron_batch"]
 
-_TOL = 1e-9  # the engine's tolerance on ||x|| <= R and on the margin (mistakebound.spaces)
+_TOL = 1e-9  # the engine's tolerance on ||x|| <= R and on the margin (mistakebound.game.spaces)
 _EPS = float(np.finfo(float).eps)
 
 
@@ -211,7 +211,7 @@ def perceptron_batch(X: Any, y: Any, *, lengths: Any = None) -> BatchResult:
 
 
 def _label(value: Any) -> int | None:
-    """The engine's reading of a label (``mistakebound.game``): 0 or 1, bools and 0.0/1.0 included."""
+    """The engine's reading of a label (``mistakebound.game.play``): 0 or 1, bools and 0.0/1.0 included."""
     if isinstance(value, (bool, np.bool_)):
         return int(value)
     if isinstance(value, numbers.Real) and (value == 0 or value == 1):

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.players import Learner, describe, is_randomized
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.players import Learner, describe, is_randomized
 
 __all__ = ["Conservative"]
 

@@ -40,9 +40,9 @@ from typing import Any
 import numpy as np
 from attrs import field, frozen
 
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import is_randomized
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import is_randomized
 
 __all__ = [
     "iid_sample",

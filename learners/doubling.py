@@ -10,7 +10,7 @@ expert overall is no better, on each block, than that block's best), hence at mo
 Examples
 --------
 >>> from mistakebound import play
->>> from mistakebound.spaces import ExpertAdvice
+>>> from mistakebound.game.spaces import ExpertAdvice
 >>> from mistakebound.learners.weighted_majority import WeightedMajority
 >>> from mistakebound.adversaries.expert_adversaries import HeaviestExpertLoss
 >>> L = DoublingTrick(lambda T: WeightedMajority(3, T))
@@ -30,9 +30,9 @@ from typing import Any
 from attrs import define, field
 from attrs.validators import is_callable
 
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.learners.weighted_majority import check_int
-from mistakebound.players import Learner, is_randomized
+from mistakebound.game.players import Learner, is_randomized
 
 __all__ = ["DoublingTrick", "block_of_round"]
 

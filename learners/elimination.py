@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.players import Learner
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.players import Learner
 
 __all__ = ["DisjunctionElimination", "binary_vector", "disjunction_dimensions"]
 
@@ -83,7 +83,7 @@ def disjunction_dimensions(H: Any) -> tuple[int, int]:
     Examples
     --------
     >>> from mistakebound import classes
-    >>> from mistakebound.spaces import KDisjunctionSpace
+    >>> from mistakebound.game.spaces import KDisjunctionSpace
     >>> disjunction_dimensions(KDisjunctionSpace(1000, 3)), disjunction_dimensions(classes.monotone_disjunctions(4))
     ((1000, 3), (4, 4))
     """

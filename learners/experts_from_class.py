@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.learners.weighted_majority import WeightedMajority, check_int
-from mistakebound.littlestone import _require_class
-from mistakebound.players import Learner
+from mistakebound.theory.littlestone import _require_class
+from mistakebound.game.players import Learner
 
 __all__ = ["ExpertsFromClass"]
 

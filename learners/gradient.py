@@ -1,14 +1,14 @@
 """Gradient learners: Online Gradient Descent, Follow-the-Leader, online logistic regression.
 
 :class:`OnlineGradientDescent` and :class:`FollowTheLeader` play the online convex
-optimisation game of :func:`mistakebound.oco.play_oco`;
+optimisation game of :func:`mistakebound.game.oco.play_oco`;
 :class:`OnlineLogisticRegression` is OGD on the log loss, playing the label game of
-:func:`mistakebound.play` on a :class:`~mistakebound.spaces.LinearSpace` as a
+:func:`mistakebound.play` on a :class:`~mistakebound.game.spaces.LinearSpace` as a
 randomized learner (the engine draws its label).
 
 Examples
 --------
->>> from mistakebound.oco import play_oco
+>>> from mistakebound.game.oco import play_oco
 >>> from mistakebound.adversaries.alternating_losses import AlternatingLosses
 >>> T = 100
 >>> ogd = OnlineGradientDescent.tuned(1, radius=1.0, rho=1.0, T=T)
@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.oco import LinearLoss, OCOLearner, project_to_ball, sigmoid
-from mistakebound.players import Learner
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.game.oco import LinearLoss, OCOLearner, project_to_ball, sigmoid
+from mistakebound.game.players import Learner
 
 __all__ = [
     "OnlineGradientDescent",
@@ -112,7 +112,7 @@ class OnlineGradientDescent(OCOLearner):
 
     Examples
     --------
-    >>> from mistakebound.oco import FixedLosses, LinearLoss, play_oco
+    >>> from mistakebound.game.oco import FixedLosses, LinearLoss, play_oco
     >>> ogd = OnlineGradientDescent(2, eta=0.5, radius=1.0)
     >>> T = play_oco(ogd, FixedLosses([LinearLoss([4.0, 0.0])] * 2), d=2, rounds=2, seed=0, radius=1.0)
     >>> T.points.tolist()
@@ -211,7 +211,7 @@ class FollowTheLeader(OCOLearner):
     Raises
     ------
     NotApplicableError
-        From :meth:`learn_loss`, for a loss that is not a :class:`~mistakebound.oco.LinearLoss`.
+        From :meth:`learn_loss`, for a loss that is not a :class:`~mistakebound.game.oco.LinearLoss`.
 
     Examples
     --------
@@ -351,7 +351,7 @@ def transcript_log_losses(transcript: Any) -> tuple[float, ...]:
 
     Examples
     --------
-    >>> from mistakebound.transcript import Round, Transcript
+    >>> from mistakebound.game.transcript import Round, Transcript
     >>> T = Transcript(rounds=(Round(t=1, x=(1.0,), p=0.5, prediction=1, y=0),))
     >>> [round(v, 6) for v in transcript_log_losses(T)]
     [0.693147]
@@ -376,7 +376,7 @@ def log_loss_regret(transcript: Any, u: Any) -> float:
 
     Examples
     --------
-    >>> from mistakebound.transcript import Round, Transcript
+    >>> from mistakebound.game.transcript import Round, Transcript
     >>> T = Transcript(rounds=(Round(t=1, x=(1.0,), p=0.5, prediction=1, y=1),))
     >>> log_loss_regret(T, [0.0])
     0.0

@@ -6,8 +6,8 @@ from typing import Any
 
 from attrs import define
 
-from mistakebound.bounds import log2_size
-from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.verification.bounds import log2_size
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.learners.version_space import VersionSpaceLearner
 
 __all__ = ["Halving"]

@@ -43,12 +43,12 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.hypothesis_class import HypothesisClass
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.learners.experts_from_class import ExpertsFromClass
 from mistakebound.learners.weighted_majority import check_int
-from mistakebound.littlestone import LdimSearch, _require_class, littlestone_dimension
-from mistakebound.players import Learner
+from mistakebound.theory.littlestone import LdimSearch, _require_class, littlestone_dimension
+from mistakebound.game.players import Learner
 
 __all__ = [
     "LittlestoneExperts",
@@ -304,7 +304,7 @@ class LittlestoneExperts(Learner):
     >>> LittlestoneExperts(H, 10**6, max_groups=1)
     Traceback (most recent call last):
     ...
-    mistakebound.errors.InvalidArgumentError: max_groups: LittlestoneExperts on class(2x1) with T=1000000 could need 8 groups of experts (1000001 experts, Ldim 1); the limit is 1
+    mistakebound.foundations.errors.InvalidArgumentError: max_groups: LittlestoneExperts on class(2x1) with T=1000000 could need 8 groups of experts (1000001 experts, Ldim 1); the limit is 1
     """
 
     H: HypothesisClass = field(validator=lambda self, a, v: _require_class(v))

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.bitset import mask_to_indices
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import Learner
-from mistakebound.randomized import DEFAULT_MAX_NODES, RLdimSearch, randomized_littlestone_dimension
+from mistakebound.foundations.bitset import mask_to_indices
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import Learner
+from mistakebound.theory.randomized import DEFAULT_MAX_NODES, RLdimSearch, randomized_littlestone_dimension
 
 __all__ = ["OptimalRandomizedLearner"]
 
@@ -40,7 +40,7 @@ class OptimalRandomizedLearner(Learner):
     The exact probability of the last prediction is kept in :attr:`last_probability`
     (a :class:`~fractions.Fraction`); :meth:`probability` computes it without
     predicting.  ``RL`` queries go to one
-    :class:`~mistakebound.randomized.RLdimSearch` shared by the learner's clones and
+    :class:`~mistakebound.theory.randomized.RLdimSearch` shared by the learner's clones and
     snapshots.  If the labels contradict every hypothesis (only in unrealizable games)
     the version space becomes empty and it predicts 1/2 from then on.
 
@@ -49,13 +49,13 @@ class OptimalRandomizedLearner(Learner):
     H : HypothesisClass
     max_nodes : int
         The search budget of each ``RL`` query (see
-        :func:`~mistakebound.randomized.randomized_littlestone_dimension`); a query over
-        budget raises :class:`~mistakebound.randomized.RLdimBudgetError`.
+        :func:`~mistakebound.theory.randomized.randomized_littlestone_dimension`); a query over
+        budget raises :class:`~mistakebound.theory.randomized.RLdimBudgetError`.
 
     Examples
     --------
     >>> from mistakebound import classes
-    >>> from mistakebound.worst_case import worst_case_mistakes
+    >>> from mistakebound.theory.worst_case import worst_case_mistakes
     >>> H = classes.singletons(3)
     >>> L = OptimalRandomizedLearner(H)
     >>> L.predict_proba_one(1), L.last_probability
@@ -124,5 +124,5 @@ class OptimalRandomizedLearner(Learner):
     def mistake_bound(cls, H: HypothesisClass) -> float:
         """``RL(H)``: its worst expected number of mistakes, the best any randomized learner can
         guarantee (Filmus, Hanneke, Mehalel and Moran, COLT 2023; exact value from
-        :func:`~mistakebound.randomized.randomized_littlestone_dimension`)."""
+        :func:`~mistakebound.theory.randomized.randomized_littlestone_dimension`)."""
         return float(randomized_littlestone_dimension(H))

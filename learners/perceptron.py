@@ -3,7 +3,7 @@
 The learner keeps one weight vector ``w`` (``w_1 = 0``), predicts label 1 (the +1 of
 the linear-learning texts) when ``<w, x> >= 0`` and label 0 otherwise, and on a
 mistake adds ``y x`` with ``y`` in {-1, +1}.  The engine's labels are 0/1; the
-conversion happens at the learner's edge with :func:`mistakebound.spaces.signed`.
+conversion happens at the learner's edge with :func:`mistakebound.game.spaces.signed`.
 
 The bounds, as functions of numbers and as functions of a transcript:
 
@@ -20,7 +20,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from mistakebound import play
->>> from mistakebound.spaces import LinearSpace
+>>> from mistakebound.game.spaces import LinearSpace
 >>> from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer
 >>> S = LinearSpace(6, R=1.0, gamma=0.5)
 >>> T = play(Perceptron(), BasisVectorForcer(), S, rounds=10, seed=0)
@@ -37,9 +37,9 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.players import Learner
-from mistakebound.spaces import LinearSpace, signed
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.players import Learner
+from mistakebound.game.spaces import LinearSpace, signed
 
 __all__ = [
     "Perceptron",
@@ -176,7 +176,7 @@ class Perceptron(Learner):
 
     @classmethod
     def mistake_bound(cls, H: Any) -> float | None:
-        """``(R/gamma)^2`` on a :class:`~mistakebound.spaces.LinearSpace` with ``R`` and ``gamma > 0``, else None."""
+        """``(R/gamma)^2`` on a :class:`~mistakebound.game.spaces.LinearSpace` with ``R`` and ``gamma > 0``, else None."""
         if isinstance(H, LinearSpace) and H.R is not None and H.gamma:
             return margin_bound(H.R, H.gamma)
         return None
@@ -354,7 +354,7 @@ def perceptron_margin_bound(T: Any) -> float:
 
     Examples
     --------
-    >>> from mistakebound.transcript import Transcript
+    >>> from mistakebound.game.transcript import Transcript
     >>> perceptron_margin_bound(Transcript(rounds=(), R=1.0, gamma=0.25))
     16.0
     """
@@ -375,14 +375,14 @@ def perceptron_hinge_bound(T: Any, u: Any = None) -> float:
     Parameters
     ----------
     T : Transcript
-        A game of the Perceptron on a :class:`~mistakebound.spaces.LinearSpace`.
+        A game of the Perceptron on a :class:`~mistakebound.game.spaces.LinearSpace`.
     u : array_like, optional
         The comparator; default the one the adversary certified (``T.comparator``).
 
     Examples
     --------
     >>> from mistakebound import play
-    >>> from mistakebound.spaces import LinearSpace
+    >>> from mistakebound.game.spaces import LinearSpace
     >>> from mistakebound.adversaries.separable_stream import SeparableStream
     >>> S = LinearSpace(3, R=1.0)
     >>> T = play(Perceptron(), SeparableStream(3, 0.2, noise=0.1), S, rounds=100, seed=1, realizable=False)
@@ -408,7 +408,7 @@ def perceptron_bound(T: Any, q: float = 1.0, u: Any = None) -> float:
     Parameters
     ----------
     T : Transcript
-        A game of the Perceptron on a :class:`~mistakebound.spaces.LinearSpace`.
+        A game of the Perceptron on a :class:`~mistakebound.game.spaces.LinearSpace`.
     q : float
         The power of the hinge loss under the root (``q >= 1``).
     u : array_like, optional
@@ -417,7 +417,7 @@ def perceptron_bound(T: Any, q: float = 1.0, u: Any = None) -> float:
     Examples
     --------
     >>> from mistakebound import play
-    >>> from mistakebound.spaces import LinearSpace
+    >>> from mistakebound.game.spaces import LinearSpace
     >>> from mistakebound.adversaries.separable_stream import SeparableStream
     >>> S = LinearSpace(3, R=1.0)
     >>> T = play(Perceptron(), SeparableStream(3, 0.2, noise=0.1), S, rounds=100, seed=1, realizable=False)

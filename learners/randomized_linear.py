@@ -10,8 +10,8 @@ import numpy as np
 from attrs import define, field
 from attrs.validators import in_
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.players import Learner
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.players import Learner
 
 __all__ = ["RandomizedLinearClassifier"]
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from attrs import define, field
 
-from mistakebound.bounds import ldim
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.littlestone import LdimSearch
-from mistakebound.players import Learner
+from mistakebound.verification.bounds import ldim
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.theory.littlestone import LdimSearch
+from mistakebound.game.players import Learner
 
 __all__ = ["SOA"]
 
@@ -21,7 +21,7 @@ class SOA(Learner):
 
     On a mistake the Ldim of the version space drops by at least one, so SOA errs at
     most ``Ldim(H)`` times (Lemma 21.7), which no learner can beat (Lemma 21.6).  The
-    Ldim queries go to one :class:`~mistakebound.littlestone.LdimSearch` whose memo
+    Ldim queries go to one :class:`~mistakebound.theory.littlestone.LdimSearch` whose memo
     lives as long as the learner (and is shared with its clones), so a version space
     met twice is never searched twice.  Each prediction computes the Ldim of the
     1-side exactly and asks only whether the 0-side's is larger.

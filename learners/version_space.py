@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.players import Learner
-from mistakebound.version_space import VersionSpace
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import Learner
+from mistakebound.game.version_space import VersionSpace
 
 __all__ = ["VersionSpaceLearner"]
 
@@ -34,7 +34,7 @@ class VersionSpaceLearner(Learner):
     """Keeps the hypotheses of ``H`` consistent with every label seen.
 
     Subclasses implement ``predict_one`` with :meth:`count` and :meth:`first`;
-    ``learn_one`` narrows the version space (a :class:`~mistakebound.version_space.VersionSpace`,
+    ``learn_one`` narrows the version space (a :class:`~mistakebound.game.version_space.VersionSpace`,
     a bitset that becomes an index array once few hypotheses survive).  If the labels
     contradict every hypothesis (possible only in unrealizable games) the version space
     becomes empty and stays so.

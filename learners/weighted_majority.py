@@ -1,6 +1,6 @@
 """Weighted majority over experts: the randomized Weighted-Majority and its deterministic ancestor.
 
-Both learners play on :class:`~mistakebound.spaces.ExpertAdvice`: an instance is the
+Both learners play on :class:`~mistakebound.game.spaces.ExpertAdvice`: an instance is the
 advice vector ``x`` in [0, 1]^d and expert ``i`` loses ``|x_i - y|`` when the label is
 ``y``.  Both keep each expert's cumulative loss ``L_i`` and derive the weights from it
 in log form (``log w_i = -eta L_i`` or ``L_i log beta``, shifted by the smallest loss),
@@ -18,7 +18,7 @@ so no weight under- or overflows however long the game.
 Examples
 --------
 >>> from mistakebound import play
->>> from mistakebound.spaces import ExpertAdvice
+>>> from mistakebound.game.spaces import ExpertAdvice
 >>> from mistakebound.adversaries.expert_adversaries import RandomExpertLosses
 >>> S = ExpertAdvice(4)
 >>> T = play(WeightedMajority(4, 50), RandomExpertLosses(), S, rounds=50, seed=1, realizable=False)
@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.players import Learner
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.players import Learner
 
 __all__ = [
     "WeightedMajority",

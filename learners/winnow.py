@@ -18,7 +18,7 @@ the agnostic form of the EG bound.
 Examples
 --------
 >>> from mistakebound import play
->>> from mistakebound.spaces import KDisjunctionSpace
+>>> from mistakebound.game.spaces import KDisjunctionSpace
 >>> from mistakebound.adversaries.disjunction_stream import DisjunctionStream
 >>> S = KDisjunctionSpace(1000, 3)
 >>> T = play(Winnow(), DisjunctionStream(), S, rounds=300, seed=1)
@@ -40,10 +40,10 @@ import numpy as np
 from attrs import define, field
 from attrs.validators import in_
 
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.learners.elimination import binary_vector, disjunction_dimensions
-from mistakebound.players import Learner
-from mistakebound.spaces import signed
+from mistakebound.game.players import Learner
+from mistakebound.game.spaces import signed
 
 __all__ = ["Winnow", "LittlestoneWinnow", "disjunction_hinge_losses"]
 
@@ -94,7 +94,7 @@ def disjunction_hinge_losses(transcript: Any, target: Iterable[int] | None = Non
 
     Examples
     --------
-    >>> from mistakebound.transcript import Round, Transcript
+    >>> from mistakebound.game.transcript import Round, Transcript
     >>> rounds = [Round(1, (1, 1, 0), 1.0, 1, 0), Round(2, (0, 0, 1), 0.0, 0, 1), Round(3, (1, 0, 0), 1.0, 1, 1)]
     >>> disjunction_hinge_losses(Transcript(rounds=rounds, target=(0, 1)))
     (4.0, 2.0, 0.0)

@@ -42,7 +42,8 @@ from river import naive_bayes, optim, tree  # noqa: E402
 from sklearn.linear_model import Perceptron as SkPerceptron  # noqa: E402
 from sklearn.linear_model import SGDClassifier  # noqa: E402
 
-from mistakebound import HypothesisClass, classes, play  # noqa: E402
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes  # noqa: E402
 from mistakebound.adversaries import (  # noqa: E402
     BasisVectorForcer,
     BinarySearchThreshold,
@@ -52,7 +53,7 @@ from mistakebound.adversaries import (  # noqa: E402
 )
 from mistakebound.adversaries.midpoint import MidpointAdversary  # noqa: E402
 from mistakebound.adversaries.separable_stream import SeparableStream  # noqa: E402
-from mistakebound.errors import GameError, InvalidArgumentError  # noqa: E402
+from mistakebound.foundations.errors import GameError, InvalidArgumentError  # noqa: E402
 from mistakebound.learners.adapters import (  # noqa: E402
     OneHot,
     RiverLearner,
@@ -62,8 +63,8 @@ from mistakebound.learners.adapters import (  # noqa: E402
     river_perceptron,
     sklearn_features,
 )
-from mistakebound.players import is_randomized  # noqa: E402
-from mistakebound.spaces import LinearSpace  # noqa: E402
+from mistakebound.game.players import is_randomized  # noqa: E402
+from mistakebound.game.spaces import LinearSpace  # noqa: E402
 
 
 # ---------------------------------------------------------------------- helpers

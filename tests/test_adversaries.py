@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mistakebound import classes, play, shattered_tree
+from mistakebound import play, shattered_tree
+from mistakebound.game import classes
 from mistakebound.adversaries import (
     BasisVectorForcer,
     BinarySearchThreshold,
@@ -12,7 +13,7 @@ from mistakebound.adversaries import (
     OppositeLabel,
     ShatteredTreeWalker,
 )
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners import SOA, Halving
 
 

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from mistakebound import play
 from mistakebound.adversaries.separable_stream import SeparableStream
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners.batched import perceptron_batch, play_perceptron_batch
 from mistakebound.learners.perceptron import Perceptron
-from mistakebound.players import ObliviousAdversary
-from mistakebound.spaces import LinearSpace
+from mistakebound.game.players import ObliviousAdversary
+from mistakebound.game.spaces import LinearSpace
 
 FAST = settings(max_examples=25, deadline=None)
 

@@ -129,7 +129,7 @@ def test_hard_random_draws_distinct_rows_with_ldim_of_the_textbook(n, m, density
 
 
 def test_hard_random_refuses_more_rows_than_patterns():
-    from mistakebound.errors import InvalidArgumentError
+    from mistakebound.foundations.errors import InvalidArgumentError
 
     with pytest.raises(InvalidArgumentError, match="n_hypotheses"):
         hard_random(9, 3, 0.5, seed=0)

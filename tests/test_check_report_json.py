@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import serialize
-from mistakebound.cli import main
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.selfcheck import VERDICTS, CheckReport, CheckRow, run_check
+from mistakebound.interfaces import serialize
+from mistakebound.interfaces.cli import main
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.verification.selfcheck import VERDICTS, CheckReport, CheckRow, run_check
 
 numbers = st.one_of(
     st.none(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True, allow_infinity=True),
@@ -67,7 +67,7 @@ def test_generated_reports_round_trip_with_nothing_lost(report):
 
 
 def test_a_real_check_round_trips_and_compares_equal():
-    from mistakebound import classes
+    from mistakebound.game import classes
     from mistakebound.adversaries import ShatteredTreeWalker
     from mistakebound.learners import SOA, Halving
 
@@ -114,8 +114,9 @@ def test_not_a_report_is_refused():
 
 # ----------------------------------------------------------------------- check --json
 def test_check_json_writes_the_printed_report(tmp_path, capsys, monkeypatch):
-    from mistakebound import selfcheck, suites
-    from mistakebound import classes
+    from mistakebound.verification import selfcheck
+    from mistakebound.verification import suites
+    from mistakebound.game import classes
 
     # a small check: two classes, no scenarios (the full check is tests/test_cli.py's)
     monkeypatch.setattr(selfcheck, "default_classes", lambda: (classes.thresholds(7), classes.singletons(3)))
@@ -132,8 +133,9 @@ def test_check_json_writes_the_printed_report(tmp_path, capsys, monkeypatch):
 
 
 def test_check_json_is_written_atomically(tmp_path, capsys, monkeypatch):
-    from mistakebound import selfcheck, suites
-    from mistakebound import classes
+    from mistakebound.verification import selfcheck
+    from mistakebound.verification import suites
+    from mistakebound.game import classes
 
     monkeypatch.setattr(selfcheck, "default_classes", lambda: (classes.thresholds(3),))
     monkeypatch.setattr(suites, "all_scenarios", lambda: ())
@@ -154,7 +156,7 @@ def test_check_json_is_written_atomically(tmp_path, capsys, monkeypatch):
 
 @pytest.mark.parametrize("name", ["report.txt", "missing/report.json", ""])
 def test_check_json_refuses_a_bad_path_before_playing(tmp_path, capsys, monkeypatch, name):
-    from mistakebound import selfcheck
+    from mistakebound.verification import selfcheck
 
     def boom():
         raise AssertionError("the check ran before the path was checked")

@@ -19,9 +19,11 @@ from attrs import define, field
 from hypothesis import strategies as st
 
 import mistakebound
-from mistakebound import HypothesisClass, bounds, classes, play
+from mistakebound import HypothesisClass, play
+from mistakebound.verification import bounds
+from mistakebound.game import classes
 from mistakebound.adversaries import OppositeLabel
-from mistakebound.checks import (
+from mistakebound.verification.checks import (
     BoundViolation,
     CheckFailure,
     CheckSummary,
@@ -37,12 +39,12 @@ from mistakebound.checks import (
     parametrize_with_checks,
     yield_checks,
 )
-from mistakebound.errors import GameError, InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError
 from mistakebound.learners import SOA, Consistent, Halving
-from mistakebound.players import Learner
-from mistakebound.spaces import LinearSpace
-from mistakebound.strategies import separable_streams
-from mistakebound.worst_case import MinimaxAdversary
+from mistakebound.game.players import Learner
+from mistakebound.game.spaces import LinearSpace
+from mistakebound.verification.strategies import separable_streams
+from mistakebound.theory.worst_case import MinimaxAdversary
 
 
 # ------------------------------------------------------------------ independent helpers
@@ -373,7 +375,7 @@ def test_a_randomized_learner_is_measured_by_its_expected_mistakes():
 def test_a_named_class_is_reported_whole_but_a_strategy_of_it_is_cut_down():
     from hypothesis import strategies as st
 
-    from mistakebound.examples import halving_exceeds_ldim
+    from mistakebound.game.examples import halving_exceeds_ldim
 
     H = halving_exceeds_ldim()  # 9 x 8; Halving's worst case 3 > Ldim 2
     with pytest.raises(BoundViolation) as info:
@@ -531,7 +533,7 @@ def test_checks_leave_a_learner_instance_untouched():
 
 
 def test_random_stream_is_realizable_on_every_kind_of_game():
-    from mistakebound.spaces import ExpertAdvice, KDisjunctionSpace
+    from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace
 
     for H in (classes.thresholds(4), LinearSpace(2), KDisjunctionSpace(5, 2), ExpertAdvice(3)):
         T = play(CoinLearner(), RandomStream(), H, rounds=20, seed=1)  # the referee checks every label
@@ -562,14 +564,14 @@ def test_parametrize_with_checks_refuses_unknown_declarations():
 
 # ------------------------------------------------------------------ GameRecorder
 def test_the_recorder_tallies_games_and_puts_play_back():
-    original = mistakebound.game.play
+    original = mistakebound.game.play.play
     H = classes.thresholds(7)
     with GameRecorder() as recorder:
-        assert mistakebound.play is not original and mistakebound.game.play is not original
+        assert mistakebound.play is not original and mistakebound.game.play.play is not original
         mistakebound.play(Halving(H), OppositeLabel(), H, rounds=10, seed=0)
-        mistakebound.game.play(ConstantOne(H), OppositeLabel(), H, rounds=10, seed=0)
+        mistakebound.game.play.play(ConstantOne(H), OppositeLabel(), H, rounds=10, seed=0)
         mistakebound.play(Halving(H), OppositeLabel(), H, rounds=10, seed=0, realizable=False)
-    assert mistakebound.play is original and mistakebound.game.play is original and play is original
+    assert mistakebound.play is original and mistakebound.game.play.play is original and play is original
     rows = {(r["learner"], r["adversary"]): r for r in recorder.rows()}
     halving = rows[("Halving", "OppositeLabel")]
     assert halving["games"] == 2 and halving["max mistakes"] == 10  # the unrealizable game errs every round
@@ -587,17 +589,17 @@ def test_without_hypothesis_the_package_and_the_interface_checks_still_work(tmp_
     from tests.test_pytest_plugin import BLOCK_HYPOTHESIS
 
     code = BLOCK_HYPOTHESIS + textwrap.dedent("""
-        import mistakebound, mistakebound.checks, mistakebound.strategies, mistakebound.pytest_plugin
-        from mistakebound.checks import GameRecorder, check_clone_is_independent
+        import mistakebound, mistakebound.verification.checks, mistakebound.verification.strategies, mistakebound.verification.pytest_plugin
+        from mistakebound.verification.checks import GameRecorder, check_clone_is_independent
         from mistakebound.learners import SOA
         check_clone_is_independent(SOA)
         try:
-            mistakebound.strategies.hypothesis_classes()
+            mistakebound.verification.strategies.hypothesis_classes()
         except ImportError as exc:
             assert "pip install" in str(exc)
         else:
             raise SystemExit("hypothesis_classes should need hypothesis")
-        from mistakebound.cli import main
+        from mistakebound.interfaces.cli import main
         sys.exit(main(["ldim", "thresholds:7"]))
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -1,6 +1,6 @@
 """The class zoo: sizes, definitions, VC dimensions, random tables, errors and specs.
 
-Every expectation is computed here independently of :mod:`mistakebound.classes`: sizes
+Every expectation is computed here independently of :mod:`mistakebound.game.classes`: sizes
 from closed forms, tables from plain Python functions evaluated through
 ``HypothesisClass.from_functions``, and VC dimensions by enumerating column subsets.
 """
@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import HypothesisClass, classes
-from mistakebound.errors import InvalidArgumentError
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.foundations.errors import InvalidArgumentError
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

@@ -1,4 +1,4 @@
-"""Tests of the command line (mistakebound.cli): in-process with capsys, and once as a process."""
+"""Tests of the command line (mistakebound.interfaces.cli): in-process with capsys, and once as a process."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from importlib import metadata
 import numpy as np
 import pytest
 
-from mistakebound import classes, littlestone_dimension, vc_dimension
+from mistakebound import littlestone_dimension, vc_dimension
+from mistakebound.game import classes
 from mistakebound.adversaries import ADVERSARIES
-from mistakebound.cli import main
+from mistakebound.interfaces.cli import main
 from mistakebound.learners import REALIZABLE_LEARNERS
-from mistakebound.selfcheck import default_classes
+from mistakebound.verification.selfcheck import default_classes
 
 
 def run(capsys, *argv):
@@ -60,7 +61,7 @@ def table_rows(out: str) -> list[str]:
 def test_check_exits_0_with_one_row_per_applicable_game(capsys):
     code, out, err = run(capsys, "check")
     assert code == 0, out + err
-    from mistakebound.suites import all_scenarios
+    from mistakebound.verification.suites import all_scenarios
 
     expected = sum(
         1
@@ -274,13 +275,13 @@ def test_help_lists_the_zoo(capsys, argv):
 def test_module_runs_as_a_process():
     N = 31
     done = subprocess.run(
-        [sys.executable, "-m", "mistakebound.cli", "ldim", f"thresholds:{N}"],
+        [sys.executable, "-m", "mistakebound.interfaces.cli", "ldim", f"thresholds:{N}"],
         capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert facts(done.stdout)["Ldim"] == math.floor(math.log2(N + 1))
     bad = subprocess.run(
-        [sys.executable, "-m", "mistakebound.cli", "ldim", "threshold:5"],
+        [sys.executable, "-m", "mistakebound.interfaces.cli", "ldim", "threshold:5"],
         capture_output=True, text=True, timeout=120,
     )
     assert bad.returncode == 2 and bad.stdout == ""
@@ -289,7 +290,7 @@ def test_module_runs_as_a_process():
 
 def test_check_runs_as_a_process():
     done = subprocess.run(
-        [sys.executable, "-m", "mistakebound.cli", "check"], capture_output=True, text=True, timeout=300,
+        [sys.executable, "-m", "mistakebound.interfaces.cli", "check"], capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().splitlines()[-1].endswith("all bounds hold")
@@ -297,12 +298,13 @@ def test_check_runs_as_a_process():
 
 def test_console_script_entry_point_is_main():
     (entry,) = [e for e in metadata.entry_points(group="console_scripts") if e.name == "mistakebound"]
-    assert entry.value == "mistakebound.cli:main"
+    assert entry.value == "mistakebound.interfaces.cli:main"
     assert entry.load() is main
 
 
 def test_ldim_with_a_budget_prints_proven_bounds_and_exits_3(capsys):
-    from mistakebound import classes, littlestone_dimension
+    from mistakebound import littlestone_dimension
+    from mistakebound.game import classes
 
     code, out, err = run(capsys, "ldim", "random:3000,30,0.3,0", "--max-nodes", "3")
     assert code == 3, err
@@ -318,7 +320,8 @@ def test_ldim_with_a_budget_prints_proven_bounds_and_exits_3(capsys):
 
 def test_ldim_applies_its_budget_to_the_vc_search_too(capsys):
     from benchmarks.baseline import textbook_vcdim
-    from mistakebound import classes, littlestone_dimension, vc_dimension
+    from mistakebound import littlestone_dimension, vc_dimension
+    from mistakebound.game import classes
 
     # Ldim finishes in this budget (about 3,500 nodes), the VC search (about 15,000) does not
     code, out, err = run(capsys, "ldim", "random:5000,30,0.3,0", "--max-nodes", "6000")

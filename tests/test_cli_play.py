@@ -13,16 +13,17 @@ import numpy as np
 import pytest
 from attrs import define
 
-from mistakebound import classes, littlestone_dimension, play
-from mistakebound import registry
+from mistakebound import littlestone_dimension, play
+from mistakebound.game import classes
+from mistakebound.game import registry
 from mistakebound.adversaries import ADVERSARIES as ADVERSARY_TYPES
 from mistakebound.adversaries import BinarySearchThreshold, ObliviousCoin, OppositeLabel, ShatteredTreeWalker
-from mistakebound.cli import main
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.interfaces.cli import main
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners import REALIZABLE_LEARNERS, SOA, Consistent, Halving
-from mistakebound.players import Learner, ObliviousAdversary
-from mistakebound.progress import ENV_VARIABLE
-from mistakebound.registry import ADVERSARIES, LEARNERS, Factory, get_adversary, get_learner
+from mistakebound.game.players import Learner, ObliviousAdversary
+from mistakebound.interfaces.progress import ENV_VARIABLE
+from mistakebound.game.registry import ADVERSARIES, LEARNERS, Factory, get_adversary, get_learner
 
 
 def run(capsys, *argv):
@@ -159,7 +160,7 @@ def test_jsonl_round_trips_the_transcript(capsys, tmp_path):
 def test_an_interrupted_write_keeps_the_old_file(capsys, tmp_path, monkeypatch):
     path = tmp_path / "game.jsonl"
     path.write_text("old\n")
-    import mistakebound.cli as cli
+    import mistakebound.interfaces.cli as cli
 
     calls = []
 
@@ -197,7 +198,7 @@ def test_an_interrupted_write_keeps_the_old_file(capsys, tmp_path, monkeypatch):
     (["plot", "thresholds:7", "--learners", ",", "--adversary", "opposite-label", "--out", "p.png"], ("--learners",)),
 ])
 def test_bad_input_exits_2_with_suggestions(capsys, tmp_path, monkeypatch, argv, needles):
-    import mistakebound.cli as cli
+    import mistakebound.interfaces.cli as cli
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(cli, "MAX_DRAWN_DEPTH", 3)
@@ -300,7 +301,7 @@ def test_plot_interrupted_reports_the_finished_games(capsys, tmp_path, extra_lea
 
 
 def test_check_interrupted_prints_the_rows_so_far(capsys, monkeypatch):
-    import mistakebound.selfcheck as selfcheck
+    import mistakebound.verification.selfcheck as selfcheck
 
     real = selfcheck.run_check
     calls = []
@@ -320,7 +321,7 @@ def test_check_interrupted_prints_the_rows_so_far(capsys, monkeypatch):
 
 
 def test_worst_case_interrupted_gives_proven_bounds(capsys, monkeypatch):
-    import mistakebound.worst_case as wc
+    import mistakebound.theory.worst_case as wc
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -547,7 +548,7 @@ def test_bounds_follow_the_game():
 
 
 def test_worst_case_reports_positions_to_the_bar_when_the_search_takes_a_callback(capsys, monkeypatch):
-    import mistakebound.worst_case as wc
+    import mistakebound.theory.worst_case as wc
 
     real = wc.worst_case_mistakes
     seen = []

@@ -7,17 +7,18 @@ from attrs import define, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import classes, play
+from mistakebound import play
+from mistakebound.game import classes
 from mistakebound.adversaries.oblivious_coin import ObliviousCoin
 from mistakebound.adversaries.opposite_label import OppositeLabel
 from mistakebound.adversaries.shattered_tree_walker import ShatteredTreeWalker
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.learners.consistent import Consistent
 from mistakebound.learners.conservative import Conservative
 from mistakebound.learners.halving import Halving
 from mistakebound.learners.soa import SOA
 from mistakebound.learners.winnow import Winnow
-from mistakebound.players import Learner
+from mistakebound.game.players import Learner
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=30, deadline=None)
@@ -142,7 +143,7 @@ def test_clone_wraps_a_fresh_learner_and_describe_names_it():
 
 def test_winnow_is_already_conservative():
     from mistakebound.adversaries.disjunction_stream import DisjunctionStream
-    from mistakebound.spaces import KDisjunctionSpace
+    from mistakebound.game.spaces import KDisjunctionSpace
 
     S = KDisjunctionSpace(100, 2)
     T1 = play(Winnow(), DisjunctionStream(), S, rounds=100, seed=1)

@@ -16,8 +16,9 @@ from attrs import define
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import HypothesisClass, classes
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.learners.conversions import (
     exact_online_to_batch,
@@ -27,7 +28,7 @@ from mistakebound.learners.conversions import (
     pac_from_mistake_bound,
     survival_length,
 )
-from mistakebound.players import Learner
+from mistakebound.game.players import Learner
 from tests.strategies import class_matrices
 
 LEARNERS = {"Consistent": Consistent, "Halving": Halving, "SOA": SOA}

@@ -11,14 +11,14 @@ import pytest
 import mistakebound
 import mistakebound.adversaries
 import mistakebound.learners
-import mistakebound.suites
 
 
 def _modules():
+    """Every module of the package, its layer subpackages and the two zoos included."""
     names = ["benchmarks.baseline"]
-    for package in (mistakebound, mistakebound.suites, mistakebound.learners, mistakebound.adversaries):
+    for package in (mistakebound, mistakebound.learners, mistakebound.adversaries):
         names.append(package.__name__)
-        names += [m.name for m in pkgutil.iter_modules(package.__path__, package.__name__ + ".")]
+        names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
     return sorted(set(names))
 
 

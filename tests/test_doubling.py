@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from mistakebound import play
 from mistakebound.adversaries.expert_adversaries import HeaviestExpertLoss, RandomExpertLosses, SplitAdvice
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.learners.doubling import DoublingTrick, block_of_round
 from mistakebound.learners.weighted_majority import DeterministicWeightedMajority, WeightedMajority
-from mistakebound.spaces import ExpertAdvice
+from mistakebound.game.spaces import ExpertAdvice
 
 SETTINGS = settings(max_examples=50, deadline=None)
 TOL = 1e-9

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import classes, play
+from mistakebound import play
+from mistakebound.game import classes
 from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer
 from mistakebound.adversaries.disjunction_stream import (
     DisjunctionAdversary,
@@ -25,12 +26,12 @@ from mistakebound.adversaries.disjunction_stream import (
     half_density,
 )
 from mistakebound.adversaries.opposite_label import OppositeLabel
-from mistakebound.errors import InvalidArgumentError, NotApplicableError, PlayerError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError, PlayerError
 from mistakebound.learners.elimination import DisjunctionElimination, binary_vector, disjunction_dimensions
 from mistakebound.learners.halving import Halving
 from mistakebound.learners.soa import SOA
 from mistakebound.learners.winnow import Winnow
-from mistakebound.spaces import KDisjunctionSpace
+from mistakebound.game.spaces import KDisjunctionSpace
 
 SETTINGS = settings(max_examples=25, deadline=None)
 

@@ -2,8 +2,8 @@
 
 Against an oblivious adversary :func:`mistakebound.play` checks the committed
 sequence in bulk (:meth:`Referee.instances`, :meth:`Referee.sure_labels`) and records the
-rounds as columns (:class:`~mistakebound.transcript.RoundLog`), built into
-:class:`~mistakebound.transcript.Round` objects when the transcript is read.  The oracle
+rounds as columns (:class:`~mistakebound.game.transcript.RoundLog`), built into
+:class:`~mistakebound.game.transcript.Round` objects when the transcript is read.  The oracle
 here is the same sequence replayed by an *adaptive* adversary, which the engine plays
 round by round with no bulk check: transcripts (serialised, byte for byte) and errors
 (type, round, player, message, transcript) must be identical.  Version spaces that share
@@ -20,16 +20,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import mistakebound.version_space as vs_module
-from mistakebound import HypothesisClass, classes, play
+import mistakebound.game.version_space as vs_module
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin, SeparableStream
-from mistakebound.errors import GameError
+from mistakebound.foundations.errors import GameError
 from mistakebound.learners import Consistent, Halving, Perceptron
-from mistakebound.players import Adversary, ObliviousAdversary
-from mistakebound.serialize import transcript_to_json
-from mistakebound.spaces import _TOL, LinearSpace
-from mistakebound.transcript import Round, RoundLog, Transcript
-from mistakebound.version_space import VersionSpace
+from mistakebound.game.players import Adversary, ObliviousAdversary
+from mistakebound.interfaces.serialize import transcript_to_json
+from mistakebound.game.spaces import _TOL, LinearSpace
+from mistakebound.game.transcript import Round, RoundLog, Transcript
+from mistakebound.game.version_space import VersionSpace
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=60, deadline=None)

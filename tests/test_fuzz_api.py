@@ -5,7 +5,7 @@ values: wrong dtypes, NaN and infinity, 3-D and ragged arrays, strings, huge num
 empty inputs, object arrays, unhashable domains, random spec strings, players that
 return garbage, random JSON and ``.npy`` bytes.  The property is the same everywhere:
 the call returns a well-formed result or raises a
-:class:`~mistakebound.errors.MistakeboundError` (``SearchInterrupted``, a
+:class:`~mistakebound.foundations.errors.MistakeboundError` (``SearchInterrupted``, a
 ``KeyboardInterrupt``, only on Ctrl-C, which these tests never send).  Never an
 ``IndexError``, ``TypeError``, ``MemoryError`` or ``RecursionError`` from inside, and
 never a hang: each call runs under an alarm (:func:`no_hang`).
@@ -32,9 +32,11 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import mistakebound as mb
-from mistakebound import HypothesisClass, classes, play, serialize
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes
+from mistakebound.interfaces import serialize
 from mistakebound.adversaries import OppositeLabel
-from mistakebound.errors import (
+from mistakebound.foundations.errors import (
     GameError,
     IllegalInstanceError,
     InvalidArgumentError,
@@ -43,7 +45,7 @@ from mistakebound.errors import (
     PlayerError,
 )
 from mistakebound.learners import SOA, Halving
-from mistakebound.players import ObliviousAdversary
+from mistakebound.game.players import ObliviousAdversary
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 QUICK = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

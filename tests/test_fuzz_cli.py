@@ -1,6 +1,6 @@
 """Fuzz tests of the command line: random argument lists for every command.
 
-``mistakebound.cli.main`` runs in-process with stdout and stderr captured.  For any
+``mistakebound.interfaces.cli.main`` runs in-process with stdout and stderr captured.  For any
 argument list, the exit code must be 0, 1, 2 or 3; nothing may escape ``main`` as an
 exception; a bad input (exit 2) must come with a message on stderr and never a
 traceback; and no call may hang (an alarm stops it, see ``tests/test_fuzz_api.py``).
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mistakebound import cli
+from mistakebound.interfaces import cli
 from tests.test_fuzz_api import no_hang
 
 CLI = settings(max_examples=40, deadline=None,

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from mistakebound import HypothesisClass, Round, Transcript, play
 from mistakebound.adversaries import ObliviousCoin, OppositeLabel
-from mistakebound.errors import (
+from mistakebound.foundations.errors import (
     GameError,
     IllegalInstanceError,
     IllegalLabelError,
@@ -29,9 +29,9 @@ from mistakebound.errors import (
     PlayerError,
     UnrealizableLabelError,
 )
-from mistakebound.game import GameState
+from mistakebound.game.play import GameState
 from mistakebound.learners import SOA, Consistent, Halving
-from mistakebound.players import Adversary, ObliviousAdversary
+from mistakebound.game.players import Adversary, ObliviousAdversary
 from tests.strategies import class_matrices
 
 SETTINGS = settings(max_examples=60, deadline=None)

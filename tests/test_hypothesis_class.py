@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mistakebound import HypothesisClass
-from mistakebound.bitset import indices_to_mask
-from mistakebound.errors import InvalidClassError, MistakeboundError
+from mistakebound.foundations.bitset import indices_to_mask
+from mistakebound.foundations.errors import InvalidClassError, MistakeboundError
 from tests.strategies import class_matrices
 
 SETTINGS = settings(max_examples=150, deadline=None)

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_ldim
-from mistakebound import HypothesisClass, classes, play
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin, OppositeLabel
 from mistakebound.learners import SOA, Consistent, Halving
 from tests.strategies import hypothesis_classes

@@ -15,16 +15,17 @@ from attrs import define, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import classes, play
+from mistakebound import play
+from mistakebound.game import classes
 from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer, linear_forced_count
 from mistakebound.adversaries.midpoint import MidpointAdversary, guaranteed_rounds
 from mistakebound.adversaries.separable_stream import SeparableStream
-from mistakebound.errors import InvalidArgumentError, NotApplicableError, PlayerError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError, PlayerError
 from mistakebound.learners import Halving
 from mistakebound.learners.perceptron import Perceptron
-from mistakebound.players import Learner
-from mistakebound.selfcheck import run_check
-from mistakebound.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
+from mistakebound.game.players import Learner
+from mistakebound.verification.selfcheck import run_check
+from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
 
 FAST = settings(max_examples=30, deadline=None)
 

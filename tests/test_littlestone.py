@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_ldim
-from mistakebound import HypothesisClass, classes
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.littlestone import LdimSearch, is_shattered, littlestone_dimension, shattered_tree
-from mistakebound.vc import vc_dimension
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.theory.littlestone import LdimSearch, is_shattered, littlestone_dimension, shattered_tree
+from mistakebound.theory.vc import vc_dimension
 from tests.strategies import class_matrices, hypothesis_classes
 
 SETTINGS = settings(max_examples=300, deadline=None)
@@ -202,7 +203,7 @@ def test_bad_argument_is_refused_with_the_parameter_named():
 
 
 # ------------------------------------------------------------------ budgets and partial results
-from mistakebound.littlestone import SearchIncomplete, SearchInterrupted, littlestone_bounds  # noqa: E402
+from mistakebound.theory.littlestone import SearchIncomplete, SearchInterrupted, littlestone_bounds  # noqa: E402
 
 
 @SETTINGS

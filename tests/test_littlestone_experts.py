@@ -16,9 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import HypothesisClass, classes, play
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin, OppositeLabel
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.learners import SOA
 from mistakebound.learners.experts_from_class import ExpertsFromClass
 from mistakebound.learners.littlestone_experts import (
@@ -30,7 +31,7 @@ from mistakebound.learners.littlestone_experts import (
     number_of_experts,
     theorem_21_10_bound,
 )
-from mistakebound.players import ObliviousAdversary
+from mistakebound.game.players import ObliviousAdversary
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=60, deadline=None)

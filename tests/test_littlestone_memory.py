@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import mistakebound.littlestone as ls
+import mistakebound.theory.littlestone as ls
 from benchmarks.baseline import textbook_ldim
-from mistakebound import HypothesisClass, classes
-from mistakebound.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
-from mistakebound.littlestone import (
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
+from mistakebound.theory.littlestone import (
     LdimSearch,
     SearchIncomplete,
     SearchInterrupted,
@@ -158,7 +159,7 @@ def test_a_twin_reuses_a_refutation_without_losing_the_value():
 
 
 def test_columns_to_masks_equals_packbits_along_rows():
-    from mistakebound.bitset import columns_to_masks
+    from mistakebound.foundations.bitset import columns_to_masks
 
     rng = np.random.default_rng(0)
     for n, m in [(1, 1), (7, 3), (8, 5), (9, 2), (100, 17), (3, 0), (64, 1)]:
@@ -310,7 +311,7 @@ def test_bad_tree_budgets_are_refused(kwargs):
 # ------------------------------------------------------------------ the CLI
 def test_cli_tree_with_a_budget_prints_proven_bounds_and_exits_3(capsys, tmp_path):
     pytest.importorskip("matplotlib")
-    from mistakebound.cli import main
+    from mistakebound.interfaces.cli import main
 
     out_file = tmp_path / "t.png"
     code = main(["tree", "random:3000,30,0.3,0", "--max-nodes", "3", "--out", str(out_file)])

@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_ldim
-from mistakebound import HypothesisClass, classes
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.bitset import mask_to_indices
-from mistakebound.littlestone import LdimSearch
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.bitset import mask_to_indices
+from mistakebound.theory.littlestone import LdimSearch
 from tests.strategies import class_matrices, sparse_matrices
 
 SETTINGS = settings(max_examples=60, deadline=None)

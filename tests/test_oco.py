@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mistakebound import Round, Transcript, play
 from mistakebound.adversaries.alternating_losses import AlternatingLosses
-from mistakebound.errors import (
+from mistakebound.foundations.errors import (
     GameError,
     IllegalInstanceError,
     IllegalPredictionError,
@@ -33,7 +33,7 @@ from mistakebound.learners.gradient import (
     log_loss_regret,
     transcript_log_losses,
 )
-from mistakebound.oco import (
+from mistakebound.game.oco import (
     FixedLosses,
     HingeLoss,
     LinearLoss,
@@ -44,8 +44,8 @@ from mistakebound.oco import (
     play_oco,
     project_to_ball,
 )
-from mistakebound.players import ObliviousAdversary
-from mistakebound.spaces import LinearSpace
+from mistakebound.game.players import ObliviousAdversary
+from mistakebound.game.spaces import LinearSpace
 
 FAST = settings(max_examples=40, deadline=None)
 TOL = 1e-9
@@ -490,7 +490,7 @@ def test_oco_scenarios_hold_and_run_fast():
     import doctest
     import time
 
-    import mistakebound.suites.oco as suite
+    import mistakebound.verification.suites.oco as suite
 
     start = time.perf_counter()
     outcomes = [s.run(seed) for s in suite.SCENARIOS for seed in (0, 1)]

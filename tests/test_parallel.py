@@ -20,10 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_ldim
-from mistakebound import HypothesisClass, classes, littlestone, parallel
-from mistakebound.errors import InvalidArgumentError, MistakeboundError
-from mistakebound.littlestone import LdimSearch
-from mistakebound.parallel import _parallel_bounds, parallel_littlestone_bounds
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.theory import littlestone
+from mistakebound.theory import parallel
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.theory.littlestone import LdimSearch
+from mistakebound.theory.parallel import _parallel_bounds, parallel_littlestone_bounds
 from tests.strategies import class_matrices, sparse_matrices
 
 # every call starts worker processes (tens of milliseconds each with forkserver): few examples
@@ -253,7 +256,7 @@ def reply(conn, seconds: float = 3) -> tuple:
 
 
 def test_a_worker_stops_a_cancelled_or_overdue_side_at_once():
-    from mistakebound.parallel import _Pool
+    from mistakebound.theory.parallel import _Pool
 
     search = LdimSearch(SLOW)
     full = search.full
@@ -363,7 +366,7 @@ def test_a_search_with_workers_leaves_its_memo_for_the_tree(monkeypatch):
 
 
 def test_the_command_line_takes_workers(capsys, monkeypatch):
-    from mistakebound.cli import main
+    from mistakebound.interfaces.cli import main
 
     monkeypatch.setattr(parallel, "WARMUP_SECONDS", 0)  # the worker starts at once
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from mistakebound import play
 from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer
 from mistakebound.adversaries.separable_stream import SeparableStream
-from mistakebound.errors import InvalidArgumentError, PlayerError
+from mistakebound.foundations.errors import InvalidArgumentError, PlayerError
 from mistakebound.learners.perceptron import (
     Perceptron,
     hinge_bound,
@@ -27,8 +27,8 @@ from mistakebound.learners.perceptron import (
     perceptron_margin_bound,
     q_hinge_bound,
 )
-from mistakebound.players import ObliviousAdversary
-from mistakebound.spaces import LinearSpace
+from mistakebound.game.players import ObliviousAdversary
+from mistakebound.game.spaces import LinearSpace
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -131,7 +131,7 @@ def test_a_writable_vector_changed_between_predict_and_learn_is_read_again():
 
 
 def test_plays_on_disjunction_vectors_without_overflow():
-    from mistakebound.spaces import KDisjunctionSpace
+    from mistakebound.game.spaces import KDisjunctionSpace
 
     T = play(Perceptron(), BasisVectorForcer(), KDisjunctionSpace(50, 3), rounds=10, seed=0)
     assert T.mistakes == 3

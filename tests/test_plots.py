@@ -1,4 +1,4 @@
-"""Tests of the figures (mistakebound.plots): curves, bound lines, tree layout, saving."""
+"""Tests of the figures (mistakebound.interfaces.plots): curves, bound lines, tree layout, saving."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ import matplotlib.colors as mcolors  # noqa: E402
 import matplotlib.image as mimage  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-from mistakebound import HypothesisClass, classes, littlestone_dimension, play, shattered_tree  # noqa: E402
+from mistakebound import HypothesisClass, littlestone_dimension, play, shattered_tree
+from mistakebound.game import classes  # noqa: E402
 from mistakebound.adversaries import BinarySearchThreshold, ObliviousCoin, OppositeLabel  # noqa: E402
 from mistakebound.learners import SOA, Consistent, Halving  # noqa: E402
-from mistakebound.plots import (  # noqa: E402
+from mistakebound.interfaces.plots import (  # noqa: E402
     PlotDependencyError,
     cumulative_curve,
     draw_strategy,
@@ -25,7 +26,7 @@ from mistakebound.plots import (  # noqa: E402
     plot_cumulative,
     save_figure,
 )
-from mistakebound.worst_case import worst_case_mistakes  # noqa: E402
+from mistakebound.theory.worst_case import worst_case_mistakes  # noqa: E402
 
 
 def _is_hline(line: Line2D) -> bool:

@@ -1,4 +1,4 @@
-"""Tests of the progress bar (mistakebound.progress): quiet off a terminal, an ETA on one."""
+"""Tests of the progress bar (mistakebound.interfaces.progress): quiet off a terminal, an ETA on one."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from mistakebound.progress import ENV_VARIABLE, Progress, format_duration, progress
+from mistakebound.interfaces.progress import ENV_VARIABLE, Progress, format_duration, progress
 
 
 class FakeTTY(io.StringIO):

@@ -10,15 +10,15 @@ import sys
 import textwrap
 
 import mistakebound
-import mistakebound.game
+import mistakebound.game.play
 
 pytest_plugins = ["pytester"]
 
 LEARNERS = '''
     import math
     from attrs import define
-    from mistakebound.hypothesis_class import HypothesisClass
-    from mistakebound.players import Learner
+    from mistakebound.game.hypothesis_class import HypothesisClass
+    from mistakebound.game.players import Learner
 
     @define
     class ConstantOne(Learner):
@@ -39,7 +39,7 @@ LEARNERS = '''
 
 def test_declared_failures_are_xfail_and_the_rest_pass(pytester):
     pytester.makepyfile(textwrap.dedent(LEARNERS) + textwrap.dedent('''
-        from mistakebound.checks import parametrize_with_checks
+        from mistakebound.verification.checks import parametrize_with_checks
         from mistakebound.learners import SOA
 
         @parametrize_with_checks(
@@ -61,7 +61,7 @@ def test_declared_failures_are_xfail_and_the_rest_pass(pytester):
 
 def test_a_declared_failure_that_passes_fails_the_run(pytester):
     pytester.makepyfile('''
-        from mistakebound.checks import parametrize_with_checks
+        from mistakebound.verification.checks import parametrize_with_checks
         from mistakebound.learners import SOA
 
         @parametrize_with_checks([SOA], expected_failures={SOA: {"check_mistake_bound": "claimed broken"}},
@@ -76,7 +76,7 @@ def test_a_declared_failure_that_passes_fails_the_run(pytester):
 
 def test_an_undeclared_failure_fails_with_the_counterexample(pytester):
     pytester.makepyfile(textwrap.dedent(LEARNERS) + textwrap.dedent('''
-        from mistakebound.checks import parametrize_with_checks
+        from mistakebound.verification.checks import parametrize_with_checks
 
         @parametrize_with_checks([ConstantOne], max_examples=10)
         def test_learner(learner, check):
@@ -91,7 +91,8 @@ def test_an_undeclared_failure_fails_with_the_counterexample(pytester):
 
 
 GAMES = '''
-    from mistakebound import classes, play
+    from mistakebound import play
+    from mistakebound.game import classes
     from mistakebound.adversaries import OppositeLabel, ShatteredTreeWalker
     from mistakebound.learners import SOA, Halving
 
@@ -105,7 +106,7 @@ GAMES = '''
 
 def test_the_report_prints_the_learner_by_adversary_table(pytester):
     pytester.makepyfile(GAMES)
-    original = mistakebound.game.play
+    original = mistakebound.game.play.play
     result = pytester.runpytest("--mistakebound-report", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines([
@@ -115,7 +116,7 @@ def test_the_report_prints_the_learner_by_adversary_table(pytester):
         "SOA*ShatteredTreeWalker*1*4*1*0",
     ])
     # the inner session put play back where it found it
-    assert mistakebound.game.play is original and mistakebound.play is original
+    assert mistakebound.game.play.play is original and mistakebound.play is original
 
 
 def test_without_the_option_there_is_no_report(pytester):

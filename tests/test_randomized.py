@@ -17,20 +17,21 @@ from attrs import define, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import HypothesisClass, classes, littlestone_dimension, play
+from mistakebound import HypothesisClass, littlestone_dimension, play
+from mistakebound.game import classes
 from mistakebound.adversaries.randomized_forcer import RandomizedForcer
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.learners.optimal_randomized import OptimalRandomizedLearner
-from mistakebound.randomized import (
+from mistakebound.theory.randomized import (
     RLdimBudgetError,
     RLdimSearch,
     optimal_probability,
     randomized_littlestone_bounds,
     randomized_littlestone_dimension,
 )
-from mistakebound.spaces import LinearSpace
-from mistakebound.worst_case import worst_case_mistakes
+from mistakebound.game.spaces import LinearSpace
+from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=60, deadline=None)

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mistakebound import play
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.learners.randomized_linear import RandomizedLinearClassifier
-from mistakebound.players import Adversary, ObliviousAdversary
-from mistakebound.spaces import LinearSpace
+from mistakebound.game.players import Adversary, ObliviousAdversary
+from mistakebound.game.spaces import LinearSpace
 
 FAST = settings(max_examples=40, deadline=None)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mistakebound.cli import main
+from mistakebound.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

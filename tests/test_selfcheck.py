@@ -1,4 +1,4 @@
-"""Tests of mistakebound.selfcheck: the games run_check plays and the verdicts it gives."""
+"""Tests of mistakebound.verification.selfcheck: the games run_check plays and the verdicts it gives."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 from attrs import define, field
 
 import mistakebound.learners
-from mistakebound import HypothesisClass, classes, littlestone_dimension, play, selfcheck
+from mistakebound import HypothesisClass, littlestone_dimension, play
+from mistakebound.game import classes
+from mistakebound.verification import selfcheck
 from mistakebound.adversaries import (
     ADVERSARIES,
     BasisVectorForcer,
@@ -19,11 +21,11 @@ from mistakebound.adversaries import (
     OppositeLabel,
     ShatteredTreeWalker,
 )
-from mistakebound.cli import main
-from mistakebound.errors import InvalidArgumentError
+from mistakebound.interfaces.cli import main
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.learners import REALIZABLE_LEARNERS, SOA, Halving
-from mistakebound.players import Learner
-from mistakebound.selfcheck import CheckReport, CheckRow, default_classes, run_check
+from mistakebound.game.players import Learner
+from mistakebound.verification.selfcheck import CheckReport, CheckRow, default_classes, run_check
 
 
 # ----------------------------------------------------------------- deliberately bad players
@@ -302,8 +304,8 @@ def test_report_verdict_properties():
 
 
 def test_scenarios_become_rows_with_their_verdicts():
-    from mistakebound.scenario import Outcome, Scenario
-    from mistakebound.selfcheck import run_scenarios
+    from mistakebound.verification.scenario import Outcome, Scenario
+    from mistakebound.verification.selfcheck import run_scenarios
 
     def boom(seed):
         raise RuntimeError("no")
@@ -322,7 +324,7 @@ def test_scenarios_become_rows_with_their_verdicts():
 
 
 def test_every_shipped_scenario_holds():
-    from mistakebound.selfcheck import run_scenarios
+    from mistakebound.verification.selfcheck import run_scenarios
 
     report = run_scenarios(seed=0)
     assert report.ok, report.format_table()

@@ -1,4 +1,4 @@
-"""Lossless serialisation of transcripts and classes (mistakebound.serialize), and atomic writes."""
+"""Lossless serialisation of transcripts and classes (mistakebound.interfaces.serialize), and atomic writes."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import HypothesisClass, classes, play
-from mistakebound.errors import InvalidArgumentError, InvalidClassError
-from mistakebound.serialize import (
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes
+from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
+from mistakebound.interfaces.serialize import (
     class_from_json,
     class_to_json,
     load_class,
@@ -26,7 +27,7 @@ from mistakebound.serialize import (
     transcript_to_json,
     write_atomically,
 )
-from mistakebound.transcript import Round, Transcript
+from mistakebound.game.transcript import Round, Transcript
 from tests.strategies import hypothesis_classes
 
 
@@ -176,7 +177,7 @@ def _space_games():
     from mistakebound.learners.elimination import DisjunctionElimination
     from mistakebound.learners.perceptron import Perceptron
     from mistakebound.learners.weighted_majority import WeightedMajority
-    from mistakebound.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
+    from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
 
     yield play(Perceptron(), SeparableStream(4, 0.25), LinearSpace(4, R=1.0, gamma=0.25), rounds=60, seed=0)
     yield play(Perceptron(), SeparableStream(3, 0.2, noise=0.1), LinearSpace(3), rounds=60, seed=4, realizable=False)
@@ -208,13 +209,14 @@ def test_zoo_classes_round_trip_through_files(tmp_path):
 _SCRIPT = textwrap.dedent(
     """
     import sys
-    from mistakebound import classes, play
+    from mistakebound import play
+    from mistakebound.game import classes
     from mistakebound.adversaries.oblivious_coin import ObliviousCoin
     from mistakebound.adversaries.expert_adversaries import RandomExpertLosses
     from mistakebound.learners.soa import SOA
     from mistakebound.learners.weighted_majority import WeightedMajority
-    from mistakebound.serialize import transcript_to_json
-    from mistakebound.spaces import ExpertAdvice
+    from mistakebound.interfaces.serialize import transcript_to_json
+    from mistakebound.game.spaces import ExpertAdvice
     H = classes.intervals(6)
     sys.stdout.write(transcript_to_json(play(SOA(H), ObliviousCoin(), H, rounds=30, seed=123, realizable=False)))
     sys.stdout.write(transcript_to_json(play(WeightedMajority(3, 30), RandomExpertLosses(), ExpertAdvice(3),

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mistakebound import play
-from mistakebound.errors import IllegalInstanceError, InvalidArgumentError, PlayerError, UnrealizableLabelError
-from mistakebound.players import Adversary
-from mistakebound.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace, embed_bias, signed
+from mistakebound.foundations.errors import IllegalInstanceError, InvalidArgumentError, PlayerError, UnrealizableLabelError
+from mistakebound.game.players import Adversary
+from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace, embed_bias, signed
 
 
 class SignLearner:

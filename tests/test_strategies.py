@@ -11,12 +11,13 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from mistakebound import HypothesisClass, classes, play
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes
 from mistakebound.adversaries import BasisVectorForcer
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.players import Learner
-from mistakebound.spaces import LinearSpace, Space
-from mistakebound.strategies import MarginStream, StreamReplay, adversaries, hypothesis_classes, separable_streams
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.game.players import Learner
+from mistakebound.game.spaces import LinearSpace, Space
+from mistakebound.verification.strategies import MarginStream, StreamReplay, adversaries, hypothesis_classes, separable_streams
 
 QUICK = settings(max_examples=60, database=None, deadline=None)
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.sweep import Cell, SweepConfig, expand, load_config
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.interfaces.sweep import Cell, SweepConfig, expand, load_config
 
 GAME = {"kind": "game", "learners": ["Halving"], "adversaries": ["OppositeLabel"],
         "classes": ["thresholds"], "sizes": [4], "seeds": [0], "horizons": [10]}

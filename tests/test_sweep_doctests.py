@@ -8,14 +8,14 @@ import pkgutil
 
 import pytest
 
-import mistakebound.sweep
+import mistakebound.interfaces.sweep
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(mistakebound.sweep.__path__, "mistakebound.sweep."))
+MODULES = sorted(m.name for m in pkgutil.iter_modules(mistakebound.interfaces.sweep.__path__, "mistakebound.interfaces.sweep."))
 
 
 def test_every_module_of_the_subpackage_is_listed():
-    assert {"mistakebound.sweep.config", "mistakebound.sweep.cells", "mistakebound.sweep.executors",
-            "mistakebound.sweep.results", "mistakebound.sweep.summary", "mistakebound.sweep.cli"} <= set(MODULES)
+    assert {"mistakebound.interfaces.sweep.config", "mistakebound.interfaces.sweep.cells", "mistakebound.interfaces.sweep.executors",
+            "mistakebound.interfaces.sweep.results", "mistakebound.interfaces.sweep.summary", "mistakebound.interfaces.sweep.cli"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

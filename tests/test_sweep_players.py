@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from mistakebound import classes, play
+from mistakebound import play
+from mistakebound.game import classes
 from mistakebound.adversaries import OppositeLabel
-from mistakebound.errors import GameError
+from mistakebound.foundations.errors import GameError
 from mistakebound.learners import Consistent, Halving
 
 PREFIX = "tests.test_sweep_players:"

@@ -10,7 +10,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from mistakebound.sweep import FIELDS, ResultsFile, SweepConfig, read_records, sweep
+from mistakebound.interfaces.sweep import FIELDS, ResultsFile, SweepConfig, read_records, sweep
 from tests.test_sweep_players import PREFIX
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,7 +42,7 @@ def test_a_sweep_killed_halfway_and_restarted_records_each_cell_once_as_an_unint
     config.write_text(SLOW)
     n_cells = len(SweepConfig.from_toml(SLOW).cells())
     out = tmp_path / "killed.csv"
-    command = [sys.executable, "-m", "mistakebound.cli", "sweep", str(config), "--out", str(out),
+    command = [sys.executable, "-m", "mistakebound.interfaces.cli", "sweep", str(config), "--out", str(out),
                "--executor", "inprocess", "--no-progress"]
     proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

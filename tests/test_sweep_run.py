@@ -8,12 +8,13 @@ import sys
 import pytest
 
 from benchmarks.baseline import textbook_ldim
-from mistakebound import classes, play, worst_case_mistakes
-from mistakebound.cli import main
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.registry import get_adversary, get_learner
-from mistakebound.sweep import DaskDependencyError, SweepConfig, format_summary, read_records, sweep
-from mistakebound.sweep.executors import execute
+from mistakebound import play, worst_case_mistakes
+from mistakebound.game import classes
+from mistakebound.interfaces.cli import main
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.registry import get_adversary, get_learner
+from mistakebound.interfaces.sweep import DaskDependencyError, SweepConfig, format_summary, read_records, sweep
+from mistakebound.interfaces.sweep.executors import execute
 from tests.test_sweep_players import PREFIX
 
 CONFIG = {"grid": [

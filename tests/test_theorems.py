@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import HypothesisClass, classes, littlestone_dimension, play
+from mistakebound import HypothesisClass, littlestone_dimension, play
+from mistakebound.game import classes
 from mistakebound.adversaries import (
     ADVERSARIES,
     BasisVectorForcer,

@@ -192,7 +192,7 @@ def test_summary_mentions_totals():
 @given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, 0.5, 0.25, 1 / 3, 0.1, 0.9]), st.integers(0, 1), st.integers(0, 1)),
                 max_size=30))
 def test_totals_read_off_the_log_equal_the_totals_of_the_built_rounds(rows):
-    from mistakebound.transcript import RoundLog
+    from mistakebound.game.transcript import RoundLog
 
     ps = [p for p, _, _ in rows]
     preds = [int(p == 1.0) if p in (0.0, 1.0) else d for p, d, _ in rows]

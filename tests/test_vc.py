@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_vcdim
-from mistakebound import HypothesisClass, classes
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.vc import (
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.theory.vc import (
     SearchIncomplete,
     SearchInterrupted,
     VCBounds,
@@ -200,7 +201,7 @@ def test_a_small_budget_does_stop_a_large_search():
 
 def test_a_time_limit_stops_the_search(monkeypatch):
     """A clock that jumps a day per reading: the first node past the deadline stops it."""
-    import mistakebound.vc as vc
+    import mistakebound.theory.vc as vc
 
     now = [0.0]
 
@@ -221,7 +222,7 @@ def test_a_time_limit_stops_the_search(monkeypatch):
 @given(st.one_of(class_matrices(max_rows=80, max_cols=10), random_tables()), st.integers(1, 12))
 def test_ctrl_c_gives_the_bounds_proven_so_far(M, when):
     """A KeyboardInterrupt raised at the ``when``-th clock reading (one per node)."""
-    import mistakebound.vc as vc
+    import mistakebound.theory.vc as vc
 
     H = HypothesisClass.from_matrix(M)
     calls = [0]
@@ -243,7 +244,7 @@ def test_ctrl_c_gives_the_bounds_proven_so_far(M, when):
 
 
 def test_ctrl_c_raises_search_interrupted_from_vc_dimension(monkeypatch):
-    import mistakebound.vc as vc
+    import mistakebound.theory.vc as vc
 
     calls = [0]
 

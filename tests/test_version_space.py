@@ -8,11 +8,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import classes, play
-import mistakebound.version_space as vs_module
+from mistakebound import play
+from mistakebound.game import classes
+import mistakebound.game.version_space as vs_module
 from mistakebound.adversaries import ObliviousCoin, OppositeLabel
 from mistakebound.learners import Consistent, Halving
-from mistakebound.version_space import VersionSpace
+from mistakebound.game.version_space import VersionSpace
 from tests.strategies import hypothesis_classes
 
 

@@ -16,14 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import HypothesisClass, classes, play
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin, OppositeLabel
 from mistakebound.adversaries.expert_adversaries import HeaviestExpertLoss, RandomExpertLosses, SplitAdvice
-from mistakebound.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners.experts_from_class import ExpertsFromClass
 from mistakebound.learners.weighted_majority import DeterministicWeightedMajority, WeightedMajority
-from mistakebound.players import ObliviousAdversary
-from mistakebound.spaces import ExpertAdvice
+from mistakebound.game.players import ObliviousAdversary
+from mistakebound.game.spaces import ExpertAdvice
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -331,7 +332,7 @@ def test_clones_are_fresh():
 
 
 def test_suite_scenarios_hold_and_run_fast():
-    from mistakebound.suites.experts import SCENARIOS
+    from mistakebound.verification.suites.experts import SCENARIOS
 
     start = time.perf_counter()
     for seed in (0, 1):

@@ -20,15 +20,16 @@ from attrs import define, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound import HypothesisClass, classes, play
+from mistakebound import HypothesisClass, play
+from mistakebound.game import classes
 from mistakebound.adversaries._labels import against
 from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer
 from mistakebound.adversaries.disjunction_stream import DisjunctionAdversary, DisjunctionStream
 from mistakebound.adversaries.opposite_label import OppositeLabel
-from mistakebound.errors import InvalidArgumentError, PlayerError
+from mistakebound.foundations.errors import InvalidArgumentError, PlayerError
 from mistakebound.learners.winnow import LittlestoneWinnow, Winnow, disjunction_hinge_losses
-from mistakebound.players import Adversary, ObliviousAdversary
-from mistakebound.spaces import KDisjunctionSpace
+from mistakebound.game.players import Adversary, ObliviousAdversary
+from mistakebound.game.spaces import KDisjunctionSpace
 
 SETTINGS = settings(max_examples=25, deadline=None)
 
@@ -546,7 +547,7 @@ def test_noisy_streams_within_the_agnostic_bound(n, noise, eta, data, seed):
 
 
 def test_hinge_losses_all_rounds_and_explicit_target():
-    from mistakebound.transcript import Round, Transcript
+    from mistakebound.game.transcript import Round, Transcript
 
     rounds = [Round(1, (1, 1, 1), 1.0, 1, 0), Round(2, (0, 0, 1), 1.0, 1, 1)]
     T = Transcript(rounds=rounds)

@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_ldim
-from mistakebound import HypothesisClass, classes, littlestone_dimension, play
-from mistakebound.errors import IllegalPredictionError
-from mistakebound.errors import InvalidArgumentError
-from mistakebound.examples import halving_exceeds_ldim
+from mistakebound import HypothesisClass, littlestone_dimension, play
+from mistakebound.game import classes
+from mistakebound.foundations.errors import IllegalPredictionError
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.examples import halving_exceeds_ldim
 from mistakebound.learners import SOA, Consistent, Halving
-from mistakebound.worst_case import MinimaxAdversary, worst_case_mistakes
+from mistakebound.theory.worst_case import MinimaxAdversary, worst_case_mistakes
 from tests.strategies import hypothesis_classes
 
 
@@ -223,9 +224,9 @@ def test_perceptron_without_bias_errs_forever_on_the_zero_vector():
 
 
 # ------------------------------------------------------------------ memory check before starting
-from mistakebound import worst_case as worst_case_module  # noqa: E402
-from mistakebound.errors import InsufficientMemoryError  # noqa: E402
-from mistakebound.worst_case import memo_bytes_needed  # noqa: E402
+from mistakebound.theory import worst_case as worst_case_module  # noqa: E402
+from mistakebound.foundations.errors import InsufficientMemoryError  # noqa: E402
+from mistakebound.theory.worst_case import memo_bytes_needed  # noqa: E402
 
 
 class _MustNotRun:
@@ -284,7 +285,7 @@ def test_the_memo_estimate_grows_with_the_budget_and_the_class(n):
 def test_the_memo_estimate_is_close_to_what_the_search_allocates(learner, H):
     import tracemalloc
 
-    from mistakebound.worst_case import _deep_size
+    from mistakebound.theory.worst_case import _deep_size
 
     # a fresh copy: caches an earlier test built on the shared object would not be counted
     H = HypothesisClass.from_matrix(np.array(H.matrix), domain=list(H.domain))

@@ -1,7 +1,7 @@
 """mistakebound: the online mistake-bound game, played and verified exactly.
 
 The engine (:func:`play`), finite hypothesis classes (:class:`HypothesisClass` and the
-zoo in :mod:`mistakebound.classes`), the dimensions (:func:`littlestone_dimension`,
+zoo in :mod:`mistakebound.game.classes`), the dimensions (:func:`littlestone_dimension`,
 :func:`shattered_tree`, :func:`vc_dimension`), and the two zoos of players,
 :mod:`mistakebound.learners` and :mod:`mistakebound.adversaries`.
 
@@ -13,17 +13,19 @@ Examples
 (4, 1)
 """
 
-from mistakebound import bounds, classes, errors
-from mistakebound.game import GameState, play
-from mistakebound.hypothesis_class import HypothesisClass
-from mistakebound.oco import HingeLoss, LinearLoss, LogisticLoss, OCOTranscript, play_oco
-from mistakebound.littlestone import LdimSearch, is_shattered, littlestone_bounds, littlestone_dimension, shattered_tree
-from mistakebound.randomized import randomized_littlestone_dimension
-from mistakebound.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
-from mistakebound.serialize import class_from_json, class_to_json, load_class, save_class, transcript_from_json, transcript_to_json
-from mistakebound.transcript import Round, Transcript
-from mistakebound.worst_case import WorstCase, worst_case_mistakes
-from mistakebound.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
+from mistakebound.verification import bounds
+from mistakebound.game import classes
+from mistakebound.foundations import errors
+from mistakebound.game.play import GameState, play
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.oco import HingeLoss, LinearLoss, LogisticLoss, OCOTranscript, play_oco
+from mistakebound.theory.littlestone import LdimSearch, is_shattered, littlestone_bounds, littlestone_dimension, shattered_tree
+from mistakebound.theory.randomized import randomized_littlestone_dimension
+from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
+from mistakebound.interfaces.serialize import class_from_json, class_to_json, load_class, save_class, transcript_from_json, transcript_to_json
+from mistakebound.game.transcript import Round, Transcript
+from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
+from mistakebound.theory.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
 
 __all__ = [
     "HypothesisClass",

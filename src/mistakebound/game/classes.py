@@ -1,0 +1,819 @@
+"""The zoo: named finite hypothesis classes from the source texts, built as 0/1 tables.
+
+Each function returns a :class:`~mistakebound.game.hypothesis_class.HypothesisClass` whose
+``name`` is the call that made it (``"thresholds(8)"``, ``"k_sparse(6,2)"``) and whose
+hypotheses carry readable names (``"x<3"``, ``"[2,5]"``, ``"x1 v x3"``, ``"{0,2}"``).
+Every docstring states the class's size, VC dimension and Littlestone dimension, with
+the textbook example it comes from or the small sizes at which it was checked by brute
+force.  :data:`ZOO` maps each family's name to its function, and :func:`from_spec`
+builds a class from a short text such as ``"thresholds:64"`` or ``"k_sparse:8,2"``.
+
+Classes over the Boolean cube ``{0,1}^n`` list the instances as tuples in
+:func:`itertools.product` order, so instance ``j`` is the binary expansion of ``j`` with
+``x1`` as its most significant bit.  Tables are limited to ``2**30`` entries (1 GiB), and
+families with ``2^n`` rows or columns refuse ``n > 16`` outright.
+
+Examples
+--------
+>>> H = thresholds(3)
+>>> H.name, H.names
+('thresholds(3)', ('x<1', 'x<2', 'x<3', 'x<4'))
+>>> from_spec("k_sparse:4,1").matrix.tolist()
+[[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import itertools
+import numbers
+from collections.abc import Callable
+
+import numpy as np
+
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.hypothesis_class import HypothesisClass
+
+__all__ = [
+    "ZOO",
+    "disjunctions",
+    "from_spec",
+    "intervals",
+    "k_sparse",
+    "monotone_conjunctions",
+    "monotone_disjunctions",
+    "parities",
+    "power_set",
+    "projections",
+    "random",
+    "singletons",
+    "thresholds",
+]
+
+#: Largest exponent ``n`` accepted by the families with ``2^n`` rows or columns.
+MAX_EXPONENT = 16
+#: Largest table (rows x columns) any zoo function builds: 1 GiB of ``uint8``.
+MAX_ENTRIES = 2**30
+#: Largest seed :func:`random` accepts (the 128 bits of entropy of a numpy SeedSequence).
+MAX_SEED = 2**128 - 1
+# Rows are filled in blocks of about this many entries, to bound temporary arrays.
+_BLOCK_ENTRIES = 2**22
+
+
+# ------------------------------------------------------------------ validation
+def _show(value: object) -> str:
+    """``repr(value)``, except that an integer too long to print is described by its size."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) and abs(int(value)).bit_length() > 256:
+        return f"an integer of {abs(int(value)).bit_length()} bits"
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - a value whose repr fails is still described
+        return f"a {type(value).__name__}"
+
+
+def _require_int(param: str, value: object, minimum: int = 1, maximum: int = MAX_ENTRIES) -> int:
+    """``value`` as an ``int`` if it is an integer (not a bool) in ``[minimum, maximum]``, else raise.
+
+    A size above :data:`MAX_ENTRIES` is refused here, before any size is computed from it:
+    every family has at least that many entries in its table.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise InvalidArgumentError(f"{param}: expected an integer >= {minimum}, got {_show(value)}")
+    if value > maximum:
+        raise InvalidArgumentError(
+            f"{param}: expected an integer <= {maximum:,}, got {_show(value)}; "
+            + ("too large: the table would have more than the limit of "
+               f"{MAX_ENTRIES:,} entries (1 GiB as uint8)" if maximum == MAX_ENTRIES else "too large")
+        )
+    return int(value)
+
+
+def _size_text(rows: int, cols: int) -> str:
+    entries = rows * cols
+    return f"a {rows:,} x {cols:,} table: {entries:,} entries ({entries / 2**30:.3g} GiB as uint8)"
+
+
+def _require_size(spec: str, rows: int, cols: int) -> None:
+    """Refuse a table of more than :data:`MAX_ENTRIES` entries, saying what it would need."""
+    if rows * cols > MAX_ENTRIES:
+        raise InvalidArgumentError(
+            f"{spec}: too large; it would need {_size_text(rows, cols)}, "
+            f"more than the limit of {MAX_ENTRIES:,} entries"
+        )
+
+
+def _require_exponent(param: str, n: int, spec: str, size: Callable[[int], tuple[int, int]]) -> None:
+    """Refuse ``n > MAX_EXPONENT`` for a family of size ``2^n``, then check the table size.
+
+    ``size(n)`` gives (rows, columns); it is only evaluated for moderate ``n``, so an
+    enormous ``n`` is refused without computing ``2**n``.
+    """
+    if n > MAX_EXPONENT:
+        need = _size_text(*size(n)) if n <= 64 else f"a table of more than 2^{n:,} entries"
+        raise InvalidArgumentError(
+            f"{param}: expected an integer <= {MAX_EXPONENT}, got {n}; {spec} would need {need}"
+        )
+    _require_size(spec, *size(n))
+
+
+# ------------------------------------------------------------------ building blocks
+def _fill(n_rows: int, n_cols: int, block: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """A ``uint8`` table whose rows ``r`` are ``block(r)`` (a boolean array), built in chunks."""
+    out = np.empty((n_rows, n_cols), dtype=np.uint8)
+    step = max(1, _BLOCK_ENTRIES // max(n_cols, 1))
+    for start in range(0, n_rows, step):
+        rows = np.arange(start, min(start + step, n_rows))
+        out[start : start + step] = block(rows)
+    return out
+
+
+def _cube(n: int) -> tuple[tuple, np.ndarray]:
+    """The instances of ``{0,1}^n`` in product order and their integer codes (x1 = top bit)."""
+    return tuple(itertools.product((0, 1), repeat=n)), np.arange(2**n, dtype=np.uint32)
+
+
+def _members(code: int, n: int) -> list[int]:
+    """The 1-based variables whose bits are set in ``code`` (variable i is bit ``n - i``)."""
+    return [i for i in range(1, n + 1) if code >> (n - i) & 1]
+
+
+def _subset_names(n: int, symbol: str, empty: str) -> list[str]:
+    """Names ``"x1 <symbol> x3"`` of the subsets of {1..n}, indexed by their code."""
+    return [f" {symbol} ".join(f"x{i}" for i in _members(r, n)) or empty for r in range(2**n)]
+
+
+def _parity(values: np.ndarray) -> np.ndarray:
+    """Parity of the number of set bits of each (< 2**32) unsigned integer."""
+    v = values.astype(np.uint32)
+    for shift in (16, 8, 4, 2, 1):
+        v ^= v >> shift
+    return (v & 1).astype(bool)
+
+
+def _set_name(members) -> str:
+    return "{" + ",".join(str(j) for j in members) + "}"
+
+
+# ------------------------------------------------------------------ the line
+def thresholds(N: int) -> HypothesisClass:
+    """Thresholds on ``1..N``: ``h_a(x) = 1`` iff ``x < a``, for ``a = 1, ..., N+1``.
+
+    Rows come in the order ``a = 1, ..., N+1``; the first is the all-zero hypothesis
+    and the last the all-one hypothesis.  This is the finite version of the textbook's
+    Example 21.4 (thresholds on ``[0, 1]``, where Ldim is infinite) and of the lecture
+    notes' binary-search adversary.
+
+    * ``|H| = N + 1``, ``|X| = N``.
+    * ``VCdim = 1``: no hypothesis labels ``x < y`` as ``(0, 1)``.
+    * ``Ldim = floor(log2(N + 1))``: the adversary halves the remaining thresholds at
+      each mistake, and Example 21.2 gives ``Ldim <= log2 |H|``.  Checked by brute
+      force for ``N = 1..16``.
+
+    Parameters
+    ----------
+    N : int
+        Number of instances, at least 1.
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"thresholds(N)"``, hypotheses named ``"x<a"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``N`` is not an integer ``>= 1`` (bools rejected) or the table is too large.
+
+    Examples
+    --------
+    >>> H = thresholds(3)
+    >>> H.domain
+    (1, 2, 3)
+    >>> H.matrix.tolist()
+    [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    """
+    N = _require_int("N", N)
+    spec = f"thresholds({N})"
+    _require_size(spec, N + 1, N)
+    x = np.arange(1, N + 1)
+    matrix = _fill(N + 1, N, lambda r: x[None, :] < (r + 1)[:, None])
+    return HypothesisClass.from_matrix(matrix, range(1, N + 1), [f"x<{a}" for a in range(1, N + 2)], name=spec)
+
+
+def intervals(N: int) -> HypothesisClass:
+    """Intervals on ``1..N``: ``h(x) = 1`` iff ``a <= x <= b``, plus the empty hypothesis.
+
+    Rows list the intervals ``[a, b]`` with ``1 <= a <= b <= N`` in lexicographic order
+    of ``(a, b)``, then the all-zero hypothesis ``"empty"`` last.
+
+    * ``|H| = N(N+1)/2 + 1``, ``|X| = N``.
+    * ``VCdim = 2`` for ``N >= 2`` (no interval labels ``x < y < z`` as ``(1, 0, 1)``),
+      and 1 for ``N = 1``.
+    * ``Ldim`` grows like ``log2 N``: it lies between ``floor(log2(N+1))`` (the
+      thresholds' binary search works here too) and ``floor(log2 |H|)``.  Values
+      computed by brute force:
+
+      ====  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==
+      N      1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17  18  19  20
+      Ldim   1   2   2   3   3   4   4   4   5   5   5   5   6   6   6   6   6   6   7   7
+      ====  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==  ==
+
+    Parameters
+    ----------
+    N : int
+        Number of instances, at least 1.
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"intervals(N)"``, hypotheses named ``"[a,b]"`` and ``"empty"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``N`` is not an integer ``>= 1`` or the table is too large.
+
+    Examples
+    --------
+    >>> H = intervals(3)
+    >>> H.names
+    ('[1,1]', '[1,2]', '[1,3]', '[2,2]', '[2,3]', '[3,3]', 'empty')
+    >>> H.matrix.tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1], [0, 1, 0], [0, 1, 1], [0, 0, 1], [0, 0, 0]]
+    """
+    N = _require_int("N", N)
+    spec = f"intervals({N})"
+    n_rows = N * (N + 1) // 2 + 1
+    _require_size(spec, n_rows, N)
+    a, b = np.triu_indices(N)  # 0-based ends, lexicographic in (a, b)
+    a = np.append(a, N)  # the empty interval [N, -1] closes the list
+    b = np.append(b, -1)
+    x = np.arange(N)
+    matrix = _fill(n_rows, N, lambda r: (a[r, None] <= x) & (x <= b[r, None]))
+    names = [f"[{i + 1},{j + 1}]" for i, j in zip(a[:-1].tolist(), b[:-1].tolist())] + ["empty"]
+    return HypothesisClass.from_matrix(matrix, range(1, N + 1), names, name=spec)
+
+
+def singletons(d: int, include_empty: bool = False) -> HypothesisClass:
+    """Singletons on ``1..d``: ``h_j(x) = 1`` iff ``x = j``, optionally with the empty hypothesis.
+
+    Rows are ``h_1, ..., h_d``, then the all-zero hypothesis ``"empty"`` if
+    ``include_empty``.  This is the textbook's Example 21.3 and Exercise 3: a class
+    whose size grows with ``d`` while its Littlestone dimension stays at 1.
+
+    * ``|H| = d`` (``d + 1`` with the empty hypothesis), ``|X| = d``.
+    * ``VCdim = Ldim = 1``, except ``singletons(1)``, a single hypothesis, where both
+      are 0.  With the empty hypothesis, ``d = 1`` gives two hypotheses and both are 1.
+
+    Parameters
+    ----------
+    d : int
+        Number of instances, at least 1.
+    include_empty : bool, default False
+        Whether to append the all-zero hypothesis.
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"singletons(d)"`` or ``"singletons(d,empty)"``, hypotheses named
+        ``"x=j"`` and ``"empty"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``d`` is not an integer ``>= 1``, ``include_empty`` is not a bool, or the
+        table is too large.
+
+    Examples
+    --------
+    >>> singletons(3).matrix.tolist()
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    >>> H = singletons(2, include_empty=True)
+    >>> H.name, H.names
+    ('singletons(2,empty)', ('x=1', 'x=2', 'empty'))
+    """
+    d = _require_int("d", d)
+    if not isinstance(include_empty, (bool, np.bool_)):
+        raise InvalidArgumentError(f"include_empty: expected a bool, got {include_empty!r}")
+    include_empty = bool(include_empty)
+    spec = f"singletons({d},empty)" if include_empty else f"singletons({d})"
+    n_rows = d + include_empty
+    _require_size(spec, n_rows, d)
+    matrix = np.eye(n_rows, d, dtype=np.uint8)
+    names = [f"x={j}" for j in range(1, d + 1)] + ["empty"] * include_empty
+    return HypothesisClass.from_matrix(matrix, range(1, d + 1), names, name=spec)
+
+
+# ------------------------------------------------------------------ the Boolean cube
+def monotone_disjunctions(n: int) -> HypothesisClass:
+    """Monotone disjunctions over ``{0,1}^n``: ``h_S(x) = OR_{i in S} x_i`` for every ``S``.
+
+    Row ``r`` is ``h_S`` for the set ``S`` whose indicator vector is ``domain[r]``, so
+    row 0 is the empty disjunction (always 0, named ``"false"``).  The lecture notes'
+    first example: the elimination algorithm learns it with at most ``n`` mistakes, and
+    the unit vectors force ``n``.
+
+    * ``|H| = 2^n``, ``|X| = 2^n``.
+    * ``VCdim = Ldim = n``: the unit vectors are shattered, and
+      ``VCdim <= Ldim <= log2 |H| = n`` (Theorem 21.9 and Example 21.2).
+
+    Parameters
+    ----------
+    n : int
+        Number of variables, between 1 and 16 (and at most 15 by the table-size limit).
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"monotone_disjunctions(n)"``, hypotheses named like ``"x1 v x3"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``n`` is not an integer ``>= 1``, or the table would be too large.
+
+    Examples
+    --------
+    >>> H = monotone_disjunctions(2)
+    >>> H.domain
+    ((0, 0), (0, 1), (1, 0), (1, 1))
+    >>> H.names
+    ('false', 'x2', 'x1', 'x1 v x2')
+    >>> H.matrix.tolist()
+    [[0, 0, 0, 0], [0, 1, 0, 1], [0, 0, 1, 1], [0, 1, 1, 1]]
+    """
+    n = _require_int("n", n)
+    spec = f"monotone_disjunctions({n})"
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
+    domain, x = _cube(n)
+    matrix = _fill(2**n, 2**n, lambda s: (s[:, None].astype(np.uint32) & x) != 0)
+    return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "v", "false"), name=spec)
+
+
+def disjunctions(n: int) -> HypothesisClass:
+    """Disjunctions of literals over ``{0,1}^n``: each variable appears as ``x_i``, ``~x_i`` or not at all.
+
+    Row ``r`` corresponds to the ``r``-th element of
+    ``itertools.product((0, 1, 2), repeat=n)``: state 0 leaves ``x_i`` out, 1 adds
+    ``x_i``, 2 adds ``~x_i``.  Row 0 is the empty disjunction (always 0, ``"false"``).
+    No disjunction holds both ``x_i`` and ``~x_i`` (that would be always true), and no
+    two rows coincide: a non-empty disjunction is false exactly on the subcube fixed
+    by its literals, which determines them, and it is true somewhere, unlike the empty
+    one.  So nothing is removed and ``|H| = 3^n``, the count behind the lecture notes'
+    Halving bound ``log2 |H| = n log2 3``.
+
+    * ``|H| = 3^n``, ``|X| = 2^n``.
+    * ``VCdim = n``: checked by brute force for ``n = 1..4``; the unit vectors give
+      ``>= n``.
+    * ``Ldim = n + 1`` for ``n = 2, ..., 5`` and 1 for ``n = 1`` (brute force).  In
+      general ``n <= Ldim <= n + 1``: start from all ``2n`` literals and drop those
+      true on each false positive; the first mistake drops ``n`` of them and each later
+      one at least one more.
+
+    Parameters
+    ----------
+    n : int
+        Number of variables, at least 1 (at most 11 by the table-size limit).
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"disjunctions(n)"``, hypotheses named like ``"x1 v ~x3"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``n`` is not an integer ``>= 1``, or the table would be too large.
+
+    Examples
+    --------
+    >>> H = disjunctions(1)
+    >>> H.names
+    ('false', 'x1', '~x1')
+    >>> H.matrix.tolist()
+    [[0, 0], [0, 1], [1, 0]]
+    >>> disjunctions(3).matrix.shape
+    (27, 8)
+    """
+    n = _require_int("n", n)
+    spec = f"disjunctions({n})"
+    _require_exponent("n", n, spec, lambda n: (3**n, 2**n))
+    domain, x = _cube(n)
+    digits = (np.arange(3**n)[:, None] // 3 ** np.arange(n - 1, -1, -1)) % 3  # column i-1 is x_i
+    weights = (1 << np.arange(n - 1, -1, -1)).astype(np.uint32)
+    pos = ((digits == 1) * weights).sum(axis=1).astype(np.uint32)
+    neg = ((digits == 2) * weights).sum(axis=1).astype(np.uint32)
+    not_x = ~x & np.uint32(2**n - 1)
+    matrix = _fill(3**n, 2**n, lambda r: ((pos[r, None] & x) != 0) | ((neg[r, None] & not_x) != 0))
+    literal = {1: "x{}", 2: "~x{}"}
+    names = [
+        " v ".join(literal[s].format(i) for i, s in enumerate(state, 1) if s) or "false"
+        for state in itertools.product((0, 1, 2), repeat=n)
+    ]
+    return HypothesisClass.from_matrix(matrix, domain, names, name=spec)
+
+
+def monotone_conjunctions(n: int) -> HypothesisClass:
+    """Monotone conjunctions over ``{0,1}^n``: ``h_S(x) = AND_{i in S} x_i`` for every ``S``.
+
+    Row ``r`` is ``h_S`` for the ``S`` whose indicator vector is ``domain[r]``; row 0 is
+    the empty conjunction (always 1, named ``"true"``).
+
+    * ``|H| = 2^n``, ``|X| = 2^n``.
+    * ``VCdim = Ldim = n``: the points with a single 0 are shattered, and
+      ``VCdim <= Ldim <= log2 |H| = n`` (Theorem 21.9 and Example 21.2).
+
+    Parameters
+    ----------
+    n : int
+        Number of variables, between 1 and 16 (and at most 15 by the table-size limit).
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"monotone_conjunctions(n)"``, hypotheses named like ``"x1 & x3"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``n`` is not an integer ``>= 1``, or the table would be too large.
+
+    Examples
+    --------
+    >>> H = monotone_conjunctions(2)
+    >>> H.names
+    ('true', 'x2', 'x1', 'x1 & x2')
+    >>> H.matrix.tolist()
+    [[1, 1, 1, 1], [0, 1, 0, 1], [0, 0, 1, 1], [0, 0, 0, 1]]
+    """
+    n = _require_int("n", n)
+    spec = f"monotone_conjunctions({n})"
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
+    domain, x = _cube(n)
+    matrix = _fill(2**n, 2**n, lambda s: (s[:, None].astype(np.uint32) & x) == s[:, None])
+    return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "&", "true"), name=spec)
+
+
+def projections(n: int) -> HypothesisClass:
+    """Projections over ``{0,1}^n``: ``h_i(x) = x_i`` for ``i = 1, ..., n``.
+
+    * ``|H| = n``, ``|X| = 2^n``.
+    * ``VCdim = Ldim = floor(log2 n)``.  Take ``k = floor(log2 n)`` points, point ``t``
+      having ``x_i`` equal to bit ``t`` of ``i - 1``: the first ``2^k`` projections
+      realise every labeling, so ``VCdim >= k``; and ``Ldim <= log2 |H|``
+      (Example 21.2).  Checked by brute force for ``n = 1..7``.  The lecture notes
+      claim Halving errs at most once here; that only holds against a friendly
+      sequence, since on the whole cube an adversary can split the version space in
+      half at every round.
+
+    Parameters
+    ----------
+    n : int
+        Number of variables, between 1 and 16.
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"projections(n)"``, hypotheses named ``"x1", ..., "xn"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``n`` is not an integer ``>= 1``, or ``n > 16``.
+
+    Examples
+    --------
+    >>> H = projections(2)
+    >>> H.names
+    ('x1', 'x2')
+    >>> H.matrix.tolist()
+    [[0, 0, 1, 1], [0, 1, 0, 1]]
+    """
+    n = _require_int("n", n)
+    spec = f"projections({n})"
+    _require_exponent("n", n, spec, lambda n: (n, 2**n))
+    domain, x = _cube(n)
+    shifts = np.arange(n - 1, -1, -1, dtype=np.uint32)
+    matrix = ((x[None, :] >> shifts[:, None]) & 1).astype(np.uint8)
+    return HypothesisClass.from_matrix(matrix, domain, [f"x{i}" for i in range(1, n + 1)], name=spec)
+
+
+def parities(n: int) -> HypothesisClass:
+    """Parities over ``{0,1}^n``: ``h_S(x) = XOR_{i in S} x_i`` for every ``S``.
+
+    Row ``r`` is ``h_S`` for the ``S`` whose indicator vector is ``domain[r]``; row 0 is
+    the empty parity (always 0, named ``"false"``).  The table is the ``2^n x 2^n``
+    Hadamard pattern in 0/1 form.
+
+    * ``|H| = 2^n``, ``|X| = 2^n``.
+    * ``VCdim = Ldim = n``: the unit vectors are shattered, and
+      ``VCdim <= Ldim <= log2 |H| = n`` (Theorem 21.9 and Example 21.2).
+
+    Parameters
+    ----------
+    n : int
+        Number of variables, between 1 and 16 (and at most 15 by the table-size limit).
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"parities(n)"``, hypotheses named like ``"x1 xor x3"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``n`` is not an integer ``>= 1``, or the table would be too large.
+
+    Examples
+    --------
+    >>> H = parities(2)
+    >>> H.names
+    ('false', 'x2', 'x1', 'x1 xor x2')
+    >>> H.matrix.tolist()
+    [[0, 0, 0, 0], [0, 1, 0, 1], [0, 0, 1, 1], [0, 1, 1, 0]]
+    """
+    n = _require_int("n", n)
+    spec = f"parities({n})"
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
+    domain, x = _cube(n)
+    matrix = _fill(2**n, 2**n, lambda s: _parity(s[:, None].astype(np.uint32) & x))
+    return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "xor", "false"), name=spec)
+
+
+# ------------------------------------------------------------------ labelings of 0..d-1
+def power_set(d: int) -> HypothesisClass:
+    """Every labeling of the domain ``0..d-1``.
+
+    Row ``r`` is the ``r``-th element of ``itertools.product((0, 1), repeat=d)``, so
+    instance 0 is the most significant bit of ``r``.  Hypotheses are named by the set
+    they label 1, e.g. ``"{0,2}"``; the all-zero one is ``"{}"``.
+
+    * ``|H| = 2^d``, ``|X| = d``.
+    * ``VCdim = Ldim = d``: the whole domain is shattered, and
+      ``Ldim <= log2 |H| = d`` (Example 21.2).
+
+    Parameters
+    ----------
+    d : int
+        Number of instances, between 1 and 16.
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"power_set(d)"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``d`` is not an integer ``>= 1``, or ``d > 16``.
+
+    Examples
+    --------
+    >>> H = power_set(2)
+    >>> H.names
+    ('{}', '{1}', '{0}', '{0,1}')
+    >>> H.matrix.tolist()
+    [[0, 0], [0, 1], [1, 0], [1, 1]]
+    """
+    d = _require_int("d", d)
+    spec = f"power_set({d})"
+    _require_exponent("d", d, spec, lambda d: (2**d, d))
+    _, codes = _cube(d)
+    shifts = np.arange(d - 1, -1, -1, dtype=np.uint32)
+    matrix = ((codes[:, None] >> shifts[None, :]) & 1).astype(np.uint8)
+    names = [_set_name(i - 1 for i in _members(r, d)) for r in range(2**d)]
+    return HypothesisClass.from_matrix(matrix, range(d), names, name=spec)
+
+
+def k_sparse(d: int, k: int) -> HypothesisClass:
+    """Every labeling of ``0..d-1`` with at most ``k`` ones.
+
+    Rows are grouped by their number of ones (``0, 1, ..., k``), each group in the
+    order of :func:`itertools.combinations`; hypotheses are named by the set they
+    label 1, e.g. ``"{0,2}"``.
+
+    * ``|H| = sum_{i=0..k} C(d, i)``, ``|X| = d``.
+    * ``VCdim = k``: any ``k`` instances are shattered, and no ``k + 1`` can be
+      labelled all 1.
+    * ``Ldim = k``: ``VCdim <= Ldim`` (Theorem 21.9), and the learner that predicts 1
+      only on instances already seen labelled 1 errs at most once per instance of the
+      target's at most ``k`` ones.
+
+    Parameters
+    ----------
+    d : int
+        Number of instances, at least 1.
+    k : int
+        Largest number of ones, ``0 <= k <= d``.
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"k_sparse(d,k)"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``d`` is not an integer ``>= 1``, ``k`` is not an integer in ``[0, d]``, or
+        the table would be too large.
+
+    Examples
+    --------
+    >>> H = k_sparse(3, 2)
+    >>> H.names
+    ('{}', '{0}', '{1}', '{2}', '{0,1}', '{0,2}', '{1,2}')
+    >>> H.matrix.shape
+    (7, 3)
+    """
+    d = _require_int("d", d)
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not 0 <= k <= d:
+        raise InvalidArgumentError(f"k: expected an integer with 0 <= k <= d = {d}, got {_show(k)}")
+    k = int(k)
+    spec = f"k_sparse({d},{k})"
+    n_rows, term = 0, 1  # term = C(d, i); the sum stops as soon as the table is too large
+    for i in range(k + 1):
+        n_rows += term
+        if n_rows * d > MAX_ENTRIES:
+            if i < k:
+                raise InvalidArgumentError(
+                    f"{spec}: too large; it would need more than {_size_text(n_rows, d)}, "
+                    f"more than the limit of {MAX_ENTRIES:,} entries"
+                )
+            break
+        term = term * (d - i) // (i + 1)
+    _require_size(spec, n_rows, d)
+    supports = [c for i in range(k + 1) for c in itertools.combinations(range(d), i)]
+    rows = np.repeat(np.arange(n_rows), [len(c) for c in supports])
+    cols = np.fromiter(itertools.chain.from_iterable(supports), dtype=np.int64, count=rows.size)
+    matrix = np.zeros((n_rows, d), dtype=np.uint8)
+    matrix[rows, cols] = 1
+    return HypothesisClass.from_matrix(matrix, range(d), [_set_name(c) for c in supports], name=spec)
+
+
+def random(n_hypotheses: int, n_instances: int, density: float, seed: int) -> HypothesisClass:
+    """A random table with i.i.d. Bernoulli(``density``) entries.
+
+    Drawn from ``numpy.random.default_rng(seed)``, never from global random state, so
+    the same arguments always give the same class.  Rows may repeat.
+
+    * ``|H| = n_hypotheses`` (duplicates included), ``|X| = n_instances``.
+    * ``VCdim`` and ``Ldim`` depend on the draw; both are at most
+      ``floor(log2(number of distinct rows))`` (Example 21.2).
+
+    Parameters
+    ----------
+    n_hypotheses : int
+        Number of rows, at least 1.
+    n_instances : int
+        Number of instances ``0..n_instances-1``, at least 1.
+    density : float
+        Probability of a 1, in ``[0, 1]``.  0 gives the all-zero table, 1 the all-one.
+    seed : int
+        Seed of the generator, ``0 <= seed < 2**128``.
+
+    Returns
+    -------
+    HypothesisClass
+        Named ``"random(n_hypotheses,n_instances,density,seed)"``, hypotheses named
+        ``"h0", "h1", ...``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If a size or ``seed`` is not a suitable integer, ``density`` is not a number in
+        ``[0, 1]``, or the table would be too large.
+
+    Examples
+    --------
+    >>> H = random(3, 4, 0.5, seed=1)
+    >>> H.name, H.matrix.shape
+    ('random(3,4,0.5,1)', (3, 4))
+    >>> bool((H.matrix == random(3, 4, 0.5, seed=1).matrix).all())
+    True
+    >>> random(2, 3, 1.0, seed=0).matrix.tolist()
+    [[1, 1, 1], [1, 1, 1]]
+    """
+    n_hypotheses = _require_int("n_hypotheses", n_hypotheses)
+    n_instances = _require_int("n_instances", n_instances)
+    if (
+        isinstance(density, (bool, np.bool_))
+        or not isinstance(density, numbers.Real)
+        or not 0.0 <= float(density) <= 1.0  # also rejects NaN
+    ):
+        raise InvalidArgumentError(f"density: expected a number in [0, 1], got {density!r}")
+    density = float(density)
+    seed = _require_int("seed", seed, minimum=0, maximum=MAX_SEED)
+    spec = f"random({n_hypotheses},{n_instances},{density!r},{seed})"
+    _require_size(spec, n_hypotheses, n_instances)
+    rng = np.random.default_rng(seed)
+    matrix = (rng.random((n_hypotheses, n_instances)) < density).astype(np.uint8)
+    return HypothesisClass.from_matrix(
+        matrix, range(n_instances), [f"h{i}" for i in range(n_hypotheses)], name=spec
+    )
+
+
+# ------------------------------------------------------------------ registry and specs
+#: The zoo: each family's spec name mapped to the function that builds it.
+ZOO: dict[str, Callable[..., HypothesisClass]] = {
+    f.__name__: f
+    for f in (
+        thresholds,
+        intervals,
+        singletons,
+        monotone_disjunctions,
+        disjunctions,
+        monotone_conjunctions,
+        projections,
+        parities,
+        power_set,
+        k_sparse,
+        random,
+    )
+}
+
+_TRUE_WORDS = ("true", "empty", "yes")
+_FALSE_WORDS = ("false", "no")
+
+
+def _parse_argument(token: str) -> object:
+    """A spec argument as a bool word, an int, a float, or else the raw string."""
+    if token.lower() in _TRUE_WORDS:
+        return True
+    if token.lower() in _FALSE_WORDS:
+        return False
+    for kind in (int, float):
+        try:
+            return kind(token)
+        except ValueError:
+            pass
+    return token
+
+
+def _usage(name: str) -> str:
+    params = inspect.signature(ZOO[name]).parameters.values()
+    required = [p.name for p in params if p.default is inspect.Parameter.empty]
+    optional = [f"[,{p.name}]" for p in params if p.default is not inspect.Parameter.empty]
+    return f"{name}:" + ",".join(required) + "".join(optional)
+
+
+def from_spec(spec: str) -> HypothesisClass:
+    """Build a zoo class from a short text: ``"name:arg1,arg2,..."`` or ``"name(arg1,...)"``.
+
+    Arguments are read as integers, then floats; ``true``/``empty``/``yes`` and
+    ``false``/``no`` are booleans (for ``singletons``' ``include_empty``).  The
+    ``name(...)`` form is what :attr:`HypothesisClass.name` holds, so
+    ``from_spec(H.name)`` rebuilds a zoo class.
+
+    Parameters
+    ----------
+    spec : str
+        For instance ``"thresholds:64"``, ``"k_sparse:8,2"``, ``"singletons:5,empty"``
+        or ``"random:100,10,0.3,7"``.
+
+    Returns
+    -------
+    HypothesisClass
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``spec`` is not a string, names no zoo family (the message suggests close
+        names and lists the known ones), has the wrong number of arguments, or the
+        family rejects an argument.
+
+    Examples
+    --------
+    >>> from_spec("thresholds:7").name
+    'thresholds(7)'
+    >>> from_spec("singletons:3,empty").n_hypotheses
+    4
+    >>> from_spec(k_sparse(5, 2).name).n_hypotheses
+    16
+    >>> from_spec("treshold:4")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: spec 'treshold:4': unknown class 'treshold'; did you mean 'thresholds'? ...
+    """
+    if not isinstance(spec, str):
+        raise InvalidArgumentError(f"spec: expected a string such as 'thresholds:64', got {spec!r}")
+    text = spec.strip()
+    if text.endswith(")") and "(" in text:
+        name, _, args = text[:-1].partition("(")
+    else:
+        name, _, args = text.partition(":")
+    name = name.strip()
+    if name not in ZOO:
+        close = difflib.get_close_matches(name, list(ZOO), n=3)
+        hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+        raise InvalidArgumentError(
+            f"spec {spec!r}: unknown class {name!r}; {hint}known classes: {', '.join(ZOO)}"
+        )
+    values = [_parse_argument(t.strip()) for t in args.split(",")] if args.strip() else []
+    try:
+        inspect.signature(ZOO[name]).bind(*values)
+    except TypeError:
+        raise InvalidArgumentError(
+            f"spec {spec!r}: {name} takes arguments {_usage(name)!r}, got {len(values)} argument(s)"
+        ) from None
+    return ZOO[name](*values)

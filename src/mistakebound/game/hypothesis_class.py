@@ -1,0 +1,412 @@
+"""Finite hypothesis classes as immutable 0/1 tables.
+
+A :class:`HypothesisClass` is a finite domain (a tuple of hashable instances) and a
+0/1 matrix with one row per hypothesis and one column per instance: entry ``[i, j]``
+is the label hypothesis ``i`` gives to ``domain[j]``.  The matrix is read-only, so a
+class can be shared between learners, adversaries and searches without copies.
+
+Examples
+--------
+>>> H = HypothesisClass.from_matrix([[0, 0], [1, 0], [1, 1]], domain=("a", "b"))
+>>> H.n_hypotheses, H.n_instances
+(3, 2)
+>>> H.label(1, "a")
+1
+>>> H.column("b").tolist()
+[0, 0, 1]
+>>> G = HypothesisClass.from_functions(range(1, 4), [lambda x: int(x < 2), lambda x: 0])
+>>> G.matrix.tolist()
+[[1, 0, 0], [0, 0, 0]]
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from attrs import field, frozen
+
+from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
+from mistakebound.foundations.errors import InvalidClassError
+
+__all__ = ["HypothesisClass"]
+
+
+def _validate_matrix(matrix: Any) -> np.ndarray:
+    """Turn ``matrix`` into a read-only 2-D uint8 array of 0/1, or raise."""
+    if isinstance(matrix, HypothesisClass):
+        return matrix.matrix
+    try:
+        arr = np.asarray(matrix)
+    except (ValueError, TypeError) as exc:
+        raise InvalidClassError(
+            f"matrix: expected a rectangular 2-D array of 0/1, got a ragged or non-numeric input ({exc})"
+        ) from None
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise InvalidClassError(
+            f"matrix: expected a 2-D array of 0/1 numbers, got an array of dtype {arr.dtype}"
+        )
+    if arr.ndim != 2:
+        raise InvalidClassError(f"matrix: expected a 2-D array (hypotheses x instances), got {arr.ndim}-D shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise InvalidClassError("matrix: expected at least one hypothesis (row), got 0 rows")
+    bad = ~((arr == 0) | (arr == 1))
+    if bad.any():
+        i, j = (int(v) for v in np.argwhere(bad)[0])
+        raise InvalidClassError(f"matrix: entries must be 0 or 1, found {arr[i, j].item()!r} at row {i}, column {j}")
+    out = np.ascontiguousarray(arr, dtype=np.uint8)
+    if out is arr or out.base is arr:
+        out = out.copy()
+    out.setflags(write=False)
+    return out
+
+
+def _python_scalar(x: Any) -> Any:
+    """numpy scalars and arrays become plain Python values (tuples for arrays)."""
+    if isinstance(x, np.ndarray):
+        return tuple(_python_scalar(v) for v in x.tolist()) if x.ndim else x.item()
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, list):
+        return tuple(_python_scalar(v) for v in x)
+    return x
+
+
+def _as_bit(v: Any) -> int | None:
+    """``v`` as 0 or 1 when it is a bool or a real number equal to 0 or 1, else None."""
+    if isinstance(v, (bool, np.bool_)):
+        return int(v)
+    if not isinstance(v, numbers.Number) or (isinstance(v, numbers.Complex) and not isinstance(v, numbers.Real)):
+        return None  # arrays, strings, None, complex numbers
+    try:
+        if v == 0:
+            return 0
+        if v == 1:
+            return 1
+    except (ArithmeticError, TypeError, ValueError):  # e.g. Decimal('sNaN')
+        return None
+    return None  # NaN and every other number
+
+
+def _validate_domain(domain: Any, n_columns: int | None = None) -> tuple:
+    if isinstance(domain, (str, bytes)):
+        raise InvalidClassError(f"domain: expected a sequence of instances, got the string {domain!r}")
+    try:
+        items = tuple(_python_scalar(x) for x in domain)
+    except TypeError:
+        raise InvalidClassError(f"domain: expected an iterable of instances, got {type(domain).__name__}") from None
+    except RecursionError:
+        raise InvalidClassError("domain: an instance is nested too deeply (lists within lists)") from None
+    if n_columns is not None and len(items) != n_columns:
+        raise InvalidClassError(
+            f"domain: has {len(items)} instances but the matrix has {n_columns} columns; they must match"
+        )
+    seen: dict[Hashable, int] = {}
+    for j, x in enumerate(items):
+        try:
+            if x in seen:
+                raise InvalidClassError(
+                    f"domain: instance {x!r} appears twice (positions {seen[x]} and {j}); instances must be distinct"
+                )
+        except TypeError:
+            raise InvalidClassError(f"domain: instance {x!r} at position {j} is not hashable") from None
+        except RecursionError:
+            raise InvalidClassError(f"domain: the instance at position {j} is nested too deeply to hash") from None
+        seen[x] = j
+    return items
+
+
+@frozen(eq=False, repr=False)
+class HypothesisClass:
+    """An immutable finite hypothesis class over a finite domain.
+
+    Build one with :meth:`from_matrix` or :meth:`from_functions`, or take one from
+    :mod:`mistakebound.game.classes`.
+
+    Parameters
+    ----------
+    domain : tuple
+        The instances, distinct and hashable; ``domain[j]`` labels column ``j``.
+    matrix : numpy.ndarray
+        Read-only ``uint8`` array of shape ``(n_hypotheses, n_instances)`` holding 0/1.
+    names : tuple of str or None
+        Optional names of the hypotheses, one per row.
+    name : str or None
+        Optional name of the class itself, e.g. ``"thresholds(8)"``.
+    """
+
+    domain: tuple
+    matrix: np.ndarray = field(repr=False)
+    names: tuple | None = field(default=None, repr=False)
+    name: str | None = None
+
+    # ----------------------------------------------------------- constructors
+    @classmethod
+    def from_matrix(
+        cls,
+        matrix: Any,
+        domain: Iterable[Hashable] | None = None,
+        names: Sequence[str] | None = None,
+        *,
+        name: str | None = None,
+    ) -> HypothesisClass:
+        """Build a class from a 0/1 matrix (rows are hypotheses, columns instances).
+
+        Parameters
+        ----------
+        matrix : array_like
+            Rectangular 2-D array of 0/1 (bool, int or float holding only 0 and 1).
+        domain : iterable of hashable, optional
+            One distinct instance per column; default ``0, 1, ..., n_columns - 1``.
+        names : sequence of str, optional
+            One name per row.
+        name : str, optional
+            A name for the class.
+
+        Raises
+        ------
+        InvalidClassError
+            For ragged, non-2-D, empty or non-0/1 input, a domain whose length does not
+            match the number of columns, duplicate or unhashable instances, or names
+            whose number does not match the number of rows.
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[1, 0, 1]])
+        >>> H.domain
+        (0, 1, 2)
+        """
+        arr = _validate_matrix(matrix)
+        dom = tuple(range(arr.shape[1])) if domain is None else _validate_domain(domain, arr.shape[1])
+        if name is not None and not isinstance(name, str):
+            raise InvalidClassError(f"name: expected a string or None, got {name!r} of type {type(name).__name__}")
+        if names is not None:
+            if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+                raise InvalidClassError(
+                    f"names: expected a sequence of strings, one per row, got {type(names).__name__} {names!r}"
+                )
+            names = tuple(str(n) for n in names)
+            if len(names) != arr.shape[0]:
+                raise InvalidClassError(
+                    f"names: got {len(names)} names for {arr.shape[0]} hypotheses; give one name per row"
+                )
+        return cls(domain=dom, matrix=arr, names=names, name=name)
+
+    @classmethod
+    def from_functions(
+        cls,
+        domain: Iterable[Hashable],
+        functions: Iterable[Callable[[Any], Any]],
+        names: Sequence[str] | None = None,
+        *,
+        name: str | None = None,
+    ) -> HypothesisClass:
+        """Build a class by evaluating each function on each instance of ``domain``.
+
+        Each function must return 0/1 (or ``False``/``True``) on every instance.
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_functions([1, 2, 3], [lambda x: x >= 2])
+        >>> H.matrix.tolist()
+        [[0, 1, 1]]
+        """
+        dom = _validate_domain(domain)
+        if isinstance(functions, (str, bytes)) or not isinstance(functions, Iterable):
+            raise InvalidClassError(
+                f"functions: expected an iterable of callables, got {type(functions).__name__}"
+            )
+        funcs = list(functions)
+        if not funcs:
+            raise InvalidClassError("functions: expected at least one hypothesis, got none")
+        for i, f in enumerate(funcs):
+            if not callable(f):
+                raise InvalidClassError(f"functions: hypothesis {i} is {f!r}, which is not callable")
+        rows = []
+        for i, f in enumerate(funcs):
+            row = []
+            for x in dom:
+                try:
+                    v = f(x)
+                except Exception as exc:  # noqa: BLE001 - the user's function failed; say where
+                    raise InvalidClassError(
+                        f"functions: hypothesis {i} raised {type(exc).__name__}: {exc} on instance {x!r}"
+                    ) from exc
+                bit = _as_bit(v)
+                if bit is None:
+                    raise InvalidClassError(
+                        f"functions: hypothesis {i} returned {v!r} on instance {x!r}; expected 0 or 1"
+                    )
+                row.append(bit)
+            rows.append(row)
+        matrix = np.array(rows, dtype=np.uint8).reshape(len(funcs), len(dom))
+        return cls.from_matrix(matrix, dom, names, name=name)
+
+    # ------------------------------------------------------------- basic view
+    @property
+    def n_hypotheses(self) -> int:
+        """Number of hypotheses (rows), duplicates included."""
+        return int(self.matrix.shape[0])
+
+    @property
+    def n_instances(self) -> int:
+        """Number of instances in the domain (columns)."""
+        return int(self.matrix.shape[1])
+
+    def __len__(self) -> int:
+        return self.n_hypotheses
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HypothesisClass):
+            return NotImplemented
+        return (
+            self.domain == other.domain
+            and self.names == other.names
+            and self.matrix.shape == other.matrix.shape
+            and bool(np.array_equal(self.matrix, other.matrix))
+        )
+
+    def __copy__(self) -> HypothesisClass:
+        return self  # immutable: copies would only cost memory
+
+    def __deepcopy__(self, memo: dict) -> HypothesisClass:
+        return self
+
+    def __hash__(self) -> int:
+        return hash((self.domain, self.names, self.matrix.shape, self.matrix.tobytes()))
+
+    def __repr__(self) -> str:
+        label = f"{self.name!r}, " if self.name else ""
+        return f"HypothesisClass({label}{self.n_hypotheses} hypotheses x {self.n_instances} instances)"
+
+    def describe(self) -> str:
+        """A short human-readable name: the class name or its shape."""
+        return self.name or f"class({self.n_hypotheses}x{self.n_instances})"
+
+    @functools.cached_property
+    def _index(self) -> dict:
+        return {x: j for j, x in enumerate(self.domain)}
+
+    def index_of(self, x: Hashable) -> int:
+        """Column index of instance ``x``.
+
+        Raises
+        ------
+        KeyError
+            If ``x`` is not in the domain (or not hashable).
+        """
+        try:
+            return self._index[x]
+        except TypeError:
+            raise KeyError(x) from None
+
+    def __contains__(self, x: object) -> bool:
+        try:
+            return x in self._index
+        except TypeError:
+            return False
+
+    def column(self, x: Hashable) -> np.ndarray:
+        """The labels all hypotheses give to instance ``x`` (read-only view)."""
+        return self.matrix[:, self.index_of(x)]
+
+    def label(self, hypothesis: int, x: Hashable) -> int:
+        """The label hypothesis number ``hypothesis`` gives to instance ``x``."""
+        return int(self.matrix[hypothesis, self.index_of(x)])
+
+    def hypothesis_name(self, i: int) -> str:
+        """The name of hypothesis ``i`` (``"h{i}"`` when the class has no names)."""
+        return self.names[i] if self.names is not None else f"h{i}"
+
+    # ----------------------------------------------------------- bitset view
+    @functools.cached_property
+    def column_masks(self) -> tuple[int, ...]:
+        """Per instance, the bitset of hypotheses labelling it 1 (see :mod:`mistakebound.foundations.bitset`)."""
+        return tuple(columns_to_masks(self.matrix))
+
+    @property
+    def full_mask(self) -> int:
+        """The bitset of every hypothesis."""
+        return full_mask(self.n_hypotheses)
+
+    def mask_of_rows(self, rows: Iterable[int]) -> int:
+        """The bitset of the given row indices."""
+        col = np.zeros(self.n_hypotheses, dtype=np.uint8)
+        col[np.asarray(list(rows), dtype=np.int64)] = 1
+        return column_to_mask(col)
+
+    # ------------------------------------------------------------ derived classes
+    def restrict(self, rows: Iterable[int] | int) -> HypothesisClass:
+        """The sub-class made of the given rows (a sequence of indices or a bitset).
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[0, 0], [1, 0], [1, 1]])
+        >>> H.restrict([0, 2]).matrix.tolist()
+        [[0, 0], [1, 1]]
+        """
+        idx = self._row_indices(rows)
+        if idx.size == 0:
+            raise InvalidClassError("rows: expected at least one hypothesis to keep, got none")
+        if idx.min() < 0 or idx.max() >= self.n_hypotheses:
+            raise InvalidClassError(
+                f"rows: indices must lie in [0, {self.n_hypotheses - 1}], got {idx.min()}..{idx.max()}"
+            )
+        names = None if self.names is None else tuple(self.names[i] for i in idx)
+        return HypothesisClass.from_matrix(self.matrix[idx], self.domain, names, name=None)
+
+    def _row_indices(self, rows: Any) -> np.ndarray:
+        """Row indices from a bitset (a non-negative int) or an iterable of integers, or raise."""
+        if isinstance(rows, (int, np.integer)) and not isinstance(rows, (bool, np.bool_)):
+            rows = int(rows)
+            if rows < 0:
+                raise InvalidClassError(f"rows: a bitset of rows must be >= 0, got {rows}")
+            if rows.bit_length() > self.n_hypotheses:
+                raise InvalidClassError(
+                    f"rows: the bitset sets bit {rows.bit_length() - 1}, but the class has "
+                    f"{self.n_hypotheses} hypotheses (bits 0..{self.n_hypotheses - 1})"
+                )
+            return mask_to_indices(rows)
+        if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+            raise InvalidClassError(
+                f"rows: expected row indices or a bitset of rows, got {type(rows).__name__} {rows!r}"
+            )
+        items = list(rows)
+        for i in items:
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral):
+                raise InvalidClassError(f"rows: expected integer row indices, got {i!r} of type {type(i).__name__}")
+            if not 0 <= i < self.n_hypotheses:
+                raise InvalidClassError(f"rows: indices must lie in [0, {self.n_hypotheses - 1}], got {i}")
+        return np.asarray([int(i) for i in items], dtype=np.int64)
+
+    def distinct_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Group identical rows.
+
+        Returns
+        -------
+        representatives : numpy.ndarray
+            The index of the first occurrence of each distinct row, in row order.
+        row_to_distinct : numpy.ndarray
+            For each row, the position of its distinct row in ``representatives``.
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[0, 1], [1, 1], [0, 1]])
+        >>> [a.tolist() for a in H.distinct_rows()]
+        [[0, 1], [0, 1, 0]]
+        """
+        packed = np.packbits(self.matrix, axis=1)
+        seen: dict[bytes, int] = {}
+        reps: list[int] = []
+        group = np.empty(self.n_hypotheses, dtype=np.int64)
+        for i, row in enumerate(packed):
+            key = row.tobytes()
+            g = seen.get(key)
+            if g is None:
+                g = seen[key] = len(reps)
+                reps.append(i)
+            group[i] = g
+        return np.asarray(reps, dtype=np.int64), group

@@ -1,0 +1,229 @@
+"""The version space of a finite class: the hypotheses consistent with every label so far.
+
+:class:`VersionSpace` keeps the surviving hypotheses in one of three forms, chosen so
+that a round costs as little as the class allows:
+
+* a Python ``int`` bitset (see :mod:`mistakebound.foundations.bitset`) on classes of fewer than
+  :data:`SPARSE_MIN_HYPOTHESES` hypotheses, where big-integer operations are cheap and
+  the bitset doubles as a hashable memo key;
+* on larger classes, a read-only numpy array of 64-bit words holding the same bits,
+  combined with the class's columns packed the same way (an ``&`` and a vectorised
+  popcount per vote: CPython's ``int.bit_count`` walks 30-bit digits one at a time,
+  which on a million hypotheses costs several times more than the numpy form);
+* once few hypotheses survive (at most one in :data:`SPARSE_RATIO`), a sorted array of
+  row indices, so that a round costs time proportional to the survivors rather than
+  to the class.
+
+A vote (:meth:`VersionSpace.count`) on a column remembers its result until the set
+changes, so the restriction that usually follows it (:meth:`VersionSpace.restrict`)
+reuses it instead of recomputing it.  The arrays are never modified in place:
+:meth:`VersionSpace.copy` shares them.
+
+Examples
+--------
+>>> from mistakebound import classes
+>>> H = classes.thresholds(7)
+>>> V = VersionSpace(H)
+>>> V.count(H.index_of(4), 1)   # thresholds x < a with a > 4
+4
+>>> V.restrict(H.index_of(4), 1)
+True
+>>> V.size, V.first(), V.rows().tolist()
+(4, 4, [4, 5, 6, 7])
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from mistakebound.foundations.bitset import indices_to_mask, mask_to_indices
+from mistakebound.game.hypothesis_class import HypothesisClass
+
+__all__ = ["VersionSpace", "SPARSE_MIN_HYPOTHESES", "SPARSE_RATIO"]
+
+#: Classes with fewer hypotheses always stay in ``int`` bitset form; larger ones use
+#: numpy words, then row indices.
+SPARSE_MIN_HYPOTHESES = 1 << 16
+
+#: On large classes the row-index form takes over once ``SPARSE_RATIO * size <= |H|``.
+SPARSE_RATIO = 256
+
+_BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+
+
+def _popcount(words: np.ndarray) -> int:
+    """Number of set bits in an array of 64-bit words."""
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return int(np.bitwise_count(words).sum(dtype=np.int64))
+    return int(_BYTE_POPCOUNT[words.view(np.uint8)].sum(dtype=np.int64))  # pragma: no cover - numpy 1.x
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _words_from_bits(bits: np.ndarray, n_words: int) -> np.ndarray:
+    """Pack a 0/1 vector (one entry per hypothesis) into ``n_words`` little-endian 64-bit words."""
+    packed = np.packbits(bits.astype(np.uint8, copy=False), bitorder="little")
+    out = np.zeros(8 * n_words, dtype=np.uint8)
+    out[: packed.size] = packed
+    return out.view(np.uint64)
+
+
+def _words_to_rows(words: np.ndarray, n: int) -> np.ndarray:
+    """The sorted indices of the set bits of ``words`` (below ``n``), as int64."""
+    bits = np.unpackbits(words.view(np.uint8), bitorder="little", count=n)
+    return np.flatnonzero(bits).astype(np.int64, copy=False)
+
+
+#: id(H) -> (weak reference to H, its columns as words, its full set as words)
+_COLUMN_WORDS: dict[int, tuple] = {}
+
+
+def _class_words(H: HypothesisClass) -> tuple[np.ndarray, np.ndarray]:
+    """The columns of ``H`` packed as rows of 64-bit words, and the full set; cached per class."""
+    key = id(H)
+    entry = _COLUMN_WORDS.get(key)
+    if entry is not None and entry[0]() is H:
+        return entry[1], entry[2]
+    n, m = H.matrix.shape
+    n_words = (n + 63) // 64
+    packed = np.packbits(H.matrix, axis=0, bitorder="little")  # (ceil(n / 8), m)
+    columns = np.zeros((m, 8 * n_words), dtype=np.uint8)
+    columns[:, : packed.shape[0]] = packed.T
+    columns = _frozen(columns.view(np.uint64))
+    full = _frozen(_words_from_bits(np.ones(n, dtype=np.uint8), n_words))
+    try:
+        ref = weakref.ref(H, lambda _, key=key: _COLUMN_WORDS.pop(key, None))
+    except TypeError:  # pragma: no cover - a class without weak references: no cache
+        return columns, full
+    _COLUMN_WORDS[key] = (ref, columns, full)
+    return columns, full
+
+
+#: The last vote and the last restriction computed on the numpy forms, keyed by the
+#: identity of the array they were computed on (kept alive here, so the identity cannot
+#: be reused): version spaces that hold the same array, such as the referee's and a
+#: learner's during a game, compute each vote and each restriction once between them.
+#: The arrays are never modified in place, so a hit is always the right answer.
+_SHARED: list = [(None, -1, None), (None, -1, -1, None)]
+
+
+class VersionSpace:
+    """A mutable set of the rows of ``H`` still consistent with the labels seen.
+
+    Parameters
+    ----------
+    H : HypothesisClass
+    """
+
+    __slots__ = ("H", "_mask", "_words", "_columns", "_rows", "size", "_vote")
+
+    def __init__(self, H: HypothesisClass):
+        self.H = H
+        self.size = H.n_hypotheses
+        self._rows: np.ndarray | None = None
+        self._vote: tuple | None = None  # (column, ones, count of ones) of the current set
+        if H.n_hypotheses >= SPARSE_MIN_HYPOTHESES:
+            self._columns, self._words = _class_words(H)
+            self._mask: int | None = None
+        else:
+            self._columns = self._words = None
+            self._mask = H.full_mask
+
+    def copy(self) -> VersionSpace:
+        """An independent copy."""
+        other = VersionSpace.__new__(VersionSpace)
+        other.H, other._mask, other._words, other._columns = self.H, self._mask, self._words, self._columns
+        other._rows, other.size, other._vote = self._rows, self.size, self._vote
+        return other  # the arrays are never modified in place, so sharing them is safe
+
+    @property
+    def mask(self) -> int:
+        """The survivors as a bitset (built on demand outside the ``int`` form)."""
+        if self._mask is None:
+            if self._rows is not None:
+                self._mask = indices_to_mask(self._rows)
+            else:
+                self._mask = int.from_bytes(self._words.view(np.uint8).tobytes(), "little")
+        return self._mask
+
+    def rows(self) -> np.ndarray:
+        """The survivors' row indices, sorted."""
+        if self._rows is not None:
+            return self._rows
+        if self._words is not None:
+            return _words_to_rows(self._words, self.H.n_hypotheses)
+        return mask_to_indices(self._mask)
+
+    def _ones(self, column: int) -> tuple:
+        """``(column, ones, count)``: the survivors labelling ``column`` with 1, in the current form."""
+        vote = self._vote
+        if vote is not None and vote[0] == column:
+            return vote
+        state = self._rows if self._rows is not None else self._words
+        if state is not None:
+            shared = _SHARED[0]
+            if shared[0] is state and shared[1] == column:
+                self._vote = vote = shared[2]
+                return vote
+        if self._rows is not None:
+            ones = _frozen(self.H.matrix[self._rows, column])
+            vote = (column, ones, int(np.count_nonzero(ones)))
+        elif self._words is not None:
+            ones = _frozen(np.bitwise_and(self._words, self._columns[column]))
+            vote = (column, ones, _popcount(ones))
+        else:
+            ones = self._mask & self.H.column_masks[column]
+            vote = (column, ones, ones.bit_count())
+        if state is not None:
+            _SHARED[0] = (state, column, vote)
+        self._vote = vote
+        return vote
+
+    def count(self, column: int, y: int) -> int:
+        """How many survivors label instance number ``column`` with ``y``."""
+        ones = self._ones(column)[2]
+        return ones if y == 1 else self.size - ones
+
+    def first(self) -> int | None:
+        """The lowest surviving row index (None if none survives)."""
+        if self.size == 0:
+            return None
+        if self._rows is not None:
+            return int(self._rows[0])
+        if self._words is not None:
+            w = int(np.flatnonzero(self._words)[0])
+            word = int(self._words[w])
+            return 64 * w + (word & -word).bit_length() - 1
+        return (self._mask & -self._mask).bit_length() - 1
+
+    def restrict(self, column: int, y: int) -> bool:
+        """Keep the survivors labelling instance number ``column`` with ``y``; True if any left."""
+        _, ones, n_ones = self._ones(column)
+        size = n_ones if y == 1 else self.size - n_ones
+        if size == self.size:  # every survivor already agrees: nothing changes
+            return size > 0
+        self.size, self._vote = size, None
+        if self._rows is None and self._words is None:
+            self._mask = ones if y == 1 else self._mask ^ ones
+            return size > 0
+        state = self._rows if self._rows is not None else self._words
+        shared = _SHARED[1]
+        if shared[0] is state and shared[1] == column and shared[2] == y:
+            self._words, self._rows = shared[3]
+        else:
+            if self._rows is not None:
+                self._rows = _frozen(self._rows[ones == y])
+            else:
+                words = ones if y == 1 else np.bitwise_xor(self._words, ones)  # ones is a subset of the set
+                if SPARSE_RATIO * size <= self.H.n_hypotheses:
+                    self._rows, self._words = _frozen(_words_to_rows(words, self.H.n_hypotheses)), None
+                else:
+                    self._words = _frozen(words)
+            _SHARED[1] = (state, column, y, (self._words, self._rows))
+        self._mask = None
+        return size > 0

@@ -1,0 +1,484 @@
+"""Figures: cumulative mistakes (or regret) against the proven bounds, and game trees.
+
+* :func:`plot_cumulative` draws, for one or several transcripts, the cumulative
+  (expected) mistakes or the regret over the rounds, with each learner's proven bound
+  as a dashed horizontal line of the same colour.
+* :func:`draw_tree` draws a shattered tree (:func:`~mistakebound.shattered_tree`):
+  internal nodes labelled with their instances, edges with the labels 0 and 1, leaves
+  with the names of their witness hypotheses; the layout is layered (depth by depth,
+  leaves evenly spaced, each parent centred over its children), so no graph-layout
+  program is needed.
+* :func:`draw_strategy` draws the optimal line of a
+  :func:`~mistakebound.theory.worst_case.worst_case_mistakes` search the same way, one node per
+  round, the edges of forced mistakes in red.
+* :func:`save_figure` writes a figure to ``.png``, ``.svg`` or ``.pdf`` atomically.
+
+matplotlib is optional (``pip install 'mistakebound[plot]'``) and imported only when a
+figure is made; without it these functions raise :class:`PlotDependencyError`.  The
+figures are plain :class:`matplotlib.figure.Figure` objects on the Agg canvas, never
+pyplot's global state, so making one does not open a window or change the backend.
+
+Examples
+--------
+>>> from mistakebound import classes, play, shattered_tree
+>>> from mistakebound.learners import Halving
+>>> from mistakebound.adversaries import BinarySearchThreshold
+>>> H = classes.thresholds(15)
+>>> T = play(Halving(H), BinarySearchThreshold(), H, rounds=20, seed=0)
+>>> fig = plot_cumulative([T], [Halving.mistake_bound(H)], "Halving on thresholds(15)")
+>>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
+('round t', 'cumulative mistakes')
+>>> fig = draw_tree(shattered_tree(H), H)
+>>> len(fig.axes[0].texts)  # 31 nodes and 30 edge labels
+61
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.files import write_atomically
+
+__all__ = [
+    "PlotDependencyError",
+    "plot_cumulative",
+    "draw_tree",
+    "draw_strategy",
+    "save_figure",
+    "write_atomically",
+    "cumulative_curve",
+    "FIGURE_FORMATS",
+]
+
+#: The file suffixes :func:`save_figure` writes.
+FIGURE_FORMATS = (".png", ".svg", ".pdf")
+
+_FONT = 9  # points, for node and edge text
+_CHAR_INCHES = 0.62 * _FONT / 72  # the width of one character of _FONT, roughly
+
+
+class PlotDependencyError(MistakeboundError, ImportError):
+    """matplotlib, needed for figures, is not installed (``pip install 'mistakebound[plot]'``)."""
+
+
+def _matplotlib():
+    """The Figure class and the Agg canvas, imported on first use."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as exc:
+        raise PlotDependencyError(
+            "figures need matplotlib, which is not installed; install the plot extra: "
+            "pip install 'mistakebound[plot]'"
+        ) from exc
+    return Figure, FigureCanvasAgg
+
+
+def _figure(width: float, height: float):
+    Figure, Canvas = _matplotlib()
+    fig = Figure(figsize=(width, height), layout="constrained")
+    Canvas(fig)
+    return fig
+
+
+# ------------------------------------------------------------------------ cumulative
+def cumulative_curve(transcript: Any, *, H: Any = None, measure: str = "mistakes") -> np.ndarray:
+    """The curve of a transcript over rounds ``0, 1, ..., n`` (value 0 before round 1).
+
+    Parameters
+    ----------
+    transcript : Transcript
+    H : HypothesisClass, optional
+        The class of the game; needed for ``measure="regret"``.
+    measure : {"mistakes", "regret"}
+        ``"mistakes"``: cumulative expected mistakes ``sum_{s <= t} |p_s - y_s|`` (the
+        mistakes themselves for a deterministic learner).  ``"regret"``: that minus the
+        mistakes, over the first ``t`` rounds, of the best hypothesis of ``H`` on those
+        rounds.
+
+    Examples
+    --------
+    >>> from mistakebound import HypothesisClass
+    >>> from mistakebound.game.transcript import Round, Transcript
+    >>> H = HypothesisClass.from_matrix([[0], [1]])
+    >>> T = Transcript(rounds=[Round(1, 0, 1.0, 1, 0), Round(2, 0, 0.0, 0, 1), Round(3, 0, 0.5, 1, 1)])
+    >>> cumulative_curve(T).tolist()
+    [0.0, 1.0, 2.0, 2.5]
+    >>> cumulative_curve(T, H=H, measure="regret").tolist()  # best constant: 0, 1, 1, 1 mistakes
+    [0.0, 1.0, 1.0, 1.5]
+    """
+    if measure not in ("mistakes", "regret"):
+        raise InvalidArgumentError(f"measure: expected 'mistakes' or 'regret', got {measure!r}")
+    rounds = transcript.rounds
+    losses = np.array([abs(r.p - r.y) for r in rounds], dtype=float)
+    curve = np.concatenate([[0.0], np.cumsum(losses)])
+    if measure == "mistakes":
+        return curve
+    if H is None or not hasattr(H, "matrix"):
+        raise InvalidArgumentError("H: the regret curve needs the finite class of the game, got None")
+    M = H.matrix
+    wrong = np.zeros(M.shape[0], dtype=np.int64)
+    best = [0]
+    for r in rounds:
+        column = M[:, H.index_of(r.x)]
+        wrong += column != r.y
+        best.append(int(wrong.min()))
+    return curve - np.asarray(best, dtype=float)
+
+
+def _bound_value(bound: Any) -> float | None:
+    value = getattr(bound, "value", bound)
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _label_number(value: float) -> str:
+    return f"{value:g}" if float(value).is_integer() else f"{value:.2f}"
+
+
+def plot_cumulative(
+    transcripts: Sequence[Any],
+    bounds: Sequence[Any],
+    title: str,
+    *,
+    H: Any = None,
+    measure: str = "mistakes",
+    labels: Sequence[str] | None = None,
+):
+    """Cumulative mistakes (or regret) over the rounds, one curve per transcript.
+
+    Parameters
+    ----------
+    transcripts : sequence of Transcript
+        One game per learner (usually against the same adversary, on the same class).
+    bounds : sequence
+        For each transcript the learner's proven bound: a number, a
+        :class:`~mistakebound.game.registry.Bound` or None (no line).  Each is drawn as a
+        dashed horizontal line in the colour of its curve; bounds of equal value are
+        drawn with interleaved dashes so every colour stays visible.
+    title : str
+        The figure's title (name the class and the adversary).
+    H : HypothesisClass, optional
+        The class; needed for ``measure="regret"``.
+    measure : {"mistakes", "regret"}
+        See :func:`cumulative_curve`.
+    labels : sequence of str, optional
+        Legend names; default the transcripts' learner descriptions.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    InvalidArgumentError
+        When ``bounds`` (or ``labels``) and ``transcripts`` differ in length, or for a
+        bad ``measure``.
+    PlotDependencyError
+        Without matplotlib.
+    """
+    transcripts = list(transcripts)
+    bounds = list(bounds)
+    if not transcripts:
+        raise InvalidArgumentError("transcripts: expected at least one transcript, got none")
+    if len(bounds) != len(transcripts):
+        raise InvalidArgumentError(
+            f"bounds: expected one per transcript ({len(transcripts)}), got {len(bounds)}"
+        )
+    names = list(labels) if labels is not None else [t.learner or f"learner {i + 1}" for i, t in enumerate(transcripts)]
+    if len(names) != len(transcripts):
+        raise InvalidArgumentError(f"labels: expected one per transcript ({len(transcripts)}), got {len(names)}")
+    curves = [cumulative_curve(t, H=H, measure=measure) for t in transcripts]
+    randomized = any(not float(r.p).is_integer() for t in transcripts for r in t.rounds)
+
+    fig = _figure(8.0, 5.0)
+    ax = fig.add_subplot()
+    colors = [f"C{i % 10}" for i in range(len(transcripts))]
+    n = len(transcripts)
+    markers = "osD^vP*X"
+    longest = max(len(c) - 1 for c in curves)
+    for i, (curve, name, color) in enumerate(zip(curves, names, colors)):
+        total = _label_number(curve[-1])
+        if measure == "regret":
+            summary = f"regret {total}"
+        elif randomized:
+            summary = f"{total} expected mistakes"
+        else:
+            summary = f"{total} mistake{'' if curve[-1] == 1 else 's'}"
+        # earlier curves drawn thicker and below, so curves that coincide stay visible
+        thick = 1.4 + 2.2 * (n - 1 - i) / max(n - 1, 1) if n > 1 else 2.0
+        ax.plot(
+            np.arange(len(curve)), curve, color=color, linewidth=thick, zorder=2 + i,
+            marker=markers[i % len(markers)] if longest <= 80 else None,
+            markersize=3.5 + 2.5 * (n - 1 - i) / max(n - 1, 1) if n > 1 else 4.5,
+            label=f"{name}: {summary}",
+        )
+    values = [_bound_value(b) for b in bounds]
+    groups: dict[float, list[int]] = {}
+    for i, v in enumerate(values):
+        if v is not None:
+            groups.setdefault(v, []).append(i)
+    dash = 7.0
+    for v, members in groups.items():
+        k = len(members)
+        for j, i in enumerate(members):
+            style = (0, (dash, 0.6 * dash)) if k == 1 else (j * dash, (dash, dash * (k - 1)))
+            ax.axhline(
+                v, color=colors[i], linestyle=style, linewidth=1.6, zorder=1,
+                label=f"{names[i]} bound = {_label_number(v)}",
+            )
+    ax.set_xlabel("round t")
+    if measure == "regret":
+        ax.set_ylabel("regret (expected mistakes minus best hypothesis)")
+    else:
+        ax.set_ylabel("cumulative expected mistakes" if randomized else "cumulative mistakes")
+    ax.set_title(title)
+    ax.set_xlim(0, max(longest, 1) * 1.02)
+    top = max([float(np.max(c)) for c in curves] + [v for v in values if v is not None] + [1.0])
+    bottom = min([float(np.min(c)) for c in curves] + [0.0])
+    ax.set_ylim(bottom - 0.04 * (top - bottom), top + 0.08 * (top - bottom))
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if not randomized and measure == "mistakes":
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best", fontsize=_FONT, framealpha=0.9)
+    return fig
+
+
+# ------------------------------------------------------------------------------ trees
+def _root(tree) -> Any:
+    root = tree.graph.get("root")
+    if root is None or root not in tree:
+        roots = [n for n in tree if tree.in_degree(n) == 0]
+        if len(roots) != 1:
+            raise InvalidArgumentError(f"tree: expected a tree with one root, found {len(roots)} roots")
+        root = roots[0]
+    return root
+
+
+def _children(tree, node) -> list:
+    return sorted(tree.successors(node), key=lambda c: tree.edges[node, c].get("label", 0))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ",".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def _layout(tree, root) -> tuple[dict, int, int]:
+    """Layered positions: leaves at x = 0, 1, 2, ... left to right, parents centred, y = -depth."""
+    pos: dict = {}
+    next_leaf = [0]
+    depth_max = [0]
+
+    def place(node, depth):  # iterative would be longer; trees here are shallow (depth <= ~12)
+        depth_max[0] = max(depth_max[0], depth)
+        kids = _children(tree, node)
+        if not kids:
+            pos[node] = (float(next_leaf[0]), -depth)
+            next_leaf[0] += 1
+            return
+        xs = []
+        for child in kids:
+            place(child, depth + 1)
+            xs.append(pos[child][0])
+        pos[node] = ((min(xs) + max(xs)) / 2, -depth)
+
+    place(root, 0)
+    return pos, next_leaf[0], depth_max[0]
+
+
+def _node_box(color: str) -> dict:
+    return dict(boxstyle="round,pad=0.3", facecolor=color, edgecolor="0.35", linewidth=0.8)
+
+
+def draw_tree(tree, H: Any = None, *, title: str | None = None):
+    """Draw a shattered tree: instances at the nodes, labels 0/1 on the edges, witnesses at the leaves.
+
+    Parameters
+    ----------
+    tree : networkx.DiGraph
+        A tree in the layout of :func:`~mistakebound.shattered_tree`: internal nodes
+        carry ``instance``, edges ``label``, leaves ``witness`` / ``witness_name``.
+    H : HypothesisClass, optional
+        The class, used for the title and to name witnesses without ``witness_name``.
+    title : str, optional
+        Default: "Shattered tree of <class>, depth <d> (= Ldim)" when ``H`` is given.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Its width grows with the number of leaves and the longest label, so labels of
+        neighbouring nodes do not overlap.
+    """
+    root = _root(tree)
+    pos, n_leaves, depth = _layout(tree, root)
+    leaf_text: dict = {}
+    node_text: dict = {}
+    for node in tree:
+        attrs = tree.nodes[node]
+        if tree.out_degree(node):
+            node_text[node] = f"x = {_text(attrs.get('instance'))}"
+        else:
+            w = attrs.get("witness")
+            name = attrs.get("witness_name")
+            if name is None and w is not None and H is not None:
+                name = H.hypothesis_name(w)
+            leaf_text[node] = str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
+    # horizontal room: a leaf slot must hold its label; an internal node at the deepest
+    # internal level sits over two leaves, and a higher one over more
+    longest_leaf = max((len(t) for t in leaf_text.values()), default=1)
+    longest_node = max((len(t) for t in node_text.values()), default=1)
+    rotate = longest_leaf > 14
+    leaf_need = (2.2 if rotate else longest_leaf + 2) * _CHAR_INCHES
+    slot = max(leaf_need, (longest_node + 3) * _CHAR_INCHES / 2, 0.45)
+    width = max(5.0, min(slot * n_leaves + 1.0, 120.0))
+    leaf_height = (longest_leaf * _CHAR_INCHES + 0.3) if rotate else 0.45
+    level = 0.95
+    height = max(2.6, level * depth + leaf_height + 1.2)
+    fig = _figure(width, height)
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    for u, v, data in tree.edges(data=True):
+        (x0, y0), (x1, y1) = pos[u], pos[v]
+        ax.plot([x0, x1], [y0, y1], color="0.45", linewidth=1.0, zorder=1)
+        label = data.get("label")
+        if label is not None:
+            ax.text(
+                x0 + 0.5 * (x1 - x0), y0 + 0.5 * (y1 - y0), str(label), fontsize=_FONT - 1,
+                ha="center", va="center", color="0.1", zorder=3,
+                bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="0.6", linewidth=0.6),
+            )
+    for node, text in node_text.items():
+        x, y = pos[node]
+        ax.text(x, y, text, fontsize=_FONT, ha="center", va="center", zorder=4, bbox=_node_box("#dbe8f6"))
+    for node, text in leaf_text.items():
+        x, y = pos[node]
+        ax.text(
+            x, y, text, fontsize=_FONT, ha="center", va="top" if rotate else "center", zorder=4,
+            rotation=90 if rotate else 0, bbox=_node_box("#e3f2dc"),
+        )
+    ax.set_xlim(-0.6, max(n_leaves - 1, 0) + 0.6)
+    bottom = -depth - (leaf_height / level if rotate else 0.4)
+    ax.set_ylim(bottom, 0.45)
+    if title is None and H is not None:
+        d = tree.graph.get("depth", depth)
+        title = f"Shattered tree of {H.describe()}: depth {d} = Ldim, leaves named by witness"
+    if title:
+        ax.set_title(title, fontsize=_FONT + 2)
+    return fig
+
+
+def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title: str | None = None):
+    """Draw the optimal adversary line of a worst-case search, one node per round.
+
+    Parameters
+    ----------
+    strategy : networkx.DiGraph
+        ``WorstCase.strategy``: nodes ``0 .. k``, node ``t`` carrying the ``instance``
+        of round ``t + 1``, the learner's ``prediction`` (probability of 1), the
+        ``label`` answered and the ``gain`` (mistake).
+    H : HypothesisClass, optional
+        The class: the last node lists the hypotheses consistent with the whole line.
+    learner : str, optional
+        The learner's name, for the default title.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The line goes down one level per round, to the left on label 0 and to the
+        right on label 1 (as in a shattered tree); edges of mistakes are red.
+    """
+    k = strategy.number_of_nodes() - 1
+    xs = [0.0]
+    for t in range(k):
+        xs.append(xs[-1] + (1.0 if strategy.nodes[t]["label"] == 1 else -1.0))
+    texts = []
+    total = 0.0
+    for t in range(k):
+        a = strategy.nodes[t]
+        p = float(a.get("prediction", 0))
+        predicted = _label_number(p) if p in (0.0, 1.0) else f"1 w.p. {p:.2f}"
+        texts.append(f"round {t + 1}: x = {_text(a['instance'])}\nlearner predicts {predicted}")
+        total += float(a.get("gain", 0))
+    end = f"end: {_label_number(total)} mistake{'s' if total != 1 else ''}"
+    if H is not None and hasattr(H, "column_masks"):
+        mask = H.full_mask
+        for t in range(k):
+            a = strategy.nodes[t]
+            ones = mask & H.column_masks[H.index_of(a["instance"])]
+            mask = ones if a["label"] == 1 else mask ^ ones
+        names = [H.hypothesis_name(i) for i in range(H.n_hypotheses) if mask >> i & 1]
+        shown = ", ".join(names[:3]) + (f", ... ({len(names)} in all)" if len(names) > 3 else "")
+        end += f"\nconsistent: {shown}"
+    texts.append(end)
+    if title is None:
+        value = float(strategy.graph.get("value", total))
+        who = f" of {learner}" if learner else ""
+        where = f" on {H.describe()}" if H is not None else ""
+        title = f"Worst case{who}{where}:\nthe adversary's optimal line forces {_label_number(value)} mistakes"
+    longest = max(len(line) for t in texts for line in t.splitlines())
+    box = longest * _CHAR_INCHES + 0.3  # inches
+    unit = 0.55 * box  # one step left or right; consecutive rounds sit on different levels
+    span = max(xs) - min(xs)
+    title_width = max(len(line) for line in title.splitlines()) * (_FONT + 2) / _FONT * _CHAR_INCHES
+    width = min(max(span * unit + box + 0.8, title_width + 0.6, 4.0), 60.0)
+    height = max(2.6, 1.0 * (k + 1) + 1.0)
+    fig = _figure(width, height)
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    for t in range(k):
+        a = strategy.nodes[t]
+        gain = float(a.get("gain", 0))
+        color = "#c0392b" if gain > 0 else "0.5"
+        ax.plot([xs[t], xs[t + 1]], [-t, -t - 1], color=color, linewidth=2.2 if gain > 0 else 1.2, zorder=1)
+        word = "mistake" if gain >= 1 else ("no mistake" if gain == 0 else f"expected {gain:.2f}")
+        ax.text(
+            (xs[t] + xs[t + 1]) / 2, -t - 0.5, f"y = {a['label']}: {word}", fontsize=_FONT - 1,
+            ha="center", va="center", color=color, zorder=3,
+            bbox=dict(boxstyle="round,pad=0.2", facecolor="white", edgecolor=color, linewidth=0.6),
+        )
+    for t, text in enumerate(texts):
+        ax.text(
+            xs[t], -t, text, fontsize=_FONT, ha="center", va="center", zorder=4,
+            bbox=_node_box("#e3f2dc" if t == k else "#dbe8f6"),
+        )
+    margin = (box / 2 + 0.2) / unit
+    ax.set_xlim(min(xs) - margin, max(xs) + margin)
+    ax.set_ylim(-k - 0.6, 0.6)
+    ax.set_title(title, fontsize=_FONT + 2)
+    return fig
+
+
+# ----------------------------------------------------------------------------- saving
+def save_figure(fig, path: str | os.PathLike, *, dpi: int = 130) -> Path:
+    """Write ``fig`` to ``path`` (``.png``, ``.svg`` or ``.pdf``) atomically and return the path.
+
+    The figure is rendered to a temporary file in the same directory, then moved over
+    ``path`` in one step (see :func:`write_atomically`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an unsupported suffix or a directory that does not exist.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FIGURE_FORMATS:
+        raise InvalidArgumentError(
+            f"out: expected a file name ending in {', '.join(FIGURE_FORMATS)}, got {str(path)!r}"
+        )
+    return write_atomically(path, lambda tmp: fig.savefig(tmp, format=suffix[1:], dpi=dpi))

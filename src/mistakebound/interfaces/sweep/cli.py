@@ -1,0 +1,128 @@
+"""The ``mistakebound sweep CONFIG.toml`` subcommand.
+
+``add_parser(subparsers)`` registers it on the main parser of :mod:`mistakebound.interfaces.cli`;
+``run(args, out)`` runs the sweep, prints the summary table and writes the plots.
+
+Exit codes as in the rest of the command line: 0 every bound held and no cell failed;
+1 a bound is broken or a cell failed (each recorded, the sweep went on); 2 bad input (a
+one-line message); 3 interrupted (every finished cell is in the results file: run the
+same command again to resume).
+
+Examples
+--------
+>>> import argparse, tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (folder / "g.toml").write_text('''
+... [[grid]]
+... learners = ["Halving"]
+... adversaries = ["BinarySearchThreshold"]
+... classes = ["thresholds"]
+... sizes = [3, 7]
+... horizons = [20]
+... ''')
+>>> parser = argparse.ArgumentParser(prog="mistakebound")
+>>> _ = add_parser(parser.add_subparsers())
+>>> args = parser.parse_args(["sweep", str(folder / "g.toml"), "--executor", "inprocess", "--no-progress"])
+>>> run(args)  # doctest: +ELLIPSIS
+sweep: 2 cells (2 run now, 0 already recorded) on inprocess -> .../g.csv
+learner  cells  worst ratio  at ...
+...
+no bound broken in 2 cells
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+# the main CLI's exit codes and argument types (it imports this module lazily, inside _parser)
+from mistakebound.interfaces.cli import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, _positive
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register ``sweep`` on ``subparsers`` (from ``ArgumentParser.add_subparsers``)."""
+    p = subparsers.add_parser(
+        "sweep", help="run a grid of games and searches from a TOML file, resumably",
+        description=(
+            "Expand the grids of CONFIG.toml (learners x adversaries x classes x sizes x seeds x "
+            "horizons, or searches) into cells, run each cell once, stream one CSV row per finished "
+            "cell to --out, and print a summary: the worst ratio of mistakes to bound per learner and "
+            "every broken bound with the command that replays it. Rerun the same command after an "
+            "interruption to run only the cells not yet recorded. Exit 0 if every bound held, 1 if "
+            "one is broken or a cell failed, 2 for bad input, 3 if interrupted."
+        ),
+    )
+    p.add_argument("config", metavar="CONFIG.toml", help="the sweep configuration (see the README)")
+    p.add_argument("--out", metavar="FILE.csv", default=None,
+                   help="results file, read on start to resume (default: CONFIG with the suffix .csv)")
+    p.add_argument("--executor", choices=("auto", "inprocess", "processes", "dask"), default="auto",
+                   help="where cells run (default auto: in-process for < 16 cells, else a process pool; "
+                        "dask with --scheduler)")
+    p.add_argument("--workers", type=_positive, default=None,
+                   help="worker processes of the pool or of a dask LocalCluster (default: the CPUs)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="a dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --executor dask; "
+                        "needs pip install 'mistakebound[dask]')")
+    p.add_argument("--batch", type=_positive, default=None, help="cells per task sent to a worker")
+    p.add_argument("--plot", metavar="DIR", default=None,
+                   help="write plots of mistakes (regret) against size per learner, with bounds, to DIR")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args: Any, out: TextIO | None = None) -> int:
+    """Run the ``sweep`` subcommand; return the exit code.
+
+    Bad input raises :class:`~mistakebound.foundations.errors.MistakeboundError` (the main command
+    line prints it on one line and exits 2).
+    """
+    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.interfaces.sweep.config import load_config
+    from mistakebound.interfaces.sweep.results import ResultsFile
+    from mistakebound.interfaces.sweep.runner import sweep
+    from mistakebound.interfaces.sweep.summary import format_summary, plot_records
+
+    out = sys.stdout if out is None else out
+    config = load_config(args.config)
+    path = Path(args.out) if args.out is not None else Path(args.config).with_suffix(".csv")
+    executor = args.executor
+    if args.scheduler is not None:
+        if executor not in ("auto", "dask"):
+            raise InvalidArgumentError(f"--scheduler: needs --executor dask, got --executor {executor}")
+        executor = "dask"
+    if args.plot is not None:
+        try:  # made before any work, so a bad path is reported before the sweep runs
+            Path(args.plot).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InvalidArgumentError(
+                f"--plot: cannot use {args.plot!r} as a directory for plots ({exc.strerror})"
+            ) from None
+        from mistakebound.interfaces.plots import _matplotlib
+
+        _matplotlib()  # a missing matplotlib is reported before any work
+    cells = config.cells()
+    known = ResultsFile(path).load()  # also validates the file before any work
+    todo = sum(c.id not in known for c in cells)
+    try:
+        result = sweep(config, out=path, executor=executor, workers=args.workers, scheduler=args.scheduler,
+                       batch=args.batch, progress=False if args.no_progress else None)
+    except KeyboardInterrupt:
+        done = len(ResultsFile(path).load())
+        print(f"sweep: interrupted; {done} cells recorded in {path}; run the same command again to resume",
+              file=out)
+        return EXIT_INTERRUPTED
+    print(f"sweep: {len(cells)} cells ({result.ran} run now, {result.skipped} already recorded) on "
+          f"{result.executor} -> {path}", file=out)
+    if todo != result.ran:  # cannot happen unless the file changed under us
+        print(f"sweep: warning: expected to run {todo} cells, ran {result.ran}", file=out)
+    print(format_summary(result.records), file=out)
+    if args.plot is not None:
+        files = plot_records(result.records, args.plot)
+        print(f"wrote {len(files)} plot(s) to {args.plot}", file=out)
+    return EXIT_OK if result.ok else EXIT_BROKEN

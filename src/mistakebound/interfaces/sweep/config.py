@@ -1,0 +1,382 @@
+"""The sweep configuration: a TOML file of grids, read with :mod:`tomllib` and validated.
+
+A configuration is a list of grids, each a ``[[grid]]`` table of a TOML file.  A
+``"game"`` grid plays every learner against every adversary on every class, size,
+seed and horizon; a ``"search"`` grid runs an exact search (``"ldim"`` of each class,
+or ``"worst_case"`` of each learner on each class) within a node budget::
+
+    [[grid]]
+    kind = "game"
+    learners = ["Halving", "SOA"]
+    adversaries = ["OppositeLabel", "BinarySearchThreshold"]
+    classes = ["thresholds", "singletons"]   # "NAME" takes each size: thresholds:8
+    sizes = [4, 8, 16]
+    seeds = [0, 1]
+    horizons = [50]
+    realizable = true                        # default true
+
+    [[grid]]
+    kind = "search"
+    search = "worst_case"                    # or "ldim" (no learners then)
+    learners = ["Halving"]
+    classes = ["thresholds", "k_sparse:{n},2"] # "{n}" is replaced by each size
+    sizes = [3, 4]
+    max_nodes = 20000                        # default 200000
+
+A class entry is a zoo family name (the size is its one argument), a spec with
+``{n}`` where the size goes, or a fixed spec such as ``"random:12,6,0.5,3"`` (its
+cells have no size).  A learner or adversary is a registered name (case, ``-`` and
+``_`` ignored, see :mod:`mistakebound.game.registry`) or an import path
+``"package.module:Class"`` whose constructor takes nothing, the class ``H``, or
+``H`` and the horizon ``T``.  Every error names the key, the value and what was
+expected; unknown names come with the closest known ones.
+
+Examples
+--------
+>>> config = SweepConfig.from_toml('''
+... [[grid]]
+... kind = "game"
+... learners = ["halving"]
+... adversaries = ["opposite-label"]
+... classes = ["thresholds"]
+... sizes = [4, 8]
+... seeds = [0, 1, 2]
+... horizons = [20]
+... ''')
+>>> config.grids[0].learners, len(config.cells())
+(('Halving',), 6)
+>>> SweepConfig.from_dict({"grid": [{"learners": ["halvng"], "adversaries": ["OppositeLabel"],
+...                                  "classes": ["thresholds"], "sizes": [4]}]})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+mistakebound.foundations.errors.InvalidArgumentError: grid[0].learners[0]: unknown name 'halvng'; did you mean 'Halving'? ...
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import inspect
+import numbers
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from attrs import field, frozen
+
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+
+__all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "class_specs", "KINDS", "SEARCHES"]
+
+#: The kinds of grid.
+KINDS = ("game", "search")
+#: The searches a ``"search"`` grid can run.
+SEARCHES = ("ldim", "worst_case")
+
+_GAME_KEYS = {"kind", "learners", "adversaries", "classes", "sizes", "seeds", "horizons", "realizable"}
+_SEARCH_KEYS = {"kind", "search", "learners", "classes", "sizes", "horizons", "max_nodes"}
+_TOP_KEYS = {"grid"}
+
+
+def _fail(key: str, value: Any, expected: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{key}: expected {expected}, got {value!r}")
+
+
+def _unknown_key(where: str, key: str, known: set[str]) -> InvalidArgumentError:
+    close = difflib.get_close_matches(key, sorted(known), n=2)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    return InvalidArgumentError(f"{where}{key}: unknown key; {hint}known keys: {', '.join(sorted(known))}")
+
+
+# ------------------------------------------------------------------------ players
+def _import_path(path: str) -> Any:
+    module, _, attribute = path.partition(":")
+    obj = importlib.import_module(module)
+    for part in attribute.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _arity(player_type: Any) -> str:
+    """``""``, ``"H"`` or ``"H,T"``: what an imported player's constructor takes."""
+    try:
+        params = [
+            p for p in inspect.signature(player_type).parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        ]
+    except (TypeError, ValueError):
+        return "H"
+    return ("", "H", "H,T")[min(len(params), 2)]
+
+
+def resolve_player(name: Any, kind: str, key: str):
+    """The :class:`~mistakebound.game.registry.Factory` of a learner or adversary named in a config.
+
+    Parameters
+    ----------
+    name : str
+        A registered name or an import path ``"module:Class"``.
+    kind : {"learner", "adversary"}
+    key : str
+        The config key, for messages (``"grid[0].learners[1]"``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an unknown name (with close matches) or an import path that cannot be imported.
+
+    Examples
+    --------
+    >>> resolve_player("soa", "learner", "learners[0]").name
+    'SOA'
+    >>> resolve_player("mistakebound.learners.halving:Halving", "learner", "learners[0]").args
+    'H'
+    """
+    from mistakebound.game.registry import Factory, get_adversary, get_learner
+
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(key, name, f"a {kind} name such as {'Halving' if kind == 'learner' else 'OppositeLabel'!r} "
+                               "or an import path 'module:Class'")
+    if ":" in name:
+        try:
+            player_type = _import_path(name)
+        except (ImportError, AttributeError, ValueError) as exc:
+            raise InvalidArgumentError(
+                f"{key}: cannot import {name!r} ({type(exc).__name__}: {exc}); expected an import path "
+                "'package.module:Class' of a module on the Python path"
+            ) from None
+        if not callable(player_type):
+            raise _fail(key, name, f"an import path of a {kind} class or factory")
+        return Factory(name, name, args=_arity(player_type))
+    lookup = get_learner if kind == "learner" else get_adversary
+    try:
+        return lookup(name)
+    except InvalidArgumentError as exc:
+        message = str(exc)
+        prefix = f"{kind}: "
+        raise InvalidArgumentError(f"{key}: {message[len(prefix):] if message.startswith(prefix) else message}") from None
+
+
+# ------------------------------------------------------------------------ classes
+def class_specs(entry: str, sizes: tuple[int, ...]) -> list[tuple[str, int | None]]:
+    """The ``(spec, size)`` pairs a class entry of a grid stands for.
+
+    Examples
+    --------
+    >>> class_specs("thresholds", (4, 8))
+    [('thresholds:4', 4), ('thresholds:8', 8)]
+    >>> class_specs("k_sparse:{n},2", (5,))
+    [('k_sparse:5,2', 5)]
+    >>> class_specs("random:6,4,0.5,1", (4, 8))
+    [('random:6,4,0.5,1', None)]
+    """
+    if "{n}" in entry:
+        return [(entry.replace("{n}", str(n)), n) for n in sizes]
+    if ":" in entry or "(" in entry:
+        return [(entry, None)]
+    return [(f"{entry}:{n}", n) for n in sizes]
+
+
+def _check_class(key: str, entry: Any, sizes: tuple[int, ...]) -> str:
+    from mistakebound.game import classes
+
+    if not isinstance(entry, str) or not entry.strip():
+        raise _fail(key, entry, "a zoo class name such as 'thresholds', a spec with '{n}' such as "
+                                "'k_sparse:{n},2', or a fixed spec such as 'random:12,6,0.5,3'")
+    entry = entry.strip()
+    specs = class_specs(entry, sizes)
+    if not specs:
+        raise _fail(key, entry, "a fixed spec, or a non-empty 'sizes' for a sized class")
+    for spec, _ in specs:
+        try:
+            classes.from_spec(spec)
+        except (MistakeboundError, TypeError, ValueError, OverflowError) as exc:
+            message = " ".join(str(exc).split())
+            raise InvalidArgumentError(f"{key}: class {entry!r} as {message}") from None
+    return entry
+
+
+# -------------------------------------------------------------------------- grids
+def _list(where: str, table: dict, key: str, item: str, *, default: Any = None) -> tuple:
+    if key not in table:
+        if default is None:
+            raise InvalidArgumentError(f"{where}{key}: missing; expected a list of {item}")
+        return default
+    value = table[key]
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        raise _fail(where + key, value, f"a non-empty list of {item}")
+    return tuple(value)
+
+
+def _ints(where: str, table: dict, key: str, minimum: int, *, default: tuple | None = None) -> tuple[int, ...]:
+    values = _list(where, table, key, f"integers >= {minimum}", default=default)
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < minimum:
+            raise _fail(f"{where}{key}[{i}]", v, f"an integer >= {minimum}")
+    return tuple(int(v) for v in values)
+
+
+@frozen
+class Grid:
+    """One ``[[grid]]`` table: the lists whose product is the grid's cells.
+
+    Attributes
+    ----------
+    kind : {"game", "search"}
+    learners, adversaries : tuple of str
+        Registered names (canonical spelling) or import paths; no adversaries for searches.
+    classes : tuple of str
+        Class entries (see :func:`class_specs`).
+    sizes, seeds : tuple of int
+    horizons : tuple of int or None
+        Rounds of each game; for ``worst_case`` searches, None means no horizon.
+    realizable : bool
+    search : str or None
+        ``"ldim"`` or ``"worst_case"`` for search grids.
+    max_nodes : int
+        Node budget of each search.
+    """
+
+    kind: str
+    learners: tuple = ()
+    adversaries: tuple = ()
+    classes: tuple = ()
+    sizes: tuple = ()
+    seeds: tuple = (0,)
+    horizons: tuple = (None,)
+    realizable: bool = True
+    search: str | None = None
+    max_nodes: int = 200_000
+
+    @classmethod
+    def from_table(cls, table: Any, index: int = 0) -> Grid:
+        """Validate one ``[[grid]]`` table (a dict) and build the grid.
+
+        Raises
+        ------
+        InvalidArgumentError
+            Naming the key (``grid[0].sizes[2]``), the value and what was expected.
+        """
+        where = f"grid[{index}]."
+        if not isinstance(table, dict):
+            raise _fail(f"grid[{index}]", table, "a table ([[grid]])")
+        kind = table.get("kind", "game")
+        if kind not in KINDS:
+            raise _fail(where + "kind", kind, f"one of {', '.join(map(repr, KINDS))}")
+        known = _GAME_KEYS if kind == "game" else _SEARCH_KEYS
+        for key in table:
+            if key not in known:
+                raise _unknown_key(where, key, known)
+        sizes = _ints(where, table, "sizes", 1, default=())
+        entries = _list(where, table, "classes", "class entries such as 'thresholds' or 'k_sparse:{n},2'")
+        classes_ = tuple(_check_class(f"{where}classes[{i}]", e, sizes) for i, e in enumerate(entries))
+        if kind == "game":
+            learners = _list(where, table, "learners", "learner names")
+            adversaries = _list(where, table, "adversaries", "adversary names")
+            realizable = table.get("realizable", True)
+            if not isinstance(realizable, bool):
+                raise _fail(where + "realizable", realizable, "true or false")
+            return cls(
+                kind="game",
+                learners=tuple(resolve_player(n, "learner", f"{where}learners[{i}]").name
+                               for i, n in enumerate(learners)),
+                adversaries=tuple(resolve_player(n, "adversary", f"{where}adversaries[{i}]").name
+                                  for i, n in enumerate(adversaries)),
+                classes=classes_, sizes=sizes,
+                seeds=_ints(where, table, "seeds", 0, default=(0,)),
+                horizons=_ints(where, table, "horizons", 1, default=(100,)),
+                realizable=realizable,
+            )
+        search = table.get("search")
+        if search not in SEARCHES:
+            raise _fail(where + "search", search, f"one of {', '.join(map(repr, SEARCHES))}")
+        max_nodes = table.get("max_nodes", 200_000)
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+            raise _fail(where + "max_nodes", max_nodes, "an integer >= 1")
+        if search == "ldim":
+            for key in ("learners", "horizons"):
+                if key in table:
+                    raise InvalidArgumentError(f"{where}{key}: an 'ldim' search takes no {key}; remove the key")
+            learners: tuple = ()
+            horizons: tuple = (None,)
+        else:
+            names = _list(where, table, "learners", "learner names")
+            learners = tuple(resolve_player(n, "learner", f"{where}learners[{i}]").name
+                             for i, n in enumerate(names))
+            horizons = _ints(where, table, "horizons", 0, default=(None,)) if "horizons" in table else (None,)
+        return cls(kind="search", learners=learners, classes=classes_, sizes=sizes, seeds=(0,),
+                   horizons=horizons, search=search, max_nodes=max_nodes)
+
+
+@frozen
+class SweepConfig:
+    """A validated sweep: its grids, in the order of the file.
+
+    Build it with :meth:`from_toml`, :meth:`from_dict` or :func:`load_config`.
+    """
+
+    grids: tuple = field(converter=tuple)
+    source: str = ""
+
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str = "") -> SweepConfig:
+        """Validate a parsed configuration (``{"grid": [{...}, ...]}``).
+
+        Raises
+        ------
+        InvalidArgumentError
+            For a missing or empty ``grid`` list, an unknown key or a bad value.
+        """
+        if not isinstance(data, dict):
+            raise _fail("config", data, "a table with a 'grid' array of tables")
+        for key in data:
+            if key not in _TOP_KEYS:
+                raise _unknown_key("", key, _TOP_KEYS)
+        grids = data.get("grid")
+        if isinstance(grids, dict):
+            grids = [grids]
+        if not isinstance(grids, list) or not grids:
+            raise _fail("grid", grids, "at least one [[grid]] table")
+        return cls(grids=[Grid.from_table(t, i) for i, t in enumerate(grids)], source=source)
+
+    @classmethod
+    def from_toml(cls, text: str, *, source: str = "") -> SweepConfig:
+        """Parse and validate TOML text.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For TOML that does not parse (with tomllib's line and column) or a bad value.
+        """
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InvalidArgumentError(f"config{' ' + source if source else ''}: not valid TOML: {exc}") from None
+        return cls.from_dict(data, source=source)
+
+    def cells(self) -> list:
+        """Every cell of every grid, in order (see :func:`mistakebound.interfaces.sweep.cells.expand`)."""
+        from mistakebound.interfaces.sweep.cells import expand
+
+        return expand(self)
+
+
+def load_config(path: str | os.PathLike) -> SweepConfig:
+    """Read and validate a sweep configuration file.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a missing or unreadable file, TOML that does not parse, or a bad value.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InvalidArgumentError(f"CONFIG: file {str(path)!r} does not exist; expected a sweep .toml file")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidArgumentError(f"CONFIG: cannot read {str(path)!r}: {exc}") from None
+    return SweepConfig.from_toml(text, source=str(path))

@@ -1,0 +1,206 @@
+"""The results file of a sweep: CSV, one row per finished cell, streamed and resumable.
+
+:class:`ResultsFile` appends each record as its cell finishes (one ``write`` and one
+``flush`` per row, so a killed sweep loses at most the row being written).  On a
+restart :meth:`ResultsFile.load` reads what is there, drops a torn last line (a row
+without its newline, cut by the kill) and returns the recorded cells, which the sweep
+skips.  When the sweep finishes, :meth:`ResultsFile.finalize` rewrites the file
+atomically in grid order with each cell exactly once, so a resumed sweep and an
+uninterrupted one leave the same rows.
+
+Columns are :data:`~mistakebound.interfaces.sweep.cells.FIELDS`; an empty field is None, booleans
+are ``true``/``false``, numbers are written with ``repr`` (exact round trip) and read
+back as ints when they look like ints.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "r.csv"
+>>> f = ResultsFile(path)
+>>> f.load()
+{}
+>>> record = dict.fromkeys(FIELDS); record.update(id="abc", kind="game", mistakes=3, bound=3.0)
+>>> f.append(record); f.close()
+>>> with open(path, "a") as fh:  # a row cut by a kill: no newline
+...     _ = fh.write("def,game,,Hal")
+>>> loaded = ResultsFile(path).load()
+>>> list(loaded), loaded["abc"]["mistakes"], loaded["abc"]["bound"], loaded["abc"]["exact"]
+(['abc'], 3, 3.0, None)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.interfaces.sweep.cells import FIELDS
+
+__all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records"]
+
+_TEXT = {"id", "kind", "search", "learner", "adversary", "class", "bound_measure", "verdict", "error_type", "error"}
+_BOOL = {"realizable", "exact"}
+
+
+def encode(value: Any) -> str:
+    """One field as text: None empty, booleans ``true``/``false``, numbers by ``repr``."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def decode(field: str, text: str) -> Any:
+    """One field read back (the inverse of :func:`encode` for the column ``field``).
+
+    Examples
+    --------
+    >>> decode("mistakes", "3"), decode("bound", "3.0"), decode("ratio", "inf"), decode("exact", "")
+    (3, 3.0, inf, None)
+    """
+    if text == "":
+        return None
+    if field in _TEXT:
+        return text
+    if field in _BOOL:
+        if text not in ("true", "false"):
+            raise ValueError(f"{field}: expected true or false, got {text!r}")
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def normalize(record: dict) -> dict:
+    """A record as it reads back from the file (the columns of FIELDS, round-tripped)."""
+    return {k: decode(k, encode(record.get(k))) for k in FIELDS}
+
+
+def _row(record: dict) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow([encode(record.get(k)) for k in FIELDS])
+    return buffer.getvalue()
+
+
+class ResultsFile:
+    """A sweep's CSV results file: load what a previous run recorded, append, finalize.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The ``.csv`` file (created on the first :meth:`append`).
+    """
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        if self.path.suffix.lower() != ".csv":
+            raise InvalidArgumentError(f"out: expected a results file name ending in .csv, got {str(path)!r}")
+        folder = self.path.parent
+        if not folder.is_dir():
+            raise InvalidArgumentError(f"out: the directory {str(folder)!r} of {str(path)!r} does not exist")
+        if self.path.is_dir():
+            raise InvalidArgumentError(f"out: {str(path)!r} is a directory; expected a .csv file name")
+        self._fh = None
+        #: Whether :meth:`load` dropped a torn last line.
+        self.dropped_torn_line = False
+
+    def load(self) -> dict[str, dict]:
+        """The records already in the file, by cell id (first occurrence kept).
+
+        A last line without its newline (torn by a kill) is cut off the file.
+
+        Raises
+        ------
+        InvalidArgumentError
+            If the file's header is not the sweep's columns or a complete row does not parse.
+        """
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return {}
+        data = self.path.read_bytes()
+        if not data.endswith(b"\n"):
+            keep = data.rfind(b"\n") + 1
+            with open(self.path, "r+b") as fh:
+                fh.truncate(keep)
+            data = data[:keep]
+            self.dropped_torn_line = True
+        if not data:
+            return {}
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+        if tuple(rows[0]) != FIELDS:
+            raise InvalidArgumentError(
+                f"out: {str(self.path)!r} is not a sweep results file (its header is "
+                f"{','.join(rows[0])[:80]!r}...); expected the columns {','.join(FIELDS[:4])},...; "
+                "choose another --out or remove the file"
+            )
+        records: dict[str, dict] = {}
+        for line, row in enumerate(rows[1:], start=2):
+            if len(row) != len(FIELDS):
+                raise InvalidArgumentError(
+                    f"out: {str(self.path)!r} line {line}: expected {len(FIELDS)} fields, got {len(row)}"
+                )
+            try:
+                record = {k: decode(k, v) for k, v in zip(FIELDS, row)}
+            except ValueError as exc:
+                raise InvalidArgumentError(f"out: {str(self.path)!r} line {line}: {exc}") from None
+            records.setdefault(record["id"], record)
+        return records
+
+    def append(self, record: dict) -> None:
+        """Write one record as a row and flush it (the header first, for a new file)."""
+        if self._fh is None:
+            new = not self.path.exists() or self.path.stat().st_size == 0
+            self._fh = open(self.path, "a", encoding="utf-8", newline="")
+            if new:
+                self._fh.write(",".join(FIELDS) + "\n")
+        self._fh.write(_row(record))
+        self._fh.flush()
+
+    def close(self) -> None:
+        """Close the file (records already appended stay)."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def finalize(self, records: Iterable[dict]) -> Path:
+        """Rewrite the file atomically with ``records``, in their order, each id once."""
+        from mistakebound.foundations.files import write_atomically
+
+        self.close()
+        seen: set = set()
+        lines = [",".join(FIELDS) + "\n"]
+        for r in records:
+            if r["id"] not in seen:
+                seen.add(r["id"])
+                lines.append(_row(r))
+        return write_atomically(self.path, "".join(lines))
+
+
+def read_records(path: str | os.PathLike) -> list[dict]:
+    """The records of a results file, in file order (a torn last line is left out, not cut).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.csv"
+    >>> ResultsFile(p).finalize([dict.fromkeys(FIELDS, None) | {"id": "a", "ratio": math.inf}])  # doctest: +ELLIPSIS
+    PosixPath(...)
+    >>> read_records(p)[0]["ratio"]
+    inf
+    """
+    data = Path(path).read_text(encoding="utf-8")
+    if not data.endswith("\n"):
+        data = data[: data.rfind("\n") + 1]
+    rows = list(csv.reader(io.StringIO(data, newline="")))
+    if not rows:
+        return []
+    if tuple(rows[0]) != FIELDS:
+        raise InvalidArgumentError(f"path: {str(path)!r} is not a sweep results file")
+    return [{k: decode(k, v) for k, v in zip(FIELDS, row)} for row in rows[1:] if len(row) == len(FIELDS)]

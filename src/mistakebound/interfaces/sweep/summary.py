@@ -1,0 +1,199 @@
+"""What a sweep found: a table per learner, the broken bounds with replay commands, plots.
+
+:func:`format_summary` prints, per learner, the cells, the worst ratio of the measured
+quantity (mistakes, expected mistakes or regret, as the learner's bound states it) to
+the bound and where it happened, and the counts of broken bounds, errors, cells out of
+budget and cells not applicable; then every violation with the command that replays it
+(:func:`replay_command`), and the first errors.  :func:`plot_records` draws, for each
+class family and adversary, the worst mistakes (or regret, for unrealizable games) over
+seeds and horizons against the size, one line per learner with its bound dashed in the
+same colour, and writes the figures with :func:`mistakebound.interfaces.plots.save_figure`
+(atomically; matplotlib imported on first use).
+
+Examples
+--------
+>>> from mistakebound.interfaces.sweep.cells import Cell, run_cell
+>>> records = [run_cell(Cell(kind="game", learner="Halving", adversary="OppositeLabel",
+...                          cls=f"thresholds:{n}", size=n, seed=0, horizon=30)) for n in (3, 7)]
+>>> print(format_summary(records))  # doctest: +ELLIPSIS
+learner  cells  worst ratio  at                      broken  errors  budget  n/a
+-------  -----  -----------  ----------------------  ------  ------  ------  ---
+Halving  2      0.5          thresholds:3 seed 0...  0       0       0       0
+<BLANKLINE>
+no bound broken in 2 cells
+>>> replay_command(records[0])
+'mistakebound play Halving OppositeLabel thresholds:3 --rounds 30 --seed 0'
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import shlex
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+__all__ = ["replay_command", "learner_table", "format_summary", "violations", "plot_records"]
+
+
+def replay_command(record: dict) -> str:
+    """The command line that replays a cell (a game, a worst-case search or an Ldim search)."""
+    q = shlex.quote
+    if record.get("kind") == "game":
+        command = (f"mistakebound play {q(record['learner'])} {q(record['adversary'])} {q(record['class'])} "
+                   f"--rounds {record['horizon']} --seed {record['seed']}")
+        return command if record.get("realizable", True) else command + " --unrealizable"
+    if record.get("search") == "worst_case":
+        command = f"mistakebound worst-case {q(record['learner'])} {q(record['class'])} --max-nodes {record['max_nodes']}"
+        return command if record.get("horizon") is None else command + f" --horizon {record['horizon']}"
+    return f"mistakebound ldim {q(record['class'])} --max-nodes {record['max_nodes']}"
+
+
+def violations(records: Iterable[dict]) -> list[dict]:
+    """The records whose verdict is ``BROKEN``, in order."""
+    return [r for r in records if r.get("verdict") == "BROKEN"]
+
+
+def _number(value: Any) -> str:
+    if value is None:
+        return "-"
+    value = float(value)
+    if math.isinf(value):
+        return "inf"
+    return str(int(value)) if value.is_integer() else f"{value:.3g}"
+
+
+def _where(r: dict) -> str:
+    parts = [r["class"]]
+    if r.get("kind") == "game":
+        parts += [f"seed {r['seed']}", f"T {r['horizon']}", f"vs {r['adversary']}"]
+    else:
+        parts.append(r.get("search") or "")
+    return " ".join(parts)
+
+
+def learner_table(records: Iterable[dict]) -> list[dict]:
+    """One row per learner (``"(ldim)"`` for Ldim searches): counts and the worst ratio."""
+    rows: dict[str, dict] = {}
+    for r in records:
+        name = r.get("learner") or f"({r.get('search')})"
+        row = rows.setdefault(name, {"learner": name, "cells": 0, "worst_ratio": None, "at": None,
+                                     "broken": 0, "errors": 0, "budget": 0, "n/a": 0})
+        row["cells"] += 1
+        verdict = r.get("verdict")
+        row["broken"] += verdict == "BROKEN"
+        row["errors"] += verdict == "error"
+        row["budget"] += verdict == "budget"
+        row["n/a"] += verdict == "n/a"
+        ratio = r.get("ratio")
+        if ratio is not None and (row["worst_ratio"] is None or ratio > row["worst_ratio"]):
+            row["worst_ratio"], row["at"] = ratio, _where(r)
+    return list(rows.values())
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(), "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join(lines)
+
+
+def format_summary(records: Iterable[dict], *, max_errors: int = 5, max_where: int = 22) -> str:
+    """The summary as text: the learner table, the violations with replay commands, errors."""
+    records = list(records)
+    table = learner_table(records)
+
+    def short(text: str | None) -> str:
+        if text is None:
+            return "-"
+        return text if len(text) <= max_where else text[: max_where - 3] + "..."
+
+    lines = [_table(
+        ["learner", "cells", "worst ratio", "at", "broken", "errors", "budget", "n/a"],
+        [[t["learner"], str(t["cells"]), _number(t["worst_ratio"]), short(t["at"]), str(t["broken"]),
+          str(t["errors"]), str(t["budget"]), str(t["n/a"])] for t in table],
+    ), ""]
+    broken = violations(records)
+    if broken:
+        lines.append(f"{len(broken)} bound(s) broken:")
+        for r in broken:
+            lines.append(f"  {r['learner'] or r['class']}: {_number(r['measured'])} > bound {_number(r['bound'])} "
+                         f"({r['bound_measure']}) on {_where(r)}")
+            lines.append(f"    replay: {replay_command(r)}")
+    else:
+        lines.append(f"no bound broken in {len(records)} cells")
+    errors = [r for r in records if r.get("verdict") == "error"]
+    if errors:
+        lines.append(f"{len(errors)} cell(s) failed:")
+        for r in errors[:max_errors]:
+            lines.append(f"  {r['id']} {_where(r)}: {r['error_type']}: {r['error']}")
+        if len(errors) > max_errors:
+            lines.append(f"  ... and {len(errors) - max_errors} more (see the error columns of the results file)")
+    return "\n".join(lines)
+
+
+def _family(spec: str) -> str:
+    return re.split(r"[:(]", spec, maxsplit=1)[0]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "sweep"
+
+
+def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffix: str = ".png") -> list[Path]:
+    """Draw mistakes (or regret) against size per learner, with the bounds; return the files.
+
+    One figure per (class family, adversary, realizable) of the game cells that have a
+    size and a measured value, named ``FAMILY-ADVERSARY[-unrealizable].png``; the
+    point at each size is the worst over seeds and horizons, and each learner's bound at
+    that size is drawn dashed in the learner's colour.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``directory`` does not exist.
+    PlotDependencyError
+        If matplotlib is not installed.
+    """
+    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.interfaces.plots import _figure, save_figure
+
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise InvalidArgumentError(f"plot: the directory {str(directory)!r} does not exist")
+    groups: dict[tuple, dict[str, dict[int, list]]] = defaultdict(lambda: defaultdict(dict))
+    for r in records:
+        if r.get("kind") != "game" or r.get("size") is None or r.get("mistakes") is None:
+            continue
+        realizable = r.get("realizable", True)
+        value = r["mistakes"] if realizable else r.get("regret")
+        if value is None:
+            continue
+        key = (_family(r["class"]), r["adversary"], realizable)
+        point = groups[key][r["learner"]].setdefault(r["size"], [-math.inf, None])
+        point[0] = max(point[0], float(value))
+        bound = r.get("bound") if (r.get("bound_measure") == "regret") != realizable else None
+        if bound is not None:
+            point[1] = bound if point[1] is None else max(point[1], bound)
+    written: list[Path] = []
+    for (family, adversary, realizable), learners in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        fig = _figure(6.0, 4.0)
+        ax = fig.add_subplot()
+        for i, (learner, points) in enumerate(sorted(learners.items())):
+            colour = f"C{i % 10}"
+            sizes = sorted(points)
+            ax.plot(sizes, [points[s][0] for s in sizes], marker="o", color=colour, label=learner)
+            bounded = [s for s in sizes if points[s][1] is not None and math.isfinite(points[s][1])]
+            if bounded:
+                ax.plot(bounded, [points[s][1] for s in bounded], linestyle="--", color=colour,
+                        label=f"{learner} bound")
+        measure = "mistakes" if realizable else "regret"
+        ax.set_xlabel("size")
+        ax.set_ylabel(f"worst {measure} over seeds and horizons")
+        ax.set_title(f"{family} vs {adversary} ({'realizable' if realizable else 'unrealizable'})", fontsize=10)
+        ax.legend(fontsize=8)
+        name = f"{_slug(family)}-{_slug(adversary)}{'' if realizable else '-unrealizable'}{suffix}"
+        written.append(save_figure(fig, folder / name))
+    return written

@@ -1,0 +1,508 @@
+"""Hypothesis strategies for testing online learners: classes, separable streams, adversaries.
+
+Compose them in your own property tests, or let :func:`mistakebound.verification.checks.check_learner`
+use them for you.  Following the conventions of ``hypothesis.extra.numpy``: the names are
+plural nouns, every option is keyword-only, and an option accepts either a value or a
+strategy that draws it (``max_hypotheses=st.integers(2, 6)``).
+
+* :func:`hypothesis_classes` draws small finite classes, with the cases where learners
+  and searches go wrong: a single hypothesis, duplicate rows, duplicate, complementary
+  and constant columns.
+* :func:`separable_streams` draws a :class:`MarginStream`: a sequence of ``(x, y)`` in
+  ``R^d`` with ``||x|| <= R``, separated with margin ``gamma`` by a unit comparator.
+* :func:`adversaries` draws fresh adversaries of the zoo (only those that apply to a
+  given class when one is given).
+
+hypothesis is an optional dependency (the ``test`` extra): this module imports it only
+when a strategy is built, so importing the module, and building a :class:`MarginStream`
+by hand, work without it.
+
+Examples
+--------
+>>> from hypothesis import given
+>>> from mistakebound.learners import SOA
+>>> @given(hypothesis_classes(max_hypotheses=6))
+... def test_soa_knows_its_class(H):
+...     assert SOA(H).H is H
+>>> test_soa_knows_its_class()
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from attrs import define, field, frozen
+
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import ObliviousAdversary
+from mistakebound.game.spaces import LinearSpace, Space
+
+__all__ = ["hypothesis_classes", "separable_streams", "adversaries", "MarginStream", "StreamReplay"]
+
+#: Largest number of hypotheses or instances a plain-value option may ask for (the
+#: strategies are meant for small classes that hypothesis can shrink).
+MAX_SIZE = 64
+
+
+def _hypothesis():
+    """``hypothesis.strategies``, or an ImportError saying how to get it."""
+    try:
+        from hypothesis import strategies as st
+    except ImportError as exc:  # pragma: no cover - exercised only without the test extra
+        raise ImportError(
+            "mistakebound.verification.strategies needs hypothesis; install it with "
+            "pip install 'mistakebound[test]' (or pip install hypothesis)"
+        ) from exc
+    return st
+
+
+def _is_strategy(value: Any) -> bool:
+    from hypothesis.strategies import SearchStrategy
+
+    return isinstance(value, SearchStrategy)
+
+
+# ----------------------------------------------------------------- option validators
+def _count(name: str, minimum: int):
+    def check(value: Any) -> int:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            raise InvalidArgumentError(f"{name}: expected an integer >= {minimum} (or a strategy), got {value!r}")
+        if not minimum <= value <= MAX_SIZE:
+            raise InvalidArgumentError(f"{name}: expected an integer in [{minimum}, {MAX_SIZE}], got {value!r}")
+        return int(value)
+
+    return check
+
+
+def _density(value: Any) -> float | None:
+    if value is None:
+        return None
+    ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    if not ok or not 0.0 <= float(value) <= 1.0:  # False for NaN
+        raise InvalidArgumentError(f"density: expected None or a number in [0, 1] (or a strategy), got {value!r}")
+    return float(value)
+
+
+def _flag(name: str):
+    def check(value: Any) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise InvalidArgumentError(f"{name}: expected True or False (or a strategy), got {value!r}")
+        return bool(value)
+
+    return check
+
+
+def _positive(name: str):
+    def check(value: Any) -> float:
+        ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+        if not ok or not math.isfinite(value) or value <= 0:
+            raise InvalidArgumentError(f"{name}: expected a finite number > 0 (or a strategy), got {value!r}")
+        return float(value)
+
+    return check
+
+
+def _option(value: Any, check):
+    """Validate a plain value now; a strategy is validated on each draw."""
+    return value if _is_strategy(value) else check(value)
+
+
+def _resolve(draw, value: Any, check) -> Any:
+    return check(draw(value)) if _is_strategy(value) else value
+
+
+def _ordered(lo_name: str, lo: Any, hi_name: str, hi: Any) -> None:
+    if lo > hi:
+        raise InvalidArgumentError(f"{lo_name}: {lo} exceeds {hi_name} = {hi}; expected {lo_name} <= {hi_name}")
+
+
+# ----------------------------------------------------------------- classes
+#: How a generated column is made: fresh bits, a copy or the complement of an earlier
+#: column, or a constant.  "fresh" comes first so that hypothesis shrinks toward it.
+_COLUMN_KINDS = ("fresh", "constant", "duplicate", "complement")
+
+
+def hypothesis_classes(
+    *,
+    min_hypotheses: Any = 1,
+    max_hypotheses: Any = 8,
+    min_instances: Any = 1,
+    max_instances: Any = 5,
+    density: Any = None,
+    awkward: Any = True,
+):
+    """A strategy drawing small finite :class:`~mistakebound.HypothesisClass` es.
+
+    The class has between ``min_hypotheses`` and ``max_hypotheses`` rows and between
+    ``min_instances`` and ``max_instances`` columns over the domain ``0, 1, ...``.
+    With ``awkward`` (the default) a row may repeat an earlier row, and a column may
+    be constant, or copy or complement an earlier column; one hypothesis is the
+    smallest size drawn.  Those are the cases where a learner that skips, merges or
+    counts work goes wrong (Halving counts duplicate rows as votes, for instance).
+    hypothesis shrinks toward fewer rows, fewer columns, fresh columns and 0 entries.
+
+    Parameters
+    ----------
+    min_hypotheses, max_hypotheses : int or strategy
+        Bounds on the number of rows (``1 <= min <= max <= 64``).
+    min_instances, max_instances : int or strategy
+        Bounds on the number of columns (``0 <= min <= max <= 64``).
+    density : float or strategy, optional
+        Probability of a 1 in a fresh column; by default each entry is a fair coin.
+    awkward : bool or strategy
+        Whether to draw duplicate rows and constant, duplicate and complementary columns.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy of HypothesisClass
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an option outside its range, or a minimum above its maximum.
+
+    Examples
+    --------
+    >>> from hypothesis import find, settings
+    >>> H = find(hypothesis_classes(min_instances=2), lambda H: H.n_hypotheses >= 3,
+    ...          settings=settings(database=None))
+    >>> H.matrix.tolist()
+    [[0, 0], [0, 0], [0, 0]]
+    >>> hypothesis_classes(max_hypotheses=0)
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: max_hypotheses: expected an integer in [1, 64], got 0
+    """
+    st = _hypothesis()
+    min_h = _option(min_hypotheses, _count("min_hypotheses", 1))
+    max_h = _option(max_hypotheses, _count("max_hypotheses", 1))
+    min_i = _option(min_instances, _count("min_instances", 0))
+    max_i = _option(max_instances, _count("max_instances", 0))
+    density = _option(density, _density)
+    awkward = _option(awkward, _flag("awkward"))
+    if not _is_strategy(min_h) and not _is_strategy(max_h):
+        _ordered("min_hypotheses", min_h, "max_hypotheses", max_h)
+    if not _is_strategy(min_i) and not _is_strategy(max_i):
+        _ordered("min_instances", min_i, "max_instances", max_i)
+
+    @st.composite
+    def build(draw) -> HypothesisClass:
+        lo_h = _resolve(draw, min_h, _count("min_hypotheses", 1))
+        hi_h = _resolve(draw, max_h, _count("max_hypotheses", 1))
+        lo_i = _resolve(draw, min_i, _count("min_instances", 0))
+        hi_i = _resolve(draw, max_i, _count("max_instances", 0))
+        _ordered("min_hypotheses", lo_h, "max_hypotheses", hi_h)
+        _ordered("min_instances", lo_i, "max_instances", hi_i)
+        p = _resolve(draw, density, _density)
+        weird = _resolve(draw, awkward, _flag("awkward"))
+        n_cols = draw(st.integers(lo_i, hi_i))
+
+        # Columns: fresh (most of the time), or (awkward) constant, a copy or the
+        # complement of an earlier column.  Code 0 is "fresh", so hypothesis shrinks to it.
+        kinds = []
+        for j in range(n_cols):
+            code = draw(st.integers(0, len(_COLUMN_KINDS) + 3)) if weird else 0
+            kind = _COLUMN_KINDS[max(code - 4, 0)]  # codes 0..4 are "fresh"
+            if kind in ("duplicate", "complement") and j == 0:
+                kind = "fresh"
+            if kind == "constant":
+                arg = int(draw(st.booleans()))
+            elif kind in ("duplicate", "complement"):
+                arg = draw(st.integers(0, j - 1))
+            else:
+                arg = None
+            kinds.append((kind, arg))
+        n_fresh = sum(kind == "fresh" for kind, _ in kinds)
+
+        # Distinct-by-draw rows: one integer per row holds its bits on the fresh columns
+        # (a list, so that hypothesis shrinks by deleting rows); with a density, one draw per bit.
+        if p is None:
+            row = st.integers(0, 2**n_fresh - 1).map(lambda v: [(v >> k) & 1 for k in range(n_fresh)])
+        else:
+            row = st.lists(st.floats(0.0, 1.0, exclude_max=True).map(lambda u: int(u < p)),
+                           min_size=n_fresh, max_size=n_fresh)
+        rows = draw(st.lists(row, min_size=1 if weird else lo_h, max_size=hi_h))
+        # Copies of drawn rows (awkward), placed at drawn positions.
+        order = list(range(len(rows)))
+        if weird:
+            copies = draw(st.lists(st.integers(0, len(rows) - 1), min_size=max(0, lo_h - len(rows)),
+                                   max_size=hi_h - len(rows)))
+            for c in copies:
+                order.insert(draw(st.integers(0, len(order))), c)
+        fresh = np.array(rows, dtype=np.uint8).reshape(len(rows), n_fresh)
+        columns, k = [], 0
+        for kind, arg in kinds:
+            if kind == "fresh":
+                columns.append(fresh[:, k])
+                k += 1
+            elif kind == "constant":
+                columns.append(np.full(len(rows), arg, dtype=np.uint8))
+            elif kind == "duplicate":
+                columns.append(columns[arg])
+            else:
+                columns.append(1 - columns[arg])
+        base = np.array(columns, dtype=np.uint8).T.reshape(len(rows), n_cols)
+        return HypothesisClass.from_matrix(base[order])
+
+    return build()
+
+
+# ----------------------------------------------------------------- separable streams
+@define
+class StreamReplay(ObliviousAdversary):
+    """An oblivious adversary that plays a fixed list of ``(x, y)`` pairs, with a certificate.
+
+    Parameters
+    ----------
+    pairs : tuple of (instance, label)
+        The rounds, in order (a horizon shorter than the list cuts it).
+    witness : optional
+        What :meth:`certificate` returns: the comparator of a halfspace game, the target
+        of a disjunction game, None on a finite class (the engine tracks the version space).
+
+    Examples
+    --------
+    >>> from mistakebound import classes, play
+    >>> from mistakebound.learners import Halving
+    >>> H = classes.thresholds(3)
+    >>> play(Halving(H), StreamReplay(((2, 0), (1, 1))), H, rounds=5, seed=0).ys
+    (0, 1)
+    """
+
+    pairs: tuple = field(converter=tuple, repr=False)
+    witness: Any = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        return f"StreamReplay(<{len(self.pairs)} rounds>)"
+
+    def applies_to(self, H: Any) -> bool:
+        """Whether every instance of the list is an instance of ``H``."""
+        if isinstance(H, HypothesisClass):
+            return all(x in H for x, _ in self.pairs)
+        if isinstance(H, Space):
+            try:
+                for x, _ in self.pairs:
+                    H.instance(x)
+            except (TypeError, ValueError):
+                return False
+            return True
+        return False
+
+    def commit(self, H: Any, rounds: int, rng: np.random.Generator, realizable: bool) -> list:
+        return list(self.pairs[:rounds])
+
+    def certificate(self, state: Any) -> Any:
+        """The witness given at construction (a copy for arrays)."""
+        w = self.witness
+        return np.array(w, dtype=float) if isinstance(w, (tuple, list, np.ndarray)) else w
+
+
+@frozen
+class MarginStream:
+    """A sequence of ``(x, y)`` in R^d separated with margin ``gamma`` by a unit comparator.
+
+    It behaves as a sequence of its pairs (``len``, iteration, indexing).  Each ``x`` is
+    a tuple of floats with ``||x|| <= R``; each label ``y`` is 0 or 1, and
+    ``(2y - 1) <u, x> >= gamma`` for the unit vector ``u = comparator``.  Play it with
+    ``play(learner, S.adversary(), S.space, rounds=len(S))``.
+
+    Attributes
+    ----------
+    pairs : tuple of (tuple, int)
+    comparator : tuple of float
+        A unit vector realising the margin.
+    gamma, R : float
+
+    Examples
+    --------
+    >>> from mistakebound import play
+    >>> from mistakebound.learners.perceptron import Perceptron
+    >>> S = MarginStream(pairs=(((0.5, 0.0), 1), ((-0.5, 0.5), 0)), comparator=(1.0, 0.0), gamma=0.5)
+    >>> len(S), S.space.describe(), S.margin
+    (2, 'halfspaces(d=2, R=1, gamma=0.5)', 0.5)
+    >>> play(Perceptron(), S.adversary(), S.space, rounds=len(S), seed=0).mistakes
+    1
+    """
+
+    pairs: tuple = field(converter=tuple)
+    comparator: tuple = field(converter=tuple)
+    gamma: float = field(converter=float)
+    R: float = field(default=1.0, converter=float)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __iter__(self) -> Iterator:
+        return iter(self.pairs)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.pairs[i]
+
+    @property
+    def d(self) -> int:
+        """The dimension."""
+        return len(self.comparator)
+
+    @property
+    def space(self) -> LinearSpace:
+        """The :class:`~mistakebound.game.spaces.LinearSpace` the stream is played on."""
+        return LinearSpace(self.d, R=self.R, gamma=self.gamma)
+
+    @property
+    def margin(self) -> float:
+        """The smallest ``(2y - 1) <u, x>`` over the stream (``inf`` when it is empty)."""
+        u = np.asarray(self.comparator)
+        return min((float((2 * y - 1) * np.dot(u, x)) for x, y in self.pairs), default=math.inf)
+
+    def adversary(self) -> StreamReplay:
+        """A fresh oblivious adversary that plays the stream and certifies the comparator."""
+        return StreamReplay(self.pairs, witness=self.comparator)
+
+
+def separable_streams(*, d: Any, gamma: Any, R: Any = 1.0, min_rounds: Any = 1, max_rounds: Any = 20):
+    """A strategy drawing :class:`MarginStream` s: labelled points with margin ``gamma``.
+
+    The comparator ``u`` is a drawn direction, normalised (``e_1`` when the draw is the
+    zero vector).  Each point is ``x = s a u + r v``: a label sign ``s``, a distance
+    ``a`` in ``[gamma, R]`` from the hyperplane ``u^perp``, and a component ``r v``
+    orthogonal to ``u`` with ``r <= sqrt(R^2 - a^2)``, so ``||x|| <= R`` and
+    ``s <u, x> = a >= gamma``: the Perceptron's ``(R/gamma)^2`` applies.  hypothesis
+    shrinks toward ``u = e_1``, points ``-gamma e_1`` and short streams.
+
+    Parameters
+    ----------
+    d : int or strategy
+        The dimension (``1 <= d <= 64``).
+    gamma : float or strategy
+        The margin, ``0 < gamma <= R``.
+    R : float or strategy
+        The radius.
+    min_rounds, max_rounds : int or strategy
+        Bounds on the length (``0 <= min <= max <= 64``).
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy of MarginStream
+
+    Examples
+    --------
+    >>> from hypothesis import find, settings
+    >>> S = find(separable_streams(d=2, gamma=0.5), lambda S: len(S) >= 2, settings=settings(database=None))
+    >>> S.comparator, S.pairs
+    ((1.0, 0.0), (((-0.5, 0.0), 0), ((-0.5, 0.0), 0)))
+    >>> separable_streams(d=2, gamma=2.0)
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: gamma: 2.0 exceeds R = 1.0; expected gamma <= R
+    """
+    st = _hypothesis()
+    d = _option(d, _count("d", 1))
+    gamma = _option(gamma, _positive("gamma"))
+    R = _option(R, _positive("R"))
+    min_rounds = _option(min_rounds, _count("min_rounds", 0))
+    max_rounds = _option(max_rounds, _count("max_rounds", 0))
+    if not _is_strategy(gamma) and not _is_strategy(R):
+        _ordered("gamma", gamma, "R", R)
+    if not _is_strategy(min_rounds) and not _is_strategy(max_rounds):
+        _ordered("min_rounds", min_rounds, "max_rounds", max_rounds)
+    unit = st.floats(-1.0, 1.0, allow_nan=False)
+    fraction = st.floats(0.0, 1.0, allow_nan=False)
+
+    @st.composite
+    def build(draw) -> MarginStream:
+        dim = _resolve(draw, d, _count("d", 1))
+        radius = _resolve(draw, R, _positive("R"))
+        margin = _resolve(draw, gamma, _positive("gamma"))
+        _ordered("gamma", margin, "R", radius)
+        lo = _resolve(draw, min_rounds, _count("min_rounds", 0))
+        hi = _resolve(draw, max_rounds, _count("max_rounds", 0))
+        _ordered("min_rounds", lo, "max_rounds", hi)
+        u = np.array([draw(unit) for _ in range(dim)])
+        if np.linalg.norm(u) < 1e-6:
+            u = np.eye(dim)[0]
+        u = u / np.linalg.norm(u)
+        pairs = []
+        for _ in range(draw(st.integers(lo, hi))):
+            y = int(draw(st.booleans()))
+            a = margin + draw(fraction) * (radius - margin)
+            x = (2 * y - 1) * a * u
+            if dim > 1:
+                w = np.array([draw(unit) for _ in range(dim)])
+                w -= np.dot(w, u) * u
+                norm = np.linalg.norm(w)
+                r = draw(fraction) * math.sqrt(max(radius**2 - a**2, 0.0))
+                if norm > 1e-9 and r > 0:
+                    x = x + (r / norm) * w
+            pairs.append((tuple(float(v) + 0.0 for v in x), y))  # + 0.0 turns -0.0 into 0.0
+        return MarginStream(pairs=tuple(pairs), comparator=tuple(float(v) + 0.0 for v in u), gamma=margin, R=radius)
+
+    return build()
+
+
+# ----------------------------------------------------------------- adversaries
+def _zoo() -> list[type]:
+    """The zoo's adversary types that can be built without arguments."""
+    from mistakebound.adversaries import ADVERSARIES
+
+    out = []
+    for cls in ADVERSARIES:
+        try:
+            cls()
+        except TypeError:
+            continue
+        out.append(cls)
+    return out
+
+
+def _applies(adversary: Any, H: Any) -> bool:
+    """Whether ``adversary`` can play on ``H``: its ``applies_to`` decides (default: yes)."""
+    applies = getattr(adversary, "applies_to", None)
+    return applies is None or bool(applies(H))
+
+
+def adversaries(H: Any = None):
+    """A strategy drawing fresh adversaries of the zoo (``mistakebound.adversaries.ADVERSARIES``).
+
+    Each draw builds a new adversary (they keep per-game state) with its default
+    parameters.  With ``H`` (a class or a space, as a value) only the adversaries that
+    apply to it are drawn: ``BasisVectorForcer`` only on classes over 0/1 vectors that
+    hold the basis vectors, and on spaces only the adversaries that declare them.
+
+    Parameters
+    ----------
+    H : HypothesisClass or Space, optional
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy of Adversary
+
+    Raises
+    ------
+    NotApplicableError
+        If no adversary of the zoo applies to ``H``.
+
+    Examples
+    --------
+    >>> from hypothesis import find, settings
+    >>> from mistakebound import classes
+    >>> find(adversaries(classes.thresholds(4)), lambda a: True, settings=settings(database=None))
+    OppositeLabel()
+    >>> find(adversaries(LinearSpace(3, R=1.0, gamma=0.5)), lambda a: True, settings=settings(database=None))
+    BasisVectorForcer()
+    """
+    from mistakebound.foundations.errors import NotApplicableError
+
+    st = _hypothesis()
+    zoo = _zoo()
+    if H is not None:
+        if _is_strategy(H) or not isinstance(H, (HypothesisClass, Space)):
+            raise InvalidArgumentError(f"H: expected None, a HypothesisClass or a Space, got {type(H).__name__}")
+        zoo = [cls for cls in zoo if _applies(cls(), H)]
+        if not zoo:
+            raise NotApplicableError(f"H: no adversary of the zoo applies to {H.describe()}")
+    return st.sampled_from(zoo).map(lambda cls: cls())
