@@ -1,13 +1,21 @@
 """The adversary zoo: environments that pick instances and labels.
 
-:data:`ADVERSARIES` holds the five built around finite classes; the others play on
-halfspaces (:class:`MidpointAdversary`, :class:`SeparableStream`, and
-:class:`BasisVectorForcer` there too), k-disjunctions (:class:`DisjunctionStream`,
-:class:`DisjunctionAdversary`), expert advice (:class:`HeaviestExpertLoss`,
-:class:`RandomExpertLosses`, :class:`SplitAdvice`), or replay an exact worst case
-(:class:`MinimaxAdversary`), or force the randomized Littlestone dimension
-(:class:`RandomizedForcer`); :class:`AlternatingLosses` is the Follow-the-Leader
-failure sequence of online convex optimisation (:func:`mistakebound.game.oco.play_oco`).
+An adversary that provably forces mistakes says how many through one method,
+``forces(setting, *, learner, rounds=None, realizable=True)``, which returns a
+:class:`~mistakebound.verification.claims.Bound` (a lower bound, citing where the count
+comes from), or none with the reason.  Those that need more than their defaults to be
+built for a setting have a classmethod ``for_setting(setting, *, rounds=None)``.
+
+:class:`OppositeLabel`, :class:`ShatteredTreeWalker`, :class:`BinarySearchThreshold`,
+:class:`ObliviousCoin` and :class:`RandomizedForcer` (which forces the randomized
+Littlestone dimension) play on finite classes, and :class:`BasisVectorForcer` on finite
+classes over 0/1 vectors and on the spaces; the others play on halfspaces
+(:class:`MidpointAdversary`, :class:`SeparableStream`), k-disjunctions
+(:class:`DisjunctionStream`, :class:`DisjunctionAdversary`), expert advice
+(:class:`HeaviestExpertLoss`, :class:`RandomExpertLosses`, :class:`SplitAdvice`), or
+replay an exact worst case (:class:`MinimaxAdversary`); :class:`AlternatingLosses` is the
+Follow-the-Leader failure sequence of online convex optimisation
+(:func:`mistakebound.game.oco.play_oco`).
 
 Examples
 --------
@@ -17,6 +25,10 @@ Examples
 True
 >>> BasisVectorForcer().applies_to(classes.thresholds(3))
 False
+>>> from mistakebound.learners import Halving
+>>> H = classes.monotone_disjunctions(3)
+>>> BasisVectorForcer().forces(H, learner=Halving(H)).value
+3
 """
 
 from mistakebound.adversaries.alternating_losses import AlternatingLosses
@@ -25,12 +37,12 @@ from mistakebound.adversaries.binary_search_threshold import BinarySearchThresho
 from mistakebound.adversaries.disjunction_stream import DisjunctionAdversary, DisjunctionStream
 from mistakebound.adversaries.expert_adversaries import HeaviestExpertLoss, RandomExpertLosses, SplitAdvice
 from mistakebound.adversaries.midpoint import MidpointAdversary
+from mistakebound.adversaries.minimax import MinimaxAdversary
 from mistakebound.adversaries.oblivious_coin import ObliviousCoin
 from mistakebound.adversaries.opposite_label import OppositeLabel
 from mistakebound.adversaries.randomized_forcer import RandomizedForcer
 from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.adversaries.shattered_tree_walker import ShatteredTreeWalker
-from mistakebound.theory.worst_case import MinimaxAdversary
 
 __all__ = [
     "OppositeLabel",
@@ -48,8 +60,4 @@ __all__ = [
     "MinimaxAdversary",
     "AlternatingLosses",
     "RandomizedForcer",
-    "ADVERSARIES",
 ]
-
-#: The five adversaries the framework is built around, in the order tables list them.
-ADVERSARIES = (OppositeLabel, ShatteredTreeWalker, BinarySearchThreshold, BasisVectorForcer, ObliviousCoin)

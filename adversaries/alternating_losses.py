@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import math
-import numbers
+from typing import Any
 
 import numpy as np
 from attrs import define, field
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.game.oco import LinearLoss, ObliviousOCOAdversary
+from mistakebound.foundations.validation import check_int, check_real, real_converter
+from mistakebound.game.oco import LinearLoss, ObliviousOCOAdversary, OCOSetting
+from mistakebound.verification.claims import Bound
 
 __all__ = ["AlternatingLosses"]
 
-
-def _finite(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise InvalidArgumentError(f"{name}: expected a finite number, got {value!r}")
-    return float(value)
+#: Where its forced regret comes from.
+SOURCE = (
+    "the Follow-the-Leader failure sequence (seeds/004, Section 3.1): FTL pays B m in every round after the "
+    "first while the fixed point 0 pays 0, regret >= (T - 1) B m"
+)
 
 
 @define
@@ -58,8 +59,8 @@ class AlternatingLosses(ObliviousOCOAdversary):
     ((0.0, 1.0, 1.0, 1.0, 1.0, 1.0), 5.5, 5.0)
     """
 
-    first: float = field(default=0.5, converter=lambda v: _finite("first", v))
-    magnitude: float = field(default=1.0, converter=lambda v: _finite("magnitude", v))
+    first: float = field(default=0.5, converter=real_converter("first"))
+    magnitude: float = field(default=1.0, converter=real_converter("magnitude"))
 
     def __attrs_post_init__(self) -> None:
         if not 0 < abs(self.first) < self.magnitude:
@@ -67,6 +68,38 @@ class AlternatingLosses(ObliviousOCOAdversary):
                 f"first, magnitude: expected 0 < |first| < magnitude, got first={self.first!r}, "
                 f"magnitude={self.magnitude!r}"
             )
+
+    def applies_to(self, setting: Any) -> bool:
+        """On the online convex optimisation game (an :class:`~mistakebound.game.oco.OCOSetting`)."""
+        return isinstance(setting, OCOSetting)
+
+    def forces(self, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True) -> Bound:
+        """``(T - 1) B m`` regret on :class:`~mistakebound.learners.gradient.FollowTheLeader` (:meth:`forced_regret`).
+
+        Returns
+        -------
+        Bound
+            On ``"regret"`` (against the best fixed point of the ball); none with the
+            reason for another learner, another setting, or an unknown horizon.
+
+        Examples
+        --------
+        >>> from mistakebound.learners.gradient import FollowTheLeader
+        >>> AlternatingLosses().forces(OCOSetting(1, radius=1.0), learner=FollowTheLeader(1, 1.0), rounds=100).value
+        99.0
+        """
+        from mistakebound.learners.gradient import FollowTheLeader
+
+        if not isinstance(learner, FollowTheLeader):
+            return Bound.none(f"its forced regret is proven for FollowTheLeader only, not {type(learner).__name__}",
+                              measure="regret")
+        if not isinstance(setting, OCOSetting) or setting.radius != learner.radius or setting.d != learner.d:
+            return Bound.none(f"it forces its regret on the ball of FollowTheLeader's radius {learner.radius:g} in "
+                              f"d = {learner.d}", measure="regret")
+        if rounds is None:
+            return Bound.none("the forced regret grows with the horizon: give rounds", measure="regret")
+        return Bound(self.forced_regret(check_int("rounds", rounds, 0), setting.radius), "regret", SOURCE,
+                     ("against the best fixed point of the ball",))
 
     def slopes(self, rounds: int) -> list[float]:
         """The slopes ``c_t`` of ``f_t(w) = c_t w_1`` for ``t = 1 .. rounds``."""
@@ -87,6 +120,8 @@ class AlternatingLosses(ObliviousOCOAdversary):
         FTL pays ``B m`` in each of rounds ``2 .. T`` and the fixed point 0 pays 0, so
         its regret against the ball is at least this (``seeds/004``, Section 3.1).
         """
+        T = check_int("T", T, 0)
+        radius = check_real("radius", radius, minimum=0)
         return max(T - 1, 0) * radius * self.magnitude
 
     def ftl_regret(self, T: int, radius: float) -> float:

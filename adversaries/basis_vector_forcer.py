@@ -14,13 +14,29 @@ from typing import Any
 import numpy as np
 from attrs import define
 
+from mistakebound.adversaries._forcing import forced_rounds, measure_for
 from mistakebound.adversaries._labels import against, legal_against
-from mistakebound.game.play import GameState
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.play import GameState
 from mistakebound.game.players import Adversary
 from mistakebound.game.spaces import KDisjunctionSpace, LinearSpace, signed
+from mistakebound.verification.claims import Bound
 
-__all__ = ["BasisVectorForcer", "basis_vectors", "linear_forced_count"]
+__all__ = ["BasisVectorForcer", "basis_vectors", "linear_forced_count", "shatters_basis_vectors"]
+
+#: Where its forced counts come from.
+CLASS_SOURCE = (
+    "the basis-vector lower bound (mistake-bound lecture notes, seed 001): when H realises every labelling of "
+    "e_1..e_n (monotone disjunctions do), n mistakes on every deterministic learner"
+)
+LINEAR_SOURCE = (
+    "the basis-vector sequence R e_1..R e_k, k = min(d, floor((R/gamma)^2)): every labelling is separated with "
+    "margin gamma, so k mistakes on every deterministic learner (the Perceptron's (R/gamma)^2 of seed 001 is tight)"
+)
+DISJUNCTION_SOURCE = (
+    "the basis vectors e_1..e_k of a KDisjunctionSpace(n, k): every labelling is a disjunction of at most k "
+    "variables, so k mistakes on every deterministic learner (seed 001)"
+)
 
 #: Relative slack when rounding (R/gamma)^2 down to an integer, well inside the
 #: referee's tolerance on margins (1e-9), so a ratio that is an integer up to rounding
@@ -36,6 +52,26 @@ def basis_vectors(H: HypothesisClass) -> list[tuple[int, ...]] | None:
     n = len(first)
     vectors = [tuple(int(i == j) for j in range(n)) for i in range(n)]
     return vectors if all(e in H for e in vectors) else None
+
+
+def shatters_basis_vectors(H: HypothesisClass) -> bool:
+    """Whether ``H`` holds the basis vectors of its domain and realises every labelling of them.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> shatters_basis_vectors(classes.monotone_disjunctions(3)), shatters_basis_vectors(classes.projections(3))
+    (True, False)
+    """
+    vectors = basis_vectors(H)
+    if vectors is None:
+        return False
+    n = len(vectors)
+    if n > 30 or H.n_hypotheses < 2**n:
+        return False
+    columns = H.matrix[:, [H.index_of(e) for e in vectors]].astype(np.int64)
+    patterns = columns @ (1 << np.arange(n, dtype=np.int64))
+    return np.unique(patterns).size == 2**n
 
 
 def linear_forced_count(H: LinearSpace) -> int:
@@ -108,6 +144,8 @@ class BasisVectorForcer(Adversary):
     >>> T = play(Perceptron(), BasisVectorForcer(), LinearSpace(8, R=1.0, gamma=0.5), rounds=10, seed=0)
     >>> T.mistakes, T.comparator
     (4, (-0.5, -0.5, -0.5, -0.5, 0.0, 0.0, 0.0, 0.0))
+    >>> BasisVectorForcer().forces(LinearSpace(8, R=1.0, gamma=0.5), learner=Perceptron()).value
+    4
     """
 
     def applies_to(self, H: Any) -> bool:
@@ -153,6 +191,49 @@ class BasisVectorForcer(Adversary):
         if isinstance(state.H, HypothesisClass):
             return legal_against(state, x, p)
         return against(p)
+
+    def forces(self, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True) -> Bound:
+        """The basis vectors it presents, each a mistake of every deterministic learner.
+
+        ``n`` on a finite class that realises every labelling of its ``n`` basis vectors
+        (``classes.monotone_disjunctions(n)``), ``min(d, floor((R/gamma)^2))`` on a
+        ``LinearSpace`` (:func:`linear_forced_count`), ``k`` on a
+        ``KDisjunctionSpace(n, k)``; the horizon caps it, and a randomized learner pays
+        at least half of it in expectation.
+
+        Returns
+        -------
+        Bound
+            None with the reason, in a realizable game, on a finite class that does not
+            shatter its basis vectors (there the legal answers are not all against the
+            prediction; in an unrealizable game they are).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> from mistakebound.learners import Halving
+        >>> H = classes.monotone_disjunctions(5)
+        >>> BasisVectorForcer().forces(H, learner=Halving(H), rounds=3).value
+        3
+        >>> G = classes.projections(3)
+        >>> BasisVectorForcer().forces(G, learner=Halving(G)).reason
+        'projections(3) does not realise every labelling of its basis vectors: no forced count is proven'
+        """
+        options = dict(learner=learner, rounds=rounds, realizable=realizable)
+        if isinstance(setting, HypothesisClass):
+            vectors = basis_vectors(setting)
+            if vectors is not None and not realizable:  # every answer is against the prediction
+                return forced_rounds(len(vectors), source=CLASS_SOURCE, labels_consistent=False, **options)
+            if not shatters_basis_vectors(setting):
+                return Bound.none(f"{setting.describe()} does not realise every labelling of its basis vectors: "
+                                  "no forced count is proven", measure=measure_for(learner, realizable, True))
+            return forced_rounds(len(vectors), source=CLASS_SOURCE, **options)
+        if isinstance(setting, LinearSpace):
+            return forced_rounds(linear_forced_count(setting), source=LINEAR_SOURCE, **options)
+        if isinstance(setting, KDisjunctionSpace):
+            return forced_rounds(min(setting.n, setting.k), source=DISJUNCTION_SOURCE, **options)
+        return Bound.none("BasisVectorForcer plays on finite classes over 0/1 vectors, LinearSpace and "
+                          "KDisjunctionSpace", measure=measure_for(learner, realizable, True))
 
     def certificate(self, state: GameState) -> Any:
         """The witness of the labels given so far (None before round 1).

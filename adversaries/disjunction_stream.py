@@ -26,21 +26,32 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 from attrs import define, field
 
+from mistakebound.adversaries._forcing import forced_rounds, measure_for
 from mistakebound.adversaries._labels import against
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.game.play import GameState
+from mistakebound.foundations.validation import check_int, check_probability, integer_converter
+from mistakebound.game import classes
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.play import GameState
 from mistakebound.game.players import Adversary, ObliviousAdversary
 from mistakebound.game.spaces import KDisjunctionSpace
+from mistakebound.verification.claims import Bound
 
 __all__ = ["DisjunctionStream", "DisjunctionAdversary", "half_density", "cube_dimension", "block_queries"]
+
+#: Where its forced count comes from.
+SOURCE = (
+    "DisjunctionAdversary.forced_mistakes: each halving query is answered against the prediction and a block of m "
+    "variables takes at least block_queries(m) of them (about k log2(n/k) in all; n = the basis-vector bound of "
+    "seed 001 when k = n)"
+)
 
 
 def half_density(k: int) -> float:
@@ -55,8 +66,7 @@ def half_density(k: int) -> float:
     >>> 1 - (1 - half_density(5)) ** 5
     0.5
     """
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 0:
-        raise InvalidArgumentError(f"k: expected an integer >= 0, got {k!r}")
+    k = check_int("k", k, 0)
     return 0.5 if k == 0 else 1.0 - 2.0 ** (-1.0 / k)
 
 
@@ -100,12 +110,15 @@ def _max_k(H: Any, n: int) -> int:
     return H.k if isinstance(H, KDisjunctionSpace) else n
 
 
-def _check_optional_int(name: str, value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise InvalidArgumentError(f"{name}: expected None or an integer >= 0, got {value!r}")
-    return int(value)
+@functools.lru_cache(maxsize=32)
+def _holds_every_disjunction(H: HypothesisClass, n: int) -> bool:
+    """Whether the finite class ``H`` over ``{0,1}^n`` holds every monotone disjunction (so every answer is legal)."""
+    if n > 12 or H.n_hypotheses < 2**n:
+        return False
+    M = classes.monotone_disjunctions(n)
+    table = M.matrix[:, [M.index_of(x) for x in H.domain]].astype("uint8")
+    rows = {bytes(row) for row in H.matrix.astype("uint8")}
+    return all(bytes(row) in rows for row in table)
 
 
 def _present(H: Any, bits: np.ndarray) -> Any:
@@ -150,24 +163,20 @@ class DisjunctionStream(ObliviousAdversary):
     20
     """
 
-    n: int | None = field(default=None, converter=lambda v: _check_optional_int("n", v))
-    k: int | None = field(default=None, converter=lambda v: _check_optional_int("k", v))
-    density: float | None = field(default=None)
-    noise: float = field(default=0.0)
+    n: int | None = field(default=None, converter=integer_converter("n", 0, optional=True))
+    k: int | None = field(default=None, converter=integer_converter("k", 0, optional=True))
+    density: float | None = field(
+        default=None, converter=lambda v: None if v is None else check_probability("density", v)
+    )
+    noise: float = field(default=0.0, converter=lambda v: check_probability("noise", v))
     _target: tuple | None = field(init=False, default=None, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        if self.density is not None and (
-            isinstance(self.density, bool) or not isinstance(self.density, numbers.Real)
-            or not 0 <= self.density <= 1
-        ):
-            raise InvalidArgumentError(f"density: expected None or a number in [0, 1], got {self.density!r}")
-        if isinstance(self.noise, bool) or not isinstance(self.noise, numbers.Real) or not 0 <= self.noise <= 1:
-            raise InvalidArgumentError(f"noise: expected a number in [0, 1], got {self.noise!r}")
-
     def applies_to(self, H: Any) -> bool:
+        """On a KDisjunctionSpace, or a finite class over {0,1}^n holding every monotone disjunction (its targets)."""
         n = cube_dimension(H)
         if n is None or (self.n is not None and self.n != n):
+            return False
+        if isinstance(H, HypothesisClass) and not _holds_every_disjunction(H, n):
             return False
         return self.k is None or self.k <= _max_k(H, n)
 
@@ -253,7 +262,7 @@ class DisjunctionAdversary(Adversary):
     (True, True)
     """
 
-    k: int | None = field(default=None, converter=lambda v: _check_optional_int("k", v))
+    k: int | None = field(default=None, converter=integer_converter("k", 0, optional=True))
     _H: Any = field(init=False, default=None, repr=False)
     _n: int = field(init=False, default=0, repr=False)
     _candidates: list = field(init=False, factory=list, repr=False)
@@ -262,8 +271,12 @@ class DisjunctionAdversary(Adversary):
     _queries: int = field(init=False, default=0, repr=False)
 
     def applies_to(self, H: Any) -> bool:
+        """On a KDisjunctionSpace, or a finite class over {0,1}^n holding every monotone disjunction (so every
+        label it gives is legal)."""
         n = cube_dimension(H)
-        return n is not None and (self.k is None or self.k <= _max_k(H, n))
+        if n is None or (isinstance(H, HypothesisClass) and not _holds_every_disjunction(H, n)):
+            return False
+        return self.k is None or self.k <= _max_k(H, n)
 
     def blocks(self, H: Any) -> int:
         """The number of blocks (target variables) it uses on ``H``."""
@@ -352,6 +365,37 @@ class DisjunctionAdversary(Adversary):
         else:
             self._candidates[j] = self._candidates[j][len(half):]
         return y
+
+    def forces(self, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True) -> Bound:
+        """:meth:`forced_mistakes` mistakes on every deterministic learner in a realizable game; every round if not.
+
+        The halving queries come first, each answered against the likelier prediction;
+        in an unrealizable game it answers every round that way.  A randomized learner
+        pays at least half of that in expectation.  On a finite class the count needs
+        every monotone disjunction in the class (so every answer is legal).
+
+        Examples
+        --------
+        >>> from mistakebound.learners.winnow import LittlestoneWinnow
+        >>> DisjunctionAdversary().forces(KDisjunctionSpace(1000, 3), learner=LittlestoneWinnow()).value
+        24
+        """
+        measure = measure_for(learner, realizable, realizable)
+        n = cube_dimension(setting)
+        if n is None or not self.applies_to(setting):
+            return Bound.none("DisjunctionAdversary plays on a KDisjunctionSpace or a finite class over {0,1}^n "
+                              "(with k at most the space's)", measure=measure)
+        if realizable and isinstance(setting, HypothesisClass) and not _holds_every_disjunction(setting, n):
+            return Bound.none(f"{setting.describe()} does not hold every monotone disjunction of {n} variables: "
+                              "its answers may be illegal there", measure=measure)
+        if realizable:
+            return forced_rounds(self.forced_mistakes(setting), learner=learner, rounds=rounds, realizable=True,
+                                 source=SOURCE)
+        if rounds is None:
+            return Bound.none("in an unrealizable game it forces a mistake in every round until the horizon: "
+                              "give rounds", measure=measure)
+        return forced_rounds(rounds, learner=learner, rounds=rounds, realizable=False, source=SOURCE,
+                             labels_consistent=False)
 
     def certificate(self, state: GameState) -> tuple[int, ...] | None:
         """None before round 1 (the target is not chosen yet); afterwards the target."""

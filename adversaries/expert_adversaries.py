@@ -19,20 +19,31 @@ True
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 from attrs import define, field
 from attrs.validators import in_
 
+from mistakebound.adversaries._forcing import forced_rounds, measure_for
 from mistakebound.adversaries._labels import against
-from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_int, check_real, integer_converter, real_converter
 from mistakebound.game.play import GameState
 from mistakebound.game.players import Adversary, ObliviousAdversary
 from mistakebound.game.spaces import ExpertAdvice
+from mistakebound.verification.claims import Bound
 
 __all__ = ["HeaviestExpertLoss", "RandomExpertLosses", "SplitAdvice", "cumulative_losses"]
+
+#: Where the forced counts come from.
+HEAVIEST_SOURCE = (
+    "HeaviestExpertLoss.forced_regret: Weighted-Majority pays, in the j-th round of each cycle of d, the weight "
+    "1/(d - j (1 - e^-eta)) of the charged expert (exact, from the round-robin pattern)"
+)
+SPLIT_SOURCE = (
+    "SplitAdvice (Cover's argument in the experts setting): a mistake of every deterministic learner in every round; "
+    "in a realizable game it lasts while the perfect leaders can be halved, at least floor(log2 d) rounds"
+)
 
 
 def cumulative_losses(state: GameState) -> np.ndarray:
@@ -43,23 +54,6 @@ def cumulative_losses(state: GameState) -> np.ndarray:
     X = np.array([r.x for r in state.history], dtype=float).reshape(len(state.history), d)
     y = np.array([r.y for r in state.history], dtype=float)[:, None]
     return np.abs(X - y).sum(axis=0)
-
-
-def _optional_int(name: str, value: Any, minimum: int) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InvalidArgumentError(f"{name}: expected None or an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def _optional_eta(value: Any) -> float | None:
-    if value is None:
-        return None
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
-    if not ok:
-        raise InvalidArgumentError(f"eta: expected None or a finite number >= 0, got {value!r}")
-    return float(value)
 
 
 @define
@@ -95,8 +89,8 @@ class HeaviestExpertLoss(Adversary):
         The number of experts; if given the adversary applies only to ``ExpertAdvice(d)``.
     """
 
-    eta: float | None = field(default=None, converter=_optional_eta)
-    d: int | None = field(default=None, converter=lambda v: _optional_int("d", v, 1))
+    eta: float | None = field(default=None, converter=real_converter("eta", minimum=0, optional=True))
+    d: int | None = field(default=None, converter=integer_converter("d", 1, optional=True))
 
     def applies_to(self, H: Any) -> bool:
         return isinstance(H, ExpertAdvice) and (self.d is None or self.d == H.d)
@@ -126,6 +120,49 @@ class HeaviestExpertLoss(Adversary):
     def label(self, state: GameState, x: Any, p: float) -> int:
         return 0
 
+    def forces(self, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True) -> Bound:
+        """The exact regret it forces on :class:`~mistakebound.learners.weighted_majority.WeightedMajority`.
+
+        :meth:`forced_regret` with the learner's ``eta`` over the rounds played: the
+        horizon in an unrealizable game, ``min(rounds, d - 1)`` in a realizable one
+        (where it stops before charging the last perfect expert, and the regret is the
+        expected mistakes).
+
+        Returns
+        -------
+        Bound
+            None with the reason for any other learner (the count is exact for
+            Weighted-Majority only), another setting, ``eta = 0`` (it then always
+            charges expert 0), or an unrealizable game of unknown length.
+
+        Examples
+        --------
+        >>> from mistakebound.learners.weighted_majority import WeightedMajority
+        >>> L = WeightedMajority(2, 64)
+        >>> b = HeaviestExpertLoss().forces(ExpertAdvice(2), learner=L, rounds=64, realizable=False)
+        >>> b.measure, round(b.value, 4)
+        ('regret', 1.1753)
+        """
+        from mistakebound.learners.weighted_majority import WeightedMajority
+
+        measure = "expected mistakes" if realizable else "regret"
+        if not isinstance(learner, WeightedMajority):
+            return Bound.none(f"its forced regret is exact for WeightedMajority only, not {type(learner).__name__}",
+                              measure=measure)
+        if not self.applies_to(setting) or setting.d != learner.d:
+            return Bound.none(f"it plays on ExpertAdvice(d) with the learner's d = {learner.d}", measure=measure)
+        if self.eta == 0:
+            return Bound.none("with eta = 0 it charges expert 0 in every round; the count is for eta > 0",
+                              measure=measure)
+        if realizable:
+            n = learner.d - 1 if rounds is None else min(check_int("rounds", rounds, 0), learner.d - 1)
+        elif rounds is None:
+            return Bound.none("in an unrealizable game it plays until the horizon: give rounds", measure=measure)
+        else:
+            n = check_int("rounds", rounds, 0)
+        return Bound(self.forced_regret(learner.d, n, learner.eta), measure, HEAVIEST_SOURCE,
+                     (f"WeightedMajority with eta = {learner.eta:.6g}", f"{n} rounds"))
+
     @staticmethod
     def forced_regret(d: int, T: int, eta: float) -> float:
         """The exact regret this adversary forces on Weighted-Majority with rate ``eta`` in ``T`` rounds.
@@ -139,6 +176,8 @@ class HeaviestExpertLoss(Adversary):
         >>> HeaviestExpertLoss.forced_regret(2, 2, 0.0)   # weights stay uniform: 1/2 + 1/2 - 1
         0.0
         """
+        d, T = check_int("d", d, 1), check_int("T", T, 0)
+        eta = check_real("eta", eta, minimum=0)
         terms = [1.0 / ((d - j) + j * math.exp(-eta)) for j in ((t - 1) % d for t in range(1, T + 1))]
         return math.fsum(terms) - T // d
 
@@ -222,3 +261,34 @@ class SplitAdvice(Adversary):
 
     def label(self, state: GameState, x: Any, p: float) -> int:
         return against(p)
+
+    def forces(self, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True) -> Bound:
+        """A mistake in every round of a deterministic learner: ``floor(log2 d)`` if realizable, the horizon if not.
+
+        Every round is answered against the likelier prediction.  In a realizable game
+        the leaders without loss keep at least half their number each round and it
+        stops at one: at least ``floor(log2 d)`` rounds; in an unrealizable game it
+        never stops.  A randomized learner pays at least half of that in expectation
+        (on the regret when realizable, on the expected mistakes when not: the leaders'
+        losses grow too).
+
+        Examples
+        --------
+        >>> from mistakebound.learners.weighted_majority import DeterministicWeightedMajority
+        >>> L = DeterministicWeightedMajority(8)
+        >>> SplitAdvice().forces(ExpertAdvice(8), learner=L).value
+        3
+        >>> SplitAdvice().forces(ExpertAdvice(8), learner=L, rounds=20, realizable=False).value
+        20
+        """
+        measure = measure_for(learner, realizable, False)
+        if not isinstance(setting, ExpertAdvice):
+            return Bound.none("SplitAdvice plays on expert advice (ExpertAdvice(d))", measure=measure)
+        if realizable:
+            return forced_rounds(setting.d.bit_length() - 1, learner=learner, rounds=rounds, realizable=True,
+                                 source=SPLIT_SOURCE, assumptions=("realizable: some expert is never wrong",))
+        if rounds is None:
+            return Bound.none("in an unrealizable game it forces a mistake in every round until the horizon: "
+                              "give rounds", measure=measure)
+        return forced_rounds(rounds, learner=learner, rounds=rounds, realizable=False, source=SPLIT_SOURCE,
+                             labels_consistent=False)

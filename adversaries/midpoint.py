@@ -8,34 +8,33 @@ so no mistake bound exists without a margin; with a margin the adversary must st
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 from attrs import define, field
 
+from mistakebound.adversaries._forcing import forced_rounds, measure_for
 from mistakebound.adversaries._labels import against
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_real, real_converter
 from mistakebound.game.play import GameState
 from mistakebound.game.players import Adversary
 from mistakebound.game.spaces import LinearSpace, embed_bias
+from mistakebound.verification.claims import Bound
 
 __all__ = ["MidpointAdversary", "feasible", "threshold_for", "guaranteed_rounds"]
+
+#: Where its forced count comes from.
+SOURCE = (
+    "the midpoint adversary on the line (Perceptron/Winnow lecture, seed 003, figure 5.2): a mistake of every "
+    "deterministic learner in each round it plays, and it plays at least guaranteed_rounds(gamma) rounds"
+)
 
 #: The referee's relative tolerance on norms (the same as in :mod:`mistakebound.game.spaces`).
 _TOL = 1e-9
 #: Absolute slack (per unit of |a| + |b| + 1) a half-interval must keep beyond the margin,
 #: so that rounding in the certificate never costs a round its margin.
 _SLACK = 1e-12
-
-
-def _finite(name: str):
-    def convert(value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-            raise InvalidArgumentError(f"{name}: expected a finite number, got {value!r}")
-        return float(value)
-
-    return convert
 
 
 def _slack(a: float, b: float) -> float:
@@ -91,24 +90,41 @@ def threshold_for(a: float, b: float, gamma: float | None) -> float:
     return (theta_a + theta_b) / 2
 
 
-def guaranteed_rounds(gamma: float, lo: float = -1.0, hi: float = 1.0) -> int:
+def guaranteed_rounds(gamma: float | None, lo: float = -1.0, hi: float = 1.0) -> int:
     """A lower bound on the rounds (all mistakes) the adversary plays with margin ``gamma``.
 
     In round ``t`` the interval in doubt has width ``W / 2^(t-1)`` with ``W = hi - lo``
     and ends in ``[lo, hi]``, so each half has width ``W / 2^t`` and, with
     ``M = max(lo^2, hi^2)``, its test of :func:`feasible` passes whenever
     ``W / 2^t >= 2 gamma sqrt(M + 1 - gamma^2) + 1e-12 (1 + 2 sqrt(M))``.  The bound is
-    the largest such ``t`` (0 if none), whatever the learner predicts; it needs
-    ``0 < gamma < 1``.  It grows like ``log2(1/gamma)``, far below ``(R/gamma)^2``.
+    the largest such ``t`` (0 if none), whatever the learner predicts, for
+    ``0 < gamma < 1``; 0 for ``gamma >= 1``.  It grows like ``log2(1/gamma)``, far below
+    ``(R/gamma)^2``.
+
+    Without a margin (``gamma`` None or 0) only floating point stops it.  With ``u`` the
+    spacing of the floats near ``max(|lo|, |hi|)``, a rounded midpoint is within ``u/2``
+    of the true one, so the width ``w_t`` of round ``t`` is at least
+    ``W / 2^(t-1) - u``, and round ``t`` is played when ``w_t >= 5u`` (each half then
+    has a float inside): the bound is the largest ``t`` with ``W / 2^(t-1) >= 6u``,
+    about 51 on ``(-1, 1)``.
 
     Examples
     --------
     >>> guaranteed_rounds(0.1), guaranteed_rounds(0.01), guaranteed_rounds(0.9)
     (2, 6, 0)
+    >>> guaranteed_rounds(None), guaranteed_rounds(1.5)
+    (51, 0)
     """
-    if not 0 < gamma < 1:
-        raise InvalidArgumentError(f"gamma: expected a margin in (0, 1), got {gamma!r}")
+    gamma = check_real("gamma", gamma, minimum=0, optional=True)
     W = hi - lo
+    if not gamma:
+        u = math.ulp(max(abs(lo), abs(hi)))
+        t = 0
+        while W / 2.0**t >= 6 * u:
+            t += 1
+        return t
+    if gamma >= 1:
+        return 0
     M = max(lo * lo, hi * hi)
     c = 2 * gamma * math.sqrt(M + 1 - gamma * gamma) + _SLACK * (1 + 2 * math.sqrt(M))
     t = 0
@@ -186,8 +202,8 @@ class MidpointAdversary(Adversary):
     (True, True)
     """
 
-    lo: float = field(default=-1.0, converter=_finite("lo"))
-    hi: float = field(default=1.0, converter=_finite("hi"))
+    lo: float = field(default=-1.0, converter=real_converter("lo"))
+    hi: float = field(default=1.0, converter=real_converter("hi"))
     _a: float = field(init=False, default=0.0, repr=False)
     _b: float = field(init=False, default=0.0, repr=False)
     _m: float | None = field(init=False, default=None, repr=False)
@@ -230,6 +246,33 @@ class MidpointAdversary(Adversary):
         else:
             self._a = self._m
         return y
+
+    def forces(self, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True) -> Bound:
+        """:func:`guaranteed_rounds` mistakes on every deterministic learner (half, in expectation, on a randomized one).
+
+        With a margin ``0 < gamma < 1`` it plays at least ``guaranteed_rounds(gamma)``
+        rounds; without one, until floating point runs out (at least
+        ``guaranteed_rounds(None)``, capped by the horizon): no mistake bound holds there.
+
+        Returns
+        -------
+        Bound
+            None with the reason on a setting it does not apply to.
+
+        Examples
+        --------
+        >>> from mistakebound.learners.perceptron import Perceptron
+        >>> MidpointAdversary().forces(LinearSpace(2), learner=Perceptron(), rounds=40).value
+        40
+        >>> MidpointAdversary().forces(LinearSpace(2, R=2 ** 0.5, gamma=0.01), learner=Perceptron()).value
+        6
+        """
+        if not self.applies_to(setting):
+            return Bound.none(f"MidpointAdversary plays on LinearSpace(2) with a radius of at least "
+                              f"{self.radius:g} (or none)", measure=measure_for(learner, realizable, True))
+        count = guaranteed_rounds(setting.gamma, self.lo, self.hi)
+        return forced_rounds(count, learner=learner, rounds=rounds, realizable=realizable, source=SOURCE,
+                             assumptions=(f"margin gamma = {setting.gamma or 0:g}",))
 
     def certificate(self, state: GameState) -> np.ndarray | None:
         """``u = (1, -theta)`` for the final interval (None before round 1)."""

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
 from attrs import define, field
 
+from mistakebound.adversaries._forcing import measure_for
 from mistakebound.adversaries._labels import against
 from mistakebound.foundations.errors import NotApplicableError
 from mistakebound.game.play import GameState
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Adversary
 from mistakebound.theory.randomized import DEFAULT_MAX_NODES, RLdimSearch, randomized_littlestone_dimension
+from mistakebound.verification.claims import Bound
 
 __all__ = ["RandomizedForcer"]
+
+#: Where its forced count comes from.
+SOURCE = (
+    "Filmus, Hanneke, Mehalel and Moran (COLT 2023), the lower-bound half: RL(H) expected mistakes on every "
+    "learner (ceil(RL(H)) mistakes on a deterministic one)"
+)
 
 
 @define
@@ -89,6 +98,36 @@ class RandomizedForcer(Adversary):
         y = 1 if one > zero else 0 if zero > one else against(p)
         self._V = V1 if y == 1 else V0
         return y
+
+    def forces(self, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True) -> Bound:
+        """``RL(H)`` expected mistakes on every learner; ``ceil(RL(H))`` mistakes on a deterministic one.
+
+        The potential ``sum |p_t - y_t| + RL(V_t)`` never decreases (see the class
+        docstring), and the game ends when ``RL(V) = 0``, after at most ``m - 1`` rounds
+        for ``m`` distinct hypotheses; a horizon shorter than that could stop it early,
+        so then no count is claimed.  Every label follows a hypothesis of ``V``, so in an
+        unrealizable game it bounds a randomized learner's regret too.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> from mistakebound.learners import SOA, OptimalRandomizedLearner
+        >>> H = classes.power_set(3)
+        >>> RandomizedForcer().forces(H, learner=SOA(H)).value
+        2
+        >>> RandomizedForcer().forces(H, learner=OptimalRandomizedLearner(H)).value
+        1.5
+        """
+        measure = measure_for(learner, realizable, True)
+        if not isinstance(setting, HypothesisClass):
+            return Bound.none("RandomizedForcer plays on a finite class", measure=measure)
+        longest = len({bytes(row) for row in setting.matrix.astype("uint8")}) - 1
+        if rounds is not None and rounds < longest:
+            return Bound.none(f"the game may need up to {longest} rounds (one per distinct hypothesis but one) and "
+                              f"the horizon is {rounds}: give at least {longest}", measure=measure)
+        rl = self.forced(setting)
+        value = math.ceil(rl) if measure == "mistakes" else float(rl)
+        return Bound(value, measure, SOURCE, ("the game runs until one distinct hypothesis is left",))
 
     @classmethod
     def forced(cls, H: HypothesisClass) -> Fraction:

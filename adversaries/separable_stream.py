@@ -3,39 +3,17 @@
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 from attrs import define, field
 
-from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.validation import integer_converter, real_converter
 from mistakebound.game.players import ObliviousAdversary
 from mistakebound.game.spaces import LinearSpace
 
 __all__ = ["SeparableStream"]
-
-
-def _positive_int(name: str):
-    def convert(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise InvalidArgumentError(f"{name}: expected an integer >= 1, got {value!r}")
-        return int(value)
-
-    return convert
-
-
-def _finite(name: str, low: float, high: float | None = None, *, open_low: bool = False):
-    def convert(value: Any) -> float:
-        ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
-        ok = ok and (value > low if open_low else value >= low) and (high is None or value <= high)
-        if not ok:
-            lo = f"> {low:g}" if open_low else f">= {low:g}"
-            hi = "" if high is None else f" and <= {high:g}"
-            raise InvalidArgumentError(f"{name}: expected a finite number {lo}{hi}, got {value!r}")
-        return float(value)
-
-    return convert
 
 
 @define
@@ -87,15 +65,44 @@ class SeparableStream(ObliviousAdversary):
     20
     """
 
-    d: int = field(converter=_positive_int("d"))
-    gamma: float = field(converter=_finite("gamma", 0.0, open_low=True))
-    R: float = field(default=1.0, converter=_finite("R", 0.0, open_low=True))
-    noise: float = field(default=0.0, converter=_finite("noise", 0.0, 1.0))
+    d: int = field(converter=integer_converter("d", 1))
+    gamma: float = field(converter=real_converter("gamma", minimum=0, open_minimum=True))
+    R: float = field(default=1.0, converter=real_converter("R", minimum=0, open_minimum=True))
+    noise: float = field(default=0.0, converter=real_converter("noise", minimum=0, maximum=1))
     comparator: np.ndarray | None = field(init=False, default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.gamma > self.R:
             raise InvalidArgumentError(f"gamma: expected a margin at most R = {self.R:g}, got {self.gamma!r}")
+
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> SeparableStream:
+        """A stream for a ``LinearSpace(d, R, gamma)``: the space's ``d``, ``R`` (1 if none) and ``gamma``.
+
+        A space without a margin gets the stream's margin ``R / 10`` (any positive margin
+        separates strictly, which is all such a space asks).
+
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not a ``LinearSpace``, or its margin exceeds its radius (no
+            point of norm at most ``R`` has a larger margin).
+
+        Examples
+        --------
+        >>> SeparableStream.for_setting(LinearSpace(3, R=2.0, gamma=0.5))
+        SeparableStream(d=3, gamma=0.5, R=2.0, noise=0.0)
+        >>> SeparableStream.for_setting(LinearSpace(3)).gamma
+        0.1
+        """
+        if not isinstance(setting, LinearSpace):
+            raise NotApplicableError(f"SeparableStream plays on halfspaces (a LinearSpace); got {setting!r}")
+        R = 1.0 if setting.R is None else setting.R
+        gamma = setting.gamma if setting.gamma else R / 10
+        if gamma > R:
+            raise NotApplicableError(f"SeparableStream: no point of norm at most R = {R:g} has margin "
+                                     f"gamma = {gamma:g} > R, on {setting.describe()}")
+        return cls(setting.d, gamma, R=R)
 
     def applies_to(self, H: Any) -> bool:
         """On a LinearSpace of dimension ``d`` whose radius admits ``R`` and whose margin is at most ``gamma``."""

@@ -1,9 +1,13 @@
 """The learner zoo: online learners for the mistake-bound game.
 
 Every learner has ``predict_one`` (or, randomized, ``predict_proba_one``) and
-``learn_one`` (river's convention) and states its proven bound in code: the
-finite-class learners as ``mistake_bound(H)``, the others as functions in their
-modules citing the theorem.
+``learn_one`` (river's convention), states its claim through one method,
+``bound(setting, *, rounds=None, realizable=True, transcript=None)``, which returns a
+:class:`~mistakebound.verification.claims.Bound` citing the theorem (or none, with the
+reason, when the game does not meet the theorem's assumptions), and is built for a
+setting by the classmethod ``for_setting(setting, *, rounds=None)``.  The formulas
+behind the claims are functions of their modules, named for what they compute
+(``margin_bound``, ``weighted_majority_regret_bound``, ``winnow_lecture_bound``, ...).
 
 * finite classes, realizable: :class:`Consistent`, :class:`Halving`, :class:`SOA`;
 * halfspaces: :class:`Perceptron` (and :func:`play_perceptron_batch`, many seeded games
@@ -26,15 +30,16 @@ Examples
 --------
 >>> from mistakebound import classes
 >>> from mistakebound.learners import SOA
->>> SOA.mistake_bound(classes.singletons(4))
-1
+>>> H = classes.singletons(4)
+>>> SOA.for_setting(H).bound(H).describe()
+'1 on mistakes (Lemma 21.7 (textbook ch. 21): M <= Ldim(H))'
 """
 
 from mistakebound.learners.adapters import RiverLearner, SklearnLearner
 from mistakebound.learners.batched import BatchResult, play_perceptron_batch
 from mistakebound.learners.conservative import Conservative
 from mistakebound.learners.consistent import Consistent
-from mistakebound.learners.doubling import DoublingTrick
+from mistakebound.learners.doubling import DoublingTrick, ForHorizon
 from mistakebound.learners.elimination import DisjunctionElimination
 from mistakebound.learners.experts_from_class import ExpertsFromClass
 from mistakebound.learners.gradient import FollowTheLeader, OnlineGradientDescent, OnlineLogisticRegression
@@ -57,6 +62,7 @@ __all__ = [
     "DoublingTrick",
     "ExpertsFromClass",
     "FollowTheLeader",
+    "ForHorizon",
     "Halving",
     "LittlestoneExperts",
     "LittlestoneWinnow",
@@ -64,7 +70,6 @@ __all__ = [
     "OnlineLogisticRegression",
     "OptimalRandomizedLearner",
     "Perceptron",
-    "REALIZABLE_LEARNERS",
     "RandomizedLinearClassifier",
     "RiverLearner",
     "SOA",
@@ -74,6 +79,3 @@ __all__ = [
     "Winnow",
     "play_perceptron_batch",
 ]
-
-#: The learners for finite classes in realizable games, in the order tables list them.
-REALIZABLE_LEARNERS = (Consistent, Halving, SOA)

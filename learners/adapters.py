@@ -77,8 +77,14 @@ from typing import Any
 import numpy as np
 from attrs import define, field, frozen
 
-from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.validation import check_flag, check_int, check_real
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
+from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
+from mistakebound.learners._setting import describe_setting, not_applicable
+from mistakebound.learners.perceptron import margin_bound
+from mistakebound.verification.claims import Bound
 
 __all__ = [
     "RiverLearner",
@@ -89,6 +95,12 @@ __all__ = [
     "river_perceptron",
     "intercept_margin_bound",
 ]
+
+#: The theorem behind the claim for the libraries' Perceptrons.
+PERCEPTRON_SOURCE = (
+    "Theorem 4 of the mistake-bound lecture notes (seed 001) on the embedded points (x, 1): "
+    "M <= (R^2 + 1)/gamma^2 with the intercept, (R/gamma)^2 without"
+)
 
 
 # ---------------------------------------------------------------------- features
@@ -218,9 +230,7 @@ def sklearn_features(x: Any) -> np.ndarray:
 
 # ---------------------------------------------------------------------- validation
 def _check_default(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value not in (0, 1):
-        raise InvalidArgumentError(f"default: expected the label 0 or 1, got {value!r}")
-    return int(value)
+    return check_int("default", value, 0, 1)
 
 
 def _check_pair(name: str) -> Callable[[Any], tuple]:
@@ -245,12 +255,7 @@ def _check_features(value: Any) -> Callable | None:
 
 
 def _check_flag(name: str) -> Callable[[Any], bool]:
-    def convert(value: Any) -> bool:
-        if not isinstance(value, (bool, np.bool_)):
-            raise InvalidArgumentError(f"{name}: expected True or False, got {value!r}")
-        return bool(value)
-
-    return convert
+    return lambda value: check_flag(name, value)
 
 
 def _one_line(model: Any) -> str:
@@ -338,8 +343,6 @@ class RiverLearner(Learner):
     probabilistic: bool = field(default=False, converter=_check_flag("probabilistic"))
     _model: Any = field(init=False, default=None, repr=False)
 
-    bound_source = "none in general: the bound is the wrapped algorithm's (see intercept_margin_bound for river's Perceptron)"
-
     def __attrs_post_init__(self) -> None:
         missing = [m for m in ("learn_one", "predict_one", "clone") if not callable(getattr(self.model, m, None))]
         if missing:
@@ -385,6 +388,70 @@ class RiverLearner(Learner):
         if isinstance(y, bool) or y not in (0, 1):
             raise InvalidArgumentError(f"y: expected the engine's label 0 or 1, got {y!r}")
         self._model.learn_one(self._encode(x), self.labels[int(y)])
+
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> RiverLearner:
+        """river's ``linear_model.Perceptron`` behind the adapter, for a label game on ``setting``.
+
+        It plays wherever instances are vectors or numbers (halfspaces, k-disjunctions,
+        expert advice, finite classes over numbers or numeric tuples); on a finite class
+        with other instances they are one-hot encoded (:class:`OneHot` of the domain).
+
+        Raises
+        ------
+        NotApplicableError
+            On a setting that is not a label game (an OCO game), or when river is not
+            installed.
+
+        Examples
+        --------
+        >>> type(RiverLearner.for_setting(LinearSpace(2)).model).__name__
+        'Perceptron'
+        """
+        features = _default_features(cls.__name__, setting)
+        try:
+            from river import linear_model
+        except ImportError:
+            raise NotApplicableError(f"{cls.__name__} needs river: pip install 'mistakebound[river]'") from None
+        return cls(linear_model.Perceptron(), features=features)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """``(R^2 + 1)/gamma^2`` for river's Perceptron (it learns an intercept), ``(R/gamma)^2`` without one.
+
+        The claim needs river's ``linear_model.Perceptron``, or the homogeneous form of
+        :func:`river_perceptron` (``fit_intercept=False``), with the textbook settings
+        (no penalty, zero initial weights, gradient clipping no tighter than ``R``),
+        the default encoding (``features`` None), deterministic predictions, and a
+        realizable game on a ``LinearSpace`` with a radius and a margin.  With the
+        intercept it is the Perceptron on the embedded points ``(x, 1)``
+        (:func:`intercept_margin_bound`).  Any other model: none.
+
+        Examples
+        --------
+        >>> from river import linear_model
+        >>> S = LinearSpace(8, R=1.0, gamma=0.5)
+        >>> RiverLearner(linear_model.Perceptron()).bound(S).value
+        8.0
+        >>> RiverLearner(river_perceptron(fit_intercept=False)).bound(S).value
+        4.0
+        >>> RiverLearner(linear_model.LogisticRegression()).bound(S).reason
+        'no proven bound for this river model: only the Perceptron (hinge loss at 0, plain SGD, no penalty, zero initial weights) has one'
+        """
+        fits_intercept, problem = _river_perceptron(self.model)
+        if fits_intercept is None:
+            return Bound.none(problem)
+        problem = _perceptron_game_problem(self.features, self.probabilistic, setting, realizable)
+        if problem:
+            return Bound.none(problem)
+        if self.model.clip_gradient < max(setting.R, 1.0):
+            return Bound.none(f"river's Perceptron clips gradients at {self.model.clip_gradient:g} < R = "
+                              f"{setting.R:g}: its updates are not the Perceptron's")
+        if fits_intercept:
+            value = intercept_margin_bound(setting.R, setting.gamma)
+        else:
+            value = margin_bound(setting.R, setting.gamma)
+        return Bound(value, "mistakes", PERCEPTRON_SOURCE, ("realizable", "||x|| <= R", "margin gamma > 0"))
 
 
 # ---------------------------------------------------------------------- scikit-learn
@@ -457,8 +524,6 @@ class SklearnLearner(Learner):
     _estimator: Any = field(init=False, default=None, repr=False)
     _n_fitted: int = field(init=False, default=0, repr=False)
 
-    bound_source = "none in general: the bound is the wrapped algorithm's (see intercept_margin_bound for sklearn's Perceptron)"
-
     def __attrs_post_init__(self) -> None:
         needed = ("partial_fit", "predict", "get_params")
         missing = [m for m in needed if not callable(getattr(self.estimator, m, None))]
@@ -526,6 +591,146 @@ class SklearnLearner(Learner):
             self._estimator.partial_fit(X, target, classes=np.array(self.classes))
         self._n_fitted += 1
 
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> SklearnLearner:
+        """scikit-learn's ``linear_model.Perceptron()`` behind the adapter, for a label game on ``setting``.
+
+        It plays where :meth:`RiverLearner.for_setting` does (one-hot encoding a finite
+        class whose instances are not numbers or numeric tuples).
+
+        Raises
+        ------
+        NotApplicableError
+            On a setting that is not a label game, or when scikit-learn is not installed.
+
+        Examples
+        --------
+        >>> SklearnLearner.for_setting(LinearSpace(2)).estimator
+        Perceptron()
+        """
+        features = _default_features(cls.__name__, setting)
+        try:
+            from sklearn.linear_model import Perceptron
+        except ImportError:
+            raise NotApplicableError(f"{cls.__name__} needs scikit-learn: pip install 'mistakebound[sklearn]'") from None
+        return cls(Perceptron(), features=features)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """scikit-learn's Perceptron: ``(R^2 + 1)/gamma^2``, or ``(R/gamma)^2`` with ``fit_intercept=False``.
+
+        The claim needs ``sklearn.linear_model.Perceptron`` without a penalty or class
+        weights (any ``eta0 > 0``: from zero weights the step only scales them), the
+        default encoding, deterministic predictions, and a realizable game on a
+        ``LinearSpace`` with a radius and a margin.  Before its first ``partial_fit`` the
+        adapter answers ``default``, and that first call always updates (its weights are
+        0), so every mistake is an update and the Perceptron's bound on updates applies.
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron, SGDClassifier
+        >>> S = LinearSpace(8, R=1.0, gamma=0.5)
+        >>> SklearnLearner(Perceptron()).bound(S).value, SklearnLearner(Perceptron(fit_intercept=False)).bound(S).value
+        (8.0, 4.0)
+        >>> SklearnLearner(SGDClassifier()).bound(S).reason
+        'no proven bound for an arbitrary scikit-learn estimator: mistakebound knows one for linear_model.Perceptron only'
+        """
+        problem = _sklearn_perceptron_problem(self.estimator)
+        if problem:
+            return Bound.none(problem)
+        problem = _perceptron_game_problem(self.features, self.probabilistic, setting, realizable)
+        if problem:
+            return Bound.none(problem)
+        if self.estimator.get_params()["fit_intercept"]:
+            value = intercept_margin_bound(setting.R, setting.gamma)
+        else:
+            value = margin_bound(setting.R, setting.gamma)
+        return Bound(value, "mistakes", PERCEPTRON_SOURCE, ("realizable", "||x|| <= R", "margin gamma > 0"))
+
+
+# ---------------------------------------------------------------------- claims and defaults
+def _default_features(name: str, setting: Any) -> Callable | None:
+    """``features=`` for a game on ``setting``: None for numbers and numeric vectors, OneHot for other domains."""
+    if isinstance(setting, (LinearSpace, KDisjunctionSpace, ExpertAdvice)):
+        return None
+    if isinstance(setting, HypothesisClass):
+        if all(_is_number(x) or _vector(x) is not None for x in setting.domain):
+            return None
+        return OneHot(setting.domain)
+    raise not_applicable(name, setting, "label games: halfspaces, k-disjunctions, expert advice and finite classes")
+
+
+def _rate(value: Any) -> float | None:
+    """A constant learning rate as a number (a number, or river's ``Constant`` scheduler), else None."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    inner = getattr(value, "learning_rate", None)
+    if type(value).__name__ == "Constant" and isinstance(inner, numbers.Real):
+        return float(inner)
+    return None
+
+
+def _river_perceptron(model: Any) -> tuple[bool | None, str]:
+    """``(fits_intercept, "")`` when ``model`` is a river Perceptron of the textbook, else ``(None, why)``.
+
+    river's ``linear_model.Perceptron`` (with its intercept), or the homogeneous form
+    of :func:`river_perceptron` (``LogisticRegression`` with plain SGD at a constant
+    rate, the hinge loss at threshold 0 and an intercept rate of 0); both with no
+    penalty and zero initial weights.
+    """
+    try:
+        from river import linear_model, optim
+    except ImportError:
+        return None, "river is not installed"
+    if not isinstance(model, linear_model.LogisticRegression):
+        return None, "no proven bound for an arbitrary river model: mistakebound knows one for its Perceptrons only"
+    textbook = (
+        type(model.optimizer) is optim.SGD
+        and (_rate(getattr(model.optimizer, "lr", None)) or 0) > 0
+        and type(model.loss) is optim.losses.Hinge and model.loss.threshold == 0
+        and model.l2 == 0 and getattr(model, "l1", 0) == 0
+        and isinstance(model.initializer, optim.initializers.Zeros) and model.intercept_init == 0
+    )
+    if not textbook:
+        return None, ("no proven bound for this river model: only the Perceptron (hinge loss at 0, plain SGD, "
+                      "no penalty, zero initial weights) has one")
+    weights, intercept = _rate(model.optimizer.lr), _rate(model.intercept_lr)
+    if type(model) is linear_model.Perceptron and intercept == weights:
+        return True, ""
+    if intercept == 0:
+        return False, ""
+    return None, "river's Perceptron with an intercept learned at another rate than the weights has no stated bound"
+
+
+def _sklearn_perceptron_problem(estimator: Any) -> str:
+    """Why ``estimator`` is not scikit-learn's textbook Perceptron (``""`` when it is)."""
+    try:
+        from sklearn.linear_model import Perceptron
+    except ImportError:
+        return "scikit-learn is not installed"
+    if type(estimator) is not Perceptron:
+        return ("no proven bound for an arbitrary scikit-learn estimator: mistakebound knows one for "
+                "linear_model.Perceptron only")
+    params = estimator.get_params()
+    if params["penalty"] is not None or params["class_weight"] is not None:
+        return "scikit-learn's Perceptron with a penalty or class weights is not the textbook Perceptron"
+    return ""
+
+
+def _perceptron_game_problem(features: Any, probabilistic: bool, setting: Any, realizable: bool) -> str:
+    """Why the Perceptron's margin bound does not apply to this adapter's game (``""`` when it does)."""
+    if features is not None:
+        return "the margin bound is about the instances themselves; features= re-encodes them"
+    if probabilistic:
+        return "probabilistic=True draws from a sigmoid of the score: a different, randomized learner"
+    if not isinstance(setting, LinearSpace):
+        return f"the Perceptron's bound needs a LinearSpace with a radius and a margin, not {describe_setting(setting)}"
+    if not realizable:
+        return "the margin bound needs a realizable game"
+    if setting.R is None or not setting.gamma:
+        return "the margin bound needs the space's radius R and a margin gamma > 0"
+    return ""
+
 
 # ---------------------------------------------------------------------- helpers and bounds
 def river_perceptron(fit_intercept: bool = True) -> Any:
@@ -583,13 +788,9 @@ def intercept_margin_bound(R: float, gamma: float) -> float:
     >>> intercept_margin_bound(1.0, 0.5), intercept_margin_bound(3.0, 1.0)
     (8.0, 10.0)
     """
-    ok_R = isinstance(R, numbers.Real) and not isinstance(R, bool) and math.isfinite(R) and R >= 0
-    if not ok_R:
-        raise InvalidArgumentError(f"R: expected a finite number >= 0, got {R!r}")
-    ok_g = isinstance(gamma, numbers.Real) and not isinstance(gamma, bool) and math.isfinite(gamma) and gamma > 0
-    if not ok_g:
-        raise InvalidArgumentError(f"gamma: expected a finite number > 0, got {gamma!r}")
-    return (float(R) ** 2 + 1.0) / float(gamma) ** 2
+    R = check_real("R", R, minimum=0)
+    gamma = check_real("gamma", gamma, minimum=0, open_minimum=True)
+    return (R**2 + 1.0) / gamma**2
 
 
 # ---------------------------------------------------------------------- optional packages

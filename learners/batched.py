@@ -48,6 +48,7 @@ import numpy as np
 from attrs import frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.validation import check_instance, check_int
 from mistakebound.game.play import GameState
 from mistakebound.game.players import ObliviousAdversary, describe
 from mistakebound.game.spaces import LinearSpace
@@ -84,12 +85,6 @@ class BatchResult:
 
 
 # ---------------------------------------------------------------------- validation
-def _check_rounds(rounds: Any) -> int:
-    if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
-        raise InvalidArgumentError(f"rounds: expected an integer >= 0, got {rounds!r}")
-    return int(rounds)
-
-
 def _check_seeds(seeds: Any) -> tuple[int, ...]:
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
         raise InvalidArgumentError(f"seeds: expected a non-empty sequence of integers >= 0, got {seeds!r}")
@@ -376,12 +371,10 @@ def play_perceptron_batch(
     >>> bool((out.mistakes <= (2.0 / 0.5) ** 2).all()), out.lengths.tolist(), out.seeds
     (True, [50, 50, 50], (0, 1, 2))
     """
-    if not isinstance(space, LinearSpace):
-        raise InvalidArgumentError(f"space: expected a LinearSpace, got {type(space).__name__}")
+    check_instance("space", space, LinearSpace, "a LinearSpace")
     seeds = _check_seeds(seeds)
-    rounds = _check_rounds(rounds)
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, numbers.Integral) or max_bytes < 1:
-        raise InvalidArgumentError(f"max_bytes: expected an integer >= 1, got {max_bytes!r}")
+    rounds = check_int("rounds", rounds, 0)
+    max_bytes = check_int("max_bytes", max_bytes, 1)
     _stream_for(stream)  # refuse a bad stream before any work
     d = space.d
     block = max(1, int(max_bytes) // max(1, rounds * d * 8))

@@ -14,7 +14,7 @@ Examples
 >>> H = classes.thresholds(15)
 >>> L = Conservative(Halving(H))
 >>> T = play(L, ObliviousCoin(), H, rounds=30, seed=1)
->>> T.mistakes <= L.bound(H), L.updates == T.mistakes, L.updates + L.skipped == len(T)
+>>> T.mistakes <= L.bound(H).value, L.updates == T.mistakes, L.updates + L.skipped == len(T)
 (True, True, True)
 """
 
@@ -27,9 +27,16 @@ import numpy as np
 from attrs import define, field
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner, describe, is_randomized
+from mistakebound.learners._setting import not_applicable
+from mistakebound.learners.halving import Halving
+from mistakebound.verification.claims import Bound, stated_bound
 
 __all__ = ["Conservative"]
+
+#: The lemma behind the wrapper's claim.
+SOURCE = "Lemma 1 (mistake-bound lecture notes, seed 001): the wrapped learner's mistake bound M"
 
 
 def _as_label(value: Any) -> int:
@@ -53,7 +60,7 @@ class Conservative(Learner):
     asks the wrapped learner again).  The wrapped learner thus sees only the
     subsequence of its mistake rounds, and on that subsequence it errs every time, so
     the wrapper errs at most as often as the wrapped learner's bound allows (Lemma 1,
-    seed 001): :meth:`bound` is the wrapped learner's ``mistake_bound``.
+    seed 001): :meth:`bound` is the wrapped learner's claim.
 
     The construction needs a deterministic learner: whether a round is a mistake must
     be a function of the learner's state and the instance.  A randomized learner's
@@ -93,8 +100,6 @@ class Conservative(Learner):
     skipped: int = field(init=False, default=0)
     _last: tuple | None = field(init=False, default=None, repr=False)
 
-    bound_source = "Lemma 1 (mistake-bound lecture notes, seed 001): the wrapped learner's mistake bound M"
-
     def __attrs_post_init__(self) -> None:
         name = type(self.learner).__name__
         if is_randomized(self.learner):
@@ -130,10 +135,71 @@ class Conservative(Learner):
         fresh = inner.clone() if callable(getattr(inner, "clone", None)) else copy.deepcopy(inner)
         return Conservative(fresh)
 
-    def bound(self, H: Any) -> float | None:
-        """The wrapped learner's proven bound on ``H`` (``type(learner).mistake_bound(H)``), None if it states none."""
-        f = getattr(type(self.learner), "mistake_bound", None)
-        return None if f is None else f(H)
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> Conservative:
+        """``Conservative(Halving(H))`` for a game on the finite class ``H``.
+
+        Halving is the default inner learner: deterministic, and not conservative
+        itself (it narrows its version space on every round), so the wrapper changes
+        what it does.  The zoo's learners of the other label settings (the Perceptron,
+        Winnow, elimination) already update only on mistakes, where the wrapper would
+        change nothing; there it is not offered.
+
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not a :class:`~mistakebound.HypothesisClass`.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> Conservative.for_setting(classes.thresholds(3))
+        Conservative(Halving)
+        """
+        if not isinstance(setting, HypothesisClass):
+            raise not_applicable(
+                cls.__name__, setting,
+                "finite classes by default (around Halving); elsewhere wrap a learner yourself: Conservative(learner)",
+            )
+        return cls(Halving(setting))
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """The wrapped learner's claim for a realizable game on ``setting`` (Lemma 1, seed 001).
+
+        The wrapped learner plays the subsequence of the wrapper's mistake rounds, a
+        realizable game of its own, and errs on every round of it; so the wrapper errs
+        at most as often as the wrapped learner's claim for that game allows.  The claim
+        is asked through :func:`~mistakebound.verification.claims.stated_bound` without
+        the transcript (the wrapped learner's game is not the wrapper's).
+
+        Returns
+        -------
+        Bound
+            On ``"mistakes"``; none with the reason in an unrealizable game or when the
+            wrapped learner states no mistake bound.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> from mistakebound.learners.soa import SOA
+        >>> H = classes.thresholds(7)
+        >>> Conservative(SOA(H)).bound(H).describe()
+        '3 on mistakes (Lemma 1 (mistake-bound lecture notes, seed 001) with Lemma 21.7 (textbook ch. 21): M <= Ldim(H))'
+        >>> Conservative(SOA(H)).bound(H, realizable=False).reason
+        'Lemma 1 (seed 001) keeps a mistake bound of realizable games; this game is not realizable'
+        """
+        if not realizable:
+            return Bound.none("Lemma 1 (seed 001) keeps a mistake bound of realizable games; this game is not realizable")
+        inner = stated_bound(self.learner, setting, rounds=rounds, realizable=True)
+        name = type(self.learner).__name__
+        if inner.value is None:
+            return Bound.none(f"the wrapped {name} states no bound: {inner.reason}")
+        if inner.measure != "mistakes":
+            return Bound.none(f"the wrapped {name} bounds {inner.measure}, not mistakes; Lemma 1 (seed 001) "
+                              "needs a mistake bound")
+        source = f"Lemma 1 (mistake-bound lecture notes, seed 001) with {inner.source}" if inner.source else SOURCE
+        return Bound(inner.value, "mistakes", source, inner.assumptions)
 
     def __repr__(self) -> str:
         return f"Conservative({describe(self.learner)})"

@@ -6,11 +6,15 @@ from typing import Any
 
 from attrs import define
 
-from mistakebound.verification.bounds import size_minus_one
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.learners._setting import class_claim
 from mistakebound.learners.version_space import VersionSpaceLearner
+from mistakebound.verification.bounds import size_minus_one
+from mistakebound.verification.claims import Bound
 
 __all__ = ["Consistent"]
+
+#: The theorem behind Consistent's claim.
+SOURCE = "Corollary 21.2 (textbook ch. 21): M <= |H| - 1"
 
 
 @define
@@ -35,11 +39,9 @@ class Consistent(VersionSpaceLearner):
     >>> H = classes.singletons(5, include_empty=True)
     >>> play(Consistent(H), OppositeLabel(), H, rounds=10, seed=0).mistakes
     5
-    >>> Consistent.mistake_bound(H)
+    >>> Consistent(H).bound(H).value
     5
     """
-
-    bound_source = "Corollary 21.2 (textbook ch. 21): M <= |H| - 1"
 
     def predict_one(self, x: Any) -> int:
         first = self.first()
@@ -47,6 +49,18 @@ class Consistent(VersionSpaceLearner):
             return 1
         return int(self.H.matrix[first, self.H.index_of(x)])
 
-    @classmethod
-    def mistake_bound(cls, H: HypothesisClass) -> int:
-        return size_minus_one(H)
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """``|H| - 1`` mistakes in a realizable game on ``H`` (Corollary 21.2); none otherwise.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.thresholds(7)
+        >>> Consistent(H).bound(H)
+        Bound(value=7, measure='mistakes', source='Corollary 21.2 (textbook ch. 21): M <= |H| - 1', assumptions=('realizable',), reason='')
+        >>> Consistent(H).bound(H, realizable=False).reason
+        'Corollary 21.2 needs a realizable game'
+        """
+        return class_claim(self, setting, realizable=realizable, theorem="Corollary 21.2", source=SOURCE,
+                           value=size_minus_one)

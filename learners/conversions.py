@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import copy
 import math
-import numbers
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -41,6 +40,7 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.validation import check_int, check_real
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import is_randomized
 
@@ -80,9 +80,8 @@ def _distribution(H: HypothesisClass, distribution: Any) -> np.ndarray:
 
 
 def _target_row(H: HypothesisClass, target: Any) -> np.ndarray:
-    if isinstance(target, bool) or not isinstance(target, numbers.Integral) or not 0 <= target < H.n_hypotheses:
-        raise InvalidArgumentError(f"target: expected a row index in [0, {H.n_hypotheses - 1}], got {target!r}")
-    return np.asarray(H.matrix[int(target)], dtype=int)
+    target = check_int("target", target, 0, H.n_hypotheses - 1)
+    return np.asarray(H.matrix[target], dtype=int)
 
 
 def _snapshot(learner: Any) -> Any:
@@ -125,9 +124,8 @@ def iid_sample(H: HypothesisClass, *, target: int, distribution: Any, T: int, se
     """
     probs = _distribution(H, distribution)
     labels = _target_row(H, target)
-    if isinstance(T, bool) or not isinstance(T, numbers.Integral) or T < 0:
-        raise InvalidArgumentError(f"T: expected an integer >= 0, got {T!r}")
-    idx = np.random.default_rng(seed).choice(H.n_instances, size=int(T), p=probs)
+    T = check_int("T", T, 0)
+    idx = np.random.default_rng(seed).choice(H.n_instances, size=T, p=probs)
     return [(H.domain[i], int(labels[i])) for i in idx]
 
 
@@ -230,13 +228,12 @@ def exact_online_to_batch(
     >>> from mistakebound.learners import Halving
     >>> H = classes.singletons(3)
     >>> r = exact_online_to_batch(lambda: Halving(H), H, target=1, distribution=[0.5, 0.3, 0.2], T=3)
-    >>> r.expected_risk <= Halving.mistake_bound(H) / 3
+    >>> r.expected_risk <= Halving(H).bound(H).value / 3
     True
     """
     probs = _distribution(H, distribution)
     labels = _target_row(H, target)
-    if isinstance(T, bool) or not isinstance(T, numbers.Integral) or T < 1:
-        raise InvalidArgumentError(f"T: expected an integer >= 1, got {T!r}")
+    T = check_int("T", T, 1)
     support = [(x, int(y), p) for x, y, p in zip(H.domain, labels, probs) if p > 0]
     risk_terms: list[float] = []
     mistake_terms: list[float] = []
@@ -259,13 +256,10 @@ def exact_online_to_batch(
 
 # ---------------------------------------------------------------------- mistake bound => PAC
 def _check_pac_parameters(M: Any, eps: Any, delta: Any) -> tuple[int, float, float]:
-    if isinstance(M, bool) or not isinstance(M, numbers.Real) or not math.isfinite(M) or M < 0:
-        raise InvalidArgumentError(f"M: expected a finite mistake bound >= 0, got {M!r}")
+    M = check_real("M", M, minimum=0)
     M = math.floor(M + 1e-9)  # mistakes are whole: a bound like log2|H| = 2.58 means at most 2
-    for name, v in (("eps", eps), ("delta", delta)):
-        ok = isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 < v < 1
-        if not ok:
-            raise InvalidArgumentError(f"{name}: expected a number in (0, 1), got {v!r}")
+    eps = check_real("eps", eps, minimum=0, maximum=1, open_minimum=True, open_maximum=True)
+    delta = check_real("delta", delta, minimum=0, maximum=1, open_minimum=True, open_maximum=True)
     return int(M), float(eps), float(delta)
 
 

@@ -19,16 +19,21 @@ Examples
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
 from attrs import define, field
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import integer_converter
 from mistakebound.game.players import Learner
+from mistakebound.learners._setting import disjunction_problem, disjunction_setting, not_applicable
+from mistakebound.verification.claims import Bound
 
 __all__ = ["DisjunctionElimination", "binary_vector", "disjunction_dimensions"]
+
+#: The result behind the learner's claim.
+SOURCE = "Mistake-bound lecture notes (seed 001), 'Example: Disjunctions': M <= n"
 
 
 def binary_vector(x: Any, n: int | None = None) -> np.ndarray:
@@ -87,17 +92,12 @@ def disjunction_dimensions(H: Any) -> tuple[int, int]:
     >>> disjunction_dimensions(KDisjunctionSpace(1000, 3)), disjunction_dimensions(classes.monotone_disjunctions(4))
     ((1000, 3), (4, 4))
     """
-    n = getattr(H, "n", None)
-    k = getattr(H, "k", None)
-    if isinstance(n, numbers.Integral) and isinstance(k, numbers.Integral):
-        return int(n), int(k)
-    domain = getattr(H, "domain", None)
-    if domain and isinstance(domain[0], tuple) and domain[0]:
-        n = len(domain[0])
-        return n, n
-    raise InvalidArgumentError(
-        f"H: expected a KDisjunctionSpace or a class whose instances are 0/1 tuples, got {H!r}"
-    )
+    nk = disjunction_setting(H)
+    if nk is None:
+        raise InvalidArgumentError(
+            f"H: expected a KDisjunctionSpace or a class whose instances are 0/1 tuples, got {H!r}"
+        )
+    return nk
 
 
 @define
@@ -125,20 +125,16 @@ class DisjunctionElimination(Learner):
     >>> H = classes.monotone_disjunctions(5)
     >>> play(DisjunctionElimination(), BasisVectorForcer(), H, rounds=10, seed=0).mistakes
     5
-    >>> DisjunctionElimination.mistake_bound(H)
+    >>> DisjunctionElimination().bound(H).value
     5
     """
 
-    n: int | None = field(default=None)
+    n: int | None = field(default=None, converter=integer_converter("n", 1, optional=True))
     _active: np.ndarray | None = field(init=False, default=None, repr=False)
-
-    bound_source = "Mistake-bound lecture notes (seed 001), 'Example: Disjunctions': M <= n"
 
     def __attrs_post_init__(self) -> None:
         if self.n is not None:
-            if isinstance(self.n, bool) or not isinstance(self.n, numbers.Integral) or self.n < 1:
-                raise InvalidArgumentError(f"n: expected None or an integer >= 1, got {self.n!r}")
-            self._active = np.ones(int(self.n), dtype=bool)
+            self._active = np.ones(self.n, dtype=bool)
 
     def state_key(self) -> bytes | None:
         """The learner's state for searches: the variables still in (None while all are)."""
@@ -167,12 +163,51 @@ class DisjunctionElimination(Learner):
         if int(np.any(v & self._active)) != int(y):
             self._active &= ~v
 
-    @staticmethod
-    def bound(n: int) -> int:
-        """``n``: the elimination algorithm's mistake bound on monotone disjunctions of ``n`` variables (seed 001)."""
-        return int(n)
-
     @classmethod
-    def mistake_bound(cls, H: Any) -> int:
-        """``n`` for a ``KDisjunctionSpace(n, k)`` or a class over ``{0,1}^n`` (seed 001)."""
-        return cls.bound(disjunction_dimensions(H)[0])
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> DisjunctionElimination:
+        """The learner over the setting's ``n`` variables (a ``KDisjunctionSpace`` or a class over 0/1 tuples).
+
+        Raises
+        ------
+        NotApplicableError
+            On any other setting.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> DisjunctionElimination.for_setting(classes.monotone_disjunctions(3))
+        DisjunctionElimination(n=3)
+        """
+        nk = disjunction_setting(setting)
+        if nk is None:
+            raise not_applicable(cls.__name__, setting, "monotone disjunctions (a KDisjunctionSpace, or a finite "
+                                 "class over 0/1 tuples)")
+        return cls(nk[0])
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """``n`` mistakes in a realizable game on monotone disjunctions of ``n`` variables (seed 001).
+
+        Returns
+        -------
+        Bound
+            None with the reason in an unrealizable game (one flipped negative label can
+            remove a target variable for good), or on a setting that is not monotone
+            disjunctions (a finite class is checked row by row).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> from mistakebound.game.spaces import KDisjunctionSpace
+        >>> DisjunctionElimination().bound(KDisjunctionSpace(1000, 3)).value
+        1000
+        >>> DisjunctionElimination().bound(classes.parities(2)).reason
+        'the bound is for targets that are monotone disjunctions, and in parities(2) hypothesis 3 (x1 xor x2) labels (1, 1) with 0 and (0, 1) with 1: not a monotone disjunction'
+        """
+        if not realizable:
+            return Bound.none("the elimination bound needs a realizable game: one wrong negative label can "
+                              "remove a target variable for good")
+        nk, problem = disjunction_problem(type(self).__name__, self.n, setting)
+        if nk is None:
+            return Bound.none(problem)
+        return Bound(nk[0], "mistakes", SOURCE, ("realizable", "the target is a monotone disjunction"))

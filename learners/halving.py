@@ -6,11 +6,15 @@ from typing import Any
 
 from attrs import define
 
-from mistakebound.verification.bounds import log2_size
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.learners._setting import class_claim
 from mistakebound.learners.version_space import VersionSpaceLearner
+from mistakebound.verification.bounds import log2_size
+from mistakebound.verification.claims import Bound
 
 __all__ = ["Halving"]
+
+#: The theorem behind Halving's claim.
+SOURCE = "Theorem 21.3 (textbook ch. 21): M <= log2 |H|"
 
 
 @define
@@ -33,15 +37,25 @@ class Halving(VersionSpaceLearner):
     >>> H = classes.singletons(16)
     >>> play(Halving(H), OppositeLabel(), H, rounds=20, seed=0).mistakes
     1
-    >>> Halving.mistake_bound(H)
+    >>> Halving(H).bound(H).value
     4.0
     """
-
-    bound_source = "Theorem 21.3 (textbook ch. 21): M <= log2 |H|"
 
     def predict_one(self, x: Any) -> int:
         return int(2 * self.count(x, 1) >= self.size)
 
-    @classmethod
-    def mistake_bound(cls, H: HypothesisClass) -> float:
-        return log2_size(H)
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """``log2 |H|`` mistakes in a realizable game on ``H`` (Theorem 21.3); none otherwise.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.thresholds(15)
+        >>> Halving(H).bound(H).describe()
+        '4 on mistakes (Theorem 21.3 (textbook ch. 21): M <= log2 |H|)'
+        >>> Halving(H).bound(classes.thresholds(7)).reason
+        'Halving was built for thresholds(15); the game is on thresholds(7)'
+        """
+        return class_claim(self, setting, realizable=realizable, theorem="Theorem 21.3", source=SOURCE,
+                           value=log2_size)

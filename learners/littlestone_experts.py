@@ -28,8 +28,9 @@ Examples
 >>> L.ldim, L.n_experts    # 1 + 20 + 190 + 1140
 (3, 1351)
 >>> T = play(L, ObliviousCoin(labels="coin"), H, rounds=20, seed=0, realizable=False)
->>> T.regret <= LittlestoneExperts.regret_bound(H, 20)
-True
+>>> claim = L.bound(H, rounds=20, realizable=False)
+>>> round(claim.value, 4), T.regret <= claim.value
+(16.9807, True)
 """
 
 from __future__ import annotations
@@ -43,12 +44,15 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
-from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.validation import check_instance, check_int, integer_converter
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.learners.experts_from_class import ExpertsFromClass
-from mistakebound.learners.weighted_majority import check_int
-from mistakebound.theory.littlestone import LdimSearch, _require_class, littlestone_dimension
 from mistakebound.game.players import Learner
+from mistakebound.learners._setting import describe_setting, horizon_claim, need_rounds, not_applicable, same_table
+from mistakebound.learners.experts_from_class import ExpertsFromClass
+from mistakebound.learners.weighted_majority import weighted_majority_regret_bound
+from mistakebound.theory.littlestone import LdimSearch, littlestone_dimension
+from mistakebound.verification.claims import Bound
 
 __all__ = [
     "LittlestoneExperts",
@@ -57,8 +61,16 @@ __all__ = [
     "expert_predictions",
     "lemma_21_13_indices",
     "theorem_21_10_bound",
+    "littlestone_experts_regret_bound",
+    "ldim_regret_bound",
     "agnostic_learner",
 ]
+
+#: The theorem behind the learner's claim.
+SOURCE = (
+    "Theorem 21.11 with the experts of Theorem 21.10 and Lemma 21.13 (textbook ch. 21, seed 000): "
+    "expected regret <= sqrt(2 T ln d), d = sum_{L<=Ldim} C(T, L), <= sqrt(2 Ldim ln(eT) T)"
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -156,7 +168,7 @@ def expert_predictions(
     >>> expert_predictions(H, (1,), [2, 2, 1])        # flips in round 1: the thresholds a >= 3
     [1, 1, 1]
     """
-    H = _require_class(H)
+    H = check_instance("H", H, HypothesisClass, "a HypothesisClass")
     idx = set(_check_indices(indices))
     oracle = _Oracle(H, search)
     V = oracle.search.full
@@ -194,9 +206,8 @@ def lemma_21_13_indices(
     >>> idx, expert_predictions(H, idx, xs) == [H.label(h, x) for x in xs]
     ((1,), True)
     """
-    H = _require_class(H)
-    if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or not 0 <= h < H.n_hypotheses:
-        raise InvalidArgumentError(f"h: expected a row index in [0, {H.n_hypotheses - 1}], got {h!r}")
+    H = check_instance("H", H, HypothesisClass, "a HypothesisClass")
+    h = check_int("h", h, 0, H.n_hypotheses - 1)
     oracle = _Oracle(H, search)
     V = oracle.search.full
     rounds = []
@@ -223,10 +234,38 @@ def theorem_21_10_bound(H: HypothesisClass, T: int) -> float:
     >>> round(theorem_21_10_bound(classes.thresholds(7), 20), 4)   # ln 8 < 3 ln(20 e)
     9.1202
     """
-    H = _require_class(H)
+    H = check_instance("H", H, HypothesisClass, "a HypothesisClass")
     T = check_int("T", T, 1)
     ldim = littlestone_dimension(H)
     return math.sqrt(2.0 * min(math.log(H.n_hypotheses), ldim * math.log(math.e * T)) * T)
+
+
+def littlestone_experts_regret_bound(H: HypothesisClass, T: int) -> float:
+    """``sqrt(2 T ln d)``, ``d = sum_{L <= Ldim} C(T, L)``: Theorem 21.11 with these experts (Corollary 21.14).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> round(littlestone_experts_regret_bound(classes.thresholds(7), 20), 4)   # d = 1351
+    16.9807
+    """
+    H = check_instance("H", H, HypothesisClass, "a HypothesisClass")
+    T = check_int("T", T, 1)
+    return weighted_majority_regret_bound(number_of_experts(littlestone_dimension(H), T), T)
+
+
+def ldim_regret_bound(H: HypothesisClass, T: int) -> float:
+    """``sqrt(2 Ldim(H) ln(eT) T)``, which :func:`littlestone_experts_regret_bound` never exceeds (``ln d <= Ldim ln(eT)``).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> round(ldim_regret_bound(classes.thresholds(7), 20), 4)
+    21.8972
+    """
+    H = check_instance("H", H, HypothesisClass, "a HypothesisClass")
+    T = check_int("T", T, 1)
+    return math.sqrt(2.0 * littlestone_dimension(H) * math.log(math.e * T) * T)
 
 
 def agnostic_learner(H: HypothesisClass, T: int, **kwargs: Any) -> Learner:
@@ -244,7 +283,7 @@ def agnostic_learner(H: HypothesisClass, T: int, **kwargs: Any) -> Learner:
     >>> type(agnostic_learner(classes.singletons(64), 3)).__name__   # 1 + 3 experts < 64
     'LittlestoneExperts'
     """
-    H = _require_class(H)
+    H = check_instance("H", H, HypothesisClass, "a HypothesisClass")
     T = check_int("T", T, 1)
     if H.n_hypotheses <= number_of_experts(littlestone_dimension(H), T):
         return ExpertsFromClass(H, T)
@@ -307,18 +346,13 @@ class LittlestoneExperts(Learner):
     mistakebound.foundations.errors.InvalidArgumentError: max_groups: LittlestoneExperts on class(2x1) with T=1000000 could need 8 groups of experts (1000001 experts, Ldim 1); the limit is 1
     """
 
-    H: HypothesisClass = field(validator=lambda self, a, v: _require_class(v))
-    T: int = field(converter=lambda v: check_int("T", v, 1))
-    max_groups: int = field(default=100_000, converter=lambda v: check_int("max_groups", v, 1))
+    H: HypothesisClass = field(validator=lambda self, a, v: check_instance("H", v, HypothesisClass, "a HypothesisClass"))
+    T: int = field(converter=integer_converter("T", 1))
+    max_groups: int = field(default=100_000, converter=integer_converter("max_groups", 1))
     _oracle: _Oracle = field(init=False, repr=False)
     _ldim: int = field(init=False, repr=False)
     _groups: dict = field(init=False, repr=False)
     _t: int = field(init=False, repr=False)
-
-    bound_source = (
-        "Theorem 21.11 with the experts of Theorem 21.10 and Lemma 21.13 (textbook ch. 21, seed 000): "
-        "expected regret <= sqrt(2 T ln d), d = sum_{L<=Ldim} C(T, L), <= sqrt(2 Ldim ln(eT) T)"
-    )
 
     def __attrs_post_init__(self) -> None:
         self._oracle = _Oracle(self.H)
@@ -418,17 +452,58 @@ class LittlestoneExperts(Learner):
         self._groups = {key: v - top for key, v in new.items()}
         self._t += 1
 
-    # ---------------------------------------------------------------- bounds
-    @staticmethod
-    def regret_bound(H: HypothesisClass, T: int) -> float:
-        """``sqrt(2 T ln d)``, ``d = sum_{L <= Ldim} C(T, L)`` (Theorem 21.11 with Corollary 21.14)."""
-        H = _require_class(H)
-        T = check_int("T", T, 1)
-        return math.sqrt(2.0 * T * math.log(number_of_experts(littlestone_dimension(H), T)))
+    # ---------------------------------------------------------------- claims
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> LittlestoneExperts:
+        """``LittlestoneExperts(H, rounds)`` for a game of ``rounds`` rounds on the finite class ``H``.
 
-    @staticmethod
-    def ldim_regret_bound(H: HypothesisClass, T: int) -> float:
-        """``sqrt(2 Ldim(H) ln(eT) T)``, which :meth:`regret_bound` never exceeds (``ln d <= Ldim ln(eT)``)."""
-        H = _require_class(H)
-        T = check_int("T", T, 1)
-        return math.sqrt(2.0 * littlestone_dimension(H) * math.log(math.e * T) * T)
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not a :class:`~mistakebound.HypothesisClass`.
+        NotApplicableError
+            Also when the simulation of its experts would need more than ``max_groups``
+            groups for this horizon (the message says how many).
+        InvalidArgumentError
+            If ``rounds`` (the horizon of its experts) is missing.
+        """
+        if not isinstance(setting, HypothesisClass):
+            raise not_applicable(cls.__name__, setting, "finite classes (its experts simulate SOA on the table)")
+        if rounds is None:
+            raise need_rounds(cls.__name__, rounds)
+        try:
+            return cls(setting, check_int("rounds", rounds, 1))
+        except InvalidArgumentError as exc:
+            if not str(exc).startswith("max_groups"):
+                raise
+            raise NotApplicableError(f"{cls.__name__} cannot play {rounds} rounds on {setting.describe()}: {exc}") from None
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """``sqrt(2 T ln d)`` on the expected regret of a game of at most ``T`` rounds (Theorem 21.11, Cor. 21.14).
+
+        ``d = sum_{L <= Ldim(H)} C(T, L)`` is the number of experts.  The measure is
+        ``"regret"`` in unrealizable games and ``"expected mistakes"`` in realizable ones.
+
+        Returns
+        -------
+        Bound
+            None with the reason on another setting than the learner's class, when the
+            game's length is unknown, or when it exceeds ``T``.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.thresholds(7)
+        >>> round(LittlestoneExperts(H, 20).bound(H, rounds=20, realizable=False).value, 4)
+        16.9807
+        """
+        measure = "expected mistakes" if realizable else "regret"
+        if not isinstance(setting, HypothesisClass):
+            return Bound.none(f"LittlestoneExperts plays on a finite class; the game is on "
+                              f"{describe_setting(setting)}", measure=measure)
+        if not same_table(self.H, setting):
+            return Bound.none(f"LittlestoneExperts was built for {self.H.describe()}; the game is on "
+                              f"{setting.describe()}", measure=measure)
+        value = weighted_majority_regret_bound(self.n_experts, self.T)
+        return horizon_claim(self.T, rounds, transcript, value, measure, SOURCE, type(self).__name__)

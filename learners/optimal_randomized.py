@@ -11,16 +11,20 @@ from attrs import define, field
 
 from mistakebound.foundations.bitset import mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
+from mistakebound.learners._setting import class_claim, not_applicable
+from mistakebound.verification.claims import Bound
 from mistakebound.theory.randomized import DEFAULT_MAX_NODES, RLdimSearch, randomized_littlestone_dimension
 
 __all__ = ["OptimalRandomizedLearner"]
 
-
-def _check_class(instance: Any, attribute: Any, value: Any) -> None:
-    if not isinstance(value, HypothesisClass):
-        raise InvalidArgumentError(f"H: expected a HypothesisClass, got {type(value).__name__}")
+#: The theorem behind the learner's claim.
+SOURCE = (
+    "Filmus, Hanneke, Mehalel and Moran, COLT 2023: the optimal expected mistake bound "
+    "of a randomized learner is RL(H); E[mistakes] <= RL(H)"
+)
 
 
 @define
@@ -50,7 +54,7 @@ class OptimalRandomizedLearner(Learner):
     max_nodes : int
         The search budget of each ``RL`` query (see
         :func:`~mistakebound.theory.randomized.randomized_littlestone_dimension`); a query over
-        budget raises :class:`~mistakebound.theory.randomized.RLdimBudgetError`.
+        budget raises :class:`~mistakebound.theory.search.SearchIncomplete`.
 
     Examples
     --------
@@ -62,20 +66,15 @@ class OptimalRandomizedLearner(Learner):
     (0.25, Fraction(1, 4))
     >>> worst_case_mistakes(OptimalRandomizedLearner(H), H).value
     0.75
-    >>> OptimalRandomizedLearner.mistake_bound(H)
-    0.75
+    >>> L.bound(H).describe()
+    '0.75 on expected mistakes (Filmus, Hanneke, Mehalel and Moran, COLT 2023: the optimal expected mistake bound of a randomized learner is RL(H); E[mistakes] <= RL(H))'
     """
 
-    H: HypothesisClass = field(validator=_check_class)
+    H: HypothesisClass = field(validator=lambda self, a, v: check_instance("H", v, HypothesisClass, "a HypothesisClass"))
     max_nodes: int = DEFAULT_MAX_NODES
     _search: RLdimSearch = field(init=False, repr=False)
     _V: int = field(init=False, repr=False)
     last_probability: Fraction | None = field(init=False, default=None, repr=False)
-
-    bound_source = (
-        "Filmus, Hanneke, Mehalel and Moran, COLT 2023: the optimal expected mistake bound "
-        "of a randomized learner is RL(H); E[mistakes] <= RL(H)"
-    )
 
     def __attrs_post_init__(self) -> None:
         self._search = RLdimSearch(self.H, max_nodes=self.max_nodes)
@@ -121,8 +120,36 @@ class OptimalRandomizedLearner(Learner):
         return fresh
 
     @classmethod
-    def mistake_bound(cls, H: HypothesisClass) -> float:
-        """``RL(H)``: its worst expected number of mistakes, the best any randomized learner can
-        guarantee (Filmus, Hanneke, Mehalel and Moran, COLT 2023; exact value from
-        :func:`~mistakebound.theory.randomized.randomized_littlestone_dimension`)."""
-        return float(randomized_littlestone_dimension(H))
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> OptimalRandomizedLearner:
+        """A fresh learner for a game on the finite class ``setting`` (``rounds`` is not needed).
+
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not a :class:`~mistakebound.HypothesisClass`.
+        """
+        if not isinstance(setting, HypothesisClass):
+            raise not_applicable(cls.__name__, setting, "finite classes (it searches RL of the table)")
+        return cls(setting)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """``RL(H)`` expected mistakes in a realizable game on ``H`` (FHMM, COLT 2023); none otherwise.
+
+        ``RL(H)`` is computed exactly by the learner's own search (the one its
+        predictions use, with its budget), so asking costs nothing more than playing;
+        a class too large for that budget raises the search's out-of-budget error, as
+        playing would.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.power_set(3)
+        >>> OptimalRandomizedLearner(H).bound(H).value
+        1.5
+        >>> OptimalRandomizedLearner(H).bound(H, realizable=False).reason
+        'FHMM (COLT 2023) needs a realizable game'
+        """
+        return class_claim(self, setting, realizable=realizable, theorem="FHMM (COLT 2023)", source=SOURCE,
+                           value=lambda H: float(self._search.value(self._search.full)),
+                           measure="expected mistakes")

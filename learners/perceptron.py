@@ -31,15 +31,18 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 from attrs import define, field
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_real, integer_converter
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
-from mistakebound.game.spaces import LinearSpace, signed
+from mistakebound.game.spaces import KDisjunctionSpace, LinearSpace, signed
+from mistakebound.learners._setting import describe_setting, not_applicable, vector_length
+from mistakebound.verification.claims import Bound
 
 __all__ = [
     "Perceptron",
@@ -51,13 +54,16 @@ __all__ = [
     "perceptron_bound",
 ]
 
-
-def _optional_dimension(value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise InvalidArgumentError(f"d: expected None or an integer >= 1, got {value!r}")
-    return int(value)
+#: The theorem behind the claim in games with a margin.
+MARGIN_SOURCE = (
+    "Theorem 4 of the mistake-bound lecture notes (seed 001) and seed 004: "
+    "M <= (R/gamma)^2 on a sequence separated with margin gamma in a ball of radius R"
+)
+#: The theorem behind the claim from a comparator's hinge loss.
+HINGE_SOURCE = (
+    "Theorem 21.16 (textbook ch. 21, seed 000), in the form its proof gives: "
+    "M <= L + R||u|| sqrt(L) + R^2 ||u||^2, L the comparator's hinge loss on the mistake rounds"
+)
 
 
 @define
@@ -98,21 +104,16 @@ class Perceptron(Learner):
     >>> p.learn_one(x, 0)         # a mistake on the label 0 (y = -1): w = -x
     >>> p.weights.tolist(), p.predict_one(x)
     ([-1.0, 2.0], 0)
-    >>> Perceptron.mistake_bound(LinearSpace(3, R=2.0, gamma=0.5))
+    >>> Perceptron().bound(LinearSpace(3, R=2.0, gamma=0.5)).value
     16.0
     """
 
-    d: int | None = field(default=None, converter=_optional_dimension)
+    d: int | None = field(default=None, converter=integer_converter("d", 1, optional=True))
     _w: np.ndarray | None = field(init=False, default=None, repr=False)
     _n_updates: int = field(init=False, default=0, repr=False)
     # [x, <w, x>] of the last prediction on a read-only vector, reused by learn_one; a
     # list mutated in place, since attribute assignment costs more than the dot product
     _last: list = field(init=False, factory=lambda: [None, 0.0], repr=False)
-
-    bound_source = (
-        "Theorem 4 of the mistake-bound lecture notes (seed 001) and seed 004: "
-        "M <= (R/gamma)^2 on a sequence separated with margin gamma in a ball of radius R"
-    )
 
     def __attrs_post_init__(self) -> None:
         if self.d is not None:
@@ -175,26 +176,92 @@ class Perceptron(Learner):
         self._n_updates += 1
 
     @classmethod
-    def mistake_bound(cls, H: Any) -> float | None:
-        """``(R/gamma)^2`` on a :class:`~mistakebound.game.spaces.LinearSpace` with ``R`` and ``gamma > 0``, else None."""
-        if isinstance(H, LinearSpace) and H.R is not None and H.gamma:
-            return margin_bound(H.R, H.gamma)
-        return None
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> Perceptron:
+        """A Perceptron of the setting's dimension: ``d`` of a ``LinearSpace``, ``n`` of a
+        ``KDisjunctionSpace``, or the length of a finite class's instance vectors.
+
+        Raises
+        ------
+        NotApplicableError
+            On a setting whose instances are not vectors of numbers (or expert advice).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> Perceptron.for_setting(LinearSpace(3)), Perceptron.for_setting(classes.monotone_disjunctions(4))
+        (Perceptron(d=3), Perceptron(d=4))
+        """
+        n = vector_length(setting) if isinstance(setting, (LinearSpace, KDisjunctionSpace, HypothesisClass)) else None
+        if n is None:
+            raise not_applicable(cls.__name__, setting,
+                                 "halfspaces, k-disjunction spaces and finite classes whose instances are vectors")
+        return cls(n)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """The Perceptron's mistake bound for a game on a :class:`~mistakebound.game.spaces.LinearSpace`.
+
+        In order:
+
+        * a realizable game on a space with a radius ``R`` and a margin ``gamma > 0``:
+          ``(R/gamma)^2`` (:func:`margin_bound`, Theorem 4 of seed 001), the default;
+        * a realizable game whose transcript has a margin (the comparator's smallest
+          normalised margin, the space giving none): ``(R/gamma)^2`` of the transcript
+          (:func:`perceptron_margin_bound`);
+        * a finished game whose transcript carries a comparator ``u`` (the adversary's
+          certificate, as certified: no rescaling), realizable or not:
+          ``L + R||u|| sqrt(L) + R^2 ||u||^2`` with ``L`` its hinge loss on the mistake
+          rounds (:func:`perceptron_hinge_bound`, Theorem 21.16 in its proof's form).
+
+        Returns
+        -------
+        Bound
+            On ``"mistakes"``; none with the reason otherwise (another setting, no margin,
+            no transcript in an unrealizable game).
+
+        Examples
+        --------
+        >>> Perceptron().bound(LinearSpace(4, R=1.0, gamma=0.25)).value
+        16.0
+        >>> Perceptron().bound(LinearSpace(4, R=1.0)).reason
+        "no margin: without gamma > 0 no mistake bound holds (the midpoint adversary forces a mistake every round); give the space a margin, or pass the finished game's transcript"
+        >>> Perceptron().bound(LinearSpace(4, R=1.0), realizable=False).reason
+        "in an unrealizable game the bound (Theorem 21.16) depends on a comparator's hinge loss: pass the finished game's transcript"
+        """
+        if self.d is not None:
+            n = vector_length(setting)
+            if n is not None and n != self.d:
+                return Bound.none(f"Perceptron was built for d = {self.d}; the game's vectors have length {n}")
+        if not isinstance(setting, LinearSpace):
+            return Bound.none(
+                f"the Perceptron's bounds need a margin and a radius: play it on a LinearSpace(d, R=..., gamma=...), "
+                f"not on {describe_setting(setting)}"
+            )
+        if realizable and setting.R is not None and setting.gamma:
+            return Bound(margin_bound(setting.R, setting.gamma), "mistakes", MARGIN_SOURCE,
+                         ("realizable", "||x|| <= R", "margin gamma > 0"))
+        if transcript is None:
+            if realizable:
+                if not setting.gamma:
+                    return Bound.none(
+                        "no margin: without gamma > 0 no mistake bound holds (the midpoint adversary forces a "
+                        "mistake every round); give the space a margin, or pass the finished game's transcript"
+                    )
+                return Bound.none("(R/gamma)^2 needs the radius R of the instances: give the space a radius, or "
+                                  "pass the finished game's transcript")
+            return Bound.none("in an unrealizable game the bound (Theorem 21.16) depends on a comparator's hinge "
+                              "loss: pass the finished game's transcript")
+        if realizable and transcript.gamma is not None and transcript.gamma > 0:
+            return Bound(perceptron_margin_bound(transcript), "mistakes", MARGIN_SOURCE,
+                         ("realizable", "R and gamma of the transcript"))
+        if transcript.comparator is None:
+            return Bound.none("the transcript carries no comparator (the adversary certified none), so neither "
+                              "the margin nor the hinge-loss bound applies")
+        return Bound(perceptron_hinge_bound(transcript), "mistakes", HINGE_SOURCE,
+                     ("the comparator u the transcript carries",))
 
 
 # ---------------------------------------------------------------------- bounds of numbers
-def _real(name: str, value: Any, *, positive: bool = False, minimum: float | None = None) -> float:
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
-    if ok and positive and not value > 0:
-        ok = False
-    if ok and minimum is not None and value < minimum:
-        ok = False
-    if not ok:
-        want = "a finite number > 0" if positive else f"a finite number >= {minimum:g}"
-        raise InvalidArgumentError(f"{name}: expected {want}, got {value!r}")
-    return float(value)
-
-
 def margin_bound(R: float, gamma: float) -> float:
     """``(R/gamma)^2``: the Perceptron's mistake bound on a sequence separated with margin.
 
@@ -215,8 +282,8 @@ def margin_bound(R: float, gamma: float) -> float:
     >>> margin_bound(1.0, 0.5), margin_bound(2.0, 0.5)
     (4.0, 16.0)
     """
-    R = _real("R", R, positive=True)
-    gamma = _real("gamma", gamma, positive=True)
+    R = check_real("R", R, minimum=0, open_minimum=True)
+    gamma = check_real("gamma", gamma, minimum=0, open_minimum=True)
     return (R / gamma) ** 2
 
 
@@ -251,9 +318,9 @@ def hinge_bound(R: float, u_norm: float, mistake_hinge_loss: float) -> float:
     >>> hinge_bound(1.0, 1.0, 4.0)
     7.0
     """
-    R = _real("R", R, minimum=0.0)
-    u_norm = _real("u_norm", u_norm, minimum=0.0)
-    c = _real("mistake_hinge_loss", mistake_hinge_loss, minimum=0.0)
+    R = check_real("R", R, minimum=0)
+    u_norm = check_real("u_norm", u_norm, minimum=0)
+    c = check_real("mistake_hinge_loss", mistake_hinge_loss, minimum=0)
     b = R * u_norm
     return c + b * math.sqrt(c) + b * b
 
@@ -295,11 +362,11 @@ def q_hinge_bound(R: float, u_norm: float, hinge_loss: float, q_hinge_loss: floa
     >>> q_hinge_bound(2.0, 0.5, 2.0, 2.0)     # four basis vectors 2 e_i: exactly 4
     4.0
     """
-    R = _real("R", R, minimum=0.0)
-    u_norm = _real("u_norm", u_norm, minimum=0.0)
-    L1 = _real("hinge_loss", hinge_loss, minimum=0.0)
-    Lq = _real("q_hinge_loss", q_hinge_loss, minimum=0.0)
-    q = _real("q", q, minimum=1.0)
+    R = check_real("R", R, minimum=0)
+    u_norm = check_real("u_norm", u_norm, minimum=0)
+    L1 = check_real("hinge_loss", hinge_loss, minimum=0)
+    Lq = check_real("q_hinge_loss", q_hinge_loss, minimum=0)
+    q = check_real("q", q, minimum=1)
     a = q * R * u_norm
     return L1 + a * a / 2 + a * math.sqrt(a * a / 4 + Lq)
 
@@ -425,7 +492,7 @@ def perceptron_bound(T: Any, q: float = 1.0, u: Any = None) -> float:
     >>> T.mistakes <= min(perceptron_bound(T, 1, u), perceptron_bound(T, 2, u))
     True
     """
-    q = _real("q", q, minimum=1.0)
+    q = check_real("q", q, minimum=1)
     v = _comparator(T, u)
     losses = _hinge_losses(T, v, mistakes_only=False)
     return q_hinge_bound(

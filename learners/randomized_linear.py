@@ -3,30 +3,42 @@
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 from attrs import define, field
 from attrs.validators import in_
 
-from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_int, integer_converter, real_converter
 from mistakebound.game.players import Learner
+from mistakebound.game.spaces import LinearSpace
+from mistakebound.learners._setting import describe_setting, not_applicable
+from mistakebound.verification.claims import Bound
 
-__all__ = ["RandomizedLinearClassifier"]
+__all__ = ["RandomizedLinearClassifier", "randomized_linear_regret_bound"]
+
+#: The theorem behind the learner's claim.
+SOURCE = (
+    "Theorem 1 (seeds/002, Online Linear Classification): expected regret <= sqrt(2T) against every "
+    "||u|| <= 1/R, FTRL with psi_t = (sqrt(2t)/4)||x||^2; so E[mistakes] <= sqrt(2T) + sum_t (1/2)|<z_t, u> - y_t|"
+)
+
+#: Relative slack on ``||z_t|| <= R`` (the referee's tolerance on norms).
+_TOL = 1e-9
 
 
-def _dimension(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise InvalidArgumentError(f"d: expected an integer >= 1, got {value!r}")
-    return int(value)
+def randomized_linear_regret_bound(T: int) -> float:
+    """``sqrt(2T)``: Theorem 1 of ``seeds/002`` (expected regret against every ``||u|| <= 1/R``).
 
+    Holds for the text's regulariser only for ``R`` in about ``[0.5176, 1.9319]``, and
+    for ``regularizer="scaled"`` for every ``R`` (see :class:`RandomizedLinearClassifier`).
 
-def _radius(value: Any) -> float:
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) and value > 0
-    if not ok:
-        raise InvalidArgumentError(f"R: expected a finite number > 0, got {value!r}")
-    return float(value)
+    Examples
+    --------
+    >>> randomized_linear_regret_bound(8)
+    4.0
+    """
+    return math.sqrt(2 * check_int("T", T, 0))
 
 
 @define
@@ -87,20 +99,15 @@ class RandomizedLinearClassifier(Learner):
     >>> L.learn_one([0.5, 0.0], 1)       # theta_2 = (0.25, 0); x_2 = sqrt(2)/sqrt(2) theta_2
     >>> L.weights.tolist(), L.predict_proba_one([1.0, 0.0])
     ([0.25, 0.0], 0.625)
-    >>> round(RandomizedLinearClassifier.regret_bound(50), 12)
+    >>> round(randomized_linear_regret_bound(50), 12)
     10.0
     """
 
-    d: int = field(converter=_dimension)
-    R: float = field(converter=_radius)
+    d: int = field(converter=integer_converter("d", 1))
+    R: float = field(converter=real_converter("R", minimum=0, open_minimum=True))
     regularizer: str = field(default="text", validator=in_(("text", "scaled")))
     _theta: np.ndarray = field(init=False, repr=False)
     _t: int = field(init=False, repr=False)
-
-    bound_source = (
-        "Theorem 1 (seeds/002, Online Linear Classification): expected regret <= sqrt(2T) against "
-        "every ||u|| <= 1/R, FTRL with psi_t = (sqrt(2t)/4)||x||^2"
-    )
 
     def __attrs_post_init__(self) -> None:
         self._theta = np.zeros(self.d)
@@ -140,10 +147,83 @@ class RandomizedLinearClassifier(Learner):
         self._theta = self._theta + 0.5 * (2 * int(y) - 1) * np.asarray(z, dtype=float)
         self._t += 1
 
-    @staticmethod
-    def regret_bound(T: int) -> float:
-        """``sqrt(2T)``: Theorem 1 of ``seeds/002`` (expected regret against ``||u|| <= 1/R``)."""
-        return math.sqrt(2 * T)
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> RandomizedLinearClassifier:
+        """``RandomizedLinearClassifier(d, R)`` with the space's ``d`` and radius (``R = 1`` when it has none).
+
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not a :class:`~mistakebound.game.spaces.LinearSpace`.
+
+        Examples
+        --------
+        >>> RandomizedLinearClassifier.for_setting(LinearSpace(3, R=2.0))
+        RandomizedLinearClassifier(d=3, R=2.0, regularizer='text')
+        """
+        if not isinstance(setting, LinearSpace):
+            raise not_applicable(cls.__name__, setting, "halfspaces (a LinearSpace)")
+        return cls(setting.d, R=1.0 if setting.R is None else setting.R)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """Theorem 1 as a bound on the expected mistakes: ``sqrt(2T) + sum_t (1/2)|<z_t, u> - y_t|``.
+
+        For every ``||u|| <= 1/R`` the expected regret against ``u`` is at most
+        ``sqrt(2T)``, so the expected mistakes are at most ``sqrt(2T)`` plus ``u``'s own
+        expected mistakes.  With the finished game's transcript ``T`` is its length and
+        ``u`` the best of ``0`` and the transcript's comparator scaled to ``+-1/R`` (the
+        comparator's term is linear in that scale); without it, in a realizable game on a
+        space with a margin ``gamma``, ``u`` is the separating unit vector over ``R`` and
+        each round costs it at most ``(1 - gamma/R)/2``.  This is the theorem as stated,
+        which fails for the text's regulariser far from ``R = 1`` (a finding: see the
+        class docstring).
+
+        Returns
+        -------
+        Bound
+            On ``"expected mistakes"``; none with the reason on another setting, when the
+            instances may be longer than ``R``, or when neither a transcript nor a margin
+            and the rounds are given.
+
+        Examples
+        --------
+        >>> L = RandomizedLinearClassifier(2, R=1.0)
+        >>> L.bound(LinearSpace(2, R=1.0, gamma=0.5), rounds=8).value   # sqrt(16) + 8 (1 - 0.5)/2
+        6.0
+        >>> L.bound(LinearSpace(2), rounds=8).reason
+        'Theorem 1 needs ||z_t|| <= R = 1: give the space a radius at most 1'
+        """
+        measure = "expected mistakes"
+        if not isinstance(setting, LinearSpace) or setting.d != self.d:
+            return Bound.none(f"{type(self).__name__} plays on LinearSpace(d={self.d}); the game is on "
+                              f"{describe_setting(setting)}", measure=measure)
+        radius = setting.R if setting.R is not None else getattr(transcript, "R", None)
+        if radius is None or radius > self.R * (1 + _TOL):
+            return Bound.none(f"Theorem 1 needs ||z_t|| <= R = {self.R:g}: give the space a radius at most "
+                              f"{self.R:g}", measure=measure)
+        if transcript is not None:
+            n = len(transcript)
+            best = min(self.comparator_expected_mistakes(transcript, u) for u in self._comparators(transcript))
+            return Bound(randomized_linear_regret_bound(n) + best, measure, SOURCE,
+                         ("||z_t|| <= R", "u = 0 or the transcript's comparator scaled to norm 1/R"))
+        if realizable and setting.gamma and rounds is not None:
+            n = check_int("rounds", rounds, 0)
+            per_round = max(0.0, 1.0 - setting.gamma / self.R) / 2
+            return Bound(randomized_linear_regret_bound(n) + n * per_round, measure, SOURCE,
+                         ("||z_t|| <= R", "realizable with margin gamma", "at most T rounds"))
+        return Bound.none("the bound needs a comparator's expected mistakes: pass the finished game's transcript "
+                          "(or, in a realizable game, a space with a margin and the rounds)", measure=measure)
+
+    def _comparators(self, transcript: Any) -> list[np.ndarray]:
+        out = [np.zeros(self.d)]
+        comparator = getattr(transcript, "comparator", None)
+        if comparator is not None:
+            u = np.asarray(comparator, dtype=float).reshape(-1)
+            norm = float(np.linalg.norm(u))
+            if u.shape == (self.d,) and norm > 0:
+                out += [u / (norm * self.R), -u / (norm * self.R)]
+        return out
 
     def ftrl_regret_bound(self, zs: Any, comparator_norm: float) -> float:
         """``c_T ||u||^2 + sum_t ||z_t||^2 / (16 c_t)``: the FTRL bound behind Theorem 1's proof.

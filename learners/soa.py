@@ -7,12 +7,17 @@ from typing import Any
 
 from attrs import define, field
 
-from mistakebound.verification.bounds import ldim
+from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.game.players import Learner
+from mistakebound.learners._setting import class_claim, not_applicable
+from mistakebound.theory.littlestone import LdimSearch
+from mistakebound.verification.claims import Bound
 
 __all__ = ["SOA"]
+
+#: The theorem behind SOA's claim.
+SOURCE = "Lemma 21.7 (textbook ch. 21): M <= Ldim(H)"
 
 
 @define
@@ -37,15 +42,13 @@ class SOA(Learner):
     >>> H = classes.singletons(16)
     >>> play(SOA(H), OppositeLabel(), H, rounds=20, seed=0).mistakes
     1
-    >>> SOA.mistake_bound(classes.thresholds(15))
+    >>> SOA(classes.thresholds(15)).bound(classes.thresholds(15)).value
     4
     """
 
-    H: HypothesisClass
+    H: HypothesisClass = field(validator=lambda self, a, v: check_instance("H", v, HypothesisClass, "a HypothesisClass"))
     _search: LdimSearch = field(init=False, repr=False)
     _V: int = field(init=False, repr=False)
-
-    bound_source = "Lemma 21.7 (textbook ch. 21): M <= Ldim(H)"
 
     def __attrs_post_init__(self) -> None:
         self._search = LdimSearch(self.H)
@@ -76,5 +79,31 @@ class SOA(Learner):
         return fresh
 
     @classmethod
-    def mistake_bound(cls, H: HypothesisClass) -> int:
-        return ldim(H)
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> SOA:
+        """A fresh SOA for a game on the finite class ``setting`` (``rounds`` is not needed).
+
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not a :class:`~mistakebound.HypothesisClass`.
+        """
+        if not isinstance(setting, HypothesisClass):
+            raise not_applicable("SOA", setting, "finite classes (it searches the Ldim of the table)")
+        return cls(setting)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """``Ldim(H)`` mistakes in a realizable game on ``H`` (Lemma 21.7); none otherwise.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.thresholds(7)
+        >>> SOA(H).bound(H).describe()
+        '3 on mistakes (Lemma 21.7 (textbook ch. 21): M <= Ldim(H))'
+        >>> SOA(H).bound(H, realizable=False).reason
+        'Lemma 21.7 needs a realizable game'
+        """
+        # Ldim(H) from the learner's own search: the same memo its predictions use
+        return class_claim(self, setting, realizable=realizable, theorem="Lemma 21.7", source=SOURCE,
+                           value=lambda H: self._search.ldim(self._search.full))

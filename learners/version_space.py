@@ -22,9 +22,11 @@ from typing import Any
 import numpy as np
 from attrs import define, field
 
+from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
 from mistakebound.game.version_space import VersionSpace
+from mistakebound.learners._setting import not_applicable
 
 __all__ = ["VersionSpaceLearner"]
 
@@ -42,9 +44,14 @@ class VersionSpaceLearner(Learner):
     Parameters
     ----------
     H : HypothesisClass
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``H`` is not a :class:`~mistakebound.HypothesisClass`.
     """
 
-    H: HypothesisClass
+    H: HypothesisClass = field(validator=lambda self, a, v: check_instance("H", v, HypothesisClass, "a HypothesisClass"))
     _vs: VersionSpace = field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -80,3 +87,18 @@ class VersionSpaceLearner(Learner):
         other = copy.copy(self)
         other._vs = self._vs.copy()
         return other
+
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> VersionSpaceLearner:
+        """A fresh learner for a game on the finite class ``setting`` (``rounds`` is not needed).
+
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not a :class:`~mistakebound.HypothesisClass` (the learner
+            keeps a version space, so it needs the class's table).
+        """
+        if not isinstance(setting, HypothesisClass):
+            raise not_applicable(cls.__name__, setting, "finite classes (it keeps the version space of the table)")
+        return cls(setting)
+

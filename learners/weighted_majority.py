@@ -21,37 +21,45 @@ Examples
 >>> from mistakebound.game.spaces import ExpertAdvice
 >>> from mistakebound.adversaries.expert_adversaries import RandomExpertLosses
 >>> S = ExpertAdvice(4)
->>> T = play(WeightedMajority(4, 50), RandomExpertLosses(), S, rounds=50, seed=1, realizable=False)
->>> T.regret <= WeightedMajority.regret_bound(4, 50)
-True
+>>> L = WeightedMajority(4, 50)
+>>> T = play(L, RandomExpertLosses(), S, rounds=50, seed=1, realizable=False)
+>>> claim = L.bound(S, rounds=50, realizable=False)
+>>> claim.measure, round(claim.value, 4), T.regret <= claim.value
+('regret', 11.7741, True)
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 from attrs import define, field
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_int, check_real, integer_converter, real_converter
 from mistakebound.game.players import Learner
+from mistakebound.game.spaces import ExpertAdvice
+from mistakebound.learners._setting import describe_setting, horizon_claim, need_rounds, not_applicable
+from mistakebound.verification.claims import Bound
 
 __all__ = [
     "WeightedMajority",
     "DeterministicWeightedMajority",
     "weighted_majority_eta",
-    "check_int",
+    "weighted_majority_regret_bound",
+    "weighted_majority_rate_regret_bound",
+    "deterministic_weighted_majority_bound",
     "advice_vector",
 ]
 
-
-def check_int(name: str, value: Any, minimum: int) -> int:
-    """``value`` as an int ``>= minimum``, or an :class:`InvalidArgumentError` naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InvalidArgumentError(f"{name}: expected an integer >= {minimum}, got {value!r}")
-    return int(value)
+#: The theorem behind :class:`WeightedMajority`'s claim.
+WM_SOURCE = "Theorem 21.11 (textbook ch. 21, seed 000): expected regret <= sqrt(2 T ln d)"
+#: The theorem behind :class:`DeterministicWeightedMajority`'s claim.
+DWM_SOURCE = (
+    "Littlestone and Warmuth (1994), The Weighted Majority Algorithm, Inf. Comput. 108(2), sect. 2: "
+    "M <= (log2 n + m log2(1/beta)) / log2(2/(1+beta)); (m + log2 n)/log2(4/3) for beta = 1/2"
+)
 
 
 def advice_vector(x: Any, d: int) -> np.ndarray:
@@ -81,6 +89,78 @@ def weighted_majority_eta(d: int, T: int) -> float:
     return math.sqrt(2.0 * math.log(d) / T)
 
 
+def weighted_majority_regret_bound(d: int, T: int) -> float:
+    """``sqrt(2 T ln d)``: Weighted-Majority's expected regret after ``T`` rounds (Theorem 21.11).
+
+    The theorem states it for ``T > 2 ln d``; it holds for every ``T`` (see the notes of
+    :class:`WeightedMajority`), vacuously when ``T <= 2 ln d``.  With ``d`` the number of
+    hypotheses it is also the bound of Corollary 21.12 for a finite class.
+
+    Examples
+    --------
+    >>> round(weighted_majority_regret_bound(4, 200), 4)
+    23.5482
+    >>> weighted_majority_regret_bound(1, 10)
+    0.0
+    """
+    d = check_int("d", d, 1)
+    T = check_int("T", T, 0)
+    return math.sqrt(2.0 * T * math.log(d))
+
+
+def weighted_majority_rate_regret_bound(d: int, eta: float, rounds: int) -> float:
+    """``ln d / eta + eta n / 2``: the bound the proof of Theorem 21.11 gives for any rate.
+
+    Valid for every ``eta > 0`` and every number ``n = rounds`` of rounds (the proof's
+    inequality before ``eta`` is tuned); with ``eta = sqrt(2 ln d / T)`` and ``n = T``
+    it equals ``sqrt(2 T ln d)``.  For ``eta = 0`` it is ``0`` if ``d = 1`` and
+    infinite otherwise.
+
+    Examples
+    --------
+    >>> weighted_majority_rate_regret_bound(1, 0.0, 10)
+    0.0
+    >>> round(weighted_majority_rate_regret_bound(4, weighted_majority_eta(4, 200), 200), 4)
+    23.5482
+    """
+    d = check_int("d", d, 1)
+    rounds = check_int("rounds", rounds, 0)
+    eta = check_real("eta", eta, minimum=0)
+    if eta == 0:
+        return 0.0 if d == 1 else math.inf
+    return math.log(d) / eta + eta * rounds / 2.0
+
+
+def deterministic_weighted_majority_bound(n: int, m: float, beta: float = 0.5) -> float:
+    """``(log2 n + m log2(1/beta)) / log2(2/(1+beta))``: WM's mistakes when the best expert loses ``m``.
+
+    Littlestone and Warmuth (1994), section 2 (the bound for WM with ``n`` experts of
+    initial weight 1).  For ``beta = 1/2`` it is ``(m + log2 n) / log2(4/3)``, about
+    ``2.41 (m + log2 n)``.  Note that ``(m + log2 n) / log2(2/(1+beta))``, without the
+    factor ``log2(1/beta)`` on ``m``, is right only for ``beta = 1/2``.
+
+    Examples
+    --------
+    >>> round(deterministic_weighted_majority_bound(4, 3), 4)   # (3 + 2) / log2(4/3)
+    12.0471
+    >>> round(deterministic_weighted_majority_bound(3, 0), 4)   # log2 3 / log2(4/3)
+    3.8188
+    """
+    n = check_int("n", n, 1)
+    m = check_real("m", m, minimum=0)
+    beta = check_real("beta", beta, minimum=0, maximum=1, open_minimum=True, open_maximum=True)
+    return (math.log2(n) + m * math.log2(1.0 / beta)) / math.log2(2.0 / (1.0 + beta))
+
+
+def _expert_setting(name: str, d: int, setting: Any) -> str:
+    """Why ``setting`` is not expert advice of ``d`` experts (``""`` when it is)."""
+    if not isinstance(setting, ExpertAdvice):
+        return f"{name} plays on expert advice; the game is on {describe_setting(setting)}"
+    if setting.d != d:
+        return f"{name} was built for d = {d} experts; the game has {setting.d}"
+    return ""
+
+
 @define
 class WeightedMajority(Learner):
     """The randomized Weighted-Majority of the textbook (Theorem 21.11), with horizon ``T``.
@@ -103,7 +183,8 @@ class WeightedMajority(Learner):
         Number of experts (the dimension of the advice), at least 1.
     T : int
         The horizon the learning rate is tuned for, at least 1.  The learner keeps
-        playing after ``T`` rounds with the same rate; see :meth:`regret_bound_for`.
+        playing after ``T`` rounds with the same rate; its claim then lapses (see
+        :func:`weighted_majority_rate_regret_bound` for what the proof still gives).
 
     Notes
     -----
@@ -122,15 +203,13 @@ class WeightedMajority(Learner):
     >>> L.learn_one([1.0, 0.0], 0)     # expert 0 was wrong
     >>> round(L.predict_proba_one([1.0, 0.0]), 4)   # 1 / (1 + e^eta), eta = sqrt(2 ln 2 / 8)
     0.3974
-    >>> round(WeightedMajority.regret_bound(2, 8), 4)
+    >>> round(L.bound(ExpertAdvice(2), rounds=8, realizable=False).value, 4)
     3.3302
     """
 
-    d: int = field(converter=lambda v: check_int("d", v, 1))
-    T: int = field(converter=lambda v: check_int("T", v, 1))
+    d: int = field(converter=integer_converter("d", 1))
+    T: int = field(converter=integer_converter("T", 1))
     _losses: np.ndarray = field(init=False, repr=False)
-
-    bound_source = "Theorem 21.11 (textbook ch. 21, seed 000): expected regret <= sqrt(2 T ln d)"
 
     def __attrs_post_init__(self) -> None:
         self._losses = np.zeros(self.d)
@@ -160,33 +239,58 @@ class WeightedMajority(Learner):
         v = advice_vector(x, self.d)
         self._losses = self._losses + np.abs(v - float(y))
 
-    @staticmethod
-    def regret_bound(d: int, T: int) -> float:
-        """``sqrt(2 T ln d)``: the expected regret bound after ``T`` rounds (Theorem 21.11).
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> WeightedMajority:
+        """``WeightedMajority(d, rounds)`` for a game on ``ExpertAdvice(d)`` of ``rounds`` rounds.
 
-        The theorem states it for ``T > 2 ln d``; it holds for every ``T`` (see the class
-        notes), vacuously when ``T <= 2 ln d``.
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not :class:`~mistakebound.game.spaces.ExpertAdvice`.
+        InvalidArgumentError
+            If ``rounds`` (the horizon its rate is tuned for) is missing.
+
+        Examples
+        --------
+        >>> WeightedMajority.for_setting(ExpertAdvice(3), rounds=10)
+        WeightedMajority(d=3, T=10)
         """
-        d = check_int("d", d, 1)
-        T = check_int("T", T, 1)
-        return math.sqrt(2.0 * T * math.log(d))
+        if not isinstance(setting, ExpertAdvice):
+            raise not_applicable(cls.__name__, setting, "expert advice (ExpertAdvice(d))")
+        if rounds is None:
+            raise need_rounds(cls.__name__, rounds)
+        return cls(setting.d, check_int("rounds", rounds, 1))
 
-    @staticmethod
-    def regret_bound_for(d: int, eta: float, rounds: int) -> float:
-        """``ln d / eta + eta n / 2``: the bound the proof of Theorem 21.11 gives for any rate.
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """``sqrt(2 T ln d)`` on the expected regret of a game of at most ``T`` rounds (Theorem 21.11).
 
-        Valid for every ``eta > 0`` and every number ``n = rounds`` of rounds (the proof's
-        inequality before ``eta`` is tuned); with ``eta = sqrt(2 ln d / T)`` and ``n = T``
-        it equals ``sqrt(2 T ln d)``.  For ``eta = 0`` it is ``0`` if ``d = 1`` and
-        infinite otherwise.
+        The measure is ``"regret"`` in unrealizable games and ``"expected mistakes"`` in
+        realizable ones (some expert makes no mistake, so the regret is the expected
+        number of mistakes).  The game's length is ``len(transcript)`` when a transcript
+        is given, else ``rounds``.
+
+        Returns
+        -------
+        Bound
+            None with the reason on a setting other than ``ExpertAdvice(d)``, when the
+            game's length is unknown, or when it exceeds the horizon ``T`` the rate is
+            tuned for.
+
+        Examples
+        --------
+        >>> L = WeightedMajority(4, 200)
+        >>> round(L.bound(ExpertAdvice(4), rounds=200, realizable=False).value, 2)
+        23.55
+        >>> L.bound(ExpertAdvice(4), rounds=300, realizable=False).reason
+        'WeightedMajority is tuned for T = 200 rounds; the game has 300: build it with T >= 300 (or wrap it in DoublingTrick)'
         """
-        d = check_int("d", d, 1)
-        rounds = check_int("rounds", rounds, 0)
-        if eta < 0 or not math.isfinite(eta):
-            raise InvalidArgumentError(f"eta: expected a finite number >= 0, got {eta!r}")
-        if eta == 0:
-            return 0.0 if d == 1 else math.inf
-        return math.log(d) / eta + eta * rounds / 2.0
+        measure = "expected mistakes" if realizable else "regret"
+        problem = _expert_setting(type(self).__name__, self.d, setting)
+        if problem:
+            return Bound.none(problem, measure=measure)
+        return horizon_claim(self.T, rounds, transcript, weighted_majority_regret_bound(self.d, self.T),
+                              measure, WM_SOURCE, type(self).__name__)
 
 
 @define
@@ -202,7 +306,7 @@ class DeterministicWeightedMajority(Learner):
     On a mistake the experts that voted for the wrong label carry at least half the
     weight, so the total weight shrinks by a factor ``(1 + beta) / 2`` at least
     (with fractional advice because ``beta ** a <= 1 - (1 - beta) a`` on [0, 1]); the best
-    expert keeps ``beta ** m``.  Hence :meth:`mistake_bound_for`.
+    expert keeps ``beta ** m``.  Hence :func:`deterministic_weighted_majority_bound`.
 
     The weights are ``beta ** (L_i - min_j L_j)`` from the cumulative losses ``L_i``;
     with 0/1 advice and ``beta = 1/2`` they are exact powers of two, so ties are exact.
@@ -226,24 +330,14 @@ class DeterministicWeightedMajority(Learner):
     [0.5, 0.5, 1.0]
     >>> L.predict_one([1.0, 1.0, 0.0])   # 1 against 1: a tie goes to 1
     1
-    >>> round(DeterministicWeightedMajority.mistake_bound_for(3, 0), 4)   # log2 3 / log2(4/3)
+    >>> round(L.bound(ExpertAdvice(3)).value, 4)   # realizable: log2 3 / log2(4/3)
     3.8188
     """
 
-    d: int = field(converter=lambda v: check_int("d", v, 1))
-    beta: float = field(default=0.5)
+    d: int = field(converter=integer_converter("d", 1))
+    beta: float = field(default=0.5, converter=real_converter("beta", minimum=0, maximum=1, open_minimum=True,
+                                                              open_maximum=True))
     _losses: np.ndarray = field(init=False, repr=False)
-
-    bound_source = (
-        "Littlestone and Warmuth (1994), The Weighted Majority Algorithm, Inf. Comput. 108(2), sect. 2: "
-        "M <= (log2 n + m log2(1/beta)) / log2(2/(1+beta)); (m + log2 n)/log2(4/3) for beta = 1/2"
-    )
-
-    @beta.validator
-    def _check_beta(self, attribute, value) -> None:
-        ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 < value < 1
-        if not ok:
-            raise InvalidArgumentError(f"beta: expected a number with 0 < beta < 1, got {value!r}")
 
     def __attrs_post_init__(self) -> None:
         self._losses = np.zeros(self.d)
@@ -267,23 +361,54 @@ class DeterministicWeightedMajority(Learner):
         v = advice_vector(x, self.d)
         self._losses = self._losses + np.abs(v - float(y))
 
-    @staticmethod
-    def mistake_bound_for(n: int, m: float, beta: float = 0.5) -> float:
-        """``(log2 n + m log2(1/beta)) / log2(2/(1+beta))``: WM's mistakes when the best expert loses ``m``.
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> DeterministicWeightedMajority:
+        """``DeterministicWeightedMajority(d)`` (``beta = 1/2``) for a game on ``ExpertAdvice(d)``.
 
-        Littlestone and Warmuth (1994), section 2 (the bound for WM with ``n`` experts of
-        initial weight 1).  For ``beta = 1/2`` it is ``(m + log2 n) / log2(4/3)``, about
-        ``2.41 (m + log2 n)``.  Note that ``(m + log2 n) / log2(2/(1+beta))``, without the
-        factor ``log2(1/beta)`` on ``m``, is right only for ``beta = 1/2``.
+        Raises
+        ------
+        NotApplicableError
+            If ``setting`` is not :class:`~mistakebound.game.spaces.ExpertAdvice`.
+        """
+        if not isinstance(setting, ExpertAdvice):
+            raise not_applicable(cls.__name__, setting, "expert advice (ExpertAdvice(d))")
+        return cls(setting.d)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """Littlestone and Warmuth's bound on its mistakes, with ``m`` the best expert's loss.
+
+        ``m`` is the transcript's ``best_hypothesis_mistakes`` when the finished game is
+        given, and 0 in a realizable game (some expert is never wrong).
+
+        Returns
+        -------
+        Bound
+            On ``"mistakes"``; none with the reason on a setting other than
+            ``ExpertAdvice(d)`` or for an unrealizable game without its transcript.
 
         Examples
         --------
-        >>> round(DeterministicWeightedMajority.mistake_bound_for(4, 3), 4)   # (3 + 2) / log2(4/3)
-        12.0471
+        >>> from mistakebound import play
+        >>> from mistakebound.adversaries.expert_adversaries import SplitAdvice
+        >>> L, S = DeterministicWeightedMajority(4), ExpertAdvice(4)
+        >>> T = play(L, SplitAdvice(), S, rounds=20, seed=0, realizable=False)
+        >>> claim = L.bound(S, realizable=False, transcript=T)
+        >>> T.best_hypothesis_mistakes, round(claim.value, 4), T.mistakes <= claim.value
+        (9.0, 26.5036, True)
+        >>> L.bound(S, realizable=False).reason
+        "the bound depends on the best expert's loss m: pass the finished game's transcript"
         """
-        n = check_int("n", n, 1)
-        if m < 0:
-            raise InvalidArgumentError(f"m: expected the best expert's loss, >= 0, got {m!r}")
-        if not 0 < beta < 1:
-            raise InvalidArgumentError(f"beta: expected 0 < beta < 1, got {beta!r}")
-        return (math.log2(n) + m * math.log2(1.0 / beta)) / math.log2(2.0 / (1.0 + beta))
+        problem = _expert_setting(type(self).__name__, self.d, setting)
+        if problem:
+            return Bound.none(problem)
+        if transcript is not None:
+            m = transcript.best_hypothesis_mistakes
+            if m is None:
+                return Bound.none("the transcript does not record the best expert's loss m")
+            assumptions: tuple = (f"the best expert's loss m = {m:g}",)
+        elif realizable:
+            m, assumptions = 0, ("realizable (m = 0)",)
+        else:
+            return Bound.none("the bound depends on the best expert's loss m: pass the finished game's transcript")
+        return Bound(deterministic_weighted_majority_bound(self.d, m, self.beta), "mistakes", DWM_SOURCE, assumptions)

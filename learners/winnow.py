@@ -22,10 +22,10 @@ Examples
 >>> from mistakebound.adversaries.disjunction_stream import DisjunctionStream
 >>> S = KDisjunctionSpace(1000, 3)
 >>> T = play(Winnow(), DisjunctionStream(), S, rounds=300, seed=1)
->>> T.mistakes <= Winnow.lecture_bound(1000, 3)
+>>> T.mistakes <= Winnow().bound(S).value == winnow_lecture_bound(1000, 3)
 True
 >>> T = play(LittlestoneWinnow(), DisjunctionStream(), S, rounds=300, seed=1)
->>> T.mistakes <= LittlestoneWinnow.winnow2_bound(1000, 3)
+>>> T.mistakes <= LittlestoneWinnow().bound(S).value == winnow2_bound(1000, 3)
 True
 """
 
@@ -41,11 +41,34 @@ from attrs import define, field
 from attrs.validators import in_
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.learners.elimination import binary_vector, disjunction_dimensions
+from mistakebound.foundations.validation import check_flag, check_int, check_real, integer_converter, real_converter
 from mistakebound.game.players import Learner
 from mistakebound.game.spaces import signed
+from mistakebound.learners._setting import disjunction_problem, disjunction_setting, not_applicable
+from mistakebound.learners.elimination import binary_vector
+from mistakebound.verification.claims import Bound
 
-__all__ = ["Winnow", "LittlestoneWinnow", "disjunction_hinge_losses"]
+__all__ = [
+    "Winnow",
+    "LittlestoneWinnow",
+    "disjunction_hinge_losses",
+    "winnow_lecture_bound",
+    "winnow_proven_bound",
+    "winnow1_bound",
+    "winnow2_bound",
+]
+
+#: The result behind :class:`Winnow`'s claim.
+EG_SOURCE = (
+    "Perceptron/Winnow lecture (seed 003), section 5.2: M <= (1/(1-2 eta)) [(k+1) ln d / eta + sum_t f_t(u)], "
+    "= 8 (k+1) ln d for eta = 1/4 when realizable"
+)
+#: The results behind :class:`LittlestoneWinnow`'s claims.
+WINNOW1_SOURCE = "Littlestone 1988, WINNOW1: M <= alpha k (log_alpha theta + 1) + n/theta"
+WINNOW2_SOURCE = (
+    "WINNOW2 (Littlestone 1988; the bound proved in LittlestoneWinnow's docstring): "
+    "M <= (alpha+1) k (log_alpha theta + 1) + alpha n/((alpha-1) theta)"
+)
 
 
 def _label(y: Any) -> int:
@@ -57,24 +80,114 @@ def _label(y: Any) -> int:
     raise InvalidArgumentError(f"y: expected the engine's label 0 or 1, got {y!r}")
 
 
-def _dimension(n: Any) -> int | None:
-    if n is None:
-        return None
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise InvalidArgumentError(f"n: expected None or an integer >= 1, got {n!r}")
-    return int(n)
+def _eg_eta(eta: Any) -> float:
+    """``eta`` if the EG bound holds for it (``0 < eta < 1/2``)."""
+    return check_real("eta", eta, minimum=0, maximum=0.5, open_minimum=True, open_maximum=True)
 
 
-def _check_eta_for_bound(eta: Any) -> float:
-    if isinstance(eta, bool) or not isinstance(eta, numbers.Real) or not 0 < eta < 0.5:
-        raise InvalidArgumentError(f"eta: the EG bound needs 0 < eta < 1/2, got {eta!r}")
-    return float(eta)
+def winnow_lecture_bound(d: int, k: int, eta: float = 0.25, hinge: float = 0.0) -> float:
+    """The EG Winnow's mistake bound as the lecture states it (seed 003, section 5.2).
+
+    ``(1/(1 - 2 eta)) [(k + 1) ln d / eta + hinge]``, where ``hinge`` is
+    ``sum_t f_t(u)`` over the mistake rounds for a 0/1 comparator ``u`` with ``k``
+    ones (0 when realizable: ``8 (k+1) ln d`` for ``eta = 1/4``).  ``log`` is the
+    natural logarithm: the bound comes from the relative entropy of the
+    exponential update.
+
+    **Finding** (see ``tests/test_winnow.py``): as stated this is not always true.
+    The derivation bounds ``1 + (ln d - 1)||u||_1`` by ``(k + 1) ln d``, which needs
+    ``ln d >= 1 - ||u||_1``; for ``d = 1`` and the empty target (``u = 0``,
+    allowed by "at most k" targets) the stated bound is 0, yet the instance
+    ``(1,)`` labelled 0 twice costs 2 mistakes.  :func:`winnow_proven_bound` is what
+    the derivation proves.  :meth:`Winnow.bound` states this form (the project's
+    choice: the lecture's bound, kept as a claim that can fail).
+
+    Examples
+    --------
+    >>> winnow_lecture_bound(1000, 3) == 8 * 4 * math.log(1000)
+    True
+    """
+    d = check_int("d", d, 1)
+    k = check_int("k", k, 0)
+    eta = _eg_eta(eta)
+    hinge = check_real("hinge", hinge, minimum=0)
+    return ((k + 1) * math.log(d) / eta + hinge) / (1.0 - 2.0 * eta)
 
 
-def _check_size(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InvalidArgumentError(f"{name}: expected an integer >= {minimum}, got {value!r}")
-    return int(value)
+def winnow_proven_bound(d: int, k: int, eta: float = 0.25, hinge: float = 0.0) -> float:
+    """The bound the lecture's argument proves, for any 0/1 comparator with at most ``k`` ones.
+
+    ``(1/(1 - 2 eta)) [(1 + max(0, k (ln d - 1))) / eta + hinge]``.  The argument:
+    on a mistake ``f_t(w_t) >= 1`` and ``z_t = -2 y_t x_t``; with ``eta z_t[i] >= -1``
+    (``eta <= 1/2``) and ``e^{-a} <= 1 - a + a^2`` for ``a >= -1`` the unnormalised
+    relative entropy gives ``sum_t <w_t - u, z_t> <= D(u||w_1)/eta + eta sum_t
+    sum_i w_t[i] z_t[i]^2``, with ``D(u||w_1) = 1 + j (ln d - 1)`` for ``j`` ones
+    in ``u``, the largest over ``j <= k`` being ``1 + max(0, k (ln d - 1))``; then
+    Lemma 5.1 (``sum_i w_t[i] z_t[i]^2 <= 2 f_t(w_t)``) and convexity give the
+    rest.  It equals :func:`winnow_lecture_bound` minus ``8 (ln d + k - 1)`` for
+    ``eta = 1/4`` when ``d >= 3`` (so it is never larger there), and exceeds it only
+    for ``d = 1`` with any ``k`` and ``d = 2`` with ``k = 0``.
+
+    Examples
+    --------
+    >>> winnow_proven_bound(1, 0), winnow_lecture_bound(1, 0)
+    (8.0, 0.0)
+    """
+    d = check_int("d", d, 1)
+    k = check_int("k", k, 0)
+    eta = _eg_eta(eta)
+    hinge = check_real("hinge", hinge, minimum=0)
+    divergence = 1.0 + max(0.0, k * (math.log(d) - 1.0))
+    return (divergence / eta + hinge) / (1.0 - 2.0 * eta)
+
+
+def _littlestone_parameters(n: Any, k: Any, alpha: Any, theta: Any) -> tuple[int, int, float, float]:
+    n = check_int("n", n, 1)
+    k = check_int("k", k, 0)
+    alpha = check_real("alpha", alpha, minimum=1, open_minimum=True)
+    theta = float(n) if theta is None else check_real("theta", theta, minimum=0, open_minimum=True)
+    if not theta >= 1 / alpha:
+        raise InvalidArgumentError(f"theta: the bound needs theta >= 1/alpha = {1 / alpha:g}, got {theta!r}")
+    return n, k, alpha, theta
+
+
+def winnow1_bound(n: int, k: int, alpha: float = 2.0, theta: float | None = None) -> float:
+    """``alpha k (log_alpha theta + 1) + n/theta``: WINNOW1's mistakes on a target of at most ``k`` variables.
+
+    Littlestone 1988's WINNOW1 bound (proof in :class:`LittlestoneWinnow`'s docstring);
+    ``theta`` defaults to ``n``, giving ``2k(log2 n + 1) + 1`` for ``alpha = 2``.
+
+    Examples
+    --------
+    >>> winnow1_bound(8, 1)
+    9.0
+    """
+    n, k, alpha, theta = _littlestone_parameters(n, k, alpha, theta)
+    return alpha * k * (math.log(theta) / math.log(alpha) + 1) + n / theta
+
+
+def winnow2_bound(n: int, k: int, alpha: float = 2.0, theta: float | None = None) -> float:
+    """``(alpha + 1) k (log_alpha theta + 1) + alpha n / ((alpha - 1) theta)``: WINNOW2's mistakes.
+
+    Derived in :class:`LittlestoneWinnow`'s docstring (the paper's WINNOW2 statement
+    could not be checked); ``theta`` defaults to ``n``, giving ``3k(log2 n + 1) + 2``
+    for ``alpha = 2``, Blum's bound for the halving version.
+
+    Examples
+    --------
+    >>> winnow2_bound(8, 1)
+    14.0
+    """
+    n, k, alpha, theta = _littlestone_parameters(n, k, alpha, theta)
+    return (alpha + 1) * k * (math.log(theta) / math.log(alpha) + 1) + alpha * n / ((alpha - 1) * theta)
+
+
+def _disjunction_learner(cls: type, setting: Any) -> Any:
+    nk = disjunction_setting(setting)
+    if nk is None:
+        raise not_applicable(cls.__name__, setting, "monotone disjunctions (a KDisjunctionSpace, or a finite "
+                             "class over 0/1 tuples)")
+    return cls(nk[0])
 
 
 def disjunction_hinge_losses(transcript: Any, target: Iterable[int] | None = None, *, mistakes_only: bool = True) -> tuple[float, ...]:
@@ -160,25 +273,17 @@ class Winnow(Learner):
     [0.1516, 0.1516, 0.25, 0.25]
     >>> L.predict_one((1, 1, 0, 0))
     0
-    >>> round(Winnow.lecture_bound(1000, 3), 3)
+    >>> from mistakebound.game.spaces import KDisjunctionSpace
+    >>> round(Winnow().bound(KDisjunctionSpace(1000, 3)).value, 3)
     221.048
     """
 
-    n: int | None = field(default=None, converter=_dimension)
-    eta: float = field(default=0.25)
+    n: int | None = field(default=None, converter=integer_converter("n", 1, optional=True))
+    eta: float = field(default=0.25, converter=real_converter("eta", minimum=0, open_minimum=True))
     _m: np.ndarray | None = field(init=False, default=None, repr=False)
     _v: np.ndarray | None = field(init=False, default=None, repr=False)
 
-    bound_source = (
-        "Perceptron/Winnow lecture (seed 003), section 5.2: M <= (1/(1-2 eta)) [(k+1) ln d / eta + sum_t f_t(u)], "
-        "= 8 (k+1) ln d for eta = 1/4 when realizable"
-    )
-
     def __attrs_post_init__(self) -> None:
-        if isinstance(self.eta, bool) or not isinstance(self.eta, numbers.Real) or not (
-            math.isfinite(self.eta) and self.eta > 0
-        ):
-            raise InvalidArgumentError(f"eta: expected a finite number > 0, got {self.eta!r}")
         if self.n is not None:
             self._reset(self.n)
 
@@ -235,64 +340,65 @@ class Winnow(Learner):
         self._m[v] += signed(y)  # the -1/+1 of the lecture, at this learner's edge
         self._v[v] = np.exp(2.0 * self.eta * self._m[v])
 
-    @staticmethod
-    def lecture_bound(d: int, k: int, eta: float = 0.25, hinge: float = 0.0) -> float:
-        """The mistake bound as the lecture states it (seed 003, section 5.2).
-
-        ``(1/(1 - 2 eta)) [(k + 1) ln d / eta + hinge]``, where ``hinge`` is
-        ``sum_t f_t(u)`` over the mistake rounds for a 0/1 comparator ``u`` with ``k``
-        ones (0 when realizable: ``8 (k+1) ln d`` for ``eta = 1/4``).  ``log`` is the
-        natural logarithm: the bound comes from the relative entropy of the
-        exponential update.
-
-        **Finding** (see ``tests/test_winnow.py``): as stated this is not always true.
-        The derivation bounds ``1 + (ln d - 1)||u||_1`` by ``(k + 1) ln d``, which needs
-        ``ln d >= 1 - ||u||_1``; for ``d = 1`` and the empty target (``u = 0``,
-        allowed by "at most k" targets) the stated bound is 0, yet the instance
-        ``(1,)`` labelled 0 twice costs 2 mistakes.  :meth:`proven_bound` is what the
-        derivation proves.
-
-        Examples
-        --------
-        >>> Winnow.lecture_bound(1000, 3) == 8 * 4 * math.log(1000)
-        True
-        """
-        d = _check_size("d", d, 1)
-        k = _check_size("k", k, 0)
-        eta = _check_eta_for_bound(eta)
-        return ((k + 1) * math.log(d) / eta + float(hinge)) / (1.0 - 2.0 * eta)
-
-    @staticmethod
-    def proven_bound(d: int, k: int, eta: float = 0.25, hinge: float = 0.0) -> float:
-        """The bound the lecture's argument proves, for any 0/1 comparator with at most ``k`` ones.
-
-        ``(1/(1 - 2 eta)) [(1 + max(0, k (ln d - 1))) / eta + hinge]``.  The argument:
-        on a mistake ``f_t(w_t) >= 1`` and ``z_t = -2 y_t x_t``; with ``eta z_t[i] >= -1``
-        (``eta <= 1/2``) and ``e^{-a} <= 1 - a + a^2`` for ``a >= -1`` the unnormalised
-        relative entropy gives ``sum_t <w_t - u, z_t> <= D(u||w_1)/eta + eta sum_t
-        sum_i w_t[i] z_t[i]^2``, with ``D(u||w_1) = 1 + j (ln d - 1)`` for ``j`` ones
-        in ``u``, the largest over ``j <= k`` being ``1 + max(0, k (ln d - 1))``; then
-        Lemma 5.1 (``sum_i w_t[i] z_t[i]^2 <= 2 f_t(w_t)``) and convexity give the
-        rest.  It equals :meth:`lecture_bound` minus ``8 (ln d + k - 1)`` for
-        ``eta = 1/4`` when ``d >= 3`` (so it is never larger there), and exceeds it only
-        for ``d = 1`` with any ``k`` and ``d = 2`` with ``k = 0``.
-
-        Examples
-        --------
-        >>> Winnow.proven_bound(1, 0), Winnow.lecture_bound(1, 0)
-        (8.0, 0.0)
-        """
-        d = _check_size("d", d, 1)
-        k = _check_size("k", k, 0)
-        eta = _check_eta_for_bound(eta)
-        divergence = 1.0 + max(0.0, k * (math.log(d) - 1.0))
-        return (divergence / eta + float(hinge)) / (1.0 - 2.0 * eta)
-
     @classmethod
-    def mistake_bound(cls, H: Any) -> float:
-        """:meth:`lecture_bound` for ``H`` with the default ``eta = 1/4`` (``k = n`` on a finite class)."""
-        n, k = disjunction_dimensions(H)
-        return cls.lecture_bound(n, k)
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> Winnow:
+        """``Winnow(n)`` (``eta = 1/4``) for a ``KDisjunctionSpace(n, k)`` or a finite class over ``{0,1}^n``.
+
+        Raises
+        ------
+        NotApplicableError
+            On any other setting.
+
+        Examples
+        --------
+        >>> from mistakebound.game.spaces import KDisjunctionSpace
+        >>> Winnow.for_setting(KDisjunctionSpace(100, 2))
+        Winnow(n=100, eta=0.25)
+        """
+        return _disjunction_learner(cls, setting)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """The lecture's bound ``(1/(1-2 eta)) [(k+1) ln d / eta + sum_t f_t(u)]`` (seed 003, section 5.2).
+
+        ``d`` and ``k`` are the setting's (``k = n`` on a finite class).  In a realizable
+        game the target's loss ``sum_t f_t(u)`` is 0: ``8 (k+1) ln d`` for ``eta = 1/4``.
+        In an unrealizable game it is the hinge loss, on the mistake rounds, of the target
+        the transcript certifies (:func:`disjunction_hinge_losses`).  This is the
+        lecture's form, which fails for ``d = 1`` (see :func:`winnow_lecture_bound`).
+
+        Returns
+        -------
+        Bound
+            On ``"mistakes"``; none with the reason on a setting that is not monotone
+            disjunctions, for ``eta`` outside ``(0, 1/2)``, or in an unrealizable game
+            without a transcript that certifies a target.
+
+        Examples
+        --------
+        >>> from mistakebound.game.spaces import KDisjunctionSpace
+        >>> Winnow().bound(KDisjunctionSpace(1000, 3), realizable=False).reason
+        "in an unrealizable game the bound depends on the target's hinge loss: pass the finished game's transcript"
+        >>> Winnow(eta=0.5).bound(KDisjunctionSpace(1000, 3)).reason
+        'the EG bound needs 0 < eta < 1/2; this Winnow has eta = 0.5'
+        """
+        nk, problem = disjunction_problem(type(self).__name__, self.n, setting)
+        if nk is None:
+            return Bound.none(problem)
+        if not 0 < self.eta < 0.5:
+            return Bound.none(f"the EG bound needs 0 < eta < 1/2; this Winnow has eta = {self.eta:g}")
+        n, k = nk
+        if realizable:
+            return Bound(winnow_lecture_bound(n, k, self.eta), "mistakes", EG_SOURCE,
+                         ("realizable: the target's hinge loss is 0",))
+        if transcript is None:
+            return Bound.none("in an unrealizable game the bound depends on the target's hinge loss: pass the "
+                              "finished game's transcript")
+        if getattr(transcript, "target", None) is None:
+            return Bound.none("the transcript certifies no target, whose hinge loss the bound needs")
+        hinge = math.fsum(disjunction_hinge_losses(transcript))
+        return Bound(winnow_lecture_bound(n, k, self.eta, hinge), "mistakes", EG_SOURCE,
+                     (f"the transcript's target, hinge loss {hinge:g} on the mistake rounds",))
 
 
 @define
@@ -355,34 +461,19 @@ class LittlestoneWinnow(Learner):
     >>> L.learn_one((1, 1, 0, 0), 1)                  # promotion
     >>> L.weights.tolist(), L.predict_one((1, 1, 0, 0))
     ([2.0, 2.0, 1.0, 1.0], 1)
-    >>> LittlestoneWinnow.winnow1_bound(1024, 2), LittlestoneWinnow.winnow2_bound(1024, 2)
+    >>> winnow1_bound(1024, 2), winnow2_bound(1024, 2)
     (45.0, 68.0)
     """
 
-    n: int | None = field(default=None, converter=_dimension)
-    alpha: float = field(default=2.0)
-    theta: float | None = field(default=None)
+    n: int | None = field(default=None, converter=integer_converter("n", 1, optional=True))
+    alpha: float = field(default=2.0, converter=real_converter("alpha", minimum=1, open_minimum=True))
+    theta: float | None = field(default=None, converter=real_converter("theta", minimum=0, open_minimum=True,
+                                                                        optional=True))
     variant: str = field(default="winnow2", validator=in_(("winnow2", "winnow1")))
-    strict: bool = field(default=False)
+    strict: bool = field(default=False, converter=lambda v: check_flag("strict", v))
     _w: np.ndarray | None = field(init=False, default=None, repr=False)
 
-    bound_source = (
-        "Littlestone 1988 (WINNOW1: alpha k (log_alpha theta + 1) + n/theta); WINNOW2: "
-        "(alpha+1) k (log_alpha theta + 1) + alpha n/((alpha-1) theta), proved in the docstring"
-    )
-
     def __attrs_post_init__(self) -> None:
-        if isinstance(self.alpha, bool) or not isinstance(self.alpha, numbers.Real) or not (
-            math.isfinite(self.alpha) and self.alpha > 1
-        ):
-            raise InvalidArgumentError(f"alpha: expected a finite number > 1, got {self.alpha!r}")
-        if self.theta is not None and (
-            isinstance(self.theta, bool) or not isinstance(self.theta, numbers.Real)
-            or not (math.isfinite(self.theta) and self.theta > 0)
-        ):
-            raise InvalidArgumentError(f"theta: expected None or a finite number > 0, got {self.theta!r}")
-        if not isinstance(self.strict, (bool, np.bool_)):
-            raise InvalidArgumentError(f"strict: expected a bool, got {self.strict!r}")
         if self.n is not None:
             self._w = np.ones(self.n, dtype=float)
 
@@ -429,55 +520,49 @@ class LittlestoneWinnow(Learner):
         else:
             self._w[v] /= self.alpha
 
-    @staticmethod
-    def _check(n: Any, k: Any, alpha: Any, theta: Any) -> tuple[int, int, float, float]:
-        n = _check_size("n", n, 1)
-        k = _check_size("k", k, 0)
-        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not alpha > 1:
-            raise InvalidArgumentError(f"alpha: expected a number > 1, got {alpha!r}")
-        theta = float(n) if theta is None else theta
-        if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or not theta >= 1 / alpha:
-            raise InvalidArgumentError(f"theta: the bound needs theta >= 1/alpha = {1 / alpha:g}, got {theta!r}")
-        return n, k, float(alpha), float(theta)
-
-    @staticmethod
-    def winnow1_bound(n: int, k: int, alpha: float = 2.0, theta: float | None = None) -> float:
-        """``alpha k (log_alpha theta + 1) + n/theta``: WINNOW1's mistakes on a target of at most ``k`` variables.
-
-        Littlestone 1988's WINNOW1 bound (proof in the class docstring); ``theta``
-        defaults to ``n``, giving ``2k(log2 n + 1) + 1`` for ``alpha = 2``.
-
-        Examples
-        --------
-        >>> LittlestoneWinnow.winnow1_bound(8, 1)
-        9.0
-        """
-        n, k, alpha, theta = LittlestoneWinnow._check(n, k, alpha, theta)
-        return alpha * k * (math.log(theta) / math.log(alpha) + 1) + n / theta
-
-    @staticmethod
-    def winnow2_bound(n: int, k: int, alpha: float = 2.0, theta: float | None = None) -> float:
-        """``(alpha + 1) k (log_alpha theta + 1) + alpha n / ((alpha - 1) theta)``: WINNOW2's mistakes.
-
-        Derived in the class docstring (the paper's WINNOW2 statement could not be
-        checked); ``theta`` defaults to ``n``, giving ``3k(log2 n + 1) + 2`` for
-        ``alpha = 2``, Blum's bound for the halving version.
-
-        Examples
-        --------
-        >>> LittlestoneWinnow.winnow2_bound(8, 1)
-        14.0
-        """
-        n, k, alpha, theta = LittlestoneWinnow._check(n, k, alpha, theta)
-        return (alpha + 1) * k * (math.log(theta) / math.log(alpha) + 1) + alpha * n / ((alpha - 1) * theta)
-
-    def bound(self, n: int, k: int) -> float:
-        """The bound of this learner's variant and parameters on ``n`` variables and targets of at most ``k``."""
-        f = self.winnow1_bound if self.variant == "winnow1" else self.winnow2_bound
-        return f(n, k, self.alpha, self.theta)
-
     @classmethod
-    def mistake_bound(cls, H: Any) -> float:
-        """:meth:`winnow2_bound` with the defaults ``alpha = 2``, ``theta = n`` (``k = n`` on a finite class)."""
-        n, k = disjunction_dimensions(H)
-        return cls.winnow2_bound(n, k)
+    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> LittlestoneWinnow:
+        """``LittlestoneWinnow(n)`` (WINNOW2, ``alpha = 2``, ``theta = n``) for a disjunction setting.
+
+        Raises
+        ------
+        NotApplicableError
+            On a setting that is neither a ``KDisjunctionSpace`` nor a finite class over
+            0/1 tuples.
+        """
+        return _disjunction_learner(cls, setting)
+
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Bound:
+        """The bound of this learner's variant and parameters on monotone disjunctions (realizable games).
+
+        :func:`winnow1_bound` or :func:`winnow2_bound` with this learner's ``alpha`` and
+        ``theta`` (``n`` when None), ``n`` and ``k`` from the setting (``k = n`` on a
+        finite class).
+
+        Returns
+        -------
+        Bound
+            On ``"mistakes"``; none with the reason in an unrealizable game, on a setting
+            that is not monotone disjunctions, or when ``theta < 1/alpha``.
+
+        Examples
+        --------
+        >>> from mistakebound.game.spaces import KDisjunctionSpace
+        >>> S = KDisjunctionSpace(1024, 2)
+        >>> LittlestoneWinnow().bound(S).value, LittlestoneWinnow(variant="winnow1").bound(S).value
+        (68.0, 45.0)
+        """
+        if not realizable:
+            return Bound.none("Littlestone's bounds need a realizable game (the target's weights are never demoted)")
+        nk, problem = disjunction_problem(type(self).__name__, self.n, setting)
+        if nk is None:
+            return Bound.none(problem)
+        n, k = nk
+        theta = float(n) if self.theta is None else self.theta
+        if not theta >= 1 / self.alpha:
+            return Bound.none(f"the bound needs theta >= 1/alpha = {1 / self.alpha:g}; this learner has "
+                              f"theta = {theta:g}")
+        if self.variant == "winnow1":
+            return Bound(winnow1_bound(n, k, self.alpha, theta), "mistakes", WINNOW1_SOURCE, ("realizable",))
+        return Bound(winnow2_bound(n, k, self.alpha, theta), "mistakes", WINNOW2_SOURCE, ("realizable",))

@@ -624,3 +624,61 @@ def test_ecosystem_benchmark_smoke(capsys):
     assert ecosystem.main(["--smoke"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n| ") == len(table_rows) + 1 and "VIOLATES" not in out
+
+
+# ---------------------------------------------------------------------- the claims and for_setting
+@given(d=st.integers(1, 8), R=st.sampled_from([0.5, 1.0, 2.0]), ratio=st.sampled_from([1.0, 2.0, 3.0]))
+@settings(max_examples=10, deadline=None)
+def test_library_perceptrons_claim_their_margin_bound_and_keep_it(d, R, ratio):
+    from mistakebound.verification.claims import judge
+
+    gamma = R / ratio
+    S = LinearSpace(d, R=R, gamma=gamma)
+    for name, (make, fits_intercept) in PERCEPTRONS.items():
+        claim = make().bound(S)
+        by_hand = (R * R + 1) / gamma**2 if fits_intercept else (R / gamma) ** 2
+        assert claim.value == pytest.approx(by_hand) and claim.measure == "mistakes", name
+        T = play(make(), BasisVectorForcer(), S, rounds=d + 2, seed=0)
+        assert judge(T.mistakes, claim).status == "ok", name
+
+
+def test_adapters_claim_nothing_for_other_models_or_games():
+    S = LinearSpace(3, R=1.0, gamma=0.5)
+    for name, make in OTHERS.items():
+        claim = make().bound(S)
+        assert claim.value is None and "no proven bound" in claim.reason, name
+    river, sk = PERCEPTRONS["river Perceptron"][0], PERCEPTRONS["sklearn Perceptron"][0]
+    cases = {
+        "realizable": river().bound(S, realizable=False),
+        "radius R and a margin": sk().bound(LinearSpace(3, R=1.0)),
+        "LinearSpace": river().bound(classes.thresholds(3)),
+        "features=": RiverLearner(river_lm.Perceptron(), features=lambda x: x).bound(S),
+        "probabilistic": RiverLearner(river_lm.Perceptron(), probabilistic=True).bound(S),
+        "penalty": SklearnLearner(SkPerceptron(penalty="l2")).bound(S),
+        "clips gradients": RiverLearner(river_lm.Perceptron(clip_gradient=0.5)).bound(LinearSpace(3, R=2.0, gamma=1.0)),
+    }
+    for words, claim in cases.items():
+        assert claim.value is None and words in claim.reason, (words, claim.reason)
+
+
+def test_for_setting_plays_the_libraries_perceptrons_wherever_instances_are_vectors_or_numbers():
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game.oco import OCOSetting
+    from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace
+    from mistakebound.learners.adapters import OneHot
+
+    for cls in (RiverLearner, SklearnLearner):
+        for setting in (LinearSpace(3), KDisjunctionSpace(5, 2), ExpertAdvice(3), classes.thresholds(4),
+                        classes.monotone_disjunctions(3)):
+            L = cls.for_setting(setting)
+            assert L.features is None, (cls, setting)
+        named = HypothesisClass.from_matrix([[0, 1], [1, 1]], domain=["a", "b"])
+        L = cls.for_setting(named)
+        assert isinstance(L.features, OneHot) and L.features.domain == ("a", "b")
+        assert len(play(L, OppositeLabel(), named, rounds=3, seed=0)) >= 1
+        with pytest.raises(NotApplicableError, match=f"{cls.__name__} plays on label games"):
+            cls.for_setting(OCOSetting(2, radius=1.0))
+    assert type(RiverLearner.for_setting(LinearSpace(2)).model) is river_lm.Perceptron
+    assert type(SklearnLearner.for_setting(LinearSpace(2)).estimator) is SkPerceptron
+    S = LinearSpace(4, R=1.0, gamma=0.5)
+    assert RiverLearner.for_setting(S).bound(S).value == SklearnLearner.for_setting(S).bound(S).value == 8.0

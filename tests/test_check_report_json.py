@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mistakebound.interfaces import serialize
+from mistakebound.verification import report_json
 from mistakebound.interfaces.cli import main
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.verification.selfcheck import VERDICTS, CheckReport, CheckRow, run_check
@@ -61,7 +61,9 @@ def test_generated_reports_round_trip_with_nothing_lost(report):
     back = CheckReport.from_json(text)
     assert_same_report(report, back)
     assert back.to_json() == text  # the text depends only on the value
-    assert serialize.report_from_json(text.encode("utf-8")).summary() == report.summary()
+    from_bytes = report_json.report_from_json(text.encode("utf-8"), report_type=CheckReport, row_type=CheckRow)
+    assert_same_report(from_bytes, back)
+    assert from_bytes.summary() == report.summary()
     data = json.loads(text)
     assert data["ok"] == report.ok and data["summary"] == report.summary()
 
@@ -107,9 +109,29 @@ def test_unserialisable_numbers_are_refused_when_writing(value):
         report.to_json()
 
 
+def test_every_row_field_is_written_numbers_as_numbers():
+    """A field added to CheckRow is written too (as text unless the format lists it as a number)."""
+    import attrs
+
+    data = json.loads(CheckReport(rows=(CheckRow("L", "A", "C", mistakes=1, bound=2.0),)).to_json())
+    assert list(data["rows"][0]) == [a.name for a in attrs.fields(CheckRow)]
+    assert set(report_json.NUMBER_FIELDS) <= set(data["rows"][0])
+
+
+def test_the_format_does_not_import_the_check_it_serves():
+    """selfcheck calls report_json; report_json must not import selfcheck back (no import circle)."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(report_json))
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert not any("selfcheck" in name or "interfaces" in name for name in names), names
+
+
 def test_not_a_report_is_refused():
     with pytest.raises(InvalidArgumentError, match="^report: "):
-        serialize.report_to_json([1, 2])
+        report_json.report_to_json([1, 2])
 
 
 # ----------------------------------------------------------------------- check --json

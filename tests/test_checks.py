@@ -28,7 +28,6 @@ from mistakebound.verification.checks import (
     CheckFailure,
     CheckSummary,
     GameFailure,
-    GameRecorder,
     RandomStream,
     check_clone_is_independent,
     check_learn_one_does_not_mutate_input,
@@ -43,8 +42,10 @@ from mistakebound.foundations.errors import GameError, InvalidArgumentError, Mis
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.game.players import Learner
 from mistakebound.game.spaces import LinearSpace
+from mistakebound.verification.claims import Bound, forced_bound, judge, judge_game, measured, stated_bound
+from mistakebound.verification.recorder import GameRecorder
 from mistakebound.verification.strategies import separable_streams
-from mistakebound.theory.worst_case import MinimaxAdversary
+from mistakebound.adversaries import MinimaxAdversary
 
 
 # ------------------------------------------------------------------ independent helpers
@@ -89,9 +90,10 @@ class WrongLabelHalving(Learner):
     def learn_one(self, x, y):
         self._V = [i for i in self._V if self.H.label(i, x) != y]
 
-    @classmethod
-    def mistake_bound(cls, H):
-        return math.log2(H.n_hypotheses)
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        if not realizable:
+            return Bound.none("log2 |H| needs a realizable game")
+        return Bound(math.log2(setting.n_hypotheses), source="log2 |H|")
 
 
 @define
@@ -106,9 +108,10 @@ class ConstantOne(Learner):
     def learn_one(self, x, y):
         pass
 
-    @classmethod
-    def mistake_bound(cls, H):
-        return math.log2(H.n_hypotheses)
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        if not realizable:
+            return Bound.none("log2 |H| needs a realizable game")
+        return Bound(math.log2(setting.n_hypotheses), source="log2 |H|")
 
 
 class Perceptron(Learner):
@@ -131,10 +134,9 @@ class Perceptron(Learner):
     def clone(self):
         return type(self)()
 
-    @classmethod
-    def mistake_bound(cls, H):
-        if isinstance(H, LinearSpace) and H.R and H.gamma:
-            return (H.R / H.gamma) ** 2
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        if realizable and isinstance(setting, LinearSpace) and setting.R and setting.gamma:
+            return Bound((setting.R / setting.gamma) ** 2, source="(R/gamma)^2")
         return None
 
 
@@ -412,10 +414,15 @@ def test_given_adversaries_can_be_instances_types_or_factories():
 
 
 def test_spaces_get_a_random_stream():
-    summary = check_learner(lambda S: Perceptron(), bound=Perceptron.mistake_bound,
+    summary = check_learner(lambda S: Perceptron(), bound=None,
                             classes=LinearSpace(3, R=1.0, gamma=0.5), max_examples=5)
-    # BasisVectorForcer and RandomStream play every case
-    assert summary.games == 2 * summary.cases and summary.max_mistakes <= 4
+    # the registry's adversaries that apply (BasisVectorForcer, SeparableStream) and a RandomStream play every case
+    from mistakebound.verification.strategies import zoo_adversaries
+
+    assert [type(a).__name__ for a in zoo_adversaries(LinearSpace(3, R=1.0, gamma=0.5))] == [
+        "BasisVectorForcer", "SeparableStream"]
+    assert summary.games == 3 * summary.cases and summary.max_mistakes <= 4
+    assert summary.max_ratio == summary.max_mistakes / 4  # judged against its own claim, (R/gamma)^2 = 4
 
 
 def test_the_same_seed_gives_the_same_counterexample():
@@ -430,8 +437,11 @@ def test_the_same_seed_gives_the_same_counterexample():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        (dict(bound="ldim"), "bound: expected a number >= 0 or a function"),
-        (dict(bound=-1), "bound: expected a number >= 0"),
+        (dict(bound="ldim"), "bound: expected None (the learner's own claim), a number >= 0 or a function"),
+        (dict(bound=-1), "bound: expected None (the learner's own claim), a number >= 0"),
+        (dict(bound=math.nan), "got nan"),
+        (dict(bound=1, game_seeds=[]), "game_seeds: expected None, a non-empty list"),
+        (dict(bound=1, game_seeds=[-1]), "game_seeds"),
         (dict(bound=1, max_examples=0), "max_examples: expected an integer >= 1"),
         (dict(bound=1, classes="thresholds:4"), "classes: expected a hypothesis strategy"),
         (dict(bound=1, adversaries=[3]), "adversaries: expected adversary types"),
@@ -446,6 +456,128 @@ def test_bad_arguments_are_refused(kwargs, message):
 
 def test_a_learner_instance_is_rebuilt_on_each_class():
     assert check_learner(SOA(classes.thresholds(3)), bound=bounds.ldim, max_examples=10).violations == 0
+
+
+# ------------------------------------------------------------------ bound=None: the learner's own claim
+@define
+class HalvingClaimingLdim(Halving):
+    """Halving claiming SOA's bound, Ldim(H): false on halving_exceeds_ldim() (worst case 3 > Ldim 2)."""
+
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        return Bound(brute_ldim(setting.matrix), source="a false claim: Ldim(H)")
+
+
+def test_bound_none_tests_the_learners_own_claim():
+    from mistakebound.game.examples import halving_exceeds_ldim
+
+    H = halving_exceeds_ldim()
+    # Halving's own claim (log2 9) holds on the class, even against the exact worst case ...
+    summary = check_learner(Halving, classes=H, max_examples=3)
+    assert summary.violations == 0 and summary.searches >= 1
+    assert 0 < summary.max_ratio <= 1 and summary.max_mistakes <= math.log2(9)
+    # ... and the very same games break the claim Ldim(H) = 2 of a learner that states it
+    with pytest.raises(BoundViolation) as info:
+        check_learner(HalvingClaimingLdim, classes=H, max_examples=3)
+    exc = info.value
+    claim = stated_bound(HalvingClaimingLdim(H), H, rounds=exc.rounds, transcript=exc.transcript)
+    assert exc.claim == claim == Bound(2, source="a false claim: Ldim(H)")
+    assert exc.bound == 2 and exc.mistakes == 3 == counted_mistakes(exc.transcript)
+    assert "its claimed bound 2 (a false claim: Ldim(H))" in str(exc)
+    assert judge(measured(exc.replay(), claim.measure), claim).broken
+
+
+def test_bound_none_the_worst_case_search_alone_catches_the_false_claim():
+    from mistakebound.game.examples import halving_exceeds_ldim
+
+    H = halving_exceeds_ldim()
+    with pytest.raises(BoundViolation) as info:
+        check_learner(HalvingClaimingLdim, classes=H, adversaries=[], max_examples=2)
+    exc = info.value
+    assert isinstance(exc.adversary, MinimaxAdversary) and exc.claim.value == 2
+    assert counted_mistakes(exc.replay()) == 3
+    # without the search, and with no adversary, nothing is played: no evidence, no violation
+    summary = check_learner(HalvingClaimingLdim, classes=H, adversaries=[], worst_case=False, max_examples=2)
+    assert (summary.games, summary.searches, summary.violations) == (0, 0, 0)
+
+
+def test_a_partial_worst_case_search_breaks_a_claim_under_its_proven_lower_bound():
+    # a budget of one node: the search stops after its first line, with a proven interval [3, inf]
+    from mistakebound.game.examples import halving_exceeds_ldim
+    from mistakebound.theory.worst_case import worst_case_mistakes
+
+    H = halving_exceeds_ldim()
+    W = worst_case_mistakes(HalvingClaimingLdim(H), H, max_nodes=1)
+    assert (W.exact, W.lower, W.upper) == (False, 3, math.inf)
+    # the claim 2 is under the line already found: broken, and replayed as a game
+    with pytest.raises(BoundViolation) as info:
+        check_learner(HalvingClaimingLdim, classes=H, adversaries=[], max_examples=1, worst_case_max_nodes=1)
+    assert isinstance(info.value.adversary, MinimaxAdversary) and counted_mistakes(info.value.replay()) == 3
+    # a claim inside the interval is not refuted by a partial search: not reported as a violation
+    summary = check_learner(Halving, bound=4, classes=H, adversaries=[], max_examples=1, worst_case_max_nodes=1)
+    assert (summary.searches, summary.violations, summary.games) == (1, 0, 0)
+
+
+def test_check_learner_judges_with_the_one_tolerance_in_games_and_in_the_search():
+    # claims 5e-8 under the measured mistakes are broken, 5e-10 under them kept (TOLERANCE = 1e-9)
+    from tests.test_sweep_players import JustOver, JustUnder
+
+    H = classes.thresholds(5)
+    with pytest.raises(BoundViolation) as info:
+        check_learner(JustUnder, classes=H, max_examples=3, worst_case=False)
+    assert 0 < info.value.mistakes - info.value.bound < 1e-7
+    with pytest.raises(BoundViolation) as info:  # the search alone
+        check_learner(JustUnder, classes=H, adversaries=[], max_examples=3)
+    assert isinstance(info.value.adversary, MinimaxAdversary) and 0 < info.value.mistakes - info.value.bound < 1e-7
+    summary = check_learner(JustOver, classes=H, max_examples=3)
+    assert summary.violations == 0 and summary.searches >= 1 and summary.max_ratio > 1
+
+
+class RecordSeeds:
+    """An observer keeping the seed of every game."""
+
+    def __init__(self):
+        self.seeds = []
+
+    def on_start(self, game):
+        self.seeds.append(game.seed)
+
+
+def test_game_seeds_choose_the_seeds_of_the_games():
+    from hypothesis import strategies as st
+
+    from mistakebound.game.play import observing
+
+    for game_seeds, allowed in (([5, 11], {5, 11}), (st.just(7), {7})):
+        watch = RecordSeeds()
+        with observing(watch):
+            check_learner(Halving, classes=classes.thresholds(5), game_seeds=game_seeds, max_examples=5,
+                          worst_case=False)
+        assert watch.seeds and set(watch.seeds) <= allowed
+    watch = RecordSeeds()
+    with observing(watch):
+        check_learner(Halving, classes=classes.thresholds(5), max_examples=5, worst_case=False)
+    assert len(set(watch.seeds)) > 1  # the default draws seeds
+
+
+def test_game_seeds_replay_a_given_game():
+    from mistakebound.adversaries import ObliviousCoin
+
+    # ConstantOne against coin labels on one class: whether it breaks log2 |H| depends on the seed
+    H = classes.thresholds(3)
+    with pytest.raises(BoundViolation) as info:
+        check_learner(ConstantOne, classes=H, adversaries=[ObliviousCoin], max_examples=50, worst_case=False)
+    first = info.value
+    with pytest.raises(BoundViolation) as info:
+        check_learner(ConstantOne, classes=H, adversaries=[ObliviousCoin], game_seeds=[first.seed], max_examples=1,
+                      worst_case=False)
+    again = info.value
+    assert again.seed == first.seed and again.transcript.rounds == first.transcript.rounds
+    assert again.claim == first.claim
+    # a seed whose game keeps the claim passes
+    kept = next(s for s in range(100)
+                if play(ConstantOne(H), ObliviousCoin(), H, rounds=first.rounds, seed=s).mistakes <= 2)
+    assert check_learner(ConstantOne, classes=H, adversaries=[ObliviousCoin], game_seeds=[kept], max_examples=3,
+                         worst_case=False, rounds=first.rounds).violations == 0
 
 
 # ------------------------------------------------------------------ the interface checks
@@ -474,7 +606,7 @@ def test_a_perceptron_on_a_space_passes_every_check_including_its_bound():
 def test_without_a_stated_bound_no_bound_check_is_yielded():
     assert "check_mistake_bound" not in _names(SharedStateLearner())
     assert "check_mistake_bound" not in _names(Perceptron())  # no bound on a finite class
-    with pytest.raises(CheckFailure, match="states no mistake_bound"):
+    with pytest.raises(CheckFailure, match="SharedStateLearner claims no bound on"):
         check_mistake_bound(SharedStateLearner())
 
 
@@ -563,15 +695,16 @@ def test_parametrize_with_checks_refuses_unknown_declarations():
 
 
 # ------------------------------------------------------------------ GameRecorder
-def test_the_recorder_tallies_games_and_puts_play_back():
+def test_the_recorder_tallies_games_as_an_observer_without_touching_play():
     original = mistakebound.game.play.play
     H = classes.thresholds(7)
     with GameRecorder() as recorder:
-        assert mistakebound.play is not original and mistakebound.game.play.play is not original
+        # an observer: play itself is never swapped, in any module
+        assert mistakebound.play is mistakebound.game.play.play is original is play
         mistakebound.play(Halving(H), OppositeLabel(), H, rounds=10, seed=0)
         mistakebound.game.play.play(ConstantOne(H), OppositeLabel(), H, rounds=10, seed=0)
         mistakebound.play(Halving(H), OppositeLabel(), H, rounds=10, seed=0, realizable=False)
-    assert mistakebound.play is original and mistakebound.game.play.play is original and play is original
+    assert mistakebound.play is original and mistakebound.game.play.play is original
     rows = {(r["learner"], r["adversary"]): r for r in recorder.rows()}
     halving = rows[("Halving", "OppositeLabel")]
     assert halving["games"] == 2 and halving["max mistakes"] == 10  # the unrealizable game errs every round
@@ -580,9 +713,141 @@ def test_the_recorder_tallies_games_and_puts_play_back():
     # OppositeLabel presents x = 1 (the thresholds disagree there) and answers 0 to the constant 1;
     # only x < 1 is left, which agrees everywhere, so the game ends after one mistake
     assert constant["max mistakes"] == 1 and constant["violations"] == 0
+    # the unrealizable game has no bound, and OppositeLabel's forced count (a mistake every round) holds
+    assert [(r.verdict, r.bound) for r in recorder.records] == [("ok", 3.0), ("ok", 3.0), ("ok", None)]
     # records after the recorder stopped are not taken
     play(Halving(H), OppositeLabel(), H, rounds=10, seed=0)
-    assert len(recorder.records) == 3
+    assert len(recorder.records) == 3 and not recorder.active
+
+
+class ClaimsHalf(Learner):
+    """A coin that claims 1/2 expected mistake on every class (true only for games of one round)."""
+
+    def predict_proba_one(self, x):
+        return 0.5
+
+    def learn_one(self, x, y):
+        pass
+
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        return Bound(0.5, "expected mistakes", "a claim of 1/2")
+
+
+class ClaimRaises(ConstantOne):
+    """Its claim raises."""
+
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        raise ZeroDivisionError("no claim today")
+
+
+class ClaimNotABound(ConstantOne):
+    """Its claim is a bare number, not a Bound."""
+
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        return 3
+
+
+def _games():
+    """Games of every kind of claim: kept, broken, none, off realizable, expected mistakes, on a space."""
+    from mistakebound.adversaries import BinarySearchThreshold, ObliviousCoin
+    from mistakebound.game.registry import build, load_setting
+
+    H = classes.thresholds(7)
+    single = HypothesisClass.from_matrix([[0]])
+    experts = load_setting("experts:4")
+    return [
+        (Halving(H), BinarySearchThreshold(), H, 10, True),
+        (SOA(H), OppositeLabel(), H, 10, True),
+        (ConstantOne(single), ObliviousCoin(), single, 5, True),  # bound 0, 5 mistakes: BROKEN
+        (Halving(H), OppositeLabel(), H, 10, False),  # no bound off realizable; the forced count holds
+        (Halving(H), ObliviousCoin(), H, 10, False),  # no bound, nothing forced
+        (ClaimsHalf(), ObliviousCoin(), H, 10, True),  # expected mistakes 5 > 1/2: broken
+        (ClaimsHalf(), OppositeLabel(), classes.thresholds(1), 10, True),  # one round, 1/2: kept
+        (build("learner", "WeightedMajority", experts, rounds=50),
+         build("adversary", "RandomExpertLosses", experts, rounds=50), experts, 50, False),  # regret
+    ]
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_the_recorder_records_the_claim_and_verdict_of_stated_bound_and_judge(index):
+    learner, adversary, H, rounds, realizable = _games()[index]
+    forced = forced_bound(adversary, H, learner=learner, rounds=rounds, realizable=realizable)  # before the game
+    with GameRecorder() as recorder:
+        T = play(learner, adversary, H, rounds=rounds, seed=3, realizable=realizable)
+    (record,) = recorder.records
+    claim = stated_bound(learner, H, rounds=rounds, realizable=realizable, transcript=T)
+    verdict = judge_game(T, claim, forced)
+    assert (record.bound, record.measure, record.mistakes) == (claim.value, claim.measure, measured(T, claim.measure))
+    assert (record.verdict, record.ratio, record.message) == (verdict.status, verdict.ratio, verdict.message)
+    assert record.violation == verdict.broken
+
+
+def test_the_recorder_sees_every_verdict_of_judge():
+    with GameRecorder() as recorder:
+        for learner, adversary, H, rounds, realizable in _games():
+            play(learner, adversary, H, rounds=rounds, seed=3, realizable=realizable)
+    verdicts = [r.verdict for r in recorder.records]
+    assert verdicts == ["ok", "ok", "BROKEN", "ok", "no bound", "BROKEN", "ok", "ok"]
+    assert recorder.records[-1].measure == "regret" and recorder.records[-1].bound > 0  # Theorem 21.11
+    assert recorder.records[2].ratio == math.inf
+    assert recorder.records[5].measure == "expected mistakes" and recorder.records[5].mistakes == 5.0
+
+
+@pytest.mark.parametrize("learner, message", [(ClaimRaises, "ZeroDivisionError: no claim today"),
+                                               (ClaimNotABound, "expected a Bound or None")])
+def test_a_claim_that_raises_is_recorded_as_an_error_never_raised_into_the_test(learner, message):
+    H = classes.thresholds(3)
+    with GameRecorder() as recorder:
+        T = play(learner(H), OppositeLabel(), H, rounds=5, seed=0)  # does not raise
+        play(Halving(H), OppositeLabel(), H, rounds=5, seed=0)  # and the recorder goes on
+    bad, good = recorder.records
+    assert bad.verdict == "ERROR" and message in bad.message and "ClaimError" in bad.message
+    assert bad.bound is None and bad.mistakes == T.mistakes and not bad.violation
+    assert good.verdict == "ok"
+
+
+class ForcesRaises(OppositeLabel):
+    """Its claim of what it forces raises."""
+
+    def forces(self, setting, *, learner, rounds=None, realizable=True):
+        raise ValueError("cannot say")
+
+
+def test_an_adversary_claim_that_raises_is_recorded_as_an_error_too():
+    H = classes.thresholds(3)
+    with GameRecorder() as recorder:
+        play(Halving(H), ForcesRaises(), H, rounds=5, seed=0)
+    (record,) = recorder.records
+    assert record.verdict == "ERROR" and "ForcesRaises.forces" in record.message and "cannot say" in record.message
+
+
+def test_the_recorder_judges_with_the_one_tolerance():
+    from tests.test_sweep_players import JustOver, JustUnder
+
+    H = classes.thresholds(7)
+    with GameRecorder() as recorder:
+        for learner in (JustUnder, JustOver):
+            play(learner(H), OppositeLabel(), H, rounds=10, seed=0)
+    assert [r.verdict for r in recorder.records] == ["BROKEN", "ok"]
+
+
+def test_the_recorder_nests_with_other_observers_and_per_game_observers():
+    from mistakebound.game.play import Observer, observing
+
+    class Ends(Observer):
+        def __init__(self):
+            self.n = 0
+
+        def on_end(self, game, transcript):
+            self.n += 1
+
+    H = classes.thresholds(3)
+    outer, inner = Ends(), Ends()
+    with observing(outer):
+        with GameRecorder() as recorder:
+            play(Halving(H), OppositeLabel(), H, rounds=5, seed=0, observers=[inner])
+        play(Halving(H), OppositeLabel(), H, rounds=5, seed=0)
+    assert (outer.n, inner.n, len(recorder.records)) == (2, 1, 1)
 
 
 def test_without_hypothesis_the_package_and_the_interface_checks_still_work(tmp_path):
@@ -590,7 +855,8 @@ def test_without_hypothesis_the_package_and_the_interface_checks_still_work(tmp_
 
     code = BLOCK_HYPOTHESIS + textwrap.dedent("""
         import mistakebound, mistakebound.verification.checks, mistakebound.verification.strategies, mistakebound.verification.pytest_plugin
-        from mistakebound.verification.checks import GameRecorder, check_clone_is_independent
+        from mistakebound.verification.checks import check_clone_is_independent
+        from mistakebound.verification.recorder import GameRecorder
         from mistakebound.learners import SOA
         check_clone_is_independent(SOA)
         try:

@@ -14,11 +14,10 @@ import numpy as np
 import pytest
 
 from mistakebound import littlestone_dimension, vc_dimension
-from mistakebound.game import classes
-from mistakebound.adversaries import ADVERSARIES
+from mistakebound.foundations.errors import NotApplicableError
+from mistakebound.game import classes, registry
 from mistakebound.interfaces.cli import main
-from mistakebound.learners import REALIZABLE_LEARNERS
-from mistakebound.verification.selfcheck import default_classes
+from mistakebound.verification.selfcheck import default_classes, default_rounds
 
 
 def run(capsys, *argv):
@@ -58,28 +57,76 @@ def table_rows(out: str) -> list[str]:
     return rows
 
 
-def test_check_exits_0_with_one_row_per_applicable_game(capsys):
-    code, out, err = run(capsys, "check")
-    assert code == 0, out + err
+def applicable_games() -> tuple[int, set[str], set[str]]:
+    """What ``check`` plays: the number of rows (every registered (learner, adversary) pair the
+    registry can build on a default class, plus one row per scenario) and the learners and
+    adversaries that take part."""
     from mistakebound.verification.suites import all_scenarios
 
-    expected = sum(
-        1
-        for H in default_classes()
-        for _ in REALIZABLE_LEARNERS
-        for A in ADVERSARIES
-        if A().applies_to(H)
-    ) + len(all_scenarios())
+    count, learners, adversaries = 0, set(), set()
+    for H in default_classes():
+        rounds = default_rounds(H)
+        for learner in registry.entries("learner"):
+            for adversary in registry.entries("adversary"):
+                try:
+                    registry.build("adversary", adversary, H, rounds=rounds)
+                    registry.build("learner", learner, H, rounds=rounds)
+                except NotApplicableError:
+                    continue
+                count += 1
+                learners.add(learner.name)
+                adversaries.add(adversary.name)
+    return count + len(all_scenarios()), learners, adversaries
+
+
+@pytest.fixture(scope="module")
+def check_process():
+    """``mistakebound check`` run once, as a process (the full check takes seconds)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mistakebound.interfaces.cli", "check"], capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_check_exits_0_with_one_row_per_applicable_game(check_process):
+    out = check_process.stdout
+    assert check_process.returncode == 0, out + check_process.stderr
+    expected, learners, adversaries = applicable_games()
+    assert len(learners) >= 10 and len(adversaries) >= 8  # the whole registry, not a fixed few
     rows = table_rows(out)
     assert len(rows) == expected
     column = out.splitlines()[0].index("verdict")
-    assert all(row[column:].split()[0] == "ok" for row in rows)
+    verdicts = [row[column:].split("  ")[0].strip() for row in rows]
+    assert set(verdicts) <= {"ok", "no bound"}  # never BROKEN, ERROR or undecided
+    assert verdicts.count("ok") > len(verdicts) / 2
+    assert {row.split()[0] for row in rows} >= learners
+    assert {row.split()[1] for row in rows} >= adversaries
     assert out.strip().splitlines()[-1] == f"{expected} games, all bounds hold"
 
 
-def test_check_accepts_a_seed_and_rejects_a_bad_one(capsys):
+def test_check_passes_its_seed_to_every_game_and_rejects_a_bad_one(capsys, monkeypatch):
+    import mistakebound.verification.selfcheck as selfcheck
+    import mistakebound.verification.suites as suites
+
+    seeds = []
+    real_check, real_scenarios, real_all = selfcheck.run_check, selfcheck.run_scenarios, suites.all_scenarios
+
+    def check(classes_, *, seed):
+        seeds.append(("check", seed))
+        return real_check(classes_, seed=seed)
+
+    def scenarios(scenarios_, *, seed):
+        seeds.append(("scenario", seed))
+        return real_scenarios(scenarios_, seed=seed)
+
+    H = classes.thresholds(7)  # one small class and two scenarios: what is tested is the seed
+    monkeypatch.setattr(selfcheck, "default_classes", lambda: (H,))
+    monkeypatch.setattr(suites, "all_scenarios", lambda: real_all()[:2])
+    monkeypatch.setattr(selfcheck, "run_check", check)
+    monkeypatch.setattr(selfcheck, "run_scenarios", scenarios)
     code, out, _ = run(capsys, "check", "--seed", "7")
     assert code == 0 and out.strip().endswith("all bounds hold")
+    assert seeds == [("check", 7), ("scenario", 7), ("scenario", 7)]
+    assert len(table_rows(out)) == len(real_check([H], seed=7).rows) + 2
     for bad in ("-1", "seven"):
         code, out, err = run(capsys, "check", "--seed", bad)
         assert code == 2 and out == ""
@@ -182,17 +229,34 @@ def test_ldim_tree_is_shattered_and_has_full_depth(capsys, spec, args):
     assert len(paths) == 2 ** d
 
 
-def test_npy_and_csv_files_give_the_same_numbers_as_the_zoo(capsys, tmp_path):
+def test_npy_csv_and_json_files_give_the_same_numbers_as_the_zoo(capsys, tmp_path):
+    from mistakebound.game.class_files import save_class
+
     H = classes.thresholds(15)
-    npy, csv = tmp_path / "thr.npy", tmp_path / "thr.csv"
+    npy, csv, named, js = tmp_path / "thr.npy", tmp_path / "thr.csv", tmp_path / "named.csv", tmp_path / "thr.json"
     np.save(npy, H.matrix)
     np.savetxt(csv, H.matrix, fmt="%d", delimiter=",")
+    save_class(H, named)  # a header row of instance names, a first column of hypothesis names
+    save_class(H, js)
+    assert named.read_text().splitlines()[1].split(",")[0] == H.hypothesis_name(0)
     _, zoo_out, _ = run(capsys, "ldim", "thresholds:15")
-    for path in (npy, csv):
+    for path in (npy, csv, named, js):
         code, out, err = run(capsys, "ldim", str(path))
         assert code == 0, err
         assert facts(out) == facts(zoo_out)
-        assert path.name in out.splitlines()[0]
+        first = out.splitlines()[0]
+        assert first == f"class: {H.describe()}" if path is js else path.name in first  # .json keeps the name
+
+
+def test_a_csv_header_row_names_the_instances(capsys, tmp_path):
+    path = tmp_path / "letters.csv"
+    path.write_text("a,b\n0,1\n1,1\n")
+    code, out, err = run(capsys, "ldim", str(path))
+    assert code == 0, err
+    assert (facts(out)["|H|"], facts(out)["|X|"], facts(out)["Ldim"]) == (2, 2, 1)
+    code, out, err = run(capsys, "play", "halving", "opposite-label", str(path), "--rounds", "3")
+    assert code == 0, err
+    assert {row.split()[1] for row in out.splitlines() if row[:1].isdigit()} <= {"a", "b"}
 
 
 def test_duplicate_rows_in_a_file_are_counted_and_reported(capsys, tmp_path):
@@ -224,7 +288,7 @@ def bad_files(tmp_path):
     (tmp_path / "two.csv").write_text("0,1\n2,0\n")
     np.save(tmp_path / "two.npy", np.array([[0, 1], [1, 2]]))
     np.save(tmp_path / "objects.npy", np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
-    (tmp_path / "letters.csv").write_text("a,b\n0,1\n")
+    (tmp_path / "words.csv").write_text("a,b\nc,d\n")  # a header row is allowed, words below it are not
     (tmp_path / "ragged.csv").write_text("0,1,1\n0,1\n")
     np.save(tmp_path / "flat.npy", np.array([0, 1, 1]))
     (tmp_path / "matrix.txt").write_text("0,1\n")
@@ -239,10 +303,10 @@ def bad_files(tmp_path):
         "two.csv": ("0 or 1", "2"),
         "two.npy": ("0 or 1", "2"),
         "objects.npy": ("pickle",),
-        "letters.csv": ("letters.csv",),
+        "words.csv": ("words.csv", "'d'", "0 or 1"),
         "ragged.csv": ("ragged.csv",),
         "flat.npy": ("2-D",),
-        "matrix.txt": (".npy or .csv",),
+        "matrix.txt": ("'.txt'", ".npy", ".csv", ".json"),
         "raw.pkl.npy": ("raw.pkl.npy",),
         "adir.npy": ("directory",),
     }
@@ -263,12 +327,21 @@ def test_usage_errors_exit_2(capsys, argv):
     assert_one_line_error(err, "error", "--help")
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["ldim", "--help"]])
+@pytest.mark.parametrize("argv", [["--help"], ["ldim", "--help"]])
 def test_help_lists_the_zoo(capsys, argv):
     code, out, _ = run(capsys, *argv)
     assert code == 0
     for name in classes.ZOO:
         assert name in out
+    assert ".json" in out and "exit codes" in out
+
+
+def test_check_help_says_what_it_plays_and_the_exit_codes(capsys):
+    # check takes no class (it plays on its own default classes), so its help lists none
+    code, out, _ = run(capsys, "check", "--help")
+    assert code == 0
+    assert "every registered learner against every applicable adversary" in " ".join(out.split())
+    assert "exit codes: 0 ok, 1 a bound is broken" in " ".join(out.split())
 
 
 # ------------------------------------------------------------------------ as a process
@@ -286,14 +359,6 @@ def test_module_runs_as_a_process():
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert_one_line_error(bad.stderr, "thresholds")
-
-
-def test_check_runs_as_a_process():
-    done = subprocess.run(
-        [sys.executable, "-m", "mistakebound.interfaces.cli", "check"], capture_output=True, text=True, timeout=300,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip().splitlines()[-1].endswith("all bounds hold")
 
 
 def test_console_script_entry_point_is_main():

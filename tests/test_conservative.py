@@ -19,6 +19,7 @@ from mistakebound.learners.halving import Halving
 from mistakebound.learners.soa import SOA
 from mistakebound.learners.winnow import Winnow
 from mistakebound.game.players import Learner
+from mistakebound.verification.claims import judge
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=30, deadline=None)
@@ -54,8 +55,10 @@ def test_wrapped_learners_stay_within_their_bounds(H, learner, adversary, seed):
     A = {"opposite": OppositeLabel(), "coin": ObliviousCoin(), "tree": ShatteredTreeWalker()}[adversary]
     L = Conservative(learner(H))
     T = play(L, A, H, rounds=3 * H.n_instances + 5, seed=seed)
-    assert L.bound(H) == learner.mistake_bound(H)
-    assert T.mistakes <= L.bound(H) + 1e-9
+    claim = L.bound(H)
+    assert claim.value == learner(H).bound(H).value and claim.measure == "mistakes"
+    assert "Lemma 1" in claim.source and learner(H).bound(H).source in claim.source
+    assert judge(T.mistakes, claim).status == "ok"
     assert L.updates == T.mistakes and L.updates + L.skipped == len(T)
 
 
@@ -149,3 +152,38 @@ def test_winnow_is_already_conservative():
     T1 = play(Winnow(), DisjunctionStream(), S, rounds=100, seed=1)
     T2 = play(Conservative(Winnow()), DisjunctionStream(), S, rounds=100, seed=1)
     assert [r.prediction for r in T1.rounds] == [r.prediction for r in T2.rounds]
+
+
+# ---------------------------------------------------------------------- claim reasons and for_setting
+def test_claim_is_none_when_the_game_or_the_wrapped_learner_gives_none():
+    from mistakebound.game.spaces import KDisjunctionSpace, LinearSpace
+    from mistakebound.learners.perceptron import Perceptron
+
+    H = classes.thresholds(7)
+    assert "not realizable" in Conservative(SOA(H)).bound(H, realizable=False).reason
+    claim = Conservative(Perceptron()).bound(LinearSpace(2, R=1.0))  # no margin: the Perceptron states none
+    assert claim.value is None and "the wrapped Perceptron states no bound" in claim.reason
+    assert Conservative(Perceptron()).bound(LinearSpace(2, R=1.0, gamma=0.5)).value == 4.0
+    assert Conservative(Winnow()).bound(KDisjunctionSpace(100, 2)).value == Winnow().bound(KDisjunctionSpace(100, 2)).value
+    assert Conservative(Halving(H)).bound(classes.thresholds(3)).value is None  # built for another class
+
+    class NoClaim:
+        def predict_one(self, x):
+            return 1
+
+        def learn_one(self, x, y):
+            pass
+
+    assert "states no bound" in Conservative(NoClaim()).bound(H).reason
+
+
+def test_for_setting_wraps_halving_on_finite_classes_only():
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game.spaces import LinearSpace
+
+    H = classes.thresholds(15)
+    L = Conservative.for_setting(H)
+    assert isinstance(L.learner, Halving) and L.learner.H is H
+    assert L.bound(H).value == 4.0
+    with pytest.raises(NotApplicableError, match="Conservative plays on finite classes"):
+        Conservative.for_setting(LinearSpace(3))

@@ -85,7 +85,7 @@ def test_online_to_batch_expected_risk_is_mistakes_over_T_and_at_most_M_over_T(g
     assert exact.expected_risk == pytest.approx(e_risk, abs=1e-12)
     assert exact.expected_mistakes == pytest.approx(e_mistakes, abs=1e-12)
     assert e_risk == pytest.approx(e_mistakes / T, abs=1e-12)
-    assert exact.expected_risk <= cls.mistake_bound(H) / T + 1e-12
+    assert exact.expected_risk <= cls(H).bound(H).value / T + 1e-12
 
 
 @define
@@ -130,7 +130,7 @@ def test_online_to_batch_keeps_the_hypothesis_before_each_round(N, T, seed, name
         assert all(h.predict_one(v) == learner.predict_one(v) for v in H.domain)
         mistakes += learner.predict_one(x) != y
         learner.learn_one(x, y)
-    assert result.mistakes == mistakes <= LEARNERS[name].mistake_bound(H)
+    assert result.mistakes == mistakes <= LEARNERS[name](H).bound(H).value
     assert len(result.hypotheses) == T
     assert result.expected_risk == pytest.approx(sum(result.risks) / T)
     assert result.pick(3) in result.hypotheses
@@ -205,7 +205,7 @@ def test_pac_from_mistake_bound_fails_at_most_with_probability_delta(stop):
     thresholds (M = 8) starts from the all-0 hypothesis against the all-1 target; most
     mass sits on x = 7, so it soon plays h_7, whose error P(x = 8) = 0.12 is just above eps."""
     H = classes.thresholds(8)
-    M, eps, delta, runs = Consistent.mistake_bound(H), 0.1, 0.2, 400
+    M, eps, delta, runs = Consistent(H).bound(H).value, 0.1, 0.2, 400
     failures = _pac_runs(lambda: Consistent(H), H, 8, _SKEWED, M, eps, eps, delta, runs, stop=stop)
     assert failures <= _binomial_upper_quantile(runs, delta, 1e-4)
 
@@ -228,7 +228,7 @@ def test_the_pac_frequency_test_has_power():
     (eps 0.9 used, 0.1 judged) fails far more often than delta: the frequency test above
     can fail."""
     H = classes.thresholds(8)
-    M, delta, runs = Consistent.mistake_bound(H), 0.2, 400
+    M, delta, runs = Consistent(H).bound(H).value, 0.2, 400
     failures = _pac_runs(lambda: Consistent(H), H, 8, _SKEWED, M, 0.9, 0.1, delta, runs)
     assert failures > _binomial_upper_quantile(runs, delta, 1e-4)
 

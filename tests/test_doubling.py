@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 from mistakebound import play
 from mistakebound.adversaries.expert_adversaries import HeaviestExpertLoss, RandomExpertLosses, SplitAdvice
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.learners.doubling import DoublingTrick, block_of_round
+from mistakebound.learners.doubling import (
+    DoublingTrick,
+    ForHorizon,
+    block_of_round,
+    doubling_block_regret_bound,
+    doubling_regret_bound,
+)
 from mistakebound.learners.weighted_majority import DeterministicWeightedMajority, WeightedMajority
 from mistakebound.game.spaces import ExpertAdvice
 
@@ -89,10 +95,15 @@ def test_doubling_regret_within_the_exercise_bound(d, n, seed, kind):
     assert regret <= total_block_regret + TOL
     geometric = alpha * (math.sqrt(2) ** len(parts) - 1) / (math.sqrt(2) - 1)
     assert regret <= geometric + TOL
-    assert DoublingTrick.block_regret_bound(alpha, n) == pytest.approx(geometric)
+    assert doubling_block_regret_bound(alpha, n) == pytest.approx(geometric)
     bound = math.sqrt(2) / (math.sqrt(2) - 1) * alpha * math.sqrt(n)
     assert geometric <= bound + TOL
-    assert DoublingTrick.regret_bound(alpha, n) == pytest.approx(bound)
+    assert doubling_regret_bound(alpha, n) == pytest.approx(bound)
+    # the wrapper's claim derives alpha = sqrt(2 ln d) from the blocks' own claims (Theorem 21.11)
+    claim = L.bound(ExpertAdvice(d), rounds=n, realizable=False)
+    assert claim.value == pytest.approx(bound) and claim.measure == "regret"
+    assert claim == L.bound(ExpertAdvice(d), realizable=False, transcript=tr)
+    assert regret <= claim.value + TOL
 
 
 @SETTINGS
@@ -114,6 +125,43 @@ def test_block_of_round_and_predict_one():
     assert L.predict_proba_one([1.0, 0.0]) == 0.5 and L.block_lengths == (1, 2)
     assert L.clone().block_lengths == ()
     with pytest.raises(InvalidArgumentError, match="alpha"):
-        DoublingTrick.regret_bound(-1.0, 4)
+        doubling_regret_bound(-1.0, 4)
     with pytest.raises(InvalidArgumentError, match="t: expected"):
         block_of_round(0)
+
+
+def test_claim_reasons_and_a_deterministic_inner_learner():
+    L = DoublingTrick(lambda T: WeightedMajority(3, T))
+    assert "not given" in L.bound(ExpertAdvice(3), realizable=False).reason
+    # a block's learner stating nothing (DWM without its transcript in an unrealizable game) gives nothing
+    D = DoublingTrick(lambda T: DeterministicWeightedMajority(3))
+    claim = D.bound(ExpertAdvice(3), rounds=10, realizable=False)
+    assert claim.value is None and "block 0" in claim.reason and "transcript" in claim.reason
+    # realizable: each block's DWM claims log2 3 / log2(4/3); alpha is the largest claim_m / sqrt(2^m)
+    dwm = math.log2(3) / math.log2(4 / 3)
+    claim = D.bound(ExpertAdvice(3), rounds=10)
+    assert claim.measure == "expected mistakes"
+    assert claim.value == pytest.approx(math.sqrt(2) / (math.sqrt(2) - 1) * dwm * math.sqrt(10))
+    assert L.bound(ExpertAdvice(4), rounds=10, realizable=False).value is None  # d = 3 learners, 4 experts
+    assert L.bound(ExpertAdvice(3), rounds=0, realizable=False).value == 0.0
+
+
+def test_for_setting_tunes_the_zoos_horizon_learners():
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game import classes
+    from mistakebound.game.spaces import LinearSpace
+    from mistakebound.learners.experts_from_class import ExpertsFromClass
+
+    L = DoublingTrick.for_setting(ExpertAdvice(4))
+    assert L.make_learner == ForHorizon(WeightedMajority, ExpertAdvice(4))
+    tr = play(L, HeaviestExpertLoss(), ExpertAdvice(4), rounds=40, seed=0, realizable=False)
+    assert L.block_lengths == (1, 2, 4, 8, 16, 32) and isinstance(L.current, WeightedMajority)
+    assert tr.regret <= L.bound(ExpertAdvice(4), transcript=tr, realizable=False).value
+    H = classes.thresholds(7)
+    E = DoublingTrick.for_setting(H)
+    assert isinstance(E.make_learner(8), ExpertsFromClass) and E.make_learner(8).T == 8
+    # alpha = sqrt(2 ln |H|): ExpertsFromClass's claim for each block
+    assert E.bound(H, rounds=20, realizable=False).value == pytest.approx(
+        math.sqrt(2) / (math.sqrt(2) - 1) * math.sqrt(2 * math.log(8)) * math.sqrt(20))
+    with pytest.raises(NotApplicableError, match="DoublingTrick plays on"):
+        DoublingTrick.for_setting(LinearSpace(2))

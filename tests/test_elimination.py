@@ -71,11 +71,33 @@ def test_dimension_is_inferred_and_checked():
 
 
 def test_bound_and_dimensions():
-    assert DisjunctionElimination.mistake_bound(KDisjunctionSpace(1000, 3)) == 1000
-    assert DisjunctionElimination.mistake_bound(classes.monotone_disjunctions(6)) == 6
+    claim = DisjunctionElimination().bound(KDisjunctionSpace(1000, 3))
+    assert (claim.value, claim.measure) == (1000, "mistakes") and "seed 001" in claim.source
+    assert DisjunctionElimination().bound(classes.monotone_disjunctions(6)).value == 6
     assert disjunction_dimensions(classes.monotone_disjunctions(3)) == (3, 3)
     with pytest.raises(InvalidArgumentError, match="H"):
         disjunction_dimensions(classes.thresholds(4))
+
+
+def test_claim_is_none_with_a_reason_off_monotone_disjunctions_or_under_noise():
+    cases = {
+        "realizable": DisjunctionElimination().bound(KDisjunctionSpace(10, 2), realizable=False),
+        "plays on monotone disjunctions": DisjunctionElimination().bound(classes.thresholds(4)),
+        "not a monotone disjunction": DisjunctionElimination().bound(classes.parities(3)),
+        "built for n = 4": DisjunctionElimination(4).bound(KDisjunctionSpace(5, 2)),
+    }
+    for word, claim in cases.items():
+        assert claim.value is None and word in claim.reason, (word, claim.reason)
+    # the conjunctions' class also holds non-disjunctions (the constant 1 on the zero vector)
+    assert DisjunctionElimination().bound(classes.monotone_conjunctions(3)).value is None
+
+
+def test_for_setting_reads_n_from_the_setting():
+    assert DisjunctionElimination.for_setting(KDisjunctionSpace(50, 3)).n == 50
+    assert DisjunctionElimination.for_setting(classes.monotone_disjunctions(4)).n == 4
+    for setting in (classes.thresholds(3), classes.singletons(3)):
+        with pytest.raises(NotApplicableError, match="DisjunctionElimination plays on"):
+            DisjunctionElimination.for_setting(setting)
 
 
 @SETTINGS
@@ -104,7 +126,7 @@ def test_realizable_games_keep_the_target_and_err_at_most_n_times(n, data, seed)
 def test_basis_vectors_force_n_mistakes_on_the_finite_class(n):
     H = classes.monotone_disjunctions(n)
     T = play(DisjunctionElimination(), BasisVectorForcer(), H, rounds=2 * n, seed=0)
-    assert T.mistakes == n == DisjunctionElimination.mistake_bound(H)  # the bound is tight
+    assert T.mistakes == n == DisjunctionElimination().bound(H).value  # the bound is tight
 
 
 def test_finite_class_worst_cases_reach_n_and_never_exceed_it():
@@ -192,7 +214,8 @@ def test_stream_parameters_and_applicability():
 
 def test_stream_refuses_a_class_without_its_target():
     H = classes.parities(3)  # over {0,1}^3 but holds no disjunction of 2 variables
-    with pytest.raises(PlayerError, match="not in"):
+    assert not DisjunctionStream(k=2).applies_to(H)
+    with pytest.raises(NotApplicableError, match="does not apply to parities"):
         play(DisjunctionElimination(), DisjunctionStream(k=2), H, rounds=5, seed=0)
 
 

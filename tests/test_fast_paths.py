@@ -27,7 +27,7 @@ from mistakebound.adversaries import ObliviousCoin, SeparableStream
 from mistakebound.foundations.errors import GameError
 from mistakebound.learners import Consistent, Halving, Perceptron
 from mistakebound.game.players import Adversary, ObliviousAdversary
-from mistakebound.interfaces.serialize import transcript_to_json
+from mistakebound.game.transcript_json import transcript_to_json
 from mistakebound.game.spaces import _TOL, LinearSpace
 from mistakebound.game.transcript import Round, RoundLog, Transcript
 from mistakebound.game.version_space import VersionSpace

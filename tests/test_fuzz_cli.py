@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import tests.test_cli_play  # noqa: F401 - the players IMPORTED names, imported before any @given runs
 from mistakebound.interfaces import cli
 from tests.test_fuzz_api import no_hang
 
@@ -72,10 +73,15 @@ def class_args(files):
              "ragged.csv", "words.csv", "empty.csv", "nan.csv", "dir.npy", "missing.npy", "missing.csv"]
     return st.one_of(
         st.sampled_from(["thresholds:7", "intervals:4", "singletons:3,empty", "k_sparse:5,2", "power_set:3",
-                         "random:6,4,0.5,1", "monotone_disjunctions:2", "parities:2", "projections:3"]),
+                         "random:6,4,0.5,1", "monotone_disjunctions:2", "parities:2", "projections:3",
+                         "Thresholds(5)"]),
+        st.sampled_from(SPACES),
         st.sampled_from(["thresholds:0", "thresholds:-1", "thresholds:1e400", "thresholds:x", "treshold:4",
                          "parities:1000000000000", "k_sparse:200000,100000", "disjunctions:" + "9" * 200,
-                         "random:1,1,nan,0", "power_set:17", "", ":", "(", "thresholds(", "a/b", "x.txt"]),
+                         "random:1,1,nan,0", "power_set:17", "", ":", "(", "thresholds(", "a/b", "x.txt",
+                         "experts:0", "experts:x", "experts:1e9", "halfspaces:d=0", "halfspaces:d=2,R=-1",
+                         "halfspaces:d=2,gamma=nan", "halfspaces:d=2,radius=1", "k_disjunctions:3,5",
+                         "k_disjunctions:10**9,2", "oco:d=0", "oco:d=1,radius=-1", "oco", "experts", "experts:4,5"]),
         st.sampled_from(names).map(lambda n: str(files / n)),
         st.text(max_size=8),
     )
@@ -87,11 +93,28 @@ numbers = st.one_of(
                      "99999999999999999999"]),
 )
 small_numbers = st.one_of(st.integers(-2, 30).map(str), st.sampled_from(["1.5", "x", "", "nan", "-inf", "9" * 400]))
+#: Spaces and the setting of online convex optimisation, small enough that every game is fast.
+SPACES = ["experts:3", "halfspaces:d=2,R=2,gamma=0.05", "halfspaces:d=3,R=1,gamma=0.25", "halfspaces:d=2",
+          "k_disjunctions:10,2", "oco:d=1,radius=1", "oco:d=2,radius=0.5"]
+#: Players by import path: test players, a module that does not exist, things that are not players.
+IMPORTED = ["tests.test_cli_play:Boaster", "tests.test_cli_play:BadLearner", "tests.test_cli_play:MajorityVote",
+            "tests.test_cli_play:MajorityVote(claim=2)", "tests.test_cli_play:Replay", "no_such_module:X",
+            "os:path", "os:getcwd", "mistakebound.learners:Halving", "mistakebound.adversaries:OppositeLabel",
+            ":", "a:", ":b", "tests.test_cli_play:Nope"]
 learners = st.one_of(st.sampled_from(["halving", "SOA", "consistent", "Perceptron", "ExpertsFromClass",
-                                      "littlestone-experts", "halvng", "", "OppositeLabel"]), st.text(max_size=5))
+                                      "littlestone-experts", "halvng", "", "OppositeLabel", "weighted-majority",
+                                      "deterministic-weighted-majority", "winnow", "online-gradient-descent",
+                                      "follow-the-leader", "randomized-linear-classifier", "disjunction-elimination",
+                                      "OptimalRandomizedLearner", "Winnow(eta=0.1)", "Winnow(eta=2)", "Halving(x=1)"]),
+                     st.sampled_from(IMPORTED), st.text(max_size=5))
 adversaries = st.one_of(st.sampled_from(["opposite-label", "ShatteredTreeWalker", "binary-search-threshold",
-                                         "BasisVectorForcer", "ObliviousCoin", "oposite", "", "Halving"]),
-                        st.text(max_size=5))
+                                         "BasisVectorForcer", "ObliviousCoin", "oposite", "", "Halving",
+                                         "random-expert-losses", "split-advice", "heaviest-expert-loss",
+                                         "separable-stream", "midpoint-adversary", "disjunction-stream",
+                                         "disjunction-adversary", "alternating-losses", "minimax-adversary",
+                                         "randomized-forcer", "ObliviousCoin(labels=coin)",
+                                         "ObliviousCoin(labels=never)", "ObliviousCoin(coin)"]),
+                        st.sampled_from(IMPORTED), st.text(max_size=5))
 junk = st.sampled_from(["--bogus", "-x", "--", "--help", "--seed", "--rounds", "extra", "-q", "--tree"])
 
 
@@ -146,6 +169,34 @@ def test_play_with_random_arguments(files, data):
                             ["--unrealizable", "-q", "--quiet"]))
     argv += data.draw(st.lists(junk, max_size=1))
     assert_well_behaved(argv)
+
+
+@CLI
+@given(data=st.data())
+def test_play_of_registered_players_on_spaces(data):
+    """Two registered players on a space or oco: a game (exit 0 or 1) where the registry builds both, else exit 2."""
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game import registry
+
+    spec = data.draw(st.sampled_from(SPACES))
+    learner = data.draw(st.sampled_from(registry.names("learner")))
+    adversary = data.draw(st.sampled_from(registry.names("adversary")))
+    rounds = data.draw(st.integers(1, 30))
+    unrealizable = data.draw(st.booleans())
+    argv = ["play", learner, adversary, spec, "--rounds", str(rounds), "--seed", str(data.draw(st.integers(0, 99))),
+            "-q", *(["--unrealizable"] if unrealizable else [])]
+    code = assert_well_behaved(argv)
+    setting = registry.load_setting(spec)
+    try:
+        registry.build("learner", learner, setting, rounds=rounds)
+        registry.build("adversary", adversary, setting, rounds=rounds)
+    except NotApplicableError:
+        assert code == cli.EXIT_BAD_INPUT, argv
+        return
+    if unrealizable and spec.startswith("oco"):
+        assert code == cli.EXIT_BAD_INPUT, argv  # an OCO game has no labels to realize
+    else:
+        assert code in (cli.EXIT_OK, cli.EXIT_BROKEN), argv
 
 
 @CLI

@@ -20,6 +20,7 @@ from mistakebound import HypothesisClass, Round, Transcript, play
 from mistakebound.adversaries import ObliviousCoin, OppositeLabel
 from mistakebound.foundations.errors import (
     GameError,
+    GameInterrupted,
     IllegalInstanceError,
     IllegalLabelError,
     IllegalPredictionError,
@@ -704,15 +705,17 @@ def test_player_exception_becomes_player_error(fault):
 
 
 @pytest.mark.parametrize("fault", FAULTS)
-def test_keyboard_interrupt_propagates_unchanged(fault, monkeypatch):
-    learner, adversary, *_ = _raising_setups(fault)
+def test_keyboard_interrupt_stops_the_game_and_keeps_the_rounds_played(fault, monkeypatch):
+    learner, adversary, _, _, played = _raising_setups(fault)
     interrupt = KeyboardInterrupt("stop")
     monkeypatch.setitem(RAISE, "exc", lambda: interrupt)
     with pytest.raises(KeyboardInterrupt) as info:
         play(learner, adversary, FULL3, rounds=4, seed=0)
-    assert info.value is interrupt
-    assert info.value.__cause__ is None
+    assert isinstance(info.value, GameInterrupted)  # still a KeyboardInterrupt, never a framework error
     assert not isinstance(info.value, MistakeboundError)
+    assert info.value.__context__ is interrupt
+    assert info.value.transcript.xs == ("a", "b", "c")[:played]
+    assert info.value.transcript.ys == tuple(TARGET[x] for x in "abc"[:played])
 
 
 def test_framework_error_inside_a_player_is_still_a_player_error():
@@ -868,3 +871,80 @@ def test_an_adversary_whose_applies_to_raises_is_a_player_error():
     with pytest.raises(PlayerError) as info:
         play(Halving(H), Broken(), H, rounds=1, seed=0)
     assert info.value.player == "adversary" and type(info.value.__cause__) is RuntimeError
+
+
+# ------------------------------------------------------------------ observers
+from mistakebound.game.play import GameInfo, Observer, observing  # noqa: E402
+
+
+class Watcher(Observer):
+    def __init__(self):
+        self.events = []
+
+    def on_start(self, game):
+        self.events.append(("start", game))
+
+    def on_round(self, game, r):
+        self.events.append(("round", r))
+
+    def on_end(self, game, transcript):
+        self.events.append(("end", transcript))
+
+
+@settings(max_examples=40, deadline=None)
+@given(class_matrices(), st.integers(0, 2**16), st.sampled_from(["adaptive", "oblivious"]), st.booleans())
+def test_observers_see_every_round_as_the_transcript_records_it(M, seed, kind, realizable):
+    H = HypothesisClass.from_matrix(M)
+    adversary = OppositeLabel() if kind == "adaptive" else ObliviousCoin(labels="coin" if not realizable else None)
+    if not realizable and kind == "adaptive":
+        realizable = True
+    watch = Watcher()
+    T = play(Halving(H), adversary, H, rounds=12, seed=seed, realizable=realizable, observers=[watch])
+    assert watch.events[0][0] == "start" and watch.events[-1] == ("end", T)
+    start = watch.events[0][1]
+    assert isinstance(start, GameInfo) and start.H is H and start.seed == seed and start.rounds == 12
+    assert [r for kind_, r in watch.events[1:-1]] == list(T.rounds)
+    # the same game without an observer is the same game
+    again = play(Halving(H), adversary.__class__(**({} if kind == "adaptive" else {"labels": adversary.labels})),
+                 H, rounds=12, seed=seed, realizable=realizable)
+    assert again.rounds == T.rounds
+
+
+def test_observing_installs_observers_for_every_game_and_removes_them_on_exit():
+    H = FULL3
+    outer, inner = Watcher(), Watcher()
+    with observing(outer):
+        play(Halving(H), OppositeLabel(), H, rounds=3, seed=0)
+        with pytest.raises(RuntimeError):
+            with observing(inner):
+                play(Halving(H), OppositeLabel(), H, rounds=3, seed=0)
+                raise RuntimeError("boom")
+        play(Halving(H), OppositeLabel(), H, rounds=3, seed=0)
+    play(Halving(H), OppositeLabel(), H, rounds=3, seed=0)
+    assert sum(e[0] == "end" for e in outer.events) == 3
+    assert sum(e[0] == "end" for e in inner.events) == 1
+
+
+def test_a_game_stopped_by_an_error_is_not_reported_as_ended():
+    watch = Watcher()
+    with pytest.raises(PlayerError):
+        play(Learner(), Scripted(["a", "b"], lambda t, x, p: 1 / 0 if t == 2 else TARGET[x]), FULL3, rounds=3, seed=0,
+             observers=[watch])
+    assert [e[0] for e in watch.events] == ["start", "round"]
+
+
+@pytest.mark.parametrize("bad", [[object()], "abc", 3])
+def test_observers_that_are_not_observers_are_refused(bad):
+    with pytest.raises(InvalidArgumentError, match="^observers: "):
+        play(Halving(FULL3), OppositeLabel(), FULL3, rounds=3, seed=0, observers=bad)
+
+
+def test_ctrl_c_seen_by_an_observer_keeps_the_rounds_played():
+    class StopAfterTwo(Observer):
+        def on_round(self, game, r):
+            if r.t == 2:
+                raise KeyboardInterrupt
+
+    with pytest.raises(GameInterrupted) as info:
+        play(Halving(FULL3), ObliviousCoin(), FULL3, rounds=6, seed=0, observers=[StopAfterTwo()])
+    assert len(info.value.transcript) == 2

@@ -76,6 +76,6 @@ def test_clones_are_fresh_and_independent():
 
 def test_stated_bounds_are_the_theorems():
     H = classes.k_sparse(6, 2)
-    assert Consistent.mistake_bound(H) == H.n_hypotheses - 1
-    assert Halving.mistake_bound(H) == np.log2(H.n_hypotheses)
-    assert SOA.mistake_bound(H) == 2
+    assert Consistent(H).bound(H).value == H.n_hypotheses - 1
+    assert Halving(H).bound(H).value == np.log2(H.n_hypotheses)
+    assert SOA(H).bound(H).value == 2

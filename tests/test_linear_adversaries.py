@@ -197,7 +197,8 @@ def test_midpoint_applicability_and_the_finite_class_skip():
     with pytest.raises(InvalidArgumentError, match="hi"):
         MidpointAdversary(1.0, 1.0)
     with pytest.raises(InvalidArgumentError, match="gamma"):
-        guaranteed_rounds(0.0)
+        guaranteed_rounds(-0.1)
+    assert guaranteed_rounds(0.0) == guaranteed_rounds(None) == 51  # floating point is the only limit
 
 
 def test_midpoint_restarts_each_game_and_plays_unrealizable_games():

@@ -203,7 +203,8 @@ def test_bad_argument_is_refused_with_the_parameter_named():
 
 
 # ------------------------------------------------------------------ budgets and partial results
-from mistakebound.theory.littlestone import SearchIncomplete, SearchInterrupted, littlestone_bounds  # noqa: E402
+from mistakebound.theory.littlestone import littlestone_bounds  # noqa: E402
+from mistakebound.theory.search import SearchIncomplete, SearchInterrupted  # noqa: E402
 
 
 @SETTINGS
@@ -223,7 +224,7 @@ def test_partial_results_are_never_returned_as_numbers():
     H = classes.random(3000, 30, 0.3, seed=0)
     with pytest.raises(SearchIncomplete) as info:
         littlestone_dimension(H, max_nodes=3)
-    b = info.value.bounds
+    b = info.value.result
     assert not b.exact and b.status == "budget" and b.lower <= b.upper
     assert "partial" in b.describe() and "Ldim" in str(info.value)
     t = littlestone_bounds(H, time_limit=1e-4)
@@ -248,7 +249,7 @@ def test_ctrl_c_returns_the_bounds_proven_so_far(monkeypatch):
     calls["n"] = 0
     with pytest.raises(SearchInterrupted) as info:
         littlestone_dimension(H)
-    assert isinstance(info.value, KeyboardInterrupt) and info.value.bounds.lower <= truth
+    assert isinstance(info.value, KeyboardInterrupt) and info.value.result.lower <= truth
 
 
 @pytest.mark.parametrize("kwargs", [dict(max_nodes=0), dict(max_nodes=2.5), dict(max_nodes=True),

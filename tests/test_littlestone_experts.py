@@ -25,6 +25,8 @@ from mistakebound.learners.experts_from_class import ExpertsFromClass
 from mistakebound.learners.littlestone_experts import (
     LittlestoneExperts,
     agnostic_learner,
+    ldim_regret_bound,
+    littlestone_experts_regret_bound,
     expert_index_sets,
     expert_predictions,
     lemma_21_13_indices,
@@ -32,6 +34,7 @@ from mistakebound.learners.littlestone_experts import (
     theorem_21_10_bound,
 )
 from mistakebound.game.players import ObliviousAdversary
+from mistakebound.verification.claims import judge
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -211,7 +214,12 @@ def test_littlestone_experts_regret_bound(H, T, seed, kind):
     assert L.n_experts == d and L.ldim == ldim
     assert regret <= math.sqrt(2 * T * math.log(d)) + TOL
     assert regret <= math.sqrt(2 * ldim * math.log(math.e * T) * T) + TOL
-    assert LittlestoneExperts.regret_bound(H, T) == pytest.approx(math.sqrt(2 * T * math.log(d)))
+    assert littlestone_experts_regret_bound(H, T) == pytest.approx(math.sqrt(2 * T * math.log(d)))
+    assert ldim_regret_bound(H, T) == pytest.approx(math.sqrt(2 * ldim * math.log(math.e * T) * T))
+    claim = L.bound(H, realizable=False, transcript=tr)
+    assert claim.value == pytest.approx(math.sqrt(2 * T * math.log(d))) and claim.measure == "regret"
+    assert claim == L.bound(H, rounds=T, realizable=False)  # the same claim wherever it is asked
+    assert judge(regret, claim).status == "ok"
     # Theorem 21.10's min bound, for the learner that picks the smaller pool of experts
     A = agnostic_learner(H, T)
     tr = play(A, adversary, H, rounds=T, seed=seed, realizable=False)
@@ -264,3 +272,25 @@ def test_clone_is_fresh_and_ldim_zero_class_follows_its_hypothesis():
     assert [r.p for r in tr.rounds] == [float(G.label(0, x)) for x in tr.xs]
     assert isinstance(agnostic_learner(G, 5), LittlestoneExperts)  # one expert < |H| = 2
     assert isinstance(agnostic_learner(H, 10), ExpertsFromClass)
+
+
+def test_claim_measures_reasons_and_for_setting():
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game.spaces import ExpertAdvice
+
+    H = classes.thresholds(7)
+    L = LittlestoneExperts(H, 20)
+    realizable = L.bound(H, rounds=20)
+    assert realizable.measure == "expected mistakes" and realizable.value == pytest.approx(
+        math.sqrt(2 * 20 * math.log(1 + 20 + 190 + 1140)))
+    assert "at most T rounds" in realizable.assumptions
+    assert "tuned for T = 20" in L.bound(H, rounds=21, realizable=False).reason
+    assert "not given" in L.bound(H, realizable=False).reason
+    assert "built for thresholds(7)" in L.bound(classes.thresholds(6), rounds=5).reason
+    assert "finite class" in L.bound(ExpertAdvice(3), rounds=5).reason
+    built = LittlestoneExperts.for_setting(H, rounds=12)
+    assert (built.T, built.H) == (12, H)
+    with pytest.raises(InvalidArgumentError, match="rounds"):
+        LittlestoneExperts.for_setting(H)
+    with pytest.raises(NotApplicableError, match="LittlestoneExperts plays on finite classes"):
+        LittlestoneExperts.for_setting(ExpertAdvice(3), rounds=5)

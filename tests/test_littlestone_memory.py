@@ -14,15 +14,15 @@ from benchmarks.baseline import textbook_ldim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
+from mistakebound.foundations import memory
 from mistakebound.theory.littlestone import (
     LdimSearch,
-    SearchIncomplete,
-    SearchInterrupted,
     is_shattered,
     littlestone_dimension,
     search_memory_estimate,
     shattered_tree,
 )
+from mistakebound.theory.search import SearchIncomplete, SearchInterrupted
 from tests.strategies import class_matrices
 
 SETTINGS = settings(max_examples=150, deadline=None)
@@ -203,9 +203,9 @@ def test_a_one_byte_memo_evicts_and_stays_exact():
 
 
 def test_the_default_memo_limit_is_a_fraction_of_available_memory(monkeypatch):
-    monkeypatch.setattr(ls, "available_memory", lambda: 1 << 34)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1 << 34)
     assert LdimSearch(classes.thresholds(7)).max_memo_bytes == int((1 << 34) * ls.MEMO_FRACTION)
-    monkeypatch.setattr(ls, "available_memory", lambda: None)
+    monkeypatch.setattr(memory, "available_memory", lambda: None)
     assert LdimSearch(classes.thresholds(7)).max_memo_bytes == ls.DEFAULT_MEMO_BYTES
 
 
@@ -219,7 +219,7 @@ def test_a_search_that_cannot_fit_is_refused_before_it_allocates(monkeypatch):
     H = classes.random(2000, 40, 0.5, seed=0)
     need = search_memory_estimate(H)
     assert need >= 2000 * 40  # at least one byte per entry of the matrix
-    monkeypatch.setattr(ls, "available_memory", lambda: need // 2)
+    monkeypatch.setattr(memory, "available_memory", lambda: need // 2)
 
     def no_allocation(*args, **kwargs):
         raise AssertionError("allocated before refusing")
@@ -236,7 +236,7 @@ def test_a_search_that_cannot_fit_is_refused_before_it_allocates(monkeypatch):
         littlestone_dimension(H)
     with pytest.raises(InsufficientMemoryError):
         shattered_tree(H)
-    monkeypatch.setattr(ls, "available_memory", lambda: need)
+    monkeypatch.setattr(memory, "available_memory", lambda: need)
     monkeypatch.undo()
     assert littlestone_dimension(classes.thresholds(7)) == 3
 
@@ -255,7 +255,7 @@ def test_a_tree_within_a_budget_is_complete_or_refused_with_proven_bounds(M, bud
     try:
         T = shattered_tree(H, max_nodes=budget)
     except SearchIncomplete as exc:
-        b = exc.bounds
+        b = exc.result
         assert not b.exact and b.lower <= truth <= b.upper
     else:
         assert T.graph["depth"] == truth and is_shattered(H, T)
@@ -265,7 +265,7 @@ def test_a_tree_out_of_budget_raises_instead_of_returning_part_of_a_tree():
     H = classes.random(3000, 30, 0.3, seed=0)
     with pytest.raises(SearchIncomplete) as info:
         shattered_tree(H, max_nodes=5)
-    assert not info.value.bounds.exact and info.value.bounds.lower <= info.value.bounds.upper
+    assert not info.value.result.exact and info.value.result.lower <= info.value.result.upper
     with pytest.raises(SearchIncomplete):
         shattered_tree(H, time_limit=1e-4)
     T = shattered_tree(classes.thresholds(15), max_nodes=1000, time_limit=60)
@@ -281,7 +281,7 @@ def test_a_budget_that_runs_out_while_the_tree_is_read_off_is_reported(monkeypat
     assert b.exact and b.lower == truth
     with pytest.raises(SearchIncomplete) as info:
         search.tree(max_nodes=b.nodes + 1)
-    assert info.value.bounds.lower <= truth <= info.value.bounds.upper and not info.value.bounds.exact
+    assert info.value.result.lower <= truth <= info.value.result.upper and not info.value.result.exact
 
 
 def test_ctrl_c_while_building_a_tree_raises_search_interrupted(monkeypatch):
@@ -299,7 +299,7 @@ def test_ctrl_c_while_building_a_tree_raises_search_interrupted(monkeypatch):
     monkeypatch.setattr(LdimSearch, "_splits3", interrupting)
     with pytest.raises(SearchInterrupted) as info:
         shattered_tree(H)
-    assert info.value.bounds.lower <= truth <= info.value.bounds.upper
+    assert info.value.result.lower <= truth <= info.value.result.upper
 
 
 @pytest.mark.parametrize("kwargs", [dict(max_nodes=0), dict(max_nodes=1.5), dict(time_limit=-1)])

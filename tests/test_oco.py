@@ -29,6 +29,9 @@ from mistakebound.learners.gradient import (
     OnlineGradientDescent,
     OnlineLogisticRegression,
     comparator_log_losses,
+    lipschitz_regret_bound,
+    ogd_regret_bound,
+    ogd_unit_rate_regret_bound,
     log_loss_gradient_norms_squared,
     log_loss_regret,
     transcript_log_losses,
@@ -40,6 +43,7 @@ from mistakebound.game.oco import (
     LogisticLoss,
     OCOAdversary,
     OCOLearner,
+    OCOSetting,
     RandomLinearLosses,
     play_oco,
     project_to_ball,
@@ -319,10 +323,17 @@ def test_ogd_follows_theorem_21_15(d, T, seed, eta, B, kind, scale):
         comparators.append(tr.best_fixed_point())
     for u in comparators:
         bound = np.dot(u, u) / (2 * eta) + eta / 2 * sq  # Theorem 21.15, written out here
-        assert OnlineGradientDescent.regret_bound(
+        assert ogd_regret_bound(
             eta=eta, comparator_norm=float(np.linalg.norm(u)), sum_squared_gradients=tr.sum_squared_gradients
         ) == pytest.approx(bound)
         assert tr.regret(u) <= bound + 1e-9
+    # the learner's claim: the bound for every comparator of its ball, ||w*|| <= B
+    claim = OnlineGradientDescent(d, eta=eta, radius=B).bound(OCOSetting(d, radius=B), transcript=tr)
+    if B is None:
+        assert claim.value is None and "unconstrained" in claim.reason
+    else:
+        assert claim.value == pytest.approx(B * B / (2 * eta) + eta / 2 * sq) and claim.measure == "regret"
+        assert all(tr.regret(u) <= claim.value + 1e-9 for u in comparators)
 
 
 @FAST
@@ -334,7 +345,9 @@ def test_tuned_ogd_regret_against_the_ball_is_at_most_B_rho_sqrt_T(d, T, seed, B
     tr = play_oco(ogd, RandomLinearLosses(scale=rho), d=d, rounds=T, seed=seed, radius=B)
     assert max(f.lipschitz for f in tr.losses) <= rho + 1e-12
     assert tr.best_fixed_regret() <= B * rho * math.sqrt(T) + 1e-9
-    assert OnlineGradientDescent.lipschitz_regret_bound(B, rho, T) == pytest.approx(B * rho * math.sqrt(T))
+    claim = ogd.bound(OCOSetting(d, radius=B), transcript=tr)
+    assert tr.best_fixed_regret() <= claim.value + 1e-9 <= B * rho * math.sqrt(T) + 2e-9
+    assert lipschitz_regret_bound(B, rho, T) == pytest.approx(B * rho * math.sqrt(T))
 
 
 @FAST
@@ -346,7 +359,7 @@ def test_ogd_with_unit_rate_has_the_half_norm_plus_rho_bound(d, T, seed, rho):
     for _ in range(5):
         u = rng.standard_normal(d) * rng.random() * 5
         bound = (np.dot(u, u) + rho**2) * math.sqrt(T) / 2
-        assert OnlineGradientDescent.unit_rate_regret_bound(float(np.linalg.norm(u)), rho, T) == pytest.approx(bound)
+        assert ogd_unit_rate_regret_bound(float(np.linalg.norm(u)), rho, T) == pytest.approx(bound)
         assert tr.regret(u) <= bound + 1e-9
 
 
@@ -465,10 +478,15 @@ def test_online_logistic_regression_log_loss_regret(d, T, seed, R, B, noise, eta
         assert abs(log_loss_regret(tr, u) - regret) <= slack.sum()
         assert comparator_log_losses(tr, u) == pytest.approx(np.logaddexp(0, -s * (X @ u)))
         bound = float(np.dot(u, u)) / (2 * eta) + eta / 2 * float(np.sum(sq))
-        assert OnlineLogisticRegression.regret_bound(
+        assert ogd_regret_bound(
             eta=eta, comparator_norm=float(np.linalg.norm(u)), sum_squared_gradients=float(np.sum(sq))
         ) == pytest.approx(bound)
         assert log_loss_regret(tr, u) <= bound + slack.sum()
+    # the learner's claim on its expected mistakes: at most the log loss of any u in the ball, plus the regret bound
+    claim = learner.bound(LinearSpace(d, R=R), realizable=False, transcript=tr)
+    at_zero = T * math.log(2) + eta / 2 * float(np.sum(sq))
+    assert claim.measure == "expected mistakes" and claim.value <= at_zero + 1e-9
+    assert tr.expected_mistakes <= claim.value + 1e-9
 
 
 @FAST
@@ -482,7 +500,7 @@ def test_tuned_logistic_regression_has_log_loss_regret_at_most_B_R_sqrt_T(d, T, 
     for _ in range(5):
         u = _ball_point(rng, d, B)
         assert log_loss_regret(tr, u) <= B * R * math.sqrt(T) + 1e-7
-    assert OnlineLogisticRegression.lipschitz_regret_bound(B, R, T) == pytest.approx(B * R * math.sqrt(T))
+    assert lipschitz_regret_bound(B, R, T) == pytest.approx(B * R * math.sqrt(T))
 
 
 # ---------------------------------------------------------------------- suite
@@ -496,7 +514,10 @@ def test_oco_scenarios_hold_and_run_fast():
     outcomes = [s.run(seed) for s in suite.SCENARIOS for seed in (0, 1)]
     assert time.perf_counter() - start < 10.0  # two seeds; one pass must stay under 5 s
     assert all(o.verdict == "ok" and (o.bound is not None or o.forced is not None) and o.note for o in outcomes)
-    assert {s.measure for s in suite.SCENARIOS} == {"regret"}
+    # the OCO learners claim regret; the two label learners of the suite claim expected mistakes
+    assert {s.measure for s in suite.SCENARIOS} == {"regret", "expected mistakes"}
+    for s, o in zip([s for s in suite.SCENARIOS for _ in (0, 1)], outcomes):
+        assert (o.bound.measure if o.bound is not None and o.bound.stated else o.forced.measure) == s.measure
     assert doctest.testmod(suite).failed == 0
 
 
@@ -504,3 +525,54 @@ def test_a_saturated_wrong_prediction_has_infinite_transcript_log_loss():
     T = Transcript(rounds=(Round(t=1, x=(40.0,), p=1.0, prediction=1, y=0), Round(t=2, x=(1.0,), p=0.5, prediction=1, y=1)))
     losses = transcript_log_losses(T)
     assert losses[0] == math.inf and losses[1] == pytest.approx(math.log(2))
+
+
+# ---------------------------------------------------------------------- claims and for_setting of the OCO learners
+def test_ogd_claim_reads_the_gradients_and_refuses_other_settings():
+    ogd = OnlineGradientDescent(2, eta=0.5, radius=2.0)
+    tr = play_oco(ogd, FixedLosses([LinearLoss([3.0, 4.0])] * 3), d=2, rounds=3, seed=0, radius=2.0)
+    claim = ogd.bound(OCOSetting(2, radius=2.0), transcript=tr)
+    assert claim.value == pytest.approx(4 / (2 * 0.5) + 0.5 / 2 * 3 * 25) and "Theorem 21.15" in claim.source
+    cases = {
+        "transcript": ogd.bound(OCOSetting(2, radius=2.0)),
+        "radius 2.0": ogd.bound(OCOSetting(2, radius=1.0), transcript=tr),
+        "d = 2": ogd.bound(OCOSetting(3, radius=2.0), transcript=tr),
+        "OCOSetting": ogd.bound(LinearSpace(2), transcript=tr),
+        "no sublinear regret bound": FollowTheLeader(1, radius=1.0).bound(OCOSetting(1, radius=1.0)),
+    }
+    for words, claim in cases.items():
+        assert claim.value is None and words in claim.reason and claim.measure == "regret", (words, claim)
+
+
+def test_alternating_losses_force_their_regret_on_ftl_only():
+    S = OCOSetting(1, radius=2.0)
+    adv = AlternatingLosses(magnitude=3.0, first=1.0)
+    forced = adv.forces(S, learner=FollowTheLeader(1, radius=2.0), rounds=50)
+    assert forced.value == 49 * 2.0 * 3.0 and forced.measure == "regret"
+    tr = play_oco(FollowTheLeader(1, radius=2.0), adv, d=1, rounds=50, seed=0, radius=2.0)
+    assert tr.best_fixed_regret() >= forced.value
+    assert adv.forces(S, learner=OnlineGradientDescent(1, eta=0.1, radius=2.0), rounds=50).value is None
+    assert "horizon" in adv.forces(S, learner=FollowTheLeader(1, radius=2.0)).reason
+    assert adv.applies_to(S) and not adv.applies_to(LinearSpace(1))
+
+
+def test_for_setting_of_the_oco_learners():
+    ogd = OnlineGradientDescent.for_setting(OCOSetting(3, radius=2.0), rounds=16)
+    assert (ogd.d, ogd.radius, ogd.eta) == (3, 2.0, pytest.approx(2.0 / 4))
+    free = OnlineGradientDescent.for_setting(OCOSetting(2), rounds=25)
+    assert (free.radius, free.eta) == (None, pytest.approx(0.2))
+    ftl = FollowTheLeader.for_setting(OCOSetting(2, radius=1.5))
+    assert (ftl.d, ftl.radius) == (2, 1.5)
+    olr = OnlineLogisticRegression.for_setting(LinearSpace(4, R=2.0), rounds=9)
+    assert (olr.d, olr.radius, olr.eta) == (4, 1.0, pytest.approx(1 / (2.0 * 3)))
+    with pytest.raises(InvalidArgumentError, match="rounds"):
+        OnlineGradientDescent.for_setting(OCOSetting(1, radius=1.0))
+    with pytest.raises(InvalidArgumentError, match="rounds"):
+        OnlineLogisticRegression.for_setting(LinearSpace(2))
+    with pytest.raises(NotApplicableError, match="bounded feasible set"):
+        FollowTheLeader.for_setting(OCOSetting(2))
+    for learner in (OnlineGradientDescent, FollowTheLeader):
+        with pytest.raises(NotApplicableError, match=f"{learner.__name__} plays on the online convex"):
+            learner.for_setting(LinearSpace(2), rounds=5)
+    with pytest.raises(NotApplicableError, match="OnlineLogisticRegression plays on halfspaces"):
+        OnlineLogisticRegression.for_setting(OCOSetting(2, radius=1.0), rounds=5)

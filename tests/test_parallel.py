@@ -295,9 +295,7 @@ class FakePool:
 
 def coordinator_with_fake_pool(H):
     run = parallel._Run(H, 1, None, None, 0.25)
-    search = run.search
-    full = search.full
-    run.splits = search._splits(full, search._splitting(full))
+    run.splits = [(small, j) for _, small, j in run.search.plan().splits]
     run.pool = FakePool()
     truth = LdimSearch(H)
 
@@ -344,7 +342,7 @@ def test_an_answer_from_a_finished_level_is_not_used():
     answer(run, (i, 0), False, tid=old)  # the old level's "no" arrives late
     assert run.known((i, 0)) is not False
     small = run.splits[i][0]
-    assert run.search._hi.get(small, d) >= d  # no false "Ldim(side) <= d - 1" in the memo
+    assert run.search.proven(small)[1] >= d  # no false "Ldim(side) <= d - 1" in the memo
     answer(run, (i, 0), True)  # this level's answer is used
     assert run.known((i, 0)) is True
 
@@ -360,7 +358,7 @@ def test_a_search_with_workers_leaves_its_memo_for_the_tree(monkeypatch):
     assert b.exact and b.lower == LdimSearch(H).bounds().lower
     T = search.tree()
     assert T.graph["depth"] == b.lower and is_shattered(H, T)
-    assert search._tick is None and search._outbox is None  # nothing of the run left behind
+    assert not search.in_run  # nothing of the run left behind
     with pytest.raises(InvalidArgumentError, match="^V: the search with workers covers the whole class only"):
         search.bounds(1, workers=2)
 

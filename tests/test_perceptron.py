@@ -179,7 +179,7 @@ def test_margin_bound_on_separable_streams(d, R, ratio, rounds):
     T = play(Perceptron(), SeparableStream(d, gamma, R=R), S, rounds=rounds, seed=rounds)
     assert T.mistakes <= (R / gamma) ** 2 + 1e-9
     assert perceptron_margin_bound(T) == pytest.approx((R / gamma) ** 2)
-    assert Perceptron.mistake_bound(S) == pytest.approx((R / gamma) ** 2)
+    assert Perceptron().bound(S).value == pytest.approx((R / gamma) ** 2)
 
 
 @FAST
@@ -318,7 +318,79 @@ def test_transcript_bounds_need_a_comparator_or_a_margin():
         perceptron_margin_bound(T)
     with pytest.raises(InvalidArgumentError, match="u"):
         perceptron_bound(T, 1, [1.0, 2.0, 3.0])
-    assert Perceptron.mistake_bound(LinearSpace(2)) is None
+    claim = Perceptron().bound(LinearSpace(2), realizable=False, transcript=T)
+    assert claim.value is None and "comparator" in claim.reason
+
+
+# ---------------------------------------------------------------------- the claim: bound() and for_setting()
+def test_claim_on_a_space_with_a_margin_is_R_over_gamma_squared():
+    for d, R, gamma in [(3, 2.0, 0.5), (16, 1.0, 0.25), (2, 3.0, 1.0)]:
+        claim = Perceptron().bound(LinearSpace(d, R=R, gamma=gamma))
+        assert claim.value == pytest.approx((R / gamma) ** 2)
+        assert claim.measure == "mistakes" and "Theorem 4" in claim.source and "realizable" in claim.assumptions
+    # the transcript does not change the default claim of a space with a margin
+    S = LinearSpace(16, R=1.0, gamma=0.25)
+    T = play(Perceptron(), BasisVectorForcer(), S, rounds=20, seed=0)
+    assert Perceptron().bound(S, transcript=T).value == 16.0 == T.mistakes  # tight
+
+
+def test_claim_is_none_with_a_reason_where_no_theorem_applies():
+    from mistakebound.game import classes
+    from mistakebound.game.spaces import KDisjunctionSpace
+
+    cases = {
+        "margin": Perceptron().bound(LinearSpace(2, R=1.0)),
+        "radius": Perceptron().bound(LinearSpace(2, gamma=0.5)),
+        "transcript": Perceptron().bound(LinearSpace(2, R=1.0, gamma=0.5), realizable=False),
+        "LinearSpace": Perceptron().bound(classes.monotone_disjunctions(3)),
+        "not on": Perceptron().bound(KDisjunctionSpace(5, 2)),
+        "d = 3": Perceptron(3).bound(LinearSpace(4, R=1.0, gamma=0.5)),
+    }
+    for word, claim in cases.items():
+        assert claim.value is None and word in claim.reason, (word, claim)
+
+
+@FAST
+@given(d=st.integers(1, 6), gamma=st.floats(0.05, 0.9), rounds=st.integers(1, 120), seed=st.integers(0, 10**6))
+def test_claim_from_the_transcripts_margin_when_the_space_gives_none(d, gamma, rounds, seed):
+    S = LinearSpace(d, R=1.0)  # a radius, no margin: the comparator's margin comes from the transcript
+    T = play(Perceptron(), SeparableStream(d, gamma), S, rounds=rounds, seed=seed)
+    u = np.asarray(T.comparator)
+    margins = [(2 * r.y - 1) * float(np.dot(u, r.x)) / float(np.linalg.norm(u)) for r in T.rounds]
+    by_hand = (1.0 / min(margins)) ** 2
+    claim = Perceptron().bound(S, transcript=T)
+    assert claim.value == pytest.approx(by_hand, rel=1e-9) and "R and gamma of the transcript" in claim.assumptions
+    assert T.mistakes <= claim.value + 1e-9
+
+
+@FAST
+@given(d=st.integers(1, 6), gamma=st.floats(0.05, 0.5), noise=st.sampled_from([0.05, 0.2, 0.4]),
+       rounds=st.integers(1, 150), seed=st.integers(0, 10**6))
+def test_claim_of_an_unrealizable_game_is_theorem_21_16_with_the_certified_comparator(d, gamma, noise, rounds, seed):
+    S = LinearSpace(d, R=1.0)
+    T = play(Perceptron(), SeparableStream(d, gamma, noise=noise), S, rounds=rounds, seed=seed, realizable=False)
+    u = np.asarray(T.comparator)
+    L = math.fsum(max(0.0, 1 - (2 * r.y - 1) * float(np.dot(u, r.x))) for r in T.rounds if r.mistake)
+    b = 1.0 * float(np.linalg.norm(u))  # R ||u||
+    claim = Perceptron().bound(S, realizable=False, transcript=T)
+    assert claim.value == pytest.approx(L + b * math.sqrt(L) + b * b) and "Theorem 21.16" in claim.source
+    assert claim.measure == "mistakes" and T.mistakes <= claim.value + 1e-9
+
+
+def test_for_setting_builds_on_vector_settings_and_refuses_the_others():
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game import classes
+    from mistakebound.game.oco import OCOSetting
+    from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace
+
+    assert Perceptron.for_setting(LinearSpace(5, R=1.0)).d == 5
+    assert Perceptron.for_setting(KDisjunctionSpace(7, 2)).d == 7
+    H = classes.monotone_disjunctions(3)
+    L = Perceptron.for_setting(H, rounds=10)
+    assert L.d == 3 and play(L, BasisVectorForcer(), H, rounds=5, seed=0).mistakes == 3
+    for setting in (classes.thresholds(4), ExpertAdvice(3), OCOSetting(2, radius=1.0)):
+        with pytest.raises(NotApplicableError, match="Perceptron plays on"):
+            Perceptron.for_setting(setting)
 
 
 def test_a_noisy_stream_refuses_a_realizable_game():

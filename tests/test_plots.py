@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import os
 
 import numpy as np
@@ -27,6 +28,8 @@ from mistakebound.interfaces.plots import (  # noqa: E402
     save_figure,
 )
 from mistakebound.theory.worst_case import worst_case_mistakes  # noqa: E402
+from mistakebound.foundations.errors import InvalidArgumentError  # noqa: E402
+from mistakebound.verification.claims import Bound, stated_bound  # noqa: E402
 
 
 def _is_hline(line: Line2D) -> bool:
@@ -72,7 +75,8 @@ def test_plot_draws_each_curve_and_its_bound_in_the_same_colour():
     H = classes.thresholds(31)
     learners = (Consistent, Halving, SOA)
     transcripts = [play(L(H), BinarySearchThreshold(), H, rounds=40, seed=0) for L in learners]
-    bounds = [L.mistake_bound(H) for L in learners]
+    bounds = [stated_bound(L(H), H, rounds=40, transcript=T) for L, T in zip(learners, transcripts)]
+    assert [b.value for b in bounds] == [31, 5.0, 5]  # |H| - 1, log2 |H|, Ldim
     title = "Cumulative mistakes on thresholds(31) against BinarySearchThreshold"
     fig = plot_cumulative(transcripts, bounds, title, labels=[L.__name__ for L in learners])
     ax = fig.axes[0]
@@ -85,11 +89,11 @@ def test_plot_draws_each_curve_and_its_bound_in_the_same_colour():
         expected = np.concatenate([[0], np.cumsum([r.mistake for r in T.rounds])])
         assert np.array_equal(np.asarray(line.get_ydata()), expected)
     for line, bound, curve in zip(hlines, bounds, data):
-        assert line.get_ydata()[0] == pytest.approx(bound)
+        assert line.get_ydata()[0] == pytest.approx(bound.value)
         assert mcolors.same_color(line.get_color(), curve.get_color())
         assert line.get_linestyle() != "-"  # dashed
     lo, hi = ax.get_ylim()
-    assert lo < 0 < max(bounds) < hi  # every bound is inside the view
+    assert lo < 0 < max(b.value for b in bounds) < hi  # every bound is inside the view
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any("Halving bound = 5" in t for t in texts)
     assert any("SOA: 5 mistakes" in t for t in texts)
@@ -112,15 +116,43 @@ def test_regret_plot_labels_and_randomized_learners():
     from mistakebound.learners.experts_from_class import ExpertsFromClass
 
     H = classes.thresholds(7)
-    T = play(ExpertsFromClass(H, 50), ObliviousCoin(), H, rounds=50, seed=1, realizable=False)
-    bound = ExpertsFromClass.regret_bound(H, 50)
+    learner = ExpertsFromClass(H, 50)
+    T = play(learner, ObliviousCoin(), H, rounds=50, seed=1, realizable=False)
+    bound = stated_bound(learner, H, rounds=50, realizable=False, transcript=T)
+    assert bound.measure == "regret" and bound.value == pytest.approx((2 * 50 * math.log(8)) ** 0.5)  # Cor. 21.12
     fig = plot_cumulative([T], [bound], "regret", H=H, measure="regret")
     ax = fig.axes[0]
     assert "regret" in ax.get_ylabel()
     (curve,) = data_lines(ax)
     assert curve.get_ydata()[-1] == pytest.approx(T.regret)
     (line,) = bound_lines(ax)
-    assert line.get_ydata()[0] == pytest.approx(bound)
+    assert line.get_ydata()[0] == pytest.approx(bound.value)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[0].endswith(f"regret {T.regret:.2f}") and texts[1].endswith("bound = 14.42")
+
+
+def test_bounds_may_be_bounds_numbers_or_none_and_a_bound_without_a_number_draws_no_line():
+    H = classes.thresholds(7)
+    transcripts = [play(L(H), OppositeLabel(), H, rounds=10, seed=0) for L in (Consistent, Halving, SOA, Halving)]
+    fig = plot_cumulative(transcripts, [Bound(7), 3.0, None, Bound.none("no theorem")], "t")
+    lines = bound_lines(fig.axes[0])
+    assert [line.get_ydata()[0] for line in lines] == [7, 3]
+    fig = plot_cumulative(transcripts[:1], [Bound(math.inf)], "t")  # an infinite claim draws no line
+    assert bound_lines(fig.axes[0]) == []
+
+
+def test_a_bound_on_another_measure_is_refused():
+    from mistakebound.learners.experts_from_class import ExpertsFromClass
+
+    H = classes.thresholds(7)
+    T = play(ExpertsFromClass(H, 20), ObliviousCoin(), H, rounds=20, seed=0, realizable=False)
+    with pytest.raises(InvalidArgumentError, match=r"bounds\[0\]: a bound on regret .* on a curve of mistakes"):
+        plot_cumulative([T], [Bound(3, "regret")], "t")
+    with pytest.raises(InvalidArgumentError, match=r"bounds\[1\]: a bound on mistakes .* on a curve of regret"):
+        plot_cumulative([T, T], [Bound(3, "regret"), Bound(3)], "t", H=H, measure="regret")
+    # a claim on expected mistakes is drawn on the (expected) mistakes curve
+    fig = plot_cumulative([T], [Bound(12, "expected mistakes")], "t")
+    assert [line.get_ydata()[0] for line in bound_lines(fig.axes[0])] == [12]
 
 
 def test_plot_refuses_mismatched_bounds():

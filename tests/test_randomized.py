@@ -24,13 +24,14 @@ from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableE
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.learners.optimal_randomized import OptimalRandomizedLearner
 from mistakebound.theory.randomized import (
-    RLdimBudgetError,
+    RLdimBounds,
     RLdimSearch,
     optimal_probability,
     randomized_littlestone_bounds,
     randomized_littlestone_dimension,
 )
 from mistakebound.game.spaces import LinearSpace
+from mistakebound.theory.search import SearchIncomplete
 from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.strategies import hypothesis_classes
 
@@ -270,14 +271,21 @@ def test_third_party_value_warmuth_c5():
 
 
 # ---------------------------------------------------------------- budgets and errors
-def test_budget_error_carries_bounds():
+def test_an_exhausted_budget_is_search_incomplete_with_proven_bounds():
     H = classes.power_set(5)
-    with pytest.raises(RLdimBudgetError, match="max_nodes") as info:
+    with pytest.raises(SearchIncomplete, match="budget") as info:
         randomized_littlestone_dimension(H, max_nodes=3)
-    assert isinstance(info.value, InvalidArgumentError)
-    assert info.value.lower <= Fraction(5, 2) <= info.value.upper
-    with pytest.raises(RLdimBudgetError, match="max_seconds"):
-        randomized_littlestone_dimension(classes.power_set(9), max_seconds=1e-6)
+    assert not isinstance(info.value, InvalidArgumentError)  # not a bad argument
+    b = info.value.result
+    assert isinstance(b, RLdimBounds) and b.status == "budget" and b.nodes == 3
+    assert b.lower <= Fraction(5, 2) <= b.upper
+    with pytest.raises(SearchIncomplete):
+        randomized_littlestone_dimension(classes.intervals(40), time_limit=0.05)
+    search = RLdimSearch(classes.intervals(40), time_limit=0.05)
+    b = search.bounds()
+    assert b.status == "budget" and b.seconds < 1 and b.lower <= b.upper
+    with pytest.raises(SearchIncomplete):
+        search.value(search.full)
 
 
 @SETTINGS
@@ -285,12 +293,14 @@ def test_budget_error_carries_bounds():
 def test_bounds_bracket_the_value(H, budget):
     truth = oracle_rl(H)
     B = randomized_littlestone_bounds(H, max_nodes=budget)
-    assert B.lower <= truth <= B.upper + TOL
+    assert B.lower <= truth <= B.upper
     if B.exact:
         assert B.value == truth == B.lower == B.upper
-    search = RLdimSearch(H)
-    lower, upper = search.bounds(search.full)
-    assert lower <= truth <= upper + TOL
+    search = RLdimSearch(H, max_nodes=budget)
+    for _ in range(3):  # each query resumes from the memo: the bounds close in
+        b = search.bounds()
+        assert b.lower <= truth <= b.upper
+    assert not b.exact or b.value == truth
 
 
 @pytest.mark.parametrize("bad", [0, -3, 1.5, True, "10"])
@@ -301,8 +311,10 @@ def test_bad_budgets_are_refused(bad):
 
 @pytest.mark.parametrize("bad", [0, -1.0, float("nan"), True, "1"])
 def test_bad_time_budgets_are_refused(bad):
-    with pytest.raises(InvalidArgumentError, match="max_seconds"):
-        randomized_littlestone_dimension(classes.singletons(3), max_seconds=bad)
+    with pytest.raises(InvalidArgumentError, match="^time_limit: expected"):
+        randomized_littlestone_dimension(classes.singletons(3), time_limit=bad)
+    with pytest.raises(InvalidArgumentError, match="^time_limit: expected"):
+        RLdimSearch(classes.singletons(3), time_limit=bad)
 
 
 def test_bad_inputs_are_refused():
@@ -369,7 +381,7 @@ def test_learner_clone_snapshot_and_bound():
     S.learn_one(2, 1)
     assert S.state_key() != L.state_key()
     assert C._search is L._search  # the memo is shared
-    assert OptimalRandomizedLearner.mistake_bound(H) == float(oracle_rl(H))
+    assert OptimalRandomizedLearner(H).bound(H).value == float(oracle_rl(H))
 
 
 def test_learner_on_an_emptied_version_space_predicts_half():

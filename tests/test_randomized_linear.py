@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 
 from mistakebound import play
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.learners.randomized_linear import RandomizedLinearClassifier
+from mistakebound.learners.randomized_linear import RandomizedLinearClassifier, randomized_linear_regret_bound
 from mistakebound.game.players import Adversary, ObliviousAdversary
 from mistakebound.game.spaces import LinearSpace
+from mistakebound.verification.claims import judge
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -179,7 +180,7 @@ def test_theorem_1_with_the_scaled_regulariser_for_every_R(d, T, seed, R, noise,
 
 
 def test_regret_bound_closed_form():
-    assert RandomizedLinearClassifier.regret_bound(8) == 4.0
+    assert randomized_linear_regret_bound(8) == 4.0
     L = RandomizedLinearClassifier(1, R=1.0)
     # c_T ||u||^2 + sum ||z_t||^2 / (16 c_t), c_t = sqrt(2t)/4, written out for T = 2
     expected = (math.sqrt(4) / 4) * 1.0 + 1.0 / (16 * math.sqrt(2) / 4) + 1.0 / (16 * math.sqrt(4) / 4)
@@ -214,12 +215,16 @@ def test_finding_theorem_1_fails_for_R_10_with_the_texts_regulariser(T):
     assert tr.expected_mistakes == pytest.approx(0.5 + (T - 1))
     regret = L.expected_regret(tr, [0.0])
     assert regret == pytest.approx(T / 2 - 0.5)
-    assert regret > RandomizedLinearClassifier.regret_bound(T)  # the stated bound is broken
+    assert regret > randomized_linear_regret_bound(T)  # the stated bound is broken
     assert regret <= L.ftrl_regret_bound(tr.xs, 0.0) + 1e-9  # the FTRL lemma itself holds
+    # the learner's claim is the theorem as stated, so the verdict on this game is BROKEN
+    claim = L.bound(LinearSpace(1, R=R), realizable=False, transcript=tr)
+    assert claim.value == pytest.approx(math.sqrt(2 * T) + T / 2)  # no comparator certified: u = 0
+    assert judge(tr.expected_mistakes, claim).status == "BROKEN"
     S = RandomizedLinearClassifier(1, R=R, regularizer="scaled")
     ts = play(S, FollowTheLeaderKiller(R), LinearSpace(1, R=R), rounds=T, seed=0, realizable=False)
     for u in ([0.0], [0.1], [-0.1]):
-        assert S.expected_regret(ts, u) <= RandomizedLinearClassifier.regret_bound(T)
+        assert S.expected_regret(ts, u) <= randomized_linear_regret_bound(T)
 
 
 def test_finding_theorem_1_fails_for_R_one_tenth_with_the_texts_regulariser():
@@ -231,7 +236,62 @@ def test_finding_theorem_1_fails_for_R_one_tenth_with_the_texts_regulariser():
     tr = play(L, Stream([([R], 1)] * T), LinearSpace(1, R=R), rounds=T, seed=0, realizable=False)
     regret = L.expected_regret(tr, [1 / R])
     assert L.comparator_expected_mistakes(tr, [1 / R]) == 0.0
-    assert regret > RandomizedLinearClassifier.regret_bound(T)
+    assert regret > randomized_linear_regret_bound(T)
     S = RandomizedLinearClassifier(1, R=R, regularizer="scaled")
     ts = play(S, Stream([([R], 1)] * T), LinearSpace(1, R=R), rounds=T, seed=0, realizable=False)
-    assert S.expected_regret(ts, [1 / R]) <= RandomizedLinearClassifier.regret_bound(T)
+    assert S.expected_regret(ts, [1 / R]) <= randomized_linear_regret_bound(T)
+
+
+# ---------------------------------------------------------------------- the claim: bound() and for_setting()
+@define
+class CertifiedStream(ObliviousAdversary):
+    """Replays pairs and certifies a comparator ``u`` (not checked in unrealizable games)."""
+
+    pairs: list
+    u: tuple
+
+    def commit(self, H, rounds, rng, realizable):
+        return self.pairs
+
+    def certificate(self, state):
+        return np.array(self.u)
+
+
+@FAST
+@given(d=st.integers(1, 4), T=st.integers(1, 150), R=st.floats(0.6, 1.9), seed=st.integers(0, 2**32 - 1),
+       noise=st.sampled_from([0.0, 0.1, 0.3]), regularizer=st.sampled_from(["text", "scaled"]))
+def test_claim_is_sqrt_2T_plus_the_best_scaled_comparators_expected_mistakes(d, T, R, seed, noise, regularizer):
+    rng = np.random.default_rng(seed)
+    pairs, _ = _noisy_pairs(rng, d, T, R, noise)
+    u = rng.standard_normal(d)
+    L = RandomizedLinearClassifier(d, R=R, regularizer=regularizer)
+    tr = play(L, CertifiedStream(pairs, tuple(u)), LinearSpace(d, R=R), rounds=T, seed=seed, realizable=False)
+    unit = u / np.linalg.norm(u) / R
+    costs = [math.fsum(0.5 * abs(float(np.dot(z, c * unit)) - (2 * y - 1)) for z, y in pairs) for c in (-1, 0, 1)]
+    claim = L.bound(LinearSpace(d, R=R), realizable=False, transcript=tr)
+    assert claim.value == pytest.approx(math.sqrt(2 * T) + min(costs)) and claim.measure == "expected mistakes"
+    assert judge(tr.expected_mistakes, claim).status == "ok"  # R in [0.52, 1.93]: Theorem 1 holds
+
+
+def test_claim_without_a_transcript_needs_a_margin_and_the_rounds():
+    L = RandomizedLinearClassifier(2, R=2.0)
+    claim = L.bound(LinearSpace(2, R=2.0, gamma=0.5), rounds=32)
+    assert claim.value == pytest.approx(8.0 + 32 * (1 - 0.25) / 2)
+    cases = {
+        "radius at most 2": L.bound(LinearSpace(2, R=3.0, gamma=0.5), rounds=32),
+        "transcript": L.bound(LinearSpace(2, R=2.0), rounds=32),
+        "LinearSpace(d=2)": L.bound(LinearSpace(3, R=1.0), rounds=3),
+    }
+    for words, claim in cases.items():
+        assert claim.value is None and words in claim.reason, (words, claim.reason)
+
+
+def test_for_setting_takes_d_and_R_from_the_space():
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game import classes
+
+    L = RandomizedLinearClassifier.for_setting(LinearSpace(3, R=2.5))
+    assert (L.d, L.R, L.regularizer) == (3, 2.5, "text")
+    assert RandomizedLinearClassifier.for_setting(LinearSpace(2)).R == 1.0
+    with pytest.raises(NotApplicableError, match="RandomizedLinearClassifier plays on halfspaces"):
+        RandomizedLinearClassifier.for_setting(classes.thresholds(3))

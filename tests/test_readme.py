@@ -106,12 +106,20 @@ def test_performance_section_quotes_cases_the_benchmarks_run():
         assert name.replace(", ", ",") in measured, f"README quotes {name!r}, which python -m benchmarks does not run"
 
 
-def test_every_learner_and_adversary_is_documented():
-    from mistakebound.adversaries import ADVERSARIES
-    from mistakebound.learners import REALIZABLE_LEARNERS
+def test_every_learner_and_adversary_of_the_registry_is_documented():
+    from mistakebound.game import registry
 
-    for player in (*REALIZABLE_LEARNERS, *ADVERSARIES):
-        assert f"`{player.__name__}`" in README
+    names = registry.names("learner") + registry.names("adversary")
+    assert len(names) >= 30
+    missing = [name for name in names if f"`{name}`" not in README]
+    assert not missing, f"the README never names {missing}"
+
+
+def test_every_space_and_zoo_class_is_documented():
+    from mistakebound.game import registry
+
+    for name in registry.names("space") + registry.names("class"):
+        assert f"`{name}" in README, name
 
 
 def test_every_test_the_guarantees_cite_exists():

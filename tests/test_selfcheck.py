@@ -10,22 +10,28 @@ import numpy as np
 import pytest
 from attrs import define, field
 
-import mistakebound.learners
+import importlib.metadata
+
 from mistakebound import HypothesisClass, littlestone_dimension, play
-from mistakebound.game import classes
+from mistakebound.game import classes, registry
 from mistakebound.verification import selfcheck
 from mistakebound.adversaries import (
-    ADVERSARIES,
     BasisVectorForcer,
     BinarySearchThreshold,
+    ObliviousCoin,
     OppositeLabel,
     ShatteredTreeWalker,
 )
 from mistakebound.interfaces.cli import main
-from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.learners import REALIZABLE_LEARNERS, SOA, Halving
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.game.players import Learner
-from mistakebound.verification.selfcheck import CheckReport, CheckRow, default_classes, run_check
+from mistakebound.verification.claims import Bound, forced_bound, judge_game, stated_bound
+from mistakebound.verification.selfcheck import CheckReport, CheckRow, default_classes, default_rounds, run_check
+
+#: The learners and adversaries of finite classes with closed-form claims (what the tests below pin down).
+FINITE_LEARNERS = (Consistent, Halving, SOA)
+FINITE_ADVERSARIES = (OppositeLabel, ShatteredTreeWalker, BinarySearchThreshold, BasisVectorForcer, ObliviousCoin)
 
 
 # ----------------------------------------------------------------- deliberately bad players
@@ -47,9 +53,8 @@ class TieZeroHalving(Learner):
         ones = self._V & self.H.column_masks[self.H.index_of(x)]
         self._V = ones if y == 1 else self._V ^ ones
 
-    @classmethod
-    def mistake_bound(cls, H: HypothesisClass) -> int:
-        return littlestone_dimension(H)
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        return Bound(littlestone_dimension(setting), source="a false claim: Ldim(H)")
 
 
 @define
@@ -62,9 +67,8 @@ class RaisingLearner(Learner):
     def learn_one(self, x: Any, y: int) -> None:  # pragma: no cover - never reached
         pass
 
-    @classmethod
-    def mistake_bound(cls, H: HypothesisClass) -> int:
-        return H.n_hypotheses
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        return Bound(setting.n_hypotheses, source="|H|")
 
 
 def unbuildable_learner(H):
@@ -103,14 +107,23 @@ def breaking_class() -> HypothesisClass:
     raise AssertionError("no class found where ties-to-0 Halving beats its claimed bound")
 
 
-def expected_games(class_list, learner_list=REALIZABLE_LEARNERS, adversary_list=ADVERSARIES):
-    """The (learner, adversary, class) triples of the games run_check should play."""
+def _builds(kind, entry, H):
+    try:
+        return registry.build(kind, entry, H, rounds=default_rounds(H))
+    except NotApplicableError:
+        return None
+
+
+def expected_games(class_list):
+    """The (learner, adversary, class) triples run_check should play by default: every pair of the
+    registry that can be built for the class."""
     return [
-        (L.__name__, A.__name__, H.describe())
+        (L.name, A.name, H.describe())
         for H in class_list
-        for L in learner_list
-        for A in adversary_list
-        if A().applies_to(H)
+        for L in registry.entries("learner")
+        if _builds("learner", L, H) is not None
+        for A in registry.entries("adversary")
+        if _builds("adversary", A, H) is not None
     ]
 
 
@@ -133,7 +146,25 @@ def test_default_check_holds_every_bound(default_report):
     report, _ = default_report
     assert report.ok, report.format_table()
     assert report.broken == () and report.errors == ()
-    assert {r.verdict for r in report.rows} == {"ok"}
+    assert {r.verdict for r in report.rows} == {"ok", "no bound"}
+    # the learners of finite classes always state their bound there; a row without one says why
+    assert all(r.verdict == "ok" for r in report.rows if r.learner in ("Consistent", "Halving", "SOA"))
+    assert all(r.bound is None and r.bound_source for r in report.rows if r.verdict == "no bound")
+
+
+def test_default_check_plays_every_registered_player_that_applies(default_report):
+    report, _ = default_report
+    learners = {r.learner for r in report.rows}
+    adversaries = {r.adversary for r in report.rows}
+    for H in default_classes():
+        for L in registry.entries("learner"):
+            if _builds("learner", L, H) is not None:
+                assert L.name in learners
+        for A in registry.entries("adversary"):
+            if _builds("adversary", A, H) is not None:
+                assert A.name in adversaries
+    assert {"Consistent", "Halving", "SOA", "OptimalRandomizedLearner"} <= learners
+    assert {A.__name__ for A in FINITE_ADVERSARIES} <= adversaries
 
 
 def test_default_check_is_fast(default_report):
@@ -148,25 +179,43 @@ def test_default_classes_cover_the_zoo_families():
         assert family in names
 
 
-def test_rows_carry_the_learners_proven_bound_and_the_real_game(default_report):
+def test_every_row_is_judge_on_that_game(default_report):
+    # each row replayed from the registry's names: the same game, the same claims and judge's verdict
     report, _ = default_report
     by_name = {H.describe(): H for H in default_classes()}
-    learners = {L.__name__: L for L in REALIZABLE_LEARNERS}
-    adversaries = {A.__name__: A for A in ADVERSARIES}
     for row in report.rows:
         H = by_name[row.class_name]
-        L = learners[row.learner]
-        assert row.bound == L.mistake_bound(H)
-        T = play(L(H), adversaries[row.adversary.split("(")[0]](), H, rounds=rounds_for(H), seed=0)
-        assert row.mistakes == T.mistakes
+        n = default_rounds(H)
+        learner = registry.build("learner", row.learner, H, rounds=n)
+        adversary = registry.build("adversary", row.adversary, H, rounds=n)
+        forced = forced_bound(adversary, H, learner=learner, rounds=n)
+        T = play(learner, adversary, H, rounds=n, seed=0)
+        claim = stated_bound(learner, H, rounds=n, transcript=T)
+        verdict = judge_game(T, claim, forced)
+        assert (row.bound, row.forced, row.measure) == (claim.value, forced.value, claim.measure), row
+        assert (row.verdict, row.message) == (verdict.status, verdict.message), row
+        assert row.mistakes == (T.mistakes if claim.measure == "mistakes" else T.expected_mistakes), row
+        assert row.bound_source == (claim.source if claim.stated else claim.reason)
+
+
+def test_rows_carry_the_closed_form_bounds_of_the_finite_class_learners(default_report):
+    report, _ = default_report
+    by_name = {H.describe(): H for H in default_classes()}
+    closed_form = {"Consistent": lambda H: H.n_hypotheses - 1, "Halving": lambda H: math.log2(H.n_hypotheses),
+                   "SOA": littlestone_dimension}
+    rows = [r for r in report.rows if r.learner in closed_form]
+    assert {(r.learner, r.class_name) for r in rows} == {(L, C) for L in closed_form for C in by_name}
+    for row in rows:
+        H = by_name[row.class_name]
+        assert row.bound == pytest.approx(closed_form[row.learner](H))
         assert row.mistakes <= row.bound + 1e-9
 
 
 def test_walker_rows_state_that_ldim_is_forced(default_report):
     report, _ = default_report
     by_name = {H.describe(): H for H in default_classes()}
-    walker_rows = [r for r in report.rows if r.adversary == "ShatteredTreeWalker"]
-    assert len(walker_rows) == len(by_name) * len(REALIZABLE_LEARNERS)
+    walker_rows = [r for r in report.rows if r.adversary == "ShatteredTreeWalker" and r.learner in ("Consistent", "Halving", "SOA")]
+    assert len(walker_rows) == len(by_name) * len(FINITE_LEARNERS)
     for row in walker_rows:
         ldim = littlestone_dimension(by_name[row.class_name])
         assert row.forced == ldim
@@ -176,7 +225,7 @@ def test_walker_rows_state_that_ldim_is_forced(default_report):
 @pytest.mark.parametrize("N", [10, 15])  # N + 1 not a power of two, and one that is
 def test_closed_form_lower_bounds_are_stated(N):
     n = 4
-    report = run_check([classes.thresholds(N), classes.monotone_disjunctions(n)])
+    report = run_check([classes.thresholds(N), classes.monotone_disjunctions(n)], FINITE_LEARNERS)
     search_rows = [r for r in report.rows if r.adversary == "BinarySearchThreshold"]
     basis_rows = [r for r in report.rows if r.adversary == "BasisVectorForcer"]
     thr = classes.thresholds(N).describe()
@@ -189,8 +238,10 @@ def test_closed_form_lower_bounds_are_stated(N):
 
 
 def test_no_forced_bound_for_the_oblivious_adversary():
-    report = run_check([classes.thresholds(7)], adversaries=[ADVERSARIES[-1]])
-    assert len(report.rows) == len(REALIZABLE_LEARNERS)
+    H = classes.thresholds(7)
+    report = run_check([H], adversaries=[ObliviousCoin])
+    applicable = [L.name for L in registry.entries("learner") if _builds("learner", L, H) is not None]
+    assert [r.learner for r in report.rows] == applicable and len(applicable) > 3
     assert all(r.forced is None for r in report.rows)
 
 
@@ -228,15 +279,39 @@ def test_a_false_upper_bound_is_reported_broken():
     assert run_check([H], [Halving], [OppositeLabel]).ok
 
 
-def test_main_check_exits_1_on_a_broken_bound(monkeypatch, capsys):
+class _EntryPoint:
+    """An entry point of the group mistakebound.players, as another installed package would declare it."""
+
+    def __init__(self, name, target):
+        self.name, self.target = name, target
+
+    def load(self):
+        return self.target
+
+
+@pytest.fixture
+def plug_in(monkeypatch):
+    """Register players as plugins of the registry (the way another package adds its players)."""
+
+    def register(*players):
+        monkeypatch.setattr(importlib.metadata, "entry_points",
+                            lambda group=None: [_EntryPoint(p.__name__, p) for p in players])
+        registry._plugin_entries.cache_clear()
+
+    yield register
+    registry._plugin_entries.cache_clear()
+
+
+def test_main_check_exits_1_on_a_broken_bound(monkeypatch, capsys, plug_in):
     H = breaking_class()
-    monkeypatch.setattr(mistakebound.learners, "REALIZABLE_LEARNERS", (Halving, TieZeroHalving))
+    plug_in(TieZeroHalving)
     monkeypatch.setattr(selfcheck, "default_classes", lambda: (H,))
     assert main(["check"]) == 1
     out = capsys.readouterr().out
     broken_lines = [line for line in out.splitlines() if "BROKEN" in line]
-    assert len(broken_lines) >= 1 and all("TieZeroHalving" in line for line in broken_lines)
+    assert len(broken_lines) >= 1 and all(line.startswith("TieZeroHalving") for line in broken_lines)
     assert out.strip().splitlines()[-1].endswith(f"{len(broken_lines)} broken")
+    assert "TieZeroHalving: a false claim: Ldim(H)" in out  # the legend names the claim's source
 
 
 def test_a_walker_that_stops_early_breaks_the_lower_bound():
@@ -266,18 +341,19 @@ def test_a_raising_adversary_is_an_error_row():
     assert row.verdict == "ERROR" and "applies_to" in row.message
 
 
-def test_main_check_exits_1_on_an_error(monkeypatch, capsys):
-    monkeypatch.setattr(mistakebound.learners, "REALIZABLE_LEARNERS", (RaisingLearner,))
+def test_main_check_exits_1_on_an_error(monkeypatch, capsys, plug_in):
+    plug_in(RaisingLearner)
     monkeypatch.setattr(selfcheck, "default_classes", lambda: (classes.thresholds(3),))
     assert main(["check"]) == 1
     captured = capsys.readouterr()
     assert "deliberate failure" in captured.out and "Traceback" not in captured.out + captured.err
+    assert all(line.startswith("RaisingLearner") for line in captured.out.splitlines() if " ERROR " in line)
 
 
 # ------------------------------------------------------------------------------- the table
 def test_table_is_aligned_with_a_header_and_two_decimal_log_bounds():
     H = classes.singletons(6)
-    report = run_check([H], REALIZABLE_LEARNERS, [OppositeLabel])
+    report = run_check([H], FINITE_LEARNERS, [OppositeLabel])
     lines = report.format_table().splitlines()
     assert len(lines) == 2 + len(report.rows)
     header, rule = lines[0], lines[1]
@@ -311,15 +387,21 @@ def test_scenarios_become_rows_with_their_verdicts():
         raise RuntimeError("no")
 
     scenarios = [
-        Scenario("L", "A", "s1", lambda seed: Outcome(value=seed + 2, bound=3), "mistakes"),
-        Scenario("L", "A", "s2", lambda seed: Outcome(value=4, bound=3), "regret"),
-        Scenario("L", "A", "s3", lambda seed: Outcome(value=1, forced=2), "mistakes"),
+        Scenario("L", "A", "s1", lambda seed: Outcome(value=seed + 2, bound=Bound(3)), "mistakes"),
+        Scenario("L", "A", "s2", lambda seed: Outcome(value=4, bound=Bound(3, "regret")), "regret"),
+        Scenario("L", "A", "s3", lambda seed: Outcome(value=1, forced=Bound(2)), "mistakes"),
         Scenario("L", "A", "s4", boom),
+        Scenario("L", "A", "s5", lambda seed: Outcome(value=1, bound=3)),  # a claim is a Bound, not a number
+        Scenario("L", "A", "s6", lambda seed: Outcome(value=2, bound=Bound(2, source="T"), forced=Bound(3))),
+        Scenario("L", "A", "s7", lambda seed: Outcome(value=2, bound=Bound.none("no theorem"))),
     ]
     report = run_scenarios(scenarios, seed=1)
-    assert [r.verdict for r in report.rows] == ["ok", "BROKEN", "BROKEN", "ERROR"]
+    assert [r.verdict for r in report.rows] == ["ok", "BROKEN", "BROKEN", "ERROR", "ERROR", "BROKEN", "no bound"]
     assert report.rows[0].mistakes == 3 and report.rows[1].measure == "regret"
     assert "RuntimeError" in report.rows[3].message
+    assert "bound" in report.rows[4].message
+    assert report.rows[5].message.startswith("mistakes 2 < forced 3")
+    assert report.rows[6].bound_source == "no theorem"
     assert "[regret]" in report.format_table()
 
 
@@ -328,3 +410,94 @@ def test_every_shipped_scenario_holds():
 
     report = run_scenarios(seed=0)
     assert report.ok, report.format_table()
+
+
+# ------------------------------------------------------------------ players in every form, spaces, the legend
+def test_players_by_name_type_factory_instance_or_import_path_play_the_same_game():
+    H = classes.thresholds(7)
+    learners = ["halving", "HALVING", Halving, lambda H: Halving(H), Halving(H), "mistakebound.learners:Halving"]
+    adversaries = ["binary-search-threshold", BinarySearchThreshold, BinarySearchThreshold(),
+                   "mistakebound.adversaries:BinarySearchThreshold"]
+    report = run_check([H], learners, adversaries)
+    assert len(report.rows) == len(learners) * len(adversaries)
+    assert {(r.mistakes, r.bound, r.forced, r.verdict) for r in report.rows} == {(3, 3.0, 3, "ok")}
+    assert [r.learner for r in report.rows[::len(adversaries)]][:3] == ["Halving", "Halving", "Halving"]
+    assert {r.adversary for r in report.rows} == {"BinarySearchThreshold"}
+
+
+def test_an_unknown_player_name_is_an_error_row():
+    report = run_check([classes.thresholds(3)], ["SOA"], ["no-such-adversary"])
+    (row,) = report.rows
+    assert row.verdict == "ERROR" and "unknown name 'no-such-adversary'" in row.message
+    assert row.adversary == "no-such-adversary" and row.learner == "SOA"
+    report = run_check([classes.thresholds(3)], ["no-such-learner"], ["OppositeLabel"])
+    (row,) = report.rows
+    assert row.verdict == "ERROR" and "unknown name 'no-such-learner'" in row.message
+    assert row.learner == "no-such-learner" and not report.ok
+    # a known adversary that cannot be built: the row names it as the registry does, the message says why
+    report = run_check([classes.thresholds(3)], ["SOA"], ["obliviouscoin(labelz=coin)"])
+    (row,) = report.rows
+    assert (row.adversary, row.verdict) == ("ObliviousCoin", "ERROR") and "labelz" in row.message
+
+
+def test_spaces_are_checked_with_the_players_that_apply():
+    report = run_check(["experts:4"], rounds=50)
+    assert report.ok, report.format_table()
+    rows = {(r.learner, r.adversary): r for r in report.rows}
+    wm = rows[("WeightedMajority", "RandomExpertLosses")]
+    assert wm.measure == "expected mistakes" and wm.bound is not None and "Theorem 21.11" in wm.bound_source
+    assert wm.mistakes <= wm.bound
+    assert ("Halving", "RandomExpertLosses") not in rows  # a learner of finite classes does not play on experts
+    assert all(r.class_name == "experts(d=4)" for r in report.rows)
+
+
+def test_the_legend_is_built_from_the_rows():
+    report = run_check([classes.thresholds(3)], [SOA, Halving], [ShatteredTreeWalker, ObliviousCoin])
+    legend = report.legend()
+    lines = legend.splitlines()
+    for row in report.rows:
+        assert f"  {row.learner}: {row.bound_source}" in lines
+        if row.forced is not None:
+            assert f"  {row.adversary}: {row.forced_by}" in lines
+    assert "ObliviousCoin" not in legend  # it states nothing it forces
+    assert "Consistent" not in legend  # not in the rows
+    empty = CheckReport(rows=[CheckRow("L", "A", "C", mistakes=1, bound=None, verdict="no bound")]).legend()
+    assert empty.count("(none stated)") == 2
+
+
+@define
+class NotApplicableClaim(Learner):
+    """Plays, but its claim raises NotApplicableError (instead of returning Bound.none with the reason)."""
+
+    H: HypothesisClass
+
+    def predict_one(self, x: Any) -> int:
+        return 1
+
+    def learn_one(self, x: Any, y: int) -> None:
+        pass
+
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        raise NotApplicableError("no bound here")
+
+
+def test_a_claim_that_raises_is_an_error_row_never_a_missing_row():
+    report = run_check([classes.thresholds(3)], [NotApplicableClaim, RaisingClaim], [OppositeLabel])
+    assert [(r.learner, r.verdict) for r in report.rows] == [("NotApplicableClaim", "ERROR"), ("RaisingClaim", "ERROR")]
+    assert "no bound here" in report.rows[0].message
+    assert "ClaimError" in report.rows[1].message and "ZeroDivisionError" in report.rows[1].message
+
+
+@define
+class RaisingClaim(NotApplicableClaim):
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        return 1 / 0
+
+
+def test_rows_are_judged_with_the_one_tolerance():
+    # claims 5e-8 under the measured mistakes are broken, 5e-10 under them kept (TOLERANCE = 1e-9)
+    from tests.test_sweep_players import JustOver, JustUnder
+
+    report = run_check([classes.thresholds(7)], [JustUnder, JustOver], [OppositeLabel, BinarySearchThreshold])
+    assert [(r.learner, r.verdict) for r in report.rows] == [
+        ("JustUnder", "BROKEN"), ("JustUnder", "BROKEN"), ("JustOver", "ok"), ("JustOver", "ok")]

@@ -1,4 +1,9 @@
-"""Lossless serialisation of transcripts and classes (mistakebound.interfaces.serialize), and atomic writes."""
+"""Lossless JSON of transcripts (game.transcript_json) and classes (game.class_files), and atomic writes.
+
+The file formats of classes (.npy, .csv, and .json as a file) are tested in
+tests/test_class_files.py, the check report's JSON in tests/test_check_report_json.py and
+the shared JSON pieces in tests/test_json_format.py.
+"""
 
 from __future__ import annotations
 
@@ -18,15 +23,9 @@ from hypothesis import strategies as st
 from mistakebound import HypothesisClass, play
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
-from mistakebound.interfaces.serialize import (
-    class_from_json,
-    class_to_json,
-    load_class,
-    save_class,
-    transcript_from_json,
-    transcript_to_json,
-    write_atomically,
-)
+from mistakebound.foundations.files import write_atomically
+from mistakebound.game.class_files import class_from_json, class_to_json, load_class
+from mistakebound.game.transcript_json import transcript_from_json, transcript_to_json
 from mistakebound.game.transcript import Round, Transcript
 from tests.strategies import hypothesis_classes
 
@@ -131,15 +130,6 @@ def test_classes_with_domains_names_and_name_round_trip(H):
     assert strict_class(back) == strict_class(H)
 
 
-@settings(max_examples=30, deadline=None)
-@given(hypothesis_classes(), st.sampled_from([".json", ".npy"]))
-def test_save_and_load_class_files(tmp_path_factory, H, suffix):
-    path = tmp_path_factory.mktemp("c") / f"H{suffix}"
-    save_class(H, path)
-    assert strict_class(load_class(path)) == strict_class(H)
-    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
-
-
 def test_examples_that_pin_the_encoding():
     # independent of the code: the tuple tag, exact float repr, negative zero, big ints
     T = Transcript(rounds=(Round(t=1, x=((1, "a"), None, -0.0), p=0.1, prediction=1, y=0),), seed=2**70)
@@ -199,13 +189,6 @@ def test_transcripts_of_real_games_round_trip():
     assert games[-2].target is not None
 
 
-def test_zoo_classes_round_trip_through_files(tmp_path):
-    for H in (classes.thresholds(7), classes.monotone_disjunctions(3), classes.parities(3)):
-        path = save_class(H, tmp_path / "H.json")
-        back = load_class(path)
-        assert strict_class(back) == strict_class(H)
-
-
 _SCRIPT = textwrap.dedent(
     """
     import sys
@@ -215,7 +198,7 @@ _SCRIPT = textwrap.dedent(
     from mistakebound.adversaries.expert_adversaries import RandomExpertLosses
     from mistakebound.learners.soa import SOA
     from mistakebound.learners.weighted_majority import WeightedMajority
-    from mistakebound.interfaces.serialize import transcript_to_json
+    from mistakebound.game.transcript_json import transcript_to_json
     from mistakebound.game.spaces import ExpertAdvice
     H = classes.intervals(6)
     sys.stdout.write(transcript_to_json(play(SOA(H), ObliviousCoin(), H, rounds=30, seed=123, realizable=False)))
@@ -375,9 +358,11 @@ def test_garbage_text_is_refused(text):
     "mutate, error, message",
     [
         (lambda d: d.update(matrix=[[0, 2]]), InvalidClassError, "0 or 1"),
-        (lambda d: d.update(matrix=[[0]]), InvalidClassError, "row 0 has 1 entries"),
+        (lambda d: d.update(matrix=[[0]]), InvalidClassError, "row 1 has 1 entries"),
         (lambda d: d.update(matrix=[]), InvalidClassError, "at least one"),
         (lambda d: d.update(matrix=[[0, True]]), InvalidClassError, "0 or 1"),
+        (lambda d: d.update(matrix=[[0, 1], [1, 2]]), InvalidClassError, r"row 2, column 2 holds 2"),
+        (lambda d: d.update(domain=[0, {"tuple": [1]}, {"tuple": [1]}]), InvalidClassError, r"domain\[2\].*twice.*domain\[1\]"),
         (lambda d: d.update(domain=[0, 0]), InvalidClassError, "twice"),
         (lambda d: d.update(names=["a"]), InvalidClassError, "names"),
         (lambda d: d.update(names="ab"), InvalidArgumentError, "names"),
@@ -396,37 +381,3 @@ def test_pickled_npy_is_refused(tmp_path):
     np.save(p, np.array([[0, 1], [1, None]], dtype=object), allow_pickle=True)
     with pytest.raises(InvalidArgumentError, match="pickled object array.*pickles are refused"):
         load_class(p)
-
-
-def test_bad_class_files_are_refused(tmp_path):
-    with pytest.raises(InvalidArgumentError, match="does not exist"):
-        load_class(tmp_path / "missing.json")
-    (tmp_path / "empty.npy").write_bytes(b"")
-    with pytest.raises(InvalidArgumentError, match="empty"):
-        load_class(tmp_path / "empty.npy")
-    (tmp_path / "junk.npy").write_bytes(b"not an npy file at all")
-    with pytest.raises(InvalidArgumentError, match="not a valid .npy"):
-        load_class(tmp_path / "junk.npy")
-    np.save(tmp_path / "vec.npy", np.array([0, 1]))
-    with pytest.raises(InvalidClassError, match="2-D"):
-        load_class(tmp_path / "vec.npy")
-    np.save(tmp_path / "two.npy", np.array([[0, 2]]))
-    with pytest.raises(InvalidClassError, match="0 or 1"):
-        load_class(tmp_path / "two.npy")
-    np.save(tmp_path / "big.npy", np.zeros((100, 100), dtype=np.uint8))
-    with pytest.raises(InvalidArgumentError, match="needs 10000 bytes"):
-        load_class(tmp_path / "big.npy", max_bytes=1000)
-    with pytest.raises(InvalidArgumentError, match=".json or .npy"):
-        load_class(tmp_path / "H.csv")
-    save_class(classes.thresholds(3), tmp_path / "t.json")
-    with pytest.raises(InvalidArgumentError, match="max_bytes"):
-        load_class(tmp_path / "t.json", max_bytes=10)
-
-
-def test_lossy_npy_save_needs_consent(tmp_path):
-    H = classes.thresholds(4)  # domain 1..4 and names: not representable in .npy
-    with pytest.raises(InvalidArgumentError, match="matrix_only"):
-        save_class(H, tmp_path / "H.npy")
-    assert not list(tmp_path.iterdir())
-    back = load_class(save_class(H, tmp_path / "H.npy", matrix_only=True))
-    assert np.array_equal(back.matrix, H.matrix) and back.domain == tuple(range(H.n_instances))

@@ -244,7 +244,7 @@ def test_each_draw_is_a_fresh_adversary(a, b):
 def test_adversaries_refuse_what_they_cannot_use():
     with pytest.raises(InvalidArgumentError, match="H: expected None, a HypothesisClass or a Space"):
         adversaries("thresholds:4")
-    with pytest.raises(NotApplicableError, match="no adversary of the zoo applies"):
+    with pytest.raises(NotApplicableError, match="H: no adversary of the registry applies to nothing"):
         adversaries(_NoGame())
 
 
@@ -265,3 +265,57 @@ def test_the_strategies_play_together():
         assert len(T) <= 10
 
     game()
+
+
+# ------------------------------------------------------------------ the registry's adversaries
+@pytest.mark.parametrize("spec", ["thresholds:5", "monotone_disjunctions:3", "experts:4", "k_disjunctions:8,2",
+                                  "halfspaces:d=3,R=1,gamma=0.5"])
+def test_adversaries_draw_exactly_the_registry_adversaries_that_build_for_the_setting(spec):
+    from mistakebound.game import registry
+    from mistakebound.verification.strategies import zoo_adversaries
+
+    H = registry.load_setting(spec)
+    expected = []
+    for entry in registry.entries("adversary"):
+        try:
+            expected.append(type(registry.build("adversary", entry, H)).__name__)
+        except NotApplicableError:
+            pass
+    assert [type(a).__name__ for a in zoo_adversaries(H)] == expected and expected
+    seen = set()
+
+    @settings(max_examples=150, database=None, deadline=None)
+    @given(adversaries(H))
+    def collect(a):
+        applies = getattr(a, "applies_to", None)
+        assert applies is None or applies(H)
+        seen.add(type(a).__name__)
+
+    collect()
+    assert seen == set(expected)
+
+
+def test_a_plugin_adversary_registered_under_another_name_is_drawn(monkeypatch):
+    import importlib.metadata
+
+    from mistakebound.adversaries import ObliviousCoin
+    from mistakebound.game import registry
+
+    class PluginCoin(ObliviousCoin):
+        """A coin another package registers as 'their-coin'."""
+
+    class EntryPoint:
+        name = "their-coin"
+
+        def load(self):
+            return PluginCoin
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [EntryPoint()])
+    registry._plugin_entries.cache_clear()
+    try:
+        H = classes.thresholds(3)
+        drawn = _find(adversaries(H), lambda a: isinstance(a, PluginCoin))
+        assert type(drawn) is PluginCoin
+        assert len(play(FirstLabelZero(H), drawn, H, rounds=4, seed=0)) == 4
+    finally:
+        registry._plugin_entries.cache_clear()

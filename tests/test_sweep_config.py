@@ -99,3 +99,78 @@ def test_expansion_order_and_ids_do_not_depend_on_other_grids():
     assert {c.id for c in expand(one)} <= {c.id for c in expand(two)}
     # a cell listed twice (here: the same grid twice) is run once
     assert len(expand(SweepConfig.from_dict({"grid": [GAME, GAME]}))) == len(expand(one))
+
+
+# ------------------------------------------------------------------ players and settings through the one registry
+@pytest.mark.parametrize("name, kind, canonical", [
+    ("weighted_majority", "learner", "WeightedMajority"),
+    ("SOA", "learner", "SOA"),
+    ("binary-search-threshold", "adversary", "BinarySearchThreshold"),
+    ("obliviouscoin(labels=coin)", "adversary", "ObliviousCoin(labels=coin)"),
+    ("mistakebound.learners.halving:Halving", "learner", "mistakebound.learners.halving:Halving"),
+])
+def test_resolve_player_returns_the_canonical_name_text(name, kind, canonical):
+    from mistakebound.game import registry
+    from mistakebound.interfaces.sweep.config import resolve_player
+
+    assert resolve_player(name, kind, "k") == canonical
+    assert resolve_player(canonical, kind, "k") == canonical  # a fixed point
+    assert registry.find(kind, canonical).target is registry.find(kind, name).target
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("ObliviousCoin(labels=coin", "unbalanced parentheses"),  # would build an ObliviousCoin without its labels
+    ("OppositeLabel(3)", "parameters of OppositeLabel are given by name, OppositeLabel(key=value, ...)"),
+    ("ObliviousCoin(labels=coin, labels=x)", "'labels' is given twice"),
+    ("Halving", "'Halving' is a learner, not an adversary"),
+])
+def test_bad_player_parameters_fail_the_config_naming_the_key(name, expected):
+    message = _error({**GAME, "adversaries": ["OppositeLabel", name]})
+    assert message.startswith("grid[0].adversaries[1]: ") and expected in message, message
+
+
+@pytest.mark.parametrize("entry, sizes, specs", [
+    ("experts", [2, 4], ["experts:2", "experts:4"]),
+    ("halfspaces:d=3,R=1,gamma=0.5", [2, 4], ["halfspaces:d=3,R=1,gamma=0.5"]),
+    ("k_disjunctions:{n},2", [5, 6], ["k_disjunctions:5,2", "k_disjunctions:6,2"]),
+    ("halfspaces(d=2, R=1, gamma=0.5)", [3], ["halfspaces(d=2, R=1, gamma=0.5)"]),
+])
+def test_classes_may_be_spaces(entry, sizes, specs):
+    from mistakebound.game.registry import load_setting
+
+    config = SweepConfig.from_dict({"grid": [{**GAME, "classes": [entry], "sizes": sizes,
+                                              "learners": ["Perceptron"], "adversaries": ["BasisVectorForcer"]}]})
+    cells = config.cells()
+    assert [c.cls for c in cells] == specs
+    for c in cells:
+        load_setting(c.cls)  # every cell's class is a setting the registry reads
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".npy", ".json"])
+def test_classes_may_be_class_files_and_a_bad_file_fails_the_config(tmp_path, suffix):
+    from mistakebound.game import classes
+    from mistakebound.game.class_files import save_class
+
+    path = save_class(classes.thresholds(4), tmp_path / f"t{suffix}", matrix_only=suffix == ".npy")
+    config = SweepConfig.from_dict({"grid": [{**GAME, "classes": [str(path)], "sizes": [3, 5]}]})
+    (cell,) = config.cells()
+    assert cell.cls == str(path) and cell.size is None
+    message = _error({**GAME, "classes": [str(tmp_path / f"missing{suffix}")]})
+    assert message.startswith("grid[0].classes[0]: ") and "missing" in message
+    (tmp_path / f"bad{suffix}").write_bytes(b"not a class")
+    assert _error({**GAME, "classes": [str(tmp_path / f"bad{suffix}")]}).startswith("grid[0].classes[0]: ")
+
+
+def test_a_bad_space_spec_is_refused_naming_the_key():
+    message = _error({**GAME, "classes": ["halfspaces:d=0"]})
+    assert message.startswith("grid[0].classes[0]: ") and "halfspaces" in message
+    message = _error({**GAME, "classes": ["expert"], "sizes": [4]})
+    assert "did you mean 'experts'" in message
+
+
+def test_class_specs_lives_with_the_cells():
+    from mistakebound.interfaces.sweep import cells
+
+    assert cells.class_specs("thresholds", (4, 8)) == [("thresholds:4", 4), ("thresholds:8", 8)]
+    assert cells.class_specs("mine.CSV", (4,)) == [("mine.CSV", None)]
+    assert cells.class_specs("experts:4", (1, 2)) == [("experts:4", None)]

@@ -17,15 +17,18 @@ from hypothesis import strategies as st
 from mistakebound import HypothesisClass, littlestone_dimension, play
 from mistakebound.game import classes
 from mistakebound.adversaries import (
-    ADVERSARIES,
     BasisVectorForcer,
     BinarySearchThreshold,
     ObliviousCoin,
     OppositeLabel,
     ShatteredTreeWalker,
 )
-from mistakebound.learners import REALIZABLE_LEARNERS, SOA, Consistent, Halving
+from mistakebound.learners import SOA, Consistent, Halving
 from tests.strategies import hypothesis_classes
+
+#: The realizable learners of the finite-class theorems, and the adversaries built around finite classes.
+REALIZABLE_LEARNERS = (Consistent, Halving, SOA)
+ADVERSARIES = (OppositeLabel, ShatteredTreeWalker, BinarySearchThreshold, BasisVectorForcer, ObliviousCoin)
 
 ZOO = [
     classes.thresholds(15),
@@ -57,7 +60,7 @@ def applicable(H):
 @given(hypothesis_classes(max_rows=12, max_cols=6, min_cols=1), st.integers(0, 2**31 - 1))
 def test_every_learner_meets_its_bound_on_generated_classes(H, seed):
     for L in REALIZABLE_LEARNERS:
-        bound = L.mistake_bound(H)
+        bound = L(H).bound(H).value
         for A in applicable(H):
             T = play(L(H), A(), H, rounds=rounds_for(H), seed=seed)
             assert T.mistakes <= bound, (L.__name__, A.__name__, H.matrix.tolist(), seed)
@@ -66,7 +69,7 @@ def test_every_learner_meets_its_bound_on_generated_classes(H, seed):
 @pytest.mark.parametrize("H", ZOO, ids=lambda H: H.describe())
 def test_every_learner_meets_its_bound_on_the_zoo(H):
     for L in REALIZABLE_LEARNERS:
-        bound = L.mistake_bound(H)
+        bound = L(H).bound(H).value
         for A in applicable(H):
             for seed in range(3):
                 assert play(L(H), A(), H, rounds=rounds_for(H), seed=seed).mistakes <= bound
@@ -123,7 +126,7 @@ def test_consistent_is_tight_at_size_minus_one(d):
     """Exercise 1: singletons with the empty hypothesis last; Consistent errs |H| - 1 times."""
     H = classes.singletons(d, include_empty=True)
     T = play(Consistent(H), OppositeLabel(), H, rounds=3 * d, seed=0)
-    assert T.mistakes == H.n_hypotheses - 1 == Consistent.mistake_bound(H)
+    assert T.mistakes == H.n_hypotheses - 1 == Consistent(H).bound(H).value
 
 
 @pytest.mark.parametrize("d", [2, 3, 8, 64])
@@ -140,7 +143,7 @@ def test_halving_makes_one_mistake_on_singletons(d):
 def test_halving_bound_is_tight_on_power_sets(k):
     """Exercise 2: on all 2^k labelings of k points Halving can be forced log2 |H| = k times."""
     H = classes.power_set(k)
-    assert play(Halving(H), OppositeLabel(), H, rounds=4 * k, seed=0).mistakes == k == Halving.mistake_bound(H)
+    assert play(Halving(H), OppositeLabel(), H, rounds=4 * k, seed=0).mistakes == k == Halving(H).bound(H).value
 
 
 def test_soa_never_exceeds_ldim_where_halving_exceeds_it():

@@ -13,9 +13,9 @@ from benchmarks.baseline import textbook_vcdim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.theory import search as search_module
+from mistakebound.theory.search import SearchIncomplete, SearchInterrupted
 from mistakebound.theory.vc import (
-    SearchIncomplete,
-    SearchInterrupted,
     VCBounds,
     is_vc_shattered,
     shattered_set,
@@ -183,7 +183,7 @@ def test_budgets_on_random_tables_stop_and_bound_the_truth(seed):
         if not b.exact:
             with pytest.raises(SearchIncomplete) as info:
                 vc_dimension(H, max_nodes=budget)
-            assert isinstance(info.value.bounds, VCBounds) and info.value.bounds.status == "budget"
+            assert isinstance(info.value.result, VCBounds) and info.value.result.status == "budget"
             with pytest.raises(SearchIncomplete):
                 shattered_set(H, max_nodes=budget)
     assert statuses == {"budget", "exact"}  # the budgets did cut some searches short
@@ -199,70 +199,65 @@ def test_a_small_budget_does_stop_a_large_search():
         vc_dimension(H, max_nodes=3)
 
 
-def test_a_time_limit_stops_the_search(monkeypatch):
-    """A clock that jumps a day per reading: the first node past the deadline stops it."""
-    import mistakebound.theory.vc as vc
-
-    now = [0.0]
-
-    def clock():
-        now[0] += 86_400.0
-        return now[0]
-
-    monkeypatch.setattr(vc, "_clock", clock)
-    H = classes.random(400, 13, 0.35, seed=1)
-    b = vc_bounds(H, time_limit=3600)
-    _check_sandwich(H, b, textbook_vcdim(H.matrix))
-    assert b.status == "budget"
+def test_a_time_limit_stops_the_search():
+    H = classes.random(3000, 30, 0.3, seed=0)  # about a second and 35,000 nodes to finish
+    b = vc_bounds(H, time_limit=0.05)
+    assert b.status == "budget" and b.lower < b.upper and b.seconds < 0.5
+    assert is_vc_shattered(H, b.witness) and len(b.witness) == b.lower <= 7 <= b.upper  # VCdim(H) = 7
     with pytest.raises(SearchIncomplete):
-        vc_dimension(H, time_limit=3600)
+        vc_dimension(H, time_limit=0.05)
+
+
+def interrupting_spend(when: int):
+    """A ``Clock.spend`` that raises KeyboardInterrupt (Ctrl-C) at its ``when``-th call."""
+    original = search_module.Clock.spend
+    calls = [0]
+
+    def spend(self, n=1):
+        calls[0] += 1
+        if calls[0] == when:
+            raise KeyboardInterrupt
+        original(self, n)
+
+    return spend
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(class_matrices(max_rows=80, max_cols=10), random_tables()), st.integers(1, 12))
 def test_ctrl_c_gives_the_bounds_proven_so_far(M, when):
-    """A KeyboardInterrupt raised at the ``when``-th clock reading (one per node)."""
-    import mistakebound.theory.vc as vc
-
+    """A KeyboardInterrupt raised at the ``when``-th node."""
     H = HypothesisClass.from_matrix(M)
-    calls = [0]
-
-    def clock():
-        calls[0] += 1
-        if calls[0] == when:
-            raise KeyboardInterrupt
-        return 0.0
-
-    original = vc._clock
-    vc._clock = clock
+    original = search_module.Clock.spend
+    search_module.Clock.spend = interrupting_spend(when)
     try:
-        b = vc_bounds(H, time_limit=1e9)
+        b = vc_bounds(H)
     finally:
-        vc._clock = original
+        search_module.Clock.spend = original
     assert b.status in ("exact", "interrupted")
     _check_sandwich(H, b, brute_force_vcdim(M))
 
 
 def test_ctrl_c_raises_search_interrupted_from_vc_dimension(monkeypatch):
-    import mistakebound.theory.vc as vc
-
-    calls = [0]
-
-    def clock():
-        calls[0] += 1
-        if calls[0] == 3:
-            raise KeyboardInterrupt
-        return 0.0
-
-    monkeypatch.setattr(vc, "_clock", clock)
+    monkeypatch.setattr(search_module.Clock, "spend", interrupting_spend(3))
     H = classes.random(400, 13, 0.35, seed=2)
     with pytest.raises(SearchInterrupted) as info:
-        vc_dimension(H, time_limit=1e9)
+        vc_dimension(H)
     assert isinstance(info.value, KeyboardInterrupt)
-    b = info.value.bounds
+    b = info.value.result
     assert b.status == "interrupted" and not b.exact
-    monkeypatch.setattr(vc, "_clock", lambda: 0.0)
+    monkeypatch.undo()
     _check_sandwich(H, b, vc_dimension(H))
+
+
+def test_a_class_too_large_for_the_memory_is_refused_before_the_search(monkeypatch):
+    from mistakebound.foundations import memory
+    from mistakebound.foundations.errors import InsufficientMemoryError
+
+    H = classes.random(2000, 40, 0.5, seed=0)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
+    for f in (vc_bounds, vc_dimension, shattered_set):
+        with pytest.raises(InsufficientMemoryError, match="^H: a VC search of 2000 hypotheses x 40 instances"):
+            f(H)
 
 
 @pytest.mark.parametrize("kwargs", [

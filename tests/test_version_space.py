@@ -78,4 +78,4 @@ def test_games_on_a_large_class_switch_to_the_sparse_form_and_stay_exact():
         assert list(T.version_space) == np.flatnonzero(truth).tolist()
         assert learner.version_space.tolist() == np.flatnonzero(truth).tolist()
     T = play(Halving(H), OppositeLabel(), H, rounds=40, seed=0)
-    assert T.mistakes <= Halving.mistake_bound(H)
+    assert T.mistakes <= Halving(H).bound(H).value

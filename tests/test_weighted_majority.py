@@ -22,9 +22,16 @@ from mistakebound.adversaries import ObliviousCoin, OppositeLabel
 from mistakebound.adversaries.expert_adversaries import HeaviestExpertLoss, RandomExpertLosses, SplitAdvice
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners.experts_from_class import ExpertsFromClass
-from mistakebound.learners.weighted_majority import DeterministicWeightedMajority, WeightedMajority
+from mistakebound.learners.weighted_majority import (
+    DeterministicWeightedMajority,
+    WeightedMajority,
+    deterministic_weighted_majority_bound,
+    weighted_majority_rate_regret_bound,
+    weighted_majority_regret_bound,
+)
 from mistakebound.game.players import ObliviousAdversary
 from mistakebound.game.spaces import ExpertAdvice
+from mistakebound.verification.claims import judge
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -89,7 +96,10 @@ def test_wm_regret_within_theorem_21_11(d, T, seed, kind, labels):
     regret = tr.expected_mistakes - best
     assert tr.regret == pytest.approx(regret, abs=TOL)
     assert regret <= math.sqrt(2 * T * math.log(d)) + TOL
-    assert WeightedMajority.regret_bound(d, T) == pytest.approx(math.sqrt(2 * T * math.log(d)))
+    assert weighted_majority_regret_bound(d, T) == pytest.approx(math.sqrt(2 * T * math.log(d)))
+    claim = WeightedMajority(d, T).bound(ExpertAdvice(d), realizable=False, transcript=tr)
+    assert claim.value == pytest.approx(math.sqrt(2 * T * math.log(d))) and claim.measure == "regret"
+    assert judge(tr.regret, claim).status == "ok"
 
 
 @SETTINGS
@@ -114,7 +124,9 @@ def test_wm_beyond_its_horizon_meets_the_proofs_bound(d, T, factor, seed):
     tr = play(L, Fixed(pairs), ExpertAdvice(d), rounds=n, seed=seed, realizable=False)
     eta = math.sqrt(2 * math.log(d) / T)
     assert tr.expected_mistakes - best_expert_loss(tr.rounds) <= math.log(d) / eta + eta * n / 2 + TOL
-    assert WeightedMajority.regret_bound_for(d, eta, n) == pytest.approx(math.log(d) / eta + eta * n / 2)
+    assert weighted_majority_rate_regret_bound(d, eta, n) == pytest.approx(math.log(d) / eta + eta * n / 2)
+    if n > T:  # past its horizon the learner claims nothing (the proof's bound above still holds)
+        assert "tuned for T" in L.bound(ExpertAdvice(d), realizable=False, transcript=tr).reason
 
 
 def test_wm_stays_finite_over_long_games():
@@ -165,7 +177,7 @@ def test_heaviest_expert_reaches_a_constant_fraction_of_the_bound():
     for d, T, lo, hi in [(2, 64, 0.12, 0.126), (4, 64, 0.09, 0.1), (10, 100, 0.04, 0.05)]:
         L = WeightedMajority(d, T)
         tr = play(L, HeaviestExpertLoss(), ExpertAdvice(d), rounds=T, seed=0, realizable=False)
-        ratio = tr.regret / WeightedMajority.regret_bound(d, T)
+        ratio = tr.regret / weighted_majority_regret_bound(d, T)
         assert lo <= ratio <= hi, (d, T, ratio)
 
 
@@ -226,7 +238,9 @@ def test_dwm_follows_the_definition_and_its_bound(d, T, seed, kind, labels, beta
         assert [r.prediction for r in tr.rounds] == naive_dwm(pairs, d, beta)
     m = best_expert_loss(tr.rounds)
     assert tr.mistakes <= lw_bound(d, m, beta) + TOL
-    assert DeterministicWeightedMajority.mistake_bound_for(d, m, beta) == pytest.approx(lw_bound(d, m, beta))
+    assert deterministic_weighted_majority_bound(d, m, beta) == pytest.approx(lw_bound(d, m, beta))
+    claim = DeterministicWeightedMajority(d, beta).bound(ExpertAdvice(d), realizable=False, transcript=tr)
+    assert claim.value == pytest.approx(lw_bound(d, m, beta)) and claim.measure == "mistakes"
 
 
 @SETTINGS
@@ -257,7 +271,7 @@ def test_dwm_tie_goes_to_one_and_weights_halve():
     L.learn_one([1.0, 0.0], 0)
     assert L.weights.tolist() == [0.5, 1.0]
     assert L.predict_one([1.0, 0.0]) == 0
-    assert DeterministicWeightedMajority.mistake_bound_for(8, 2) == pytest.approx(5 / math.log2(4 / 3))
+    assert deterministic_weighted_majority_bound(8, 2) == pytest.approx(5 / math.log2(4 / 3))
 
 
 # ------------------------------------------------------------------ ExpertsFromClass
@@ -292,12 +306,70 @@ def test_experts_from_class_regret(H, T, seed, kind, noise):
         assert r.p == pytest.approx(float(w @ H.matrix[:, j]) / w.sum(), abs=1e-9)
         mistakes += H.matrix[:, j] != r.y
     assert tr.expected_mistakes - best <= math.sqrt(2 * T * math.log(H.n_hypotheses)) + TOL
-    assert ExpertsFromClass.regret_bound(H, T) == pytest.approx(math.sqrt(2 * T * math.log(H.n_hypotheses)))
+    claim = ExpertsFromClass(H, T).bound(H, realizable=False, transcript=tr)
+    assert claim.value == pytest.approx(math.sqrt(2 * T * math.log(H.n_hypotheses))) and claim.measure == "regret"
 
 
 def test_experts_from_class_counts_duplicate_rows():
     H = HypothesisClass.from_matrix([[1], [1], [0]])
     assert ExpertsFromClass(H, 5).predict_proba_one(0) == pytest.approx(2 / 3)
+
+
+# ------------------------------------------------------------------ the claims and for_setting
+def test_issue_12_weighted_majority_on_expert_advice_claims_theorem_21_11():
+    """Was None (a registry lookup swallowed the exception); now sqrt(2 * 200 * ln 4) = 23.55 on regret."""
+    claim = WeightedMajority(4, 200).bound(ExpertAdvice(4), rounds=200, realizable=False)
+    assert round(claim.value, 2) == 23.55 and claim.value == pytest.approx(math.sqrt(2 * 200 * math.log(4)))
+    assert claim.measure == "regret" and "Theorem 21.11" in claim.source
+    from mistakebound.verification.claims import stated_bound
+
+    assert stated_bound(WeightedMajority(4, 200), ExpertAdvice(4), rounds=200, realizable=False) == claim
+    realizable = WeightedMajority(4, 200).bound(ExpertAdvice(4), rounds=150)
+    assert realizable.measure == "expected mistakes" and realizable.value == claim.value
+
+
+def test_experts_from_class_claims_the_same_value_wherever_asked():
+    H = classes.thresholds(7)
+    L = ExpertsFromClass(H, 20)
+    tr = play(L, ObliviousCoin(labels="coin"), H, rounds=20, seed=0, realizable=False)
+    asked = {L.bound(H, rounds=20, realizable=False), L.bound(H, realizable=False, transcript=tr),
+             ExpertsFromClass.for_setting(H, rounds=20).bound(H, rounds=20, realizable=False)}
+    assert len(asked) == 1 and asked.pop().value == pytest.approx(math.sqrt(2 * 20 * math.log(8)))
+
+
+def test_expert_claims_are_none_with_a_reason():
+    S = ExpertAdvice(3)
+    cases = {
+        "d = 3 experts; the game has 4": WeightedMajority(3, 10).bound(ExpertAdvice(4), rounds=10),
+        "plays on expert advice": WeightedMajority(3, 10).bound(classes.thresholds(3), rounds=10),
+        "not given": WeightedMajority(3, 10).bound(S, realizable=False),
+        "tuned for T = 10 rounds; the game has 11": WeightedMajority(3, 10).bound(S, rounds=11),
+        "best expert's loss m": DeterministicWeightedMajority(3).bound(S, realizable=False),
+        "built for thresholds(3)": ExpertsFromClass(classes.thresholds(3), 5).bound(classes.thresholds(4), rounds=5),
+    }
+    for words, claim in cases.items():
+        assert claim.value is None and words in claim.reason, (words, claim.reason)
+    # realizable: the best expert loses nothing, m = 0
+    assert DeterministicWeightedMajority(8).bound(ExpertAdvice(8)).value == pytest.approx(3 / math.log2(4 / 3))
+    assert DeterministicWeightedMajority(8, beta=0.25).bound(ExpertAdvice(8)).value == pytest.approx(lw_bound(8, 0, 0.25))
+
+
+def test_for_setting_builds_on_expert_advice_and_finite_classes():
+    S = ExpertAdvice(5)
+    L = WeightedMajority.for_setting(S, rounds=30)
+    assert (L.d, L.T) == (5, 30)
+    D = DeterministicWeightedMajority.for_setting(S)
+    assert (D.d, D.beta) == (5, 0.5)
+    with pytest.raises(InvalidArgumentError, match="rounds"):
+        WeightedMajority.for_setting(S)
+    with pytest.raises(InvalidArgumentError, match="rounds"):
+        ExpertsFromClass.for_setting(classes.thresholds(3))
+    for learner in (WeightedMajority, DeterministicWeightedMajority):
+        with pytest.raises(NotApplicableError, match=f"{learner.__name__} plays on expert advice"):
+            learner.for_setting(classes.thresholds(3), rounds=5)
+    with pytest.raises(NotApplicableError, match="ExpertsFromClass plays on finite classes"):
+        ExpertsFromClass.for_setting(S, rounds=5)
+    assert ExpertsFromClass.for_setting(classes.thresholds(3), rounds=7).T == 7
 
 
 # ------------------------------------------------------------------ errors, clones, suite

@@ -27,7 +27,15 @@ from mistakebound.adversaries.basis_vector_forcer import BasisVectorForcer
 from mistakebound.adversaries.disjunction_stream import DisjunctionAdversary, DisjunctionStream
 from mistakebound.adversaries.opposite_label import OppositeLabel
 from mistakebound.foundations.errors import InvalidArgumentError, PlayerError
-from mistakebound.learners.winnow import LittlestoneWinnow, Winnow, disjunction_hinge_losses
+from mistakebound.learners.winnow import (
+    LittlestoneWinnow,
+    Winnow,
+    disjunction_hinge_losses,
+    winnow1_bound,
+    winnow2_bound,
+    winnow_lecture_bound,
+    winnow_proven_bound,
+)
 from mistakebound.game.players import Adversary, ObliviousAdversary
 from mistakebound.game.spaces import KDisjunctionSpace
 
@@ -266,9 +274,9 @@ def test_bad_hyperparameters_are_refused():
         LittlestoneWinnow(variant="winnow3")
     for bad in (0.5, 0.0, 0.7):
         with pytest.raises(InvalidArgumentError, match="eta"):
-            Winnow.lecture_bound(10, 2, eta=bad)
+            winnow_lecture_bound(10, 2, eta=bad)
     with pytest.raises(InvalidArgumentError, match="theta"):
-        LittlestoneWinnow.winnow1_bound(10, 2, alpha=2, theta=0.4)
+        winnow1_bound(10, 2, alpha=2, theta=0.4)
 
 
 @SETTINGS
@@ -331,26 +339,26 @@ def test_littlestone_updates_and_threshold_ties():
 # -------------------------------------------------------------------- closed-form bounds
 def test_bound_closed_forms():
     for d, k in [(1000, 3), (2, 0), (10, 10), (64, 1)]:
-        assert Winnow.lecture_bound(d, k) == pytest.approx(8 * (k + 1) * math.log(d))
-        assert Winnow.lecture_bound(d, k, eta=0.1, hinge=3.0) == pytest.approx(((k + 1) * math.log(d) / 0.1 + 3) / 0.8)
+        assert winnow_lecture_bound(d, k) == pytest.approx(8 * (k + 1) * math.log(d))
+        assert winnow_lecture_bound(d, k, eta=0.1, hinge=3.0) == pytest.approx(((k + 1) * math.log(d) / 0.1 + 3) / 0.8)
         j_worst = k if math.log(d) > 1 else 0
-        assert Winnow.proven_bound(d, k) == pytest.approx(proven(d, j_worst))
-    assert Winnow.lecture_bound(1000, 3) == pytest.approx(221.04816892742838)
+        assert winnow_proven_bound(d, k) == pytest.approx(proven(d, j_worst))
+    assert winnow_lecture_bound(1000, 3) == pytest.approx(221.04816892742838)
     for n, k in [(1024, 3), (8, 1), (1000, 0), (1, 1)]:
-        assert LittlestoneWinnow.winnow1_bound(n, k) == pytest.approx(2 * k * (math.log2(n) + 1) + 1)
-        assert LittlestoneWinnow.winnow2_bound(n, k) == pytest.approx(3 * k * (math.log2(n) + 1) + 2)
-    assert LittlestoneWinnow.winnow1_bound(9, 2, alpha=3, theta=3) == pytest.approx(3 * 2 * 2 + 3)
-    assert LittlestoneWinnow.winnow2_bound(9, 2, alpha=3, theta=3) == pytest.approx(4 * 2 * 2 + 3 * 9 / (2 * 3))
+        assert winnow1_bound(n, k) == pytest.approx(2 * k * (math.log2(n) + 1) + 1)
+        assert winnow2_bound(n, k) == pytest.approx(3 * k * (math.log2(n) + 1) + 2)
+    assert winnow1_bound(9, 2, alpha=3, theta=3) == pytest.approx(3 * 2 * 2 + 3)
+    assert winnow2_bound(9, 2, alpha=3, theta=3) == pytest.approx(4 * 2 * 2 + 3 * 9 / (2 * 3))
     S = KDisjunctionSpace(1000, 3)
-    assert Winnow.mistake_bound(S) == Winnow.lecture_bound(1000, 3)
-    assert LittlestoneWinnow.mistake_bound(classes.monotone_disjunctions(4)) == pytest.approx(3 * 4 * 3 + 2)
-    assert LittlestoneWinnow(variant="winnow1", alpha=3).bound(9, 1) == LittlestoneWinnow.winnow1_bound(9, 1, 3)
+    assert Winnow().bound(S).value == winnow_lecture_bound(1000, 3)
+    assert LittlestoneWinnow().bound(classes.monotone_disjunctions(4)).value == pytest.approx(3 * 4 * 3 + 2)
+    assert LittlestoneWinnow(variant="winnow1", alpha=3).bound(KDisjunctionSpace(9, 1)).value == winnow1_bound(9, 1, 3)
 
 
 def test_proven_bound_is_below_the_lecture_bound_except_in_the_two_degenerate_cases():
     for d in range(1, 40):
         for k in range(0, 8):
-            worse = Winnow.proven_bound(d, k) > Winnow.lecture_bound(d, k) + 1e-12
+            worse = winnow_proven_bound(d, k) > winnow_lecture_bound(d, k) + 1e-12
             assert worse == (d == 1 or (d == 2 and k == 0)), (d, k)
 
 
@@ -392,18 +400,18 @@ def test_finding_lecture_bound_fails_for_one_variable_and_the_empty_target():
         S = KDisjunctionSpace(1, k)
         T = play(Winnow(), Script(pairs, ()), S, rounds=3, seed=0)
         assert T.mistakes == 2 and T.target == ()
-        assert Winnow.lecture_bound(1, k) == 0.0 < T.mistakes  # the stated bound is exceeded
-        assert T.mistakes <= Winnow.proven_bound(1, k)
+        assert winnow_lecture_bound(1, k) == 0.0 < T.mistakes  # the stated bound is exceeded
+        assert T.mistakes <= winnow_proven_bound(1, k)
     H = classes.monotone_disjunctions(1)
     T = play(Winnow(), OppositeLabel(), H, rounds=5, seed=0)
-    assert T.mistakes == 1 and Winnow.mistake_bound(H) == 0.0  # the finite zoo class breaks it too
+    assert T.mistakes == 1 and Winnow().bound(H).value == 0.0  # the finite zoo class breaks it too
     assert 2 * math.exp(-0.5) - 1 > 0 > 2 * math.exp(-1.0) - 1  # exactly two mistakes, then no more
     assert eg_worst_case(1, ())[0] == 2
 
 
 @pytest.mark.parametrize("variant", ["winnow1", "winnow2"])
 def test_exhaustive_worst_case_of_littlestone_within_its_bounds(variant):
-    bound = LittlestoneWinnow.winnow1_bound if variant == "winnow1" else LittlestoneWinnow.winnow2_bound
+    bound = winnow1_bound if variant == "winnow1" else winnow2_bound
     cases = [(2, None), (2, 0.5), (3, 1.0), (1.5, 2.0)]
     for n in range(1, 5):
         for alpha, scale in cases:
@@ -430,8 +438,8 @@ def test_finding_winnow2_exceeds_the_winnow1_form_of_the_bound():
     S = KDisjunctionSpace(4, 1)
     T2 = play(LittlestoneWinnow(theta=2.0), Script(pairs, ()), S, rounds=4, seed=0)
     T1 = play(LittlestoneWinnow(theta=2.0, variant="winnow1"), Script(pairs, ()), S, rounds=4, seed=0)
-    assert T2.mistakes == 3 > LittlestoneWinnow.winnow1_bound(4, 0, 2, 2.0) == 2
-    assert T2.mistakes <= LittlestoneWinnow.winnow2_bound(4, 0, 2, 2.0) == 4
+    assert T2.mistakes == 3 > winnow1_bound(4, 0, 2, 2.0) == 2
+    assert T2.mistakes <= winnow2_bound(4, 0, 2, 2.0) == 4
     assert T1.mistakes == 2
 
 
@@ -445,8 +453,8 @@ LEARNERS = [
 
 def bound_of(name, n, k):
     if name == "eg":
-        return Winnow.lecture_bound(n, k)
-    return LittlestoneWinnow.winnow2_bound(n, k) if name == "winnow2" else LittlestoneWinnow.winnow1_bound(n, k)
+        return winnow_lecture_bound(n, k)
+    return winnow2_bound(n, k) if name == "winnow2" else winnow1_bound(n, k)
 
 
 @settings(max_examples=15, deadline=None)
@@ -459,7 +467,7 @@ def test_random_k_disjunction_streams_within_the_bounds(n, data, seed):
         T = play(make(), DisjunctionStream(density=density), S, rounds=120, seed=seed)
         assert T.mistakes <= bound_of(name, n, k), name
     T = play(Winnow(), DisjunctionStream(density=density), S, rounds=120, seed=seed)
-    assert T.mistakes <= Winnow.proven_bound(n, k)
+    assert T.mistakes <= winnow_proven_bound(n, k)
 
 
 @SETTINGS
@@ -470,9 +478,9 @@ def test_adversary_answering_against_whenever_consistent_stays_within_the_bounds
     eta = data.draw(st.sampled_from([0.25, 0.1, 0.45]))
     S = KDisjunctionSpace(n, k)
     T = play(Winnow(eta=eta), AgainstWhenConsistent(k, density), S, rounds=80, seed=seed)
-    assert T.mistakes <= Winnow.proven_bound(n, k, eta)
+    assert T.mistakes <= winnow_proven_bound(n, k, eta)
     if n >= 2 or T.target:
-        assert T.mistakes <= Winnow.lecture_bound(n, k, eta)
+        assert T.mistakes <= winnow_lecture_bound(n, k, eta)
     for name, make in LEARNERS[1:]:
         T = play(make(), AgainstWhenConsistent(k, density), S, rounds=80, seed=seed)
         assert T.mistakes <= bound_of(name, n, k)
@@ -496,9 +504,9 @@ def test_basis_vectors_force_k_mistakes_and_stay_within_the_bounds(n, data):
     S = KDisjunctionSpace(n, k)
     T = play(Winnow(), BasisVectorForcer(), S, rounds=n + 1, seed=0)
     assert T.mistakes == min(n, k)
-    assert T.mistakes <= Winnow.proven_bound(n, k)
+    assert T.mistakes <= winnow_proven_bound(n, k)
     if n >= 2:
-        assert T.mistakes <= Winnow.lecture_bound(n, k)
+        assert T.mistakes <= winnow_lecture_bound(n, k)
 
 
 def test_k_equals_d_on_the_finite_class_with_opposite_labels():
@@ -518,7 +526,7 @@ def test_small_d_classes_of_at_most_k_variables_with_opposite_labels():
             M = [[int(any(x[i] for i in S)) for x in X] for S in rows]
             H = HypothesisClass.from_matrix(M, domain=X)
             T = play(Winnow(), OppositeLabel(), H, rounds=300, seed=0)
-            assert T.mistakes <= Winnow.lecture_bound(n, k)
+            assert T.mistakes <= winnow_lecture_bound(n, k)
 
 
 @SETTINGS
@@ -542,8 +550,12 @@ def test_noisy_streams_within_the_agnostic_bound(n, noise, eta, data, seed):
             hits = sum(r.x[i] for i in u)
             hinge += max(0, 1 - (2 * r.y - 1) * (2 * hits - 1))
     assert hinge == sum(disjunction_hinge_losses(T))
-    assert T.mistakes <= Winnow.lecture_bound(n, k, eta, hinge)
-    assert T.mistakes <= Winnow.proven_bound(n, k, eta, hinge)
+    assert T.mistakes <= winnow_lecture_bound(n, k, eta, hinge)
+    assert T.mistakes <= winnow_proven_bound(n, k, eta, hinge)
+    # the learner's claim reads the same hinge loss off the transcript
+    claim = Winnow(eta=eta).bound(S, realizable=False, transcript=T)
+    by_hand = ((k + 1) * math.log(n) / eta + hinge) / (1 - 2 * eta)
+    assert claim.value == pytest.approx(by_hand) and claim.measure == "mistakes"
 
 
 def test_hinge_losses_all_rounds_and_explicit_target():
@@ -574,9 +586,62 @@ def test_n_1000_noisy_eg_within_agnostic_bound():
     S = KDisjunctionSpace(1000, 3)
     T = play(Winnow(), DisjunctionStream(noise=0.1), S, rounds=300, seed=5, realizable=False)
     hinge = sum(disjunction_hinge_losses(T))
-    assert hinge > 0 and T.mistakes <= Winnow.lecture_bound(1000, 3, hinge=hinge)
+    assert hinge > 0 and T.mistakes <= winnow_lecture_bound(1000, 3, hinge=hinge)
 
 
 def test_a_noisy_stream_in_a_realizable_game_is_refused():
     with pytest.raises(PlayerError, match="noise"):
         play(Winnow(), DisjunctionStream(noise=0.1), KDisjunctionSpace(10, 2), rounds=10, seed=0)
+
+
+# ------------------------------------------------------------------- the claims: bound() and for_setting()
+def test_eg_winnow_claims_the_lecture_form():
+    for n, k, eta in [(1000, 3, 0.25), (64, 1, 0.1), (10, 10, 0.4)]:
+        claim = Winnow(eta=eta).bound(KDisjunctionSpace(n, k))
+        assert claim.value == pytest.approx((k + 1) * math.log(n) / eta / (1 - 2 * eta))
+        assert claim.measure == "mistakes" and "seed 003" in claim.source
+    H = classes.monotone_disjunctions(5)  # k = n on the finite class
+    assert Winnow().bound(H).value == pytest.approx(8 * 6 * math.log(5))
+
+
+def test_eg_winnow_claim_is_none_with_a_reason():
+    S = KDisjunctionSpace(20, 2)
+    T = play(Winnow(), Script((((1,) * 20, 0),), (0,)), S, rounds=1, seed=0, realizable=False)  # f_1(u) = 2
+    untargeted = play(Winnow(), OppositeLabel(), classes.monotone_disjunctions(3), rounds=3, seed=0, realizable=False)
+    cases = {
+        "transcript": Winnow().bound(S, realizable=False),
+        "eta": Winnow(eta=0.6).bound(S),
+        "plays on monotone disjunctions": Winnow().bound(classes.thresholds(3)),
+        "not a monotone disjunction": Winnow().bound(classes.parities(2)),
+        "certifies no target": Winnow().bound(classes.monotone_disjunctions(3), realizable=False, transcript=untargeted),
+        "built for n = 5": Winnow(5).bound(S),
+    }
+    for word, claim in cases.items():
+        assert claim.value is None and word in claim.reason, (word, claim.reason)
+    assert T.mistakes == 1
+    assert Winnow().bound(S, realizable=False, transcript=T).value == pytest.approx((3 * math.log(20) / 0.25 + 2) / 0.5)
+
+
+def test_littlestone_winnow_claims_its_variants_bound():
+    S = KDisjunctionSpace(1024, 2)
+    assert LittlestoneWinnow().bound(S).value == pytest.approx(3 * 2 * 11 + 2)  # (alpha+1) k (log2 n + 1) + 2
+    assert LittlestoneWinnow(variant="winnow1").bound(S).value == pytest.approx(2 * 2 * 11 + 1)
+    custom = LittlestoneWinnow(alpha=3.0, theta=9.0, variant="winnow1").bound(KDisjunctionSpace(27, 1))
+    assert custom.value == pytest.approx(3 * 1 * (2 + 1) + 27 / 9) and "WINNOW1" in custom.source
+    assert "realizable" in LittlestoneWinnow().bound(S, realizable=False).reason
+    assert "theta >= 1/alpha" in LittlestoneWinnow(theta=0.1).bound(S).reason
+    assert LittlestoneWinnow().bound(classes.parities(3)).value is None
+
+
+def test_disjunction_learners_are_built_for_disjunction_settings():
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game.spaces import LinearSpace
+
+    for cls in (Winnow, LittlestoneWinnow):
+        assert cls.for_setting(KDisjunctionSpace(30, 2)).n == 30
+        H = classes.monotone_disjunctions(4)
+        L = cls.for_setting(H)
+        assert L.n == 4 and play(L, BasisVectorForcer(), H, rounds=10, seed=0).mistakes == 4
+        for setting in (classes.thresholds(3), LinearSpace(3)):
+            with pytest.raises(NotApplicableError, match=f"{cls.__name__} plays on"):
+                cls.for_setting(setting)

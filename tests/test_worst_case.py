@@ -18,7 +18,8 @@ from mistakebound.foundations.errors import IllegalPredictionError
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.examples import halving_exceeds_ldim
 from mistakebound.learners import SOA, Consistent, Halving
-from mistakebound.theory.worst_case import MinimaxAdversary, worst_case_mistakes
+from mistakebound.adversaries import MinimaxAdversary
+from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.strategies import hypothesis_classes
 
 
@@ -86,7 +87,7 @@ def test_every_learner_is_at_least_ldim_and_within_its_bound(H):
     d = littlestone_dimension(H)
     for L in (Consistent, Halving, SOA):
         W = worst_case_mistakes(L(H), H)
-        assert d <= W.value <= L.mistake_bound(H)
+        assert d <= W.value <= L(H).bound(H).value
 
 
 @SETTINGS
@@ -181,9 +182,14 @@ def test_state_change_without_a_mistake_is_refused_without_horizon():
 def test_budget_gives_proven_bounds_not_a_number():
     H = classes.thresholds(63)
     W = worst_case_mistakes(Consistent(H), H, max_nodes=5)
-    assert not W.exact
+    assert not W.exact and W.status == "budget" and W.nodes == 5
     assert W.lower <= 63 <= W.upper  # the true value is |H| - 1 = 63
-    assert W.upper == Consistent.mistake_bound(H)
+    assert W.upper == math.inf  # proven by the search alone: no horizon, nothing refuted
+    assert W.lower == sum(g for *_, g in (tuple(W.strategy.nodes[t].values()) for t in range(len(W.line))))
+    with pytest.raises(SearchIncomplete):
+        W.value  # a partial result has no value
+    T = worst_case_mistakes(Consistent(H), H, max_nodes=5, horizon=10)
+    assert T.upper == 10 and T.lower <= 10
 
 
 def test_bad_arguments():
@@ -195,6 +201,10 @@ def test_bad_arguments():
             worst_case_mistakes(SOA(H), H, horizon=bad)
     with pytest.raises(InvalidArgumentError, match="max_nodes"):
         worst_case_mistakes(SOA(H), H, max_nodes=0)
+    with pytest.raises(InvalidArgumentError, match="^time_limit: expected"):
+        worst_case_mistakes(SOA(H), H, time_limit=-1)
+    with pytest.raises(InvalidArgumentError, match="^progress: expected"):
+        worst_case_mistakes(SOA(H), H, progress=3)
     with pytest.raises(InvalidArgumentError, match="strategy"):
         MinimaxAdversary("a tree")
 
@@ -204,11 +214,12 @@ def test_bad_arguments():
 def test_stateful_learners_on_monotone_disjunctions(n):
     """Conservative stateful learners are searched exactly through their state_key()."""
     from mistakebound.learners import DisjunctionElimination, LittlestoneWinnow, Winnow
+    from mistakebound.learners.winnow import winnow2_bound
 
     H = classes.monotone_disjunctions(n)
     assert worst_case_mistakes(DisjunctionElimination(), H).value == n  # n forced (basis vectors), n proven
     W = worst_case_mistakes(LittlestoneWinnow(), H)
-    assert W.exact and n <= W.value <= LittlestoneWinnow.winnow2_bound(n, n)
+    assert W.exact and n <= W.value <= winnow2_bound(n, n)
     E = worst_case_mistakes(Winnow(), H)
     assert E.exact and E.value >= n
 
@@ -224,7 +235,8 @@ def test_perceptron_without_bias_errs_forever_on_the_zero_vector():
 
 
 # ------------------------------------------------------------------ memory check before starting
-from mistakebound.theory import worst_case as worst_case_module  # noqa: E402
+from mistakebound.foundations import memory  # noqa: E402
+from mistakebound.theory.search import SearchIncomplete  # noqa: E402
 from mistakebound.foundations.errors import InsufficientMemoryError  # noqa: E402
 from mistakebound.theory.worst_case import memo_bytes_needed  # noqa: E402
 
@@ -245,7 +257,7 @@ class _MustNotRun:
 def test_a_search_that_cannot_fit_is_refused_before_it_starts(monkeypatch):
     H = classes.thresholds(63)
     available = 1 << 20
-    monkeypatch.setattr(worst_case_module, "_available_memory", lambda: available)
+    monkeypatch.setattr(memory, "available_memory", lambda: available)
     with pytest.raises(InsufficientMemoryError) as info:
         worst_case_mistakes(_MustNotRun(), H, max_nodes=200_000)
     err = info.value
@@ -258,12 +270,12 @@ def test_a_search_that_cannot_fit_is_refused_before_it_starts(monkeypatch):
 def test_the_same_search_runs_when_it_fits(monkeypatch):
     H = classes.thresholds(7)
     needed = memo_bytes_needed(H, 5000, 0)
-    monkeypatch.setattr(worst_case_module, "_available_memory", lambda: 10 * needed + 10_000)
+    monkeypatch.setattr(memory, "available_memory", lambda: 10 * needed + 10_000)
     assert worst_case_mistakes(SOA(H), H, max_nodes=5000).value == littlestone_dimension(H)
-    monkeypatch.setattr(worst_case_module, "_available_memory", lambda: needed // 2)
+    monkeypatch.setattr(memory, "available_memory", lambda: needed // 2)
     with pytest.raises(InsufficientMemoryError):
         worst_case_mistakes(SOA(H), H, max_nodes=5000)
-    monkeypatch.setattr(worst_case_module, "_available_memory", lambda: None)  # unknown: no check
+    monkeypatch.setattr(memory, "available_memory", lambda: None)  # unknown: no check
     assert worst_case_mistakes(SOA(H), H, max_nodes=5000).value == littlestone_dimension(H)
 
 
@@ -303,8 +315,19 @@ def test_the_memo_estimate_is_close_to_what_the_search_allocates(learner, H):
 
 
 def test_available_memory_is_known_on_this_machine():
-    avail = worst_case_module._available_memory()
+    avail = memory.available_memory()
     assert avail is None or (isinstance(avail, int) and avail > 0)
+
+
+def test_without_max_nodes_the_memory_available_bounds_the_search(monkeypatch):
+    """No node budget: the search stops (status "budget") before its memo outgrows the memory."""
+    H = classes.singletons(11)  # Halving visits 2^11 - 1 positions
+    per_position = memo_bytes_needed(H, 1, 0)
+    monkeypatch.setattr(memory, "available_memory", lambda: 100 * per_position)
+    W = worst_case_mistakes(Halving(H), H)
+    assert W.status == "budget" and 0 < W.nodes <= 100 and W.lower <= 1 <= W.upper  # the state key counts too
+    monkeypatch.setattr(memory, "available_memory", lambda: None)
+    assert worst_case_mistakes(Halving(H), H).value == 1
 
 
 def test_a_horizon_far_beyond_the_game_gives_the_value_without_one():

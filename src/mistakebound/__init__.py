@@ -1,9 +1,21 @@
 """mistakebound: the online mistake-bound game, played and verified exactly.
 
-The engine (:func:`play`), finite hypothesis classes (:class:`HypothesisClass` and the
-zoo in :mod:`mistakebound.game.classes`), the dimensions (:func:`littlestone_dimension`,
-:func:`shattered_tree`, :func:`vc_dimension`), and the two zoos of players,
-:mod:`mistakebound.learners` and :mod:`mistakebound.adversaries`.
+The package is built in layers, each importing only those before it:
+
+* :mod:`mistakebound.foundations`: errors, argument validation, bitsets, files, memory;
+* :mod:`mistakebound.game`: hypothesis classes (the zoo in :mod:`mistakebound.game.classes`)
+  and spaces, the players' protocols, the referee :func:`play`, transcripts, and the one
+  registry of names (:mod:`mistakebound.game.registry`);
+* :mod:`mistakebound.theory`: the exact searches (:func:`littlestone_dimension`,
+  :func:`shattered_tree`, :func:`vc_dimension`, :func:`randomized_littlestone_dimension`,
+  :func:`worst_case_mistakes`) over one budget and result shape;
+* :mod:`mistakebound.verification`: claims and verdicts (:func:`stated_bound`,
+  :func:`judge`), the check command's suites, and the users' checks and strategies;
+* :mod:`mistakebound.interfaces`: the command line, sweeps, figures.
+
+The two zoos of players, :mod:`mistakebound.learners` and :mod:`mistakebound.adversaries`,
+sit beside them; the core reaches them only through the registry.  This module gathers
+the public names.
 
 Examples
 --------
@@ -11,23 +23,41 @@ Examples
 >>> H = mb.classes.thresholds(15)
 >>> mb.littlestone_dimension(H), mb.vc_dimension(H)
 (4, 1)
+>>> mb.judge(4, mb.Bound(4.0, source="Theorem 21.3")).status
+'ok'
 """
 
-from mistakebound.verification import bounds
-from mistakebound.game import classes
 from mistakebound.foundations import errors
-from mistakebound.game.play import GameState, play
+from mistakebound.game import classes, registry
+from mistakebound.game.play import GameState, Observer, observing, play
+from mistakebound.theory.search import Budget, SearchIncomplete, SearchInterrupted, SearchResult
+from mistakebound.verification import bounds
+from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, measured, stated_bound
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import HingeLoss, LinearLoss, LogisticLoss, OCOTranscript, play_oco
 from mistakebound.theory.littlestone import LdimSearch, is_shattered, littlestone_bounds, littlestone_dimension, shattered_tree
-from mistakebound.theory.randomized import randomized_littlestone_dimension
+from mistakebound.theory.randomized import randomized_littlestone_bounds, randomized_littlestone_dimension
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
-from mistakebound.interfaces.serialize import class_from_json, class_to_json, load_class, save_class, transcript_from_json, transcript_to_json
+from mistakebound.game.class_files import class_from_json, class_to_json, load_class, save_class
+from mistakebound.game.transcript_json import transcript_from_json, transcript_to_json
 from mistakebound.game.transcript import Round, Transcript
 from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
 from mistakebound.theory.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
 
 __all__ = [
+    "Bound",
+    "Budget",
+    "Observer",
+    "SearchIncomplete",
+    "SearchInterrupted",
+    "SearchResult",
+    "Verdict",
+    "forced_bound",
+    "judge",
+    "measured",
+    "observing",
+    "registry",
+    "stated_bound",
     "HypothesisClass",
     "ExpertAdvice",
     "HingeLoss",
@@ -38,6 +68,7 @@ __all__ = [
     "OCOTranscript",
     "WorstCase",
     "play_oco",
+    "randomized_littlestone_bounds",
     "randomized_littlestone_dimension",
     "worst_case_mistakes",
     "GameState",

@@ -36,6 +36,7 @@ __all__ = [
     "IllegalLabelError",
     "UnrealizableLabelError",
     "PlayerError",
+    "GameInterrupted",
 ]
 
 
@@ -115,3 +116,15 @@ class UnrealizableLabelError(IllegalLabelError):
 
 class PlayerError(GameError):
     """A player raised an exception; the original is chained as ``__cause__``."""
+
+
+class GameInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a game; ``.transcript`` holds every round completed before it.
+
+    A ``KeyboardInterrupt``, so code that stops on Ctrl-C still stops; code that wants
+    what was played reads the transcript instead of losing it.
+    """
+
+    def __init__(self, transcript: Any):
+        super().__init__(f"interrupted after {len(transcript)} rounds")
+        self.transcript = transcript

@@ -5,6 +5,8 @@
 * :mod:`~mistakebound.game.players`: the learner and adversary protocols;
 * :mod:`~mistakebound.game.play`: the referee, :func:`~mistakebound.game.play.play`;
 * :mod:`~mistakebound.game.transcript`, :mod:`~mistakebound.game.version_space`;
+* :mod:`~mistakebound.game.class_files` (classes in ``.npy``, ``.csv``, ``.json`` files),
+  :mod:`~mistakebound.game.transcript_json` (transcripts as JSON);
 * :mod:`~mistakebound.game.oco`: the online convex optimisation game;
 * :mod:`~mistakebound.game.registry`: players, classes and spaces by name.
 

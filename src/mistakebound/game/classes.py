@@ -24,7 +24,6 @@ Examples
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import itertools
 import numbers
@@ -33,7 +32,9 @@ from collections.abc import Callable
 import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_probability
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.specs import closest_hint, normal_name, parse_spec
 
 __all__ = [
     "ZOO",
@@ -696,13 +697,7 @@ def random(n_hypotheses: int, n_instances: int, density: float, seed: int) -> Hy
     """
     n_hypotheses = _require_int("n_hypotheses", n_hypotheses)
     n_instances = _require_int("n_instances", n_instances)
-    if (
-        isinstance(density, (bool, np.bool_))
-        or not isinstance(density, numbers.Real)
-        or not 0.0 <= float(density) <= 1.0  # also rejects NaN
-    ):
-        raise InvalidArgumentError(f"density: expected a number in [0, 1], got {density!r}")
-    density = float(density)
+    density = check_probability("density", density)
     seed = _require_int("seed", seed, minimum=0, maximum=MAX_SEED)
     spec = f"random({n_hypotheses},{n_instances},{density!r},{seed})"
     _require_size(spec, n_hypotheses, n_instances)
@@ -732,24 +727,6 @@ ZOO: dict[str, Callable[..., HypothesisClass]] = {
     )
 }
 
-_TRUE_WORDS = ("true", "empty", "yes")
-_FALSE_WORDS = ("false", "no")
-
-
-def _parse_argument(token: str) -> object:
-    """A spec argument as a bool word, an int, a float, or else the raw string."""
-    if token.lower() in _TRUE_WORDS:
-        return True
-    if token.lower() in _FALSE_WORDS:
-        return False
-    for kind in (int, float):
-        try:
-            return kind(token)
-        except ValueError:
-            pass
-    return token
-
-
 def _usage(name: str) -> str:
     params = inspect.signature(ZOO[name]).parameters.values()
     required = [p.name for p in params if p.default is inspect.Parameter.empty]
@@ -760,10 +737,11 @@ def _usage(name: str) -> str:
 def from_spec(spec: str) -> HypothesisClass:
     """Build a zoo class from a short text: ``"name:arg1,arg2,..."`` or ``"name(arg1,...)"``.
 
-    Arguments are read as integers, then floats; ``true``/``empty``/``yes`` and
-    ``false``/``no`` are booleans (for ``singletons``' ``include_empty``).  The
-    ``name(...)`` form is what :attr:`HypothesisClass.name` holds, so
-    ``from_spec(H.name)`` rebuilds a zoo class.
+    The text is read by :func:`mistakebound.game.specs.parse_spec` (arguments
+    positional or ``key=value``; integers, floats, and the words ``true``/``empty``/
+    ``yes`` and ``false``/``no`` as booleans, for ``singletons``' ``include_empty``);
+    the name ignores case, ``-`` and ``_``.  The ``name(...)`` form is what
+    :attr:`HypothesisClass.name` holds, so ``from_spec(H.name)`` rebuilds a zoo class.
 
     Parameters
     ----------
@@ -797,23 +775,17 @@ def from_spec(spec: str) -> HypothesisClass:
     """
     if not isinstance(spec, str):
         raise InvalidArgumentError(f"spec: expected a string such as 'thresholds:64', got {spec!r}")
-    text = spec.strip()
-    if text.endswith(")") and "(" in text:
-        name, _, args = text[:-1].partition("(")
-    else:
-        name, _, args = text.partition(":")
-    name = name.strip()
-    if name not in ZOO:
-        close = difflib.get_close_matches(name, list(ZOO), n=3)
-        hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    given, args, kwargs = parse_spec(spec)
+    by_normal = {normal_name(k): k for k in ZOO}
+    name = by_normal.get(normal_name(given))
+    if name is None:
         raise InvalidArgumentError(
-            f"spec {spec!r}: unknown class {name!r}; {hint}known classes: {', '.join(ZOO)}"
+            f"spec {spec!r}: unknown class {given!r}; {closest_hint(given, ZOO)}known classes: {', '.join(ZOO)}"
         )
-    values = [_parse_argument(t.strip()) for t in args.split(",")] if args.strip() else []
     try:
-        inspect.signature(ZOO[name]).bind(*values)
+        inspect.signature(ZOO[name]).bind(*args, **kwargs)
     except TypeError:
         raise InvalidArgumentError(
-            f"spec {spec!r}: {name} takes arguments {_usage(name)!r}, got {len(values)} argument(s)"
+            f"spec {spec!r}: {name} takes arguments {_usage(name)!r}, got {len(args) + len(kwargs)} argument(s)"
         ) from None
-    return ZOO[name](*values)
+    return ZOO[name](*args, **kwargs)

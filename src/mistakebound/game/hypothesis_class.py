@@ -30,9 +30,9 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
-from mistakebound.foundations.errors import InvalidClassError
+from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 
-__all__ = ["HypothesisClass"]
+__all__ = ["HypothesisClass", "require_class"]
 
 
 def _validate_matrix(matrix: Any) -> np.ndarray:
@@ -410,3 +410,18 @@ class HypothesisClass:
                 reps.append(i)
             group[i] = g
         return np.asarray(reps, dtype=np.int64), group
+
+
+def require_class(H: Any, parameter: str = "H") -> HypothesisClass:
+    """``H`` if it is a :class:`HypothesisClass`; else the one refusal every function taking a class gives.
+
+    Examples
+    --------
+    >>> require_class([[0, 1]])
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: H: expected a HypothesisClass, got list
+    """
+    if not isinstance(H, HypothesisClass):
+        raise InvalidArgumentError(f"{parameter}: expected a HypothesisClass, got {type(H).__name__}")
+    return H

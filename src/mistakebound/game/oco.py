@@ -49,6 +49,7 @@ import numpy as np
 from attrs import define, field, frozen
 
 from mistakebound.foundations.errors import (
+    GameInterrupted,
     IllegalInstanceError,
     IllegalPredictionError,
     InvalidArgumentError,
@@ -63,6 +64,7 @@ __all__ = [
     "HingeLoss",
     "LogisticLoss",
     "OCORound",
+    "OCOSetting",
     "OCOTranscript",
     "OCOState",
     "OCOLearner",
@@ -380,6 +382,32 @@ class OCOTranscript:
         return f"{self.learner} vs {self.adversary} on {where}: {len(self)} rounds, loss {self.cumulative_loss:g}"
 
 
+# ---------------------------------------------------------------------- the setting
+@frozen
+class OCOSetting:
+    """Where an online convex optimisation game is played: R^d, or its ball of radius ``radius``.
+
+    What :func:`play_oco` takes as ``d`` and ``radius``, as one value: the setting the
+    registry builds from ``oco:d=1,radius=1`` and OCO learners' ``for_setting`` and
+    ``bound`` receive.
+
+    Examples
+    --------
+    >>> OCOSetting(2, radius=1.0).describe()
+    'oco(d=2, radius=1)'
+    >>> OCOSetting(3).describe()
+    'oco(d=3)'
+    """
+
+    d: int = field(converter=lambda v: _positive_int("d", v))
+    radius: float | None = field(default=None, converter=lambda v: _optional_radius(v))
+
+    def describe(self) -> str:
+        """``oco(d=2, radius=1)``."""
+        radius = "" if self.radius is None else f", radius={self.radius:g}"
+        return f"oco(d={self.d}{radius})"
+
+
 # ---------------------------------------------------------------------- players
 @define
 class OCOState:
@@ -415,9 +443,6 @@ class OCOLearner:
     Subclasses are attrs classes whose ``__init__`` arguments are their
     hyperparameters, so :meth:`clone` rebuilds a fresh copy.
     """
-
-    #: Citation of the theorem behind the learner's regret bound.
-    bound_source: ClassVar[str] = ""
 
     def predict_point(self) -> np.ndarray:  # pragma: no cover - interface
         """The point ``w_t`` of the current round."""
@@ -562,6 +587,8 @@ def play_oco(
         or of the wrong shape at ``w_t``.
     PlayerError
         If a player raises.
+    GameInterrupted
+        On Ctrl-C, carrying the transcript of the rounds completed before it.
     """
     d = _positive_int("d", d)
     rounds = _positive_int("rounds", rounds, minimum=0)
@@ -604,33 +631,38 @@ def play_oco(
     elif callable(getattr(adversary, "start", None)):
         call("adversary", adversary.start, state)
 
-    for t in range(1, rounds + 1):
-        if committed is not None and t > len(committed):
-            break
-        raw = call("learner", learner.predict_point)
-        w = _check_point(raw, d, radius, t, transcript)
-        if committed is not None:
-            loss = committed[t - 1]
-        else:
-            loss = call("adversary", adversary.next_loss, state, w)
-            if loss is None:
+    try:
+        for t in range(1, rounds + 1):
+            if committed is not None and t > len(committed):
                 break
-        if not (callable(getattr(loss, "value", None)) and callable(getattr(loss, "gradient", None))):
-            raise IllegalInstanceError(
-                f"loss {loss!r} has no value(w) and gradient(w) methods",
-                round=t, player="adversary", transcript=transcript(),
-            )
-        loss_d = getattr(loss, "d", d)
-        if loss_d != d:
-            raise IllegalInstanceError(
-                f"loss {loss!r} has dimension {loss_d}; expected d = {d}",
-                round=t, player="adversary", transcript=transcript(),
-            )
-        value = call("adversary", lambda: loss.value(w))
-        grad = call("adversary", lambda: loss.gradient(w))
-        value, grad = _check_loss(loss, value, grad, d, t, transcript)
-        call("learner", learner.learn_loss, loss)
-        history.append(OCORound(t=t, w=tuple(float(a) for a in w), loss=loss, value=value, gradient=grad))
+            raw = call("learner", learner.predict_point)
+            w = _check_point(raw, d, radius, t, transcript)
+            if committed is not None:
+                loss = committed[t - 1]
+            else:
+                loss = call("adversary", adversary.next_loss, state, w)
+                if loss is None:
+                    break
+            if not (callable(getattr(loss, "value", None)) and callable(getattr(loss, "gradient", None))):
+                raise IllegalInstanceError(
+                    f"loss {loss!r} has no value(w) and gradient(w) methods",
+                    round=t, player="adversary", transcript=transcript(),
+                )
+            loss_d = getattr(loss, "d", d)
+            if loss_d != d:
+                raise IllegalInstanceError(
+                    f"loss {loss!r} has dimension {loss_d}; expected d = {d}",
+                    round=t, player="adversary", transcript=transcript(),
+                )
+            value = call("adversary", lambda: loss.value(w))
+            grad = call("adversary", lambda: loss.gradient(w))
+            value, grad = _check_loss(loss, value, grad, d, t, transcript)
+            call("learner", learner.learn_loss, loss)
+            history.append(OCORound(t=t, w=tuple(float(a) for a in w), loss=loss, value=value, gradient=grad))
+    except GameInterrupted:
+        raise
+    except KeyboardInterrupt:
+        raise GameInterrupted(transcript()) from None
     return transcript()
 
 

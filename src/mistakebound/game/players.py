@@ -1,15 +1,31 @@
-"""The two players' interfaces: :class:`Learner` and :class:`Adversary`.
+"""The two players' protocols: :class:`Learner` and :class:`Adversary`.
 
 A learner follows the online-learning convention of river: ``predict_one(x)`` returns
 a label in {0, 1}, ``learn_one(x, y)`` updates on the revealed label, and a randomized
 learner offers ``predict_proba_one(x)``, the probability of label 1, which the engine
 turns into a label with the game's generator.  Any object with these methods can play;
-subclassing :class:`Learner` adds ``clone()`` and a place to state a proven bound.
+subclassing :class:`Learner` adds ``clone()`` and ``snapshot()``.
 
 An adaptive adversary implements ``start``, ``next_instance`` and ``label`` and sees the
 :class:`~mistakebound.game.play.GameState` (history, version space, its own generator) and
 the learner's prediction of the current round.  An oblivious adversary implements
 ``commit`` instead and fixes every instance and label before round 1.
+
+Three optional methods make a player known to the rest of the framework:
+
+* ``bound(setting, *, rounds=None, realizable=True, transcript=None)`` (learners): the
+  bound the learner claims for a game on ``setting`` (a class or a space), as a
+  :class:`~mistakebound.verification.claims.Bound`, or None.  The framework reads it
+  only through :func:`~mistakebound.verification.claims.stated_bound` and tests it;
+  it never takes it as proven.
+* ``forces(setting, *, learner, rounds=None, realizable=True)`` (adversaries): the count
+  the adversary claims to force on ``learner``, a lower bound, read through
+  :func:`~mistakebound.verification.claims.forced_bound`.
+* ``for_setting(setting, *, rounds=None)`` (a classmethod): a fresh player for a game on
+  ``setting`` with horizon ``rounds``, raising
+  :class:`~mistakebound.foundations.errors.NotApplicableError` where it cannot play.
+  Without it, :func:`mistakebound.game.registry.build` passes the class to a
+  constructor argument named ``H`` and the horizon to one named ``T``.
 
 Examples
 --------
@@ -22,20 +38,20 @@ Examples
 ...         pass
 >>> AlwaysOne().clone()
 AlwaysOne()
+>>> AlwaysOne().bound(None) is None
+True
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from mistakebound.game.play import GameState
-    from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import HypothesisClass
 
 __all__ = ["Learner", "Adversary", "ObliviousAdversary", "describe", "is_randomized"]
 
@@ -46,9 +62,6 @@ class Learner:
     Subclasses are attrs classes whose ``__init__`` arguments are their
     hyperparameters, so :meth:`clone` can rebuild a fresh, untrained copy.
     """
-
-    #: Citation of the theorem behind :meth:`mistake_bound`.
-    bound_source: ClassVar[str] = ""
 
     def predict_one(self, x: Any) -> int:  # pragma: no cover - interface
         """The predicted label of ``x`` (0 or 1)."""
@@ -67,9 +80,12 @@ class Learner:
         """A copy of this learner in its current state (used by searches to branch)."""
         return copy.deepcopy(self)
 
-    @classmethod
-    def mistake_bound(cls, H: HypothesisClass) -> float | None:
-        """The proven mistake bound of this learner on ``H`` in realizable games (None if none)."""
+    def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
+              transcript: Any = None) -> Any:
+        """The bound this learner claims for a game on ``setting`` (a ``Bound``), or None.
+
+        See :mod:`mistakebound.verification.claims`; the base class claims nothing.
+        """
         return None
 
 
@@ -86,6 +102,13 @@ class Adversary:
     def applies_to(self, H: HypothesisClass) -> bool:
         """Whether this adversary can play on ``H`` (default: everywhere; override to restrict)."""
         return True
+
+    def forces(self, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True) -> Any:
+        """The count this adversary claims to force on ``learner`` (a ``Bound``), or None.
+
+        See :mod:`mistakebound.verification.claims`; the base class claims nothing.
+        """
+        return None
 
     def start(self, state: GameState) -> None:
         """Called once before round 1."""
@@ -125,8 +148,6 @@ def describe(player: Any) -> str:
     >>> describe(ObliviousCoin(labels="coin"))
     "ObliviousCoin(labels='coin')"
     """
-    from mistakebound.game.hypothesis_class import HypothesisClass
-
     name = type(player).__name__
     if not attrs.has(type(player)):
         return name

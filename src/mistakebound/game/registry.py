@@ -1,291 +1,573 @@
-"""Players by name: the learners and adversaries the command line can put on a finite class.
+"""Players, classes and spaces by name: the one registry every front end uses.
 
-:data:`LEARNERS` and :data:`ADVERSARIES` map a name to a :class:`Factory`, a callable
-that builds a fresh player for a class and a horizon: ``LEARNERS["Halving"](H)``.  A
-factory names its player's class by import path and imports it only when called, so
-listing the names (``mistakebound --help``) imports nothing and a module that fails to
-import breaks only its own entry.  Registering a new learner is one line in the tuple
-that builds :data:`LEARNERS`::
+Four kinds of things are named by users, on the command line, in sweep configurations
+and in the check command: learners, adversaries, hypothesis classes of the zoo and
+spaces.  This module is the only place that turns a name into one of them:
 
-    Factory("Winnow", "mistakebound.learners.winnow:Winnow", args="", domain="vectors",
-            summary="multiplicative updates for k-disjunctions"),
+* :func:`entries` lists them: the learners and adversaries exported by
+  :mod:`mistakebound.learners` and :mod:`mistakebound.adversaries` (their ``__all__``;
+  the summary is the first line of each docstring), the third-party players registered
+  under the entry-point group ``mistakebound.players``, the classes of
+  :data:`mistakebound.game.classes.ZOO` and the spaces of
+  :data:`mistakebound.game.spaces.SPACES` (with ``oco``, the setting of online convex
+  optimisation);
+* :func:`find` looks one up by name, ignoring case, ``-``, ``_`` and spaces; a player
+  may also be an import path ``module:Class`` (the current directory is importable), and
+  may carry parameters, ``ObliviousCoin(labels=coin)``;
+* :func:`build` makes a fresh player for a setting and a horizon (the player's
+  ``for_setting`` classmethod when it has one, else its constructor, given the class as
+  an argument named ``H`` and the horizon as one named ``T``), refusing with
+  :class:`~mistakebound.foundations.errors.NotApplicableError` where it cannot play;
+* :func:`load_setting` reads a setting: a zoo spec (``thresholds:64``), a space spec
+  (``halfspaces:d=16,R=1,gamma=0.25``, ``k_disjunctions:1000,3``, ``experts:4``,
+  ``oco:d=1,radius=1``) or a class file (``.npy``, ``.csv``, ``.json``);
+* :func:`spec_of` is the reverse: the text that names a player, so that every line the
+  framework prints for replaying a game can be typed back.
 
-``args`` says what the constructor takes: ``"H"`` the class, ``"H,T"`` the class and
-the horizon (learners tuned for ``T`` rounds), ``""`` nothing.  ``domain="vectors"``
-restricts the entry to classes whose instances are numeric tuples.  The
-:class:`~mistakebound.theory.worst_case.MinimaxAdversary` is not here: it replays a strategy
-that ``worst_case_mistakes`` computes for one learner (``mistakebound worst-case``).
-
-Names are looked up ignoring case, ``-`` and ``_`` (``opposite-label`` finds
-``OppositeLabel``); an unknown name raises
-:class:`~mistakebound.foundations.errors.InvalidArgumentError` with the closest names and the list
-of known ones.
+The core of the framework never imports the zoos: it reaches them through this module,
+by name.
 
 Examples
 --------
->>> from mistakebound import classes, play
->>> H = classes.thresholds(15)
->>> learner = get_learner("halving")(H)
->>> adversary = get_adversary("binary-search-threshold")(H)
+>>> from mistakebound.game.play import play
+>>> H = load_setting("Thresholds:15")
+>>> learner = build("learner", "halving", H)
+>>> adversary = build("adversary", "binary-search-threshold", H)
 >>> play(learner, adversary, H, rounds=20, seed=0).mistakes
 4
->>> get_learner("Halving").bound(H)
-Bound(value=4.0, measure='mistakes', source='Theorem 21.3 (textbook ch. 21): M <= log2 |H|')
->>> get_learner("halvng")  # doctest: +ELLIPSIS
+>>> find("learner", "halvng")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 mistakebound.foundations.errors.InvalidArgumentError: learner: unknown name 'halvng'; did you mean 'Halving'? known learners: ...
+>>> build("learner", "WeightedMajority", load_setting("experts:4"), rounds=200)
+WeightedMajority(d=4, T=200)
+>>> spec_of(build("adversary", "ObliviousCoin(labels=coin)", H))
+'ObliviousCoin(labels=coin)'
 """
 
 from __future__ import annotations
 
-import difflib
+import functools
 import importlib
-import math
-import numbers
+import importlib.metadata
+import inspect
+import os
+import re
+import sys
+from pathlib import Path
 from typing import Any
 
+import attrs
 from attrs import field, frozen
-from attrs.validators import in_
 
-from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError, NotApplicableError
+from mistakebound.game.class_files import SUFFIXES, load_class
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import Learner
+from mistakebound.game.specs import closest_hint, normal_name, parse_spec
 
 __all__ = [
-    "Bound",
-    "Factory",
-    "LEARNERS",
-    "ADVERSARIES",
-    "get_learner",
-    "get_adversary",
-    "learner_bound",
+    "KINDS",
+    "ENTRY_POINT_GROUP",
+    "CLASS_FILE_SUFFIXES",
+    "Entry",
+    "entries",
+    "names",
+    "find",
+    "resolve",
+    "build",
+    "load_setting",
+    "spec_of",
+    "player_kind",
+    "usage",
 ]
+
+#: What the registry names.
+KINDS = ("learner", "adversary", "class", "space")
+#: The entry-point group under which other packages register their learners and adversaries.
+ENTRY_POINT_GROUP = "mistakebound.players"
+#: The suffixes of the class files :func:`load_setting` reads (those of :mod:`mistakebound.game.class_files`).
+CLASS_FILE_SUFFIXES = SUFFIXES
+
+_ZOO_PACKAGES = {"learner": "mistakebound.learners", "adversary": "mistakebound.adversaries"}
 
 
 @frozen
-class Bound:
-    """A proven bound a learner states for a game.
+class Entry:
+    """One named thing: its kind, its name, what it is, and a line of help.
 
     Attributes
     ----------
-    value : float
-        The bound.
-    measure : {"mistakes", "expected mistakes", "regret"}
-        What it bounds: the number of mistakes (deterministic learners, realizable
-        games), the expected number of mistakes, or the expected regret against the
-        best hypothesis in hindsight.
-    source : str
-        The theorem it comes from (the learner's ``bound_source``).
-    """
-
-    value: float
-    measure: str
-    source: str = ""
-
-
-def _is_vector_domain(H: Any) -> bool:
-    domain = getattr(H, "domain", ())
-    return bool(domain) and all(
-        isinstance(x, tuple) and x and all(isinstance(v, numbers.Real) for v in x) for x in domain[:1]
-    )
-
-
-@frozen
-class Factory:
-    """Builds a fresh player for a class: ``factory(H, rounds=T)``.
-
-    Parameters
-    ----------
+    kind : {"learner", "adversary", "class", "space"}
     name : str
-        The name users type.
-    path : str
-        ``"module:Attribute"`` of the player's class (imported on first use).
-    args : {"H", "H,T", ""}
-        What the class's constructor takes: the hypothesis class; the class and the
-        horizon ``T``; or nothing.
-    domain : {"any", "vectors"}
-        The classes it can play on: any finite class, or classes whose instances are
-        numeric tuples (linear learners).
+        The name users type (any case, ``-`` and ``_`` ignored).
+    target : object
+        The player's type (or factory), the class family's function, or the space's type.
     summary : str
         One line for ``--help``.
+    origin : str
+        ``"built-in"``, ``"plugin"`` (an entry point) or ``"import"`` (``module:Class``).
     """
 
+    kind: str
     name: str
-    path: str
-    args: str = field(default="H", validator=in_(("H", "H,T", "")))
-    domain: str = field(default="any", validator=in_(("any", "vectors")))
+    target: Any = field(eq=False, repr=False)
     summary: str = ""
+    origin: str = "built-in"
 
-    @property
-    def player_type(self) -> type:
-        """The player's class (imports its module)."""
-        module, _, attribute = self.path.partition(":")
+    def usage(self) -> str:
+        """``name:ARGS`` for a class or space (optional ones in brackets), the name for a player."""
+        if self.kind in ("learner", "adversary"):
+            return self.name
         try:
-            return getattr(importlib.import_module(module), attribute)
-        except (ImportError, AttributeError) as exc:
-            raise InvalidArgumentError(f"{self.name}: cannot import {self.path}: {exc}") from None
-
-    @property
-    def needs_horizon(self) -> bool:
-        """Whether the player is built for a known number of rounds."""
-        return self.args == "H,T"
-
-    def applies_to(self, H: Any) -> bool:
-        """Whether the player can be built for ``H``."""
-        return self.domain == "any" or _is_vector_domain(H)
-
-    def __call__(self, H: Any, *, rounds: int | None = None) -> Any:
-        """A fresh player for the class ``H`` (and the horizon ``rounds`` when it needs one).
-
-        Raises
-        ------
-        NotApplicableError
-            When the player cannot play on ``H``.
-        InvalidArgumentError
-            When the player needs a horizon and ``rounds`` is None or < 1.
-        """
-        if not self.applies_to(H):
-            raise NotApplicableError(
-                f"{self.name}: plays on classes whose instances are numeric vectors; "
-                f"{H.describe()} has instances such as {H.domain[0]!r}"
-            )
-        cls = self.player_type
-        if self.args == "":
-            return cls()
-        if self.args == "H":
-            return cls(H)
-        if rounds is None or rounds < 1:
-            raise InvalidArgumentError(
-                f"rounds: the learner {self.name} is tuned for a horizon T; give the number of "
-                f"rounds (--rounds, or --horizon for a worst case), got {rounds!r}"
-            )
-        return cls(H, rounds)
-
-    def bound(self, H: Any, *, rounds: int | None = None, realizable: bool = True) -> Bound | None:
-        """The learner's proven bound for a game on ``H`` (None if it states none).
-
-        See :func:`learner_bound`.
-        """
-        return learner_bound(self.player_type, H, rounds=rounds, realizable=realizable)
+            params = [p for p in inspect.signature(self.target).parameters.values() if p.name != "self"]
+        except (TypeError, ValueError):  # pragma: no cover - every family has a signature
+            return self.name
+        required = [p.name for p in params if p.default is inspect.Parameter.empty]
+        optional = [f"[,{p.name}]" for p in params if p.default is not inspect.Parameter.empty]
+        return f"{self.name}:{','.join(required)}{''.join(optional)}"
 
 
-def learner_bound(learner: Any, H: Any, *, rounds: int | None = None, realizable: bool = True) -> Bound | None:
-    """The proven bound a learner (or learner class) states for a game on ``H``.
+def player_kind(obj: Any) -> str | None:
+    """``"learner"``, ``"adversary"`` or None: what kind of player a type (or object) is.
 
-    In a realizable game the learner's ``mistake_bound(H)`` bounds its mistakes; a
-    learner that states instead a regret bound ``regret_bound(H, T)`` (the agnostic
-    learners) bounds its expected mistakes (the best hypothesis makes none).  In an
-    unrealizable game only a regret bound applies.  A learner whose bound raises or is
-    not a number states none.
+    A learner has ``learn_one`` and a prediction method of its own (``predict_one`` or
+    ``predict_proba_one``), or, in online convex optimisation, ``predict_point`` and
+    ``learn_loss``; an adversary has ``next_instance`` and ``label``, ``commit``, or
+    ``next_loss``.  Base classes that do not predict are neither.
 
     Examples
     --------
-    >>> from mistakebound import classes
-    >>> from mistakebound.learners import SOA
-    >>> learner_bound(SOA, classes.thresholds(7)).value
-    3
-    >>> learner_bound(SOA, classes.thresholds(7), realizable=False) is None
-    True
+    >>> from mistakebound.learners import Halving, VersionSpaceLearner
+    >>> from mistakebound.adversaries import OppositeLabel
+    >>> player_kind(Halving), player_kind(OppositeLabel), player_kind(VersionSpaceLearner)
+    ('learner', 'adversary', None)
     """
-    kind = learner if isinstance(learner, type) else type(learner)
-    source = getattr(kind, "bound_source", "") or ""
-    if realizable:
-        value = _number(getattr(kind, "mistake_bound", None), H)
-        if value is not None:
-            return Bound(value, "mistakes", source)
-    if rounds is not None and rounds >= 1:
-        value = _number(getattr(kind, "regret_bound", None), H, rounds)
-        if value is not None:
-            return Bound(value, "expected mistakes" if realizable else "regret", source)
+    has = lambda name: callable(getattr(obj, name, None))  # noqa: E731
+    own_prediction = has("predict_proba_one") or (has("predict_one") and getattr(obj, "predict_one", None)
+                                                 is not Learner.predict_one and
+                                                 getattr(type(obj), "predict_one", None) is not Learner.predict_one)
+    if (has("learn_one") and own_prediction) or (has("predict_point") and has("learn_loss")):
+        return "learner"
+    if (has("next_instance") and has("label")) or has("commit") or has("next_loss"):
+        return "adversary"
     return None
 
 
-def _number(method: Any, *args: Any) -> float | None:
-    if not callable(method):
-        return None
-    try:
-        value = method(*args)
-    except Exception:  # noqa: BLE001 - a bound that does not apply to H is no bound
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
-        return None
-    return value
+def _plain(text: str) -> str:
+    """reStructuredText roles and literals as plain text: ``:class:`~a.B``` -> ``B``, ````x```` -> ``x``."""
+    text = re.sub(r":[a-z]+:`~?([^`]*)`", lambda m: m.group(1).rsplit(".", 1)[-1] if "~" in m.group(0) else m.group(1), text)
+    return text.replace("``", "")
 
 
-def _table(*factories: Factory) -> dict[str, Factory]:
-    return {f.name: f for f in factories}
+def _summary(obj: Any) -> str:
+    doc = inspect.getdoc(obj) or ""
+    return _plain(doc.strip().splitlines()[0]) if doc.strip() else ""
 
 
-#: The learners the command line can play on a finite class, by name.
-LEARNERS: dict[str, Factory] = _table(
-    Factory("Consistent", "mistakebound.learners.consistent:Consistent",
-            summary="first consistent hypothesis; M <= |H| - 1"),
-    Factory("Halving", "mistakebound.learners.halving:Halving",
-            summary="majority vote of the version space; M <= log2 |H|"),
-    Factory("SOA", "mistakebound.learners.soa:SOA",
-            summary="side of larger Littlestone dimension; M <= Ldim(H)"),
-    Factory("ExpertsFromClass", "mistakebound.learners.experts_from_class:ExpertsFromClass", args="H,T",
-            summary="randomized weighted majority over H; regret <= sqrt(2 T ln |H|)"),
-    Factory("LittlestoneExperts", "mistakebound.learners.littlestone_experts:LittlestoneExperts", args="H,T",
-            summary="weighted majority over the Ldim experts; regret <= sqrt(2 T ln d)"),
-    Factory("Perceptron", "mistakebound.learners.perceptron:Perceptron", args="", domain="vectors",
-            summary="sign of <w, x>, w += y x on a mistake (classes over 0/1 vectors)"),
-)
-
-#: The adversaries the command line can put on a finite class, by name.
-ADVERSARIES: dict[str, Factory] = _table(
-    Factory("OppositeLabel", "mistakebound.adversaries.opposite_label:OppositeLabel", args="",
-            summary="answers against every prediction (first disagreed instance)"),
-    Factory("ShatteredTreeWalker", "mistakebound.adversaries.shattered_tree_walker:ShatteredTreeWalker", args="",
-            summary="walks a shattered tree of depth Ldim: forces Ldim(H) mistakes"),
-    Factory("BinarySearchThreshold", "mistakebound.adversaries.binary_search_threshold:BinarySearchThreshold",
-            args="", summary="most even split of the version space, against the prediction"),
-    Factory("BasisVectorForcer", "mistakebound.adversaries.basis_vector_forcer:BasisVectorForcer", args="",
-            summary="presents e_1, e_2, ... against the prediction (classes over 0/1 vectors)"),
-    Factory("ObliviousCoin", "mistakebound.adversaries.oblivious_coin:ObliviousCoin", args="",
-            summary="random instances fixed in advance; a random target, or coins if unrealizable"),
-)
+@functools.lru_cache(maxsize=None)
+def _zoo_entries(kind: str) -> tuple[Entry, ...]:
+    module = importlib.import_module(_ZOO_PACKAGES[kind])
+    out = []
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if isinstance(obj, type) and player_kind(obj) == kind:
+            out.append(Entry(kind, name, obj, _summary(obj)))
+    return tuple(out)
 
 
-def _normal(name: str) -> str:
-    return name.lower().replace("-", "").replace("_", "").replace(" ", "")
+@functools.lru_cache(maxsize=None)
+def _plugin_entries() -> tuple[Entry, ...]:
+    out = []
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken plugin breaks only its own entry
+            out.append(Entry("broken", ep.name, exc, f"cannot be loaded: {type(exc).__name__}: {exc}", "plugin"))
+            continue
+        kind = player_kind(obj)
+        out.append(Entry(kind or "broken", ep.name, obj,
+                         _summary(obj) if kind else "neither a learner nor an adversary", "plugin"))
+    return tuple(out)
 
 
-def _lookup(table: dict[str, Factory], name: Any, kind: str) -> Factory:
-    if not isinstance(name, str):
-        raise InvalidArgumentError(f"{kind}: expected a name such as {next(iter(table))!r}, got {name!r}")
-    by_normal = {_normal(k): k for k in table}
-    key = by_normal.get(_normal(name))
-    if key is not None:
-        return table[key]
-    close = difflib.get_close_matches(_normal(name), list(by_normal), n=3, cutoff=0.6)
-    hint = f"did you mean {' or '.join(repr(by_normal[c]) for c in close)}? " if close else ""
-    raise InvalidArgumentError(f"{kind}: unknown name {name!r}; {hint}known {kind}s: {', '.join(table)}")
+def _class_entries() -> tuple[Entry, ...]:
+    from mistakebound.game.classes import ZOO
+
+    return tuple(Entry("class", name, f, _summary(f)) for name, f in ZOO.items())
 
 
-def get_learner(name: str) -> Factory:
-    """The learner factory registered under ``name`` (case, ``-`` and ``_`` ignored).
+def _space_entries() -> tuple[Entry, ...]:
+    from mistakebound.game.oco import OCOSetting
+    from mistakebound.game.spaces import SPACES
 
-    Raises
-    ------
-    InvalidArgumentError
-        For an unknown name, with the closest names and the known ones.
-    """
-    return _lookup(LEARNERS, name, "learner")
+    table = {**SPACES, "oco": OCOSetting}
+    return tuple(Entry("space", name, t, _summary(t)) for name, t in table.items())
 
 
-def get_adversary(name: str) -> Factory:
-    """The adversary factory registered under ``name`` (case, ``-`` and ``_`` ignored).
-
-    Raises
-    ------
-    InvalidArgumentError
-        For an unknown name, with the closest names and the known ones.
+def entries(kind: str) -> tuple[Entry, ...]:
+    """Everything of one kind the registry knows: built-in first, then plugins.
 
     Examples
     --------
-    >>> get_adversary("OpositeLabel")  # doctest: +ELLIPSIS
+    >>> [e.name for e in entries("space")]
+    ['halfspaces', 'k_disjunctions', 'experts', 'oco']
+    >>> "Halving" in names("learner") and "OppositeLabel" in names("adversary")
+    True
+    """
+    if kind not in KINDS:
+        raise InvalidArgumentError(f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}")
+    if kind == "class":
+        return _class_entries()
+    if kind == "space":
+        return _space_entries()
+    return _zoo_entries(kind) + tuple(e for e in _plugin_entries() if e.kind == kind)
+
+
+def names(kind: str) -> list[str]:
+    """The names of :func:`entries`."""
+    return [e.name for e in entries(kind)]
+
+
+def _import_path(path: str, kind: str) -> Entry:
+    module, _, attribute = path.partition(":")
+    if not module or not attribute:
+        raise InvalidArgumentError(f"{kind}: {path!r} is not an import path; expected 'package.module:Class'")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` would: the user's own modules are importable
+    importlib.invalidate_caches()  # a module written since the last import is found too
+    try:
+        obj = importlib.import_module(module)
+        for part in attribute.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise InvalidArgumentError(
+            f"{kind}: cannot import {path!r} ({type(exc).__name__}: {exc}); expected an import path "
+            "'package.module:Class' of a module on the Python path or in the current directory"
+        ) from None
+    found = player_kind(obj) if isinstance(obj, type) else None
+    if isinstance(obj, type) and found != kind:
+        raise InvalidArgumentError(
+            f"{kind}: {path!r} is {_a(found) if found else 'neither a learner nor an adversary'}, not {_a(kind)}"
+        )
+    if not callable(obj):
+        raise InvalidArgumentError(f"{kind}: {path!r} is not a {kind} class or a factory of one")
+    return Entry(kind, path, obj, _summary(obj), "import")
+
+
+def find(kind: str, name: Any) -> Entry:
+    """The entry of ``kind`` named ``name`` (any case, ``-``, ``_`` ignored; players also ``module:Class``).
+
+    Parameters after the name (``Name(k=v)``) are ignored here; :func:`build` uses them.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an unknown name (with the closest known names), an import path that cannot
+        be imported, or one that names the wrong kind of thing.
+    """
+    if kind not in KINDS:
+        raise InvalidArgumentError(f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}")
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidArgumentError(f"{kind}: expected a name such as {names(kind)[0]!r}, got {name!r}")
+    base = name.strip()
+    if ("(" in base) != base.endswith(")") or base.count("(") != base.count(")"):
+        raise InvalidArgumentError(
+            f"{kind}: {name!r} has unbalanced parentheses; expected NAME or NAME(key=value, ...)"
+        )
+    if "(" in base:
+        base = base[: base.index("(")].strip()
+    if kind in ("learner", "adversary") and ":" in base:
+        return _import_path(base, kind)
+    if kind in ("class", "space"):
+        base = base.partition(":")[0].strip()
+    known = entries(kind)
+    for e in known:
+        if normal_name(e.name) == normal_name(base):
+            if e.origin == "plugin" and e.kind == "broken":  # pragma: no cover - listed, never found
+                raise InvalidArgumentError(f"{kind}: {e.name}: {e.summary}")
+            return e
+    if kind in ("learner", "adversary"):  # a player of the other kind, or a broken plugin, by that name?
+        other = "adversary" if kind == "learner" else "learner"
+        for e in (*entries(other), *_plugin_entries()):
+            if normal_name(e.name) == normal_name(base):
+                what = _a(e.kind) if e.kind != "broken" else e.summary
+                raise InvalidArgumentError(f"{kind}: {e.name!r} is {what}, not {_a(kind)}")
+    listed = [e.name for e in known]
+    plural = {"class": "classes", "adversary": "adversaries"}.get(kind, kind + "s")
+    raise InvalidArgumentError(
+        f"{kind}: unknown name {base!r}; {closest_hint(base, listed)}known {plural}: {', '.join(listed)}"
+    )
+
+
+def resolve(kind: str, spec: Any) -> tuple[Entry, dict]:
+    """The entry a player's text names and the parameters it gives: ``Name(key=value, ...)``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an unknown name, unbalanced parentheses, parameters not given by name, or a
+        parameter given twice.
+
+    Examples
+    --------
+    >>> entry, params = resolve("adversary", "oblivious-coin(labels=coin)")
+    >>> entry.name, params
+    ('ObliviousCoin', {'labels': 'coin'})
+    >>> resolve("adversary", "OppositeLabel(3)")
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidArgumentError: adversary: unknown name 'OpositeLabel'; did you mean 'OppositeLabel'? ...
+    mistakebound.foundations.errors.InvalidArgumentError: adversary: parameters of OppositeLabel are given by name, OppositeLabel(key=value, ...); got 'OppositeLabel(3)'
     """
-    return _lookup(ADVERSARIES, name, "adversary")
+    entry = find(kind, spec)
+    if "(" not in spec:
+        return entry, {}
+    _, args, params = parse_spec(spec.strip(), parameter=kind)
+    if args:
+        raise InvalidArgumentError(
+            f"{kind}: parameters of {entry.name} are given by name, {entry.name}(key=value, ...); got {spec!r}"
+        )
+    return entry, params
+
+
+def _takes(target: Any) -> list[inspect.Parameter]:
+    try:
+        return [p for p in inspect.signature(target).parameters.values()
+                if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    except (TypeError, ValueError):
+        return []
+
+
+def _default_build(entry: Entry, setting: Any, rounds: int | None, params: dict) -> Any:
+    """Build with the constructor: the class as ``H``, the horizon as ``T``, ``params`` as given."""
+    target, label = entry.target, entry.name
+    kwargs: dict = {}
+    for p in _takes(target):
+        if p.name in params:
+            continue
+        if p.name == "H":
+            if not isinstance(setting, HypothesisClass):
+                raise NotApplicableError(
+                    f"{label} plays on finite classes (its constructor takes the class H); "
+                    f"{_describe(setting)} is not one"
+                )
+            kwargs["H"] = setting
+        elif p.name == "T":
+            if rounds is None:
+                raise InvalidArgumentError(
+                    f"rounds: {label} is tuned for a horizon T; give the number of rounds, got None"
+                )
+            kwargs["T"] = rounds
+        elif p.default is p.empty:
+            raise NotApplicableError(
+                f"{label} cannot be built for {_describe(setting)}: its constructor needs {p.name!r} "
+                f"(pass it as {label}({p.name}=...), or give {label} a for_setting classmethod)"
+            )
+    try:
+        return target(**kwargs, **params)
+    except MistakeboundError:
+        raise
+    except (TypeError, ValueError) as exc:  # e.g. an attrs validator refusing a parameter given by name
+        raise InvalidArgumentError(f"{label}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+    return " ".join(text.split())
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
+def _describe(setting: Any) -> str:
+    describe = getattr(setting, "describe", None)
+    return describe() if callable(describe) else repr(setting)
+
+
+def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) -> Any:
+    """A fresh player of ``kind`` for a game on ``setting`` with horizon ``rounds``.
+
+    Parameters
+    ----------
+    kind : {"learner", "adversary"}
+    player : str, Entry or type
+        A name (``"halving"``, ``"ObliviousCoin(labels=coin)"``, ``"mymodule:MyLearner"``),
+        an :class:`Entry`, or a player type.
+    setting : HypothesisClass or Space or OCOSetting
+    rounds : int, optional
+        The horizon, for players tuned for it.
+
+    Returns
+    -------
+    object
+        The player.  The player's ``for_setting(setting, rounds=...)`` classmethod builds
+        it when it has one; otherwise its constructor gets the class as ``H`` and the
+        horizon as ``T``.  Parameters given in the name are then set (attrs players are
+        evolved, others constructed with them).
+
+    Raises
+    ------
+    NotApplicableError
+        Where the player cannot play (a learner of finite classes on a space, an
+        adversary whose ``applies_to`` refuses the setting).
+    InvalidArgumentError
+        For an unknown name, bad parameters, or a horizon that is needed and missing.
+    """
+    if kind not in ("learner", "adversary"):
+        raise InvalidArgumentError(f"kind: expected 'learner' or 'adversary', got {kind!r}")
+    params: dict = {}
+    if isinstance(player, Entry):
+        entry = player
+    elif isinstance(player, type):
+        entry = Entry(kind, player.__name__, player, _summary(player), "import")
+    else:
+        entry, params = resolve(kind, player)
+    target = entry.target
+    maker = getattr(target, "for_setting", None)
+    if callable(maker):
+        try:
+            built = maker(setting, rounds=rounds)
+        except MistakeboundError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise InvalidArgumentError(
+                f"{kind}: {entry.name}.for_setting cannot build it for {_describe(setting)}: {_first_line(exc)}"
+            ) from None
+        if params:
+            if not attrs.has(type(built)):
+                raise InvalidArgumentError(f"{kind}: {entry.name} takes no parameters by name; got {params}")
+            try:
+                built = attrs.evolve(built, **params)
+            except MistakeboundError:
+                raise
+            except (TypeError, ValueError) as exc:
+                raise InvalidArgumentError(f"{kind}: {entry.name}: {_first_line(exc)}") from None
+    else:
+        built = _default_build(entry, setting, rounds, params)
+    if kind == "adversary":
+        applies = getattr(built, "applies_to", None)
+        if callable(applies) and not applies(setting):
+            summary = f" ({entry.summary})" if entry.summary else ""
+            raise NotApplicableError(f"{entry.name} does not apply to {_describe(setting)}{summary}")
+    return built
+
+
+def _is_file_spec(spec: str) -> bool:
+    if spec.lower().endswith(CLASS_FILE_SUFFIXES):
+        return True
+    try:
+        return os.sep in spec and Path(spec).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def load_setting(spec: Any) -> Any:
+    """The class or space a text names: a zoo spec, a space spec, or a class file.
+
+    Parameters
+    ----------
+    spec : str
+        ``thresholds:64``, ``singletons:5,empty`` (see :func:`mistakebound.game.classes.from_spec`);
+        ``halfspaces:d=16,R=1,gamma=0.25``, ``k_disjunctions:1000,3``, ``experts:4``,
+        ``oco:d=1,radius=1`` (the ``describe()`` form, ``halfspaces(d=16, R=1, gamma=0.25)``,
+        works too); or a path ending in ``.npy``, ``.csv`` or ``.json``
+        (:func:`mistakebound.game.class_files.load_class`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        With a one-line message: an unknown name (with the closest names), bad
+        arguments, or a file that cannot be read as a class.
+
+    Examples
+    --------
+    >>> load_setting("k_disjunctions:1000,3").describe()
+    'k_disjunctions(n=1000, k=3)'
+    >>> load_setting("halfspaces(d=16, R=1, gamma=0.25)").describe()
+    'halfspaces(d=16, R=1, gamma=0.25)'
+    >>> load_setting("experts:4") == load_setting("Experts(d=4)")
+    True
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise InvalidArgumentError(f"CLASS: expected a zoo spec, a space spec or a class file, got {spec!r}")
+    text = spec.strip()
+    if _is_file_spec(text):
+        try:
+            return load_class(text)
+        except MistakeboundError as exc:
+            raise InvalidArgumentError(f"CLASS: {' '.join(str(exc).split())}") from None
+    name, args, kwargs = parse_spec(text, parameter="CLASS")
+    for e in _space_entries():
+        if normal_name(e.name) == normal_name(name):
+            try:
+                return e.target(*args, **kwargs)
+            except TypeError as exc:
+                raise InvalidArgumentError(
+                    f"CLASS: {spec!r}: {e.name} takes {e.usage()!r} ({exc})"
+                ) from None
+            except MistakeboundError as exc:
+                raise InvalidArgumentError(f"CLASS: {spec!r}: {exc}") from None
+    from mistakebound.game.classes import ZOO, from_spec
+
+    if any(normal_name(k) == normal_name(name) for k in ZOO):
+        try:
+            return from_spec(text)
+        except MistakeboundError as exc:
+            message = " ".join(str(exc).split())
+            own = f"spec {text!r}: "
+            raise InvalidArgumentError(f"CLASS: {spec!r}: {message.removeprefix(own)}") from None
+    known = [*ZOO, *(e.name for e in _space_entries())]
+    raise InvalidArgumentError(
+        f"CLASS: unknown class or space {name!r}; {closest_hint(name, known)}known: {', '.join(known)}; "
+        f"or a file ending in {', '.join(CLASS_FILE_SUFFIXES)}"
+    )
+
+
+def spec_of(player: Any) -> str:
+    """The text that names ``player`` for :func:`build`: its registered name, or ``module:Class``.
+
+    Parameters that differ from their defaults are appended as ``(key=value, ...)`` when
+    they are plain numbers, booleans or words, so that the text builds the same player.
+
+    Examples
+    --------
+    >>> from mistakebound.learners import Halving
+    >>> from mistakebound.game import classes
+    >>> spec_of(Halving(classes.thresholds(3))), spec_of(Halving)
+    ('Halving', 'Halving')
+    """
+    cls = player if isinstance(player, type) else type(player)
+    kind = player_kind(cls)
+    name = None
+    if kind in ("learner", "adversary"):
+        for e in entries(kind):
+            if e.target is cls:
+                name = e.name
+                break
+    if name is None:
+        name = f"{cls.__module__}:{cls.__qualname__}"
+    if isinstance(player, type) or not attrs.has(cls):
+        return name
+    parts = []
+    for a in attrs.fields(cls):
+        if not a.init or a.name in ("H", "T") or a.default is attrs.NOTHING:
+            continue
+        default = a.default.factory() if isinstance(a.default, attrs.Factory) and not a.default.takes_self else a.default
+        value = getattr(player, a.name)
+        if isinstance(value, bool) or isinstance(value, (int, float, str)):
+            try:
+                same = bool(value == default)
+            except Exception:  # noqa: BLE001
+                same = False
+            if not same:
+                shown = str(value).lower() if isinstance(value, bool) else str(value)
+                parts.append(f"{a.name.lstrip('_')}={shown}")
+    return f"{name}({','.join(parts)})" if parts else name
+
+
+def usage(kind: str) -> list[str]:
+    """One help line per entry of ``kind``: the usage and the summary."""
+    rows = [(e.usage(), e.summary) for e in entries(kind)]
+    width = max((len(u) for u, _ in rows), default=0) + 2
+    return [f"  {u.ljust(width)}{s}".rstrip() for u, s in rows]

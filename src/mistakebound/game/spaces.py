@@ -36,7 +36,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
 
-__all__ = ["Space", "Referee", "LinearSpace", "KDisjunctionSpace", "ExpertAdvice", "signed", "embed_bias"]
+__all__ = ["Space", "Referee", "LinearSpace", "KDisjunctionSpace", "ExpertAdvice", "SPACES", "signed", "embed_bias"]
 
 _TOL = 1e-9
 
@@ -499,3 +499,12 @@ class _ExpertReferee(Referee):
         X = np.array([r.x for r in rounds], dtype=float)
         y = np.array([r.y for r in rounds], dtype=float)[:, None]
         return {"best_hypothesis_mistakes": float(min(math.fsum(c) for c in np.abs(X - y).T))}
+
+
+#: The spaces by the name their ``describe()`` prints (and the command line takes, as
+#: ``halfspaces:d=16,R=1,gamma=0.25``, see :mod:`mistakebound.game.registry`).
+SPACES: dict[str, type] = {
+    "halfspaces": LinearSpace,
+    "k_disjunctions": KDisjunctionSpace,
+    "experts": ExpertAdvice,
+}

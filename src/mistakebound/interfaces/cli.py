@@ -1,29 +1,36 @@
-"""The command line: ``mistakebound check | ldim | play | worst-case | tree | plot``.
+"""The command line: ``mistakebound check | ldim | play | worst-case | tree | plot | sweep``.
 
-* ``check`` runs :func:`mistakebound.verification.selfcheck.run_check` and the scenario suites and
-  prints the table and a one-line summary.
+* ``check`` runs :func:`mistakebound.verification.selfcheck.run_check` and the scenario
+  suites and prints the table and a one-line summary.
 * ``ldim CLASS`` prints the size, VC dimension and Littlestone dimension of a class, and
   with ``--tree`` a shattered tree of depth ``Ldim``.
-* ``play LEARNER ADVERSARY CLASS`` plays one game, prints the transcript and the totals,
-  and with ``--out FILE.jsonl`` writes it as JSON Lines.
-* ``worst-case LEARNER CLASS`` computes the learner's exact worst case ``M_A(H)`` and
-  the adversary's optimal line, beside ``Ldim(H)``.
+* ``play LEARNER ADVERSARY SETTING`` plays one game, prints the transcript, the totals
+  and the learner's claim with its verdict, and with ``--out FILE.jsonl`` writes it as
+  JSON Lines.
+* ``worst-case LEARNER CLASS`` computes the learner's exact worst case ``M_A(H)`` (or
+  proven bounds on it) and the adversary's optimal line, beside ``Ldim(H)``, and judges
+  the learner's claim against it.
 * ``tree CLASS --out FILE.png`` draws a shattered tree (or, with ``--worst-case
   LEARNER``, the optimal adversary line against that learner).
-* ``plot CLASS --learners A,B --adversary X --out FILE.png`` draws cumulative mistakes
-  (or regret) over the rounds with each learner's proven bound.
+* ``plot SETTING --learners A,B --adversary X --out FILE.png`` draws cumulative mistakes
+  (or regret) over the rounds with each learner's claim.
 
-A ``CLASS`` is a zoo spec (``thresholds:64``, ``k_sparse:8,2``) or a ``.npy`` or
-``.csv`` file holding a 0/1 matrix (rows are hypotheses, columns instances); learners
-and adversaries are named as in :mod:`mistakebound.game.registry` (``--help`` lists them).
-Figures need matplotlib (``pip install 'mistakebound[plot]'``).  Long searches and
-sweeps show a progress bar on stderr when it is a terminal (see
-:mod:`mistakebound.interfaces.progress`).
+Names come from the one registry (:mod:`mistakebound.game.registry`): a ``SETTING`` is
+a zoo class (``thresholds:64``), a space (``halfspaces:d=16,R=1,gamma=0.25``,
+``k_disjunctions:1000,3``, ``experts:4``, ``oco:d=1,radius=1``) or a class file
+(``.npy``, ``.csv``, ``.json``); a ``CLASS`` is a setting that is a finite class; a
+learner or an adversary is a registered name (any case, ``-`` and ``_`` ignored), with
+parameters if it takes any (``ObliviousCoin(labels=coin)``), or an import path
+``module:Class`` (the current directory is importable).  Claims and verdicts come from
+:func:`~mistakebound.verification.claims.stated_bound` and
+:func:`~mistakebound.verification.claims.judge`, as in every other front end.  Figures
+need matplotlib (``pip install 'mistakebound[plot]'``).  Long searches and sweeps show a
+progress bar on stderr when it is a terminal (see :mod:`mistakebound.interfaces.progress`).
 
-Exit codes: 0 success; 1 a bound is broken (or a game errored) in ``check``, ``play``
-or ``plot``; 2 bad input (a one-line message on stderr, never a traceback); 3
-interrupted (Ctrl-C) or a search stopped by its budget, after printing the partial
-results.
+Exit codes (:mod:`mistakebound.interfaces.arguments`): 0 success; 1 a bound is broken
+(or a game errored) in ``check``, ``play``, ``plot`` or ``worst-case``; 2 bad input (a
+one-line message on stderr, never a traceback); 3 interrupted (Ctrl-C) or a search
+stopped by its budget, after printing the partial results.
 
 Examples
 --------
@@ -43,35 +50,47 @@ expected mistakes = 3
 regret = 3 (the best hypothesis in hindsight makes 0 mistakes)
 version space = 1 of 8 hypotheses: x<1
 bound = 3 on mistakes: holds (Theorem 21.3 (textbook ch. 21): M <= log2 |H|)
+forced = 3 on mistakes: holds (the binary-search adversary on thresholds (mistake-bound lecture notes, seed 001): floor(log2(N + 1)) mistakes on every deterministic learner)
 0
 """
 
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import os
-import re
 import sys
 import textwrap
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import attrs
 import numpy as np
 
-from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.errors import GameError, GameInterrupted, MistakeboundError
+from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.oco import OCOSetting, OCOTranscript
+from mistakebound.game.play import Observer, play
+from mistakebound.game.spaces import ExpertAdvice
+from mistakebound.game.players import describe
+from mistakebound.interfaces.arguments import (
+    EXIT_BAD_INPUT,
+    EXIT_BROKEN,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    Parser,
+    positive,
+    seconds,
+    seed,
+    workers,
+)
 from mistakebound.interfaces.progress import Progress
-from mistakebound.interfaces.serialize import read_npy_matrix
+from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, judge_played, stated_bound
 
 __all__ = [
     "main",
-    "load_class",
     "format_tree",
     "format_transcript",
     "transcript_records",
@@ -81,133 +100,34 @@ __all__ = [
     "EXIT_INTERRUPTED",
 ]
 
-#: Exit code: success.
-EXIT_OK = 0
-#: Exit code: ``check`` found a broken bound or an errored game.
-EXIT_BROKEN = 1
-#: Exit code: bad input (arguments, class spec, matrix file).
-EXIT_BAD_INPUT = 2
-#: Exit code: interrupted (Ctrl-C), or a search stopped by its budget; partial results printed.
-EXIT_INTERRUPTED = 3
-
 #: Default number of rounds of ``play`` and ``plot``.
 DEFAULT_ROUNDS = 100
 #: Deepest shattered tree ``tree`` draws (2^8 = 256 leaves).
 MAX_DRAWN_DEPTH = 8
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
-_FILE_SUFFIXES = (".npy", ".csv")
-
 
 class _BadInput(Exception):
     """Bad user input, reported as one line on stderr with exit code 2."""
 
 
-# --------------------------------------------------------------------- class loading
-def _zoo() -> dict:
-    from mistakebound.game import classes
+class _ClaimFailed(Exception):
+    """A finished game whose claims could not be read (the claim raised): the game is still shown."""
 
-    return dict(classes.ZOO)
-
-
-def _zoo_usage() -> str:
-    """One line per zoo class: ``name:ARGS`` as ``ldim`` accepts it (optional ones in brackets)."""
-    lines = []
-    for name, factory in _zoo().items():
-        try:
-            params = list(inspect.signature(factory).parameters.values())
-        except (TypeError, ValueError):
-            params = []
-        required = [p.name for p in params if p.default is inspect.Parameter.empty]
-        optional = [f"[,{p.name}]" for p in params if p.default is not inspect.Parameter.empty]
-        lines.append(f"  {name}:{','.join(required)}{''.join(optional)}")
-    return "\n".join(lines)
+    def __init__(self, error: Exception, transcript: Any):
+        super().__init__(str(error))
+        self.error = error
+        self.transcript = transcript
 
 
-def _load_matrix_file(path: Path) -> HypothesisClass:
-    suffix = path.suffix.lower()
-    if not path.exists():
-        raise _BadInput(f"CLASS: file {str(path)!r} does not exist; expected a .npy or .csv 0/1 matrix file")
-    if path.is_dir():
-        raise _BadInput(f"CLASS: {str(path)!r} is a directory; expected a .npy or .csv 0/1 matrix file")
-    if path.stat().st_size == 0:
-        raise _BadInput(f"CLASS: file {str(path)!r} is empty; expected a 0/1 matrix (rows hypotheses, columns instances)")
-    try:
-        if suffix == ".npy":  # header first: pickles and oversized matrices refused before loading
-            matrix = read_npy_matrix(path)
-        else:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # loadtxt warns on an input with no data
-                matrix = np.loadtxt(path, delimiter=",", ndmin=2)
-            if matrix.size and np.isfinite(matrix).all() and np.abs(matrix).max() < 2**31 \
-                    and np.array_equal(matrix, np.round(matrix)):
-                matrix = matrix.astype(np.int64)  # so a bad entry reads "2", not "2.0"
-    except ValueError as exc:
-        detail = " ".join(str(exc).split()).split("; use `usecols`")[0]
-        raise _BadInput(f"CLASS: cannot read {str(path)!r} as a 0/1 matrix: {detail}") from None
-    except (OSError, EOFError) as exc:
-        raise _BadInput(f"CLASS: cannot read {str(path)!r}: {' '.join(str(exc).split()) or type(exc).__name__}") from None
-    except MistakeboundError as exc:
-        raise _BadInput(f"CLASS: {' '.join(str(exc).split())}") from None
-    if isinstance(matrix, np.ndarray) and matrix.size == 0:
-        raise _BadInput(f"CLASS: file {str(path)!r} holds no entries; expected a non-empty 0/1 matrix")
-    try:
-        return HypothesisClass.from_matrix(matrix, name=path.name)
-    except MistakeboundError as exc:
-        raise _BadInput(f"CLASS: file {str(path)!r}: {exc}") from None
-
-
-def load_class(spec: str) -> HypothesisClass:
-    """The class named by a command-line ``CLASS`` argument.
-
-    Parameters
-    ----------
-    spec : str
-        A zoo spec ``NAME:ARGS`` (``thresholds:64``, ``k_sparse:8,2``) or a path to a
-        ``.npy`` file (loaded without pickle) or a ``.csv`` file (comma-separated 0/1,
-        no header), one row per hypothesis.
-
-    Raises
-    ------
-    InvalidArgumentError
-        With a one-line message naming the problem: an unknown class name (with the
-        closest names), bad arguments, a missing, empty, unreadable or non-0/1 file.
-
-    Examples
-    --------
-    >>> load_class("singletons:4").n_hypotheses
-    4
-    """
-    try:
-        return _load(spec)
-    except _BadInput as exc:
-        raise InvalidArgumentError(str(exc)) from None
-
-
-def _is_file(spec: str) -> bool:
-    """Whether ``spec`` names an existing file; False for names the OS refuses (too long, NUL)."""
-    try:
-        return Path(spec).is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def _load(spec: str) -> HypothesisClass:
-    if spec.lower().endswith(_FILE_SUFFIXES):
-        return _load_matrix_file(Path(spec))
-    if os.sep in spec or _is_file(spec):
-        raise _BadInput(f"CLASS: {spec!r} is not a .npy or .csv file; expected a zoo spec such as "
-                        f"'thresholds:64' or a path ending in .npy or .csv")
-    from mistakebound.game import classes
-
-    try:
-        return classes.from_spec(spec)
-    except (MistakeboundError, TypeError, ValueError, OverflowError) as exc:
-        message = " ".join(str(exc).split())
-        own = f"spec {spec!r}: "
-        if message.startswith(own):
-            message = message[len(own):]
-        raise _BadInput(f"CLASS: {spec!r}: {message}") from None
+# --------------------------------------------------------------------- settings
+def _finite_class(spec: str, command: str) -> HypothesisClass:
+    """The finite class ``spec`` names; a space is refused with the command named."""
+    H = registry.load_setting(spec)
+    if not isinstance(H, HypothesisClass):
+        raise _BadInput(f"CLASS: {command} searches a finite class; {H.describe()} is a space "
+                        "(a zoo class such as thresholds:15, or a .npy/.csv/.json class file, is expected)")
+    return H
 
 
 # --------------------------------------------------------------------------- output
@@ -255,7 +175,7 @@ def _cmd_ldim(args, out) -> int:
     from mistakebound.theory.littlestone import LdimSearch
     from mistakebound.theory.vc import vc_bounds
 
-    H = load_class(args.cls)
+    H = _finite_class(args.cls, "ldim")
     search = LdimSearch(H)
     bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit, workers=args.workers)
     print(f"class: {H.describe()}", file=out)
@@ -332,6 +252,7 @@ def _cmd_check(args, out) -> int:
     return EXIT_OK if report.ok else EXIT_BROKEN
 
 
+
 # ------------------------------------------------------------------ players and games
 def _number_text(value: Any) -> str:
     """A number as the tables print it: integers plainly, other floats with 4 significant digits."""
@@ -397,12 +318,14 @@ def format_transcript(rounds: Sequence[Any]) -> str:
     return _table(["t", "x", "p", "prediction", "y", "mistake"], rows)
 
 
-def transcript_records(T: Any, *, bound: Any = None, complete: bool = True) -> list[dict]:
+def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict | None = None,
+                       complete: bool = True) -> list[dict]:
     """The JSON Lines records of a game: one object per round, then one summary object.
 
     Round objects hold ``type`` (``"round"``), ``t``, ``x`` (tuples as lists), ``p``,
-    ``prediction``, ``y`` and ``mistake``; the summary (``type`` ``"summary"``) holds the
-    players, the class, the seed, the totals, the version space and the learner's bound.
+    ``prediction``, ``y`` and ``mistake`` (``t``, ``w``, ``value`` for an online convex
+    optimisation game); the summary (``type`` ``"summary"``) holds the players, the
+    class, the seed, the totals, the version space, the learner's claim and the verdict.
 
     Examples
     --------
@@ -411,24 +334,43 @@ def transcript_records(T: Any, *, bound: Any = None, complete: bool = True) -> l
     >>> records = transcript_records(T)
     >>> records[0]
     {'type': 'round', 't': 1, 'x': [0, 1], 'p': 1.0, 'prediction': 1, 'y': 0, 'mistake': True}
-    >>> records[1]["mistakes"], records[1]["complete"]
-    (1, True)
+    >>> records[1]["mistakes"], records[1]["complete"], records[1]["verdict"]
+    (1, True, None)
     """
-    records: list[dict] = [
-        {"type": "round", "t": r.t, "x": _jsonable(r.x), "p": float(r.p), "prediction": r.prediction,
-         "y": r.y, "mistake": bool(r.mistake)}
-        for r in T.rounds
-    ]
-    summary = {
-        "type": "summary", "complete": bool(complete), "learner": T.learner, "adversary": T.adversary,
-        "class": T.class_name, "seed": T.seed, "realizable": T.realizable, "rounds": len(T),
-        "mistakes": T.mistakes, "expected_mistakes": T.expected_mistakes, "regret": T.regret,
-        "best_hypothesis_mistakes": T.best_hypothesis_mistakes,
-        "version_space": None if T.version_space is None else list(T.version_space),
-        "bound": None if bound is None else {"value": _jsonable(bound.value), "measure": bound.measure,
-                                             "source": bound.source},
-        "bound_holds": None if bound is None else _bound_holds(T, bound),
+    claimed = None if claim is None else {
+        "value": _jsonable(claim.value), "measure": claim.measure, "source": claim.source,
+        "assumptions": list(claim.assumptions), "reason": claim.reason,
     }
+    forced = None if verdict is None else verdict.forced
+    judged = {
+        "bound": claimed if claim is not None and claim.stated else None,
+        "claim": claimed,
+        "forced": None if forced is None or not forced.stated else {
+            "value": _jsonable(forced.value), "measure": forced.measure, "source": forced.source},
+        "verdict": None if verdict is None else verdict.status,
+        "bound_holds": None if verdict is None else verdict.holds,
+        "message": None if verdict is None else verdict.message,
+    }
+    if isinstance(T, OCOTranscript):
+        records = [{"type": "round", "t": r.t, "w": list(r.w), "value": r.value} for r in T.rounds]
+        summary = {"type": "summary", "complete": bool(complete), "learner": T.learner, "adversary": T.adversary,
+                   "setting": OCOSetting(T.d, radius=T.radius).describe(), "seed": T.seed, "rounds": len(T),
+                   "cumulative_loss": T.cumulative_loss, "regret": T.best_fixed_regret() if len(T) else 0.0,
+                   **judged}
+    else:
+        records = [
+            {"type": "round", "t": r.t, "x": _jsonable(r.x), "p": float(r.p), "prediction": r.prediction,
+             "y": r.y, "mistake": bool(r.mistake)}
+            for r in T.rounds
+        ]
+        summary = {
+            "type": "summary", "complete": bool(complete), "learner": T.learner, "adversary": T.adversary,
+            "class": T.class_name, "seed": T.seed, "realizable": T.realizable, "rounds": len(T),
+            "mistakes": T.mistakes, "expected_mistakes": T.expected_mistakes, "regret": T.regret,
+            "best_hypothesis_mistakes": T.best_hypothesis_mistakes,
+            "version_space": None if T.version_space is None else list(T.version_space),
+            **judged,
+        }
     records.append({k: _jsonable(v) for k, v in summary.items()})
     return records
 
@@ -466,127 +408,75 @@ def _require_plots() -> None:
     _matplotlib()
 
 
-def _bound_value(T: Any, bound: Any) -> float | None:
-    if bound is None:
+def _bound_line(claim: Bound, verdict: Verdict) -> str:
+    """``bound = 4 on mistakes: holds (Theorem 21.3 ...)``, or why there is none."""
+    if not claim.stated:
+        return f"bound = none: {claim.reason}" if claim.reason else "bound = none stated by the learner for this game"
+    status = {"ok": "holds", None: f"not judged (this game does not measure {claim.measure})"}.get(
+        verdict.bound_status, verdict.bound_status)
+    source = f" ({claim.source})" if claim.source else ""
+    return f"bound = {_number_text(claim.value)} on {claim.measure}: {status}{source}"
+
+
+def _forced_line(forced: Bound | None, verdict: Verdict) -> str | None:
+    """``forced = 4 on mistakes: holds (Lemma 21.6 ...)`` when the adversary claims a count."""
+    if forced is None or not forced.stated:
         return None
-    if bound.measure == "mistakes":
-        return T.mistakes
-    if bound.measure == "expected mistakes":
-        return T.expected_mistakes
-    return T.regret
+    status = {"ok": "holds", None: f"not judged (this game does not measure {forced.measure})"}.get(
+        verdict.forced_status, verdict.forced_status)
+    source = f" ({forced.source})" if forced.source else ""
+    return f"forced = {_number_text(forced.value)} on {forced.measure}: {status}{source}"
 
 
-def _bound_holds(T: Any, bound: Any) -> bool | None:
-    value = _bound_value(T, bound)
-    if value is None:
-        return None
-    return value <= bound.value + 1e-9
+class _RoundBar(Observer):
+    """Advances a progress bar after each round."""
+
+    def __init__(self, bar: Progress):
+        self.bar = bar
+
+    def on_round(self, game: Any, r: Any) -> None:
+        self.bar.update()
 
 
-def _bound_line(T: Any, bound: Any) -> str:
-    if bound is None:
-        return "bound = none stated by the learner for this game"
-    verdict = "holds" if _bound_holds(T, bound) else "BROKEN"
-    source = f" ({bound.source})" if bound.source else ""
-    return f"bound = {_number_text(bound.value)} on {bound.measure}: {verdict}{source}"
+def _run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None = None) -> tuple:
+    """Build the players by name and play one game with the CLI's options.
 
-
-class _Watched:
-    """Forwards a deterministic learner's calls and records each completed round."""
-
-    def __init__(self, inner: Any, on_round):
-        self.inner = inner
-        self.rounds: list = []
-        self._p: float | None = None
-        self._on_round = on_round
-
-    def predict_one(self, x: Any) -> Any:
-        value = self.inner.predict_one(x)
-        self._p = value
-        return value
-
-    def learn_one(self, x: Any, y: int) -> None:
-        self.inner.learn_one(x, y)
-        p = float(self._p) if self._p is not None else float("nan")
-        prediction = int(p) if p in (0.0, 1.0) and not isinstance(self, _WatchedRandomized) else None
-        self.rounds.append(_PartialRound(len(self.rounds) + 1, x, p, prediction, int(y)))
-        self._on_round()
-
-
-class _WatchedRandomized(_Watched):
-    """The same for a randomized learner (the engine's draws are not seen here)."""
-
-    def predict_proba_one(self, x: Any) -> Any:
-        value = self.inner.predict_proba_one(x)
-        self._p = value
-        return value
-
-
-@attrs.frozen
-class _PartialRound:
-    t: int
-    x: Any
-    p: float
-    prediction: int | None
-    y: int
-
-
-def _watch(learner: Any, on_round) -> _Watched:
-    from mistakebound.game.players import is_randomized
-
-    if is_randomized(learner):
-        return _WatchedRandomized(learner, on_round)
-    return _Watched(learner, on_round)
-
-
-def _build_players(args: Any, H: HypothesisClass, learner_name: str, rounds: int | None):
-    from mistakebound.game.registry import get_adversary, get_learner
-
-    lf = get_learner(learner_name)
-    af = get_adversary(args.adversary)
-    learner = lf(H, rounds=rounds)
-    adversary = af(H, rounds=rounds)
-    applies = getattr(adversary, "applies_to", None)
-    if callable(applies) and not applies(H):
-        raise _BadInput(f"ADVERSARY: {af.name} does not apply to {H.describe()} ({af.summary})")
-    return lf, learner, adversary
-
-
-def _run_game(args: Any, H: HypothesisClass, learner_name: str, on_round=None, watching: list | None = None):
-    """Play one game with the CLI's options; returns (factory, transcript, bound).
-
-    The learner is wrapped so that each completed round is recorded (``watching``
-    receives the wrapper, whose ``rounds`` survive a Ctrl-C) and reported to
-    ``on_round``; the transcript names the learner itself.
+    Returns ``(learner, transcript, claim, verdict)``.  Raises ``GameInterrupted`` (with
+    the rounds played) on Ctrl-C and ``GameError`` when a player breaks a rule.
     """
-    from mistakebound.game.play import play
-    from mistakebound.game.players import describe
-
-    lf, learner, adversary = _build_players(args, H, learner_name, args.rounds)
     realizable = not args.unrealizable
-    watched = _watch(learner, on_round or (lambda: None))
-    if watching is not None:
-        watching.append(watched)
+    learner = registry.build("learner", learner_name, setting, rounds=args.rounds)
+    adversary = registry.build("adversary", args.adversary, setting, rounds=args.rounds)
+    forced = forced_bound(adversary, setting, learner=learner, rounds=args.rounds, realizable=realizable)
+    if isinstance(setting, OCOSetting) and args.unrealizable:
+        raise _BadInput("--unrealizable: an online convex optimisation game has no labels to realize")
+    observers = [] if bar is None or isinstance(setting, OCOSetting) else [_RoundBar(bar)]
+    T = play(learner, adversary, setting, rounds=args.rounds, seed=args.seed, realizable=realizable,
+             observers=observers)
     try:
-        T = play(watched, adversary, H, rounds=args.rounds, seed=args.seed, realizable=realizable)
-    except GameError as exc:
-        if exc.transcript is not None:
-            exc.transcript = attrs.evolve(exc.transcript, learner=describe(learner))
-        raise
-    T = attrs.evolve(T, learner=describe(learner))
-    return lf, T, lf.bound(H, rounds=args.rounds, realizable=realizable)
+        verdict = judge_played(learner, setting, T, rounds=args.rounds, realizable=realizable, forced=forced)
+    except MistakeboundError as exc:  # nothing already played is lost: the caller prints the game first
+        raise _ClaimFailed(exc, T) from exc
+    return learner, T, verdict.bound, verdict
 
 
 def _plural(n: Any, word: str) -> str:
     return f"{_number_text(n)} {word}{'' if n == 1 else 's'}"
 
 
-def _game_header(T: Any, rounds: int) -> str:
+def _game_header(T: Any, rounds: int, setting: Any = None) -> str:
+    if isinstance(T, OCOTranscript):
+        where = setting.describe() if setting is not None else f"oco(d={T.d})"
+        return f"game: {T.learner} vs {T.adversary} on {where}, seed {T.seed}, at most {rounds} rounds"
     kind = "realizable" if T.realizable else "unrealizable"
     return f"game: {T.learner} vs {T.adversary} on {T.class_name}, {kind}, seed {T.seed}, at most {rounds} rounds"
 
 
-def _totals(T: Any, H: HypothesisClass, bound: Any) -> list[str]:
+def _totals(T: Any, setting: Any) -> list[str]:
+    if isinstance(T, OCOTranscript):
+        return [f"rounds = {len(T)}", f"cumulative loss = {_number_text(T.cumulative_loss)}",
+                f"regret = {_number_text(T.best_fixed_regret() if len(T) else 0.0)} (against the best fixed point "
+                "in hindsight)"]
     lines = [
         f"rounds = {len(T)}",
         f"mistakes = {T.mistakes}",
@@ -597,108 +487,117 @@ def _totals(T: Any, H: HypothesisClass, bound: Any) -> list[str]:
             f"regret = {_number_text(T.regret)} (the best hypothesis in hindsight makes "
             f"{_plural(T.best_hypothesis_mistakes, 'mistake')})"
         )
-    if T.version_space is not None:
-        names = [H.hypothesis_name(i) for i in T.version_space]
+    if T.version_space is not None and isinstance(setting, HypothesisClass):
+        names = [setting.hypothesis_name(i) for i in T.version_space]
         shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
-        lines.append(f"version space = {len(names)} of {H.n_hypotheses} hypotheses" + (f": {shown}" if names else ""))
-    lines.append(_bound_line(T, bound))
+        lines.append(f"version space = {len(names)} of {setting.n_hypotheses} hypotheses" + (f": {shown}" if names else ""))
     return lines
+
+
+def _oco_table(T: OCOTranscript) -> str:
+    rows = [[str(r.t), "(" + ",".join(_number_text(v) for v in r.w) + ")", _number_text(r.value)] for r in T.rounds]
+    return _table(["t", "w", "loss"], rows)
 
 
 def _cmd_play(args, out) -> int:
     if args.rounds is None:
         args.rounds = DEFAULT_ROUNDS
     _check_out(args.out, _JSONL_SUFFIXES, "JSON Lines")
-    H = load_class(args.cls)
-    watching: list = []
+    setting = registry.load_setting(args.cls)
     try:
         with Progress(args.rounds, desc="play", unit="rounds") as bar:
-            lf, T, bound = _run_game(args, H, args.learner, bar.update, watching)
-    except KeyboardInterrupt:
-        rounds = watching[0].rounds if watching else []
-        learner = type(watching[0].inner).__name__ if watching else args.learner
-        print(f"interrupted after {len(rounds)} rounds of {learner} vs {args.adversary} on {H.describe()}", file=out)
-        if rounds and not args.quiet:
-            print(format_transcript(rounds), file=out)
-        print(f"rounds = {len(rounds)}", file=out)
-        if all(r.prediction is not None for r in rounds):
-            print(f"mistakes = {sum(r.prediction != r.y for r in rounds)}", file=out)
-        print(f"expected mistakes = {_number_text(math.fsum(abs(r.p - r.y) for r in rounds))}", file=out)
+            learner, T, claim, verdict = _run_game(args, setting, args.learner, bar)
+    except GameInterrupted as exc:
+        played = exc.transcript
+        print(f"interrupted after {len(played)} rounds of {played.learner} vs {played.adversary} "
+              f"on {setting.describe()}", file=out)
+        if len(played) and not args.quiet:
+            print(_oco_table(played) if isinstance(played, OCOTranscript) else format_transcript(played.rounds),
+                  file=out)
+        for line in _totals(played, setting)[:3]:
+            print(line, file=out)
         return EXIT_INTERRUPTED
+    except _ClaimFailed as failed:  # the game finished; the learner's or adversary's claim could not be read
+        T = failed.transcript
+        print(_game_header(T, args.rounds, setting), file=out)
+        if not args.quiet:
+            print(_oco_table(T) if isinstance(T, OCOTranscript) else format_transcript(T.rounds), file=out)
+        for line in _totals(T, setting):
+            print(line, file=out)
+        message = " ".join(str(failed.error).split())
+        print(f"bound = not judged: {message}", file=out)
+        print(f"mistakebound play: error: {message}", file=sys.stderr)
+        return EXIT_BROKEN
     except GameError as exc:
         message = " ".join(str(exc).split())
         print(f"game stopped: {message}", file=out)
         played = exc.transcript
         if played is not None:
             if len(played) and not args.quiet:
-                print(format_transcript(played.rounds), file=out)
+                rounds = played.rounds
+                print(_oco_table(played) if isinstance(played, OCOTranscript) else format_transcript(rounds), file=out)
             print(f"rounds completed = {len(played)}", file=out)
         print(f"mistakebound play: error: {message}", file=sys.stderr)
         return EXIT_BROKEN
-    print(_game_header(T, args.rounds), file=out)
+    print(_game_header(T, args.rounds, setting), file=out)
     if not args.quiet:
-        print(format_transcript(T.rounds), file=out)
-    for line in _totals(T, H, bound):
+        print(_oco_table(T) if isinstance(T, OCOTranscript) else format_transcript(T.rounds), file=out)
+    for line in _totals(T, setting):
         print(line, file=out)
+    print(_bound_line(claim, verdict), file=out)
+    forced_line = _forced_line(verdict.forced, verdict)
+    if forced_line:
+        print(forced_line, file=out)
     if args.out:
-        _write_jsonl(args.out, transcript_records(T, bound=bound))
+        _write_jsonl(args.out, transcript_records(T, claim=claim, verdict=verdict))
         print(f"wrote {args.out} ({len(T)} rounds and a summary, JSON Lines)", file=out)
-    return EXIT_BROKEN if bound is not None and not _bound_holds(T, bound) else EXIT_OK
+    return EXIT_BROKEN if verdict.broken else EXIT_OK
 
 
 # ------------------------------------------------------------------------- worst case
-def _worst_case(learner: Any, H: HypothesisClass, horizon: int | None, max_nodes: int, desc: str):
-    """worst_case_mistakes with a progress bar (counting positions when the search reports them)."""
+def _worst_case(learner: Any, H: HypothesisClass, args: Any, desc: str):
+    """worst_case_mistakes with the CLI's budget and a progress bar counting positions."""
     from mistakebound.theory.worst_case import worst_case_mistakes
 
-    reports = "progress" in inspect.signature(worst_case_mistakes).parameters
-    with Progress(max_nodes if reports else None, desc=desc, unit="positions") as bar:
-        if reports:
-            return worst_case_mistakes(learner, H, horizon=horizon, max_nodes=max_nodes, progress=bar.update)
-        bar.start_ticker()
-        return worst_case_mistakes(learner, H, horizon=horizon, max_nodes=max_nodes)
+    with Progress(args.max_nodes, desc=desc, unit="positions") as bar:
+        return worst_case_mistakes(learner, H, horizon=args.horizon, max_nodes=args.max_nodes,
+                                   time_limit=args.time_limit, progress=bar.update)
 
 
-def _interrupted_worst_case(args, learner: Any, lf: Any, H: HypothesisClass, out) -> int:
-    """After Ctrl-C in the search: a proven lower bound from one quick game, and the learner's bound."""
-    from mistakebound.adversaries.opposite_label import OppositeLabel
-    from mistakebound.game.play import play
+def _interval_text(W: Any) -> str:
+    return f">= {_number_text(W.lower)} and <= {_number_text(W.upper)}"
 
-    print(f"interrupted: the search of {args.learner} on {H.describe()} did not finish", file=out)
-    try:
-        rounds = args.horizon if args.horizon is not None else H.n_hypotheses + H.n_instances
-        T = play(learner, OppositeLabel(), H, rounds=rounds, seed=0)
-        print(f"M_A(H) >= {_number_text(T.expected_mistakes)} (forced by OppositeLabel in one game)", file=out)
-    except (KeyboardInterrupt, MistakeboundError):
-        pass
-    bound = lf.bound(H, rounds=args.horizon)
-    if bound is not None:
-        print(f"M_A(H) <= {_number_text(bound.value)} (the learner's proven bound: {bound.source})", file=out)
-    return EXIT_INTERRUPTED
+
+def _claim_line(claim: Bound, verdict: Verdict, W: Any) -> str:
+    """The learner's claim beside the search's proven interval: held, broken, or undecided."""
+    if not claim.stated:
+        return f"claim = none: {claim.reason}" if claim.reason else "claim = none"
+    source = f" ({claim.source})" if claim.source else ""
+    head = f"claim = {_number_text(claim.value)} on {claim.measure}{source}"
+    if verdict.status == "BROKEN":
+        return f"{head}: BROKEN (the adversary's line forces {_number_text(W.lower)})"
+    if verdict.status == "ok":
+        return f"{head}: holds" + ("" if W.exact else f" (proven: M_A(H) <= {_number_text(W.upper)})")
+    return f"{head}: undecided (a claim, not proven: the search proved only M_A(H) {_interval_text(W)})"
 
 
 def _cmd_worst_case(args, out) -> int:
-    from mistakebound.theory.littlestone import LdimSearch
-    from mistakebound.game.registry import get_learner
+    from mistakebound.theory.littlestone import littlestone_bounds
 
-    H = load_class(args.cls)
-    lf = get_learner(args.learner)
-    learner = lf(H, rounds=args.horizon)
-    try:
-        W = _worst_case(learner, H, args.horizon, args.max_nodes, f"worst case of {lf.name}")
-    except KeyboardInterrupt:
-        return _interrupted_worst_case(args, lf(H, rounds=args.horizon), lf, H, out)
+    H = _finite_class(args.cls, "worst-case")
+    learner = registry.build("learner", args.learner, H, rounds=args.horizon)
+    name = registry.find("learner", args.learner).name
+    W = _worst_case(learner, H, args, f"worst case of {name}")
     over = f" over {args.horizon} rounds" if args.horizon is not None else ""
     print(f"learner: {W.learner}", file=out)
     print(f"class: {H.describe()}", file=out)
     if W.exact:
-        print(f"M_A(H){over} = {_number_text(W.value)} (exact; {W.nodes:,} positions searched)", file=out)
+        print(f"M_A(H){over} = {_number_text(W.lower)} (exact; {W.nodes:,} positions searched)", file=out)
     else:
-        print(
-            f"M_A(H){over} >= {_number_text(W.lower)} and <= {_number_text(W.upper)} (partial: the budget of "
-            f"{args.max_nodes:,} positions ran out; raise --max-nodes or give a smaller --horizon)", file=out,
-        )
-    G = W.strategy
+        why = "interrupted" if W.status == "interrupted" else "the budget ran out"
+        print(f"M_A(H){over} {_interval_text(W)} (partial: {why} after {W.nodes:,} positions; "
+              "raise --max-nodes / --time-limit or give a smaller --horizon)", file=out)
+    G = W.witness
     k = G.number_of_nodes() - 1
     if k:
         rows = []
@@ -712,17 +611,17 @@ def _cmd_worst_case(args, out) -> int:
         print(_table(["t", "x", "p", "y", "mistake"], rows), file=out)
     else:
         print("optimal line: empty (no instance splits the class, or the horizon is 0)", file=out)
-    try:
-        search = LdimSearch(H)
-        ldim = search.ldim(search.full)
-    except KeyboardInterrupt:
-        print("Ldim = ? (interrupted)", file=out)
-        return EXIT_INTERRUPTED
-    print(f"Ldim = {ldim} (forced on every deterministic learner; SOA makes no more)", file=out)
-    bound = lf.bound(H, rounds=args.horizon)
-    if bound is not None:
-        print(f"bound = {_number_text(bound.value)} ({lf.name}'s proven bound: {bound.source})", file=out)
-    return EXIT_OK if W.exact else EXIT_INTERRUPTED
+    ldim = littlestone_bounds(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
+    if ldim.exact:
+        print(f"Ldim = {ldim.lower} (forced on every deterministic learner; SOA makes no more)", file=out)
+    else:
+        print(f"{ldim.describe()} (forced on every deterministic learner; SOA makes no more)", file=out)
+    claim = stated_bound(learner, H, rounds=args.horizon, realizable=True)
+    verdict = judge(W, claim)
+    print(_claim_line(claim, verdict, W), file=out)
+    if verdict.broken:
+        return EXIT_BROKEN
+    return EXIT_OK if W.exact and ldim.exact else EXIT_INTERRUPTED
 
 
 # ------------------------------------------------------------------------ tree, plot
@@ -731,26 +630,19 @@ def _cmd_tree(args, out) -> int:
 
     _check_out(args.out, FIGURE_FORMATS, "figure")
     _require_plots()
-    H = load_class(args.cls)
+    H = _finite_class(args.cls, "tree")
     if args.worst_case:
-        from mistakebound.game.registry import get_learner
-
-        lf = get_learner(args.worst_case)
-        learner = lf(H, rounds=args.horizon)
-        try:
-            W = _worst_case(learner, H, args.horizon, 200_000 if args.max_nodes is None else args.max_nodes,
-                            f"worst case of {lf.name}")
-        except KeyboardInterrupt:
-            return _interrupted_worst_case(
-                argparse.Namespace(learner=args.worst_case, horizon=args.horizon), lf(H, rounds=args.horizon), lf, H, out,
-            )
-        fig = draw_strategy(W.strategy, H, learner=lf.name)
+        learner = registry.build("learner", args.worst_case, H, rounds=args.horizon)
+        name = registry.find("learner", args.worst_case).name
+        W = _worst_case(learner, H, args, f"worst case of {name}")
+        fig = draw_strategy(W.witness, H, learner=name)
         save_figure(fig, args.out)
-        state = "exact" if W.exact else f"partial: between {_number_text(W.lower)} and {_number_text(W.upper)}"
-        print(f"wrote {args.out}: the worst-case line of {lf.name} on {H.describe()}, "
-              f"{_number_text(W.value)} mistakes ({state})", file=out)
+        state = (f"{_number_text(W.lower)} mistakes (exact)" if W.exact else
+                 f"between {_number_text(W.lower)} and {_number_text(W.upper)} mistakes (partial: {W.status})")
+        print(f"wrote {args.out}: the worst-case line of {name} on {H.describe()}, {state}", file=out)
         return EXIT_OK if W.exact else EXIT_INTERRUPTED
-    from mistakebound.theory.littlestone import LdimSearch, SearchIncomplete, SearchInterrupted
+    from mistakebound.theory.littlestone import LdimSearch
+    from mistakebound.theory.search import SearchIncomplete, SearchInterrupted
 
     with Progress(None, desc="Littlestone dimension") as bar:
         bar.start_ticker()
@@ -767,7 +659,7 @@ def _cmd_tree(args, out) -> int:
                 tree = search.tree(max_nodes=None if args.max_nodes is None else max(args.max_nodes - bounds.nodes, 1),
                                    time_limit=None if args.time_limit is None else max(args.time_limit - bounds.seconds, 1e-3))
             except (SearchIncomplete, SearchInterrupted) as exc:
-                bounds = exc.bounds
+                bounds = exc.result
     if not bounds.exact:
         print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s; no tree drawn", file=out)
         print("the result is partial: raise --max-nodes / --time-limit for the exact value and the tree", file=out)
@@ -779,7 +671,6 @@ def _cmd_tree(args, out) -> int:
 
 def _cmd_plot(args, out) -> int:
     from mistakebound.interfaces.plots import FIGURE_FORMATS, plot_cumulative, save_figure
-    from mistakebound.game.registry import get_adversary, get_learner
 
     if args.rounds is None:
         args.rounds = DEFAULT_ROUNDS
@@ -787,126 +678,94 @@ def _cmd_plot(args, out) -> int:
     names = [n.strip() for n in args.learners.split(",") if n.strip()]
     if not names:
         raise _BadInput(f"--learners: expected comma-separated learner names, got {args.learners!r}")
-    factories = [get_learner(n) for n in names]  # unknown names fail before any game
-    adversary_name = get_adversary(args.adversary).name
+    labels = [registry.find("learner", n).name for n in names]  # unknown names fail before any game
+    adversary_name = registry.find("adversary", args.adversary).name
     _require_plots()
-    H = load_class(args.cls)
-    games: list[tuple[Any, Any, Any]] = []
+    setting = registry.load_setting(args.cls)
+    games: list[tuple[str, Any, Bound, Verdict]] = []
     try:
-        with Progress(len(factories), desc="plot", unit="games") as bar:
-            for f in factories:
-                _, T, bound = _run_game(args, H, f.name)
-                games.append((f, T, bound))
+        with Progress(len(names), desc="plot", unit="games") as bar:
+            for name, label in zip(names, labels):
+                _, T, claim, verdict = _run_game(args, setting, name)
+                games.append((label, T, claim, verdict))
                 bar.update()
     except KeyboardInterrupt:
-        print(f"interrupted after {len(games)} of {len(factories)} games; no figure written", file=out)
+        print(f"interrupted after {len(games)} of {len(names)} games; no figure written", file=out)
         _print_games(games, out)
         return EXIT_INTERRUPTED
-    measure = "regret" if args.unrealizable else "mistakes"
-    kind = "unrealizable" if args.unrealizable else "realizable"
-    what = "Regret" if args.unrealizable else "Cumulative mistakes"
-    title = f"{what} on {H.describe()} against {adversary_name} ({kind}, seed {args.seed})"
-    bounds = [b if (b is not None and (b.measure == "regret") == args.unrealizable) else None for _, _, b in games]
-    fig = plot_cumulative([T for _, T, _ in games], bounds, title, H=H, measure=measure,
-                          labels=[f.name for f, _, _ in games])
+    except GameError as exc:  # a player broke a rule: a game errored (exit 1), as in play
+        message = " ".join(str(exc).split())
+        print(f"game {len(games) + 1} of {len(names)} stopped: {message}; no figure written", file=out)
+        _print_games(games, out)
+        print(f"mistakebound plot: error: {message}", file=sys.stderr)
+        return EXIT_BROKEN
+    oco = isinstance(setting, OCOSetting)
+    regret_curve = oco or (args.unrealizable and isinstance(setting, (HypothesisClass, ExpertAdvice)))
+    measure = "regret" if regret_curve else "mistakes"  # spaces without a best hypothesis: mistakes
+    kind = "online convex optimisation" if oco else ("unrealizable" if args.unrealizable else "realizable")
+    what = "Regret" if measure == "regret" else "Cumulative mistakes"
+    title = f"{what} on {setting.describe()} against {adversary_name} ({kind}, seed {args.seed})"
+    bounds = [c if c.stated and (c.measure == "regret") == regret_curve else None for _, _, c, _ in games]
+    fig = plot_cumulative([T for _, T, _, _ in games], bounds, title, H=setting, measure=measure,
+                          labels=[label for label, _, _, _ in games])
     save_figure(fig, args.out)
     _print_games(games, out)
     print(f"wrote {args.out}", file=out)
-    broken = any(b is not None and not _bound_holds(T, b) for _, T, b in games)
-    return EXIT_BROKEN if broken else EXIT_OK
+    return EXIT_BROKEN if any(v.broken for *_, v in games) else EXIT_OK
 
 
 def _print_games(games, out) -> None:
     rows = []
-    for f, T, bound in games:
-        verdict = "-" if bound is None else ("ok" if _bound_holds(T, bound) else "BROKEN")
+    for label, T, claim, verdict in games:
+        if isinstance(T, OCOTranscript):
+            totals = [str(len(T)), "-", "-", _number_text(T.best_fixed_regret() if len(T) else 0.0)]
+        else:
+            totals = [str(len(T)), str(T.mistakes), _number_text(T.expected_mistakes), _number_text(T.regret)]
         rows.append([
-            f.name, str(len(T)), str(T.mistakes), _number_text(T.expected_mistakes), _number_text(T.regret),
-            "-" if bound is None else f"{_number_text(bound.value)} ({bound.measure})", verdict,
+            label, *totals,
+            "-" if not claim.stated else f"{_number_text(claim.value)} ({claim.measure})",
+            {"ok": "ok", "no bound": "-"}.get(verdict.status, verdict.status),
         ])
     if rows:
         print(_table(["learner", "rounds", "mistakes", "expected", "regret", "bound", "verdict"], rows), file=out)
 
 
 # --------------------------------------------------------------------------- parser
-def _integer(text: str, minimum: int, maximum: int | None = None) -> int:
-    """``text`` as an integer in ``[minimum, maximum]``, or an argparse error saying what was expected."""
-    expected = f"an integer >= {minimum}" if maximum is None else f"an integer from {minimum} to {maximum}"
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
-    if value < minimum or (maximum is not None and value > maximum):
-        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    return _integer(text, 0)
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line on stderr (exit code 2)."""
-
-    def error(self, message: str):
-        # one line: control characters an argument held are shown escaped ('\\r'), not printed
-        message = re.sub(r"[\x00-\x1f\x7f]", lambda m: repr(m.group())[1:-1], message)
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
-
 def _fill(text: str) -> str:
     return textwrap.fill(text, width=78)
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
-
-
-def _positive(text: str) -> int:
-    return _integer(text, 1)
-
-
-#: The most processes --workers may ask for (a typo must not start thousands).
-MAX_WORKERS = 256
-
-
-def _workers(text: str) -> int:
-    return _integer(text, 1, MAX_WORKERS)
-
-
 def _players_usage() -> str:
     """The registered learners and adversaries, one per line with a summary."""
-    from mistakebound.game.registry import ADVERSARIES, LEARNERS
-
-    width = max(len(n) for n in (*LEARNERS, *ADVERSARIES)) + 2
-    lines = ["learners (LEARNER; case, '-' and '_' are ignored):"]
-    lines += [f"  {name.ljust(width)}{f.summary}" for name, f in LEARNERS.items()]
+    lines = ["learners (LEARNER; case, '-' and '_' ignored; or module:Class; parameters as Name(key=value)):"]
+    lines += registry.usage("learner")
     lines.append("adversaries (ADVERSARY):")
-    lines += [f"  {name.ljust(width)}{f.summary}" for name, f in ADVERSARIES.items()]
+    lines += registry.usage("adversary")
     return "\n".join(lines)
 
 
-def _epilog(players: bool) -> str:
+def _settings_usage(spaces: bool) -> str:
+    lines = ["zoo classes (CLASS, e.g. thresholds:64, k_sparse:8,2, singletons:5,empty):"]
+    lines += registry.usage("class")
+    if spaces:
+        lines.append("spaces (SETTING, as NAME:ARGS with arguments by position or key=value):")
+        lines += registry.usage("space")
+    lines.append("or a class file: a path ending in .npy, .csv or .json (rows hypotheses, columns instances).")
+    return "\n".join(lines)
+
+
+def _epilog(players: bool, settings: str) -> str:
     parts = []
     if players:
         try:
             parts.append(_players_usage())
         except Exception:  # noqa: BLE001 - help must work even if the registry cannot be listed
             pass
-    try:
-        parts.append(
-            "zoo classes (CLASS specs, e.g. thresholds:64, k_sparse:8,2, singletons:5,empty):\n"
-            + _zoo_usage()
-            + "\nor CLASS is a path to a .npy or .csv file holding a 0/1 matrix (rows hypotheses)."
-        )
-    except Exception:  # noqa: BLE001 - help must work even if the zoo cannot be listed
-        pass
+    if settings:
+        try:
+            parts.append(_settings_usage(spaces=settings == "all"))
+        except Exception:  # noqa: BLE001 - help must work even if the zoo cannot be listed
+            pass
     parts.append(_fill(
         "exit codes: 0 ok, 1 a bound is broken (or a game errored), 2 bad input, "
         "3 interrupted or a search out of budget (partial results printed)"
@@ -914,30 +773,36 @@ def _epilog(players: bool) -> str:
     return "\n\n".join(parts)
 
 
+def _add_budget(p: argparse.ArgumentParser, what: str, default_nodes: int | None = None) -> None:
+    p.add_argument("--max-nodes", type=positive, default=default_nodes,
+                   help=f"stop {what} after this many nodes and print proven bounds (exit 3)")
+    p.add_argument("--time-limit", type=seconds, default=None,
+                   help=f"stop {what} after this many seconds and print proven bounds (exit 3); Ctrl-C does the same")
+
+
 def _parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
-    full = _epilog(players=True)
-    parser = _Parser(
+    parser = Parser(
         prog="mistakebound",
         description="The online mistake-bound game, played and verified exactly.",
-        epilog=full, formatter_class=formatter,
+        epilog=_epilog(players=True, settings="all"), formatter_class=formatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def command(name: str, summary: str, description: str, players: bool = True):
+    def command(name: str, summary: str, description: str, players: bool = True, settings: str = "all"):
         return sub.add_parser(
             name, help=summary, description=_fill(description),
-            epilog=full if players else _epilog(players=False), formatter_class=formatter,
+            epilog=_epilog(players, settings), formatter_class=formatter,
         )
 
     check = command(
-        "check", "play every learner against every adversary and check the proven bounds",
-        "Play every realizable learner against every applicable adversary on the built-in "
-        "classes, check each game against the learner's proven upper bound and the "
-        "adversary's forced lower bound, and print the table. Exit 0 if all hold, 1 otherwise.",
-        players=False,
+        "check", "play every learner against every adversary and check their claims",
+        "Play every registered learner against every applicable adversary on the built-in "
+        "classes, judge each game against the learner's claimed bound and the adversary's "
+        "forced count, run the scenario suites, and print the table. Exit 0 if all hold, 1 otherwise.",
+        players=False, settings="",
     )
-    check.add_argument("--seed", type=_seed, default=0, help="seed of every game (default 0)")
+    check.add_argument("--seed", type=seed, default=0, help="seed of every game (default 0)")
     check.add_argument("--json", metavar="FILE.json",
                        help="also write the report as JSON (lossless; read back with CheckReport.from_json)")
     check.set_defaults(run=_cmd_check)
@@ -945,54 +810,52 @@ def _parser() -> argparse.ArgumentParser:
     ldim = command(
         "ldim", "print |H|, |X|, VCdim and Ldim of a class",
         "Print |H|, |X|, the VC dimension, the Littlestone dimension and the log2|H| bound "
-        "of a class given as a zoo spec (e.g. thresholds:64, k_sparse:8,2) or a .npy/.csv "
-        "0/1 matrix file (rows hypotheses, columns instances).",
-        players=False,
+        "of a class given as a zoo spec (e.g. thresholds:64, k_sparse:8,2) or a .npy/.csv/.json "
+        "class file (rows hypotheses, columns instances).",
+        players=False, settings="classes",
     )
-    ldim.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or path to a .npy or .csv 0/1 matrix")
+    ldim.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     ldim.add_argument("--tree", action="store_true", help="also print a shattered tree of depth Ldim")
-    ldim.add_argument("--max-nodes", type=_positive, default=None,
-                      help="stop after this many search nodes and print proven bounds (exit 3)")
-    ldim.add_argument("--time-limit", type=_seconds, default=None,
-                      help="stop after this many seconds and print proven bounds (exit 3); Ctrl-C does the same")
-    ldim.add_argument("--workers", type=_workers, default=1,
+    _add_budget(ldim, "the search")
+    ldim.add_argument("--workers", type=workers, default=1,
                       help="processes searching for Ldim, this one included (default 1); pays on long "
                            "searches of large classes (see the README's Performance section)")
     ldim.set_defaults(run=_cmd_ldim)
 
-    play = command(
-        "play", "play one game and print its transcript and totals",
-        "Play LEARNER against ADVERSARY on CLASS and print one line per round (t, x, the "
+    play_p = command(
+        "play", "play one game and print its transcript, totals and the learner's claim",
+        "Play LEARNER against ADVERSARY on SETTING and print one line per round (t, x, the "
         "learner's probability p of label 1, its prediction, the label y, mistake) and the "
         "totals: mistakes, expected mistakes, regret against the best hypothesis in "
-        "hindsight, the version space, and the learner's proven bound with its verdict. "
-        "Exit 1 if the bound is broken.",
+        "hindsight, the version space, and the learner's claimed bound with its verdict. "
+        "Exit 1 if the claim is broken.",
     )
-    play.add_argument("learner", metavar="LEARNER", help="a learner name (listed below)")
-    play.add_argument("adversary", metavar="ADVERSARY", help="an adversary name (listed below)")
-    play.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or path to a .npy or .csv 0/1 matrix")
-    play.add_argument("--rounds", type=_positive, default=None, help=f"the horizon (default {DEFAULT_ROUNDS})")
-    play.add_argument("--seed", type=_seed, default=0, help="seed of the game (default 0)")
-    play.add_argument("--unrealizable", action="store_true",
-                      help="allow labels no hypothesis gives (default: realizable games)")
-    play.add_argument("--out", metavar="FILE.jsonl",
-                      help="also write the game as JSON Lines: one object per round, then a summary")
-    play.add_argument("-q", "--quiet", action="store_true", help="print the totals only, not the rounds")
-    play.set_defaults(run=_cmd_play)
+    play_p.add_argument("learner", metavar="LEARNER", help="a learner name (listed below) or module:Class")
+    play_p.add_argument("adversary", metavar="ADVERSARY", help="an adversary name (listed below) or module:Class")
+    play_p.add_argument("cls", metavar="SETTING", help="a zoo class, a space, or a class file (listed below)")
+    play_p.add_argument("--rounds", type=positive, default=None, help=f"the horizon (default {DEFAULT_ROUNDS})")
+    play_p.add_argument("--seed", type=seed, default=0, help="seed of the game (default 0)")
+    play_p.add_argument("--unrealizable", action="store_true",
+                        help="allow labels no hypothesis gives (default: realizable games)")
+    play_p.add_argument("--out", metavar="FILE.jsonl",
+                        help="also write the game as JSON Lines: one object per round, then a summary")
+    play_p.add_argument("-q", "--quiet", action="store_true", help="print the totals only, not the rounds")
+    play_p.set_defaults(run=_cmd_play)
 
     worst = command(
         "worst-case", "the exact worst case M_A(H) of a learner and the optimal adversary line",
         "Search the game tree for the largest number of mistakes any realizable adaptive "
         "adversary can force on LEARNER over CLASS (the game value M_A(H)), print it with the "
-        "adversary's optimal line, and print Ldim(H) beside it. A search that runs out of "
-        "its budget prints proven lower and upper bounds and exits 3.",
+        "adversary's optimal line and Ldim(H), and judge the learner's claim against it. A "
+        "search that runs out of its budget prints proven lower and upper bounds and exits 3; "
+        "a claim the search proves broken exits 1.",
+        settings="classes",
     )
-    worst.add_argument("learner", metavar="LEARNER", help="a learner name (listed below)")
-    worst.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or path to a .npy or .csv 0/1 matrix")
-    worst.add_argument("--horizon", type=_seed, default=None,
+    worst.add_argument("learner", metavar="LEARNER", help="a learner name (listed below) or module:Class")
+    worst.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
+    worst.add_argument("--horizon", type=seed, default=None,
                        help="limit games to this many rounds (needed for learners that change state without a mistake)")
-    worst.add_argument("--max-nodes", type=_positive, default=200_000,
-                       help="budget of positions to expand (default 200000)")
+    _add_budget(worst, "the search")
     worst.set_defaults(run=_cmd_worst_case)
 
     tree = command(
@@ -1001,31 +864,27 @@ def _parser() -> argparse.ArgumentParser:
         "edges with the labels 0 and 1, leaves with the witness hypotheses. With "
         "--worst-case LEARNER draw instead the adversary's optimal line against LEARNER. "
         "Needs matplotlib (pip install 'mistakebound[plot]').",
+        settings="classes",
     )
-    tree.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or path to a .npy or .csv 0/1 matrix")
+    tree.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     tree.add_argument("--worst-case", metavar="LEARNER", help="draw the worst-case line against this learner")
-    tree.add_argument("--horizon", type=_seed, default=None, help="with --worst-case: limit games to this many rounds")
-    tree.add_argument("--max-nodes", type=_positive, default=None,
-                      help="budget of search nodes for the shattered tree: when it runs out, print proven "
-                           "bounds and exit 3 (default: no budget); with --worst-case, of positions (default 200000)")
-    tree.add_argument("--time-limit", type=_seconds, default=None,
-                      help="stop the shattered-tree search after this many seconds and print proven bounds "
-                           "(exit 3); Ctrl-C does the same")
+    tree.add_argument("--horizon", type=seed, default=None, help="with --worst-case: limit games to this many rounds")
+    _add_budget(tree, "the search (the shattered tree's, or with --worst-case the worst case's)")
     tree.add_argument("--out", metavar="FILE", required=True, help="the figure: a .png, .svg or .pdf file name")
     tree.set_defaults(run=_cmd_tree)
 
     plot = command(
-        "plot", "draw cumulative mistakes (or regret) against the proven bounds",
-        "Play each learner of --learners against --adversary on CLASS (same seed) and draw "
-        "cumulative mistakes over the rounds, or with --unrealizable the regret against the "
-        "best hypothesis in hindsight, each learner's proven bound a dashed line of its "
-        "colour. Needs matplotlib (pip install 'mistakebound[plot]').",
+        "plot", "draw cumulative mistakes (or regret) against the learners' claims",
+        "Play each learner of --learners against --adversary on SETTING (same seed) and draw "
+        "cumulative mistakes over the rounds, or with --unrealizable (and on oco settings) the "
+        "regret, each learner's claimed bound a dashed line of its colour. Needs matplotlib "
+        "(pip install 'mistakebound[plot]').",
     )
-    plot.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or path to a .npy or .csv 0/1 matrix")
+    plot.add_argument("cls", metavar="SETTING", help="a zoo class, a space, or a class file (listed below)")
     plot.add_argument("--learners", required=True, metavar="L1,L2", help="comma-separated learner names")
     plot.add_argument("--adversary", required=True, metavar="ADVERSARY", help="an adversary name")
-    plot.add_argument("--rounds", type=_positive, default=None, help=f"the horizon (default {DEFAULT_ROUNDS})")
-    plot.add_argument("--seed", type=_seed, default=0, help="seed of every game (default 0)")
+    plot.add_argument("--rounds", type=positive, default=None, help=f"the horizon (default {DEFAULT_ROUNDS})")
+    plot.add_argument("--seed", type=seed, default=0, help="seed of every game (default 0)")
     plot.add_argument("--unrealizable", action="store_true", help="unrealizable games; plot the regret")
     plot.add_argument("--out", metavar="FILE", required=True, help="the figure: a .png, .svg or .pdf file name")
     plot.set_defaults(run=_cmd_plot)
@@ -1069,6 +928,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = sys.stdout
     try:
         return args.run(args, out)
+    except _ClaimFailed as exc:  # a claim that raised after its game (plot): a player's fault, not bad input
+        print(f"mistakebound {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_BROKEN
     except (MistakeboundError, _BadInput) as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         print(f"mistakebound {args.command}: error: {message}", file=sys.stderr)

@@ -25,7 +25,7 @@ Examples
 >>> from mistakebound.adversaries import BinarySearchThreshold
 >>> H = classes.thresholds(15)
 >>> T = play(Halving(H), BinarySearchThreshold(), H, rounds=20, seed=0)
->>> fig = plot_cumulative([T], [Halving.mistake_bound(H)], "Halving on thresholds(15)")
+>>> fig = plot_cumulative([T], [4.0], "Halving on thresholds(15)")
 >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
 ('round t', 'cumulative mistakes')
 >>> fig = draw_tree(shattered_tree(H), H)
@@ -45,6 +45,10 @@ import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.oco import OCOTranscript
+from mistakebound.game.spaces import ExpertAdvice
+from mistakebound.verification.claims import Bound
 
 __all__ = [
     "PlotDependencyError",
@@ -94,14 +98,15 @@ def cumulative_curve(transcript: Any, *, H: Any = None, measure: str = "mistakes
 
     Parameters
     ----------
-    transcript : Transcript
-    H : HypothesisClass, optional
-        The class of the game; needed for ``measure="regret"``.
+    transcript : Transcript or OCOTranscript
+    H : HypothesisClass or ExpertAdvice, optional
+        The class (or the expert advice) of the game; needed for ``measure="regret"``.
     measure : {"mistakes", "regret"}
         ``"mistakes"``: cumulative expected mistakes ``sum_{s <= t} |p_s - y_s|`` (the
         mistakes themselves for a deterministic learner).  ``"regret"``: that minus the
-        mistakes, over the first ``t`` rounds, of the best hypothesis of ``H`` on those
-        rounds.
+        mistakes, over the first ``t`` rounds, of the best hypothesis of ``H`` (or the
+        best expert) on those rounds; for an online convex optimisation game, the regret
+        against the best fixed point of the first ``t`` rounds.
 
     Examples
     --------
@@ -116,13 +121,35 @@ def cumulative_curve(transcript: Any, *, H: Any = None, measure: str = "mistakes
     """
     if measure not in ("mistakes", "regret"):
         raise InvalidArgumentError(f"measure: expected 'mistakes' or 'regret', got {measure!r}")
+    if isinstance(transcript, OCOTranscript):
+        if measure != "regret":
+            raise InvalidArgumentError("measure: an online convex optimisation game has a regret curve, not mistakes")
+        return np.array([0.0] + [
+            OCOTranscript(rounds=transcript.rounds[:t], d=transcript.d, radius=transcript.radius).best_fixed_regret()
+            for t in range(1, len(transcript) + 1)
+        ])
     rounds = transcript.rounds
     losses = np.array([abs(r.p - r.y) for r in rounds], dtype=float)
     curve = np.concatenate([[0.0], np.cumsum(losses)])
     if measure == "mistakes":
         return curve
-    if H is None or not hasattr(H, "matrix"):
-        raise InvalidArgumentError("H: the regret curve needs the finite class of the game, got None")
+    return curve - _best_in_hindsight(rounds, H)
+
+
+def _best_in_hindsight(rounds: Sequence[Any], H: Any) -> np.ndarray:
+    """The best hypothesis's (or expert's) loss over the first ``t`` rounds, ``t = 0, 1, ...``."""
+    if isinstance(H, ExpertAdvice):
+        losses = np.zeros(H.d)
+        best = [0.0]
+        for r in rounds:
+            losses += np.abs(np.asarray(r.x, dtype=float) - r.y)
+            best.append(float(losses.min()))
+        return np.asarray(best)
+    if not isinstance(H, HypothesisClass):
+        raise InvalidArgumentError(
+            f"H: the regret curve needs the finite class or the expert advice of the game, got "
+            f"{H.describe() if hasattr(H, 'describe') else H!r}"
+        )
     M = H.matrix
     wrong = np.zeros(M.shape[0], dtype=np.int64)
     best = [0]
@@ -130,11 +157,12 @@ def cumulative_curve(transcript: Any, *, H: Any = None, measure: str = "mistakes
         column = M[:, H.index_of(r.x)]
         wrong += column != r.y
         best.append(int(wrong.min()))
-    return curve - np.asarray(best, dtype=float)
+    return np.asarray(best, dtype=float)
 
 
-def _bound_value(bound: Any) -> float | None:
-    value = getattr(bound, "value", bound)
+def _line_height(bound: Any) -> float | None:
+    """Where a claim's dashed line goes: its value (a Bound's, or a number), None for none or inf."""
+    value = bound.value if isinstance(bound, Bound) else bound
     if value is None:
         return None
     value = float(value)
@@ -161,8 +189,8 @@ def plot_cumulative(
     transcripts : sequence of Transcript
         One game per learner (usually against the same adversary, on the same class).
     bounds : sequence
-        For each transcript the learner's proven bound: a number, a
-        :class:`~mistakebound.game.registry.Bound` or None (no line).  Each is drawn as a
+        For each transcript the learner's claim: a
+        :class:`~mistakebound.verification.claims.Bound`, a number or None (no line).  Each is drawn as a
         dashed horizontal line in the colour of its curve; bounds of equal value are
         drawn with interleaved dashes so every colour stays visible.
     title : str
@@ -181,8 +209,9 @@ def plot_cumulative(
     Raises
     ------
     InvalidArgumentError
-        When ``bounds`` (or ``labels``) and ``transcripts`` differ in length, or for a
-        bad ``measure``.
+        When ``bounds`` (or ``labels``) and ``transcripts`` differ in length, for a
+        bad ``measure``, or for a :class:`~mistakebound.verification.claims.Bound` on
+        regret beside a mistakes curve (or on mistakes beside a regret curve).
     PlotDependencyError
         Without matplotlib.
     """
@@ -194,11 +223,17 @@ def plot_cumulative(
         raise InvalidArgumentError(
             f"bounds: expected one per transcript ({len(transcripts)}), got {len(bounds)}"
         )
+    for i, b in enumerate(bounds):  # a claim is drawn only beside the curve of what it bounds
+        if isinstance(b, Bound) and b.stated and (b.measure == "regret") != (measure == "regret"):
+            raise InvalidArgumentError(
+                f"bounds[{i}]: a bound on {b.measure} cannot be drawn on a curve of {measure}; "
+                "pass None, or plot the measure it bounds"
+            )
     names = list(labels) if labels is not None else [t.learner or f"learner {i + 1}" for i, t in enumerate(transcripts)]
     if len(names) != len(transcripts):
         raise InvalidArgumentError(f"labels: expected one per transcript ({len(transcripts)}), got {len(names)}")
     curves = [cumulative_curve(t, H=H, measure=measure) for t in transcripts]
-    randomized = any(not float(r.p).is_integer() for t in transcripts for r in t.rounds)
+    randomized = any(not float(r.p).is_integer() for t in transcripts if not isinstance(t, OCOTranscript) for r in t.rounds)
 
     fig = _figure(8.0, 5.0)
     ax = fig.add_subplot()
@@ -222,7 +257,7 @@ def plot_cumulative(
             markersize=3.5 + 2.5 * (n - 1 - i) / max(n - 1, 1) if n > 1 else 4.5,
             label=f"{name}: {summary}",
         )
-    values = [_bound_value(b) for b in bounds]
+    values = [_line_height(b) for b in bounds]
     groups: dict[float, list[int]] = {}
     for i, v in enumerate(values):
         if v is not None:

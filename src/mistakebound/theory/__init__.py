@@ -6,7 +6,13 @@
 * :mod:`~mistakebound.theory.randomized`: the randomized Littlestone dimension;
 * :mod:`~mistakebound.theory.worst_case`: a learner's exact worst case ``M_A(H)``.
 
-It imports the game and the foundations, never verification or the interfaces.
+All of them take one budget and return one result shape, defined in
+:mod:`~mistakebound.theory.search`.  It imports the game and the foundations, never
+verification or the interfaces.
 """
+
+# installs the engine behind ``LdimSearch.bounds(workers=...)``: the search does not
+# import the module that drives it
+from mistakebound.theory import parallel as _parallel  # noqa: F401
 
 __all__: list[str] = []

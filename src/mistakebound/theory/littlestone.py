@@ -33,6 +33,16 @@ the first column that works and refute a column as soon as one side falls short:
   shattered tree is read off the memo (with relabelled copies for canonical twins)
   instead of being searched again.
 
+Every search takes the budget of :mod:`mistakebound.theory.search` (``max_nodes``,
+``time_limit``, Ctrl-C) and reports an :class:`LdimBounds`, a
+:class:`~mistakebound.theory.search.SearchResult`; the functions that return a number or
+a tree raise :class:`~mistakebound.theory.search.SearchIncomplete` or
+:class:`~mistakebound.theory.search.SearchInterrupted` instead of returning a partial
+one.  Drivers of the search (:mod:`mistakebound.theory.parallel`, learners asking many
+questions) use the public interface of :class:`LdimSearch`: :meth:`~LdimSearch.plan`,
+:meth:`~LdimSearch.at_least`, :meth:`~LdimSearch.proven`, :meth:`~LdimSearch.facts`,
+:meth:`~LdimSearch.merge_proven` and the :meth:`~LdimSearch.running` context.
+
 Examples
 --------
 >>> from mistakebound import classes
@@ -47,39 +57,42 @@ True
 
 from __future__ import annotations
 
-import numbers
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import ClassVar
 
 import networkx as nx
 import numpy as np
-from attrs import frozen
+from attrs import define, field, frozen
 
+from mistakebound.foundations import memory
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
-from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
-from mistakebound.foundations.memory import available_memory, format_bytes
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.validation import brief, check_callable, check_instance, check_int
+from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.theory.search import (
+    Budget,
+    OutOfBudget,
+    SearchIncomplete,
+    SearchInterrupted,
+    SearchResult,
+    require_exact,
+    run_within,
+)
 
 __all__ = [
     "LdimBounds",
+    "LdimPlan",
+    "LdimRun",
     "LdimSearch",
-    "SearchIncomplete",
-    "SearchInterrupted",
+    "install_workers_engine",
     "is_shattered",
     "littlestone_bounds",
     "littlestone_dimension",
-    "require_exact",
     "search_memory_estimate",
     "shattered_tree",
 ]
-
-
-def _require_class(H: object, parameter: str = "H") -> HypothesisClass:
-    if not isinstance(H, HypothesisClass):
-        raise InvalidArgumentError(
-            f"{parameter}: expected a HypothesisClass, got {type(H).__name__}"
-        )
-    return H
 
 
 #: Version spaces with fewer distinct hypotheses than this skip the canonical memo.
@@ -112,7 +125,7 @@ def search_memory_estimate(H: HypothesisClass) -> int:
     >>> search_memory_estimate(classes.thresholds(7)) < 10_000
     True
     """
-    n, m = _require_class(H).n_hypotheses, H.n_instances
+    n, m = require_class(H).n_hypotheses, H.n_instances
     packed_row = (m + 7) // 8
     grouping = n * (packed_row + 120) + 16 * n
     gathered = n * m + n * packed_row
@@ -127,6 +140,15 @@ class LdimSearch:
     :meth:`ldim` are bitsets over those distinct rows (bit ``i`` is distinct row ``i``,
     see :attr:`representatives`).  The memo is kept between calls, so a learner that
     asks about many version spaces of one class (SOA) pays for each only once.
+
+    Questions: :meth:`ldim` (the value), :meth:`bounds` (proven bounds within a
+    budget), :meth:`tree` (a shattered tree).  A driver of the search (the parallel
+    search of :mod:`mistakebound.theory.parallel`) uses the same steps :meth:`bounds`
+    takes: :meth:`plan` (the splits of a version space and its proven starting bounds),
+    :meth:`at_least` (the decision "``Ldim(V) >= k``?") inside a :meth:`running`
+    context (a budget, a tick run every ``TICK_NODES`` nodes, the facts it proves
+    published), :meth:`proven` (what the memo says of a version space),
+    :meth:`facts` and :meth:`merge_proven` (to teach another search of the class).
 
     Two memos are kept.  The first is keyed by the version space's bitset.  The second,
     consulted when the first misses, is keyed by the version space's *canonical form*:
@@ -157,8 +179,9 @@ class LdimSearch:
     Raises
     ------
     InsufficientMemoryError
-        If :func:`search_memory_estimate` exceeds :func:`available_memory`, before
-        anything is allocated.
+        If :func:`search_memory_estimate` exceeds the memory available
+        (:func:`~mistakebound.foundations.memory.require_memory`), before anything is
+        allocated.
 
     Attributes
     ----------
@@ -170,7 +193,7 @@ class LdimSearch:
         Per instance of ``H.domain``, the bitset (over distinct rows) of hypotheses
         labelling it 1.
     nodes : int
-        Number of search nodes expanded so far (memo hits excluded).
+        Number of search nodes expanded so far (memo hits excluded), over all calls.
     canonical_hits : int
         Number of queries answered by the canonical memo.
     evictions : int
@@ -189,21 +212,14 @@ class LdimSearch:
     """
 
     def __init__(self, H: HypothesisClass, *, max_memo_bytes: int | None = None):
-        self.H = _require_class(H)
-        if max_memo_bytes is not None and (isinstance(max_memo_bytes, bool)
-                                           or not isinstance(max_memo_bytes, numbers.Integral)
-                                           or max_memo_bytes < 1):
-            raise InvalidArgumentError(
-                f"max_memo_bytes: expected None or an integer >= 1, got {max_memo_bytes!r}"
-            )
-        need, avail = search_memory_estimate(H), available_memory()
-        if avail is not None and need > avail:
-            raise InsufficientMemoryError(
-                f"H: a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances "
-                f"needs about {format_bytes(need)} up front, but only {format_bytes(avail)} "
-                f"are available",
-                needed=need, available=avail,
-            )
+        self.H = require_class(H)
+        max_memo_bytes = check_int("max_memo_bytes", max_memo_bytes, 1, optional=True)
+        memory.require_memory(
+            search_memory_estimate(H), parameter="H",
+            what=f"a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
+            advice="search a smaller class",
+        )
+        avail = memory.available_memory()
         if max_memo_bytes is None:
             max_memo_bytes = DEFAULT_MEMO_BYTES if avail is None else max(int(avail * MEMO_FRACTION), 1 << 20)
         self.max_memo_bytes = int(max_memo_bytes)
@@ -236,13 +252,14 @@ class LdimSearch:
         self.evictions = 0
         self._cmin = CANONICAL_MIN  # smallest version space whose canonical form is looked up
         self._keys_made = self._window_hits = 0
+        # what the current run (see running()) may spend, where it publishes the facts it
+        # proves, and a callable it runs every TICK_NODES nodes (a parallel search exchanges
+        # facts there, and may stop the search by raising)
         self._node_limit: int | None = None
         self._deadline: float | None = None
-        # set by the parallel search (mistakebound.theory.parallel): proven facts to publish,
-        # and a callable run every TICK_NODES nodes (it exchanges facts with the other
-        # processes, and may stop the search by raising)
         self._outbox: list | None = None
-        self._tick = None
+        self._tick: Callable[[], None] | None = None
+        self._runs = 0  # running() contexts open
 
     # -------------------------------------------------------------- queries
     def mask_of_rows(self, rows) -> int:
@@ -274,58 +291,196 @@ class LdimSearch:
                time_limit: float | None = None, workers: int | None = 1) -> LdimBounds:
         """Proven bounds on ``Ldim(V)`` within a budget (default: the whole class, no budget).
 
-        The exact search runs down from a proven upper bound; when it runs out of nodes
-        or time, or is interrupted with Ctrl-C, it stops and reports the bounds proven so
-        far.  Memo entries are written only for finished nodes, so a later call resumes
-        with everything already proven.
+        The exact search runs down from the proven upper bound of :meth:`plan`, asking
+        :meth:`at_least` level by level; when it runs out of nodes or time, or is
+        interrupted with Ctrl-C, it stops and reports the bounds proven so far.  Memo
+        entries are written only for finished nodes, so a later call resumes with
+        everything already proven.
 
         ``workers`` other than 1 (``None``: one per CPU) has that many processes search
         the whole class, this one included (see :mod:`mistakebound.theory.parallel`); what
         they prove is merged into this search's memo, so :meth:`tree` afterwards reads
         the tree off it.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For a bad budget, ``workers`` or ``V``.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = LdimSearch(classes.random(3000, 30, 0.3, seed=0))
+        >>> search.bounds(max_nodes=5).describe()
+        '1 <= Ldim <= 10 (partial: budget)'
+        >>> search.bounds().describe()  # resumes from what the first call proved
+        'Ldim = 9'
         """
-        _check_budget(max_nodes, time_limit)
+        budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
         if workers != 1:
-            from mistakebound.theory.parallel import WARMUP_SECONDS, _parallel_bounds, check_workers
+            return _run_with_workers(self, V, workers, budget)
+        plan = self.plan(V)
+        evicted = self.evictions
+        upper = plan.upper
 
-            n = check_workers(workers)
-            if n > 1:
-                if V is not None and V != self.full:
-                    raise InvalidArgumentError(
-                        "V: the search with workers covers the whole class only; "
-                        "leave V out or pass workers=1"
-                    )
-                return _parallel_bounds(self.H, n, max_nodes, time_limit, WARMUP_SECONDS, search=self)
-        V = self.full if V is None else V
-        started, nodes_before, evicted_before = time.monotonic(), self.nodes, self.evictions
-        self._node_limit = None if max_nodes is None else self.nodes + max_nodes
-        self._deadline = None if time_limit is None else started + time_limit
-        splits = self._splits3(V, self._splitting(V)) if V else []
-        upper = self._upper3(V, splits) if V else -1
-        lower = -1 if V == 0 else 0 if not splits else self._lo.get(V, 1)
-        status = "exact"
-        try:
-            k = upper
-            while k > lower and not self._at_least(V, (), k, splits):
-                k -= 1
-                upper = k
-            lower = upper
-        except _OutOfBudget:
-            status = "budget"
-        except KeyboardInterrupt:
-            status = "interrupted"
-        finally:
-            self._node_limit = self._deadline = None
-        lower = max(lower, self._lo.get(V, lower)) if V else lower
-        return LdimBounds(lower=lower, upper=upper, status=status,
-                          nodes=self.nodes - nodes_before, seconds=time.monotonic() - started,
-                          evictions=self.evictions - evicted_before)
+        def descend() -> None:
+            nonlocal upper
+            while upper > plan.lower and not self.at_least(plan.V, upper, plan=plan):
+                upper -= 1
 
-    def at_least(self, V: int, k: int) -> bool:
-        """Whether ``Ldim(V) >= k`` for a version space ``V`` over distinct rows."""
+        with self.running(budget) as run:
+            status = run_within(descend)
+        lower = upper if status == "exact" else max(plan.lower, self.proven(plan.V)[0])
+        return LdimBounds(lower=lower, upper=upper, status=status, nodes=run.nodes, seconds=run.seconds,
+                          evictions=self.evictions - evicted)
+
+    def at_least(self, V: int, k: int, *, plan: LdimPlan | None = None) -> bool:
+        """Whether ``Ldim(V) >= k`` for a version space ``V`` over distinct rows.
+
+        The decision the search is made of, under the budget of the current
+        :meth:`running` context (outside one: no budget): it raises
+        :class:`~mistakebound.theory.search.OutOfBudget` when that runs out, and whatever
+        the context's ``tick`` raises, leaving only proven facts in the memo.  ``plan``
+        (from :meth:`plan` of the same ``V``) saves listing ``V``'s splits again.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = LdimSearch(classes.thresholds(7))
+        >>> search.at_least(search.full, 3), search.at_least(search.full, 4)
+        (True, False)
+        """
         if V == 0:
             return k <= -1
-        return self._at_least(V, self._splitting(V), k)
+        if plan is None:
+            return self._at_least(V, self._splitting(V), k)
+        if plan.V != V:
+            raise InvalidArgumentError(f"plan: expected the plan of V = {brief(V)}, got the plan of {brief(plan.V)}")
+        return self._at_least(V, (), k, plan.splits)
+
+    def plan(self, V: int | None = None) -> LdimPlan:
+        """Where a search of ``Ldim(V)`` starts: ``V``'s distinct splits and its proven bounds.
+
+        ``V`` defaults to the whole class.  The splits are those the search tries at the
+        top, most balanced first; ``lower`` and ``upper`` are what is proven before any
+        search (the memo, ``floor(log2 |V|)`` and the best split's ``1 + floor(log2)``
+        of its smaller side).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> p = LdimSearch(classes.thresholds(7)).plan()
+        >>> len(p.splits), p.lower, p.upper
+        (7, 1, 3)
+        """
+        V = self.full if V is None else self._version_space(V)
+        if V == 0:
+            return LdimPlan(V=0, splits=[], lower=-1, upper=-1)
+        splits = self._splits3(V, self._splitting(V))
+        return LdimPlan(V=V, splits=splits, lower=self._lo.get(V, 1) if splits else 0,
+                        upper=self._upper3(V, splits))
+
+    def proven(self, V: int) -> tuple[int, int]:
+        """``(lo, hi)`` with ``lo <= Ldim(V) <= hi``, from what is already known (no search).
+
+        ``lo`` is the memo's (at least 1 when ``V`` holds two distinct rows, which some
+        instance splits); ``hi`` the memo's and ``floor(log2 |V|)``.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = LdimSearch(classes.thresholds(7))
+        >>> search.proven(search.full)
+        (1, 3)
+        >>> search.ldim(search.full), search.proven(search.full)
+        (3, (3, 3))
+        """
+        if V == 0:
+            return -1, -1
+        s = V.bit_count()
+        log = s.bit_length() - 1
+        hi = self._hi.get(V, log)
+        return self._lo.get(V, 1 if s >= 2 else 0), hi if hi < log else log
+
+    def facts(self) -> list[tuple[int, int]]:
+        """Every fact the memo holds, encoded as for :meth:`merge_proven` (to seed another search).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> a, b = LdimSearch(classes.intervals(6)), LdimSearch(classes.intervals(6))
+        >>> a.ldim(a.full)
+        4
+        >>> b.merge_proven(a.facts()) > 0 and b.ldim(b.full) == 4 and b.nodes == 0
+        True
+        """
+        return [(V, lo) for V, lo in self._lo.items()] + [(V, -1 - hi) for V, hi in self._hi.items()]
+
+    @contextmanager
+    def running(self, budget: Budget | None = None, *, tick: Callable[[], None] | None = None,
+                publish: bool = False) -> Iterator[LdimRun]:
+        """A run of the search: :meth:`at_least` (and :meth:`ldim`) spend ``budget`` inside it.
+
+        Parameters
+        ----------
+        budget : Budget, optional
+            What the run may spend from now on (default: no limit).  Inside another run,
+            the tighter of the two limits applies.
+        tick : callable, optional
+            Called every ``TICK_NODES`` nodes, where a node starts, before it writes
+            anything; it may stop the search by raising (a parallel search exchanges facts
+            there).  Inside another run, default the outer run's.
+        publish : bool
+            Collect every fact the search proves, for :meth:`LdimRun.take_facts`.
+
+        Yields
+        ------
+        LdimRun
+            The run: its nodes and seconds, and what can change while it lasts.  Leaving
+            the context restores what was set before it, whatever the exit.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> from mistakebound.theory.search import Budget, OutOfBudget
+        >>> search = LdimSearch(classes.random(3000, 30, 0.3, seed=0))
+        >>> with search.running(Budget(max_nodes=3), publish=True) as run:
+        ...     try:
+        ...         search.at_least(search.full, 9)
+        ...     except OutOfBudget:
+        ...         print("out of budget after", run.nodes, "nodes")
+        out of budget after 3 nodes
+        """
+        budget = Budget() if budget is None else check_instance("budget", budget, Budget, "a Budget")
+        tick = check_callable("tick", tick, optional=True)
+        saved = (self._node_limit, self._deadline, self._tick, self._outbox)
+        run = LdimRun(self)
+        limit = None if budget.max_nodes is None else self.nodes + budget.max_nodes
+        deadline = None if budget.time_limit is None else run.started + budget.time_limit
+        self._node_limit = limit if saved[0] is None or (limit is not None and limit < saved[0]) else saved[0]
+        self._deadline = deadline if saved[1] is None or (deadline is not None and deadline < saved[1]) else saved[1]
+        self._tick = saved[2] if tick is None else tick
+        self._outbox = [] if publish else saved[3]
+        run.outbox = self._outbox
+        self._runs += 1
+        try:
+            yield run
+        finally:
+            self._runs -= 1
+            self._node_limit, self._deadline, self._tick, self._outbox = saved
+
+    @property
+    def in_run(self) -> bool:
+        """Whether a :meth:`running` context is open."""
+        return self._runs > 0
+
+    def _version_space(self, V: object) -> int:
+        if isinstance(V, bool) or not isinstance(V, (int, np.integer)) or not 0 <= V <= self.full:
+            raise InvalidArgumentError(
+                f"V: expected a bitset over the {self.n_distinct} distinct rows (an int in 0..{brief(self.full)}), "
+                f"got {brief(V)}"
+            )
+        return int(V)
 
     def _splitting(self, V: int) -> list[int]:
         cols = self.columns
@@ -354,22 +509,10 @@ class LdimSearch:
                 seen[key] = (old[0], old[1], j)
         return sorted(seen.values(), key=lambda t: (-t[0], t[2]))
 
-    def _splits(self, V: int, cand) -> list[tuple[int, int]]:
-        """Distinct splits of V as (smaller side, column), most balanced first."""
-        return [(small, j) for _, small, j in self._splits3(V, cand)]
-
     def _upper3(self, V: int, splits: list[tuple[int, int, int]]) -> int:
-        hi = V.bit_count().bit_length() - 1
-        hi = min(hi, splits[0][0].bit_length()) if splits else 0
-        return min(hi, self._hi.get(V, hi))
-
-    def _upper(self, V: int, splits: list[tuple[int, int]]) -> int:
         """A proven upper bound: the memo's, floor(log2 |V|), and 1 + floor(log2) of the best split."""
         hi = V.bit_count().bit_length() - 1
-        if splits:
-            hi = min(hi, splits[0][0].bit_count().bit_length())
-        else:
-            hi = 0
+        hi = min(hi, splits[0][0].bit_length()) if splits else 0
         return min(hi, self._hi.get(V, hi))
 
     # ------------------------------------------------------- canonical forms
@@ -439,18 +582,19 @@ class LdimSearch:
         """Add proven facts ``(V, value)`` to the memo; returns how many were new to it.
 
         ``value >= 0`` says ``Ldim(V) >= value``; ``value = -1 - m`` says ``Ldim(V) <= m``.
-        These are what another search of the same class publishes in ``_outbox`` (its
-        version spaces are bitsets over the same distinct rows), which is how parallel
-        workers share what they prove.  A fact no stronger than the memo's is ignored.
+        These are what another search of the same class publishes in a run with
+        ``publish=True`` (:meth:`running`) or holds (:meth:`facts`): its version spaces
+        are bitsets over the same distinct rows, which is how parallel workers share what
+        they prove.  A fact no stronger than the memo's is ignored.
 
         Examples
         --------
         >>> from mistakebound import classes
         >>> a, b = LdimSearch(classes.thresholds(7)), LdimSearch(classes.thresholds(7))
-        >>> a._outbox = []
-        >>> a.ldim(a.full)
+        >>> with a.running(publish=True) as run:
+        ...     a.ldim(a.full)
         3
-        >>> b.merge_proven(a._outbox) > 0
+        >>> b.merge_proven(run.take_facts()) > 0
         True
         >>> b.ldim(b.full), b.nodes
         (3, 0)
@@ -519,18 +663,16 @@ class LdimSearch:
         if k > hi.get(V, k):
             return False
         if self._node_limit is not None and self.nodes >= self._node_limit:
-            raise _OutOfBudget  # the budget is spent: this node is not expanded, nor counted
+            raise OutOfBudget  # the budget is spent: this node is not expanded, nor counted
         self.nodes += 1
         if self._deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self._deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
         if self._tick is not None and not self.nodes % TICK_NODES:
             self._tick()
         if self.memo_bytes() > self.max_memo_bytes:
             self._evict()
         if splits is None:
             splits = self._splits3(V, cand)
-        elif splits and len(splits[0]) == 2:
-            splits = self._splits3(V, [j for _, j in splits])
         canon = None
         if s >= self._cmin and V != self.full:
             canon = self._fingerprint_lookup(V, s, splits)
@@ -592,31 +734,30 @@ class LdimSearch:
         SearchIncomplete, SearchInterrupted
             If the budget (``max_nodes`` search nodes, ``time_limit`` seconds, for the
             value and the tree together) runs out or Ctrl-C is pressed; no tree is
-            returned then.
+            returned then, and ``exc.result`` holds the proven bounds.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = LdimSearch(classes.intervals(8))
+        >>> search.ldim(search.full), search.tree().graph["depth"]
+        (4, 4)
         """
-        _check_budget(max_nodes, time_limit)
-        V = self.full if V is None else V
+        budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+        V = self.full if V is None else self._version_space(V)
         if V == 0:
             raise InvalidArgumentError("V: expected a non-empty version space, got the empty set")
-        b = require_exact(self.bounds(V, max_nodes=max_nodes, time_limit=time_limit))
-        started, nodes_before, evicted_before = time.monotonic(), self.nodes, self.evictions
-        self._node_limit = None if max_nodes is None else self.nodes + max(max_nodes - b.nodes, 0)
-        self._deadline = None if time_limit is None else started + max(time_limit - b.seconds, 0.0)
-        status = None
-        try:
-            return self._tree_graph(V, b.lower)
-        except _OutOfBudget:
-            status = "budget"
-        except KeyboardInterrupt:
-            status = "interrupted"
-        finally:
-            self._node_limit = self._deadline = None
-            if status is not None:
-                # the value is exact, the tree is not finished: report the bounds as partial
-                partial = LdimBounds(lower=b.lower, upper=b.upper, status=status,
-                                     nodes=b.nodes + self.nodes - nodes_before,
-                                     seconds=b.seconds + time.monotonic() - started,
-                                     evictions=b.evictions + self.evictions - evicted_before)
+        value = require_exact(self.bounds(V, max_nodes=max_nodes, time_limit=time_limit))
+        evicted, built = self.evictions, []
+        with self.running(Budget(time_limit=budget.remaining(value).time_limit)) as run:
+            if max_nodes is not None:
+                run.limit_nodes(max(max_nodes - value.nodes, 0))
+            status = run_within(lambda: built.append(self._tree_graph(V, value.lower)))
+        if status == "exact":
+            return built[0]
+        # the value is exact, the tree is not finished: the bounds are reported as partial
+        partial = LdimBounds(lower=value.lower, upper=value.upper, status=status, nodes=value.nodes + run.nodes,
+                             seconds=value.seconds + run.seconds, evictions=value.evictions + self.evictions - evicted)
         raise (SearchInterrupted if status == "interrupted" else SearchIncomplete)(partial)
 
     def _tree_graph(self, V: int, depth: int) -> nx.DiGraph:
@@ -714,8 +855,115 @@ class LdimSearch:
         built[(W, d)] = (val, h)
 
 
-class _OutOfBudget(Exception):
-    pass
+@frozen
+class LdimPlan:
+    """Where a search of ``Ldim(V)`` starts (:meth:`LdimSearch.plan`).
+
+    Attributes
+    ----------
+    V : int
+        The version space, a bitset over the search's distinct rows.
+    splits : list of (int, int, int)
+        One entry per distinct split of ``V`` (columns equal or complementary on ``V``
+        count once): the size of the smaller side, the smaller side, and the column; most
+        balanced first.
+    lower, upper : int
+        ``lower <= Ldim(V) <= upper``, proven before any search (-1 for the empty set).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> search = LdimSearch(classes.singletons(4))
+    >>> p = search.plan(0b0111)
+    >>> p.splits, p.lower, p.upper
+    ([(1, 1, 0), (1, 2, 1), (1, 4, 2)], 1, 1)
+    """
+
+    V: int
+    splits: list = field(repr=False)
+    lower: int
+    upper: int
+
+
+@define
+class LdimRun:
+    """A run of an :class:`LdimSearch`, as :meth:`LdimSearch.running` yields it.
+
+    Attributes
+    ----------
+    search : LdimSearch
+    outbox : list or None
+        The facts the run publishes (with ``publish=True``), as for
+        :meth:`LdimSearch.merge_proven`.
+    started : float
+        :func:`time.monotonic` when the run began.
+    nodes_before : int
+        The search's node count when the run began.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> search = LdimSearch(classes.intervals(8))
+    >>> with search.running(publish=True) as run:
+    ...     search.ldim(search.full)
+    4
+    >>> run.nodes > 0, len(run.take_facts()) > 0, run.take_facts()
+    (True, True, [])
+    """
+
+    search: LdimSearch = field(repr=False)
+    outbox: list | None = field(default=None, repr=False)
+    started: float = field(factory=time.monotonic)
+    nodes_before: int = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.nodes_before = self.search.nodes
+
+    @property
+    def nodes(self) -> int:
+        """Nodes expanded since the run began."""
+        return self.search.nodes - self.nodes_before
+
+    @property
+    def seconds(self) -> float:
+        """Seconds since the run began."""
+        return time.monotonic() - self.started
+
+    def limit_nodes(self, n: int | None) -> None:
+        """From now on, at most ``n`` more nodes (None: no node limit); only while the run lasts."""
+        self.search._node_limit = None if n is None else self.search.nodes + check_int("n", n, 0)
+
+    def publish(self) -> None:
+        """From now on, collect the facts the search proves (for :meth:`take_facts`)."""
+        if self.outbox is None:
+            self.outbox = self.search._outbox = []
+
+    def take_facts(self) -> list[tuple[int, int]]:
+        """The facts published since the last call (and empties the outbox)."""
+        out = self.outbox
+        if not out:
+            return []
+        batch = out[:]
+        out.clear()
+        return batch
+
+
+#: How a search runs with worker processes: ``engine(search, V, workers, budget) -> LdimBounds``.
+#: :mod:`mistakebound.theory.parallel` installs it (the package imports that module), so
+#: this module, which that one drives, does not import it.
+_workers_engine: Callable | None = None
+
+
+def install_workers_engine(engine: Callable) -> None:
+    """Install the engine behind ``workers=`` (done by :mod:`mistakebound.theory.parallel` on import)."""
+    global _workers_engine
+    _workers_engine = check_callable("engine", engine)
+
+
+def _run_with_workers(search: LdimSearch, V: int | None, workers: object, budget: Budget) -> LdimBounds:
+    if _workers_engine is None:  # pragma: no cover - the package imports the engine
+        raise MistakeboundError("workers: no parallel engine installed; import mistakebound.theory.parallel")
+    return _workers_engine(search, V, workers, budget)
 
 
 def _column_of(split: tuple) -> int:
@@ -744,94 +992,30 @@ def _copy_subtree(src: list, s: int, dst: list, t: int, d: int,
 
 
 @frozen
-class LdimBounds:
+class LdimBounds(SearchResult):
     """Proven bounds on a Littlestone dimension, from a search that may have stopped early.
+
+    A :class:`~mistakebound.theory.search.SearchResult` (``lower``, ``upper``,
+    ``status``, ``nodes``, ``seconds``; ``exact``, ``value``, ``describe()``) with one
+    more field.
 
     Attributes
     ----------
-    lower, upper : int
-        ``lower <= Ldim <= upper``; equal when the search finished.
-    status : str
-        ``"exact"``, ``"budget"`` (out of nodes or time) or ``"interrupted"`` (Ctrl-C).
-    nodes : int
-        Search nodes expanded by this call.
-    seconds : float
-        Wall time of this call.
     evictions : int
         Memo entries dropped during this call to stay within the memo's memory limit
         (the bounds stay proven; only time is lost).
-    """
-
-    lower: int
-    upper: int
-    status: str
-    nodes: int = 0
-    seconds: float = 0.0
-    evictions: int = 0
-
-    @property
-    def exact(self) -> bool:
-        """Whether the search finished (then ``lower == upper == Ldim``)."""
-        return self.status == "exact"
-
-    def describe(self) -> str:
-        """``"Ldim = 4"`` or ``"3 <= Ldim <= 5 (partial: budget)"``."""
-        if self.exact:
-            return f"Ldim = {self.lower}"
-        return f"{self.lower} <= Ldim <= {self.upper} (partial: {self.status})"
-
-
-class SearchIncomplete(MistakeboundError):
-    """An exact search stopped before finishing; ``.bounds`` holds what it proved.
-
-    Raised by :func:`littlestone_dimension` when its budget runs out, so that a
-    partial number is never returned as if it were exact.
-    """
-
-    def __init__(self, bounds: LdimBounds):
-        super().__init__(f"search stopped ({bounds.status}) after {bounds.nodes} nodes: {bounds.describe()}")
-        self.bounds = bounds
-
-
-class SearchInterrupted(KeyboardInterrupt):
-    """Ctrl-C during an exact search; ``.bounds`` holds what it proved."""
-
-    def __init__(self, bounds: LdimBounds):
-        super().__init__(f"interrupted after {bounds.nodes} nodes: {bounds.describe()}")
-        self.bounds = bounds
-
-
-def require_exact(bounds):
-    """``bounds`` when the search finished; else raise what it proved.
-
-    Raises :class:`SearchInterrupted` for a search stopped by Ctrl-C and
-    :class:`SearchIncomplete` for one out of budget, each carrying ``bounds``, so that a
-    function returning a number never returns a partial one.  Works for any bounds
-    object with ``status`` and ``exact`` (:class:`LdimBounds`, ``VCBounds``).
 
     Examples
     --------
     >>> from mistakebound import classes
-    >>> require_exact(littlestone_bounds(classes.thresholds(7))).lower
-    3
-    >>> require_exact(littlestone_bounds(classes.random(3000, 30, 0.3, seed=0), max_nodes=5))
-    Traceback (most recent call last):
-    ...
-    mistakebound.theory.littlestone.SearchIncomplete: search stopped (budget) after 5 nodes: 1 <= Ldim <= 10 (partial: budget)
+    >>> b = littlestone_bounds(classes.thresholds(7))
+    >>> b.describe(), b.value, b.exact
+    ('Ldim = 3', 3, True)
     """
-    if bounds.status == "interrupted":
-        raise SearchInterrupted(bounds)
-    if not bounds.exact:
-        raise SearchIncomplete(bounds)
-    return bounds
 
+    quantity: ClassVar[str] = "Ldim"
 
-def _check_budget(max_nodes: object, time_limit: object) -> None:
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1):
-        raise InvalidArgumentError(f"max_nodes: expected None or an integer >= 1, got {max_nodes!r}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
-                                   or not time_limit > 0 or time_limit != time_limit):
-        raise InvalidArgumentError(f"time_limit: expected None or a number of seconds > 0, got {time_limit!r}")
+    evictions: int = 0
 
 
 def littlestone_bounds(
@@ -855,8 +1039,8 @@ def littlestone_bounds(
     >>> b.exact, b.lower <= b.upper
     (False, True)
     """
-    _check_budget(max_nodes, time_limit)
-    return LdimSearch(_require_class(H)).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=workers)
+    Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
+    return LdimSearch(require_class(H)).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=workers)
 
 
 def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
@@ -882,10 +1066,11 @@ def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     InvalidArgumentError
         If ``H`` is not a :class:`HypothesisClass`, or for a bad budget.
     SearchIncomplete
-        If ``max_nodes`` or ``time_limit`` runs out; ``exc.bounds`` holds the proven
-        lower and upper bounds (a partial number is never returned).
+        If ``max_nodes`` or ``time_limit`` runs out; ``exc.result`` (an
+        :class:`LdimBounds`) holds the proven lower and upper bounds (a partial number is
+        never returned).
     SearchInterrupted
-        On Ctrl-C (a ``KeyboardInterrupt``), with ``exc.bounds``.
+        On Ctrl-C (a ``KeyboardInterrupt``), with ``exc.result``.
 
     Examples
     --------
@@ -894,8 +1079,12 @@ def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     1
     >>> littlestone_dimension(HypothesisClass.from_matrix([[0, 1]]))
     0
+    >>> littlestone_dimension(classes.random(3000, 30, 0.3, seed=0), max_nodes=5)
+    Traceback (most recent call last):
+    ...
+    mistakebound.theory.search.SearchIncomplete: search stopped (budget) after 5 nodes: 1 <= Ldim <= 10 (partial: budget)
     """
-    return require_exact(littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit, workers=workers)).lower
+    return littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit, workers=workers).value
 
 
 def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,
@@ -919,10 +1108,10 @@ def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,
     InvalidArgumentError
         If ``H`` is not a :class:`HypothesisClass`, or for a bad budget.
     SearchIncomplete
-        If the budget runs out; ``exc.bounds`` holds the proven bounds on ``Ldim(H)``
+        If the budget runs out; ``exc.result`` holds the proven bounds on ``Ldim(H)``
         (a partial tree is never returned).
     SearchInterrupted
-        On Ctrl-C, with ``exc.bounds``.
+        On Ctrl-C, with ``exc.result``.
 
     Examples
     --------
@@ -932,14 +1121,15 @@ def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,
     (2, 2)
     >>> sorted(T.nodes[n]["witness"] for n in T if T.out_degree(n) == 0)
     [0, 1, 2, 3]
+    >>> from mistakebound.theory.search import SearchIncomplete
     >>> try:
     ...     shattered_tree(classes.random(3000, 30, 0.3, seed=0), max_nodes=5)
     ... except SearchIncomplete as exc:
-    ...     exc.bounds.exact
+    ...     exc.result.exact
     False
     """
-    _check_budget(max_nodes, time_limit)
-    return LdimSearch(_require_class(H)).tree(max_nodes=max_nodes, time_limit=time_limit)
+    Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
+    return LdimSearch(require_class(H)).tree(max_nodes=max_nodes, time_limit=time_limit)
 
 
 def _edge_label(value: object) -> int | None:
@@ -974,7 +1164,7 @@ def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
     >>> is_shattered(H, T)  # x=1 and x=2 both labelled 1 by no singleton
     False
     """
-    _require_class(H)
+    require_class(H)
     if not isinstance(tree, nx.DiGraph) or tree.number_of_nodes() == 0:
         return False
     roots = [n for n in tree if tree.in_degree(n) == 0]

@@ -21,6 +21,14 @@ sub-questions "``Ldim(side) >= k - 1``?" from the other end:
   memo hit when the search here reaches it, and a split whose two sides the workers
   proved ends the level at once: ``Ldim(H) >= k``.
 
+Every process drives its :class:`LdimSearch` through the search's public interface only:
+:meth:`~LdimSearch.plan` (the top splits and the starting upper bound),
+:meth:`~LdimSearch.at_least` (the decision, under the run's budget),
+:meth:`~LdimSearch.proven`, :meth:`~LdimSearch.facts`, :meth:`~LdimSearch.merge_proven`
+and the :meth:`~LdimSearch.running` context (budget, tick, published facts).  Importing
+this module installs it as the engine behind ``LdimSearch.bounds(workers=...)``
+(:func:`~mistakebound.theory.littlestone.install_workers_engine`).
+
 Because the search here never waits for the workers, a search they cannot help (one
 long dive through a single split, like intervals, where the canonical memo does most
 of the work) costs about what the serial search costs plus the exchange; searches that
@@ -61,8 +69,10 @@ from multiprocessing.connection import wait
 from queue import Empty, SimpleQueue
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory.littlestone import LdimBounds, LdimSearch, _check_budget, _OutOfBudget
+from mistakebound.theory.littlestone import LdimBounds, LdimRun, LdimSearch, install_workers_engine
+from mistakebound.theory.search import Budget, run_within
 
 __all__ = ["WARMUP_SECONDS", "check_workers", "parallel_littlestone_bounds"]
 
@@ -124,10 +134,9 @@ def parallel_littlestone_bounds(H: HypothesisClass, *, workers: int | None,
     >>> b.status, b.lower <= b.upper
     ('budget', True)
     """
-    if not isinstance(H, HypothesisClass):
-        raise InvalidArgumentError(f"H: expected a HypothesisClass, got {type(H).__name__}")
+    check_instance("H", H, HypothesisClass, "a HypothesisClass")
     n_workers = check_workers(workers)
-    _check_budget(max_nodes, time_limit)
+    Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
     return LdimSearch(H).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=n_workers)
 
 
@@ -141,6 +150,20 @@ def check_workers(workers: object) -> int:
         )
     return int(workers)
 
+
+def _with_workers(search: LdimSearch, V: int | None, workers: object, budget: Budget) -> LdimBounds:
+    """The engine behind ``LdimSearch.bounds(workers=...)``: ``workers`` processes search ``V``."""
+    n = check_workers(workers)
+    if n == 1:
+        return search.bounds(V, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+    if V is not None and V != search.full:
+        raise InvalidArgumentError(
+            "V: the search with workers covers the whole class only; leave V out or pass workers=1"
+        )
+    return _parallel_bounds(search.H, n, budget.max_nodes, budget.time_limit, WARMUP_SECONDS, search=search)
+
+
+install_workers_engine(_with_workers)
 
 
 # ------------------------------------------------------------------ the coordinator
@@ -193,11 +216,12 @@ class _Run:
         self.H = H
         self.helpers = helpers
         self.max_nodes = max_nodes
+        self.budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
         self.started = time.monotonic()
         self.deadline = None if time_limit is None else self.started + time_limit
         self.warmup = warmup
         self.search = LdimSearch(H) if search is None else search
-        self.nodes_before = self.search.nodes
+        self.run: LdimRun | None = None
         self.pool = _Pool()
         self.last = 0.0
         self.taught = self.received = 0
@@ -212,44 +236,32 @@ class _Run:
     # ------------------------------------------------------------ the search here
     def bounds(self) -> LdimBounds:
         search = self.search
-        V = search.full
-        splits = search._splits3(V, search._splitting(V))
-        self.splits = [(small, j) for _, small, j in splits]
-        upper = search._upper3(V, splits)
-        lower = 0 if not splits else 1
-        status = "exact"
-        search._node_limit = None if self.max_nodes is None else self.nodes_before + self.max_nodes
-        search._deadline = self.deadline
-        search._tick = self.tick
-        try:
-            if self.warmup <= 0 and splits:
+        plan = search.plan()
+        self.splits = [(small, j) for _, small, j in plan.splits]
+        evicted, upper = search.evictions, plan.upper
+
+        def descend() -> None:
+            nonlocal upper
+            if self.warmup <= 0 and plan.splits:
                 self.start_pool()
-            elif splits:
+            elif plan.splits:
                 _start_server_early()  # on the other core, while the search here begins
-            k = upper
-            while k > lower:
-                self.begin_level(k - 1)
+            while upper > plan.lower:
+                self.begin_level(upper - 1)
                 try:
-                    found = search._at_least(V, (), k, splits)
+                    if search.at_least(plan.V, upper, plan=plan):
+                        return
                 except _LevelProven:
-                    found = True
                     self.levels_by_workers += 1
-                if found:
-                    break
-                k -= 1
-                upper = k
-            lower = upper
-        except _OutOfBudget:
-            status = "budget"
-        except KeyboardInterrupt:
-            status = "interrupted"
-        finally:
-            search._node_limit = search._deadline = search._tick = search._outbox = None
-        if V and status != "exact":
-            lower = max(lower, min(search._lo.get(V, lower), upper))
-        return LdimBounds(lower=lower, upper=upper, status=status,
-                          nodes=search.nodes - self.nodes_before + self.pool.nodes,
-                          seconds=time.monotonic() - self.started, evictions=search.evictions)
+                    return
+                upper -= 1
+
+        with search.running(self.budget, tick=self.tick) as run:
+            self.run = run
+            status = run_within(descend)
+        lower = upper if status == "exact" else max(plan.lower, min(search.proven(plan.V)[0], upper))
+        return LdimBounds(lower=lower, upper=upper, status=status, nodes=run.nodes + self.pool.nodes,
+                          seconds=time.monotonic() - self.started, evictions=search.evictions - evicted)
 
     def tick(self) -> None:
         now = time.monotonic()
@@ -272,24 +284,20 @@ class _Run:
 
     # ---------------------------------------------------------------- the workers
     def start_pool(self) -> None:
-        search = self.search
+        run = self.run
         quota = None
         if self.max_nodes is not None:  # what is left, shared equally with the workers
-            share = max(1, (self.max_nodes - (search.nodes - self.nodes_before)) // (self.helpers + 1))
-            search._node_limit = search.nodes + share
-            quota = share
-        seed = [(W, lo) for W, lo in search._lo.items()] + [(W, -1 - hi) for W, hi in search._hi.items()]
-        self.pool.start(self.H, self.helpers, quota, seed)
-        search._outbox = []
+            quota = max(1, (self.max_nodes - run.nodes) // (self.helpers + 1))
+            run.limit_nodes(quota)
+        self.pool.start(self.H, self.helpers, quota, self.search.facts())
+        run.publish()
         if self.need is not None:
             self.begin_level(self.need)
 
     def exchange(self) -> None:
         """Send the workers what this process proved since the last time."""
-        out = self.search._outbox
-        if out:
-            batch = out[:]
-            out.clear()
+        batch = self.run.take_facts()
+        if batch:
             for q in self.pool.inboxes:
                 q.put(batch)
 
@@ -316,11 +324,10 @@ class _Run:
         """What this process's memo (with the workers' facts) already says of a side."""
         if key in self.side:
             return self.side[key]
-        W = self.version_space(key)
-        need, search = self.need, self.search
-        if need <= search._lo.get(W, 1 if W.bit_count() >= 2 else 0):
+        lo, hi = self.search.proven(self.version_space(key))
+        if self.need <= lo:
             return True
-        if need > search._hi.get(W, need) or need > W.bit_count().bit_length() - 1:
+        if self.need > hi:
             return False
         return None
 
@@ -513,12 +520,13 @@ class _Stop(Exception):
 
 
 class _Exchange:
-    """A worker's link to the other processes, run by its search every few nodes (``LdimSearch._tick``).
+    """A worker's link to the other processes, the ``tick`` of its search's run.
 
     Every :data:`EXCHANGE_SECONDS` it sends the facts its search proved since the last
-    time (``Ldim(V) >= a``, ``Ldim(V) <= b``, collected in ``LdimSearch._outbox``) to the
-    coordinator (``post``, through the worker's sender thread) and into the inbox of
-    every other worker, and merges what the others sent into its own memo
+    time (``Ldim(V) >= a``, ``Ldim(V) <= b``, published by the run:
+    :meth:`LdimRun.take_facts`) to the coordinator (``post``, through the worker's sender
+    thread) and into the inbox of every other worker, and merges what the others sent
+    into its own memo
     (:meth:`LdimSearch.merge_proven`).  The inboxes are :class:`multiprocessing.Queue`
     objects, whose ``put`` never blocks (a feeder thread writes the pipe), so two
     processes sending to each other cannot deadlock.
@@ -540,8 +548,11 @@ class _Exchange:
         self.armed = False
         self.last = time.monotonic()
         self.sent = self.received = self.taught = 0
-        search._outbox = []
-        search._tick = self.tick
+        self.run: LdimRun | None = None
+
+    def attach(self, run: LdimRun) -> None:
+        """The run (with ``publish=True``) whose facts this link sends."""
+        self.run = run
 
     def arm(self, task: int, seconds: float | None) -> None:
         self.task = task
@@ -567,10 +578,8 @@ class _Exchange:
     def swap(self) -> None:
         """Send what this worker proved since the last swap; merge what the others sent."""
         self.last = time.monotonic()
-        out = self.search._outbox
-        if out:
-            batch = out[:]
-            out.clear()
+        batch = self.run.take_facts()
+        if batch:
             self.post(("facts", batch))
             for q in self.peers:
                 q.put(batch)
@@ -606,6 +615,13 @@ def _worker_main(conn, cancel, H: HypothesisClass, quota: int | None, inboxes: l
     search = LdimSearch(H)
     search.merge_proven(seed)
     link = _Exchange(search, cancel, quota, inboxes, index, outgoing.put)
+    with search.running(tick=link.tick, publish=True) as run:
+        link.attach(run)
+        _serve(conn, search, link, outgoing)
+
+
+def _serve(conn, search: LdimSearch, link: _Exchange, outgoing: SimpleQueue) -> None:
+    """Answer the coordinator's sub-questions until it sends None or goes away."""
     while True:
         try:
             msg = conn.recv()

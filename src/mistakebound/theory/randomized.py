@@ -60,18 +60,22 @@ That makes symmetric classes cheap: ``singletons(d)`` costs ``2d - 1`` nodes ins
 of ``2^d``, ``power_set(d)`` costs ``2^(d+1) - 1`` instead of ``3^d`` (the nodes,
 leaves included, of one optimal tree).
 
-**Size limits.**  The search expands at most ``max_nodes`` version spaces (default
-:data:`DEFAULT_MAX_NODES` = 300,000) and optionally stops after ``max_seconds``.
-Measured on a 2-core machine: 9,000 to 20,000 nodes per second on random classes of
-60 to 200 hypotheses and on ``intervals``, so the default budget is reached in under a
-minute (``random(200, 20, 0.5, 7)``: 34 s, proven bounds 3.78 to 3.82;
-``intervals(40)``: 25 s, 4.69 to 4.84); ``random(120, 18, 0.5, 5)`` finishes in 149,000
-nodes (16 s), ``power_set(12)`` in 8,191 nodes (0.3 s).  Classes with many distinct
-splits per version space cost more per node (``thresholds(200)``: 8,048 nodes in 4 s;
-``singletons(200)``: 399 nodes in 2 s).  Past a budget
-:func:`randomized_littlestone_dimension` raises :class:`RLdimBudgetError` (an
-:class:`~mistakebound.foundations.errors.InvalidArgumentError`) carrying proven bounds, and
-:func:`randomized_littlestone_bounds` returns them.
+**Budgets.**  The search takes the budget of every search
+(:class:`~mistakebound.theory.search.Budget`): at most ``max_nodes`` version spaces and
+``time_limit`` seconds per query (default: none), and Ctrl-C.  Measured on a 2-core
+machine: 9,000 to 20,000 nodes per second on random classes of 60 to 200 hypotheses and
+on ``intervals``, so :data:`DEFAULT_MAX_NODES` (300,000, the per-query budget the
+players that ask many questions default to) is reached in under a minute
+(``random(200, 20, 0.5, 7)``: 34 s, proven bounds 3.78 to 3.82; ``intervals(40)``: 25 s,
+4.69 to 4.84); ``random(120, 18, 0.5, 5)`` finishes in 149,000 nodes (16 s),
+``power_set(12)`` in 8,191 nodes (0.3 s).  Classes with many distinct splits per version
+space cost more per node (``thresholds(200)``: 8,048 nodes in 4 s; ``singletons(200)``:
+399 nodes in 2 s).  A search stopped by its budget or by Ctrl-C reports proven bounds
+(:class:`RLdimBounds`, a :class:`~mistakebound.theory.search.SearchResult`), computed
+from what it finished, without searching further: :func:`randomized_littlestone_bounds`
+returns them, and :func:`randomized_littlestone_dimension` raises
+:class:`~mistakebound.theory.search.SearchIncomplete` (or
+:class:`~mistakebound.theory.search.SearchInterrupted`) carrying them.
 
 Examples
 --------
@@ -89,74 +93,49 @@ from __future__ import annotations
 import math
 import numbers
 import sys
-import time
 from fractions import Fraction
+from typing import ClassVar
 
 from attrs import frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.memory import require_memory
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import require_class
 from mistakebound.theory.littlestone import LdimSearch
+from mistakebound.theory.search import Budget, Clock, SearchResult, run_within
 
 __all__ = [
     "DEFAULT_MAX_NODES",
     "RLdimBounds",
-    "RLdimBudgetError",
     "RLdimSearch",
     "optimal_probability",
     "randomized_littlestone_bounds",
     "randomized_littlestone_dimension",
 ]
 
-#: Default budget of version spaces one query may expand (about a minute of work).
+#: A per-query budget for players that ask many questions (about a minute of work); the
+#: searches themselves default to no budget.
 DEFAULT_MAX_NODES = 300_000
+
+#: Estimated bytes of one memo entry (the version space, its value and its best split).
+_ENTRY_BYTES = 240
 
 _HALF = Fraction(1, 2)
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
 
 
-class RLdimBudgetError(InvalidArgumentError):
-    """The randomized-Littlestone search ran past its node budget.
-
-    Attributes
-    ----------
-    lower, upper : fractions.Fraction or float
-        Proven bounds on the value that was asked for.
-    nodes : int
-        Version spaces expanded before giving up.
-    """
-
-    def __init__(self, message: str, *, lower=None, upper=None, nodes: int = 0):
-        super().__init__(message)
-        self.lower = lower
-        self.upper = upper
-        self.nodes = nodes
+def _up(x: float) -> float:
+    """``x`` rounded up past the floating-point error of the few operations that made it."""
+    return math.nextafter(x + 4 * math.ulp(x), math.inf)
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
-def _require_class(H: object) -> HypothesisClass:
-    if not isinstance(H, HypothesisClass):
-        raise InvalidArgumentError(f"H: expected a HypothesisClass, got {type(H).__name__}")
-    return H
-
-
-def _require_budget(max_nodes: object) -> int:
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1:
-        raise InvalidArgumentError(f"max_nodes: expected an integer >= 1, got {max_nodes!r}")
-    return int(max_nodes)
-
-
-def _require_seconds(max_seconds: object) -> float | None:
-    if max_seconds is None:
-        return None
-    ok = isinstance(max_seconds, numbers.Real) and not isinstance(max_seconds, bool) and max_seconds > 0
-    if not ok or math.isnan(max_seconds):
-        raise InvalidArgumentError(f"max_seconds: expected None or a number > 0, got {max_seconds!r}")
-    return float(max_seconds)
+def _round_value(v0: Fraction | float, v1: Fraction | float) -> Fraction | float:
+    """``(1 + v0 + v1) / 2``, exact for fractions and rounded up otherwise (for upper bounds)."""
+    if isinstance(v0, Fraction) and isinstance(v1, Fraction):
+        return (1 + v0 + v1) / 2
+    return _up((1 + float(v0) + float(v1)) / 2)
 
 
 def optimal_probability(v0: Fraction, v1: Fraction) -> Fraction:
@@ -189,13 +168,24 @@ class RLdimSearch:
     Parameters
     ----------
     H : HypothesisClass
-    max_nodes : int
-        Budget of version spaces one call of :meth:`value` may expand.
-    max_seconds : float, optional
-        Budget of wall-clock time for one call of :meth:`value` (default: none).
+    max_nodes : int, optional
+        Budget of version spaces each query (:meth:`bounds`, :meth:`value`) may expand
+        (default: none).
+    time_limit : float, optional
+        Budget of seconds for each query (default: none).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad ``H`` or budget.
+    InsufficientMemoryError
+        Before anything is allocated, when the Ldim search's bitsets, or the memo of
+        ``max_nodes`` version spaces, would not fit in the memory available.
 
     Attributes
     ----------
+    budget : Budget
+        The budget of each query.
     columns : tuple of int
         Per instance of ``H.domain``, the bitset (over distinct rows) labelling it 1.
     full : int
@@ -217,11 +207,15 @@ class RLdimSearch:
     0
     """
 
-    def __init__(self, H: HypothesisClass, *, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float | None = None):
-        self.H = _require_class(H)
-        self.max_nodes = _require_budget(max_nodes)
-        self.max_seconds = _require_seconds(max_seconds)
-        self._deadline: float | None = None
+    def __init__(self, H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None):
+        self.H = require_class(H)
+        self.budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+        if max_nodes is not None:
+            require_memory(
+                self.budget.max_nodes * (_ENTRY_BYTES + (H.n_hypotheses + 7) // 8), parameter="max_nodes",
+                what=f"a randomized-Littlestone search of up to {self.budget.max_nodes} version spaces over "
+                     f"{H.n_hypotheses} hypotheses", advice="lower max_nodes or search a smaller class",
+            )
         self.ldim_search = LdimSearch(H)
         self.columns = self.ldim_search.columns
         self.full = self.ldim_search.full
@@ -230,13 +224,55 @@ class RLdimSearch:
         self._value: dict[int, Fraction] = {}
         self._best: dict[int, int | None] = {}
         self._root_columns = self._splitting(self.full, range(len(self.columns)))
-        self._left = 0
+        self._clock: Clock | None = None
         self.nodes = 0
 
     # -------------------------------------------------------------- queries
     def mask_of_rows(self, rows) -> int:
         """The bitset over distinct rows of the given rows of ``H`` (indices or a bitset)."""
         return self.ldim_search.mask_of_rows(rows)
+
+    def bounds(self, V: int | None = None) -> RLdimBounds:
+        """Proven bounds on ``RL(V)`` within the search's budget (default ``V``: the whole class).
+
+        The exact search runs until it finishes, its budget runs out, or Ctrl-C; then
+        the bounds come from what it finished, without searching further: ``lower`` is
+        the larger of ``Ldim(V) / 2`` (as far as proven) and half the average depth of a
+        greedy shattered tree that uses the memo's exact values, ``upper`` the smaller
+        of the bounds ``Ldim(V)(1 - 2^(1-n))`` and ``log2(n) / 2`` for ``V`` and, one
+        split down, for its sides.  A memoised ``V`` is exact at once.
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``V`` is empty or holds bits beyond the class.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = RLdimSearch(classes.power_set(5), max_nodes=3)
+        >>> b = search.bounds()
+        >>> b.status, b.lower <= Fraction(5, 2) <= b.upper
+        ('budget', True)
+        """
+        V = self.full if V is None else self._require_mask(V)
+        clock = self.budget.start()
+        if V not in self._value:
+            self._clock = clock
+            limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(limit, 4 * self.n_distinct + 1000))
+            try:
+                # the Ldim queries of the pruning bounds stop at the same deadline
+                with self.ldim_search.running(Budget(time_limit=self.budget.time_limit)):
+                    status = run_within(lambda: self._search(V, self._splitting(V, self._root_columns)))
+            finally:
+                sys.setrecursionlimit(limit)
+                self._clock = None
+            if status != "exact":
+                lower, upper = self._partial_bounds(V)
+                return RLdimBounds(lower=lower, upper=upper, status=status, nodes=clock.nodes, seconds=clock.seconds)
+        value = self._value[V]
+        return RLdimBounds(lower=value, upper=value, status="exact", nodes=clock.nodes, seconds=clock.seconds)
 
     def value(self, V: int) -> Fraction:
         """``RL(V)`` exactly, for a non-empty version space ``V`` over distinct rows.
@@ -245,33 +281,15 @@ class RLdimSearch:
         ------
         InvalidArgumentError
             If ``V`` is empty or holds bits beyond the class.
-        RLdimBudgetError
-            If the search needs more than ``max_nodes`` new version spaces or
-            ``max_seconds``; the error carries proven bounds.
+        SearchIncomplete
+            If the search needs more than the budget; ``exc.result`` (an
+            :class:`RLdimBounds`) holds proven bounds.
+        SearchInterrupted
+            On Ctrl-C, with ``exc.result``.
         """
         V = self._require_mask(V)
-        if V in self._value:
-            return self._value[V]
-        self._left = self.max_nodes
-        self._deadline = None if self.max_seconds is None else time.monotonic() + self.max_seconds
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 4 * self.n_distinct + 1000))
-        try:
-            return self._search(V, self._splitting(V, self._root_columns))
-        except _OutOfBudget:
-            lower, upper = self.bounds(V)
-            which = (
-                f"max_nodes: the search needed more than {self.max_nodes} nodes"
-                if self._left < 0 else f"max_seconds: the search needed more than {self.max_seconds} s"
-            )
-            raise RLdimBudgetError(
-                f"{which} for RL of a version space of {V.bit_count()} distinct hypotheses; "
-                f"proven bounds {lower} <= RL <= {upper}; raise the budget (about 5,000 nodes "
-                "per second) or use randomized_littlestone_bounds",
-                lower=lower, upper=upper, nodes=self.nodes,
-            ) from None
-        finally:
-            sys.setrecursionlimit(limit)
+        value = self._value.get(V)
+        return self.bounds(V).value if value is None else value
 
     def best_split(self, V: int) -> int | None:
         """The column index of an instance achieving ``RL(V)``'s maximum (None if none splits V).
@@ -305,23 +323,6 @@ class RLdimSearch:
             return _ZERO
         return optimal_probability(self.value(V0), self.value(V1))
 
-    def bounds(self, V: int) -> tuple[Fraction, Fraction | float]:
-        """Cheap proven bounds ``(lower, upper)`` on ``RL(V)``, without the exhaustive search.
-
-        ``lower`` is the larger of ``Ldim(V) / 2`` and half the average depth of a
-        greedy tree (each node takes the split of largest upper bound); ``upper`` is
-        the smaller of ``Ldim(V)(1 - 2^(1-n))`` and ``log2(n) / 2`` (a float when the
-        latter is smaller).  Equal to the exact value when it is memoised.
-        """
-        V = self._require_mask(V)
-        if V in self._value:
-            return self._value[V], self._value[V]
-        L = self.ldim_search.ldim(V)
-        lower = max(Fraction(L, 2), self._greedy(V, self._splitting(V, self._root_columns)))
-        exact_upper, log_upper = self._upper(V)
-        upper: Fraction | float = exact_upper if exact_upper <= log_upper else log_upper
-        return lower, upper
-
     # ------------------------------------------------------------- internals
     def _require_mask(self, V: object) -> int:
         if isinstance(V, bool) or not isinstance(V, numbers.Integral) or V <= 0 or V > self.full:
@@ -346,27 +347,56 @@ class RLdimSearch:
                 out.append(j)
         return out
 
-    def _upper(self, V: int) -> tuple[Fraction, float]:
-        """Proven upper bounds on RL(V): exact ``L (1 - 2^(1-n))`` and float ``log2(n)/2``."""
+    def _upper(self, V: int, ldim=None) -> tuple[Fraction, float]:
+        """Proven upper bounds on RL(V): exact ``L (1 - 2^(1-n))`` and float ``log2(n)/2``.
+
+        ``L`` is ``ldim(V)``, by default the exact Littlestone dimension (a search).
+        """
         if V in self._value:
             v = self._value[V]
             return v, float(v)
         n = V.bit_count()
-        L = self.ldim_search.ldim(V)
+        L = (ldim or self.ldim_search.ldim)(V)
         return Fraction(L * ((1 << (n - 1)) - 1), 1 << (n - 1)), math.log2(n) / 2
 
-    def _ranked(self, V: int, cand: list[int]) -> list[tuple]:
+    def _known_ldim(self, V: int) -> int:
+        """The proven upper bound on Ldim(V) the Ldim memo holds (no search)."""
+        return self.ldim_search.proven(V)[1]
+
+    def _upper_known(self, V: int) -> Fraction | float:
+        """A proven upper bound on RL(V) from what is known, without searching."""
+        exact, log = self._upper(V, self._known_ldim)
+        if exact <= log:
+            return exact
+        n = V.bit_count()
+        return Fraction(n.bit_length() - 1, 2) if n & (n - 1) == 0 else _up(log)  # log2 exact for 2^k
+
+    def _partial_bounds(self, V: int) -> tuple[Fraction, Fraction | float]:
+        """Proven ``(lower, upper)`` on RL(V) from what a stopped search finished (no search)."""
+        cand = self._splitting(V, self._root_columns)
+        lower = max(Fraction(max(self.ldim_search.proven(V)[0], 0), 2), self._greedy(V, cand, self._known_ldim))
+        upper = self._upper_known(V)
+        if cand:  # one split down: RL(V) is the best split's (1 + RL(V0) + RL(V1)) / 2
+            sides = [self.sides(V, j) for j in cand]
+            split = max((_round_value(self._upper_known(V0), self._upper_known(V1)) for V0, V1 in sides),
+                        key=float)
+            if split < upper:
+                upper = split
+        return lower, upper
+
+    def _ranked(self, V: int, cand: list[int], ldim=None) -> list[tuple]:
         """Splits of V with their upper bounds, the largest float bound first.
 
         Each entry is ``(approx, j, e0, e1, g0, g1, n)``: the float bound (each side
         bounded by the smaller of its two bounds), the column, the exact Ldim bounds and
         the float log bounds of the two sides, and the product of the sides' sizes.
+        ``ldim`` is passed on to :meth:`_upper`.
         """
         ranked = []
         for j in cand:
             V0, V1 = self.sides(V, j)
-            e0, g0 = self._upper(V0)
-            e1, g1 = self._upper(V1)
+            e0, g0 = self._upper(V0, ldim)
+            e1, g1 = self._upper(V1, ldim)
             approx = (1 + min(float(e0), g0) + min(float(e1), g1)) / 2
             ranked.append((approx, j, e0, e1, g0, g1, V0.bit_count() * V1.bit_count()))
         ranked.sort(key=lambda t: (-t[0], t[1]))
@@ -394,9 +424,7 @@ class RLdimSearch:
         memo = self._value
         if V in memo:
             return memo[V]
-        self._left -= 1
-        if self._left < 0 or (self._deadline is not None and time.monotonic() > self._deadline):
-            raise _OutOfBudget
+        self._clock.spend()  # raises OutOfBudget past the budget: this node is not expanded
         self.nodes += 1
         best, best_j = _ZERO, None
         if cand:
@@ -415,8 +443,12 @@ class RLdimSearch:
         self._best[V] = best_j
         return best
 
-    def _greedy(self, V: int, cand: list[int]) -> Fraction:
-        """Half the average depth of the tree that follows the best-bounded split (a lower bound)."""
+    def _greedy(self, V: int, cand: list[int], ldim=None) -> Fraction:
+        """Half the average depth of the tree that follows the best-bounded split (a lower bound).
+
+        A version space the memo holds counts its exact value (its optimal subtree);
+        ``ldim`` is passed on to the ranking (:meth:`_upper`).
+        """
         total = _ZERO
         stack = [(V, cand, _ONE)]  # version space, candidate columns, probability of reaching it
         while stack:
@@ -426,7 +458,7 @@ class RLdimSearch:
                 continue
             if not c:
                 continue
-            j = self._ranked(W, c)[0][1]
+            j = self._ranked(W, c, ldim)[0][1]
             total += weight / 2  # one edge, counted as 1/2 mistake
             for side in self.sides(W, j):
                 stack.append((side, self._splitting(side, c), weight / 2))
@@ -434,49 +466,46 @@ class RLdimSearch:
 
 
 @frozen
-class RLdimBounds:
-    """The result of :func:`randomized_littlestone_bounds`.
+class RLdimBounds(SearchResult):
+    """Proven bounds on a randomized Littlestone dimension, from a search that may have stopped early.
 
-    Attributes
-    ----------
-    lower, upper : fractions.Fraction or float
-        Proven bounds on ``RL(H)``; both equal ``value`` when ``exact``.
-    exact : bool
-        Whether the search finished within its budget.
-    value : fractions.Fraction or None
-        ``RL(H)`` when exact.
-    nodes : int
-        Version spaces expanded.
+    A :class:`~mistakebound.theory.search.SearchResult`: ``lower`` and ``upper`` are
+    :class:`~fractions.Fraction` (``upper`` a float when the bound ``log2(n) / 2``,
+    rounded up, is the smaller), equal to ``RL`` when ``exact``; ``value`` is ``RL``
+    (raising for a partial result).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> randomized_littlestone_bounds(classes.singletons(3)).describe()
+    'RL = 3/4'
     """
 
-    lower: Fraction | float
-    upper: Fraction | float
-    exact: bool
-    value: Fraction | None
-    nodes: int
+    quantity: ClassVar[str] = "RL"
 
 
 def randomized_littlestone_bounds(
-    H: HypothesisClass, *, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float | None = None
+    H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None
 ) -> RLdimBounds:
-    """``RL(H)`` if the search fits in ``max_nodes``, else proven lower and upper bounds.
+    """Proven lower and upper bounds on ``RL(H)`` within a budget; equal when the search finishes.
 
     Parameters
     ----------
     H : HypothesisClass
-    max_nodes : int
-        Budget of version spaces to expand.
-    max_seconds : float, optional
-        Budget of wall-clock time.
+    max_nodes : int, optional
+        Budget of version spaces to expand (default: none).
+    time_limit : float, optional
+        Budget of seconds (default: none).
 
     Returns
     -------
     RLdimBounds
+        ``status`` ``"exact"``, ``"budget"`` or ``"interrupted"`` (Ctrl-C).
 
     Raises
     ------
     InvalidArgumentError
-        If ``H`` is not a :class:`HypothesisClass` or a budget is not positive.
+        If ``H`` is not a :class:`HypothesisClass` or for a bad budget.
 
     Examples
     --------
@@ -487,16 +516,11 @@ def randomized_littlestone_bounds(
     >>> randomized_littlestone_bounds(classes.power_set(4)).value
     Fraction(2, 1)
     """
-    search = RLdimSearch(H, max_nodes=max_nodes, max_seconds=max_seconds)
-    try:
-        value = search.value(search.full)
-    except RLdimBudgetError as exc:
-        return RLdimBounds(lower=exc.lower, upper=exc.upper, exact=False, value=None, nodes=exc.nodes)
-    return RLdimBounds(lower=value, upper=value, exact=True, value=value, nodes=search.nodes)
+    return RLdimSearch(H, max_nodes=max_nodes, time_limit=time_limit).bounds()
 
 
 def randomized_littlestone_dimension(
-    H: HypothesisClass, *, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float | None = None
+    H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None
 ) -> Fraction:
     """The randomized Littlestone dimension ``RL(H)`` of a finite class, exactly.
 
@@ -508,10 +532,10 @@ def randomized_littlestone_dimension(
     Parameters
     ----------
     H : HypothesisClass
-    max_nodes : int
-        Budget of version spaces to expand (default :data:`DEFAULT_MAX_NODES`).
-    max_seconds : float, optional
-        Budget of wall-clock time (default: none).
+    max_nodes : int, optional
+        Budget of version spaces to expand (default: none).
+    time_limit : float, optional
+        Budget of seconds (default: none).
 
     Returns
     -------
@@ -521,11 +545,12 @@ def randomized_littlestone_dimension(
     Raises
     ------
     InvalidArgumentError
-        If ``H`` is not a :class:`HypothesisClass` or a budget is not positive.
-    RLdimBudgetError
-        (an :class:`InvalidArgumentError`) if the search needs more than ``max_nodes``
-        version spaces or ``max_seconds``; the error carries proven ``lower`` and
-        ``upper`` bounds.
+        If ``H`` is not a :class:`HypothesisClass` or for a bad budget.
+    SearchIncomplete
+        If the budget runs out; ``exc.result`` (an :class:`RLdimBounds`) holds proven
+        bounds (a partial number is never returned).
+    SearchInterrupted
+        On Ctrl-C, with ``exc.result``.
 
     Examples
     --------
@@ -534,6 +559,9 @@ def randomized_littlestone_dimension(
     Fraction(1, 2)
     >>> randomized_littlestone_dimension(HypothesisClass.from_matrix([[0, 1], [0, 1]]))
     Fraction(0, 1)
+    >>> randomized_littlestone_dimension(classes.intervals(12), max_nodes=3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.theory.search.SearchIncomplete: search stopped (budget) after 3 nodes: ... <= RL <= ... (partial: budget)
     """
-    search = RLdimSearch(H, max_nodes=max_nodes, max_seconds=max_seconds)
-    return search.value(search.full)
+    return randomized_littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit).value

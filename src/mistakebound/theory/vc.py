@@ -21,9 +21,10 @@ not shattered (level-by-level enumeration of all ``k``-sets explodes on parities
   columns form a laminar family.  Chains such as thresholds are settled without the
   quadratic pair search; otherwise the crossing pair found is the first lower bound.
 
-With a budget (``max_nodes``, ``time_limit``), or on Ctrl-C, the search stops and
-reports proven bounds (:class:`VCBounds`): the largest shattered set found, and the
-largest size any unexplored branch could still reach.
+With a budget (``max_nodes``, ``time_limit``: the :class:`~mistakebound.theory.search.Budget`
+of every search), or on Ctrl-C, the search stops and reports proven bounds
+(:class:`VCBounds`, a :class:`~mistakebound.theory.search.SearchResult`): the largest
+shattered set found, and the largest size any unexplored branch could still reach.
 
 Examples
 --------
@@ -38,33 +39,27 @@ Examples
 
 from __future__ import annotations
 
-import time
+from collections.abc import Iterable
+from typing import ClassVar
 
 import numpy as np
 from attrs import field, frozen
 
-from collections.abc import Iterable
-
 from mistakebound.foundations.bitset import columns_to_masks
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.memory import require_memory
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory.littlestone import SearchIncomplete, SearchInterrupted, _check_budget, _require_class, require_exact
+from mistakebound.game.hypothesis_class import require_class
+from mistakebound.theory.littlestone import search_memory_estimate
+from mistakebound.theory.search import Budget, Clock, SearchResult, require_exact, run_within
 
 __all__ = [
     "VCBounds",
-    "SearchIncomplete",
-    "SearchInterrupted",
     "is_vc_shattered",
     "shattered_set",
     "vc_bounds",
     "vc_dimension",
 ]
-
-_clock = time.monotonic  # read at the start and once per search node when a time limit is set
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 class _Found(Exception):
@@ -72,21 +67,19 @@ class _Found(Exception):
 
 
 @frozen
-class VCBounds:
+class VCBounds(SearchResult):
     """Proven bounds on a VC dimension, from a search that may have stopped early.
+
+    A :class:`~mistakebound.theory.search.SearchResult` (``lower``, ``upper``,
+    ``status``, ``nodes``, ``seconds``; ``exact``, ``value``, ``describe()``) whose
+    witness is a shattered set.
 
     Attributes
     ----------
-    lower, upper : int
-        ``lower <= VCdim <= upper``; equal when the search finished.
-    status : str
-        ``"exact"``, ``"budget"`` (out of nodes or time) or ``"interrupted"`` (Ctrl-C).
     witness : tuple
         A shattered set of ``lower`` instances, in domain order.
     nodes : int
         Search nodes expanded (candidate sets whose extensions were listed).
-    seconds : float
-        Wall time of the call.
 
     Examples
     --------
@@ -94,25 +87,13 @@ class VCBounds:
     >>> b = vc_bounds(classes.power_set(4))
     >>> b.exact, b.lower, b.witness
     (True, 4, (0, 1, 2, 3))
+    >>> VCBounds(lower=2, upper=5, status="budget").describe()
+    '2 <= VCdim <= 5 (partial: budget)'
     """
 
-    lower: int
-    upper: int
-    status: str
-    witness: tuple = field(default=(), eq=False)
-    nodes: int = 0
-    seconds: float = field(default=0.0, eq=False)
+    quantity: ClassVar[str] = "VCdim"
 
-    @property
-    def exact(self) -> bool:
-        """Whether the search finished (then ``lower == upper == VCdim``)."""
-        return self.status == "exact"
-
-    def describe(self) -> str:
-        """``"VCdim = 4"`` or ``"3 <= VCdim <= 5 (partial: budget)"``."""
-        if self.exact:
-            return f"VCdim = {self.lower}"
-        return f"{self.lower} <= VCdim <= {self.upper} (partial: {self.status})"
+    witness: tuple = field(default=(), eq=False, repr=False)
 
 
 class _VCSearch:
@@ -140,7 +121,6 @@ class _VCSearch:
         self.static_upper = min(self.n_distinct.bit_length() - 1, len(cand))
         self.best: list[int] = []
         self.stack: list[list[int]] = []
-        self.nodes = 0
 
     # ------------------------------------------------------------ VCdim <= 1 ?
     def _crossing_pair(self) -> tuple[int, int] | None:
@@ -183,24 +163,15 @@ class _VCSearch:
         return chosen
 
     # ------------------------------------------------------------ the search
-    def run(self, max_nodes: int | None, time_limit: float | None) -> VCBounds:
-        started = time.monotonic()
-        status = "exact"
-        try:
-            self._run(max_nodes, None if time_limit is None else _clock() + time_limit)
-        except _OutOfBudget:
-            status = "budget"
-        except KeyboardInterrupt:
-            status = "interrupted"
+    def run(self, budget: Budget) -> VCBounds:
+        clock = budget.start()
+        status = run_within(lambda: self._run(clock))
         best = list(self.best)
         lower = len(best)
-        if status == "exact":
-            upper = lower
-        else:
-            upper = max(lower, self._open_bound())
+        upper = lower if status == "exact" else min(max(lower, self._open_bound()), self.static_upper)
         witness = tuple(self.H.domain[j] for j in sorted(best))
-        return VCBounds(lower=lower, upper=min(upper, self.static_upper) if status != "exact" else upper,
-                        status=status, witness=witness, nodes=self.nodes, seconds=time.monotonic() - started)
+        return VCBounds(lower=lower, upper=upper, status=status, witness=witness, nodes=clock.nodes,
+                        seconds=clock.seconds)
 
     def _open_bound(self) -> int:
         """The largest size an unexplored branch could reach.
@@ -218,7 +189,7 @@ class _VCSearch:
             hi = max(hi, size + _h_index(rest))
         return hi
 
-    def _run(self, max_nodes: int | None, deadline: float | None) -> None:
+    def _run(self, clock: Clock) -> None:
         cand, cols = self.cand, self.cols
         limit = self.static_upper
         if not cand:
@@ -242,7 +213,7 @@ class _VCSearch:
             if limit <= 2:
                 return
         stack = self.stack
-        node_limit = max_nodes
+        spend = clock.spend
 
         def grow(chosen: list[int], cells: list[int], counts: list[int], L: list[int], gains: list[int]) -> None:
             # Invariants: chosen is shattered, ``cells``/``counts`` are its cells (smallest
@@ -275,11 +246,7 @@ class _VCSearch:
                         raise _Found
                 need = len(self.best) - size - 1  # a useful k must leave every sub-cell >= 2**need rows
                 if gains[i] - 1 > need and i + 1 < n:
-                    if node_limit is not None and self.nodes >= node_limit:
-                        raise _OutOfBudget
-                    if deadline is not None and _clock() > deadline:
-                        raise _OutOfBudget
-                    self.nodes += 1
+                    spend()  # raises OutOfBudget past the budget: this node is not expanded
                     new.sort(key=lambda t: t[0])  # small cells first: they fail soonest
                     sub_counts = [t[0] for t in new]
                     sub_cells = [t[1] for t in new]
@@ -359,6 +326,9 @@ def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
     ------
     InvalidArgumentError
         For a bad ``H``, ``max_nodes`` or ``time_limit``.
+    InsufficientMemoryError
+        Before the search starts, when the class's bitsets would not fit in the memory
+        available.
 
     Examples
     --------
@@ -369,9 +339,12 @@ def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
     >>> b.status, b.lower <= b.upper, len(b.witness) == b.lower
     ('budget', True, True)
     """
-    _require_class(H)
-    _check_budget(max_nodes, time_limit)
-    return _VCSearch(H).run(max_nodes, time_limit)
+    require_class(H)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    require_memory(search_memory_estimate(H), parameter="H",
+                   what=f"a VC search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
+                   advice="search a smaller class")
+    return _VCSearch(H).run(budget)
 
 
 def shattered_set(H: HypothesisClass, *, max_nodes: int | None = None,
@@ -395,10 +368,10 @@ def shattered_set(H: HypothesisClass, *, max_nodes: int | None = None,
     InvalidArgumentError
         For a bad ``H`` or budget.
     SearchIncomplete
-        If the budget runs out; ``exc.bounds`` is a :class:`VCBounds` whose
+        If the budget runs out; ``exc.result`` is a :class:`VCBounds` whose
         ``witness`` is the largest shattered set found (never returned as if largest).
     SearchInterrupted
-        On Ctrl-C (a ``KeyboardInterrupt``), with ``exc.bounds``.
+        On Ctrl-C (a ``KeyboardInterrupt``), with ``exc.result``.
 
     Examples
     --------
@@ -428,10 +401,10 @@ def vc_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     InvalidArgumentError
         For a bad ``H`` or budget.
     SearchIncomplete
-        If the budget runs out; ``exc.bounds`` (a :class:`VCBounds`) holds the proven
+        If the budget runs out; ``exc.result`` (a :class:`VCBounds`) holds the proven
         bounds, so a partial number is never returned as exact.
     SearchInterrupted
-        On Ctrl-C (a ``KeyboardInterrupt``), with ``exc.bounds``.
+        On Ctrl-C (a ``KeyboardInterrupt``), with ``exc.result``.
 
     Examples
     --------
@@ -439,7 +412,7 @@ def vc_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     >>> vc_dimension(classes.monotone_disjunctions(3))
     3
     """
-    return len(shattered_set(H, max_nodes=max_nodes, time_limit=time_limit))
+    return vc_bounds(H, max_nodes=max_nodes, time_limit=time_limit).value
 
 
 def is_vc_shattered(H: HypothesisClass, instances) -> bool:
@@ -451,7 +424,7 @@ def is_vc_shattered(H: HypothesisClass, instances) -> bool:
     >>> is_vc_shattered(classes.thresholds(5), [2]), is_vc_shattered(classes.thresholds(5), [2, 4])
     (True, False)
     """
-    _require_class(H)
+    require_class(H)
     if isinstance(instances, (str, bytes)) or not isinstance(instances, Iterable):
         raise InvalidArgumentError(
             f"instances: expected an iterable of instances of the domain, got {type(instances).__name__} {instances!r}"

@@ -20,6 +20,13 @@ moves are skipped; a line that comes back to a position it has visited gained a 
 on the way and can be repeated forever: the value is infinite.  A learner that changes
 its state without a mistake must be searched with an explicit ``horizon``.
 
+The search takes the budget of every search (``max_nodes``, ``time_limit``, Ctrl-C; see
+:mod:`mistakebound.theory.search`) and returns a :class:`WorstCase`, whose bounds are
+proven by the search alone: when it stops early, the lower bound is the best line from
+the start it found (a line the adversary can play) and the upper bound the horizon, or
+infinity.  A learner's claim about its own mistakes is never read: a claim is what a
+search like this one tests, never evidence.
+
 Examples
 --------
 >>> from mistakebound import classes
@@ -37,79 +44,83 @@ from __future__ import annotations
 
 import copy
 import math
-import numbers
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import networkx as nx
-from attrs import field, frozen
+from attrs import frozen
 
-from mistakebound.foundations.errors import (
-    IllegalPredictionError,
-    InsufficientMemoryError,
-    InvalidArgumentError,
-    PlayerError,
-)
-from mistakebound.foundations.memory import available_memory as _available_memory
-from mistakebound.foundations.memory import format_bytes
-from mistakebound.game.play import _as_label, _as_probability
+from mistakebound.foundations import memory
+from mistakebound.foundations.errors import IllegalPredictionError, InvalidArgumentError, PlayerError
+from mistakebound.foundations.validation import check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import Adversary, describe, is_randomized
+from mistakebound.game.play import _as_label, _as_probability
+from mistakebound.game.players import describe, is_randomized
+from mistakebound.theory.search import Budget, Clock, OutOfBudget, SearchResult, run_within
 
-__all__ = ["WorstCase", "worst_case_mistakes", "MinimaxAdversary", "memo_bytes_needed"]
+__all__ = ["WorstCase", "worst_case_mistakes", "memo_bytes_needed"]
 
 
 @frozen
-class WorstCase:
-    """The result of :func:`worst_case_mistakes`.
+class WorstCase(SearchResult):
+    """The worst case ``M_A(H)`` of a learner, as far as the search proved it.
+
+    A :class:`~mistakebound.theory.search.SearchResult`: ``lower <= M_A(H) <= upper``,
+    equal when ``exact``, and ``value`` is ``M_A(H)`` (raising
+    :class:`~mistakebound.theory.search.SearchIncomplete` for a partial result).  Both
+    bounds come from the search alone: ``lower`` is the number of mistakes of the line
+    in :attr:`strategy`, which the adversary can play; ``upper`` is the horizon, or
+    infinity, until the search finishes.  What the learner claims about itself is never
+    read.  ``math.inf`` when mistakes are unbounded.
 
     Attributes
     ----------
-    value : int, float
-        ``M_A(H)`` when ``exact``; otherwise the proven lower bound (the value of the
-        best line found).  ``math.inf`` when mistakes are unbounded.
-    exact : bool
-        False when the search ran out of its node budget.
-    lower, upper : float
-        Proven bounds on ``M_A(H)`` (equal to ``value`` when exact).  When the search is
-        partial, ``upper`` is the learner's own proven bound if it states one, the
-        horizon if one was given, or infinity.
-    strategy : networkx.DiGraph
-        The adversary's optimal line of play: nodes ``0, 1, ..., k``; node ``t`` (for
-        ``t < k``) carries the ``instance`` presented in round ``t + 1``, the learner's
-        ``prediction`` (probability of 1), the ``label`` answered and the ``gain``;
-        edges ``t -> t + 1`` carry the ``label``.  Replay it with
-        :class:`MinimaxAdversary`.
+    witness : networkx.DiGraph
+        The adversary's line (optimal when exact, the best found otherwise): nodes
+        ``0, 1, ..., k``; node ``t`` (for ``t < k``) carries the ``instance`` presented
+        in round ``t + 1``, the learner's ``prediction`` (probability of 1), the
+        ``label`` answered and the ``gain``; edges ``t -> t + 1`` carry the ``label``.
+        Replay it with :class:`mistakebound.adversaries.MinimaxAdversary`.  Also named
+        :attr:`strategy`.
     nodes : int
         Positions expanded.
+    learner, class_name : str
+        What was searched.
+    horizon : int or None
+        The number of rounds the game was limited to.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.learners import Consistent
+    >>> H = classes.thresholds(63)
+    >>> W = worst_case_mistakes(Consistent(H), H, max_nodes=5)
+    >>> W.status, W.lower <= 63 <= W.upper, W.upper
+    ('budget', True, inf)
     """
 
-    value: float
-    exact: bool
-    lower: float
-    upper: float
-    strategy: nx.DiGraph = field(repr=False, eq=False)
-    nodes: int = 0
+    quantity: ClassVar[str] = "M_A"
+
     learner: str = ""
     class_name: str = ""
     horizon: int | None = None
 
     @property
+    def strategy(self) -> nx.DiGraph:
+        """The adversary's line, as a graph (the same object as :attr:`witness`)."""
+        return self.witness
+
+    @property
     def line(self) -> tuple[tuple[Any, int], ...]:
         """The strategy's ``(instance, label)`` pairs in order."""
-        G = self.strategy
+        G = self.witness
         return tuple((G.nodes[t]["instance"], G.nodes[t]["label"]) for t in range(G.number_of_nodes() - 1))
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def _snapshot(learner: Any) -> Any:
     take = getattr(learner, "snapshot", None)
     return take() if callable(take) else copy.deepcopy(learner)
-
 
 
 # Per memo entry, besides the version-space bitset and the learner's state key: the dict
@@ -118,6 +129,11 @@ def _snapshot(learner: Any) -> Any:
 # out, so the estimate is usually below the search's peak (objects shared between entries
 # can make it higher).
 _ENTRY_OVERHEAD = 40 + 64 + 56
+
+#: Without ``max_nodes``, the search stops (status ``"budget"``) when its memo estimate
+#: reaches this fraction of the memory available when it starts: the estimate is below
+#: the search's peak (measured: by a factor of 2 to 5).
+MEMO_FRACTION = 0.25
 
 
 def _deep_size(obj: Any, depth: int = 0) -> int:
@@ -129,7 +145,6 @@ def _deep_size(obj: Any, depth: int = 0) -> int:
     if isinstance(nbytes, int):
         size += nbytes
     return size
-
 
 
 def memo_bytes_needed(H: HypothesisClass, max_nodes: int, state_key_bytes: int = 0) -> int:
@@ -153,24 +168,40 @@ def memo_bytes_needed(H: HypothesisClass, max_nodes: int, state_key_bytes: int =
     return int(max_nodes) * (_ENTRY_OVERHEAD + bitset + int(state_key_bytes))
 
 
-def _check_memory(learner: Any, H: HypothesisClass, max_nodes: int, keyed: bool) -> None:
-    """Refuse, before starting, a search whose memo cannot fit in the available memory."""
-    key_bytes = 0
-    if keyed:
-        try:
-            key_bytes = _deep_size(_snapshot(learner).state_key())
-        except Exception:  # the search itself will report a learner that cannot do this
-            key_bytes = 0
-    needed = memo_bytes_needed(H, max_nodes, key_bytes)
-    available = _available_memory()
-    if available is not None and needed > available:
-        raise InsufficientMemoryError(
-            f"max_nodes: a search of up to {max_nodes} positions over {H.n_hypotheses} hypotheses "
-            f"needs at least {format_bytes(needed)} for its memo, but only {format_bytes(available)} of memory is "
-            "available; lower max_nodes, give a horizon, or search a smaller class",
-            needed=needed, available=available,
-        )
+def _node_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: bool) -> int | None:
+    """The positions the search may expand, its memo checked against the memory available.
 
+    With ``max_nodes``, a search whose memo cannot fit is refused before it starts;
+    without, the limit is the most positions whose memo fits in :data:`MEMO_FRACTION`
+    of it (None when the available memory is unknown).  A learner without
+    ``state_key()`` is searched without a memo: nothing to check.
+    """
+    if not keyed:
+        return max_nodes
+    try:
+        key_bytes = _deep_size(_snapshot(learner).state_key())
+    except Exception:  # noqa: BLE001 - the search itself will report a learner that cannot do this
+        key_bytes = 0
+    if max_nodes is not None:
+        memory.require_memory(
+            memo_bytes_needed(H, max_nodes, key_bytes), parameter="max_nodes",
+            what=f"a search of up to {max_nodes} positions over {H.n_hypotheses} hypotheses (its memo)",
+            advice="lower max_nodes, give a horizon, or search a smaller class",
+        )
+        return max_nodes
+    available = memory.available_memory()
+    if available is None:
+        return None
+    return max(1, int(available * MEMO_FRACTION) // memo_bytes_needed(H, 1, key_bytes))
+
+
+def _check_learner(learner: Any) -> None:
+    if not (callable(getattr(learner, "predict_one", None)) or callable(getattr(learner, "predict_proba_one", None))) \
+            or not callable(getattr(learner, "learn_one", None)):
+        raise InvalidArgumentError(
+            f"learner: expected a learner with predict_one (or predict_proba_one) and learn_one, "
+            f"got {type(learner).__name__}"
+        )
 
 
 def worst_case_mistakes(
@@ -178,7 +209,8 @@ def worst_case_mistakes(
     H: HypothesisClass,
     *,
     horizon: int | None = None,
-    max_nodes: int = 200_000,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> WorstCase:
     """The exact maximum number of mistakes any realizable adaptive adversary forces.
@@ -193,29 +225,27 @@ def worst_case_mistakes(
     horizon : int, optional
         Limit the game to this many rounds.  Required for learners without
         ``state_key()`` and for learners that change state without a mistake.
-    max_nodes : int
-        Budget of positions to expand; past it the result is partial (``exact`` is
-        False) with proven lower and upper bounds.
+    max_nodes : int, optional
+        Budget of positions to expand (default: as many as the memo can hold in a
+        quarter of the memory available, :data:`MEMO_FRACTION`).
+    time_limit : float, optional
+        Budget of seconds (default: none).
     progress : callable, optional
         Called with the number of positions expanded since its last call (every 256),
         e.g. a progress bar's ``update``.
 
-    Notes
-    -----
-    Size limits: the search visits every distinct position the adversary can reach,
-    up to one per reachable version space (``2^|H|`` in the worst case: Halving on
-    ``singletons(d)`` visits ``2^d - 1``), each costing ``2 |X|`` learner snapshots and
-    updates: about 10,000 positions per second for classes of a few dozen hypotheses
-    on a 2-core machine, so the default budget is reached in well under a minute.
-
     Returns
     -------
     WorstCase
+        ``status`` ``"exact"``; ``"budget"`` when the search ran out of positions, time
+        or memory, or met a line deeper than Python's stack allows; ``"interrupted"`` on
+        Ctrl-C.  A partial result's ``lower`` is the best line found (by the search, or
+        by answering against each prediction), its ``upper`` the horizon or infinity.
 
     Raises
     ------
     InvalidArgumentError
-        For a bad ``H``, ``horizon``, ``max_nodes`` or ``progress``, a learner without
+        For a bad ``H``, ``horizon``, budget or ``progress``, a learner without
         ``predict_one`` (or ``predict_proba_one``) and ``learn_one``, a learner without
         ``state_key()`` and no horizon, or a learner found to change its state on a
         round without a mistake when no horizon is given.
@@ -223,6 +253,16 @@ def worst_case_mistakes(
         Before the search starts, when the memo for ``max_nodes`` positions (at least
         :func:`memo_bytes_needed` bytes) exceeds the memory available; the message
         names both amounts.
+    GameError
+        When the learner raises or returns an illegal prediction during the search.
+
+    Notes
+    -----
+    Size limits: the search visits every distinct position the adversary can reach,
+    up to one per reachable version space (``2^|H|`` in the worst case: Halving on
+    ``singletons(d)`` visits ``2^d - 1``), each costing ``2 |X|`` learner snapshots and
+    updates: about 10,000 positions per second for classes of a few dozen hypotheses
+    on a 2-core machine.
 
     Examples
     --------
@@ -230,79 +270,141 @@ def worst_case_mistakes(
     >>> from mistakebound.learners import Halving
     >>> H = classes.thresholds(3)
     >>> W = worst_case_mistakes(Halving(H), H)
-    >>> W.value, W.exact, len(W.line)
-    (2, True, 2)
+    >>> W.value, W.exact, len(W.line), W.describe()
+    (2, True, 2, 'M_A = 2')
     """
-    if not isinstance(H, HypothesisClass):
-        raise InvalidArgumentError(f"H: expected a HypothesisClass, got {type(H).__name__}")
-    if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, numbers.Integral) or horizon < 0):
-        raise InvalidArgumentError(f"horizon: expected None or an integer >= 0, got {horizon!r}")
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1:
-        raise InvalidArgumentError(f"max_nodes: expected an integer >= 1, got {max_nodes!r}")
-    if not (callable(getattr(learner, "predict_one", None)) or callable(getattr(learner, "predict_proba_one", None))) \
-            or not callable(getattr(learner, "learn_one", None)):
-        raise InvalidArgumentError(
-            f"learner: expected a learner with predict_one (or predict_proba_one) and learn_one, "
-            f"got {type(learner).__name__}"
-        )
-    if progress is not None and not callable(progress):
-        raise InvalidArgumentError(f"progress: expected None or a callable, got {progress!r}")
+    check_instance("H", H, HypothesisClass, "a HypothesisClass")
+    horizon = check_int("horizon", horizon, 0, optional=True)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    _check_learner(learner)
+    progress = check_callable("progress", progress, optional=True)
     keyed = callable(getattr(learner, "state_key", None))
     if horizon is None and not keyed:
         raise InvalidArgumentError(
             f"horizon: {type(learner).__name__} exposes no state_key(), so positions cannot be "
             "recognised and the search cannot end by itself; give a horizon"
         )
-    _check_memory(learner, H, int(max_nodes), keyed)
-    randomized = is_randomized(learner)
-    domain = H.domain
-    columns = H.column_masks
-    memo: dict = {}
-    counter = [0]
+    limit = _node_limit(learner, H, budget.max_nodes, keyed)
+    game = _Game(learner, H, horizon, keyed, Budget(max_nodes=limit, time_limit=budget.time_limit).start(), progress)
+    status = game.run()
+    if status == "exact":
+        lower = upper = game.value
+        line = game.line
+    else:
+        lower, line = game.incumbent
+        if status == "budget":  # a second line, cheap, from answering against each prediction
+            try:
+                lower, line = max((lower, line), game.greedy_line(), key=lambda t: t[0])
+            except KeyboardInterrupt:
+                status = "interrupted"
+        upper = math.inf if horizon is None else horizon
+    return WorstCase(
+        lower=lower, upper=upper, status=status, witness=_strategy_graph(line, lower), nodes=game.clock.nodes,
+        seconds=game.clock.seconds, learner=describe(learner), class_name=H.describe(), horizon=horizon,
+    )
 
-    depth = [0]  # rounds played on the line being searched, for error messages
 
-    def predict(L: Any, x: Any) -> float:
+class _Game:
+    """One worst-case search: the adversary's best line from every position it reaches.
+
+    A position is the learner (a snapshot) and the version space ``V`` (a bitset over
+    the rows of ``H``), with ``h`` rounds left (None: no horizon).  Positions are merged
+    in a memo keyed by ``(state_key, V, h)`` when the learner has ``state_key()``.
+    While the search runs, :attr:`incumbent` holds the best line from the start found
+    so far (a complete line the adversary can play, and its mistakes), which is what a
+    stopped search reports as its lower bound.
+    """
+
+    def __init__(self, learner: Any, H: HypothesisClass, horizon: int | None, keyed: bool, clock: Clock,
+                 progress: Callable[[int], None] | None):
+        self.learner = learner
+        self.H = H
+        self.horizon = horizon
+        self.keyed = keyed
+        self.randomized = is_randomized(learner)
+        self.clock = clock
+        self.progress = progress
+        self.domain = H.domain
+        self.columns = H.column_masks
+        self.memo: dict = {}
+        self.moves: list[tuple] = []  # the line from the start to the position being searched
+        self.gained: list[float] = [0]  # mistakes along it, after each move
+        self.incumbent: tuple[float, tuple] = (0, ())
+        self.value: float = 0
+        self.line: tuple = ()
+
+    # ------------------------------------------------------------------ the learner
+    def predict(self, L: Any, x: Any) -> float:
         try:
-            raw = L.predict_proba_one(x) if randomized else L.predict_one(x)
+            raw = L.predict_proba_one(x) if self.randomized else L.predict_one(x)
         except Exception as exc:  # noqa: BLE001 - the learner's own fault, reported as in play()
-            raise PlayerError(f"raised {exc!r} in the worst-case search", round=depth[0] + 1,
+            raise PlayerError(f"raised {exc!r} in the worst-case search", round=len(self.moves) + 1,
                               player="learner") from exc
-        p = _as_probability(raw) if randomized else _as_label(raw)
+        p = _as_probability(raw) if self.randomized else _as_label(raw)
         if p is None:
             raise IllegalPredictionError(
-                f"{'predict_proba_one' if randomized else 'predict_one'} returned {raw!r} on {x!r}; "
-                f"expected {'a probability in [0, 1]' if randomized else 'a label 0 or 1'}",
-                round=depth[0] + 1, player="learner")
+                f"{'predict_proba_one' if self.randomized else 'predict_one'} returned {raw!r} on {x!r}; "
+                f"expected {'a probability in [0, 1]' if self.randomized else 'a label 0 or 1'}",
+                round=len(self.moves) + 1, player="learner")
         return float(p)
 
-    def learn(L: Any, x: Any, y: int) -> None:
+    def learn(self, L: Any, x: Any, y: int) -> None:
         try:
             L.learn_one(x, y)
         except Exception as exc:  # noqa: BLE001
             raise PlayerError(f"raised {exc!r} in learn_one during the worst-case search",
-                              round=depth[0] + 1, player="learner") from exc
+                              round=len(self.moves) + 1, player="learner") from exc
 
-    def key_of(L: Any, V: int, h: int | None) -> Any:
-        return (L.state_key(), V, h) if keyed else None
+    # ------------------------------------------------------------------- the search
+    def run(self) -> str:
+        """Search from the start; the status it ended with (see :func:`run_within`)."""
+        root = _snapshot(self.learner)
+        V = self.H.full_mask
+        start = (root.state_key(), V, None) if (self.keyed and self.horizon is None) else None
+        path = frozenset({start}) if start else frozenset()
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))
+        try:
+            return run_within(lambda: self._explore(root, V, path))
+        finally:
+            sys.setrecursionlimit(limit)
 
-    def search(L: Any, V: int, h: int | None, path: frozenset) -> tuple[float, tuple]:
+    def _explore(self, root: Any, V: int, path: frozenset) -> None:
+        try:
+            self.value, self.line = self.search(root, V, self.horizon, path)
+        except RecursionError:  # a line deeper than the stack allows: a resource spent
+            raise OutOfBudget from None
+
+    def _record(self, value: float, line: tuple) -> None:
+        """A line from the current position: the best from the start if it beats the incumbent."""
+        total = self.gained[-1] + value
+        if total > self.incumbent[0]:
+            self.incumbent = (total, tuple(self.moves) + line)
+
+    def _descend(self, child: Any, W: int, h: int | None, path: frozenset, move: tuple) -> tuple[float, tuple]:
+        self.moves.append(move)
+        self.gained.append(self.gained[-1] + move[3])
+        try:
+            return self.search(child, W, h, path)
+        finally:
+            self.moves.pop()
+            self.gained.pop()
+
+    def search(self, L: Any, V: int, h: int | None, path: frozenset) -> tuple[float, tuple]:
         """Best (value, line) from this position; line = ((x, p, y, gain), ...)."""
         if h == 0:
             return 0, ()
-        key = key_of(L, V, h)
-        if key is not None and key in memo:
-            return memo[key]
-        counter[0] += 1
-        if counter[0] > max_nodes:
-            raise _OutOfBudget
-        if progress is not None and counter[0] % 256 == 0:
-            progress(256)
+        key = (L.state_key(), V, h) if self.keyed else None
+        if key is not None and key in self.memo:
+            return self.memo[key]
+        self.clock.spend()  # raises OutOfBudget past the budget: this position is not expanded
+        if self.progress is not None and self.clock.nodes % 256 == 0:
+            self.progress(256)
         best: tuple[float, tuple] = (0, ())
-        here = L.state_key() if keyed else None
-        for j, x in enumerate(domain):
-            p = predict(L, x)
-            ones = V & columns[j]
+        here = L.state_key() if self.keyed else None
+        for j, x in enumerate(self.domain):
+            p = self.predict(L, x)
+            ones = V & self.columns[j]
             for y, W in ((1, ones), (0, V ^ ones)):
                 if W == 0:
                     continue
@@ -310,7 +412,8 @@ def worst_case_mistakes(
                 if gain == int(gain):
                     gain = int(gain)
                 child = _snapshot(L)
-                learn(child, x, y)
+                self.learn(child, x, y)
+                move = (x, p, y, gain)
                 if h is None:
                     if gain == 0 and W == V:
                         if child.state_key() == here:
@@ -321,84 +424,54 @@ def worst_case_mistakes(
                         )
                     child_key = (child.state_key(), W, None)
                     if child_key in path:  # a loop that gains on every pass
-                        return math.inf, ((x, p, y, gain),)
-                    depth[0] += 1
-                    try:
-                        value, line = search(child, W, None, path | {child_key})
-                    finally:
-                        depth[0] -= 1
+                        self._record(math.inf, (move,))
+                        return math.inf, (move,)
+                    value, line = self._descend(child, W, None, path | {child_key}, move)
                 else:
-                    if keyed and gain == 0 and W == V and child.state_key() == here:
+                    if self.keyed and gain == 0 and W == V and child.state_key() == here:
                         # a round that changes nothing only spends the horizon: whatever
                         # follows it can be played without it, so it never does better
                         continue
-                    depth[0] += 1
-                    try:
-                        value, line = search(child, W, h - 1, path)
-                    finally:
-                        depth[0] -= 1
+                    value, line = self._descend(child, W, h - 1, path, move)
                 total = gain + value
                 if total > best[0]:
-                    best = (total, ((x, p, y, gain),) + line)
+                    best = (total, (move,) + line)
+                    self._record(*best)
                     if total == math.inf:
                         break
             if best[0] == math.inf:
                 break
         if key is not None and best[0] != math.inf:
-            memo[key] = best
+            self.memo[key] = best
         return best
 
-    root = _snapshot(learner)
-    start_key = (root.state_key(), H.full_mask, None) if (keyed and horizon is None) else None
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20_000))
-    exact = True
-    try:
-        value, line = search(root, H.full_mask, horizon, frozenset({start_key}) if start_key else frozenset())
-    except (_OutOfBudget, RecursionError):  # out of nodes, or a line deeper than the stack allows
-        exact = False
-        value, line = _greedy_line(learner, H, horizon, predict)
-    finally:
-        sys.setrecursionlimit(limit)
-    if exact:
-        lower = upper = value
-    else:
-        lower = value
-        bound = getattr(type(learner), "mistake_bound", None)
-        stated = bound(H) if callable(bound) else None
-        upper = min(x for x in (stated, horizon, math.inf) if x is not None)
-    return WorstCase(
-        value=value, exact=exact, lower=lower, upper=upper, strategy=_strategy_graph(line, value),
-        nodes=min(counter[0], int(max_nodes)), learner=describe(learner), class_name=H.describe(), horizon=horizon,
-    )
-
-
-def _greedy_line(learner: Any, H: HypothesisClass, horizon: int | None, predict) -> tuple[float, tuple]:
-    """A concrete line (a proven lower bound): answer against the prediction while legal."""
-    L = _snapshot(learner)
-    V = H.full_mask
-    line = []
-    total = 0
-    rounds = horizon if horizon is not None else H.n_hypotheses + H.n_instances
-    for _ in range(rounds):
-        move = None
-        for j, x in enumerate(H.domain):
-            ones = V & H.column_masks[j]
-            if ones == 0 or ones == V:
-                continue
-            p = predict(L, x)
-            y = 0 if p >= 0.5 else 1
-            move = (x, p, y, abs(p - y), ones if y == 1 else V ^ ones)
-            break
-        if move is None:
-            break
-        x, p, y, gain, V = move
-        if gain == int(gain):
-            gain = int(gain)
-        L.learn_one(x, y)
-        total += gain
-        line.append((x, p, y, gain))
-    return total, tuple(line)
+    def greedy_line(self) -> tuple[float, tuple]:
+        """A concrete line (a proven lower bound): answer against the prediction while legal."""
+        H = self.H
+        L = _snapshot(self.learner)
+        V = H.full_mask
+        line = []
+        total = 0
+        rounds = self.horizon if self.horizon is not None else H.n_hypotheses + H.n_instances
+        for _ in range(rounds):
+            move = None
+            for j, x in enumerate(H.domain):
+                ones = V & H.column_masks[j]
+                if ones == 0 or ones == V:
+                    continue
+                p = self.predict(L, x)
+                y = 0 if p >= 0.5 else 1
+                move = (x, p, y, abs(p - y), ones if y == 1 else V ^ ones)
+                break
+            if move is None:
+                break
+            x, p, y, gain, V = move
+            if gain == int(gain):
+                gain = int(gain)
+            self.learn(L, x, y)
+            total += gain
+            line.append((x, p, y, gain))
+        return total, tuple(line)
 
 
 def _strategy_graph(line: tuple, value: float) -> nx.DiGraph:
@@ -408,38 +481,3 @@ def _strategy_graph(line: tuple, value: float) -> nx.DiGraph:
         G.nodes[t].update(instance=x, prediction=p, label=y, gain=gain)
         G.add_edge(t, t + 1, label=y)
     return G
-
-
-class MinimaxAdversary(Adversary):
-    """Replays the optimal line of a :class:`WorstCase` strategy in :func:`~mistakebound.play`.
-
-    It presents the recorded instances in order and answers the recorded labels; the
-    labels are those of one hypothesis of the class, so the game stays realizable
-    whatever the learner predicts.  Against the learner the strategy was computed for
-    (with the same starting state) it forces exactly ``WorstCase.value`` mistakes.
-
-    Examples
-    --------
-    >>> from mistakebound import classes, play
-    >>> from mistakebound.learners import Consistent
-    >>> H = classes.singletons(4, include_empty=True)
-    >>> W = worst_case_mistakes(Consistent(H), H)
-    >>> play(Consistent(H), MinimaxAdversary(W.strategy), H, rounds=10, seed=0).mistakes
-    4
-    """
-
-    def __init__(self, strategy: nx.DiGraph):
-        if not isinstance(strategy, nx.DiGraph):
-            raise InvalidArgumentError(f"strategy: expected the networkx DiGraph of a WorstCase, got {type(strategy).__name__}")
-        self.strategy = strategy
-
-    def __repr__(self) -> str:
-        return f"MinimaxAdversary(value={self.strategy.graph.get('value')})"
-
-    def next_instance(self, state) -> Any:
-        t = state.t - 1
-        node = self.strategy.nodes.get(t, {})
-        return node.get("instance") if "label" in node else None
-
-    def label(self, state, x: Any, p: float) -> int:
-        return self.strategy.nodes[state.t - 1]["label"]

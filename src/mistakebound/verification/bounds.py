@@ -18,21 +18,22 @@ from __future__ import annotations
 import math
 
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory.littlestone import _require_class, littlestone_dimension
+from mistakebound.game.hypothesis_class import require_class
+from mistakebound.theory.littlestone import littlestone_dimension
 
 __all__ = ["size_minus_one", "log2_size", "ldim"]
 
 
 def size_minus_one(H: HypothesisClass) -> int:
     """``|H| - 1``: the bound of Consistent (Corollary 21.2)."""
-    return _require_class(H).n_hypotheses - 1
+    return require_class(H).n_hypotheses - 1
 
 
 def log2_size(H: HypothesisClass) -> float:
     """``log2 |H|``: the bound of Halving (Theorem 21.3)."""
-    return math.log2(_require_class(H).n_hypotheses)
+    return math.log2(require_class(H).n_hypotheses)
 
 
 def ldim(H: HypothesisClass) -> int:
     """``Ldim(H)``: the bound of SOA (Lemma 21.7), and the lower bound of every learner (Lemma 21.6)."""
-    return littlestone_dimension(_require_class(H))
+    return littlestone_dimension(require_class(H))

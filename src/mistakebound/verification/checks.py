@@ -1,27 +1,24 @@
-"""Checks for your own learner: does it meet its claimed mistake bound, and play by the rules?
+"""Checks for your own learner: does it keep its claimed bound, and play by the rules?
 
 Three entry points, after scikit-learn's ``check_estimator`` / ``parametrize_with_checks``
 and river's ``check_estimator`` / ``yield_checks``:
 
-* :func:`check_learner` plays the learner against every applicable adversary (the zoo
-  by default), in realizable games over classes drawn by hypothesis, plus the exact
+* :func:`check_learner` plays the learner against every applicable adversary (the
+  registry's by default), in realizable games over classes drawn by hypothesis, plus the exact
   worst-case search (:func:`~mistakebound.theory.worst_case.worst_case_mistakes`) on classes
   small enough, and raises :class:`BoundViolation` with the counterexample shrunk by
   hypothesis: the class matrix, the adversary, the seed, the transcript and a replay.
 * :func:`yield_checks` yields small named check functions: the interface checks
   (predictions are labels or probabilities, ``learn_one`` leaves its input alone, clones
   are independent, same seed same transcript) and the bound check when the learner
-  states a ``mistake_bound``.
+  claims a bound (its ``bound()`` method, read with
+  :func:`~mistakebound.verification.claims.stated_bound`).
 * :func:`parametrize_with_checks` turns them into a ``pytest.mark.parametrize``
   decorator, with expected failures declared per learner as ``{check: reason}`` and
   marked ``xfail(strict=True)``: a declared failure that starts passing fails the run.
 
 hypothesis and pytest are imported only inside the functions that need them, so
 ``import mistakebound`` and ``mistakebound check`` work without the test extra.
-
-The module also holds :class:`GameRecorder`, which the pytest plugin
-(``pytest --mistakebound-report``) routes :func:`mistakebound.play` through to tally
-every game of a test session.
 
 Examples
 --------
@@ -52,12 +49,15 @@ import numpy as np
 from attrs import define, field, frozen
 
 import mistakebound.game.play as _game
-from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError, NotApplicableError
+from mistakebound.foundations.validation import check_int
+from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import ObliviousAdversary, describe, is_randomized
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace, Space
-from mistakebound.verification.strategies import MarginStream, StreamReplay, _applies, _zoo
 from mistakebound.game.transcript import Transcript
+from mistakebound.verification.claims import Bound, ClaimError, judge, measured, stated_bound
+from mistakebound.verification.strategies import MarginStream, StreamReplay, zoo_adversaries
 
 __all__ = [
     "CheckFailure",
@@ -73,12 +73,8 @@ __all__ = [
     "check_same_seed_same_transcript",
     "check_mistake_bound",
     "RandomStream",
-    "GameRecord",
-    "GameRecorder",
 ]
 
-#: Slack when comparing a measured number of mistakes with a bound (``log2`` bounds are floats).
-TOLERANCE = 1e-9
 #: Rows of the transcript and of the class matrix shown in a failure message.
 _SHOW_ROWS = 40
 #: Rounds of the interface checks' streams.
@@ -147,22 +143,26 @@ class GameFailure(CheckFailure):
 
 
 class BoundViolation(GameFailure):
-    """The learner made more mistakes than its claimed bound in a realizable game.
+    """The learner broke the claimed bound in a realizable game.
 
     Attributes
     ----------
     bound : float
         The claimed bound on the class of the game.
     mistakes : float
-        What the learner made (the exact expected number for a randomized learner).
+        What the learner made, in the claim's measure (the exact expected number for a
+        randomized learner).
+    claim : Bound
+        The claim, with its measure and its source.
 
     See :class:`GameFailure` for the rest, and :meth:`GameFailure.replay`.
     """
 
-    def __init__(self, message: str, *, bound: float, mistakes: float, **kwargs: Any):
+    def __init__(self, message: str, *, bound: float, mistakes: float, claim: Bound | None = None, **kwargs: Any):
         super().__init__(message, **kwargs)
         self.bound = bound
         self.mistakes = mistakes
+        self.claim = claim
 
 
 # ============================================================== small helpers
@@ -222,37 +222,52 @@ def _factory_of(obj: Any, *, param: str = "make_learner") -> Callable[[Any], Any
     return lambda H: copy.deepcopy(obj)
 
 
-def _bound_function(bound: Any) -> Callable[[Any], Any]:
+def _default_measure(learner: Any) -> str:
+    """What a bare number claims to bound: mistakes, or the expected number for a randomized learner."""
+    return "expected mistakes" if is_randomized(learner) else "mistakes"
+
+
+def _claims(bound: Any) -> Callable[..., Bound]:
+    """``(learner, H, rounds, transcript) -> Bound``: the claim a check tests.
+
+    None: the learner's own claim (:func:`~mistakebound.verification.claims.stated_bound`);
+    a number, or a function of the class returning a number or None: that claim, on the
+    learner's mistakes (expected mistakes for a randomized learner).
+    """
+    if bound is None:
+        def own(learner: Any, H: Any, rounds: int | None, T: Any) -> Bound:
+            return stated_bound(learner, H, rounds=rounds, realizable=True, transcript=T)
+
+        return own
     if callable(bound):
-        return bound
+        name = getattr(bound, "__qualname__", None) or getattr(bound, "__name__", None) or repr(bound)
+        name = "bound" if name == "<lambda>" else name
+
+        def given(learner: Any, H: Any, rounds: int | None, T: Any) -> Bound:
+            value = bound(H)
+            if value is None:
+                return Bound.none(f"{name} states no bound on {H.describe()}", measure=_default_measure(learner))
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value) or value < 0:
+                raise InvalidArgumentError(
+                    f"bound: the bound function returned {value!r} on {H.describe()}; expected a number >= 0 or None"
+                )
+            return Bound(float(value), _default_measure(learner), f"{name}(H) = {_number(float(value))}")
+
+        return given
     if isinstance(bound, numbers.Real) and not isinstance(bound, bool) and not math.isnan(bound) and bound >= 0:
-        value = float(bound)
-        return lambda H: value
+        fixed = float(bound)
+        return lambda learner, H, rounds, T: Bound(fixed, _default_measure(learner), f"the bound {_number(fixed)}")
     raise InvalidArgumentError(
-        f"bound: expected a number >= 0 or a function of the class (e.g. bounds.ldim), got {bound!r}"
+        f"bound: expected None (the learner's own claim), a number >= 0 or a function of the class "
+        f"(e.g. bounds.ldim), got {bound!r}"
     )
 
 
-def _bound_text(bound: Any, value: float) -> str:
-    """``"ldim(H) = 1"`` for a bound function, ``"the bound 2"`` for a number."""
-    if callable(bound):
-        name = getattr(bound, "__qualname__", None) or getattr(bound, "__name__", None) or repr(bound)
-        return f"{name if name != '<lambda>' else 'bound'}(H) = {_number(value)}"
-    return f"the bound {_number(value)}"
-
-
-def _bound_value(bound_fn: Callable[[Any], Any], H: Any) -> float | None:
-    value = bound_fn(H)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
-        raise InvalidArgumentError(f"bound: the bound function returned {value!r} on {H.describe()}; expected a number or None")
-    return float(value)
-
-
-def _measure(learner: Any, T: Transcript) -> float:
-    """Mistakes, or the exact expected number for a randomized learner."""
-    return T.expected_mistakes if is_randomized(learner) else T.mistakes
+def _claim_text(claim: Bound) -> str:
+    """``"ldim(H) = 1"``, ``"the bound 2"``, or the learner's own claim with its theorem."""
+    if claim.source.startswith("the bound ") or "(H) = " in claim.source:
+        return claim.source
+    return f"its claimed bound {_number(claim.value)} ({claim.source})" if claim.source else f"the bound {_number(claim.value)}"
 
 
 def _number(value: float) -> str:
@@ -382,7 +397,7 @@ class _Failure:
     rounds: int
     transcript: Transcript | None
     measured: float | None = None
-    bound: float | None = None
+    claim: Bound | None = None
     error: BaseException | None = None
 
 
@@ -394,32 +409,42 @@ class _Stats:
     max_mistakes: float = 0
     max_ratio: float = 0.0
 
-    def add(self, measured: float, bound: float | None) -> None:
+    def add(self, value: float, ratio: float | None) -> None:
         self.games += 1
-        self.max_mistakes = max(self.max_mistakes, measured)
-        if bound is not None:
-            ratio = measured / bound if bound > 0 else (math.inf if measured > TOLERANCE else 0.0)
+        self.max_mistakes = max(self.max_mistakes, value)
+        if ratio is not None:
             self.max_ratio = max(self.max_ratio, ratio)
 
 
-def _adversary_factories(adversaries: Any) -> list[Callable[[], Any]]:
+def _adversary_factories(adversaries: Any) -> Callable[[Any], list[Any]]:
+    """``H -> fresh adversaries that apply to H``: the registry's (default), or those given."""
     if adversaries is None:
-        return list(_zoo())
+        return zoo_adversaries
     if isinstance(adversaries, (str, bytes)) or not isinstance(adversaries, Sequence):
         adversaries = [adversaries]
-    out: list[Callable[[], Any]] = []
+    makers: list[Callable[[], Any]] = []
     for a in adversaries:
         if isinstance(a, type):
-            out.append(a)
+            makers.append(a)
         elif callable(getattr(a, "next_instance", None)) or callable(getattr(a, "commit", None)):
-            out.append(functools.partial(copy.deepcopy, a))
+            makers.append(functools.partial(copy.deepcopy, a))
         elif callable(a):
-            out.append(a)
+            makers.append(a)
         else:
             raise InvalidArgumentError(
                 f"adversaries: expected adversary types, adversaries or zero-argument factories, got {a!r}"
             )
-    return out
+
+    def given(H: Any) -> list[Any]:
+        out = []
+        for make in makers:
+            adversary = make()
+            applies = getattr(adversary, "applies_to", None)
+            if applies is None or applies(H):
+                out.append(adversary)
+        return out
+
+    return given
 
 
 def _classes_strategy(classes: Any, st: Any) -> Any:
@@ -438,6 +463,20 @@ def _classes_strategy(classes: Any, st: Any) -> Any:
     raise InvalidArgumentError(
         "classes: expected a hypothesis strategy, a HypothesisClass, a Space, a MarginStream "
         f"or a non-empty list of them, got {classes!r}"
+    )
+
+
+def _seeds_strategy(game_seeds: Any, st: Any) -> Any:
+    from hypothesis.strategies import SearchStrategy
+
+    if game_seeds is None:
+        return st.integers(0, 2**32 - 1)
+    if isinstance(game_seeds, SearchStrategy):
+        return game_seeds
+    if isinstance(game_seeds, (list, tuple)) and game_seeds:
+        return st.sampled_from([check_int("game_seeds[]", s, 0) for s in game_seeds])
+    raise InvalidArgumentError(
+        f"game_seeds: expected None, a non-empty list of integers >= 0 or a hypothesis strategy, got {game_seeds!r}"
     )
 
 
@@ -522,12 +561,14 @@ def _snippet(f: _Failure, make_learner: Any) -> list[str]:
     return ["  " + line for line in seen + body]
 
 
-def _failure_message(f: _Failure, make_learner: Any, bound: Any, shrunk_from: int) -> str:
+def _failure_message(f: _Failure, make_learner: Any, shrunk_from: int) -> str:
     who = _name_of(make_learner)
     where = f.stream.space.describe() if f.stream is not None else f.H.describe()
     if f.kind == "bound":
+        what = "mistake" if f.claim.measure == "mistakes" else f.claim.measure.replace("mistakes", "mistake")
+        plural = "" if f.measured == 1 or f.claim.measure == "regret" else "s"
         head = (
-            f"{who} made {_number(f.measured)} mistake{'' if f.measured == 1 else 's'}, more than {_bound_text(bound, f.bound)}, "
+            f"{who} made {_number(f.measured)} {what}{plural}, more than {_claim_text(f.claim)}, "
             f"against {describe(f.adversary)} on {where} (seed {f.seed})"
         )
     else:
@@ -545,7 +586,7 @@ def _failure_message(f: _Failure, make_learner: Any, bound: Any, shrunk_from: in
     lines.append("transcript:" if f.kind == "bound" else "transcript (rounds before the fault):")
     lines += _format_transcript(f.transcript)
     if f.kind == "bound":
-        lines.append(f"bound: {_bound_text(bound, f.bound)}; mistakes: {_number(f.measured)}")
+        lines.append(f"bound: {_claim_text(f.claim)}; {f.claim.measure}: {_number(f.measured)}")
     lines.append("replay with exc.replay(), or:")
     lines += _snippet(f, make_learner)
     return "\n".join(lines)
@@ -586,24 +627,27 @@ def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool]) -> tup
 def check_learner(
     make_learner: Any,
     *,
-    bound: Any,
+    bound: Any = None,
     classes: Any = None,
     adversaries: Any = None,
     max_examples: int = 50,
     seed: int = 0,
     rounds: int | None = None,
+    game_seeds: Any = None,
     worst_case: bool = True,
     worst_case_max_hypotheses: int = 10,
     worst_case_max_nodes: int = 5_000,
 ) -> CheckSummary:
-    """Check that a learner never makes more mistakes than ``bound`` in realizable games.
+    """Check that a learner keeps a claimed bound in every realizable game it is put through.
 
     For each case hypothesis draws (a class and a game seed), a fresh learner plays
     every applicable adversary; on a finite class of at most
     ``worst_case_max_hypotheses`` hypotheses the exact worst case is searched too, and
-    its optimal line played (:class:`~mistakebound.theory.worst_case.MinimaxAdversary`).  A
-    game with more mistakes than the bound (the exact expected number for a randomized
-    learner), or in which the learner breaks a rule or raises, is a counterexample;
+    its optimal line played (:class:`~mistakebound.adversaries.MinimaxAdversary`).  Each
+    game is judged by :func:`~mistakebound.verification.claims.judge`, as in every other
+    front end.  A game that breaks the claim (by default the learner's own,
+    :func:`~mistakebound.verification.claims.stated_bound`), or in which the learner
+    breaks a rule or raises, is a counterexample;
     hypothesis shrinks it, rows and columns of a drawn class are then deleted one at a
     time while it still fails (so every row and column of the class shown matters),
     and the error shows it.  A class you name yourself is reported whole.
@@ -615,11 +659,12 @@ def check_learner(
         callable ``H -> learner`` (``lambda H: Perceptron()``).  A learner instance is
         accepted too: an attrs learner with an ``H`` field is rebuilt on each class, a
         learner without a class is copied.
-    bound : float or callable
-        The claimed bound: a number, or a function of the class (or space) such as
-        :func:`mistakebound.verification.bounds.ldim` or ``Halving.mistake_bound``.  A function that
-        returns None states no bound for that class: its games are still played, for
-        the rules.
+    bound : None, float or callable
+        The claim to test.  None (the default): the learner's own claim for each game,
+        read with :func:`~mistakebound.verification.claims.stated_bound`.  A number, or a
+        function of the class (or space) such as :func:`mistakebound.verification.bounds.ldim`:
+        a claim on the learner's mistakes (the exact expected number for a randomized
+        learner).  A game without a claim is still played, for the rules.
     classes : strategy, class, space or list, optional
         Where to play: a hypothesis strategy of classes, spaces or
         :class:`~mistakebound.verification.strategies.MarginStream` s (from
@@ -628,9 +673,9 @@ def check_learner(
         :func:`~mistakebound.verification.strategies.hypothesis_classes`.
     adversaries : sequence, optional
         Adversary types, instances (copied for each game) or zero-argument factories.
-        Default: the zoo, ``mistakebound.adversaries.ADVERSARIES``.  Those that do not
-        apply to a class are skipped on it; every game on a space also gets a
-        :class:`RandomStream`.
+        Default: every adversary of the registry (:mod:`mistakebound.game.registry`) that
+        can be built for the class.  Those that do not apply to a class are skipped on
+        it; every game on a space also gets a :class:`RandomStream`.
     max_examples : int
         Cases hypothesis draws before it gives up looking.
     seed : int
@@ -638,10 +683,13 @@ def check_learner(
     rounds : int, optional
         The horizon of each game; default ``2 (|X| + |H|) + 2`` on a finite class, the
         stream's length for a stream and 60 on a space.
+    game_seeds : list of int or strategy, optional
+        The seeds of the games (each case draws one); default any seed in ``[0, 2^32)``.
+        A list replays given games.
     worst_case : bool
-        Whether to run the exact worst-case search on small classes.  It needs the
-        learner's ``state_key()`` to merge positions; without it the search is cut at
-        ``floor(bound) + 2`` rounds.
+        Whether to run the exact worst-case search on small classes, when the learner has
+        a claim there.  It needs the learner's ``state_key()`` to merge positions; without
+        it the search is cut at ``floor(claim) + 2`` rounds.
     worst_case_max_hypotheses, worst_case_max_nodes : int
         The largest class searched, and the search's budget of positions (past it the
         best line found so far is played).
@@ -654,7 +702,7 @@ def check_learner(
     Raises
     ------
     BoundViolation
-        With the shrunk counterexample, when the learner exceeds the bound.
+        With the shrunk counterexample, when the learner breaks the claim.
     GameFailure
         When the learner breaks a rule or raises during a game.
     InvalidArgumentError
@@ -664,7 +712,7 @@ def check_learner(
     --------
     >>> from mistakebound import bounds, classes
     >>> from mistakebound.learners import Halving
-    >>> check_learner(Halving, bound=bounds.log2_size, max_examples=5).violations
+    >>> check_learner(Halving, max_examples=5).violations  # its own claim, log2 |H| (Theorem 21.3)
     0
     >>> check_learner(Halving, bound=0, classes=classes.thresholds(2), max_examples=5)
     Traceback (most recent call last):
@@ -675,16 +723,13 @@ def check_learner(
     __tracebackhide__ = True  # pytest shows the failure, not this frame
     hypothesis, st = _hypothesis()
     factory = _factory_of(make_learner)
-    bound_fn = _bound_function(bound)
-    for name, value, low in (
-        ("max_examples", max_examples, 1), ("seed", seed, 0),
-        ("worst_case_max_hypotheses", worst_case_max_hypotheses, 0), ("worst_case_max_nodes", worst_case_max_nodes, 1),
-    ):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-            raise InvalidArgumentError(f"{name}: expected an integer >= {low}, got {value!r}")
-    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 1):
-        raise InvalidArgumentError(f"rounds: expected None or an integer >= 1, got {rounds!r}")
-    cases = st.tuples(_classes_strategy(classes, st), st.integers(0, 2**32 - 1))
+    claim_of = _claims(bound)
+    max_examples = check_int("max_examples", max_examples, 1)
+    seed = check_int("seed", seed, 0)
+    worst_case_max_hypotheses = check_int("worst_case_max_hypotheses", worst_case_max_hypotheses, 0)
+    worst_case_max_nodes = check_int("worst_case_max_nodes", worst_case_max_nodes, 1)
+    rounds = check_int("rounds", rounds, 1, optional=True)
+    cases = st.tuples(_classes_strategy(classes, st), _seeds_strategy(game_seeds, st))
     generated = classes is None or isinstance(classes, hypothesis.strategies.SearchStrategy)
     opponents = _adversary_factories(adversaries)
     stats = _Stats()
@@ -698,7 +743,7 @@ def check_learner(
             return 2 * (H.n_instances + H.n_hypotheses) + 2
         return 60
 
-    def one_game(H, adversary, adversary_expr, imports, case_seed, n, b, stream) -> _Failure | None:
+    def one_game(H, adversary, adversary_expr, imports, case_seed, n, stream) -> _Failure | None:
         pristine = copy.deepcopy(adversary)
         failure = functools.partial(
             _Failure, H=H, stream=stream, adversary=pristine, adversary_expr=adversary_expr,
@@ -711,16 +756,23 @@ def check_learner(
             if exc.player != "learner":
                 raise
             return failure(kind="error", transcript=exc.transcript, error=exc)
-        m = _measure(learner, T)
-        stats.add(m, b)
-        if b is not None and m > b + TOLERANCE:
-            return failure(kind="bound", transcript=T, measured=m, bound=b)
+        claim = claim_of(learner, H, n, T)
+        value = measured(T, claim.measure)
+        verdict = judge(value, claim)
+        stats.add(value, verdict.ratio)
+        if verdict.broken:
+            return failure(kind="bound", transcript=T, measured=value, claim=claim)
         return None
 
-    def search(H: HypothesisClass, case_seed: int, n: int, b: float) -> _Failure | None:
-        from mistakebound.theory.worst_case import MinimaxAdversary, worst_case_mistakes
+    def search(H: HypothesisClass, case_seed: int, n: int) -> _Failure | None:
+        from mistakebound.theory.search import SearchInterrupted
+        from mistakebound.theory.worst_case import worst_case_mistakes
 
         learner = factory(H)
+        claim = claim_of(learner, H, None, None)
+        if not claim.stated:
+            return None
+        b = claim.value
         options = {"max_nodes": int(worst_case_max_nodes)}
         if not callable(getattr(learner, "state_key", None)):
             options["horizon"] = int(math.floor(b)) + 2 if math.isfinite(b) else n
@@ -731,42 +783,39 @@ def check_learner(
                 raise
             options["horizon"] = int(math.floor(b)) + 2 if math.isfinite(b) else n
             W = worst_case_mistakes(factory(H), H, **options)
+        if W.status == "interrupted":
+            raise SearchInterrupted(W)  # Ctrl-C stops the check, as it stops every search
         stats.searches += 1
-        if not W.lower > b + TOLERANCE:
+        if not judge(W, claim).broken:  # broken only when the line the search found exceeds the claim
             return None
         extra = "".join(f", {k}={v}" for k, v in sorted(options.items()))
         learner_expr, learner_imports = _learner_expr(make_learner)
-        expr = f"MinimaxAdversary(worst_case_mistakes({learner_expr.split('  #')[0]}, H{extra}).strategy)"
-        imports = ("from mistakebound.theory.worst_case import MinimaxAdversary, worst_case_mistakes",)
+        expr = f"MinimaxAdversary(worst_case_mistakes({learner_expr.split('  #')[0]}, H{extra}).witness)"
+        imports = ("from mistakebound.adversaries import MinimaxAdversary",
+                   "from mistakebound.theory.worst_case import worst_case_mistakes")
         horizon = max(n, len(W.line))
-        return one_game(H, MinimaxAdversary(W.strategy), expr, imports, case_seed, horizon, b, None)
+        replay = registry.find("adversary", "MinimaxAdversary").target(W.witness)
+        return one_game(H, replay, expr, imports, case_seed, horizon, None)
 
     def evaluate(case: tuple) -> _Failure | None:
         item, case_seed = case
         stats.cases += 1
         stream = item if isinstance(item, MarginStream) else None
         H = stream.space if stream is not None else item
-        b = _bound_value(bound_fn, H)
         n = horizon_of(H, stream)
         games = []
         if stream is not None:
             games.append(stream.adversary())
-        for make in opponents:
-            adversary = make()
-            if _applies(adversary, H):
-                games.append(adversary)
+        games += opponents(H)
         if isinstance(H, Space) and stream is None:
             games.append(RandomStream())
         for adversary in games:
             expr, imports = _adversary_expr(adversary)
-            found = one_game(H, adversary, expr, imports, case_seed, n, b, stream)
+            found = one_game(H, adversary, expr, imports, case_seed, n, stream)
             if found is not None:
                 return found
-        if (
-            worst_case and b is not None and isinstance(H, HypothesisClass)
-            and H.n_hypotheses <= worst_case_max_hypotheses
-        ):
-            return search(H, case_seed, n, b)
+        if worst_case and isinstance(H, HypothesisClass) and H.n_hypotheses <= worst_case_max_hypotheses:
+            return search(H, case_seed, n)
         return None
 
     settings = hypothesis.settings(
@@ -788,11 +837,11 @@ def check_learner(
             f"{_name_of(make_learner)} failed on {minimal!r} during the search but not when replayed: "
             "its games are not reproducible from the seed (see check_same_seed_same_transcript)"
         )
-    message = _failure_message(f, make_learner, bound, tried)
+    message = _failure_message(f, make_learner, tried)
     common = dict(H=f.H, adversary=f.adversary, seed=f.seed, rounds=f.rounds, transcript=f.transcript,
                   make_learner=factory, stream=f.stream)
     if f.kind == "bound":
-        raise BoundViolation(message, bound=f.bound, mistakes=f.measured, **common)
+        raise BoundViolation(message, bound=f.claim.value, mistakes=f.measured, claim=f.claim, **common)
     raise GameFailure(message, **common) from f.error
 
 
@@ -1007,10 +1056,12 @@ def check_same_seed_same_transcript(learner: Any, *, H: Any = None, seed: int = 
     >>> check_same_seed_same_transcript(Consistent)
     """
     __tracebackhide__ = True  # pytest shows the failure, not this frame
-    from mistakebound.adversaries import ObliviousCoin, OppositeLabel
-
     subject = _subject(learner, H)
-    opponents = [OppositeLabel, ObliviousCoin] if isinstance(subject.H, HypothesisClass) else [RandomStream]
+    if isinstance(subject.H, HypothesisClass):
+        opponents = [functools.partial(registry.build, "adversary", name, subject.H)
+                     for name in ("OppositeLabel", "ObliviousCoin")]
+    else:
+        opponents = [RandomStream]
     for make in opponents:
         first, second = (
             _game.play(subject.fresh(), make(), subject.H, rounds=_STREAM_ROUNDS, seed=1000 + seed) for _ in range(2)
@@ -1023,31 +1074,26 @@ def check_same_seed_same_transcript(learner: Any, *, H: Any = None, seed: int = 
             a = first.rounds[t] if t < len(first) else "(ended)"
             b = second.rounds[t] if t < len(second) else "(ended)"
             raise CheckFailure(
-                f"{subject.name}: two games against {make.__name__} with seed {1000 + seed} differ in round {t + 1}: "
+                f"{subject.name}: two games against {describe(make())} with seed {1000 + seed} differ in round {t + 1}: "
                 f"{a} then {b}; draw every random choice from a seed passed in"
             )
 
 
-def _stated_bound(subject: _Subject) -> Callable[[Any], Any] | None:
-    """The learner type's ``mistake_bound`` if it states one on the subject's class."""
+def _claims_something(subject: _Subject) -> bool:
+    """Whether the learner claims a bound on the subject's class or space (a claim that raises counts,
+    so that the bound check is yielded and shows the error)."""
     try:
         L = subject.fresh()
     except Exception:  # noqa: BLE001 - the interface checks will report it
-        return None
-    fn = getattr(type(L), "mistake_bound", None)
-    if not callable(fn):
-        return None
-    where = subject.H
-    if isinstance(where, LinearSpace) and (where.R is None or not where.gamma):
-        return None
+        return False
     try:
-        return fn if fn(where) is not None else None
-    except Exception:  # noqa: BLE001 - a bound that raises is yielded, so the check shows the error
-        return fn
+        return stated_bound(L, subject.H).stated
+    except MistakeboundError:
+        return True
 
 
 def check_mistake_bound(learner: Any, *, H: Any = None, max_examples: int = 20, seed: int = 0) -> None:
-    """The learner stays within its own ``mistake_bound`` (:func:`check_learner`).
+    """The learner keeps its own claim, ``bound()`` (:func:`check_learner` with ``bound=None``).
 
     On finite classes the classes are drawn by
     :func:`~mistakebound.verification.strategies.hypothesis_classes` (only ``H`` itself when it is given,
@@ -1067,9 +1113,8 @@ def check_mistake_bound(learner: Any, *, H: Any = None, max_examples: int = 20, 
     from mistakebound.verification.strategies import separable_streams
 
     subject = _subject(learner, H)
-    fn = _stated_bound(subject)
-    if fn is None:
-        raise CheckFailure(f"{subject.name} states no mistake_bound on {subject.H.describe()}")
+    if not _claims_something(subject):
+        raise CheckFailure(f"{subject.name} claims no bound on {subject.H.describe()}")
     where = subject.H
     if isinstance(where, LinearSpace):
         classes: Any = separable_streams(d=where.d, gamma=where.gamma, R=where.R)
@@ -1077,7 +1122,7 @@ def check_mistake_bound(learner: Any, *, H: Any = None, max_examples: int = 20, 
         classes = None
     else:
         classes = where
-    check_learner(subject.factory, bound=fn, classes=classes, max_examples=max_examples, seed=seed)
+    check_learner(subject.factory, classes=classes, max_examples=max_examples, seed=seed)
 
 
 def yield_checks(learner: Any, *, H: Any = None, max_examples: int = 20, seed: int = 0) -> Iterator[Callable]:
@@ -1107,7 +1152,7 @@ def yield_checks(learner: Any, *, H: Any = None, max_examples: int = 20, seed: i
         ``check_predictions_are_labels``, ``check_learn_one_does_not_mutate_input``,
         ``check_clone_is_independent`` (when the learner has ``clone``),
         ``check_same_seed_same_transcript`` and ``check_mistake_bound`` (when the
-        learner's type states a ``mistake_bound`` for ``H``).
+        learner claims a bound for ``H``, :func:`~mistakebound.verification.claims.stated_bound`).
 
     Examples
     --------
@@ -1128,7 +1173,7 @@ def yield_checks(learner: Any, *, H: Any = None, max_examples: int = 20, seed: i
     if has_clone:
         yield _wrapped(check_clone_is_independent, H=H, seed=seed)
     yield _wrapped(check_same_seed_same_transcript, H=H, seed=seed)
-    if _stated_bound(subject) is not None:
+    if _claims_something(subject):
         yield _wrapped(check_mistake_bound, H=H, max_examples=max_examples, seed=seed)
 
 
@@ -1210,158 +1255,3 @@ def parametrize_with_checks(
     if unused:
         raise InvalidArgumentError(f"expected_failures: {unused} match none of the learners given")
     return pytest.mark.parametrize("learner, check", params)
-
-
-# ============================================================== the recorder behind the pytest plugin
-@frozen
-class GameRecord:
-    """One game seen by a :class:`GameRecorder`."""
-
-    learner: str
-    adversary: str
-    class_name: str
-    mistakes: float
-    bound: float | None
-
-    @property
-    def violation(self) -> bool:
-        """Whether the game broke the learner's stated bound."""
-        return self.bound is not None and self.mistakes > self.bound + TOLERANCE
-
-
-class GameRecorder:
-    """Tallies every game played through :func:`mistakebound.play` while it is active.
-
-    :meth:`start` replaces ``play`` in ``mistakebound.game.play``, in ``mistakebound`` and in
-    every loaded module that imported it, by a wrapper that records
-    ``(learner, adversary, class, mistakes, stated bound)`` after each game; :meth:`stop`
-    puts the original back.  The stated bound is the learner type's
-    ``mistake_bound(H)`` in realizable games (None when it states none).  It is also a
-    context manager.
-
-    Examples
-    --------
-    >>> from mistakebound import classes, play
-    >>> from mistakebound.learners import Halving
-    >>> from mistakebound.adversaries import OppositeLabel
-    >>> H = classes.thresholds(7)
-    >>> with GameRecorder() as recorder:
-    ...     import mistakebound
-    ...     _ = mistakebound.play(Halving(H), OppositeLabel(), H, rounds=10, seed=0)
-    >>> recorder.records[0].learner, recorder.records[0].mistakes, recorder.records[0].bound
-    ('Halving', 1, 3.0)
-    >>> print(recorder.format_table())
-    learner  adversary      games  max mistakes  max mistakes/bound  violations
-    Halving  OppositeLabel      1             1               0.333           0
-    """
-
-    def __init__(self) -> None:
-        self.records: list[GameRecord] = []
-        self._original: Callable | None = None
-        self._wrapper: Callable | None = None
-        self._bounds: dict = {}
-
-    @property
-    def active(self) -> bool:
-        """Whether ``play`` is currently routed through this recorder."""
-        return self._wrapper is not None
-
-    def start(self) -> GameRecorder:
-        """Route ``play`` through the recorder."""
-        if self.active:
-            return self
-        original = _game.play
-        recorder = self
-
-        @functools.wraps(original)
-        def play(learner, adversary, H=None, **kwargs):
-            T = original(learner, adversary, H, **kwargs)
-            if recorder._wrapper is play:
-                recorder.record(learner, adversary, H, T)
-            return T
-
-        self._original, self._wrapper = original, play
-        self._swap(original, play)
-        return self
-
-    def stop(self) -> None:
-        """Put the original ``play`` back everywhere the wrapper was installed."""
-        if not self.active:
-            return
-        wrapper, original = self._wrapper, self._original
-        self._wrapper = None
-        self._swap(wrapper, original)
-
-    @staticmethod
-    def _swap(old: Callable, new: Callable) -> None:
-        for module in list(sys.modules.values()):
-            namespace = getattr(module, "__dict__", None)
-            if isinstance(namespace, dict) and namespace.get("play") is old:
-                setattr(module, "play", new)
-
-    def __enter__(self) -> GameRecorder:
-        return self.start()
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.stop()
-
-    def _bound(self, learner: Any, H: Any, realizable: bool) -> float | None:
-        fn = getattr(type(learner), "mistake_bound", None)
-        if not realizable or not callable(fn) or H is None:
-            return None
-        key = (type(learner), id(H))
-        if key not in self._bounds:
-            try:
-                value = fn(H)
-                ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and not math.isnan(value)
-                self._bounds[key] = (H, float(value) if ok else None)
-            except Exception:  # noqa: BLE001 - a bound that cannot be computed is not known
-                self._bounds[key] = (H, None)
-        return self._bounds[key][1]
-
-    def record(self, learner: Any, adversary: Any, H: Any, T: Transcript) -> None:
-        """Add one finished game."""
-        self.records.append(GameRecord(
-            learner=type(learner).__name__, adversary=type(adversary).__name__,
-            class_name=T.class_name or "", mistakes=_measure(learner, T),
-            bound=self._bound(learner, H, T.realizable),
-        ))
-
-    def rows(self) -> list[dict]:
-        """One row per (learner, adversary): games, max mistakes, max mistakes/bound, violations."""
-        groups: dict = {}
-        for r in self.records:
-            groups.setdefault((r.learner, r.adversary), []).append(r)
-        out = []
-        for (learner, adversary), games in sorted(groups.items()):
-            ratios = []
-            for g in games:
-                if g.bound is not None:
-                    ratios.append(g.mistakes / g.bound if g.bound > 0 else (math.inf if g.mistakes > TOLERANCE else 0.0))
-            out.append({
-                "learner": learner, "adversary": adversary, "games": len(games),
-                "max mistakes": max(g.mistakes for g in games),
-                "max mistakes/bound": max(ratios) if ratios else None,
-                "violations": sum(g.violation for g in games),
-            })
-        return out
-
-    def format_table(self) -> str:
-        """The rows as an aligned text table (``-`` where no bound was stated)."""
-        columns = ["learner", "adversary", "games", "max mistakes", "max mistakes/bound", "violations"]
-        if not self.records:
-            return "no games were played through mistakebound.play"
-
-        def cell(value: Any) -> str:
-            if value is None:
-                return "-"
-            if isinstance(value, float):
-                return f"{value:.3g}"
-            return str(value)
-
-        body = [[cell(row[c]) for c in columns] for row in self.rows()]
-        widths = [max(len(c), *(len(r[i]) for r in body)) for i, c in enumerate(columns)]
-        lines = []
-        for k, r in enumerate([columns, *body]):
-            lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))).rstrip())
-        return "\n".join(lines)

@@ -2,11 +2,12 @@
 
 Installed with the package (entry point ``pytest11``), so the option exists in every
 pytest run; it does nothing unless given.  With the option, every game played through
-:func:`mistakebound.play` between the start and the end of the session is recorded
-(by a :class:`mistakebound.verification.checks.GameRecorder`, which routes ``play`` through itself
-at session start and puts it back at the end), and the terminal summary prints one
-row per learner and adversary: games, the most mistakes, the largest ratio of
-mistakes to the learner's stated ``mistake_bound`` and the number of games above it.
+:func:`mistakebound.play` between the start and the end of the session is recorded by a
+:class:`mistakebound.verification.recorder.GameRecorder`, an observer installed for
+every game (:func:`mistakebound.game.play.observing`), and the terminal summary prints
+one row per learner and adversary: games, the most mistakes, the largest ratio of the
+measured value to the learner's claim (:func:`~mistakebound.verification.claims.stated_bound`)
+and the number of games that broke it (:func:`~mistakebound.verification.claims.judge`).
 
 Everything from ``mistakebound`` is imported inside the hooks, so the plugin costs
 nothing when the option is absent, and it never needs hypothesis.
@@ -43,7 +44,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_sessionstart(session: pytest.Session) -> None:
     if not session.config.getoption("mistakebound_report", default=False):
         return
-    from mistakebound.verification.checks import GameRecorder
+    from mistakebound.verification.recorder import GameRecorder
 
     session.config.stash[_RECORDER] = GameRecorder().start()
 
@@ -64,6 +65,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     violations = sum(r.violation for r in recorder.records)
     if violations:
         terminalreporter.write_line(
-            f"{violations} game(s) exceeded the learner's stated mistake_bound "
+            f"{violations} game(s) broke the learner's claimed bound "
             "(a test may do so on purpose: this is a tally, not a verdict)"
+        )
+    errors = [r for r in recorder.records if r.verdict == "ERROR"]
+    if errors:  # shown as "-" in the table, like no bound: say why
+        terminalreporter.write_line(
+            f"{len(errors)} game(s): the learner's claim could not be read (first: {errors[0].learner} on "
+            f"{errors[0].class_name}: {errors[0].message})"
         )

@@ -1,38 +1,48 @@
-"""Named, seeded experiments whose outcome is checked against a proven bound.
+"""Named, seeded experiments whose outcome is judged against a claimed bound.
 
-A :class:`Scenario` is what ``mistakebound check`` runs beyond the finite-class grid: a
-learner, an adversary and a setting (a space, a class, a horizon), and a function that
-plays it for a seed and returns an :class:`Outcome`: the measured quantity (mistakes,
-expected mistakes or regret), the proven upper bound it must not exceed, and, for
-lower-bound adversaries, the count it must reach.
+A :class:`Scenario` is what ``mistakebound check`` runs beyond the learner-by-adversary
+grid: a learner, an adversary and a setting (a space, a class, a horizon), and a
+function that plays it for a seed and returns an :class:`Outcome`: the measured
+quantity, the claim it is judged against (a
+:class:`~mistakebound.verification.claims.Bound`: the learner's own, read with
+:func:`~mistakebound.verification.claims.stated_bound`, or a theorem the experiment
+tests) and, for lower-bound adversaries, the count they force.  The verdict is
+:func:`~mistakebound.verification.claims.judge`'s, as everywhere else.
+
+Most scenarios are one game between players named in the registry, judged on their
+own claims: :func:`game` plays it and returns the :class:`Outcome`.
 
 Examples
 --------
->>> from mistakebound import classes, play
->>> from mistakebound.learners import Halving
->>> from mistakebound.adversaries import BinarySearchThreshold
->>> def run(seed):
-...     H = classes.thresholds(7)
-...     T = play(Halving(H), BinarySearchThreshold(), H, rounds=10, seed=seed)
-...     return Outcome(value=T.mistakes, bound=Halving.mistake_bound(H), forced=3)
->>> s = Scenario("Halving", "BinarySearchThreshold", "thresholds(7)", run)
->>> s.run(0).verdict
-'ok'
+>>> s = Scenario("Halving", "BinarySearchThreshold", "thresholds(7)",
+...              lambda seed: game("Halving", "BinarySearchThreshold", "thresholds:7", rounds=10, seed=seed))
+>>> outcome = s.run(0)
+>>> outcome.value, outcome.bound.value, outcome.forced.value, outcome.verdict
+(3, 3.0, 3, 'ok')
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from attrs import field, frozen
-from attrs.validators import in_, is_callable
+from attrs.validators import in_, instance_of, is_callable, optional
 
-__all__ = ["MEASURES", "Outcome", "Scenario"]
+from mistakebound.game import registry
+from mistakebound.game.play import play
+from mistakebound.verification.claims import (
+    MEASURES,
+    Bound,
+    Verdict,
+    forced_bound,
+    judge,
+    judge_game,
+    measured,
+    stated_bound,
+)
 
-#: What a scenario can measure.
-MEASURES = ("mistakes", "expected mistakes", "regret", "risk")
-
-_EPS = 1e-9
+__all__ = ["Outcome", "Scenario", "game"]
 
 
 @frozen
@@ -43,35 +53,79 @@ class Outcome:
     ----------
     value : float
         The measured quantity.
-    bound : float or None
-        The proven upper bound on ``value`` (None when the scenario only forces).
-    forced : float or None
-        The proven lower bound the adversary forces (None when it forces nothing).
+    bound : Bound or None
+        The claimed upper bound on ``value`` (None when the scenario only forces).
+    forced : Bound or None
+        The count the adversary forces (a lower bound on ``value``).
     note : str
         Anything a reader of the table should know (the theorem, a parameter).
+    transcript : Transcript or OCOTranscript, optional
+        The game, when the outcome is one game: each claim is then judged on its own
+        measure (:func:`~mistakebound.verification.claims.judge_game`).
     """
 
     value: float
-    bound: float | None = None
-    forced: float | None = None
+    bound: Bound | None = field(default=None, validator=optional(instance_of(Bound)))
+    forced: Bound | None = field(default=None, validator=optional(instance_of(Bound)))
     note: str = ""
+    transcript: Any = field(default=None, eq=False, repr=False)
+
+    @property
+    def judged(self) -> Verdict:
+        """The verdict on the claims (:func:`~mistakebound.verification.claims.judge`)."""
+        if self.transcript is not None:
+            return judge_game(self.transcript, self.bound, self.forced)
+        return judge(self.value, self.bound, self.forced)
 
     @property
     def verdict(self) -> str:
-        """``"ok"``, or ``"BROKEN"`` if ``value`` exceeds ``bound`` or falls short of ``forced``."""
-        if self.bound is not None and self.value > self.bound + _EPS:
-            return "BROKEN"
-        if self.forced is not None and self.value < self.forced - _EPS:
-            return "BROKEN"
-        return "ok"
+        """The verdict's status: ``"ok"``, ``"BROKEN"`` or ``"no bound"``."""
+        return self.judged.status
 
 
 @frozen
 class Scenario:
-    """A named experiment: ``run(seed) -> Outcome``."""
+    """A named experiment: ``run(seed) -> Outcome``; ``measure`` is one of the claims' ``MEASURES``."""
 
     learner: str
     adversary: str
     setting: str
     run: Callable[[int], Outcome] = field(validator=is_callable())
     measure: str = field(default="mistakes", validator=in_(MEASURES))
+
+
+def game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed: int, realizable: bool = True,
+         note: str = "") -> Outcome:
+    """One game between players built by the registry, judged on their own claims.
+
+    Parameters
+    ----------
+    learner, adversary
+        Names (or entries, or types) for :func:`mistakebound.game.registry.build`, or
+        players already built.
+    setting
+        A class, a space, an :class:`~mistakebound.game.oco.OCOSetting`, or a spec for
+        :func:`mistakebound.game.registry.load_setting`.
+    rounds, seed, realizable
+        The game's horizon, seed and kind.
+    note : str
+
+    Returns
+    -------
+    Outcome
+        The value in the measure of the learner's claim
+        (:func:`~mistakebound.verification.claims.stated_bound`), the claim, and the
+        count the adversary claims to force
+        (:func:`~mistakebound.verification.claims.forced_bound`).
+    """
+    if isinstance(setting, str):
+        setting = registry.load_setting(setting)
+    L = learner if registry.player_kind(learner) == "learner" and not isinstance(learner, type) else \
+        registry.build("learner", learner, setting, rounds=rounds)
+    A = adversary if registry.player_kind(adversary) == "adversary" and not isinstance(adversary, type) else \
+        registry.build("adversary", adversary, setting, rounds=rounds)
+    forced = forced_bound(A, setting, learner=L, rounds=rounds, realizable=realizable)  # a claim made before the game
+    T = play(L, A, setting, rounds=rounds, seed=seed, realizable=realizable)
+    claim = stated_bound(L, setting, rounds=rounds, realizable=realizable, transcript=T)
+    return Outcome(value=measured(T, claim.measure), bound=claim, forced=forced if forced.stated else None,
+                   note=note, transcript=T)

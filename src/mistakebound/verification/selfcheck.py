@@ -1,26 +1,25 @@
 """The self-check behind ``mistakebound check``: every learner against every adversary.
 
-:func:`run_check` plays each realizable learner (``learners.REALIZABLE_LEARNERS``)
-against each adversary (``adversaries.ADVERSARIES``) that applies to a class, on a set
-of small built-in classes (:func:`default_classes`), and compares the mistakes with
-what the theory says:
+:func:`run_check` plays every registered learner (:mod:`mistakebound.game.registry`)
+against every registered adversary that applies, on a set of small built-in classes
+(:func:`default_classes`, or the classes and spaces given), and judges each game with
+:func:`~mistakebound.verification.claims.judge`:
 
-* the learner's proven upper bound, ``type(learner).mistake_bound(H)``
-  (Consistent ``|H| - 1``, Halving ``log2 |H|``, SOA ``Ldim(H)``): more mistakes than
-  that and the row is ``"BROKEN"``;
-* the lower bound the adversary forces on every deterministic learner, where the
-  theory gives one: :class:`~mistakebound.adversaries.ShatteredTreeWalker` forces
-  ``Ldim(H)`` (Lemma 21.6), :class:`~mistakebound.adversaries.BasisVectorForcer` on
-  ``monotone_disjunctions(n)`` forces ``n`` and
-  :class:`~mistakebound.adversaries.BinarySearchThreshold` on ``thresholds(N)`` forces
-  ``floor(log2(N + 1))``; fewer mistakes than that and the row is ``"BROKEN"`` too.
+* against the learner's claim, read with
+  :func:`~mistakebound.verification.claims.stated_bound` (Consistent ``|H| - 1``,
+  Halving ``log2 |H|``, SOA ``Ldim(H)``, ...): more than that and the row is ``"BROKEN"``;
+* against the count the adversary claims to force on the learner, read with
+  :func:`~mistakebound.verification.claims.forced_bound` (ShatteredTreeWalker forces
+  ``Ldim(H)`` on every deterministic learner, Lemma 21.6, ...): fewer than that and the
+  row is ``"BROKEN"`` too.
 
-A learner or adversary that raises, or a game stopped by a rule violation, becomes a row
+A learner that states no bound for the game gets ``"no bound"`` (which is not a
+failure); a player that raises, or a game stopped by a rule violation, becomes a row
 with verdict ``"ERROR"`` and the message; the check itself does not crash.
 
 Examples
 --------
->>> from mistakebound import classes
+>>> from mistakebound.game import classes
 >>> from mistakebound.learners import Halving
 >>> from mistakebound.adversaries import BinarySearchThreshold
 >>> report = run_check([classes.thresholds(7)], [Halving], [BinarySearchThreshold])
@@ -33,24 +32,29 @@ Examples
 
 from __future__ import annotations
 
-import math
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from attrs import field, frozen
 
-from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.game.play import play
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.game import classes as zoo
+from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory.littlestone import littlestone_dimension
-from mistakebound.game.players import describe, is_randomized
+from mistakebound.game.play import play
+from mistakebound.game.players import describe
+from mistakebound.verification.claims import VERDICTS as JUDGE_VERDICTS
+from mistakebound.verification.claims import forced_bound, judge_played
 
-__all__ = ["CheckRow", "CheckReport", "default_classes", "run_check", "run_scenarios", "VERDICTS"]
+__all__ = ["CheckRow", "CheckReport", "default_classes", "default_rounds", "run_check", "run_scenarios", "VERDICTS"]
 
-#: The possible verdicts of a row.
-VERDICTS = ("ok", "BROKEN", "ERROR")
+#: The possible verdicts of a row: :func:`~mistakebound.verification.claims.judge`'s, and
+#: ``"ERROR"`` for a game that did not finish.
+VERDICTS = (*JUDGE_VERDICTS, "ERROR")
 
-_EPS = 1e-9
+#: The horizon of a game on a space (finite classes: see :func:`default_rounds`).
+SPACE_ROUNDS = 100
 
 
 def default_classes() -> tuple[HypothesisClass, ...]:
@@ -66,8 +70,6 @@ def default_classes() -> tuple[HypothesisClass, ...]:
     >>> [H.describe() for H in default_classes()][:2]
     ['thresholds(15)', 'intervals(8)']
     """
-    from mistakebound.game import classes as zoo
-
     return (
         zoo.thresholds(15),
         zoo.intervals(8),
@@ -84,6 +86,20 @@ def default_classes() -> tuple[HypothesisClass, ...]:
     )
 
 
+def default_rounds(setting: Any) -> int:
+    """The horizon of the check's games: ``|H| + |X| + 5`` on a finite class (every adversary
+    of the zoo stops earlier in a realizable game), :data:`SPACE_ROUNDS` on a space.
+
+    Examples
+    --------
+    >>> default_rounds(zoo.thresholds(7))
+    20
+    """
+    if isinstance(setting, HypothesisClass):
+        return setting.n_hypotheses + setting.n_instances + 5
+    return SPACE_ROUNDS
+
+
 @frozen
 class CheckRow:
     """One game of the check and its verdict.
@@ -98,18 +114,20 @@ class CheckRow:
     bound : int, float or None
         The learner's proven upper bound on ``H`` (None if it states none or raised).
     forced : int, float or None
-        The number of mistakes the adversary provably forces on a deterministic
-        learner on this class, when the theory gives one (for a scenario, the proven
-        lower bound on its measure).
+        The count the adversary claims to force on this learner in this game (a lower
+        bound on the measure), when it states one.
     forced_by : str
-        What ``forced`` is: ``"Ldim"``, ``"n"``, ``"log2(N+1)"`` or ``""``.
+        Where ``forced`` comes from (the adversary's claim's source).
     verdict : str
-        ``"ok"``, ``"BROKEN"`` (a bound fails) or ``"ERROR"`` (something raised).
+        :func:`~mistakebound.verification.claims.judge`'s verdict (``"ok"``,
+        ``"BROKEN"``, ``"no bound"``), or ``"ERROR"`` (the game did not finish).
     message : str
         Why a row is not ok, or a scenario's note; empty otherwise.
     measure : str
-        What the ``mistakes`` column holds: ``"mistakes"`` for the finite-class grid,
-        or a scenario's measure (``"expected mistakes"``, ``"regret"``, ``"risk"``).
+        What the ``mistakes`` column holds: the measure of the learner's claim
+        (``"mistakes"``, ``"expected mistakes"`` for a randomized learner, ``"regret"``).
+    bound_source : str
+        The theorem ``bound`` comes from (or why there is none).
     """
 
     learner: str
@@ -122,6 +140,7 @@ class CheckRow:
     verdict: str = field(default="ok")
     message: str = ""
     measure: str = "mistakes"
+    bound_source: str = ""
 
     @verdict.validator
     def _check_verdict(self, attribute, value):
@@ -130,8 +149,8 @@ class CheckRow:
 
     @property
     def ok(self) -> bool:
-        """Whether every bound of the row holds."""
-        return self.verdict == "ok"
+        """Whether no bound of the row is broken and the game finished (``"no bound"`` is ok)."""
+        return self.verdict not in ("BROKEN", "ERROR", "undecided")
 
 
 def _fmt_number(value: float | None) -> str:
@@ -174,8 +193,8 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        """Whether every row is ``"ok"`` (no bound broken, nothing raised)."""
-        return all(row.verdict == "ok" for row in self.rows)
+        """Whether every row is ok (no bound broken, nothing raised)."""
+        return all(row.ok for row in self.rows)
 
     @property
     def broken(self) -> tuple:
@@ -207,7 +226,7 @@ class CheckReport:
         """The rows as an aligned plain-text table with a header line and a rule.
 
         Non-integer numbers (Halving's ``log2 |H|``) are shown to 2 decimals; a missing
-        value is ``-``; ``forced >=`` names the fact it comes from.
+        value is ``-``; :meth:`legend` names the theorems behind the numbers.
 
         Examples
         --------
@@ -219,7 +238,7 @@ class CheckReport:
         """
         cells = [list(_COLUMNS)]
         for r in self.rows:
-            forced = "-" if r.forced is None else f"{r.forced} ({r.forced_by})" if r.forced_by else str(r.forced)
+            forced = _fmt_number(r.forced)
             cells.append([
                 r.learner, r.adversary, r.class_name, _fmt_mistakes(r.mistakes),
                 _fmt_number(r.bound), forced, r.verdict,
@@ -237,7 +256,7 @@ class CheckReport:
         return "\n".join(lines)
 
     def to_json(self) -> str:
-        """The report as JSON text, lossless (see :func:`mistakebound.interfaces.serialize.report_to_json`).
+        """The report as JSON text, lossless (see :func:`mistakebound.verification.report_json.report_to_json`).
 
         Examples
         --------
@@ -245,88 +264,59 @@ class CheckReport:
         >>> CheckReport.from_json(report.to_json()).rows[0].mistakes
         inf
         """
-        from mistakebound.interfaces.serialize import report_to_json
+        from mistakebound.verification.report_json import report_to_json
 
         return report_to_json(self)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> CheckReport:
-        """The report written by :meth:`to_json` (see :func:`mistakebound.interfaces.serialize.report_from_json`)."""
-        from mistakebound.interfaces.serialize import report_from_json
+        """The report written by :meth:`to_json` (see :func:`mistakebound.verification.report_json.report_from_json`)."""
+        from mistakebound.verification.report_json import report_from_json
 
-        return report_from_json(text)
+        return report_from_json(text, report_type=cls, row_type=CheckRow)
 
     def legend(self) -> str:
-        """What the ``bound`` and ``forced`` columns mean, with the theorems they come from."""
-        return "\n".join([
-            "bound <=  the learner's proven upper bound in realizable games: Consistent |H|-1",
-            "          (Corollary 21.2), Halving log2|H| (Theorem 21.3), SOA Ldim(H) (Lemma 21.7).",
-            "forced >= mistakes the adversary forces on every deterministic learner:",
-            "          ShatteredTreeWalker Ldim(H) (Lemma 21.6); BasisVectorForcer on",
-            "          monotone_disjunctions(n) n; BinarySearchThreshold on thresholds(N) floor(log2(N+1)).",
-        ])
+        """What the ``bound`` and ``forced`` columns mean: the theorem behind each claim in the table.
 
-
-# ------------------------------------------------------------------ lower-bound facts
-def _same_table(H: HypothesisClass, G: HypothesisClass) -> bool:
-    return H.domain == G.domain and H.matrix.shape == G.matrix.shape and bool((H.matrix == G.matrix).all())
-
-
-def _threshold_size(H: HypothesisClass) -> int | None:
-    """``N`` if ``H`` is ``classes.thresholds(N)`` (same domain and table), else None."""
-    from mistakebound.game import classes as zoo
-
-    N = H.n_instances
-    if N < 1 or H.n_hypotheses != N + 1:
-        return None
-    return N if _same_table(H, zoo.thresholds(N)) else None
-
-
-def _monotone_disjunction_size(H: HypothesisClass) -> int | None:
-    """``n`` if ``H`` is ``classes.monotone_disjunctions(n)``, else None."""
-    from mistakebound.game import classes as zoo
-
-    first = H.domain[0] if H.n_instances else None
-    if not isinstance(first, tuple) or not 1 <= len(first) <= 12:
-        return None
-    n = len(first)
-    if H.n_hypotheses > 2 ** n or H.n_instances > 2 ** n:
-        return None
-    return n if _same_table(H, zoo.monotone_disjunctions(n)) else None
-
-
-def _forced(H: HypothesisClass, adversary: Any, ldim: Callable[[], int]) -> tuple[int | None, str]:
-    """The number of mistakes ``adversary`` provably forces on a deterministic learner."""
-    from mistakebound.adversaries import BasisVectorForcer, BinarySearchThreshold, ShatteredTreeWalker
-
-    if isinstance(adversary, ShatteredTreeWalker) and adversary.tree is None:
-        return ldim(), "Ldim"
-    if isinstance(adversary, BasisVectorForcer):
-        n = _monotone_disjunction_size(H)
-        if n is not None:
-            return n, "n"
-    if isinstance(adversary, BinarySearchThreshold):
-        N = _threshold_size(H)
-        if N is not None:
-            return int(math.floor(math.log2(N + 1))), "log2(N+1)"
-    return None, ""
+        Examples
+        --------
+        >>> print(run_check([zoo.thresholds(3)], ["SOA"], ["ShatteredTreeWalker"]).legend())  # doctest: +ELLIPSIS
+        bound <=  the learner's claim, read with stated_bound:
+          SOA: Lemma 21.7 ...
+        forced >= the count the adversary claims to force, read with forced_bound:
+          ShatteredTreeWalker: Lemma 21.6 ...
+        """
+        bounds = dict.fromkeys((r.learner, r.bound_source) for r in self.rows if r.bound is not None)
+        forced = dict.fromkeys((r.adversary, r.forced_by) for r in self.rows if r.forced is not None)
+        lines = ["bound <=  the learner's claim, read with stated_bound:"]
+        lines += [f"  {who}: {source}" for who, source in bounds] or ["  (none stated)"]
+        lines.append("forced >= the count the adversary claims to force, read with forced_bound:")
+        lines += [f"  {who}: {source}" for who, source in forced] or ["  (none stated)"]
+        return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------- the check
-def _as_class(H: Any) -> HypothesisClass:
-    if isinstance(H, HypothesisClass):
-        return H
+def _as_setting(H: Any) -> Any:
     if isinstance(H, str):
-        from mistakebound.game import classes as zoo
-
-        return zoo.from_spec(H)
+        return registry.load_setting(H)
+    if callable(getattr(H, "describe", None)):
+        return H
     raise InvalidArgumentError(
-        f"classes: expected HypothesisClass objects or zoo specs like 'thresholds:15', got {type(H).__name__}"
+        f"classes: expected classes, spaces, or specs like 'thresholds:15' or 'experts:4', got {type(H).__name__}"
     )
 
 
-def _name(player: Any) -> str:
-    return player.__name__ if isinstance(player, type) else describe(player)
+def _name(player: Any, kind: str = "learner") -> str:
+    if isinstance(player, str):
+        try:
+            return registry.find(kind, player).name if ":" not in player else player
+        except InvalidArgumentError:  # the row names what was asked for; its message says what is wrong
+            return player
+    if isinstance(player, registry.Entry):
+        return player.name
+    if isinstance(player, type):
+        return player.__name__
+    return getattr(player, "__name__", None) or describe(player)
 
 
 def _message(exc: BaseException) -> str:
@@ -334,62 +324,81 @@ def _message(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {' '.join(text.split())}"
 
 
-def _play_one(H, learner_spec, adversary, ldim, seed) -> CheckRow:
-    learner_name = _name(learner_spec)
-    adversary_name = describe(adversary)
-    base = dict(learner=learner_name, adversary=adversary_name, class_name=H.describe())
-    bound = forced = None
-    forced_by = ""
+def _make(kind: str, spec: Any, setting: Any, rounds: int) -> Any:
+    """A fresh player from a name, an entry, a type, a factory ``H -> player`` or an instance (copied)."""
+    if isinstance(spec, (str, registry.Entry, type)):
+        return registry.build(kind, spec, setting, rounds=rounds)
+    if registry.player_kind(spec) == kind:
+        player = copy.deepcopy(spec)
+        applies = getattr(player, "applies_to", None)
+        if kind == "adversary" and callable(applies) and not applies(setting):
+            raise NotApplicableError(f"{describe(player)} does not apply to {setting.describe()}")
+        return player
+    if callable(spec):
+        return spec(setting)
+    raise InvalidArgumentError(
+        f"{kind}s: expected names, {kind} types, factories or {kind}s, got {spec!r}"
+    )
+
+
+def _play_one(setting: Any, learner_spec: Any, adversary: Any, seed: int, rounds: int) -> CheckRow | None:
+    """One judged game, or None when the learner does not apply to the setting."""
+    base = dict(learner=_name(learner_spec), adversary=describe(adversary), class_name=setting.describe())
     try:
-        learner = learner_spec(H)
-        bound_fn = getattr(type(learner), "mistake_bound", None)
-        bound = bound_fn(H) if bound_fn is not None else None
-        randomized = is_randomized(learner)
-        if not randomized:
-            forced, forced_by = _forced(H, adversary, ldim)
-        T = play(learner, adversary, H, rounds=H.n_hypotheses + H.n_instances + 5, seed=seed, realizable=True)
+        learner = _make("learner", learner_spec, setting, rounds)
+    except NotApplicableError:
+        return None
     except Exception as exc:  # noqa: BLE001 - every failure becomes a row, never a crash
-        return CheckRow(**base, mistakes=None, bound=bound, forced=forced, forced_by=forced_by,
+        return CheckRow(**base, mistakes=None, bound=None, verdict="ERROR", message=_message(exc))
+    claim = forced = None
+    try:
+        forced = forced_bound(adversary, setting, learner=learner, rounds=rounds, realizable=True)  # before the game
+        try:
+            T = play(learner, adversary, setting, rounds=rounds, seed=seed, realizable=True)
+        except NotApplicableError:  # the engine refused the pair before round 1: no game, no row
+            return None
+        verdict = judge_played(learner, setting, T, rounds=rounds, realizable=True, forced=forced)
+        claim, value = verdict.bound, verdict.lower
+    except Exception as exc:  # noqa: BLE001 - every failure (a claim that raises too) becomes a row, never a gap
+        return CheckRow(**base, mistakes=None, bound=None if claim is None else claim.value,
                         verdict="ERROR", message=_message(exc))
-    mistakes = T.expected_mistakes if randomized else T.mistakes
-    problems = []
-    if bound is not None and mistakes > bound + _EPS:
-        problems.append(f"mistakes {_fmt_mistakes(mistakes)} > proven bound {_fmt_number(bound)}")
-    if forced is not None and mistakes < forced - _EPS:
-        problems.append(f"mistakes {_fmt_mistakes(mistakes)} < forced {forced} ({forced_by})")
-    return CheckRow(**base, mistakes=mistakes, bound=bound, forced=forced, forced_by=forced_by,
-                    verdict="BROKEN" if problems else "ok", message="; ".join(problems))
+    return CheckRow(
+        **base, mistakes=value, bound=claim.value, forced=forced.value,
+        forced_by=forced.source if forced.stated else "", verdict=verdict.status, message=verdict.message,
+        measure=claim.measure, bound_source=claim.source if claim.stated else claim.reason,
+    )
 
 
 def run_check(
-    classes: Iterable[HypothesisClass | str] | None = None,
-    learners: Sequence[Callable[[HypothesisClass], Any]] | None = None,
+    classes: Iterable[Any] | None = None,
+    learners: Sequence[Any] | None = None,
     adversaries: Sequence[Any] | None = None,
     *,
     seed: int = 0,
+    rounds: int | None = None,
 ) -> CheckReport:
-    """Play every learner against every applicable adversary on every class.
+    """Play every learner against every applicable adversary on every class, and judge each game.
 
-    Each game is realizable, lasts at most ``|H| + |X| + 5`` rounds (every adversary
-    of the zoo stops earlier) and is seeded with ``seed``, so the report is
-    reproducible.  Rows come class by class, then learner by learner, then adversary
-    by adversary in the order given.
+    Each game is realizable, lasts :func:`default_rounds` rounds (or ``rounds``) and is
+    seeded with ``seed``, so the report is reproducible.  Rows come class by class, then
+    learner by learner, then adversary by adversary in the order given; a learner or an
+    adversary that does not apply to a class gives no row for it.
 
     Parameters
     ----------
-    classes : iterable of HypothesisClass or str, optional
-        The classes, or zoo specs such as ``"thresholds:15"``; default
-        :func:`default_classes`.
-    learners : sequence of callables, optional
-        Learner factories called with the class (learner classes such as ``SOA``);
-        default ``mistakebound.learners.REALIZABLE_LEARNERS``.  The upper bound of a row
-        is ``type(learner).mistake_bound(H)``.
+    classes : iterable, optional
+        Hypothesis classes, spaces, or their specs (``"thresholds:15"``, ``"experts:4"``);
+        default :func:`default_classes`.
+    learners : sequence, optional
+        Learner names (``"Halving"``, ``"mymodule:MyLearner"``), learner types,
+        factories ``H -> learner`` or learners (copied); default every learner of the
+        registry (:func:`mistakebound.game.registry.entries`).
     adversaries : sequence, optional
-        Adversary classes (instantiated without arguments) or adversary instances;
-        default ``mistakebound.adversaries.ADVERSARIES``.  An adversary whose
-        ``applies_to(H)`` is false gives no row for that class.
+        The same for adversaries; default every adversary of the registry.
     seed : int
         The seed of every game.
+    rounds : int, optional
+        The horizon of every game.
 
     Returns
     -------
@@ -398,50 +407,41 @@ def run_check(
     Raises
     ------
     InvalidArgumentError
-        If ``classes`` holds something that is neither a class nor a valid zoo spec.
+        If ``classes`` holds something that is neither a class, a space nor a valid spec.
 
     Examples
     --------
-    >>> from mistakebound import classes
     >>> from mistakebound.learners import SOA
     >>> from mistakebound.adversaries import ShatteredTreeWalker
-    >>> report = run_check([classes.singletons(4)], [SOA], [ShatteredTreeWalker])
+    >>> report = run_check([zoo.singletons(4)], [SOA], [ShatteredTreeWalker])
     >>> print(report.format_table())
     learner  adversary            class          mistakes  bound <=  forced >=  verdict  note
     -------  -------------------  -------------  --------  --------  ---------  -------  ----
-    SOA      ShatteredTreeWalker  singletons(4)         1         1   1 (Ldim)  ok
+    SOA      ShatteredTreeWalker  singletons(4)         1         1          1  ok
     >>> report.summary()
     '1 games, all bounds hold'
     """
-    from mistakebound import adversaries as adversary_zoo
-    from mistakebound import learners as learner_zoo
-
-    class_list = [_as_class(H) for H in (default_classes() if classes is None else classes)]
-    learner_list = tuple(learner_zoo.REALIZABLE_LEARNERS if learners is None else learners)
-    adversary_list = tuple(adversary_zoo.ADVERSARIES if adversaries is None else adversaries)
+    settings = [_as_setting(H) for H in (default_classes() if classes is None else classes)]
+    learner_list = tuple(registry.entries("learner") if learners is None else learners)
+    adversary_list = tuple(registry.entries("adversary") if adversaries is None else adversaries)
     rows: list[CheckRow] = []
-    for H in class_list:
-        cache: dict[str, int] = {}
-
-        def ldim(H=H, cache=cache) -> int:
-            if "ldim" not in cache:
-                cache["ldim"] = littlestone_dimension(H)
-            return cache["ldim"]
-
+    for setting in settings:
+        horizon = default_rounds(setting) if rounds is None else rounds
         for learner_spec in learner_list:
             for adversary_spec in adversary_list:
                 try:
-                    adversary = adversary_spec() if isinstance(adversary_spec, type) else adversary_spec
-                    applies = getattr(adversary, "applies_to", None)
-                    if applies is not None and not applies(H):
-                        continue
+                    adversary = _make("adversary", adversary_spec, setting, horizon)
+                except NotApplicableError:
+                    continue
                 except Exception as exc:  # noqa: BLE001
                     rows.append(CheckRow(
-                        learner=_name(learner_spec), adversary=_name(adversary_spec), class_name=H.describe(),
+                        learner=_name(learner_spec), adversary=_name(adversary_spec, "adversary"), class_name=setting.describe(),
                         mistakes=None, bound=None, verdict="ERROR", message=_message(exc),
                     ))
                     continue
-                rows.append(_play_one(H, learner_spec, adversary, ldim, seed))
+                row = _play_one(setting, learner_spec, adversary, seed, horizon)
+                if row is not None:
+                    rows.append(row)
     return CheckReport(rows=tuple(rows))
 
 
@@ -449,14 +449,16 @@ def run_scenarios(scenarios: Iterable[Any] | None = None, *, seed: int = 0) -> C
     """Run scenarios (default: every suite of :mod:`mistakebound.verification.suites`) as check rows.
 
     Each scenario is run once with ``seed``; its outcome's value goes in the
-    ``mistakes`` column with the scenario's measure noted, its proven upper bound in
-    ``bound`` and the count its adversary forces in ``forced``.  A scenario that raises
-    becomes an ``"ERROR"`` row.
+    ``mistakes`` column with the scenario's measure noted, its claim in ``bound`` and
+    the count its adversary forces in ``forced``, judged by
+    :func:`~mistakebound.verification.claims.judge`.  A scenario that raises becomes an
+    ``"ERROR"`` row.
 
     Examples
     --------
+    >>> from mistakebound.verification.claims import Bound
     >>> from mistakebound.verification.scenario import Outcome, Scenario
-    >>> s = Scenario("L", "A", "toy", lambda seed: Outcome(value=2.5, bound=3.0, note="a theorem"), "regret")
+    >>> s = Scenario("L", "A", "toy", lambda seed: Outcome(value=2.5, bound=Bound(3.0, "regret"), note="a theorem"), "regret")
     >>> print(run_scenarios([s]).format_table())
     learner  adversary  class  mistakes  bound <=  forced >=  verdict  note
     -------  ---------  -----  --------  --------  ---------  -------  ------------------
@@ -466,16 +468,22 @@ def run_scenarios(scenarios: Iterable[Any] | None = None, *, seed: int = 0) -> C
 
     rows: list[CheckRow] = []
     for sc in all_scenarios() if scenarios is None else scenarios:
-        base = dict(learner=sc.learner, adversary=sc.adversary, class_name=sc.setting, measure=sc.measure)
+        base = dict(learner=sc.learner, adversary=sc.adversary, class_name=sc.setting)
         try:
             outcome = sc.run(seed)
+            verdict = outcome.judged
+            base["measure"] = outcome.bound.measure if outcome.bound is not None and outcome.bound.stated else sc.measure
         except Exception as exc:  # noqa: BLE001 - every failure becomes a row, never a crash
-            rows.append(CheckRow(**base, mistakes=None, bound=None, verdict="ERROR", message=_message(exc)))
+            rows.append(CheckRow(**base, mistakes=None, bound=None, verdict="ERROR", message=_message(exc),
+                                 measure=sc.measure))
             continue
-        verdict = outcome.verdict
-        note = outcome.note
-        if verdict != "ok":
-            note = f"{sc.measure} {_fmt_mistakes(outcome.value)} outside [{_fmt_number(outcome.forced)}, {_fmt_number(outcome.bound)}]; {note}"
-        rows.append(CheckRow(**base, mistakes=outcome.value, bound=outcome.bound, forced=outcome.forced,
-                             verdict=verdict, message=note))
+        note = outcome.note if not verdict.message else f"{verdict.message}; {outcome.note}"
+        bound, forced = outcome.bound, outcome.forced
+        rows.append(CheckRow(
+            **base, mistakes=outcome.value, bound=None if bound is None else bound.value,
+            forced=None if forced is None else forced.value,
+            forced_by="" if forced is None or not forced.stated else forced.source,
+            verdict=verdict.status, message=note,
+            bound_source="" if bound is None else (bound.source if bound.stated else bound.reason),
+        ))
     return CheckReport(rows=tuple(rows))

@@ -42,7 +42,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import ObliviousAdversary
 from mistakebound.game.spaces import LinearSpace, Space
 
-__all__ = ["hypothesis_classes", "separable_streams", "adversaries", "MarginStream", "StreamReplay"]
+__all__ = ["hypothesis_classes", "separable_streams", "adversaries", "zoo_adversaries", "MarginStream", "StreamReplay"]
 
 #: Largest number of hypotheses or instances a plain-value option may ask for (the
 #: strategies are meant for small classes that hypothesis can shrink).
@@ -445,33 +445,38 @@ def separable_streams(*, d: Any, gamma: Any, R: Any = 1.0, min_rounds: Any = 1, 
 
 
 # ----------------------------------------------------------------- adversaries
-def _zoo() -> list[type]:
-    """The zoo's adversary types that can be built without arguments."""
-    from mistakebound.adversaries import ADVERSARIES
+def zoo_adversaries(H: Any) -> list[Any]:
+    """A fresh copy of every adversary of the registry that can play on ``H``.
+
+    Each is built for ``H`` by :func:`mistakebound.game.registry.build`; those that do
+    not apply (``NotApplicableError``) are left out.
+
+    Examples
+    --------
+    >>> from mistakebound.game import classes
+    >>> [type(a).__name__ for a in zoo_adversaries(classes.thresholds(4))][:3]
+    ['OppositeLabel', 'ShatteredTreeWalker', 'BinarySearchThreshold']
+    """
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.game import registry
 
     out = []
-    for cls in ADVERSARIES:
+    for entry in registry.entries("adversary"):
         try:
-            cls()
-        except TypeError:
+            out.append(registry.build("adversary", entry, H))
+        except NotApplicableError:
             continue
-        out.append(cls)
     return out
 
 
-def _applies(adversary: Any, H: Any) -> bool:
-    """Whether ``adversary`` can play on ``H``: its ``applies_to`` decides (default: yes)."""
-    applies = getattr(adversary, "applies_to", None)
-    return applies is None or bool(applies(H))
-
-
 def adversaries(H: Any = None):
-    """A strategy drawing fresh adversaries of the zoo (``mistakebound.adversaries.ADVERSARIES``).
+    """A strategy drawing fresh adversaries of the registry (that play on ``H``, when given).
 
-    Each draw builds a new adversary (they keep per-game state) with its default
-    parameters.  With ``H`` (a class or a space, as a value) only the adversaries that
-    apply to it are drawn: ``BasisVectorForcer`` only on classes over 0/1 vectors that
-    hold the basis vectors, and on spaces only the adversaries that declare them.
+    Each draw builds a new adversary (they keep per-game state): for ``H`` with
+    :func:`mistakebound.game.registry.build` (on a finite class the adversaries of
+    finite classes, ``BasisVectorForcer`` only on classes over 0/1 vectors that hold the
+    basis vectors; on a space the adversaries that play there), or, without ``H``, the
+    adversaries whose constructor needs no argument, with their defaults.
 
     Parameters
     ----------
@@ -484,25 +489,37 @@ def adversaries(H: Any = None):
     Raises
     ------
     NotApplicableError
-        If no adversary of the zoo applies to ``H``.
+        If no adversary of the registry applies to ``H``.
 
     Examples
     --------
     >>> from hypothesis import find, settings
-    >>> from mistakebound import classes
+    >>> from mistakebound.game import classes
     >>> find(adversaries(classes.thresholds(4)), lambda a: True, settings=settings(database=None))
     OppositeLabel()
-    >>> find(adversaries(LinearSpace(3, R=1.0, gamma=0.5)), lambda a: True, settings=settings(database=None))
-    BasisVectorForcer()
     """
-    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.foundations.errors import MistakeboundError, NotApplicableError
+    from mistakebound.game import registry
 
     st = _hypothesis()
-    zoo = _zoo()
-    if H is not None:
-        if _is_strategy(H) or not isinstance(H, (HypothesisClass, Space)):
-            raise InvalidArgumentError(f"H: expected None, a HypothesisClass or a Space, got {type(H).__name__}")
-        zoo = [cls for cls in zoo if _applies(cls(), H)]
-        if not zoo:
-            raise NotApplicableError(f"H: no adversary of the zoo applies to {H.describe()}")
-    return st.sampled_from(zoo).map(lambda cls: cls())
+    if H is None:
+        plain = []
+        for entry in registry.entries("adversary"):
+            try:
+                entry.target()
+            except (TypeError, MistakeboundError):
+                continue
+            plain.append(entry.target)
+        return st.sampled_from(plain).map(lambda cls: cls())
+    if _is_strategy(H) or not isinstance(H, (HypothesisClass, Space)):
+        raise InvalidArgumentError(f"H: expected None, a HypothesisClass or a Space, got {type(H).__name__}")
+    playing = []  # the entries themselves: a plugin's name need not be its class's name
+    for entry in registry.entries("adversary"):
+        try:
+            registry.build("adversary", entry, H)
+        except NotApplicableError:
+            continue
+        playing.append(entry)
+    if not playing:
+        raise NotApplicableError(f"H: no adversary of the registry applies to {H.describe()}")
+    return st.sampled_from(playing).map(lambda entry: registry.build("adversary", entry, H))

@@ -6,20 +6,22 @@ inputs (the same cell has the same id in every run, on every machine), and
 :func:`run_cell` runs one cell and returns its record: a flat dict of JSON-able
 scalars whose keys are :data:`FIELDS`.
 
-A ``"game"`` cell plays ``learner`` against ``adversary`` on the class for
+A ``"game"`` cell plays ``learner`` against ``adversary`` on the class (or space) for
 ``horizon`` rounds with :func:`mistakebound.play` (the cell's ``seed`` is the game's
-seed) and checks the learner's proven bound (:func:`mistakebound.game.registry.learner_bound`).
-A ``"search"`` cell computes ``Ldim`` of the class (:class:`~mistakebound.theory.littlestone.LdimSearch`,
-checked against ``log2 |H|``) or the learner's exact worst case
-(:func:`~mistakebound.theory.worst_case.worst_case_mistakes`, checked against its bound) within
-``max_nodes``; a search out of budget reports ``exact = false`` with its proven
-``lower`` and ``upper`` bounds, and the verdict ``budget`` unless the lower bound
-already breaks the bound.
+seed), the players built by name by :func:`mistakebound.game.registry.build`, and
+judges the learner's claim (:func:`~mistakebound.verification.claims.stated_bound`,
+:func:`~mistakebound.verification.claims.judge`), as every front end does.  A
+``"search"`` cell computes ``Ldim`` of the class
+(:class:`~mistakebound.theory.littlestone.LdimSearch`, judged against ``log2 |H|``)
+or the learner's worst case (:func:`~mistakebound.theory.worst_case.worst_case_mistakes`,
+judged against the learner's claim) within ``max_nodes``; a search out of budget
+reports ``exact = false`` with its proven ``lower`` and ``upper`` bounds.
 
-Verdicts: ``ok`` (the bound holds), ``BROKEN`` (it does not), ``no bound`` (the learner
-states none for this game), ``budget`` (a search out of budget decided nothing),
-``n/a`` (the player does not apply to the class) and ``error`` (the cell raised; its
-``error_type`` and one-line ``error`` are recorded).  ``seconds`` is the wall time of
+Verdicts: :func:`~mistakebound.verification.claims.judge`'s (``ok``, ``BROKEN``,
+``undecided`` when a partial search's interval straddles the claim, ``no bound`` when
+the learner states none for this game), ``n/a`` (the player does not apply to the
+class) and ``error`` (the cell raised; its ``error_type`` and one-line ``error`` are
+recorded).  ``seconds`` is the wall time of
 the game or search and ``peak_kib`` its :mod:`tracemalloc` peak in KiB (Python
 allocations, numpy buffers included); building the class and importing the players
 come before and are not measured (each worker builds and caches them once).
@@ -48,23 +50,25 @@ from typing import Any
 from attrs import asdict, frozen
 
 from mistakebound.foundations.errors import NotApplicableError
+from mistakebound.game import registry
+from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.play import play
 from mistakebound.theory.littlestone import LdimSearch
-from mistakebound.game.registry import learner_bound
 from mistakebound.theory.worst_case import worst_case_mistakes
+from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, judge_played, stated_bound
 
-__all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "expand", "run_cell", "run_cells", "error_record"]
+__all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "class_specs", "expand", "run_cell", "run_cells", "error_record"]
 
 #: The input columns of a record (a cell's canonical inputs, plus its id first).
 INPUT_FIELDS = ("id", "kind", "search", "learner", "adversary", "class", "size", "seed", "horizon",
                 "realizable", "max_nodes")
 #: Every column of a record, in file order.
 FIELDS = INPUT_FIELDS + (
-    "rounds", "mistakes", "expected_mistakes", "regret", "measured", "bound", "bound_measure", "ratio",
+    "rounds", "mistakes", "expected_mistakes", "regret", "measured", "bound", "bound_measure", "forced",
+    "forced_measure", "ratio", "note",
     "verdict", "exact", "lower", "upper", "nodes", "error_type", "error", "seconds", "peak_kib",
 )
 
-_EPS = 1e-9
 _MAX_ERROR = 300
 
 
@@ -130,8 +134,6 @@ def expand(config: Any) -> list[Cell]:
     >>> [c.cls for c in expand(cfg)]
     ['thresholds:3', 'thresholds:4']
     """
-    from mistakebound.interfaces.sweep.config import class_specs
-
     cells: list[Cell] = []
     seen: set[str] = set()
     for g in config.grids:
@@ -154,25 +156,36 @@ def expand(config: Any) -> list[Cell]:
     return cells
 
 
+def class_specs(entry: str, sizes: tuple[int, ...]) -> list[tuple[str, int | None]]:
+    """The ``(spec, size)`` pairs a class entry of a grid stands for.
+
+    Examples
+    --------
+    >>> class_specs("thresholds", (4, 8))
+    [('thresholds:4', 4), ('thresholds:8', 8)]
+    >>> class_specs("k_sparse:{n},2", (5,))
+    [('k_sparse:5,2', 5)]
+    >>> class_specs("random:6,4,0.5,1", (4, 8))
+    [('random:6,4,0.5,1', None)]
+    """
+    from mistakebound.game.registry import CLASS_FILE_SUFFIXES
+
+    if "{n}" in entry:
+        return [(entry.replace("{n}", str(n)), n) for n in sizes]
+    if ":" in entry or "(" in entry or entry.lower().endswith(CLASS_FILE_SUFFIXES):
+        return [(entry, None)]
+    return [(f"{entry}:{n}", n) for n in sizes]
+
+
 # ---------------------------------------------------------------------- running
 @functools.lru_cache(maxsize=32)
 def _class(spec: str):
-    from mistakebound.game import classes
-
-    return classes.from_spec(spec)
+    return registry.load_setting(spec)
 
 
 @functools.lru_cache(maxsize=64)
-def _player(name: str, kind: str):
-    from mistakebound.interfaces.sweep.config import resolve_player
-
-    return resolve_player(name, kind, kind)
-
-
-def _ratio(measured: float, bound: float) -> float:
-    if bound > 0:
-        return measured / bound
-    return 0.0 if measured <= _EPS else math.inf
+def _player(name: str, kind: str) -> registry.Entry:
+    return registry.find(kind, name)
 
 
 def _number(value: Any) -> Any:
@@ -190,30 +203,40 @@ def _prepare(cell: Cell) -> None:
     _class(cell.cls)
     for name, kind in ((cell.learner, "learner"), (cell.adversary, "adversary")):
         if name is not None:
-            _player(name, kind).player_type
+            _player(name, kind)
+
+
+def _judged(record: dict, verdict: Verdict) -> None:
+    """Write the claims and the verdict (its status, and in ``note`` why it is not ok) into the record."""
+    record["verdict"] = verdict.status
+    record["note"] = _one_line(verdict.message) if verdict.message else None
+    claim, forced = verdict.bound, verdict.forced
+    if claim is not None and claim.stated:
+        record.update(bound=float(claim.value), bound_measure=claim.measure,
+                      ratio=None if verdict.ratio is None else float(verdict.ratio))
+    if forced is not None and forced.stated:
+        record.update(forced=float(forced.value), forced_measure=forced.measure)
 
 
 def _game(cell: Cell, record: dict) -> None:
     H = _class(cell.cls)
-    lf = _player(cell.learner, "learner")
-    af = _player(cell.adversary, "adversary")
-    learner = lf(H, rounds=cell.horizon)
-    adversary = af(H, rounds=cell.horizon)
-    T = play(  # raises NotApplicableError (recorded as "n/a") for an adversary that does not apply
-        learner, adversary, H, rounds=cell.horizon, seed=cell.seed, realizable=cell.realizable)
-    record.update(rounds=len(T), mistakes=int(T.mistakes), expected_mistakes=float(T.expected_mistakes),
-                  regret=None if T.regret is None else float(T.regret))
-    bound = learner_bound(learner, H, rounds=cell.horizon, realizable=cell.realizable)
-    if bound is None:
-        record["verdict"] = "no bound"
-        return
-    measured = {"mistakes": T.mistakes, "expected mistakes": T.expected_mistakes}.get(bound.measure, T.regret)
-    if measured is None:
-        record["verdict"] = "no bound"
-        return
-    record.update(measured=float(measured), bound=float(bound.value), bound_measure=bound.measure,
-                  ratio=_ratio(float(measured), float(bound.value)),
-                  verdict="ok" if measured <= bound.value + _EPS else "BROKEN")
+    learner = registry.build("learner", cell.learner, H, rounds=cell.horizon)
+    adversary = registry.build("adversary", cell.adversary, H, rounds=cell.horizon)  # NotApplicableError: "n/a"
+    forced = forced_bound(adversary, H, learner=learner, rounds=cell.horizon, realizable=cell.realizable)
+    T = play(learner, adversary, H, rounds=cell.horizon, seed=cell.seed, realizable=cell.realizable)
+    if isinstance(T, OCOTranscript):  # an online convex optimisation game: losses, no mistakes
+        record.update(rounds=len(T), regret=float(T.best_fixed_regret()) if len(T) else 0.0)
+    else:
+        record.update(rounds=len(T), mistakes=int(T.mistakes), expected_mistakes=float(T.expected_mistakes),
+                      regret=None if T.regret is None else float(T.regret))
+    verdict = judge_played(learner, H, T, rounds=cell.horizon, realizable=cell.realizable, forced=forced)
+    if verdict.lower is not None:
+        record["measured"] = float(verdict.lower)
+    _judged(record, verdict)
+
+
+#: What an Ldim search cell is judged against: ``Ldim(H) <= log2 |H|`` (Theorem 21.3 with Lemma 21.6).
+_LOG_SOURCE = "Ldim(H) <= log2 |H| (Theorem 21.3 and Lemma 21.6, textbook ch. 21)"
 
 
 def _search(cell: Cell, record: dict) -> None:
@@ -222,30 +245,18 @@ def _search(cell: Cell, record: dict) -> None:
         b = LdimSearch(H).bounds(max_nodes=cell.max_nodes)
         if b.status == "interrupted":
             raise KeyboardInterrupt
-        exact = b.status == "exact"
-        bound = math.log2(H.n_hypotheses) if H.n_hypotheses else 0.0
-        lower, upper = int(b.lower), int(b.upper)
-        record.update(mistakes=lower, measured=float(lower), bound=float(bound),
-                      bound_measure="Ldim <= log2|H|", exact=exact, lower=float(lower), upper=float(upper),
-                      nodes=int(b.nodes), ratio=_ratio(float(lower), bound))
-        record["verdict"] = ("BROKEN" if lower > bound + _EPS else
-                             "ok" if upper <= bound + _EPS else "budget")
+        record.update(mistakes=int(b.lower), measured=float(b.lower), exact=bool(b.exact), lower=float(b.lower),
+                      upper=float(b.upper), nodes=int(b.nodes))
+        _judged(record, judge(b, Bound(math.log2(H.n_hypotheses) if H.n_hypotheses else 0.0, source=_LOG_SOURCE)))
+        record["bound_measure"] = "Ldim <= log2|H|"
         return
-    lf = _player(cell.learner, "learner")
-    learner = lf(H, rounds=cell.horizon)
+    learner = registry.build("learner", cell.learner, H, rounds=cell.horizon)
     W = worst_case_mistakes(learner, H, horizon=cell.horizon, max_nodes=cell.max_nodes)
-    record.update(mistakes=_number(W.value), exact=bool(W.exact), lower=float(W.lower), upper=float(W.upper),
-                  nodes=int(W.nodes), measured=float(W.lower))
-    bound = learner_bound(learner, H, rounds=cell.horizon, realizable=True)
-    if bound is None:
-        record["verdict"] = "no bound" if W.exact else "budget"
-        return
-    record.update(bound=float(bound.value), bound_measure=bound.measure,
-                  ratio=_ratio(float(W.lower), float(bound.value)))
-    if W.lower > bound.value + _EPS:
-        record["verdict"] = "BROKEN"  # proven: the search found a line forcing more
-    else:
-        record["verdict"] = "ok" if W.exact else "budget"  # a partial upper may be the bound itself
+    if W.status == "interrupted":
+        raise KeyboardInterrupt
+    record.update(mistakes=_number(W.lower) if W.exact else None, exact=bool(W.exact), lower=float(W.lower),
+                  upper=float(W.upper), nodes=int(W.nodes), measured=float(W.lower))
+    _judged(record, judge(W, stated_bound(learner, H, rounds=cell.horizon, realizable=True)))
 
 
 def _one_line(text: str) -> str:

@@ -38,8 +38,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-# the main CLI's exit codes and argument types (it imports this module lazily, inside _parser)
-from mistakebound.interfaces.cli import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, _positive
+from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, positive
 
 __all__ = ["add_parser", "run"]
 
@@ -63,12 +62,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--executor", choices=("auto", "inprocess", "processes", "dask"), default="auto",
                    help="where cells run (default auto: in-process for < 16 cells, else a process pool; "
                         "dask with --scheduler)")
-    p.add_argument("--workers", type=_positive, default=None,
+    p.add_argument("--workers", type=positive, default=None,
                    help="worker processes of the pool or of a dask LocalCluster (default: the CPUs)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="a dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --executor dask; "
                         "needs pip install 'mistakebound[dask]')")
-    p.add_argument("--batch", type=_positive, default=None, help="cells per task sent to a worker")
+    p.add_argument("--batch", type=positive, default=None, help="cells per task sent to a worker")
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="write plots of mistakes (regret) against size per learner, with bounds, to DIR")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

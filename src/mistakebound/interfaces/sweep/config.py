@@ -55,8 +55,6 @@ mistakebound.foundations.errors.InvalidArgumentError: grid[0].learners[0]: unkno
 from __future__ import annotations
 
 import difflib
-import importlib
-import inspect
 import numbers
 import os
 import tomllib
@@ -67,7 +65,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 
-__all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "class_specs", "KINDS", "SEARCHES"]
+__all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "KINDS", "SEARCHES"]
 
 #: The kinds of grid.
 KINDS = ("game", "search")
@@ -90,33 +88,16 @@ def _unknown_key(where: str, key: str, known: set[str]) -> InvalidArgumentError:
 
 
 # ------------------------------------------------------------------------ players
-def _import_path(path: str) -> Any:
-    module, _, attribute = path.partition(":")
-    obj = importlib.import_module(module)
-    for part in attribute.split("."):
-        obj = getattr(obj, part)
-    return obj
+def resolve_player(name: Any, kind: str, key: str) -> str:
+    """The canonical name of a learner or adversary named in a config.
 
-
-def _arity(player_type: Any) -> str:
-    """``""``, ``"H"`` or ``"H,T"``: what an imported player's constructor takes."""
-    try:
-        params = [
-            p for p in inspect.signature(player_type).parameters.values()
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
-        ]
-    except (TypeError, ValueError):
-        return "H"
-    return ("", "H", "H,T")[min(len(params), 2)]
-
-
-def resolve_player(name: Any, kind: str, key: str):
-    """The :class:`~mistakebound.game.registry.Factory` of a learner or adversary named in a config.
+    The name is looked up in the one registry (:func:`mistakebound.game.registry.find`):
+    a registered name in any spelling becomes its canonical one (parameters kept,
+    ``ObliviousCoin(labels=coin)``); an import path ``"module:Class"`` stays as it is.
 
     Parameters
     ----------
     name : str
-        A registered name or an import path ``"module:Class"``.
     kind : {"learner", "adversary"}
     key : str
         The config key, for messages (``"grid[0].learners[1]"``).
@@ -128,69 +109,43 @@ def resolve_player(name: Any, kind: str, key: str):
 
     Examples
     --------
-    >>> resolve_player("soa", "learner", "learners[0]").name
+    >>> resolve_player("soa", "learner", "learners[0]")
     'SOA'
-    >>> resolve_player("mistakebound.learners.halving:Halving", "learner", "learners[0]").args
-    'H'
+    >>> resolve_player("mistakebound.learners.halving:Halving", "learner", "learners[0]")
+    'mistakebound.learners.halving:Halving'
     """
-    from mistakebound.game.registry import Factory, get_adversary, get_learner
+    from mistakebound.game import registry
 
     if not isinstance(name, str) or not name.strip():
         raise _fail(key, name, f"a {kind} name such as {'Halving' if kind == 'learner' else 'OppositeLabel'!r} "
                                "or an import path 'module:Class'")
-    if ":" in name:
-        try:
-            player_type = _import_path(name)
-        except (ImportError, AttributeError, ValueError) as exc:
-            raise InvalidArgumentError(
-                f"{key}: cannot import {name!r} ({type(exc).__name__}: {exc}); expected an import path "
-                "'package.module:Class' of a module on the Python path"
-            ) from None
-        if not callable(player_type):
-            raise _fail(key, name, f"an import path of a {kind} class or factory")
-        return Factory(name, name, args=_arity(player_type))
-    lookup = get_learner if kind == "learner" else get_adversary
-    try:
-        return lookup(name)
+    try:  # names and parameters checked here, so that a typo fails the config, not every cell
+        entry, _ = registry.resolve(kind, name)
     except InvalidArgumentError as exc:
-        message = str(exc)
-        prefix = f"{kind}: "
-        raise InvalidArgumentError(f"{key}: {message[len(prefix):] if message.startswith(prefix) else message}") from None
+        message = " ".join(str(exc).split())
+        for prefix in (f"{kind}: ", "spec "):
+            message = message.removeprefix(prefix)
+        raise InvalidArgumentError(f"{key}: {message}") from None
+    text = name.strip()
+    return entry.name + (text[text.index("("):] if "(" in text else "")
 
 
 # ------------------------------------------------------------------------ classes
-def class_specs(entry: str, sizes: tuple[int, ...]) -> list[tuple[str, int | None]]:
-    """The ``(spec, size)`` pairs a class entry of a grid stands for.
-
-    Examples
-    --------
-    >>> class_specs("thresholds", (4, 8))
-    [('thresholds:4', 4), ('thresholds:8', 8)]
-    >>> class_specs("k_sparse:{n},2", (5,))
-    [('k_sparse:5,2', 5)]
-    >>> class_specs("random:6,4,0.5,1", (4, 8))
-    [('random:6,4,0.5,1', None)]
-    """
-    if "{n}" in entry:
-        return [(entry.replace("{n}", str(n)), n) for n in sizes]
-    if ":" in entry or "(" in entry:
-        return [(entry, None)]
-    return [(f"{entry}:{n}", n) for n in sizes]
-
-
 def _check_class(key: str, entry: Any, sizes: tuple[int, ...]) -> str:
-    from mistakebound.game import classes
+    from mistakebound.game import registry
+    from mistakebound.interfaces.sweep.cells import class_specs
 
     if not isinstance(entry, str) or not entry.strip():
         raise _fail(key, entry, "a zoo class name such as 'thresholds', a spec with '{n}' such as "
-                                "'k_sparse:{n},2', or a fixed spec such as 'random:12,6,0.5,3'")
+                                "'k_sparse:{n},2', a fixed spec such as 'random:12,6,0.5,3' or 'experts:4', "
+                                "or a .npy, .csv or .json class file")
     entry = entry.strip()
     specs = class_specs(entry, sizes)
     if not specs:
         raise _fail(key, entry, "a fixed spec, or a non-empty 'sizes' for a sized class")
     for spec, _ in specs:
         try:
-            classes.from_spec(spec)
+            registry.load_setting(spec)
         except (MistakeboundError, TypeError, ValueError, OverflowError) as exc:
             message = " ".join(str(exc).split())
             raise InvalidArgumentError(f"{key}: class {entry!r} as {message}") from None
@@ -281,9 +236,9 @@ class Grid:
                 raise _fail(where + "realizable", realizable, "true or false")
             return cls(
                 kind="game",
-                learners=tuple(resolve_player(n, "learner", f"{where}learners[{i}]").name
+                learners=tuple(resolve_player(n, "learner", f"{where}learners[{i}]")
                                for i, n in enumerate(learners)),
-                adversaries=tuple(resolve_player(n, "adversary", f"{where}adversaries[{i}]").name
+                adversaries=tuple(resolve_player(n, "adversary", f"{where}adversaries[{i}]")
                                   for i, n in enumerate(adversaries)),
                 classes=classes_, sizes=sizes,
                 seeds=_ints(where, table, "seeds", 0, default=(0,)),
@@ -304,7 +259,7 @@ class Grid:
             horizons: tuple = (None,)
         else:
             names = _list(where, table, "learners", "learner names")
-            learners = tuple(resolve_player(n, "learner", f"{where}learners[{i}]").name
+            learners = tuple(resolve_player(n, "learner", f"{where}learners[{i}]")
                              for i, n in enumerate(names))
             horizons = _ints(where, table, "horizons", 0, default=(None,)) if "horizons" in table else (None,)
         return cls(kind="search", learners=learners, classes=classes_, sizes=sizes, seeds=(0,),

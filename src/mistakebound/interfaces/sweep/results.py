@@ -42,7 +42,8 @@ from mistakebound.interfaces.sweep.cells import FIELDS
 
 __all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records"]
 
-_TEXT = {"id", "kind", "search", "learner", "adversary", "class", "bound_measure", "verdict", "error_type", "error"}
+_TEXT = {"id", "kind", "search", "learner", "adversary", "class", "bound_measure", "forced_measure", "note",
+         "verdict", "error_type", "error"}
 _BOOL = {"realizable", "exact"}
 
 

@@ -2,8 +2,8 @@
 
 :func:`format_summary` prints, per learner, the cells, the worst ratio of the measured
 quantity (mistakes, expected mistakes or regret, as the learner's bound states it) to
-the bound and where it happened, and the counts of broken bounds, errors, cells out of
-budget and cells not applicable; then every violation with the command that replays it
+the bound and where it happened, and the counts of broken bounds, errors, searches whose
+partial interval left the claim undecided, and cells not applicable; then every violation with the command that replays it
 (:func:`replay_command`), and the first errors.  :func:`plot_records` draws, for each
 class family and adversary, the worst mistakes (or regret, for unrealizable games) over
 seeds and horizons against the size, one line per learner with its bound dashed in the
@@ -16,9 +16,9 @@ Examples
 >>> records = [run_cell(Cell(kind="game", learner="Halving", adversary="OppositeLabel",
 ...                          cls=f"thresholds:{n}", size=n, seed=0, horizon=30)) for n in (3, 7)]
 >>> print(format_summary(records))  # doctest: +ELLIPSIS
-learner  cells  worst ratio  at                      broken  errors  budget  n/a
--------  -----  -----------  ----------------------  ------  ------  ------  ---
-Halving  2      0.5          thresholds:3 seed 0...  0       0       0       0
+learner  cells  worst ratio  at                      broken  errors  undecided  n/a
+-------  -----  -----------  ----------------------  ------  ------  ---------  ---
+Halving  2      0.5          thresholds:3 seed 0...  0       0       0          0
 <BLANKLINE>
 no bound broken in 2 cells
 >>> replay_command(records[0])
@@ -80,12 +80,12 @@ def learner_table(records: Iterable[dict]) -> list[dict]:
     for r in records:
         name = r.get("learner") or f"({r.get('search')})"
         row = rows.setdefault(name, {"learner": name, "cells": 0, "worst_ratio": None, "at": None,
-                                     "broken": 0, "errors": 0, "budget": 0, "n/a": 0})
+                                     "broken": 0, "errors": 0, "undecided": 0, "n/a": 0})
         row["cells"] += 1
         verdict = r.get("verdict")
         row["broken"] += verdict == "BROKEN"
         row["errors"] += verdict == "error"
-        row["budget"] += verdict == "budget"
+        row["undecided"] += verdict == "undecided"
         row["n/a"] += verdict == "n/a"
         ratio = r.get("ratio")
         if ratio is not None and (row["worst_ratio"] is None or ratio > row["worst_ratio"]):
@@ -111,16 +111,15 @@ def format_summary(records: Iterable[dict], *, max_errors: int = 5, max_where: i
         return text if len(text) <= max_where else text[: max_where - 3] + "..."
 
     lines = [_table(
-        ["learner", "cells", "worst ratio", "at", "broken", "errors", "budget", "n/a"],
+        ["learner", "cells", "worst ratio", "at", "broken", "errors", "undecided", "n/a"],
         [[t["learner"], str(t["cells"]), _number(t["worst_ratio"]), short(t["at"]), str(t["broken"]),
-          str(t["errors"]), str(t["budget"]), str(t["n/a"])] for t in table],
+          str(t["errors"]), str(t["undecided"]), str(t["n/a"])] for t in table],
     ), ""]
     broken = violations(records)
     if broken:
         lines.append(f"{len(broken)} bound(s) broken:")
         for r in broken:
-            lines.append(f"  {r['learner'] or r['class']}: {_number(r['measured'])} > bound {_number(r['bound'])} "
-                         f"({r['bound_measure']}) on {_where(r)}")
+            lines.append(f"  {r['learner'] or r['class']}: {r.get('note') or 'broken'} on {_where(r)}")
             lines.append(f"    replay: {replay_command(r)}")
     else:
         lines.append(f"no bound broken in {len(records)} cells")

@@ -1,0 +1,288 @@
+"""One protocol for every exact search: a budget, a result shape, and the way a search stops.
+
+Every search of the theory layer (the Littlestone dimension, shattered trees, the VC
+dimension, the randomized Littlestone dimension, a learner's worst case) takes the same
+budget, :class:`Budget` (``max_nodes`` nodes and/or ``time_limit`` seconds; Ctrl-C
+stops any of them), and returns a :class:`SearchResult`: proven ``lower`` and
+``upper`` bounds on the quantity, a ``status`` (``"exact"``, ``"budget"`` or
+``"interrupted"``), the ``witness`` that proves the lower bound (a shattered tree or
+set, the adversary's line), and the ``nodes`` and ``seconds`` spent.  ``lower <=
+upper`` always, and both are proven by the search itself: a lower bound is something
+the search exhibited, an upper bound something it refuted (or a theorem about the
+class), never a claim a player made.
+
+The functions that return a bare number (``littlestone_dimension``, ``vc_dimension``,
+...) call :func:`require_exact`, which raises :class:`SearchIncomplete` (out of budget)
+or :class:`SearchInterrupted` (Ctrl-C) carrying the partial result, so that a partial
+number is never returned as if it were exact.
+
+Inside a search, :class:`Clock` counts nodes and watches the deadline and raises
+:class:`OutOfBudget` when either runs out; :func:`run_within` turns that, or Ctrl-C,
+into the result's status.
+
+Examples
+--------
+>>> budget = Budget(max_nodes=3)
+>>> clock = budget.start()
+>>> def search():
+...     for _ in range(10):
+...         clock.spend()
+>>> run_within(search)
+'budget'
+>>> clock.nodes
+3
+>>> r = SearchResult(lower=2, upper=5, status="budget", nodes=3)
+>>> r.exact, r.describe()
+(False, '2 <= value <= 5 (partial: budget)')
+>>> require_exact(r)
+Traceback (most recent call last):
+...
+mistakebound.theory.search.SearchIncomplete: search stopped (budget) after 3 nodes: 2 <= value <= 5 (partial: budget)
+>>> Budget(max_nodes=0)
+Traceback (most recent call last):
+...
+mistakebound.foundations.errors.InvalidArgumentError: max_nodes: expected None or an integer >= 1, got 0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from attrs import define, field, frozen
+
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.validation import check_int, check_real
+
+__all__ = [
+    "STATUSES",
+    "Budget",
+    "Clock",
+    "OutOfBudget",
+    "SearchResult",
+    "SearchIncomplete",
+    "SearchInterrupted",
+    "require_exact",
+    "run_within",
+]
+
+#: What a search's ``status`` can be.
+STATUSES = ("exact", "budget", "interrupted")
+
+#: A :class:`Clock` reads the time once every this many nodes.
+CLOCK_STRIDE = 64
+
+
+def _max_nodes(value: Any) -> int | None:
+    return check_int("max_nodes", value, 1, optional=True)
+
+
+def _time_limit(value: Any) -> float | None:
+    return check_real("time_limit", value, minimum=0.0, open_minimum=True, optional=True)
+
+
+@frozen
+class Budget:
+    """What a search may spend: ``max_nodes`` nodes and/or ``time_limit`` seconds (None: no limit).
+
+    Every search takes the two as keyword arguments of the same names and builds its
+    budget with them, so they are validated in one place.
+
+    Examples
+    --------
+    >>> Budget().unlimited, Budget(time_limit=2).unlimited
+    (True, False)
+    >>> Budget(time_limit=-1)
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: time_limit: expected None or a finite number > 0, got -1
+    """
+
+    max_nodes: int | None = field(default=None, converter=_max_nodes)
+    time_limit: float | None = field(default=None, converter=_time_limit)
+
+    @property
+    def unlimited(self) -> bool:
+        """Whether neither a node budget nor a time limit is set."""
+        return self.max_nodes is None and self.time_limit is None
+
+    def start(self) -> Clock:
+        """A :class:`Clock` running this budget from now."""
+        return Clock(self)
+
+    def remaining(self, spent: SearchResult) -> Budget:
+        """What is left of this budget after a search that spent ``spent.nodes`` and ``spent.seconds``.
+
+        Examples
+        --------
+        >>> Budget(max_nodes=10, time_limit=5.0).remaining(SearchResult(0, 1, "budget", nodes=4, seconds=1.5))
+        Budget(max_nodes=6, time_limit=3.5)
+        """
+        nodes = None if self.max_nodes is None else max(self.max_nodes - spent.nodes, 1)
+        seconds = None if self.time_limit is None else max(self.time_limit - spent.seconds, 1e-3)
+        return Budget(max_nodes=nodes, time_limit=seconds)
+
+
+@define
+class Clock:
+    """A budget being spent: counts nodes and raises :class:`OutOfBudget` when the budget runs out.
+
+    ``spend()`` is for searches whose nodes cost far more than the call (the worst
+    case, the randomized Littlestone dimension, the VC search); the Littlestone engine
+    inlines the same test (``nodes > node_limit``, ``monotonic() > deadline``).
+
+    Attributes
+    ----------
+    nodes : int
+        Nodes spent so far.
+    node_limit : int or None
+        The node count past which the budget is spent.
+    deadline : float or None
+        The :func:`time.monotonic` time past which the budget is spent.
+    """
+
+    budget: Budget
+    started: float = field(factory=time.monotonic)
+    nodes: int = 0
+    node_limit: int | None = field(init=False)
+    deadline: float | None = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.node_limit = self.budget.max_nodes
+        self.deadline = None if self.budget.time_limit is None else self.started + self.budget.time_limit
+
+    def spend(self, n: int = 1) -> None:
+        """Count ``n`` nodes; raise :class:`OutOfBudget` past the node budget or the deadline."""
+        self.nodes += n
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            self.nodes = self.node_limit  # a node past the budget is neither expanded nor counted
+            raise OutOfBudget
+        if self.deadline is not None and (self.nodes % CLOCK_STRIDE == 0 or n > 1) and time.monotonic() > self.deadline:
+            raise OutOfBudget
+
+    @property
+    def seconds(self) -> float:
+        """Seconds since the clock started."""
+        return time.monotonic() - self.started
+
+
+class OutOfBudget(Exception):
+    """Raised inside a search when its :class:`Budget` is spent (caught by the search itself)."""
+
+
+def run_within(search: Callable[[], Any]) -> str:
+    """Run ``search()`` and return the status it ended with.
+
+    ``"exact"`` when it returned, ``"budget"`` when it raised :class:`OutOfBudget`,
+    ``"interrupted"`` on Ctrl-C (``KeyboardInterrupt``).  The search keeps whatever it
+    proved in its own state; the caller reads it after this returns.
+    """
+    try:
+        search()
+    except OutOfBudget:
+        return "budget"
+    except KeyboardInterrupt:
+        return "interrupted"
+    return "exact"
+
+
+def _status(instance: Any, attribute: Any, value: Any) -> None:
+    if value not in STATUSES:
+        raise InvalidArgumentError(f"status: expected one of {', '.join(map(repr, STATUSES))}, got {value!r}")
+    if value == "exact" and instance.lower != instance.upper:
+        raise InvalidArgumentError(
+            f"status: an exact result needs lower == upper, got lower = {instance.lower!r}, upper = {instance.upper!r}"
+        )
+
+
+def _upper_not_below_lower(instance: Any, attribute: Any, value: Any) -> None:
+    if instance.lower > value:
+        raise InvalidArgumentError(
+            f"upper: a search result needs lower <= upper, got lower = {instance.lower!r} > upper = {value!r}"
+        )
+
+
+@frozen
+class SearchResult:
+    """What a search proved: ``lower <= quantity <= upper``, equal when it finished.
+
+    Every search's result has this shape (its own subclass names the quantity and may
+    add fields: :class:`~mistakebound.theory.littlestone.LdimBounds`,
+    :class:`~mistakebound.theory.vc.VCBounds`,
+    :class:`~mistakebound.theory.randomized.RLdimBounds`,
+    :class:`~mistakebound.theory.worst_case.WorstCase`).
+
+    Attributes
+    ----------
+    lower, upper : int, fractions.Fraction or float
+        Proven bounds (``math.inf`` for an unbounded upper side); ``lower <= upper``.
+    status : {"exact", "budget", "interrupted"}
+        Whether the search finished (then ``lower == upper``), ran out of its budget, or
+        was stopped by Ctrl-C.
+    witness
+        What proves ``lower`` (a shattered tree or set, the adversary's line), or None.
+    nodes : int
+        Nodes expanded.
+    seconds : float
+        Wall time.
+    """
+
+    #: The name of the quantity, in :meth:`describe`.
+    quantity: ClassVar[str] = "value"
+
+    lower: Any
+    upper: Any = field(validator=_upper_not_below_lower)
+    status: str = field(default="exact", validator=_status)
+    witness: Any = field(default=None, eq=False, repr=False)
+    nodes: int = 0
+    seconds: float = field(default=0.0, eq=False)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the search finished (then ``lower == upper``)."""
+        return self.status == "exact"
+
+    @property
+    def value(self) -> Any:
+        """The exact value; raises :class:`SearchIncomplete` or :class:`SearchInterrupted` if partial."""
+        return require_exact(self).lower
+
+    def describe(self) -> str:
+        """``"Ldim = 4"`` or ``"3 <= Ldim <= 5 (partial: budget)"``."""
+        if self.exact:
+            return f"{self.quantity} = {self.lower}"
+        return f"{self.lower} <= {self.quantity} <= {self.upper} (partial: {self.status})"
+
+
+class SearchIncomplete(MistakeboundError):
+    """A search ran out of its budget before finishing; ``.result`` holds what it proved."""
+
+    def __init__(self, result: SearchResult):
+        super().__init__(f"search stopped ({result.status}) after {result.nodes} nodes: {result.describe()}")
+        self.result = result
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search; ``.result`` holds what it proved."""
+
+    def __init__(self, result: SearchResult):
+        super().__init__(f"interrupted after {result.nodes} nodes: {result.describe()}")
+        self.result = result
+
+
+def require_exact(result: SearchResult) -> SearchResult:
+    """``result`` when the search finished; else raise what it proved.
+
+    Raises
+    ------
+    SearchInterrupted
+        For a search stopped by Ctrl-C, carrying ``result``.
+    SearchIncomplete
+        For a search out of budget, carrying ``result``.
+    """
+    if result.status == "interrupted":
+        raise SearchInterrupted(result)
+    if not result.exact:
+        raise SearchIncomplete(result)
+    return result

@@ -1,0 +1,133 @@
+"""The layout shows the architecture: layers import only downwards, no circles, zoos use public names.
+
+The import graph is read from the source with :mod:`ast` (every ``import`` statement,
+at module level or inside a function, under ``TYPE_CHECKING`` or not), so a lazy import
+that would close a circle is caught as surely as a top-level one.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+import mistakebound
+import mistakebound.adversaries
+import mistakebound.learners
+
+#: The layers, bottom up: a module may import from its own layer and those before it.
+LAYERS = ("foundations", "game", "theory", "verification", "interfaces")
+ZOOS = ("mistakebound.learners", "mistakebound.adversaries")
+
+
+def _package_files() -> dict[str, Path]:
+    """Module name -> source file, for the package, its layers and the two zoos."""
+    files: dict[str, Path] = {}
+    for package in (mistakebound, mistakebound.learners, mistakebound.adversaries):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            name = ".".join([package.__name__, *parts])
+            if package is mistakebound and name.startswith(ZOOS):
+                continue
+            files[name] = path
+    return files
+
+
+FILES = _package_files()
+
+
+def _imports(name: str, path: Path) -> list[tuple[str, list[str]]]:
+    """``(module imported, names imported from it)`` for every import statement of a module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(a.name, []) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            out.append((base, [a.name for a in node.names]))
+    return out
+
+
+def _targets(module: str, names: list[str]) -> list[str]:
+    """The modules of the package an import statement makes the importer depend on."""
+    found = [module] if module in FILES else []
+    found += [f"{module}.{n}" for n in names if f"{module}.{n}" in FILES]
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _graph() -> nx.DiGraph:
+    G = nx.DiGraph()
+    G.add_nodes_from(FILES)
+    for name, path in FILES.items():
+        for module, names in _imports(name, path):
+            for target in _targets(module, names):
+                if target != name:
+                    G.add_edge(name, target)
+    return G
+
+
+def _layer(name: str) -> str | None:
+    parts = name.split(".")
+    if name.startswith(ZOOS):
+        return "zoo"
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def test_the_files_found_are_the_package():
+    assert "mistakebound.game.play" in FILES and "mistakebound.learners.halving" in FILES
+    assert "mistakebound.adversaries.opposite_label" in FILES
+    entry = ("mistakebound", "mistakebound.__main__")  # the package's front doors, above every layer
+    assert all(_layer(n) is not None for n in FILES if n not in entry), [n for n in FILES if _layer(n) is None]
+
+
+def test_no_import_circles():
+    cycles = list(nx.simple_cycles(_graph()))
+    assert cycles == [], "import circles: " + "; ".join(" -> ".join(c + [c[0]]) for c in cycles[:10])
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FILES if _layer(n) in LAYERS))
+def test_layers_import_only_downwards_and_never_the_zoos(name):
+    G = _graph()
+    own = LAYERS.index(_layer(name))
+    for target in G.successors(name):
+        layer = _layer(target)
+        assert target != "mistakebound", f"{name} imports the top-level package (it imports everything)"
+        assert layer != "zoo", f"{name} imports the zoo module {target}; reach players through the registry"
+        if layer in LAYERS:
+            assert LAYERS.index(layer) <= own, f"{name} ({_layer(name)}) imports {target} ({layer}), a layer above"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FILES if _layer(n) == "zoo"))
+def test_the_zoos_use_only_public_names_of_the_core(name):
+    for module, names in _imports(name, FILES[name]):
+        if not module.startswith("mistakebound") or module.startswith(ZOOS):
+            continue
+        assert module != "mistakebound" or not names or all(not n.startswith("_") for n in names)
+        assert not any(part.startswith("_") for part in module.split(".")), f"{name} imports the private module {module}"
+        private = [n for n in names if n.startswith("_")]
+        assert not private, f"{name} imports private names {private} from {module}"
+        assert _layer(module) != "interfaces" if module in FILES else True, f"{name} imports the interface {module}"
+
+
+def test_the_graph_check_can_fail(tmp_path):
+    """The cycle and layer checks see a circle closed by a lazy import inside a function."""
+    a = tmp_path / "a.py"
+    a.write_text("def f():\n    from mistakebound.interfaces import cli\n")
+    found = [t for m, ns in _imports("mistakebound.game.fake", a) for t in _targets(m, ns)]
+    assert "mistakebound.interfaces.cli" in found
+    G = _graph().copy()
+    G.add_edge("mistakebound.game.players", "mistakebound.interfaces.cli")  # the lazy import, were it real
+    assert list(nx.simple_cycles(G)), "a circle through the interfaces must be found"

@@ -1,0 +1,403 @@
+"""One protocol for every search: the same budget, the same result shape, bounds that are proven.
+
+Every search of the theory layer (the Littlestone dimension, the shattered tree, the VC
+dimension, the randomized Littlestone dimension, the worst case of Consistent, Halving
+and SOA) is run here with budgets drawn by hypothesis (a node budget, a time limit,
+Ctrl-C at a drawn node) and checked against its plain oracle: the textbook recursion or
+brute force of the modules' own tests.  Whatever the budget, ``lower <= truth <= upper``,
+the status says whether the result is exact, an exact result is the truth, and a
+partial one has no value.  The worst case's lower bound is a line the adversary can
+play (replayed here), and its bounds never come from what a learner claims.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from attrs import define, field
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.baseline import textbook_ldim
+from mistakebound import HypothesisClass
+from mistakebound.game import classes
+from mistakebound.game.examples import halving_exceeds_ldim
+from mistakebound.learners import SOA, Consistent, Halving
+from mistakebound.theory import search as search_module
+from mistakebound.theory.littlestone import (
+    LdimBounds,
+    LdimSearch,
+    is_shattered,
+    littlestone_bounds,
+    littlestone_dimension,
+    shattered_tree,
+)
+from mistakebound.theory.randomized import (
+    RLdimBounds,
+    RLdimSearch,
+    randomized_littlestone_bounds,
+    randomized_littlestone_dimension,
+)
+from mistakebound.theory.search import STATUSES, SearchIncomplete, SearchInterrupted, SearchResult
+from mistakebound.theory.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
+from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
+from tests.strategies import class_matrices, sparse_matrices
+from tests.test_randomized import oracle_rl
+from tests.test_vc import brute_force_vcdim, random_tables
+from tests.test_worst_case import consistent_rule, halving_rule, oracle_value
+
+SETTINGS = settings(max_examples=150, deadline=None)
+
+max_nodes_values = st.one_of(st.none(), st.integers(1, 4), st.integers(1, 4), st.integers(1, 60))
+time_limits = st.one_of(st.none(), st.none(), st.sampled_from([1e-4, 1e-3, 0.05, 30.0]))
+ctrl_c_at = st.one_of(st.none(), st.integers(1, 6), st.integers(1, 40))  # the node at which Ctrl-C is pressed
+
+
+@st.composite
+def random_classes(draw):
+    """Random tables of 16 to 60 rows: their searches take enough nodes for small budgets to cut."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n_rows, n_cols = draw(st.integers(16, 60)), draw(st.integers(5, 9))
+    return (rng.random((n_rows, n_cols)) < draw(st.sampled_from([0.2, 0.3, 0.5]))).astype(np.uint8)
+
+
+def ldim_matrices():
+    # small classes with the awkward cases, sparse classes (which refute levels before they
+    # succeed) and random tables, whose searches small budgets cut short
+    return st.one_of(class_matrices(max_rows=14, max_cols=7), sparse_matrices(), random_classes())
+
+
+# ------------------------------------------------------------------ oracles
+def ldim_truth(H: HypothesisClass) -> int:
+    return textbook_ldim(H.matrix) if H.n_instances else 0
+
+
+def vc_truth(H: HypothesisClass) -> int:
+    return brute_force_vcdim(H.matrix) if H.n_instances else 0
+
+
+WORST_CASE_ORACLES = {
+    Consistent: lambda H: oracle_value(H, consistent_rule(H)),
+    Halving: lambda H: oracle_value(H, halving_rule(H)),
+    SOA: ldim_truth,  # Corollary 21.8: M_SOA(H) = Ldim(H)
+}
+
+
+# ------------------------------------------------------------------ Ctrl-C at a drawn node
+@contextlib.contextmanager
+def ctrl_c(at: int | None):
+    """Raise KeyboardInterrupt at the ``at``-th node of any search (None: never).
+
+    Nodes are counted where the searches count them: ``Clock.spend`` (VC, randomized
+    Ldim, worst case) and ``LdimSearch._at_least`` (the Littlestone engine, also inside
+    the randomized search).
+    """
+    if at is None:
+        yield
+        return
+    calls = [0]
+    spend, at_least = search_module.Clock.spend, LdimSearch._at_least
+
+    def tick():
+        calls[0] += 1
+        if calls[0] == at:
+            raise KeyboardInterrupt
+
+    def interrupting_spend(self, n=1):
+        tick()
+        spend(self, n)
+
+    def interrupting_at_least(self, *args):
+        tick()
+        return at_least(self, *args)
+
+    search_module.Clock.spend, LdimSearch._at_least = interrupting_spend, interrupting_at_least
+    try:
+        yield
+    finally:
+        search_module.Clock.spend, LdimSearch._at_least = spend, at_least
+
+
+def result_of(call):
+    """``("value", v)`` when ``call()`` returns, ``("raised", result)`` for SearchIncomplete/Interrupted."""
+    try:
+        return "value", call()
+    except (SearchIncomplete, SearchInterrupted) as exc:
+        assert isinstance(exc, SearchInterrupted) == (exc.result.status == "interrupted"), exc
+        return "raised", exc.result
+
+
+# ------------------------------------------------------------------ the shape every result has
+def check_shape(r: SearchResult, truth, kind: type, max_nodes: int | None) -> None:
+    """``lower <= truth <= upper``, a status that matches exactness, and a value only when exact."""
+    event(f"{kind.__name__}: {r.status}")
+    assert isinstance(r, kind) and isinstance(r, SearchResult)
+    assert r.status in STATUSES
+    assert r.lower <= truth <= r.upper, (r, truth)
+    assert r.exact == (r.status == "exact")
+    if r.exact:
+        assert r.lower == r.upper == truth == r.value
+        assert r.describe() == f"{r.quantity} = {r.lower}"
+    else:
+        with pytest.raises(SearchInterrupted if r.status == "interrupted" else SearchIncomplete):
+            r.value
+        assert r.describe().endswith(f"(partial: {r.status})")
+    assert r.nodes >= 0 and r.seconds >= 0
+    if max_nodes is not None:
+        assert r.nodes <= max_nodes
+
+
+def budgets(max_nodes, time_limit) -> dict:
+    return {"max_nodes": max_nodes, "time_limit": time_limit}
+
+
+# ------------------------------------------------------------------ the Littlestone dimension and its tree
+@SETTINGS
+@given(ldim_matrices(), max_nodes_values, time_limits, ctrl_c_at)
+def test_ldim_bounds_are_proven_under_any_budget(M, max_nodes, time_limit, at):
+    H = HypothesisClass.from_matrix(M)
+    truth = ldim_truth(H)
+    with ctrl_c(at):
+        b = littlestone_bounds(H, **budgets(max_nodes, time_limit))
+    check_shape(b, truth, LdimBounds, max_nodes)
+    with ctrl_c(at):
+        kind, out = result_of(lambda: littlestone_dimension(H, **budgets(max_nodes, time_limit)))
+    if kind == "value":
+        assert out == truth
+    else:
+        check_shape(out, truth, LdimBounds, max_nodes)
+        assert not out.exact
+
+
+@SETTINGS
+@given(ldim_matrices(), max_nodes_values, time_limits, ctrl_c_at)
+def test_a_shattered_tree_is_complete_or_its_bounds_are_proven(M, max_nodes, time_limit, at):
+    H = HypothesisClass.from_matrix(M)
+    truth = ldim_truth(H)
+    with ctrl_c(at):
+        kind, out = result_of(lambda: shattered_tree(H, **budgets(max_nodes, time_limit)))
+    if kind == "value":
+        assert out.graph["depth"] == truth and is_shattered(H, out)
+    else:
+        check_shape(out, truth, LdimBounds, max_nodes)
+        assert not out.exact
+
+
+@SETTINGS
+@given(ldim_matrices(), st.data())
+def test_the_search_of_a_sub_class_is_proven_too(M, data):
+    H = HypothesisClass.from_matrix(M)
+    search = LdimSearch(H)
+    rows = sorted(data.draw(st.sets(st.integers(0, H.n_hypotheses - 1), min_size=1)))
+    V = search.mask_of_rows(rows)
+    truth = textbook_ldim(M[rows]) if M.shape[1] else 0
+    max_nodes = data.draw(max_nodes_values)
+    with ctrl_c(data.draw(ctrl_c_at)):
+        b = search.bounds(V, max_nodes=max_nodes)
+    check_shape(b, truth, LdimBounds, max_nodes)
+    check_shape(search.bounds(V), truth, LdimBounds, None)  # resumes, and finishes
+
+
+# ------------------------------------------------------------------ the VC dimension
+@SETTINGS
+@given(st.one_of(class_matrices(max_rows=40, max_cols=8), random_tables()), max_nodes_values, time_limits,
+       ctrl_c_at)
+def test_vc_bounds_are_proven_under_any_budget(M, max_nodes, time_limit, at):
+    H = HypothesisClass.from_matrix(M)
+    truth = vc_truth(H)
+    with ctrl_c(at):
+        b = vc_bounds(H, **budgets(max_nodes, time_limit))
+    check_shape(b, truth, VCBounds, max_nodes)
+    assert len(b.witness) == b.lower and is_vc_shattered(H, b.witness)  # the lower bound, shown
+    for f in (vc_dimension, shattered_set):
+        with ctrl_c(at):
+            kind, out = result_of(lambda: f(H, **budgets(max_nodes, time_limit)))
+        if kind == "value":
+            assert (out if f is vc_dimension else len(out)) == truth
+        else:
+            check_shape(out, truth, VCBounds, max_nodes)
+
+
+# ------------------------------------------------------------------ the randomized Littlestone dimension
+@SETTINGS
+@given(class_matrices(max_rows=10, max_cols=6), max_nodes_values, time_limits, ctrl_c_at)
+def test_rl_bounds_are_proven_under_any_budget(M, max_nodes, time_limit, at):
+    H = HypothesisClass.from_matrix(M)
+    truth = oracle_rl(H)
+    with ctrl_c(at):
+        b = randomized_littlestone_bounds(H, **budgets(max_nodes, time_limit))
+    check_shape(b, truth, RLdimBounds, max_nodes)
+    assert isinstance(b.lower, Fraction)  # the lower bound is an exact tree value
+    with ctrl_c(at):
+        kind, out = result_of(lambda: randomized_littlestone_dimension(H, **budgets(max_nodes, time_limit)))
+    if kind == "value":
+        assert out == truth
+    else:
+        check_shape(out, truth, RLdimBounds, max_nodes)
+
+
+# ------------------------------------------------------------------ the worst case
+def replayed_mistakes(learner_type, H: HypothesisClass, W: WorstCase) -> int:
+    """Play ``W``'s line against a fresh learner: its mistakes (and the line must be realizable)."""
+    L = learner_type(H)
+    consistent = np.ones(H.n_hypotheses, dtype=bool)
+    mistakes = 0
+    for x, y in W.line:
+        mistakes += int(L.predict_one(x) != y)
+        L.learn_one(x, y)
+        consistent &= H.matrix[:, H.index_of(x)] == y
+    assert consistent.any(), "the line is not realizable"
+    return mistakes
+
+
+@settings(max_examples=100, deadline=None)
+@given(class_matrices(max_rows=8, max_cols=5), st.sampled_from([Consistent, Halving, SOA]),
+       max_nodes_values, time_limits, ctrl_c_at, st.one_of(st.none(), st.integers(0, 6)))
+def test_worst_case_bounds_are_proven_under_any_budget(M, learner_type, max_nodes, time_limit, at, horizon):
+    H = HypothesisClass.from_matrix(M)
+    truth = WORST_CASE_ORACLES[learner_type](H)
+    if horizon is not None:  # the oracle has no horizon: the capped value is between these
+        with ctrl_c(at):
+            W = worst_case_mistakes(learner_type(H), H, horizon=horizon, **budgets(max_nodes, time_limit))
+        assert W.lower <= min(truth, horizon) and W.upper >= min(truth, horizon) and W.upper <= horizon
+        assert replayed_mistakes(learner_type, H, W) == W.lower and len(W.line) <= horizon
+        return
+    with ctrl_c(at):
+        W = worst_case_mistakes(learner_type(H), H, **budgets(max_nodes, time_limit))
+    check_shape(W, truth, WorstCase, max_nodes)
+    assert replayed_mistakes(learner_type, H, W) == W.lower  # the lower bound is a line the adversary plays
+    assert W.strategy is W.witness
+    if not W.exact:
+        assert W.upper == math.inf  # nothing else is proven without a horizon
+
+
+# ------------------------------------------------------------------ claims are never evidence
+@define
+class Majority:
+    """A majority vote (Halving's rule, 1 on a tie) that claims what it is given."""
+
+    H: HypothesisClass
+    claim: float = 1
+    V: int = field(init=False)
+
+    def __attrs_post_init__(self):
+        self.V = self.H.full_mask
+
+    def predict_one(self, x):
+        ones = (self.V & self.H.column_masks[self.H.index_of(x)]).bit_count()
+        return int(2 * ones >= self.V.bit_count())
+
+    def learn_one(self, x, y):
+        ones = self.V & self.H.column_masks[self.H.index_of(x)]
+        self.V = ones if y else self.V ^ ones
+
+    def state_key(self):
+        return self.V
+
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        from mistakebound.verification.claims import Bound
+
+        return Bound(self.claim, source="a wrong claim")
+
+    def mistake_bound(self, H=None):  # the old spelling of a claim
+        return self.claim
+
+
+@define
+class MustNotBeAsked(Majority):
+    """The same learner, whose claims fail the test if anything reads them."""
+
+    def bound(self, setting, **kwargs):
+        raise AssertionError("the search read the learner's claim")
+
+    def mistake_bound(self, H=None):
+        raise AssertionError("the search read the learner's claim")
+
+
+@pytest.mark.parametrize("max_nodes", [1, 2, 3, 5, 8, 13, 30, 60, None])
+def test_a_learner_claiming_a_wrong_bound_gets_an_honest_interval(max_nodes):
+    """Majority vote claims 1 mistake on halving_exceeds_ldim(); the adversary forces 3."""
+    H = halving_exceeds_ldim()
+    assert oracle_value(H, halving_rule(H)) == 3
+    W = worst_case_mistakes(Majority(H, claim=1), H, max_nodes=max_nodes)
+    assert W.lower <= 3 <= W.upper and W.upper != 1 and W.lower <= W.upper
+    assert replayed_mistakes(lambda H: Majority(H), H, W) == W.lower
+    if W.exact:
+        assert W.value == 3 and W.lower > 1  # the claim is exceeded by a line the adversary plays
+    # the interval does not depend on the claim, and the search never reads it
+    for other in (Majority(H, claim=3), Majority(H, claim=math.inf), MustNotBeAsked(H)):
+        V = worst_case_mistakes(other, H, max_nodes=max_nodes)
+        assert (V.lower, V.upper, V.status, V.nodes, V.line) == (W.lower, W.upper, W.status, W.nodes, W.line)
+
+
+def test_the_wrong_claim_is_never_the_upper_bound_even_when_stopped_early():
+    H = halving_exceeds_ldim()
+    for at in range(1, 40):
+        with ctrl_c(at):
+            W = worst_case_mistakes(MustNotBeAsked(H), H)
+        assert W.upper in (3, math.inf) and W.lower <= 3
+        assert replayed_mistakes(lambda H: Majority(H), H, W) == W.lower
+
+
+# ------------------------------------------------------------------ Ctrl-C returns what was proven
+def test_ctrl_c_in_the_worst_case_returns_proven_bounds():
+    H = classes.singletons(11)  # Halving's search visits 2^11 - 1 positions, progress is called every 256
+
+    def stop(n):
+        raise KeyboardInterrupt
+
+    W = worst_case_mistakes(Halving(H), H, progress=stop)
+    assert W.status == "interrupted" and W.nodes == 256
+    assert W.lower <= 1 <= W.upper == math.inf
+    assert replayed_mistakes(Halving, H, W) == W.lower
+    with pytest.raises(SearchInterrupted) as info:
+        W.value
+    assert info.value.result is W and isinstance(info.value, KeyboardInterrupt)
+
+
+def test_a_time_limit_stops_the_worst_case():
+    H = classes.singletons(16)  # 65,535 positions: several seconds
+    W = worst_case_mistakes(Halving(H), H, time_limit=0.05)
+    assert W.status == "budget" and W.seconds < 1 and W.lower <= 1 <= W.upper
+
+
+@pytest.mark.parametrize("at", [1, 2, 5, 17, 60])
+def test_ctrl_c_in_the_randomized_search_returns_proven_bounds(at):
+    H = classes.random(14, 6, 0.5, seed=3)
+    truth = oracle_rl(H)
+    with ctrl_c(at):
+        b = randomized_littlestone_bounds(H)
+    assert b.status == "interrupted" and b.lower <= truth <= b.upper
+    with ctrl_c(at), pytest.raises(SearchInterrupted) as info:
+        randomized_littlestone_dimension(H)
+    assert isinstance(info.value, KeyboardInterrupt) and info.value.result.lower <= truth <= info.value.result.upper
+    search = RLdimSearch(H)
+    with ctrl_c(at), pytest.raises(SearchInterrupted):
+        search.value(search.full)
+    assert search.value(search.full) == truth  # the memo kept only finished values
+
+
+def test_one_budget_with_one_meaning_everywhere():
+    """Every search takes max_nodes and time_limit by those names, refuses bad ones alike, and
+    defaults to no budget."""
+    import inspect
+
+    H = classes.thresholds(7)
+    searches = [littlestone_bounds, littlestone_dimension, shattered_tree, vc_bounds, vc_dimension, shattered_set,
+                randomized_littlestone_bounds, randomized_littlestone_dimension, RLdimSearch,
+                LdimSearch(H).bounds, LdimSearch(H).tree]
+    for f in searches:
+        params = inspect.signature(f).parameters
+        assert params["max_nodes"].default is None and params["time_limit"].default is None, f
+        for name, bad in (("max_nodes", 0), ("max_nodes", 2.5), ("time_limit", -1), ("time_limit", math.nan)):
+            with pytest.raises(ValueError, match=f"^{name}: expected None or"):
+                f(H, **{name: bad}) if not inspect.ismethod(f) else f(**{name: bad})
+    params = inspect.signature(worst_case_mistakes).parameters
+    assert params["max_nodes"].default is None and params["time_limit"].default is None
+    for name, bad in (("max_nodes", 0), ("time_limit", 0)):
+        with pytest.raises(ValueError, match=f"^{name}: expected None or"):
+            worst_case_mistakes(SOA(H), H, **{name: bad})
