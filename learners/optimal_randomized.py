@@ -16,7 +16,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
 from mistakebound.learners._setting import class_claim, not_applicable
 from mistakebound.verification.claims import Bound
-from mistakebound.theory.randomized import DEFAULT_MAX_NODES, RLdimSearch, randomized_littlestone_dimension
+from mistakebound.theory.randomized import DEFAULT_MAX_NODES, RLdimSearch
 
 __all__ = ["OptimalRandomizedLearner"]
 

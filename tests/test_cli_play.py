@@ -346,7 +346,6 @@ def test_play_accepts_players_by_import_path_from_the_current_directory(capsys, 
 
 
 def test_worst_case_tree_and_plot_accept_players_by_import_path(capsys, user_module, tmp_path):
-    H = classes.thresholds(3)
     code, out, err = run(capsys, "worst-case", f"{user_module}:Mine", "thresholds:3")
     assert code == 0, out + err
     assert facts(out)["M_A(H)"] == 2

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from mistakebound import Round, Transcript, play
 from mistakebound.adversaries.alternating_losses import AlternatingLosses
 from mistakebound.foundations.errors import (
-    GameError,
     IllegalInstanceError,
     IllegalPredictionError,
     InvalidArgumentError,

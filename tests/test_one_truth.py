@@ -31,7 +31,7 @@ from mistakebound.game.play import play
 from mistakebound.interfaces.cli import main
 from mistakebound.interfaces.sweep.cells import Cell, run_cell
 from mistakebound.verification.checks import BoundViolation, check_learner
-from mistakebound.verification.claims import forced_bound, judge, judge_game, measured, stated_bound
+from mistakebound.verification.claims import forced_bound, judge_game, stated_bound
 from mistakebound.verification.recorder import GameRecorder
 from mistakebound.verification.selfcheck import run_check
 
@@ -202,7 +202,7 @@ def _json_number(value):
 def _plot_row(out: str, name: str) -> dict:
     lines = out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("learner"))
-    columns = lines[header].split()
+
     for line in lines[header + 2:]:
         if line.startswith(name + " "):
             cells = line.split()

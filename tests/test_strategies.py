@@ -100,10 +100,10 @@ def test_density_zero_and_one_fill_the_fresh_columns(density, value):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        (dict(max_hypotheses=0), "max_hypotheses: expected an integer in [1, 64], got 0"),
+        (dict(max_hypotheses=0), "max_hypotheses: expected an integer from 1 to 64, got 0 (or a strategy)"),
         (dict(min_hypotheses=5, max_hypotheses=3), "min_hypotheses: 5 exceeds max_hypotheses = 3"),
-        (dict(min_instances=-1), "min_instances: expected an integer in [0, 64], got -1"),
-        (dict(density=1.5), "density: expected None or a number in [0, 1]"),
+        (dict(min_instances=-1), "min_instances: expected an integer from 0 to 64, got -1 (or a strategy)"),
+        (dict(density=1.5), "density: expected a probability in [0, 1], got 1.5 (or a strategy)"),
         (dict(awkward="yes"), "awkward: expected True or False"),
         (dict(max_hypotheses=2.0), "max_hypotheses: expected an integer"),
     ],
@@ -167,7 +167,7 @@ def test_streams_shrink_to_points_on_the_first_axis():
 def test_stream_options_are_checked():
     with pytest.raises(InvalidArgumentError, match="gamma: 2.0 exceeds R = 1.0"):
         separable_streams(d=2, gamma=2.0)
-    with pytest.raises(InvalidArgumentError, match="d: expected an integer in"):
+    with pytest.raises(InvalidArgumentError, match="d: expected an integer from 1 to 64"):
         separable_streams(d=0, gamma=0.5)
     with pytest.raises(InvalidArgumentError, match="gamma: expected a finite number > 0"):
         separable_streams(d=2, gamma=0.0)

@@ -32,7 +32,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.foundations.validation import check_probability
+from mistakebound.foundations.validation import check_int, check_probability
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.specs import closest_hint, normal_name, parse_spec
 
@@ -79,8 +79,7 @@ def _require_int(param: str, value: object, minimum: int = 1, maximum: int = MAX
     A size above :data:`MAX_ENTRIES` is refused here, before any size is computed from it:
     every family has at least that many entries in its table.
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InvalidArgumentError(f"{param}: expected an integer >= {minimum}, got {_show(value)}")
+    value = check_int(param, value, minimum)
     if value > maximum:
         raise InvalidArgumentError(
             f"{param}: expected an integer <= {maximum:,}, got {_show(value)}; "

@@ -57,6 +57,7 @@ from mistakebound.foundations.errors import (
     NotApplicableError,
     PlayerError,
 )
+from mistakebound.foundations.validation import check_int, check_real, integer_converter
 from mistakebound.game.players import describe
 
 __all__ = [
@@ -102,19 +103,8 @@ def _dot(a: Sequence[float], w: Any) -> float:
     return float(np.dot(np.asarray(a, dtype=float), np.asarray(w, dtype=float)))
 
 
-def _positive_int(name: str, value: Any, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InvalidArgumentError(f"{name}: expected an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
 def _optional_radius(value: Any) -> float | None:
-    if value is None:
-        return None
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) and value > 0
-    if not ok:
-        raise InvalidArgumentError(f"radius: expected None or a finite number > 0, got {value!r}")
-    return float(value)
+    return check_real("radius", value, minimum=0.0, open_minimum=True, optional=True)
 
 
 def project_to_ball(w: Any, radius: float | None) -> np.ndarray:
@@ -399,7 +389,7 @@ class OCOSetting:
     'oco(d=3)'
     """
 
-    d: int = field(converter=lambda v: _positive_int("d", v))
+    d: int = field(converter=integer_converter("d", 1))
     radius: float | None = field(default=None, converter=lambda v: _optional_radius(v))
 
     def describe(self) -> str:
@@ -516,8 +506,7 @@ class RandomLinearLosses(ObliviousOCOAdversary):
     scale: float = 1.0
 
     def __attrs_post_init__(self) -> None:
-        if not (isinstance(self.scale, numbers.Real) and math.isfinite(self.scale) and self.scale > 0):
-            raise InvalidArgumentError(f"scale: expected a finite number > 0, got {self.scale!r}")
+        check_real("scale", self.scale, minimum=0.0, open_minimum=True)
 
     def commit(self, d, rounds, rng, radius):
         out = []
@@ -590,14 +579,12 @@ def play_oco(
     GameInterrupted
         On Ctrl-C, carrying the transcript of the rounds completed before it.
     """
-    d = _positive_int("d", d)
-    rounds = _positive_int("rounds", rounds, minimum=0)
+    d = check_int("d", d, 1)
+    rounds = check_int("rounds", rounds, 0)
     radius = _optional_radius(radius)
+    seed = check_int("seed", seed, 0, optional=True)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)
-    elif isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise InvalidArgumentError(f"seed: expected None or an integer >= 0, got {seed!r}")
-    seed = int(seed)
     _check_players(learner, adversary)
     _, adversary_seq = np.random.SeedSequence(seed).spawn(2)  # the label game's split, for symmetry
     state = OCOState(d=d, rounds=rounds, radius=radius, rng=np.random.default_rng(adversary_seq))

@@ -44,6 +44,7 @@ from mistakebound.foundations.errors import (
     PlayerError,
     UnrealizableLabelError,
 )
+from mistakebound.foundations.validation import brief, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.players import describe, is_randomized
@@ -211,11 +212,11 @@ def observing(*observers: Any) -> Iterator[None]:
 
 def _check_observers(observers: Any) -> tuple:
     if isinstance(observers, (str, bytes)) or not isinstance(observers, (Sequence, tuple)):
-        raise InvalidArgumentError(f"observers: expected a sequence of observers, got {_brief(observers)}")
+        raise InvalidArgumentError(f"observers: expected a sequence of observers, got {brief(observers)}")
     for o in observers:
         if not any(callable(getattr(o, name, None)) for name in ("on_start", "on_round", "on_end")):
             raise InvalidArgumentError(
-                f"observers: {_brief(o)} has none of on_start, on_round, on_end; expected an Observer"
+                f"observers: {brief(o)} has none of on_start, on_round, on_end; expected an Observer"
             )
     return tuple(observers)
 
@@ -231,29 +232,10 @@ def _hooks(observers: tuple) -> tuple[list, list, list]:
     return out
 
 
-def _brief(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` for an error message, shortened (and safe for ints of any size)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(int(value)).bit_length() > 190:
-        return f"an integer of {abs(int(value)).bit_length()} bits"
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
-        return f"<{type(value).__name__} object>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _check_rounds(rounds: Any) -> int:
-    if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
-        raise InvalidArgumentError(f"rounds: expected an integer >= 0, got {_brief(rounds)}")
-    return int(rounds)
-
-
 def _check_seed(seed: Any) -> int:
-    if seed is None:
-        return int(np.random.SeedSequence().entropy)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise InvalidArgumentError(f"seed: expected None or an integer >= 0, got {_brief(seed)}")
-    return int(seed)
+    """``seed``, or a fresh one (recorded in the transcript) for None."""
+    seed = check_int("seed", seed, 0, optional=True)
+    return int(np.random.SeedSequence().entropy) if seed is None else seed
 
 
 def _as_label(value: Any) -> int | None:
@@ -376,7 +358,7 @@ def play(
         raise InvalidArgumentError(
             f"H: expected the HypothesisClass, Space or OCOSetting of the game, got {type(H).__name__}"
         )
-    rounds = _check_rounds(rounds)
+    rounds = check_int("rounds", rounds, 0)
     seed = _check_seed(seed)
     draw_seq, adversary_seq = np.random.SeedSequence(seed).spawn(2)
     draw_rng = np.random.default_rng(draw_seq)
@@ -553,7 +535,7 @@ def play(
                 raise IllegalInstanceError(str(exc), round=t, player="adversary", transcript=transcript()) from None
             except Exception as exc:  # noqa: BLE001 - the instance itself failed (e.g. its __eq__ raised)
                 raise IllegalInstanceError(
-                    f"the instance {_brief(x)} could not be looked up: {exc!r}",
+                    f"the instance {brief(x)} could not be looked up: {exc!r}",
                     round=t, player="adversary", transcript=transcript(),
                 ) from exc
             if randomized:

@@ -110,14 +110,14 @@ class Adversary:
         """
         return None
 
-    def start(self, state: GameState) -> None:
+    def start(self, state: Any) -> None:
         """Called once before round 1."""
 
-    def next_instance(self, state: GameState) -> Any:  # pragma: no cover - interface
+    def next_instance(self, state: Any) -> Any:  # pragma: no cover - interface
         """The instance of round ``state.t``, or None to end the game."""
         raise NotImplementedError
 
-    def label(self, state: GameState, x: Any, p: float) -> int:  # pragma: no cover - interface
+    def label(self, state: Any, x: Any, p: float) -> int:  # pragma: no cover - interface
         """The true label of ``x``, knowing the learner predicted 1 with probability ``p``."""
         raise NotImplementedError
 

@@ -27,13 +27,13 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from attrs import field, frozen
 
+from mistakebound.foundations.validation import check_int, check_real
 from mistakebound.foundations.errors import InvalidArgumentError
 
 __all__ = ["Space", "Referee", "LinearSpace", "KDisjunctionSpace", "ExpertAdvice", "SPACES", "signed", "embed_bias"]
@@ -64,20 +64,8 @@ def embed_bias(x: Any) -> np.ndarray:
     return np.concatenate([v, [1.0]])
 
 
-def _positive_int(name: str, value: Any, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InvalidArgumentError(f"{name}: expected an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
 def _optional_positive(name: str, value: Any, *, allow_zero: bool = False) -> float | None:
-    if value is None:
-        return None
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
-    if not ok or value < 0 or (value == 0 and not allow_zero):
-        expected = "a finite number >= 0" if allow_zero else "a finite number > 0"
-        raise InvalidArgumentError(f"{name}: expected None or {expected}, got {value!r}")
-    return float(value)
+    return check_real(name, value, minimum=0.0, open_minimum=not allow_zero, optional=True)
 
 
 def _vector(x: Any, d: int, what: str) -> np.ndarray:
@@ -203,7 +191,7 @@ class LinearSpace(Space):
     margin, or the smallest normalised margin of the comparator), and the comparator.
     """
 
-    d: int = field(converter=lambda v: _positive_int("d", v))
+    d: int = field(converter=lambda v: check_int("d", v, 1))
     R: float | None = field(default=None, converter=lambda v: _optional_positive("R", v))
     gamma: float | None = field(default=None, converter=lambda v: _optional_positive("gamma", v, allow_zero=True))
 
@@ -383,8 +371,8 @@ class KDisjunctionSpace(Space):
     (True, False)
     """
 
-    n: int = field(converter=lambda v: _positive_int("n", v))
-    k: int = field(converter=lambda v: _positive_int("k", v, minimum=0))
+    n: int = field(converter=lambda v: check_int("n", v, 1))
+    k: int = field(converter=lambda v: check_int("k", v, 0))
 
     def __attrs_post_init__(self) -> None:
         if self.k > self.n:
@@ -465,7 +453,7 @@ class ExpertAdvice(Space):
     (1.0, 0.0, 0.5)
     """
 
-    d: int = field(converter=lambda v: _positive_int("d", v))
+    d: int = field(converter=lambda v: check_int("d", v, 1))
 
     def describe(self) -> str:
         return f"experts(d={self.d})"

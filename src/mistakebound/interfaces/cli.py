@@ -74,7 +74,6 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, OCOTranscript
 from mistakebound.game.play import Observer, play
 from mistakebound.game.spaces import ExpertAdvice
-from mistakebound.game.players import describe
 from mistakebound.interfaces.arguments import (
     EXIT_BAD_INPUT,
     EXIT_BROKEN,

@@ -59,7 +59,6 @@ Examples
 from __future__ import annotations
 
 import multiprocessing
-import numbers
 import os
 import signal
 import threading
@@ -69,7 +68,7 @@ from multiprocessing.connection import wait
 from queue import Empty, SimpleQueue
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
-from mistakebound.foundations.validation import check_instance
+from mistakebound.foundations.validation import check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.littlestone import LdimBounds, LdimRun, LdimSearch, install_workers_engine
 from mistakebound.theory.search import Budget, run_within
@@ -142,13 +141,8 @@ def parallel_littlestone_bounds(H: HypothesisClass, *, workers: int | None,
 
 def check_workers(workers: object) -> int:
     """``workers`` as a number of processes (``None``: one per CPU); InvalidArgumentError if bad."""
-    if workers is None:
-        return os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
-        raise InvalidArgumentError(
-            f"workers: expected None (one per CPU) or an integer >= 1, got {workers!r}"
-        )
-    return int(workers)
+    workers = check_int("workers", workers, 1, optional=True)
+    return os.cpu_count() or 1 if workers is None else workers
 
 
 def _with_workers(search: LdimSearch, V: int | None, workers: object, budget: Budget) -> LdimBounds:

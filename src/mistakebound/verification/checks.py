@@ -40,7 +40,6 @@ import functools
 import math
 import numbers
 import random
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -49,14 +48,14 @@ import numpy as np
 from attrs import define, field, frozen
 
 import mistakebound.game.play as _game
-from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError, NotApplicableError
+from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.validation import check_int
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import ObliviousAdversary, describe, is_randomized
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace, Space
 from mistakebound.game.transcript import Transcript
-from mistakebound.verification.claims import Bound, ClaimError, judge, measured, stated_bound
+from mistakebound.verification.claims import Bound, judge, measured, stated_bound
 from mistakebound.verification.strategies import MarginStream, StreamReplay, zoo_adversaries
 
 __all__ = [

@@ -29,8 +29,8 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
-import numbers
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,6 +38,7 @@ import numpy as np
 from attrs import define, field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_flag, check_int, check_probability, check_real
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import ObliviousAdversary
 from mistakebound.game.spaces import LinearSpace, Space
@@ -69,47 +70,29 @@ def _is_strategy(value: Any) -> bool:
 
 # ----------------------------------------------------------------- option validators
 def _count(name: str, minimum: int):
-    def check(value: Any) -> int:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-            raise InvalidArgumentError(f"{name}: expected an integer >= {minimum} (or a strategy), got {value!r}")
-        if not minimum <= value <= MAX_SIZE:
-            raise InvalidArgumentError(f"{name}: expected an integer in [{minimum}, {MAX_SIZE}], got {value!r}")
-        return int(value)
-
-    return check
+    return functools.partial(check_int, name, minimum=minimum, maximum=MAX_SIZE)
 
 
 def _density(value: Any) -> float | None:
-    if value is None:
-        return None
-    ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
-    if not ok or not 0.0 <= float(value) <= 1.0:  # False for NaN
-        raise InvalidArgumentError(f"density: expected None or a number in [0, 1] (or a strategy), got {value!r}")
-    return float(value)
+    return None if value is None else check_probability("density", value)
 
 
 def _flag(name: str):
-    def check(value: Any) -> bool:
-        if not isinstance(value, (bool, np.bool_)):
-            raise InvalidArgumentError(f"{name}: expected True or False (or a strategy), got {value!r}")
-        return bool(value)
-
-    return check
+    return functools.partial(check_flag, name)
 
 
 def _positive(name: str):
-    def check(value: Any) -> float:
-        ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
-        if not ok or not math.isfinite(value) or value <= 0:
-            raise InvalidArgumentError(f"{name}: expected a finite number > 0 (or a strategy), got {value!r}")
-        return float(value)
-
-    return check
+    return functools.partial(check_real, name, minimum=0.0, open_minimum=True)
 
 
 def _option(value: Any, check):
-    """Validate a plain value now; a strategy is validated on each draw."""
-    return value if _is_strategy(value) else check(value)
+    """Validate a plain value now (the refusal says a strategy is accepted too); a strategy on each draw."""
+    if _is_strategy(value):
+        return value
+    try:
+        return check(value)
+    except InvalidArgumentError as exc:
+        raise InvalidArgumentError(f"{exc} (or a strategy)") from None
 
 
 def _resolve(draw, value: Any, check) -> Any:
@@ -176,7 +159,7 @@ def hypothesis_classes(
     >>> hypothesis_classes(max_hypotheses=0)
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidArgumentError: max_hypotheses: expected an integer in [1, 64], got 0
+    mistakebound.foundations.errors.InvalidArgumentError: max_hypotheses: expected an integer from 1 to 64, got 0 (or a strategy)
     """
     st = _hypothesis()
     min_h = _option(min_hypotheses, _count("min_hypotheses", 1))

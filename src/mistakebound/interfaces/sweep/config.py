@@ -55,7 +55,6 @@ mistakebound.foundations.errors.InvalidArgumentError: grid[0].learners[0]: unkno
 from __future__ import annotations
 
 import difflib
-import numbers
 import os
 import tomllib
 from pathlib import Path
@@ -64,6 +63,7 @@ from typing import Any
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.validation import check_int
 
 __all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "KINDS", "SEARCHES"]
 
@@ -168,10 +168,7 @@ def _list(where: str, table: dict, key: str, item: str, *, default: Any = None) 
 
 def _ints(where: str, table: dict, key: str, minimum: int, *, default: tuple | None = None) -> tuple[int, ...]:
     values = _list(where, table, key, f"integers >= {minimum}", default=default)
-    for i, v in enumerate(values):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < minimum:
-            raise _fail(f"{where}{key}[{i}]", v, f"an integer >= {minimum}")
-    return tuple(int(v) for v in values)
+    return tuple(check_int(f"{where}{key}[{i}]", v, minimum) for i, v in enumerate(values))
 
 
 @frozen

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import os
 from pathlib import Path
 from typing import Any, Iterable
@@ -189,7 +188,7 @@ def read_records(path: str | os.PathLike) -> list[dict]:
 
     Examples
     --------
-    >>> import tempfile, pathlib
+    >>> import math, tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.csv"
     >>> ResultsFile(p).finalize([dict.fromkeys(FIELDS, None) | {"id": "a", "ratio": math.inf}])  # doctest: +ELLIPSIS
     PosixPath(...)

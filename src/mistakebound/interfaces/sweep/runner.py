@@ -23,7 +23,6 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
