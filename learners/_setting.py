@@ -17,6 +17,7 @@ import numpy as np
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.registry import describe_setting, missing_horizon
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
 from mistakebound.verification.claims import Bound
 
@@ -34,24 +35,14 @@ __all__ = [
 ]
 
 
-def describe_setting(setting: Any) -> str:
-    """The setting's own short description (``thresholds(7)``, ``halfspaces(d=2)``), else its repr."""
-    describe = getattr(setting, "describe", None)
-    if callable(describe) and not isinstance(setting, type):
-        return str(describe())
-    return repr(setting)
-
-
 def not_applicable(name: str, setting: Any, plays_on: str) -> NotApplicableError:
     """``NAME plays on PLAYS_ON; got SETTING``: the refusal of ``for_setting``."""
     return NotApplicableError(f"{name} plays on {plays_on}; got {describe_setting(setting)}")
 
 
 def need_rounds(name: str, rounds: Any) -> InvalidArgumentError:
-    """The refusal of ``for_setting`` for a learner tuned for a horizon when ``rounds`` is missing."""
-    return InvalidArgumentError(
-        f"rounds: {name} is tuned for a horizon T; give the number of rounds (an integer >= 1), got {rounds!r}"
-    )
+    """The refusal of ``for_setting`` for a learner tuned for a horizon when ``rounds`` is missing (the registry's)."""
+    return missing_horizon(name, rounds)
 
 
 def same_table(H: HypothesisClass, G: Any) -> bool:

@@ -78,6 +78,8 @@ __all__ = [
     "build",
     "load_setting",
     "spec_of",
+    "missing_horizon",
+    "describe_setting",
     "player_kind",
     "usage",
 ]
@@ -349,18 +351,16 @@ def _default_build(entry: Entry, setting: Any, rounds: int | None, params: dict)
             if not isinstance(setting, HypothesisClass):
                 raise NotApplicableError(
                     f"{label} plays on finite classes (its constructor takes the class H); "
-                    f"{_describe(setting)} is not one"
+                    f"{describe_setting(setting)} is not one"
                 )
             kwargs["H"] = setting
         elif p.name == "T":
             if rounds is None:
-                raise InvalidArgumentError(
-                    f"rounds: {label} is tuned for a horizon T; give the number of rounds, got None"
-                )
+                raise missing_horizon(label, rounds)
             kwargs["T"] = rounds
         elif p.default is p.empty:
             raise NotApplicableError(
-                f"{label} cannot be built for {_describe(setting)}: its constructor needs {p.name!r} "
+                f"{label} cannot be built for {describe_setting(setting)}: its constructor needs {p.name!r} "
                 f"(pass it as {label}({p.name}=...), or give {label} a for_setting classmethod)"
             )
     try:
@@ -380,9 +380,32 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
-def _describe(setting: Any) -> str:
+def missing_horizon(name: str, rounds: Any = None) -> InvalidArgumentError:
+    """The refusal for a player tuned for a horizon ``T`` built without ``rounds`` (raised by :func:`build`
+    and by players' ``for_setting``).
+
+    Examples
+    --------
+    >>> str(missing_horizon("WeightedMajority"))
+    'rounds: WeightedMajority is tuned for a horizon T; give the number of rounds (an integer >= 1), got None'
+    """
+    return InvalidArgumentError(
+        f"rounds: {name} is tuned for a horizon T; give the number of rounds (an integer >= 1), got {rounds!r}"
+    )
+
+
+def describe_setting(setting: Any) -> str:
+    """A setting's own short text (``thresholds(7)``, ``experts(d=4)``), else its repr: for messages.
+
+    Examples
+    --------
+    >>> describe_setting(load_setting("experts:4")), describe_setting(42)
+    ('experts(d=4)', '42')
+    """
     describe = getattr(setting, "describe", None)
-    return describe() if callable(describe) else repr(setting)
+    if callable(describe) and not isinstance(setting, type):
+        return str(describe())
+    return repr(setting)
 
 
 def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) -> Any:
@@ -432,7 +455,7 @@ def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) ->
             raise
         except (TypeError, ValueError) as exc:
             raise InvalidArgumentError(
-                f"{kind}: {entry.name}.for_setting cannot build it for {_describe(setting)}: {_first_line(exc)}"
+                f"{kind}: {entry.name}.for_setting cannot build it for {describe_setting(setting)}: {_first_line(exc)}"
             ) from None
         if params:
             if not attrs.has(type(built)):
@@ -449,7 +472,7 @@ def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) ->
         applies = getattr(built, "applies_to", None)
         if callable(applies) and not applies(setting):
             summary = f" ({entry.summary})" if entry.summary else ""
-            raise NotApplicableError(f"{entry.name} does not apply to {_describe(setting)}{summary}")
+            raise NotApplicableError(f"{entry.name} does not apply to {describe_setting(setting)}{summary}")
     return built
 
 

@@ -85,6 +85,7 @@ from mistakebound.interfaces.arguments import (
     seed,
     workers,
 )
+from mistakebound.foundations.text import number_text
 from mistakebound.interfaces.progress import Progress
 from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, judge_played, stated_bound
 
@@ -253,18 +254,6 @@ def _cmd_check(args, out) -> int:
 
 
 # ------------------------------------------------------------------ players and games
-def _number_text(value: Any) -> str:
-    """A number as the tables print it: integers plainly, other floats with 4 significant digits."""
-    if value is None:
-        return "-"
-    value = float(value)
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    if value.is_integer():
-        return str(int(value))
-    return f"{value:.4g}"
-
-
 def _instance_text(x: Any) -> str:
     if isinstance(x, tuple):
         return "(" + ",".join(str(v) for v in x) + ")"
@@ -311,7 +300,7 @@ def format_transcript(rounds: Sequence[Any]) -> str:
         prediction = getattr(r, "prediction", None)
         mistake = "?" if prediction is None else ("yes" if prediction != r.y else "no")
         rows.append([
-            str(r.t), _instance_text(r.x), _number_text(r.p),
+            str(r.t), _instance_text(r.x), number_text(r.p),
             "?" if prediction is None else str(prediction), str(r.y), mistake,
         ])
     return _table(["t", "x", "p", "prediction", "y", "mistake"], rows)
@@ -414,7 +403,7 @@ def _bound_line(claim: Bound, verdict: Verdict) -> str:
     status = {"ok": "holds", None: f"not judged (this game does not measure {claim.measure})"}.get(
         verdict.bound_status, verdict.bound_status)
     source = f" ({claim.source})" if claim.source else ""
-    return f"bound = {_number_text(claim.value)} on {claim.measure}: {status}{source}"
+    return f"bound = {number_text(claim.value)} on {claim.measure}: {status}{source}"
 
 
 def _forced_line(forced: Bound | None, verdict: Verdict) -> str | None:
@@ -424,7 +413,7 @@ def _forced_line(forced: Bound | None, verdict: Verdict) -> str | None:
     status = {"ok": "holds", None: f"not judged (this game does not measure {forced.measure})"}.get(
         verdict.forced_status, verdict.forced_status)
     source = f" ({forced.source})" if forced.source else ""
-    return f"forced = {_number_text(forced.value)} on {forced.measure}: {status}{source}"
+    return f"forced = {number_text(forced.value)} on {forced.measure}: {status}{source}"
 
 
 class _RoundBar(Observer):
@@ -460,7 +449,7 @@ def _run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None =
 
 
 def _plural(n: Any, word: str) -> str:
-    return f"{_number_text(n)} {word}{'' if n == 1 else 's'}"
+    return f"{number_text(n)} {word}{'' if n == 1 else 's'}"
 
 
 def _game_header(T: Any, rounds: int, setting: Any = None) -> str:
@@ -473,17 +462,17 @@ def _game_header(T: Any, rounds: int, setting: Any = None) -> str:
 
 def _totals(T: Any, setting: Any) -> list[str]:
     if isinstance(T, OCOTranscript):
-        return [f"rounds = {len(T)}", f"cumulative loss = {_number_text(T.cumulative_loss)}",
-                f"regret = {_number_text(T.best_fixed_regret() if len(T) else 0.0)} (against the best fixed point "
+        return [f"rounds = {len(T)}", f"cumulative loss = {number_text(T.cumulative_loss)}",
+                f"regret = {number_text(T.best_fixed_regret() if len(T) else 0.0)} (against the best fixed point "
                 "in hindsight)"]
     lines = [
         f"rounds = {len(T)}",
         f"mistakes = {T.mistakes}",
-        f"expected mistakes = {_number_text(T.expected_mistakes)}",
+        f"expected mistakes = {number_text(T.expected_mistakes)}",
     ]
     if T.regret is not None:
         lines.append(
-            f"regret = {_number_text(T.regret)} (the best hypothesis in hindsight makes "
+            f"regret = {number_text(T.regret)} (the best hypothesis in hindsight makes "
             f"{_plural(T.best_hypothesis_mistakes, 'mistake')})"
         )
     if T.version_space is not None and isinstance(setting, HypothesisClass):
@@ -494,7 +483,7 @@ def _totals(T: Any, setting: Any) -> list[str]:
 
 
 def _oco_table(T: OCOTranscript) -> str:
-    rows = [[str(r.t), "(" + ",".join(_number_text(v) for v in r.w) + ")", _number_text(r.value)] for r in T.rounds]
+    rows = [[str(r.t), "(" + ",".join(number_text(v) for v in r.w) + ")", number_text(r.value)] for r in T.rounds]
     return _table(["t", "w", "loss"], rows)
 
 
@@ -564,7 +553,7 @@ def _worst_case(learner: Any, H: HypothesisClass, args: Any, desc: str):
 
 
 def _interval_text(W: Any) -> str:
-    return f">= {_number_text(W.lower)} and <= {_number_text(W.upper)}"
+    return f">= {number_text(W.lower)} and <= {number_text(W.upper)}"
 
 
 def _claim_line(claim: Bound, verdict: Verdict, W: Any) -> str:
@@ -572,11 +561,11 @@ def _claim_line(claim: Bound, verdict: Verdict, W: Any) -> str:
     if not claim.stated:
         return f"claim = none: {claim.reason}" if claim.reason else "claim = none"
     source = f" ({claim.source})" if claim.source else ""
-    head = f"claim = {_number_text(claim.value)} on {claim.measure}{source}"
+    head = f"claim = {number_text(claim.value)} on {claim.measure}{source}"
     if verdict.status == "BROKEN":
-        return f"{head}: BROKEN (the adversary's line forces {_number_text(W.lower)})"
+        return f"{head}: BROKEN (the adversary's line forces {number_text(W.lower)})"
     if verdict.status == "ok":
-        return f"{head}: holds" + ("" if W.exact else f" (proven: M_A(H) <= {_number_text(W.upper)})")
+        return f"{head}: holds" + ("" if W.exact else f" (proven: M_A(H) <= {number_text(W.upper)})")
     return f"{head}: undecided (a claim, not proven: the search proved only M_A(H) {_interval_text(W)})"
 
 
@@ -591,7 +580,7 @@ def _cmd_worst_case(args, out) -> int:
     print(f"learner: {W.learner}", file=out)
     print(f"class: {H.describe()}", file=out)
     if W.exact:
-        print(f"M_A(H){over} = {_number_text(W.lower)} (exact; {W.nodes:,} positions searched)", file=out)
+        print(f"M_A(H){over} = {number_text(W.lower)} (exact; {W.nodes:,} positions searched)", file=out)
     else:
         why = "interrupted" if W.status == "interrupted" else "the budget ran out"
         print(f"M_A(H){over} {_interval_text(W)} (partial: {why} after {W.nodes:,} positions; "
@@ -603,8 +592,8 @@ def _cmd_worst_case(args, out) -> int:
         for t in range(k):
             a = G.nodes[t]
             gain = float(a["gain"])
-            rows.append([str(t + 1), _instance_text(a["instance"]), _number_text(a["prediction"]), str(a["label"]),
-                         "yes" if gain == 1 else ("no" if gain == 0 else _number_text(gain))])
+            rows.append([str(t + 1), _instance_text(a["instance"]), number_text(a["prediction"]), str(a["label"]),
+                         "yes" if gain == 1 else ("no" if gain == 0 else number_text(gain))])
         what = "optimal line" if W.exact else "best line found"
         print(f"{what} (the adversary's instances and labels; replay with MinimaxAdversary):", file=out)
         print(_table(["t", "x", "p", "y", "mistake"], rows), file=out)
@@ -636,8 +625,8 @@ def _cmd_tree(args, out) -> int:
         W = _worst_case(learner, H, args, f"worst case of {name}")
         fig = draw_strategy(W.witness, H, learner=name)
         save_figure(fig, args.out)
-        state = (f"{_number_text(W.lower)} mistakes (exact)" if W.exact else
-                 f"between {_number_text(W.lower)} and {_number_text(W.upper)} mistakes (partial: {W.status})")
+        state = (f"{number_text(W.lower)} mistakes (exact)" if W.exact else
+                 f"between {number_text(W.lower)} and {number_text(W.upper)} mistakes (partial: {W.status})")
         print(f"wrote {args.out}: the worst-case line of {name} on {H.describe()}, {state}", file=out)
         return EXIT_OK if W.exact else EXIT_INTERRUPTED
     from mistakebound.theory.littlestone import LdimSearch
@@ -717,12 +706,12 @@ def _print_games(games, out) -> None:
     rows = []
     for label, T, claim, verdict in games:
         if isinstance(T, OCOTranscript):
-            totals = [str(len(T)), "-", "-", _number_text(T.best_fixed_regret() if len(T) else 0.0)]
+            totals = [str(len(T)), "-", "-", number_text(T.best_fixed_regret() if len(T) else 0.0)]
         else:
-            totals = [str(len(T)), str(T.mistakes), _number_text(T.expected_mistakes), _number_text(T.regret)]
+            totals = [str(len(T)), str(T.mistakes), number_text(T.expected_mistakes), number_text(T.regret)]
         rows.append([
             label, *totals,
-            "-" if not claim.stated else f"{_number_text(claim.value)} ({claim.measure})",
+            "-" if not claim.stated else f"{number_text(claim.value)} ({claim.measure})",
             {"ok": "ok", "no bound": "-"}.get(verdict.status, verdict.status),
         ])
     if rows:

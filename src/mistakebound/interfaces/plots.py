@@ -45,6 +45,7 @@ import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.text import number_text
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.spaces import ExpertAdvice
@@ -169,8 +170,8 @@ def _line_height(bound: Any) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _label_number(value: float) -> str:
-    return f"{value:g}" if float(value).is_integer() else f"{value:.2f}"
+def _label(value: float) -> str:
+    return number_text(value, digits=4)
 
 
 def plot_cumulative(
@@ -242,7 +243,7 @@ def plot_cumulative(
     markers = "osD^vP*X"
     longest = max(len(c) - 1 for c in curves)
     for i, (curve, name, color) in enumerate(zip(curves, names, colors)):
-        total = _label_number(curve[-1])
+        total = _label(curve[-1])
         if measure == "regret":
             summary = f"regret {total}"
         elif randomized:
@@ -269,7 +270,7 @@ def plot_cumulative(
             style = (0, (dash, 0.6 * dash)) if k == 1 else (j * dash, (dash, dash * (k - 1)))
             ax.axhline(
                 v, color=colors[i], linestyle=style, linewidth=1.6, zorder=1,
-                label=f"{names[i]} bound = {_label_number(v)}",
+                label=f"{names[i]} bound = {_label(v)}",
             )
     ax.set_xlabel("round t")
     if measure == "regret":
@@ -446,10 +447,10 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
     for t in range(k):
         a = strategy.nodes[t]
         p = float(a.get("prediction", 0))
-        predicted = _label_number(p) if p in (0.0, 1.0) else f"1 w.p. {p:.2f}"
+        predicted = _label(p) if p in (0.0, 1.0) else f"1 w.p. {p:.2f}"
         texts.append(f"round {t + 1}: x = {_text(a['instance'])}\nlearner predicts {predicted}")
         total += float(a.get("gain", 0))
-    end = f"end: {_label_number(total)} mistake{'s' if total != 1 else ''}"
+    end = f"end: {_label(total)} mistake{'s' if total != 1 else ''}"
     if H is not None and hasattr(H, "column_masks"):
         mask = H.full_mask
         for t in range(k):
@@ -464,7 +465,7 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         value = float(strategy.graph.get("value", total))
         who = f" of {learner}" if learner else ""
         where = f" on {H.describe()}" if H is not None else ""
-        title = f"Worst case{who}{where}:\nthe adversary's optimal line forces {_label_number(value)} mistakes"
+        title = f"Worst case{who}{where}:\nthe adversary's optimal line forces {_label(value)} mistakes"
     longest = max(len(line) for t in texts for line in t.splitlines())
     box = longest * _CHAR_INCHES + 0.3  # inches
     unit = 0.55 * box  # one step left or right; consecutive rounds sit on different levels

@@ -49,6 +49,7 @@ from attrs import define, field, frozen
 
 import mistakebound.game.play as _game
 from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.text import number_text
 from mistakebound.foundations.validation import check_int
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
@@ -221,6 +222,10 @@ def _factory_of(obj: Any, *, param: str = "make_learner") -> Callable[[Any], Any
     return lambda H: copy.deepcopy(obj)
 
 
+def _six(value: Any) -> str:
+    return number_text(value, digits=6)
+
+
 def _default_measure(learner: Any) -> str:
     """What a bare number claims to bound: mistakes, or the expected number for a randomized learner."""
     return "expected mistakes" if is_randomized(learner) else "mistakes"
@@ -250,12 +255,12 @@ def _claims(bound: Any) -> Callable[..., Bound]:
                 raise InvalidArgumentError(
                     f"bound: the bound function returned {value!r} on {H.describe()}; expected a number >= 0 or None"
                 )
-            return Bound(float(value), _default_measure(learner), f"{name}(H) = {_number(float(value))}")
+            return Bound(float(value), _default_measure(learner), f"{name}(H) = {_six(float(value))}")
 
         return given
     if isinstance(bound, numbers.Real) and not isinstance(bound, bool) and not math.isnan(bound) and bound >= 0:
         fixed = float(bound)
-        return lambda learner, H, rounds, T: Bound(fixed, _default_measure(learner), f"the bound {_number(fixed)}")
+        return lambda learner, H, rounds, T: Bound(fixed, _default_measure(learner), f"the bound {_six(fixed)}")
     raise InvalidArgumentError(
         f"bound: expected None (the learner's own claim), a number >= 0 or a function of the class "
         f"(e.g. bounds.ldim), got {bound!r}"
@@ -266,11 +271,7 @@ def _claim_text(claim: Bound) -> str:
     """``"ldim(H) = 1"``, ``"the bound 2"``, or the learner's own claim with its theorem."""
     if claim.source.startswith("the bound ") or "(H) = " in claim.source:
         return claim.source
-    return f"its claimed bound {_number(claim.value)} ({claim.source})" if claim.source else f"the bound {_number(claim.value)}"
-
-
-def _number(value: float) -> str:
-    return f"{value:.6g}" if isinstance(value, float) and not float(value).is_integer() else f"{value:g}"
+    return f"its claimed bound {_six(claim.value)} ({claim.source})" if claim.source else f"the bound {_six(claim.value)}"
 
 
 # ============================================================== streams and RandomStream
@@ -567,7 +568,7 @@ def _failure_message(f: _Failure, make_learner: Any, shrunk_from: int) -> str:
         what = "mistake" if f.claim.measure == "mistakes" else f.claim.measure.replace("mistakes", "mistake")
         plural = "" if f.measured == 1 or f.claim.measure == "regret" else "s"
         head = (
-            f"{who} made {_number(f.measured)} {what}{plural}, more than {_claim_text(f.claim)}, "
+            f"{who} made {_six(f.measured)} {what}{plural}, more than {_claim_text(f.claim)}, "
             f"against {describe(f.adversary)} on {where} (seed {f.seed})"
         )
     else:
@@ -585,7 +586,7 @@ def _failure_message(f: _Failure, make_learner: Any, shrunk_from: int) -> str:
     lines.append("transcript:" if f.kind == "bound" else "transcript (rounds before the fault):")
     lines += _format_transcript(f.transcript)
     if f.kind == "bound":
-        lines.append(f"bound: {_claim_text(f.claim)}; {f.claim.measure}: {_number(f.measured)}")
+        lines.append(f"bound: {_claim_text(f.claim)}; {f.claim.measure}: {_six(f.measured)}")
     lines.append("replay with exc.replay(), or:")
     lines += _snippet(f, make_learner)
     return "\n".join(lines)

@@ -59,6 +59,8 @@ from typing import Any
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.text import number_text
+from mistakebound.game.registry import describe_setting
 
 __all__ = [
     "MEASURES",
@@ -102,17 +104,6 @@ def _check_value(instance: Any, attribute: Any, value: Any) -> None:
 def _check_measure(instance: Any, attribute: Any, value: Any) -> None:
     if value not in MEASURES:
         raise InvalidArgumentError(f"measure: expected one of {', '.join(map(repr, MEASURES))}, got {value!r}")
-
-
-def _text(value: float) -> str:
-    """A number as verdicts show it: integers plainly, other floats to 4 significant digits."""
-    if isinstance(value, float):
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        if value.is_integer():
-            return str(int(value))
-        return f"{value:.4g}"
-    return str(value)
 
 
 @frozen
@@ -168,7 +159,7 @@ class Bound:
         if self.value is None:
             return f"none: {self.reason}" if self.reason else "none"
         source = f" ({self.source})" if self.source else ""
-        return f"{_text(self.value)} on {self.measure}{source}"
+        return f"{number_text(self.value)} on {self.measure}{source}"
 
 
 class ClaimError(MistakeboundError):
@@ -212,7 +203,7 @@ def _ask(player: Any, method: str, setting: Any, options: dict, measure_hint: st
         raise
     except Exception as exc:
         raise ClaimError(
-            f"{name}.{method}: raised {type(exc).__name__}: {exc} on {_describe(setting)}"
+            f"{name}.{method}: raised {type(exc).__name__}: {exc} on {describe_setting(setting)}"
         ) from exc
     if claim is None:
         what = "states no bound" if method == "bound" else "states nothing it forces"
@@ -222,11 +213,6 @@ def _ask(player: Any, method: str, setting: Any, options: dict, measure_hint: st
             f"{name}.{method}: expected a Bound or None, got {type(claim).__name__} {claim!r}"
         )
     return claim
-
-
-def _describe(setting: Any) -> str:
-    describe = getattr(setting, "describe", None)
-    return describe() if callable(describe) else repr(setting)
 
 
 def _default_measure(player: Any) -> str:
@@ -445,21 +431,21 @@ def judge(measured: Any, bound: Bound | None = None, forced: Bound | None = None
         each[above] = "ok"
         if above:
             if lower > claim.value + TOLERANCE:
-                shown = _text(lower) if lower == upper else f"at least {_text(lower)}"
-                problems.append(f"{claim.measure} {shown} > bound {_text(claim.value)}{source}")
+                shown = number_text(lower) if lower == upper else f"at least {number_text(lower)}"
+                problems.append(f"{claim.measure} {shown} > bound {number_text(claim.value)}{source}")
                 each[above] = "BROKEN"
             elif upper > claim.value + TOLERANCE:
-                undecided.append(f"{claim.measure} in [{_text(lower)}, {_text(upper)}] against bound "
-                                 f"{_text(claim.value)}{source}")
+                undecided.append(f"{claim.measure} in [{number_text(lower)}, {number_text(upper)}] against bound "
+                                 f"{number_text(claim.value)}{source}")
                 each[above] = "undecided"
         else:
             if upper < claim.value - TOLERANCE:
-                shown = _text(upper) if lower == upper else f"at most {_text(upper)}"
-                problems.append(f"{claim.measure} {shown} < forced {_text(claim.value)}{source}")
+                shown = number_text(upper) if lower == upper else f"at most {number_text(upper)}"
+                problems.append(f"{claim.measure} {shown} < forced {number_text(claim.value)}{source}")
                 each[above] = "BROKEN"
             elif lower < claim.value - TOLERANCE:
-                undecided.append(f"{claim.measure} in [{_text(lower)}, {_text(upper)}] against forced "
-                                 f"{_text(claim.value)}{source}")
+                undecided.append(f"{claim.measure} in [{number_text(lower)}, {number_text(upper)}] against forced "
+                                 f"{number_text(claim.value)}{source}")
                 each[above] = "undecided"
     ratio = None if upper_claim is None else _ratio(lower, upper_claim.value)
     status = "BROKEN" if problems else "undecided" if undecided else "ok"

@@ -39,6 +39,7 @@ from typing import Any
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.text import number_text
 from mistakebound.game import classes as zoo
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
@@ -153,21 +154,9 @@ class CheckRow:
         return self.verdict not in ("BROKEN", "ERROR", "undecided")
 
 
-def _fmt_number(value: float | None) -> str:
-    """Integers as they are, other numbers (``log2 |H|``) to 2 decimals, None as ``-``."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return str(value)
-
-
-def _fmt_mistakes(value: float | None) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.2f}"
-    return str(int(value))
+def _fmt(value: float | None) -> str:
+    """A number of the table: whole numbers plainly, others to 3 significant digits, None as ``-``."""
+    return number_text(value, digits=3)
 
 
 _COLUMNS = ("learner", "adversary", "class", "mistakes", "bound <=", "forced >=", "verdict", "note")
@@ -238,10 +227,10 @@ class CheckReport:
         """
         cells = [list(_COLUMNS)]
         for r in self.rows:
-            forced = _fmt_number(r.forced)
+            forced = _fmt(r.forced)
             cells.append([
-                r.learner, r.adversary, r.class_name, _fmt_mistakes(r.mistakes),
-                _fmt_number(r.bound), forced, r.verdict,
+                r.learner, r.adversary, r.class_name, _fmt(r.mistakes),
+                _fmt(r.bound), forced, r.verdict,
                 " ".join(((f"[{r.measure}] " if r.measure != "mistakes" else "") + r.message).split()),
             ])
         widths = [max(len(line[i]) for line in cells) for i in range(len(_COLUMNS))]
@@ -462,7 +451,7 @@ def run_scenarios(scenarios: Iterable[Any] | None = None, *, seed: int = 0) -> C
     >>> print(run_scenarios([s]).format_table())
     learner  adversary  class  mistakes  bound <=  forced >=  verdict  note
     -------  ---------  -----  --------  --------  ---------  -------  ------------------
-    L        A          toy        2.50      3.00          -  ok       [regret] a theorem
+    L        A          toy         2.5         3          -  ok       [regret] a theorem
     """
     from mistakebound.verification.suites import all_scenarios
 

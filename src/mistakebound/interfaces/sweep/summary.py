@@ -33,7 +33,9 @@ import re
 import shlex
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
+
+from mistakebound.foundations.text import number_text
 
 __all__ = ["replay_command", "learner_table", "format_summary", "violations", "plot_records"]
 
@@ -54,15 +56,6 @@ def replay_command(record: dict) -> str:
 def violations(records: Iterable[dict]) -> list[dict]:
     """The records whose verdict is ``BROKEN``, in order."""
     return [r for r in records if r.get("verdict") == "BROKEN"]
-
-
-def _number(value: Any) -> str:
-    if value is None:
-        return "-"
-    value = float(value)
-    if math.isinf(value):
-        return "inf"
-    return str(int(value)) if value.is_integer() else f"{value:.3g}"
 
 
 def _where(r: dict) -> str:
@@ -112,7 +105,7 @@ def format_summary(records: Iterable[dict], *, max_errors: int = 5, max_where: i
 
     lines = [_table(
         ["learner", "cells", "worst ratio", "at", "broken", "errors", "undecided", "n/a"],
-        [[t["learner"], str(t["cells"]), _number(t["worst_ratio"]), short(t["at"]), str(t["broken"]),
+        [[t["learner"], str(t["cells"]), number_text(t["worst_ratio"], digits=3), short(t["at"]), str(t["broken"]),
           str(t["errors"]), str(t["undecided"]), str(t["n/a"])] for t in table],
     ), ""]
     broken = violations(records)
