@@ -5,8 +5,9 @@ from __future__ import annotations
 from attrs import define, field
 
 from mistakebound import HypothesisClass
+from mistakebound.verification.claims import Bound
 
-__all__ = ["VoteFraction"]
+__all__ = ["MajorityVote", "VoteFraction"]
 
 
 @define
@@ -33,3 +34,38 @@ class VoteFraction:
 
     def state_key(self):
         return self.V
+
+
+@define
+class MajorityVote:
+    """A majority vote over the version space (Halving's rule, 1 on a tie) that claims what it is given.
+
+    On ``halving_exceeds_ldim()`` its worst case is 3, so its default claim, 1, is wrong:
+    the tests use it to check that no search or front end ever takes a claim as proven.
+    ``mistake_bound`` is the old spelling of a claim, kept so that tests can check it is
+    never read either.
+    """
+
+    H: HypothesisClass
+    claim: float = 1
+    V: int = field(init=False)
+
+    def __attrs_post_init__(self):
+        self.V = self.H.full_mask
+
+    def predict_one(self, x):
+        ones = (self.V & self.H.column_masks[self.H.index_of(x)]).bit_count()
+        return int(2 * ones >= self.V.bit_count())
+
+    def learn_one(self, x, y):
+        ones = self.V & self.H.column_masks[self.H.index_of(x)]
+        self.V = ones if y else self.V ^ ones
+
+    def state_key(self):
+        return self.V
+
+    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
+        return Bound(self.claim, source="a wrong claim")
+
+    def mistake_bound(self, H=None):
+        return self.claim

@@ -313,7 +313,7 @@ def test_k_sparse_bad_d(bad):
 
 @pytest.mark.parametrize("k", [-1, 5, 1.0, True, "2", None], ids=repr)
 def test_k_sparse_bad_k(k):
-    with pytest.raises(InvalidArgumentError, match=r"^k: expected an integer with 0 <= k <= d = 4, got ") as info:
+    with pytest.raises(InvalidArgumentError, match=r"^k: expected an integer from 0 to 4 \(= d\), got ") as info:
         classes.k_sparse(4, k)
     assert repr(k) in str(info.value)
 

@@ -15,6 +15,7 @@ from attrs import define, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.players import MajorityVote
 from mistakebound import littlestone_dimension, play
 from mistakebound.adversaries import BinarySearchThreshold, ObliviousCoin, OppositeLabel, ShatteredTreeWalker
 from mistakebound.foundations.errors import NotApplicableError
@@ -824,32 +825,6 @@ def test_worst_case_of_a_randomized_learner_with_a_horizon(capsys):
 
 
 # ------------------------------------------------------------- a wrong claim, tested by the search
-@define
-class MajorityVote:
-    """A majority vote over the version space (Halving's rule, 1 on a tie) that claims what it is given."""
-
-    H: HypothesisClass
-    claim: float = 1
-    V: int = field(init=False)
-
-    def __attrs_post_init__(self):
-        self.V = self.H.full_mask
-
-    def predict_one(self, x):
-        ones = (self.V & self.H.column_masks[self.H.index_of(x)]).bit_count()
-        return int(2 * ones >= self.V.bit_count())
-
-    def learn_one(self, x, y):
-        ones = self.V & self.H.column_masks[self.H.index_of(x)]
-        self.V = ones if y else self.V ^ ones
-
-    def state_key(self):
-        return self.V
-
-    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
-        return Bound(self.claim, source="a wrong claim")
-
-
 @pytest.fixture
 def halving_exceeds_ldim_file(tmp_path):
     """``halving_exceeds_ldim()`` saved as a .json class file: Ldim 2, majority vote's worst case 3."""

@@ -23,6 +23,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_ldim
+from tests.players import MajorityVote
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.game.examples import halving_exceeds_ldim
@@ -277,38 +278,7 @@ def test_worst_case_bounds_are_proven_under_any_budget(M, learner_type, max_node
 
 # ------------------------------------------------------------------ claims are never evidence
 @define
-class Majority:
-    """A majority vote (Halving's rule, 1 on a tie) that claims what it is given."""
-
-    H: HypothesisClass
-    claim: float = 1
-    V: int = field(init=False)
-
-    def __attrs_post_init__(self):
-        self.V = self.H.full_mask
-
-    def predict_one(self, x):
-        ones = (self.V & self.H.column_masks[self.H.index_of(x)]).bit_count()
-        return int(2 * ones >= self.V.bit_count())
-
-    def learn_one(self, x, y):
-        ones = self.V & self.H.column_masks[self.H.index_of(x)]
-        self.V = ones if y else self.V ^ ones
-
-    def state_key(self):
-        return self.V
-
-    def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
-        from mistakebound.verification.claims import Bound
-
-        return Bound(self.claim, source="a wrong claim")
-
-    def mistake_bound(self, H=None):  # the old spelling of a claim
-        return self.claim
-
-
-@define
-class MustNotBeAsked(Majority):
+class MustNotBeAsked(MajorityVote):
     """The same learner, whose claims fail the test if anything reads them."""
 
     def bound(self, setting, **kwargs):
@@ -323,13 +293,13 @@ def test_a_learner_claiming_a_wrong_bound_gets_an_honest_interval(max_nodes):
     """Majority vote claims 1 mistake on halving_exceeds_ldim(); the adversary forces 3."""
     H = halving_exceeds_ldim()
     assert oracle_value(H, halving_rule(H)) == 3
-    W = worst_case_mistakes(Majority(H, claim=1), H, max_nodes=max_nodes)
+    W = worst_case_mistakes(MajorityVote(H, claim=1), H, max_nodes=max_nodes)
     assert W.lower <= 3 <= W.upper and W.upper != 1 and W.lower <= W.upper
-    assert replayed_mistakes(lambda H: Majority(H), H, W) == W.lower
+    assert replayed_mistakes(lambda H: MajorityVote(H), H, W) == W.lower
     if W.exact:
         assert W.value == 3 and W.lower > 1  # the claim is exceeded by a line the adversary plays
     # the interval does not depend on the claim, and the search never reads it
-    for other in (Majority(H, claim=3), Majority(H, claim=math.inf), MustNotBeAsked(H)):
+    for other in (MajorityVote(H, claim=3), MajorityVote(H, claim=math.inf), MustNotBeAsked(H)):
         V = worst_case_mistakes(other, H, max_nodes=max_nodes)
         assert (V.lower, V.upper, V.status, V.nodes, V.line) == (W.lower, W.upper, W.status, W.nodes, W.line)
 
@@ -340,7 +310,7 @@ def test_the_wrong_claim_is_never_the_upper_bound_even_when_stopped_early():
         with ctrl_c(at):
             W = worst_case_mistakes(MustNotBeAsked(H), H)
         assert W.upper in (3, math.inf) and W.lower <= 3
-        assert replayed_mistakes(lambda H: Majority(H), H, W) == W.lower
+        assert replayed_mistakes(lambda H: MajorityVote(H), H, W) == W.lower
 
 
 # ------------------------------------------------------------------ Ctrl-C returns what was proven

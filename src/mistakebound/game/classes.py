@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import numbers
 from collections.abc import Callable
 
 import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.foundations.validation import check_int, check_probability
+from mistakebound.foundations.validation import brief, check_int, check_probability
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.specs import closest_hint, normal_name, parse_spec
 
@@ -63,16 +62,6 @@ _BLOCK_ENTRIES = 2**22
 
 
 # ------------------------------------------------------------------ validation
-def _show(value: object) -> str:
-    """``repr(value)``, except that an integer too long to print is described by its size."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) and abs(int(value)).bit_length() > 256:
-        return f"an integer of {abs(int(value)).bit_length()} bits"
-    try:
-        return repr(value)
-    except Exception:  # noqa: BLE001 - a value whose repr fails is still described
-        return f"a {type(value).__name__}"
-
-
 def _require_int(param: str, value: object, minimum: int = 1, maximum: int = MAX_ENTRIES) -> int:
     """``value`` as an ``int`` if it is an integer (not a bool) in ``[minimum, maximum]``, else raise.
 
@@ -82,7 +71,7 @@ def _require_int(param: str, value: object, minimum: int = 1, maximum: int = MAX
     value = check_int(param, value, minimum)
     if value > maximum:
         raise InvalidArgumentError(
-            f"{param}: expected an integer <= {maximum:,}, got {_show(value)}; "
+            f"{param}: expected an integer <= {maximum:,}, got {brief(value)}; "
             + ("too large: the table would have more than the limit of "
                f"{MAX_ENTRIES:,} entries (1 GiB as uint8)" if maximum == MAX_ENTRIES else "too large")
         )
@@ -627,9 +616,10 @@ def k_sparse(d: int, k: int) -> HypothesisClass:
     (7, 3)
     """
     d = _require_int("d", d)
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not 0 <= k <= d:
-        raise InvalidArgumentError(f"k: expected an integer with 0 <= k <= d = {d}, got {_show(k)}")
-    k = int(k)
+    try:
+        k = check_int("k", k, 0, d)
+    except InvalidArgumentError as exc:  # say where the upper end comes from
+        raise InvalidArgumentError(str(exc).replace(f"to {d},", f"to {d} (= d),", 1)) from None
     spec = f"k_sparse({d},{k})"
     n_rows, term = 0, 1  # term = C(d, i); the sum stops as soon as the table is too large
     for i in range(k + 1):
