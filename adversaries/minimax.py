@@ -67,18 +67,44 @@ class MinimaxAdversary(Adversary):
         return f"MinimaxAdversary(value={self.strategy.graph.get('value')})"
 
     @classmethod
-    def for_setting(cls, setting: Any, *, rounds: int | None = None) -> MinimaxAdversary:
-        """Not built from a setting: its line belongs to one learner.
+    def for_setting(cls, setting: Any, *, rounds: int | None = None, learner: Any = None,
+                    max_nodes: int | None = None) -> MinimaxAdversary:
+        """The worst case of ``learner`` (a registered name or ``module:Class``) on the finite class ``setting``.
+
+        Its line belongs to one learner, so the learner must be named:
+        ``MinimaxAdversary(learner=halving)`` on the command line.  The search
+        (:func:`~mistakebound.theory.worst_case.worst_case_mistakes`) runs over games of at
+        most ``rounds`` rounds, within ``max_nodes`` positions when given; out of budget
+        it replays the best line found (what it forces is then the line's gains).
 
         Raises
         ------
         NotApplicableError
-            Always; build it as ``MinimaxAdversary(worst_case_mistakes(learner, H).strategy)``.
+            Without a learner, or on a setting that is not a finite class.
+
+        Examples
+        --------
+        >>> from mistakebound import classes, play
+        >>> from mistakebound.learners import Halving
+        >>> from mistakebound.game.examples import halving_exceeds_ldim
+        >>> H = halving_exceeds_ldim()
+        >>> A = MinimaxAdversary.for_setting(H, learner="halving", rounds=10)
+        >>> play(Halving(H), A, H, rounds=10, seed=0).mistakes
+        3
         """
-        raise NotApplicableError(
-            "MinimaxAdversary replays the line a worst-case search found for one learner: build it as "
-            "MinimaxAdversary(worst_case_mistakes(learner, H).strategy) (mistakebound worst-case)"
-        )
+        from mistakebound.game import registry
+        from mistakebound.theory.worst_case import worst_case_mistakes
+
+        if learner is None:
+            raise NotApplicableError(
+                "MinimaxAdversary replays the line a worst-case search found for one learner: name it, "
+                "MinimaxAdversary(learner=halving), or build it as MinimaxAdversary(worst_case_mistakes(learner, H).witness)"
+            )
+        if not isinstance(setting, HypothesisClass):
+            raise NotApplicableError(f"MinimaxAdversary searches a finite class; got {registry.describe_setting(setting)}")
+        target = registry.build("learner", learner, setting, rounds=rounds)
+        W = worst_case_mistakes(target, setting, horizon=rounds, max_nodes=max_nodes)
+        return cls(W.witness)
 
     def next_instance(self, state) -> Any:
         t = state.t - 1

@@ -15,6 +15,7 @@ from attrs import define, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.players import MajorityVote
 from mistakebound import littlestone_dimension, play
 from mistakebound.adversaries import BinarySearchThreshold, ObliviousCoin, OppositeLabel, ShatteredTreeWalker
@@ -431,7 +432,7 @@ def test_every_applicable_pair_of_the_registry_plays_from_the_command_line(capsy
 
 
 def test_the_walk_reaches_every_player_of_the_registry():
-    """Each learner and adversary plays on some setting of the walk (MinimaxAdversary is built from a search)."""
+    """Each learner and adversary plays on some setting of the walk (MinimaxAdversary needs its learner named)."""
     learners, adversaries = set(), set()
     for spec in WALK_SETTINGS:
         for L, A in applicable_pairs(registry.load_setting(spec)):
@@ -439,8 +440,19 @@ def test_the_walk_reaches_every_player_of_the_registry():
             adversaries.add(A)
     assert learners == set(registry.names("learner"))
     assert adversaries == set(registry.names("adversary")) - {"MinimaxAdversary"}
-    with pytest.raises(NotApplicableError, match="worst-case"):
+    with pytest.raises(NotApplicableError, match=r"MinimaxAdversary\(learner=halving\)"):
         registry.build("adversary", "MinimaxAdversary", classes.thresholds(3))
+
+
+@pytest.mark.parametrize("learner, spec", [("halving", "thresholds:7"), ("consistent", "singletons:5,empty"),
+                                           ("soa", "monotone_disjunctions:3")])
+def test_the_minimax_adversary_plays_by_name_and_forces_the_exact_worst_case(capsys, learner, spec):
+    H = registry.load_setting(spec)
+    exact = worst_case_mistakes(registry.build("learner", learner, H), H)
+    code, out, err = run(capsys, "play", learner, f"MinimaxAdversary(learner={learner})", spec, "-q")
+    assert code == 0, out + err
+    assert facts(out)["mistakes"] == exact.value
+    assert f"forced = {exact.value} on mistakes: holds" in out
 
 
 WALK_CLASS = "thresholds:3"
@@ -520,7 +532,8 @@ def test_worst_case_of_every_applicable_learner_from_the_command_line(capsys, ma
     # players that cannot play on a setting, spaces where a finite class is searched
     (["play", "halving", "random-expert-losses", "experts:4"], ("Halving plays on finite classes", "experts(d=4)")),
     (["play", "weighted-majority", "opposite-label", "experts:4"], ("OppositeLabel does not apply to experts(d=4)",)),
-    (["play", "halving", "minimax-adversary", "thresholds:7"], ("MinimaxAdversary", "worst-case")),
+    (["play", "halving", "minimax-adversary", "thresholds:7"], ("MinimaxAdversary", "learner=halving")),
+    (["play", "halving", "minimax-adversary(learner=halving)", "experts:4"], ("finite class", "experts(d=4)")),
     (["play", "online-gradient-descent", "alternating-losses", "oco:d=1,radius=1", "--unrealizable"],
      ("--unrealizable", "online convex optimisation")),
     (["play", "halving", "ObliviousCoin(labels=sometimes)", "thresholds:7"], ("ObliviousCoin", "labels")),

@@ -201,3 +201,26 @@ def test_zoo_specs_and_describe_round_trip(family, n):
     args = {"random": "6,4,0.5,1", "k_sparse": f"{n + 1},{min(n, 2)}"}.get(family, str(n))
     H = registry.load_setting(f"{family}:{args}")
     assert registry.load_setting(H.describe()) == H
+
+
+class TunedForT:
+    """A third-party learner tuned for a horizon, without for_setting: built as (H, T) by name."""
+
+    def __init__(self, H, T):
+        self.H, self.T = H, T
+
+    def predict_one(self, x):
+        return 1
+
+    def learn_one(self, x, y):
+        pass
+
+
+def test_the_default_construction_passes_the_class_and_the_horizon_by_name():
+    H = classes.thresholds(3)
+    built = registry.build("learner", "tests.test_registry:TunedForT", H, rounds=12)
+    assert (built.H, built.T) == (H, 12)
+    with pytest.raises(InvalidArgumentError, match="^rounds: tests.test_registry:TunedForT is tuned for a horizon T"):
+        registry.build("learner", "tests.test_registry:TunedForT", H)
+    with pytest.raises(NotApplicableError, match="plays on finite classes"):
+        registry.build("learner", "tests.test_registry:TunedForT", ExpertAdvice(2), rounds=3)

@@ -425,9 +425,10 @@ def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) ->
     -------
     object
         The player.  The player's ``for_setting(setting, rounds=...)`` classmethod builds
-        it when it has one; otherwise its constructor gets the class as ``H`` and the
-        horizon as ``T``.  Parameters given in the name are then set (attrs players are
-        evolved, others constructed with them).
+        it when it has one (with the parameters given in the name that it takes, such as
+        ``MinimaxAdversary(learner=halving)``); otherwise its constructor gets the class
+        as ``H`` and the horizon as ``T``.  The other parameters given in the name are
+        then set (attrs players are evolved, others constructed with them).
 
     Raises
     ------
@@ -449,8 +450,10 @@ def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) ->
     target = entry.target
     maker = getattr(target, "for_setting", None)
     if callable(maker):
+        taken = {p.name for p in _takes(maker)}
+        own = {k: params.pop(k) for k in list(params) if k in taken and k not in ("setting", "rounds")}
         try:
-            built = maker(setting, rounds=rounds)
+            built = maker(setting, rounds=rounds, **own)
         except MistakeboundError:
             raise
         except (TypeError, ValueError) as exc:
