@@ -115,6 +115,9 @@ adversaries = st.one_of(st.sampled_from(["opposite-label", "ShatteredTreeWalker"
                                          "randomized-forcer", "ObliviousCoin(labels=coin)",
                                          "ObliviousCoin(labels=never)", "ObliviousCoin(coin)"]),
                         st.sampled_from(IMPORTED), st.text(max_size=5))
+#: Worst-case searches without a node budget can be exponential in the horizon (an expert learner's
+#: weights never repeat a state); the fuzz tests argument handling, so every search gets a time limit.
+SEARCH_TIME = ["--time-limit", "3"]
 junk = st.sampled_from(["--bogus", "-x", "--", "--help", "--seed", "--rounds", "extra", "-q", "--tree"])
 
 
@@ -204,6 +207,7 @@ def test_play_of_registered_players_on_spaces(data):
 def test_worst_case_with_random_arguments(files, data):
     argv = ["worst-case", data.draw(learners), data.draw(class_args(files))]
     argv += data.draw(flags({"--horizon": small_numbers, "--max-nodes": st.one_of(small_numbers, st.just("2000"))}, []))
+    argv += SEARCH_TIME  # a drawn --max-nodes may be huge or absent: the search must still end
     argv += data.draw(st.lists(junk, max_size=1))
     assert_well_behaved(argv)
 
@@ -214,6 +218,7 @@ def test_tree_with_random_arguments(files, data):
     pytest.importorskip("matplotlib")
     argv = ["tree", data.draw(class_args(files)), "--out", data.draw(out_args(files, [".png", ".svg", ".txt"]))]
     argv += data.draw(flags({"--worst-case": learners, "--horizon": small_numbers, "--max-nodes": small_numbers}, []))
+    argv += SEARCH_TIME
     assert_well_behaved(argv)
 
 

@@ -91,5 +91,5 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         # one line: control characters an argument held are shown escaped ('\\r'), not printed
-        message = re.sub(r"[\x00-\x1f\x7f]", lambda m: repr(m.group())[1:-1], message)
+        message = re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", lambda m: repr(m.group())[1:-1], message)
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
