@@ -154,3 +154,27 @@ def test_every_full_family_has_at_least_four_growing_sizes():
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_worst_case_speed_counts_one_position_per_version_space_of_singletons():
+    """Halving on singletons(d) reaches 2^d - 1 version spaces (README); the rate is positions / seconds."""
+    from benchmarks.worst_case_speed import measure
+    from mistakebound.game import classes
+    from mistakebound.learners.halving import Halving
+
+    r = measure(lambda: classes.singletons(5), Halving, None, repeats=1)
+    assert r["value"] == 1 and r["positions"] == 2**5 - 1
+    assert r["positions_per_second"] == pytest.approx(r["positions"] / r["seconds"])
+
+
+def test_a_quick_fault_campaign_counts_its_inputs_and_finds_no_fault(tmp_path):
+    """``benchmarks/fault_campaign.py`` on 40 hostile command lines and 2 config trust cases: every finding 0."""
+    out = tmp_path / "campaign.json"
+    subprocess.run([sys.executable, str(Path(__file__).parents[1] / "benchmarks" / "fault_campaign.py"),
+                    "--inputs", "40", "--kills", "0", "--trust", "2", "--startup-kills", "0", "--file-kills", "0",
+                    "--json", str(out), "--quiet"], check=True, capture_output=True, timeout=300)
+    headline = json.loads(out.read_text())["headline"]
+    assert headline["hostile inputs (in-process calls)"] == 40
+    assert headline["config trust cases (subprocess sweeps)"] == 2
+    findings = {k: v for k, v in headline.items() if k.startswith("  ")}
+    assert findings and all(set(str(v).replace("/", " ").split()) == {"0"} for v in findings.values()), findings

@@ -871,3 +871,18 @@ def test_without_hypothesis_the_package_and_the_interface_checks_still_work(tmp_
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "3" in done.stdout
+
+
+def test_classes_the_factory_refuses_are_skipped_and_counted():
+    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.learners import Halving
+
+    def needs_two_instances(H):
+        if H.n_instances < 2:
+            raise InvalidArgumentError(f"H: needs 2 instances, got {H.n_instances}")
+        return Halving(H)
+
+    summary = check_learner(needs_two_instances, max_examples=20)
+    assert summary.refused >= 1 and summary.cases > summary.refused and summary.games > 0
+    with pytest.raises(InvalidArgumentError, match="needs 2 instances"):  # refusing every class is an error
+        check_learner(needs_two_instances, classes=classes.singletons(1), max_examples=5)

@@ -6,17 +6,19 @@ import ast
 import io
 import os
 import pathlib
+import re
 import string
 import tracemalloc
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import mistakebound
 from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
+from mistakebound.foundations import memory
 from mistakebound.game import class_files, classes
 from mistakebound.game.class_files import load_class, read_npy_matrix, save_class
 from mistakebound.verification.strategies import hypothesis_classes
@@ -249,7 +251,7 @@ BAD_CSVS = [
     ("duplicates.csv", ",a,b,a\nh,0,1,1\n", InvalidClassError, r"row 1, columns 2 and 4: instance 'a' appears twice"),
     ("typo_in_row_1.csv", "0,1,2,0\n1,1,1,1\n", InvalidClassError,
      r"row 1, columns 1 and 4: instance 0 appears twice; row 1 was read as a header because it holds numbers"),
-    ("latin1.csv", b"x,y\n0,1\n\xe9,1\n", InvalidArgumentError, r"row 3: the byte 0xe9 at offset 8 is not UTF-8"),
+    ("latin1.csv", b"x,y\n0,1\n\xe9,1\n", InvalidArgumentError, r"row 3, column 1: the byte 0xe9 is not UTF-8"),
 ]
 
 
@@ -273,6 +275,313 @@ def test_cli_bad_files_are_refused_by_the_loader_too(tmp_path):
         assert says in refused(lambda: load_class(path), path)
     H = load_class(write(tmp_path, "letters.csv", "a,b\n0,1\n"))
     assert H.domain == ("a", "b") and H.matrix.tolist() == [[0, 1]]
+
+
+# ---------------------------------------------- CSV: entries, BOM, one position convention
+ENTRY_TEXTS = ["0", "1", "1.0", "0.0", "1.", ".0", "+1", "-0", "00", "01", "1e0", "10e-1", "0.1e1", "0e5",
+               "1.000000000000000000e+00", "0.000000000000000000e+00", " 1 ", "\t0"]
+NOT_ENTRY_TEXTS = ["1.0000000000000001", "0.99999999999999999", "1e-400", "2", "-1", "0.5", "nan", "inf",
+                   "0x1", "1_0", "true", "1;0", "\u0661", "1 0"]
+
+
+@pytest.mark.parametrize("cell", ENTRY_TEXTS)
+def test_an_entry_is_a_decimal_whose_exact_value_is_0_or_1(tmp_path, cell):
+    path = write(tmp_path, "H.csv", f"0,1\n{cell if ',' not in cell else '1'},1\n")
+    assert load_class(path).matrix.tolist() == [[0, 1], [int(float(cell)), 1]]
+
+
+@pytest.mark.parametrize("cell", NOT_ENTRY_TEXTS)
+@pytest.mark.parametrize("where", ["body", "column 1"])
+def test_anything_else_is_refused_by_its_text_not_its_float(tmp_path, cell, where):
+    """``1.0000000000000001`` is 1 as a float, and refused: the text is compared, exactly."""
+    text = f"0,1,0\n1,{cell},1\n" if where == "body" else f"0,1,0\n{cell},1,1\n"
+    path = write(tmp_path, "H.csv", text)
+    column = 2 if where == "body" else 1
+    if where == "column 1" and class_files._kind(cell) == class_files._TEXT:  # a text there: a name column
+        H = load_class(path)
+        assert H.names == ("0", cell.strip()) and H.matrix.tolist() == [[1, 0], [1, 1]]
+        return
+    message = refused(lambda: load_class(path), path, InvalidClassError)
+    assert f"row 2, column {column}: {cell.strip()!r} is not 0 or 1" in message, message
+    if cell in ("1.0000000000000001", "0.99999999999999999", "1e-400"):  # a float would take them for entries
+        assert "its exact value is not 0 or 1" in message
+
+
+@pytest.mark.parametrize("text", [
+    "0,1\n1,1\n", "x,y\n0,1\n1,1\n", ",x,y\nh,0,1\ng,1,1\n", "x,y\r\n0,1\r\n1,1\r\n", "h,0,1\n",
+    "1.0,0.0\n0.0,1.0\n", '"",x\n"h, 1",1\n',
+])
+def test_a_byte_order_mark_is_accepted_and_changes_nothing(tmp_path, text):
+    """Excel's "CSV UTF-8" starts with a BOM: the same class as without it, the first cell unchanged."""
+    plain = load_class(write(tmp_path, "plain.csv", text.encode()))
+    bom = load_class(write(tmp_path, "bom.csv", b"\xef\xbb\xbf" + text.encode()))
+    same_class(bom, plain, name=False)
+    bad = write(tmp_path, "bad.csv", b"\xef\xbb\xbf0,1\n1,x2\n")
+    assert "row 2, column 2: 'x2' is not 0 or 1" in refused(lambda: load_class(bad), bad, InvalidClassError)
+
+
+@st.composite
+def csv_files(draw):
+    """A CSV file in one of the layouts and styles writers produce, as (bytes, class, row of each hypothesis line).
+
+    Styles: a header row or none, a name column (plain or quoted) or none, entries written as
+    ``0``/``1`` or ``0.0``/``1.0`` or numpy's ``%.18e``, \\n or \\r\\n, blank lines, a BOM, no
+    final line end.  The third item gives, for each hypothesis, the file row (line) it is on.
+    """
+    n = draw(st.integers(1, 6))
+    m = draw(st.integers(1, 5))
+    matrix = np.array(draw(st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n)),
+                      dtype=np.uint8)
+    header = draw(st.booleans())
+    names = draw(st.sampled_from([None, "plain", "quoted"]))
+    fmt = draw(st.sampled_from(["{}", "{}.0", "{:.18e}", " {} "]))
+    end = draw(st.sampled_from(["\n", "\r\n"]))
+    blank = draw(st.lists(st.booleans(), min_size=n + 1, max_size=n + 1))
+    lines, rows, line = [], [], 1
+    if header:
+        cells = ([""] if names else []) + [f"x{j}" for j in range(m)]
+        if names == "quoted":
+            cells = [f'"{c}"' for c in cells]
+        lines.append(",".join(cells))
+        line += 1
+    for i in range(n):
+        if blank[i]:
+            lines.append("")
+            line += 1
+        cells = [fmt.format(int(v)) if "e" not in fmt else fmt.format(float(v)) for v in matrix[i]]
+        if names == "plain":
+            cells = [f"h{i}"] + cells
+        elif names == "quoted":
+            cells = [f'"h, {i}"'] + cells
+        lines.append(",".join(cells))
+        rows.append(line)
+        line += 1
+    text = end.join(lines) + (end if draw(st.booleans()) else "")
+    data = (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + text.encode()
+    domain = tuple(f"x{j}" for j in range(m)) if header else None
+    hypothesis_names = None
+    if names == "plain":
+        hypothesis_names = [f"h{i}" for i in range(n)]
+    elif names == "quoted":
+        hypothesis_names = [f"h, {i}" for i in range(n)]
+    if names and not header and fmt != " {} ":
+        pass
+    H = HypothesisClass.from_matrix(matrix, domain, hypothesis_names)
+    return data, H, rows, names is not None
+
+
+def _slow(monkeypatch):
+    """Read every CSV cell by cell, in Python: the reference the numpy paths must agree with."""
+    monkeypatch.setattr(class_files._CsvReader, "_fast", lambda self, *a: None)
+    monkeypatch.setattr(class_files._CsvReader, "_grid", lambda self, arr: False)
+    monkeypatch.setattr(class_files._CsvReader, "_quick_line", lambda self, raw: False)
+
+
+@FILES
+@given(case=csv_files(), block=st.sampled_from([7, 64, 1 << 20]))
+def test_the_numpy_paths_read_what_the_cell_by_cell_reader_reads(tmp_path, monkeypatch, case, block):
+    data, H, _, _ = case
+    path = write(tmp_path, "H.csv", data)
+    monkeypatch.setattr(class_files, "_BLOCK", block)
+    G = load_class(path)
+    if H.names is not None or H.domain != tuple(range(H.n_instances)):
+        same_class(G, H, name=False)
+    else:
+        assert np.array_equal(G.matrix, H.matrix)
+    with monkeypatch.context() as m:
+        _slow(m)
+        same_class(load_class(path), G)
+
+
+@FILES
+@given(case=csv_files(), data=st.data())
+def test_a_bad_cell_is_reported_at_one_position_whatever_the_path(tmp_path, monkeypatch, case, data):
+    """Row = the line of the file, column = the cell's place in its row (the name column counts), from 1.
+
+    The same position from the numpy paths and the cell-by-cell reader, in blocks of any
+    size, with a BOM, blank lines, \\r\\n, quoted names, or a header row."""
+    raw, H, rows, named = case
+    header = isinstance(H.domain[0], str)
+    i = data.draw(st.integers(0 if header else 1, H.n_hypotheses - 1)) if header or H.n_hypotheses > 1 else None
+    assume(i is not None)  # a bad cell in the first row can make it a header: another test
+    j = data.draw(st.integers(0, H.n_instances - 1))
+    bad = data.draw(st.sampled_from(["2", "1.0000000000000001", "x"]))
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    text = raw[3:].decode() if bom else raw.decode()
+    end = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(end)
+    cells = lines[rows[i] - 1].split(",") if not named or '"' not in lines[rows[i] - 1] else None
+    if cells is None:  # a quoted name holds a comma: split after it
+        name, rest = lines[rows[i] - 1].split('",', 1)
+        cells = [name + '"'] + rest.split(",")
+    column = j + 1 + (1 if named else 0)
+    if bad == "x" and column == 1:
+        bad = "2"  # a text in column 1 would make it a name column
+    cells[column - 1] = bad
+    lines[rows[i] - 1] = ",".join(cells)
+    path = write(tmp_path, "H.csv", (b"\xef\xbb\xbf" if bom else b"") + end.join(lines).encode())
+    expected = f"row {rows[i]}, column {column}: {bad!r} is not 0 or 1"
+    for block in (5, 1 << 20):
+        monkeypatch.setattr(class_files, "_BLOCK", block)
+        message = refused(lambda: load_class(path), path, InvalidArgumentError)
+        assert expected in message, (message, expected)
+        with monkeypatch.context() as m:
+            _slow(m)
+            assert refused(lambda: load_class(path), path, InvalidArgumentError) == message
+
+
+def test_the_same_bad_cell_has_the_same_position_in_every_message(tmp_path):
+    """One cell, several files around it: always row 4, column 3 (line 4 of the file, third cell)."""
+    texts = {
+        "plain": "0,1,0\n1,1,1\n0,0,0\n1,0,2\n",
+        "crlf, bom": "\ufeff0,1,0\r\n1,1,1\r\n0,0,0\r\n1,0,2\r\n",
+        "blank lines": "0,1,0\n\n1,1,1\n1,0,2\n",
+        "header and names": ",a,b\nh,1,1\ng,0,0\nf,0,2\n",
+        "quoted name over two lines": ',a,b\n"h\nh",1,1\nf,0,2\n',
+        "lone cr": "0,1,0\r1,1,1\r0,0,0\r1,0,2\r",
+        "float cells": "0.0,1.0,0.0\n1.0,1.0,1.0\n0.0,0.0,0.0\n1.0,0.0,2\n",
+    }
+    for style, text in texts.items():
+        path = write(tmp_path, "H.csv", text.encode())
+        message = refused(lambda: load_class(path), path, InvalidClassError)
+        assert "row 4, column 3: '2' is not 0 or 1" in message, (style, message)
+    # the JSON format and the .npy reader number matrix rows and columns from 1 too
+    json_path = write(tmp_path, "H.json", '{"format":"mistakebound.class","version":1,"name":null,"names":null,'
+                                          '"domain":[0,1,2],"matrix":[[0,1,0],[1,1,1],[0,0,0],[1,0,2]]}')
+    assert "row 4, column 3 holds 2" in refused(lambda: load_class(json_path), json_path, InvalidClassError)
+    npy = write(tmp_path, "H.npy", npy_bytes(np.array([[0, 1, 0], [1, 1, 1], [0, 0, 0], [1, 0, 2]])))
+    assert "row 4, column 3: 2 is not 0 or 1" in refused(lambda: load_class(npy), npy, InvalidClassError)
+
+
+@pytest.mark.parametrize("bad, says", [
+    ("1,2,0", "row 25, column 2"), ("1,9,0", "row 25, column 2"), ("1,/,0", "row 25, column 2"),
+    ("1,:,0", "row 25, column 2"), ("1, ,0", "row 25, column 2"), ("1,\x00,0", "row 25, column 2"),
+    ("1;1;0", "row 25 has 1 cells"), ("1,1.0", "row 25 has 2 cells"), ("11,,0", "row 25, column 2: an empty cell"),
+    ("0,1,0,1,1,1", "row 25 has 6 cells"),
+])
+@pytest.mark.parametrize("block", [12, 36, 1 << 20])
+def test_a_bad_cell_in_a_later_block_of_a_plain_grid_is_found(tmp_path, monkeypatch, bad, says, block):
+    """Blocks after the first of a file of one-character cells are read in one reshape: a cell that is
+    not 0 or 1 there (a digit, a character just below "0" or above "9"), or a row of the same length
+    that is not three cells, is still found, where it is."""
+    monkeypatch.setattr(class_files, "_BLOCK", block)
+    rows = ["0,1,0", "1,1,1", "0,0,0"] * 10
+    rows[24] = bad
+    path = write(tmp_path, "H.csv", ("\n".join(rows) + "\n").encode())
+    message = refused(lambda: load_class(path), path, InvalidArgumentError)
+    assert says in message, message
+    rows[24] = "1,1,0"
+    write(tmp_path, "H.csv", ("\n".join(rows) + "\n").encode())
+    assert load_class(path).matrix[24].tolist() == [1, 1, 0]
+
+
+def test_a_text_in_column_1_after_rows_of_entries_makes_it_a_name_column(tmp_path):
+    """Read again with names when a text shows up late (the numpy path guessed entries)."""
+    path = write(tmp_path, "H.csv", "0,1\n1,1\n" * 50 + "h,0\n")
+    H = load_class(path)
+    assert H.names == ("0", "1") * 50 + ("h",) and H.matrix.shape == (101, 1)
+    late = write(tmp_path, "late.csv", "0,1\n1,1\n" * 50 + "2,0\n")  # a number: a mistyped entry
+    assert "row 101, column 1: '2' is not 0 or 1" in refused(lambda: load_class(late), late, InvalidClassError)
+
+
+@pytest.mark.parametrize("text, says", [
+    (',a\n"h,0\n', r"row 2, column 1: a quoted cell is not closed before the end of the file"),
+    ('0,"1\n', "row 1, column 2: a quoted cell"),
+    ('x,y\n"a,b",1,"2\n', "row 2, column 3: a quoted cell"),
+])
+def test_an_unclosed_quote_is_refused_with_its_row(tmp_path, text, says):
+    path = write(tmp_path, "H.csv", text)
+    message = refused(lambda: load_class(path), path)
+    assert re.search(says, message), message
+
+
+@pytest.mark.parametrize("bad, says", [
+    ("1.0,2.0,0.0", "row 26, column 3: '2.0'"), ("1.0,1.5,0.0", "row 26, column 3: '1.5'"),
+    ("1.0,1.0,0.1", "row 26, column 4: '0.1'"), ("1.0,1.0,1.0000000000000001", "row 26, column 4"),
+    ("1.0,1.0,0.00", [1, 1, 0]), ("1.0,1.0,1e0", [1, 1, 1]), ("1.0,-0.,1.0", [1, 0, 1]),
+])
+@pytest.mark.parametrize("block", [40, 1 << 20])
+def test_float_cells_in_a_later_block_are_read_by_their_text(tmp_path, monkeypatch, bad, says, block):
+    """pandas' ``1.0``/``0.0`` cells (under a header, beside names), read in bulk after the first
+    block: another number is found where it is, another spelling of 0 or 1 is read as it."""
+    monkeypatch.setattr(class_files, "_BLOCK", block)
+    rows = ["h0,0.0,1.0,0.0", "h1,1.0,1.0,1.0", "h2,0.0,0.0,0.0"] * 10
+    rows[24] = "h24," + bad
+    path = write(tmp_path, "H.csv", (",a,b,c\n" + "\n".join(rows) + "\n").encode())
+    if isinstance(says, list):  # the row read
+        assert load_class(path).matrix[24].tolist() == says
+    else:
+        message = refused(lambda: load_class(path), path, InvalidArgumentError)
+        assert says in message, message
+
+
+def test_a_csv_that_cannot_fit_in_memory_is_refused_before_allocating(tmp_path, monkeypatch):
+    path = write(tmp_path, "m.csv", "0,1,0,1\n" * 400_000)  # 1.6 million entries: a 1.6 MB matrix
+    limits = {"system": 3_000_000, "cgroup": None, "address space": None, "environment": None}
+    monkeypatch.setattr(memory, "memory_limits", lambda: dict(limits))  # the one budget, read by require_memory
+    monkeypatch.setattr(class_files, "_BLOCK", 1 << 16)
+    tracemalloc.start()
+    try:
+        with pytest.raises(mistakebound.errors.InsufficientMemoryError) as info:
+            load_class(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    message = str(info.value)
+    assert message.startswith(f"path: {str(path)!r}: a matrix of up to 400,000 rows x 4 columns (the rows read and "
+                              "the class's copy) needs about 3.1 MiB, but only 2.9 MiB of memory is available"), message
+    assert message.endswith("expected a smaller file (or more memory)"), message
+    assert (info.value.needed, info.value.available) == (3_200_000, 3_000_000)
+    assert peak < 400_000, peak  # a block of the file at most, never the matrix
+    limits["system"] = 4_000_000
+    assert load_class(path).matrix.shape == (400_000, 4)
+
+
+def test_an_npy_that_cannot_fit_in_memory_is_refused_before_loading(tmp_path, monkeypatch):
+    path = tmp_path / "m.npy"
+    np.save(path, np.zeros((1000, 100), dtype=np.float64))  # 800 kB of floats, and a 100 kB 0/1 copy
+    limits = {"system": 850_000, "cgroup": None, "address space": None, "environment": None}
+    monkeypatch.setattr(memory, "memory_limits", lambda: dict(limits))
+    monkeypatch.setattr(np, "load", lambda *a, **k: pytest.fail("loaded before the memory check"))
+    with pytest.raises(mistakebound.errors.InsufficientMemoryError, match=r"^path: '.*m\.npy': a matrix of shape "
+                       r"\(1000, 100\) \(float64\) and the class's 0/1 copy needs about 0\.9 MiB"):
+        load_class(path)
+    monkeypatch.undo()
+    assert load_class(path).matrix.shape == (1000, 100)
+
+
+def test_a_large_csv_is_read_at_npy_like_memory(tmp_path):
+    """Peak resident memory (VmHWM) while reading a 16 MB CSV of 4 columns, in a fresh process.
+
+    The cell-by-cell reader this replaced kept Python objects per row: about 8 bytes of
+    memory per byte of such a file; the numpy reader keeps the matrix (a quarter of the
+    file) and its copies."""
+    import subprocess
+    import sys
+
+    rows = 2_000_000
+    matrix = np.random.default_rng(0).integers(0, 2, size=(rows, 4), dtype=np.uint8)
+    text = np.full((rows, 8), ord(","), dtype=np.uint8)
+    text[:, 0::2] = matrix + ord("0")
+    text[:, -1] = ord("\n")
+    path = tmp_path / "tall.csv"
+    path.write_bytes(text.tobytes())
+    child = (
+        "import sys\n"
+        "from mistakebound.game.class_files import load_class\n"
+        "def kib(key):\n"
+        "    return int(next(l for l in open('/proc/self/status') if l.startswith(key)).split()[1])\n"
+        "before = kib('VmRSS:')\n"
+        "H = load_class(sys.argv[1])\n"
+        "print(H.matrix.shape[0], kib('VmHWM:') - before)\n"
+    )
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("no /proc: the peak is read from /proc/self/status")
+    done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    n, grown_kib = map(int, done.stdout.split())
+    assert n == rows
+    assert grown_kib * 1024 < 3 * path.stat().st_size, f"{grown_kib} KiB for a {path.stat().st_size} byte file"
 
 
 # ------------------------------------------------------------------ CSV saves refused
@@ -498,3 +807,35 @@ def test_nothing_below_the_interfaces_imports_serialize():
     for path in SRC.rglob("*.py"):
         if "interfaces" not in path.parts:
             assert not any("serialize" in name for name in _imports(path)), path
+
+
+def test_the_csv_loading_benchmark_runs_in_smoke_mode(capsys):
+    """The benchmark behind the README's CSV figures (benchmarks are not tests: nothing is asserted on its
+    numbers, only that it runs and reports a row per layout)."""
+    from benchmarks import csv_loading
+
+    assert csv_loading.main(["--smoke", "--size-mb", "0.2", "--only", "plain,np.load"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("machine: ") and [line.split()[0] for line in lines[2:]] == ["plain", "np.load"]
+
+
+def test_a_pipe_or_a_device_is_refused_as_not_a_regular_file(tmp_path):
+    """A FIFO would block the reader and /dev/zero never ends: neither is read, both named for what they are."""
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    device = tmp_path / "zero.npy"
+    device.symlink_to("/dev/zero")
+    for path in (fifo, device):
+        with pytest.raises(InvalidArgumentError, match="not a regular file") as info:
+            load_class(path)
+        assert str(path.name) in str(info.value)
+
+
+def test_an_npy_header_with_a_negative_size_is_refused_by_its_shape(tmp_path):
+    path = tmp_path / "negative.npy"
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "|u1", "fortran_order": False, "shape": (-5, 3)})
+    path.write_bytes(header.getvalue() + b"\x00" * 15)
+    with pytest.raises(InvalidArgumentError, match=r"shape \(-5, 3\)") as info:
+        load_class(path)
+    assert "Failed to read" not in str(info.value)  # numpy's own text is not passed through

@@ -399,3 +399,194 @@ def test_ldim_applies_its_budget_to_the_vc_search_too(capsys):
     # without a budget the VC dimension is exact (the textbook search as the oracle)
     code, out, err = run(capsys, "ldim", "random:60,8,0.3,0")
     assert code == 0 and facts(out)["VCdim"] == textbook_vcdim(classes.random(60, 8, 0.3, 0).matrix)
+
+
+# ------------------------------------------------------------- exit codes, output files
+SHORT_GAME = ["play", "halving", "binary-search-threshold", "thresholds:7", "--quiet"]
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_the_game(capsys, tmp_path):
+    folder = tmp_path / "adir.jsonl"
+    folder.mkdir()
+    ro = tmp_path / "ro.jsonl"
+    ro.write_text("keep\n")
+    ro.chmod(0o444)
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to("loop.jsonl")
+    cases = [(folder, "is a directory"), (ro, "is read-only (mode 0444)"), (loop, "symbolic link that loops"),
+             (tmp_path / "nodir" / "g.jsonl", "does not exist"), (tmp_path / "g.json", "ending in .jsonl")]
+    if sys.platform.startswith("linux"):
+        cases.append(("/proc/g.jsonl", "cannot create files in '/proc'"))
+    for path, says in cases:
+        code, out, err = run(capsys, *SHORT_GAME, "--out", str(path))
+        assert code == 2 and out == "", (path, out)
+        assert_one_line_error(err, "mistakebound play: error: --out:", says)
+    assert ro.read_text() == "keep\n"
+    (tmp_path / "adir.json").mkdir()
+    code, out, err = run(capsys, "check", "--json", str(tmp_path / "adir.json"))
+    assert code == 2 and out == ""
+    assert_one_line_error(err, "mistakebound check: error: --json:", "is a directory")
+
+
+def test_a_write_that_fails_after_the_work_prints_the_results_first_and_exits_2(capsys, tmp_path, monkeypatch):
+    import errno
+    import os
+
+    path = tmp_path / "game.jsonl"
+    path.write_text("old\n")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    code, out, err = run(capsys, *SHORT_GAME, "--out", str(path))
+    assert code == 2, err
+    assert "mistakes = 3" in out and "wrote" not in out  # the results, and no claim of a file
+    assert_one_line_error(err, f"--out: cannot write {str(path)!r}: No space left on device",
+                          "the results above are complete")
+    assert path.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+def test_a_symbolic_link_is_followed_and_said(capsys, tmp_path):
+    target = tmp_path / "runs" / "g.jsonl"
+    target.parent.mkdir()
+    (tmp_path / "g.jsonl").symlink_to(target)
+    code, out, err = run(capsys, *SHORT_GAME, "--out", str(tmp_path / "g.jsonl"))
+    assert code == 0, err
+    assert f"(3 rounds and a summary, JSON Lines; a symbolic link: its target {str(target)!r} was written, " \
+           "the link kept)" in out
+    assert target.exists() and (tmp_path / "g.jsonl").is_symlink()
+
+
+def test_names_from_files_are_printed_with_control_characters_escaped(capsys, tmp_path):
+    path = tmp_path / "evil\x1b[2J\r.csv"
+    path.write_text("x\x1b[31m,y\n0,1\n1,1\n")
+    code, out, err = run(capsys, "ldim", str(path))
+    assert code == 0, err
+    assert "class: evil\\x1b[2J\\r.csv" in out and "\x1b" not in out and "\r" not in out
+    code, out, err = run(capsys, "play", "halving", "binary-search-threshold", str(path), "--quiet",
+                         "--out", str(tmp_path / "o\x07.jsonl"))
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    path.write_text("0,1\n1,\x1b2\n")
+    code, out, err = run(capsys, "ldim", str(path))
+    assert code == 2 and "\x1b" not in err
+    assert_one_line_error(err, "evil\\x1b[2J\\r.csv", "row 2, column 2: '\\x1b2' is not 0 or 1")
+
+
+@pytest.mark.parametrize("raised, code, says", [
+    (ValueError("a bug\nover two lines"), 1, "internal error: ValueError: a bug over two lines"),
+    (MemoryError(), 2, "error: out of memory (MemoryError)"),
+    (RecursionError("deep"), 2, "nested too deeply"),
+    (PermissionError(13, "Permission denied", "/some/file"), 2, "error: Permission denied ('/some/file')"),
+    (KeyboardInterrupt(), 3, "interrupted (Ctrl-C)"),
+])
+def test_every_exception_is_one_line_and_an_exit_code(capsys, monkeypatch, raised, code, says):
+    import mistakebound.interfaces.cli as cli
+
+    def fail(*a, **k):
+        raise raised
+
+    monkeypatch.setattr(cli, "_finite_class", fail)
+    got, out, err = run(capsys, "ldim", "thresholds:3")
+    assert got == code
+    assert_one_line_error(err, "mistakebound ldim: ", says)
+    if code == 1:
+        monkeypatch.setenv("MISTAKEBOUND_TRACEBACK", "1")
+        got, out, err = run(capsys, "ldim", "thresholds:3")
+        assert got == 1 and "Traceback" in err and "ValueError: a bug" in err  # on request, for a bug report
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["play", "..:x", "binary-search-threshold", "thresholds:7", "-q"], "learner: '..:x' is not an import path"),
+    (["play", "halving", "..:x", "thresholds:7", "-q"], "adversary: '..:x' is not an import path"),
+    (["play", "halving", ".os:system", "thresholds:7", "-q"], "adversary: '.os:system' is not an import path"),
+    (["ldim", "thresholds:" + "[" * 50_000], "CLASS: expected at most 4,096 characters"),
+    (["play", "x" + "[" * 50_000, "binary-search-threshold", "thresholds:7"], "LEARNER: expected at most 4,096"),
+    (["plot", "thresholds:7", "--learners", "(" * 50_000, "--adversary", "x", "--out", "p.png"],
+     "--learners: expected at most 4,096 characters"),
+    (["play", "halving", "binary-search-threshold", "thresholds:7", "--rounds", "[" * 50_000], "--rounds: "),
+    (["ldim", "thresholds:" + "[" * 4_000], "CLASS: "),  # short enough to be read: refused by the registry
+    (["play", "Halving(" + "[" * 3_000 + ")", "binary-search-threshold", "thresholds:7"], "learner: "),
+])
+def test_hostile_names_are_one_short_line_and_exit_2(capsys, argv, says):
+    """Bad import paths, 50,000 nested brackets: one line, cut to at most about 2,000 characters."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert_one_line_error(err, says)
+    assert len(err) < 2_200, len(err)
+
+
+def test_a_class_file_nested_50000_deep_is_one_line_and_exit_2(capsys, tmp_path):
+    for name, text in [("deep.json", "[" * 50_000),
+                       ("deep2.json", '{"format": "mistakebound.class", "version": 1, "matrix": '
+                                      + "[" * 50_000 + "]" * 50_000 + "}")]:
+        (tmp_path / name).write_text(text)
+        code, out, err = run(capsys, "ldim", str(tmp_path / name))
+        assert code == 2 and out == ""
+        assert_one_line_error(err, name, "nested too deeply")
+
+
+def test_standard_output_that_fails_is_one_line_and_exit_2(capsys, monkeypatch):
+    """``> /dev/full`` as the process sees it: every write to standard output raises ENOSPC."""
+    import errno
+    import sys
+
+    class Full:
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    code = main(["ldim", "thresholds:3"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert_one_line_error(err, "mistakebound ldim: error: standard output: cannot write (No space left on device)")
+    monkeypatch.setattr(sys, "stdout", None)  # started with it closed (`>&-`)
+    assert main(["ldim", "thresholds:3"]) == 2
+    assert_one_line_error(capsys.readouterr().err, "standard output is closed")
+
+
+def test_a_reader_that_left_is_exit_0(capsys, monkeypatch):
+    import mistakebound.interfaces.cli as cli
+
+    def gone(*a, **k):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "_finite_class", gone)
+    code, out, err = run(capsys, "ldim", "thresholds:3")
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("argv, cli", [
+    (["/venv/bin/python3", "-m", "mistakebound", "check"], True),
+    (["/venv/bin/python3", "-X", "importtime", "-m", "mistakebound"], True),
+    (["/venv/bin/python3", "-Im", "mistakebound"], True),
+    (["/venv/bin/python3", "-mmistakebound", "ldim"], True),
+    (["/venv/bin/python3", "-m", "mistakebound.interfaces.cli"], True),
+    (["/venv/bin/python3", "-m", "mistakebound.interfaces"], False),
+    (["/venv/bin/python3", "-m", "pytest", "-m", "mistakebound"], False),
+    (["/venv/bin/python3", "-c", "import mistakebound", "-m", "mistakebound"], False),
+    (["/venv/bin/python3", "script.py", "-m", "mistakebound"], False),
+    (["/venv/bin/python3"], False),
+])
+def test_the_command_line_process_is_recognised_from_the_interpreters_arguments(argv, cli):
+    from mistakebound.interfaces import startup
+
+    assert startup._detect(argv) is cli
+
+
+def test_the_console_script_is_recognised_by_its_name_and_first_lines(tmp_path):
+    from mistakebound.interfaces import startup
+
+    script = tmp_path / "mistakebound"
+    script.write_text("import re\nimport sys\nfrom mistakebound.interfaces.cli import main\n")
+    assert startup._detect(["/venv/bin/python3", str(script), "ldim"])
+    assert startup._detect(["/venv/bin/python3", "-E", str(script)])
+    mine = tmp_path / "other" / "mistakebound"
+    mine.parent.mkdir()
+    mine.write_text("import mistakebound\nprint(mistakebound.classes.thresholds(3))\n")  # a user's own script
+    assert not startup._detect(["/venv/bin/python3", str(mine)])
+    assert not startup._detect(["/venv/bin/python3", str(tmp_path / "mistakebound.py")])
+    assert not startup.is_cli_process()  # this test run

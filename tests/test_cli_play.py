@@ -670,6 +670,22 @@ def test_a_broken_bound_exits_1(capsys, tmp_path):
     assert summary["bound"]["value"] == 0 and summary["mistakes"] == facts(out)["mistakes"] > 0
 
 
+def test_a_write_error_is_exit_2_even_when_a_bound_is_broken(capsys, tmp_path, monkeypatch):
+    """Exit 2 (the file asked for is missing) outranks exit 1 (the verdict, printed above it)."""
+    import errno
+    import os
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    code, out, err = run(capsys, "play", f"{HERE}:Boaster", "opposite-label", "thresholds:7", "--out",
+                         str(tmp_path / "game.jsonl"))
+    assert code == 2 and "BROKEN (a boast)" in out
+    assert "No space left on device" in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_plot_interrupted_reports_the_finished_games(capsys, tmp_path):
     out_file = tmp_path / "p.png"
     code, out, _ = run(capsys, "plot", "thresholds:15", "--learners", f"halving,{HERE}:CountingLearner",

@@ -41,6 +41,8 @@ def assert_well_behaved(argv: list[str]) -> int:
     code, out, err = run(argv)
     assert code in EXIT_CODES, (argv, code)
     assert "Traceback" not in err and "Traceback" not in out, (argv, err)
+    assert "\x1b" not in out + err and "\r" not in out + err, (argv, out, err)  # control characters escaped
+    assert all(len(line) < 2_500 for line in err.splitlines()), (argv, len(err))  # long values cut in messages
     if code == cli.EXIT_BAD_INPUT:
         lines = [line for line in err.splitlines() if line.strip()]
         assert lines, f"exit 2 without a message for {argv!r}"
@@ -63,14 +65,23 @@ def files(tmp_path_factory):
     (d / "words.csv").write_text("a,b\nc,d\n")
     (d / "empty.csv").write_text("")
     (d / "nan.csv").write_text("nan,1\n")
+    (d / "bom.csv").write_bytes(b"\xef\xbb\xbfx,y\r\n0,1\r\n")
+    (d / "almost_one.csv").write_text("0,1\n1.0000000000000001,1\n")
+    (d / "a\x1b[31mb.csv").write_text("0,1\n1,1\n")
     (d / "dir.npy").mkdir()
     (d / "out").mkdir()
+    for suffix in OUT_SUFFIXES:  # outputs that cannot be written: a read-only file, a link loop; and a link
+        (d / f"ro{suffix}").write_text("keep")
+        (d / f"ro{suffix}").chmod(0o444)
+        (d / f"loop{suffix}").symlink_to(f"loop{suffix}")
+        (d / f"link{suffix}").symlink_to(f"out/target{suffix}")
     return d
 
 
 def class_args(files):
     names = ["good.npy", "three_d.npy", "twos.npy", "objects.npy", "pickle.npy", "garbage.npy", "good.csv",
-             "ragged.csv", "words.csv", "empty.csv", "nan.csv", "dir.npy", "missing.npy", "missing.csv"]
+             "ragged.csv", "words.csv", "empty.csv", "nan.csv", "dir.npy", "missing.npy", "missing.csv",
+             "bom.csv", "almost_one.csv", "a\x1b[31mb.csv"]
     return st.one_of(
         st.sampled_from(["thresholds:7", "intervals:4", "singletons:3,empty", "k_sparse:5,2", "power_set:3",
                          "random:6,4,0.5,1", "monotone_disjunctions:2", "parities:2", "projections:3",
@@ -81,7 +92,8 @@ def class_args(files):
                          "random:1,1,nan,0", "power_set:17", "", ":", "(", "thresholds(", "a/b", "x.txt",
                          "experts:0", "experts:x", "experts:1e9", "halfspaces:d=0", "halfspaces:d=2,R=-1",
                          "halfspaces:d=2,gamma=nan", "halfspaces:d=2,radius=1", "k_disjunctions:3,5",
-                         "k_disjunctions:10**9,2", "oco:d=0", "oco:d=1,radius=-1", "oco", "experts", "experts:4,5"]),
+                         "k_disjunctions:10**9,2", "oco:d=0", "oco:d=1,radius=-1", "oco", "experts", "experts:4,5",
+                         "thresholds:" + "[" * 50_000, "thresholds:" + "[" * 4000, "thresholds(" + "(" * 3000]),
         st.sampled_from(names).map(lambda n: str(files / n)),
         st.text(max_size=8),
     )
@@ -100,7 +112,8 @@ SPACES = ["experts:3", "halfspaces:d=2,R=2,gamma=0.05", "halfspaces:d=3,R=1,gamm
 IMPORTED = ["tests.test_cli_play:Boaster", "tests.test_cli_play:BadLearner", "tests.test_cli_play:MajorityVote",
             "tests.test_cli_play:MajorityVote(claim=2)", "tests.test_cli_play:Replay", "no_such_module:X",
             "os:path", "os:getcwd", "mistakebound.learners:Halving", "mistakebound.adversaries:OppositeLabel",
-            ":", "a:", ":b", "tests.test_cli_play:Nope"]
+            ":", "a:", ":b", "tests.test_cli_play:Nope", "..:x", ".os:system", "os..path:x", "x:y:z",
+            "Halving(" + "[" * 3000 + ")", "x" + "[" * 50_000, "\x1b[2J:\r"]
 learners = st.one_of(st.sampled_from(["halving", "SOA", "consistent", "Perceptron", "ExpertsFromClass",
                                       "littlestone-experts", "halvng", "", "OppositeLabel", "weighted-majority",
                                       "deterministic-weighted-majority", "winnow", "online-gradient-descent",
@@ -121,10 +134,16 @@ SEARCH_TIME = ["--time-limit", "3"]
 junk = st.sampled_from(["--bogus", "-x", "--", "--help", "--seed", "--rounds", "extra", "-q", "--tree"])
 
 
+OUT_SUFFIXES = [".jsonl", ".ndjson", ".json", ".png", ".svg", ".txt", ".jpg"]
+
+
 def out_args(files, suffixes):
     return st.one_of(
         st.sampled_from(suffixes).map(lambda s: str(files / "out" / f"f{s}")),
         st.sampled_from([str(files / "nodir" / "f.png"), str(files / "out"), "", "f.txt", str(files / "good.npy")]),
+        st.tuples(st.sampled_from(["/proc/f", str(files / "ro"), str(files / "loop"), str(files / "link"),
+                                   str(files / "out" / "g\x1b]0;t\x07\r")]),
+                  st.sampled_from(suffixes)).map("".join),
     )
 
 
@@ -265,3 +284,10 @@ def test_a_class_spec_longer_than_a_file_name_exits_2():
     code, _, err = run(["ldim", "disjunctions:" + "9" * 4000])  # longer than NAME_MAX: not a file name
     assert code == cli.EXIT_BAD_INPUT and err.startswith("mistakebound ldim: error: CLASS") and "\n" == err[-1:]
     assert len(err.splitlines()) == 1
+
+
+def test_the_fuzz_left_no_temporary_file_and_replaced_no_read_only_file(files):
+    """Runs after the fuzz tests above (same module, same folder): every write cleaned up after itself."""
+    assert not [p for p in files.rglob("*") if p.name.endswith(".mistakebound-tmp")]
+    assert all((files / f"ro{suffix}").read_text() == "keep" for suffix in OUT_SUFFIXES)
+    assert all((files / f"link{suffix}").is_symlink() for suffix in OUT_SUFFIXES)

@@ -228,6 +228,28 @@ def test_adversary_sees_the_game_state():
     assert adversary.states[0].realizable is True
 
 
+def test_the_game_state_is_read_only_and_its_version_space_a_view():
+    states = []
+
+    class Keeper(Scripted):
+        def label(self, state, x, p):
+            states.append(state)
+            copy = state.versions.copy()  # a version space of its own, to experiment on
+            copy.restrict(state.H.index_of(x), 1 - TARGET[x])
+            return super().label(state, x, p)
+
+    play(Learner(), Keeper(["a", "b", "c"], lambda t, x, p: TARGET[x]), FULL3, rounds=3, seed=1)
+    state = states[-1]
+    for name in ("history", "versions", "H", "rounds", "realizable", "rng"):
+        with pytest.raises(AttributeError):
+            setattr(state, name, None)
+    assert not hasattr(state.versions, "restrict") and not hasattr(state.history, "append")
+    rows = state.version_space
+    with pytest.raises(ValueError):
+        rows[0] = 5
+    assert state.versions.size == len(rows) and state.versions.first() == rows[0]
+
+
 def test_game_ends_when_next_instance_returns_none():
     log = []
     learner = Learner(log)

@@ -326,3 +326,33 @@ def test_index_of_and_contains():
 def test_nan_instance_is_not_in_a_domain_without_it():
     H = HypothesisClass.from_matrix([[0, 1]])
     assert math.nan not in H
+
+
+# -------------------------------------------------------------- the class owns its matrix
+def _cannot_be_made_writable(a: np.ndarray) -> bool:
+    try:
+        a.setflags(write=True)
+    except ValueError:
+        return True
+    return False
+
+
+def test_the_matrix_cannot_be_made_writable_however_the_class_is_built():
+    import pickle
+
+    source = np.array([[0, 1, 1], [1, 0, 1]], dtype=np.uint8)
+    H = HypothesisClass.from_matrix(source)
+    source[0, 0] = 1  # the caller's array is not the class's
+    built = [H, HypothesisClass(domain=(0, 1, 2), matrix=source), HypothesisClass.from_matrix(H),
+             H.restrict([1]), pickle.loads(pickle.dumps(H)), HypothesisClass.from_matrix(np.zeros((3, 0)))]
+    for G in built:
+        for a in (G.matrix, G.matrix.base, G.matrix[:, :1], G.matrix.T):
+            assert a is None or _cannot_be_made_writable(a)
+    assert H.matrix[0, 0] == 0 and pickle.loads(pickle.dumps(H)) == H
+    with pytest.raises(TypeError):
+        H._index[0] = 2  # the index of the domain is read-only too
+
+
+def test_a_class_built_directly_is_validated():
+    with pytest.raises(InvalidClassError, match="0 or 1"):
+        HypothesisClass(domain=(0,), matrix=[[2]])

@@ -133,7 +133,8 @@ def test_module_class_imports_from_the_current_directory(user_module):
     lazy = registry.build("learner", "my_players:Lazy", H)
     assert type(lazy).__name__ == "Lazy"
     assert registry.spec_of(lazy) == "my_players:Lazy"
-    assert registry.build("learner", "my_players:make", H).H is H  # a factory H -> learner
+    with pytest.raises(InvalidArgumentError, match="'my_players:make' is a function object, not a learner class"):
+        registry.build("learner", "my_players:make", H)  # a factory is never called: classes only
     with pytest.raises(InvalidArgumentError, match="is a learner, not an adversary"):
         registry.find("adversary", "my_players:Lazy")
     with pytest.raises(InvalidArgumentError, match="cannot import 'my_players:Nope'"):
@@ -224,3 +225,33 @@ def test_the_default_construction_passes_the_class_and_the_horizon_by_name():
         registry.build("learner", "tests.test_registry:TunedForT", H)
     with pytest.raises(NotApplicableError, match="plays on finite classes"):
         registry.build("learner", "tests.test_registry:TunedForT", ExpertAdvice(2), rounds=3)
+
+
+# ------------------------------------------------------------- import paths, as text
+@pytest.mark.parametrize("path, ok", [
+    ("my_players:Lazy", True), ("pkg.sub.mod:Outer.Inner", True), (" mod : Cls ", True),
+    ("..:x", False), (".mod:X", False), ("mod.:X", False), ("mod:", False), (":X", False), ("mod:X.", False),
+    ("mod:class", False), ("class:X", False), ("my mod:X", False), ("mod:X:Y", False), ("m\u00e9:X", True),
+    ("os:abort", False), ("os.path:join", False), ("this:s", False), ("builtins:input", False),
+    ("__main__:X", False), ("antigravity:X", False),
+])
+def test_import_paths_are_checked_as_text(path, ok):
+    if ok:
+        assert registry.check_import_path(path, "learner") == ":".join(p.strip() for p in path.split(":"))
+        entry, params = registry.resolve("learner", path + "(a=1)", imports="check")  # nothing imported
+        assert (entry.name, entry.target, entry.origin, params) == (registry.check_import_path(path, "learner"),
+                                                                    None, "import", {"a": 1})
+    else:
+        with pytest.raises(InvalidArgumentError, match="learner: "):
+            registry.check_import_path(path, "learner")
+        with pytest.raises(InvalidArgumentError, match="learner: "):
+            registry.resolve("learner", path + "(a=1)", imports="check")
+    with pytest.raises(InvalidArgumentError, match="imports are not allowed"):
+        registry.resolve("learner", path + "(a=1)", imports="refuse")
+
+
+def test_imports_modes_keep_registered_names_and_are_checked():
+    for imports in registry.IMPORTS:
+        assert registry.resolve("adversary", "oblivious-coin(labels=coin)", imports=imports)[0].name == "ObliviousCoin"
+    with pytest.raises(InvalidArgumentError, match="imports: expected one of 'import', 'check', 'refuse', got 'no'"):
+        registry.find("learner", "halving", imports="no")

@@ -90,8 +90,8 @@ WORST_CASE_ORACLES = {
 
 # ------------------------------------------------------------------ Ctrl-C at a drawn node
 @contextlib.contextmanager
-def ctrl_c(at: int | None):
-    """Raise KeyboardInterrupt at the ``at``-th node of any search (None: never).
+def ctrl_c(at: int | None, exc: type[BaseException] = KeyboardInterrupt):
+    """Raise KeyboardInterrupt (or ``exc``) at the ``at``-th node of any search (None: never).
 
     Nodes are counted where the searches count them: ``Clock.spend`` (VC, randomized
     Ldim, worst case) and ``LdimSearch._at_least`` (the Littlestone engine, also inside
@@ -106,7 +106,7 @@ def ctrl_c(at: int | None):
     def tick():
         calls[0] += 1
         if calls[0] == at:
-            raise KeyboardInterrupt
+            raise exc
 
     def interrupting_spend(self, n=1):
         tick()
@@ -371,3 +371,105 @@ def test_one_budget_with_one_meaning_everywhere():
     for name, bad in (("max_nodes", 0), ("time_limit", 0)):
         with pytest.raises(ValueError, match=f"^{name}: expected None or"):
             worst_case_mistakes(SOA(H), H, **{name: bad})
+
+
+# ------------------------------------------------------------------ out of memory: still proven (issue 13)
+def out_of_memory(at: int | None):
+    """A MemoryError at the ``at``-th node of any search, as a real allocation failure would raise it."""
+    return ctrl_c(at, MemoryError)
+
+
+memory_at = st.integers(1, 40)
+
+
+@SETTINGS
+@given(ldim_matrices(), memory_at, max_nodes_values)
+def test_ldim_bounds_are_proven_when_memory_runs_out(M, at, max_nodes):
+    H = HypothesisClass.from_matrix(M)
+    truth = ldim_truth(H)
+    search = LdimSearch(H)
+    with out_of_memory(at):
+        b = search.bounds(max_nodes=max_nodes)
+    assert b.status in ("exact", "memory", "budget")
+    check_shape(b, truth, LdimBounds, max_nodes)
+    check_shape(search.bounds(), truth, LdimBounds, None)  # the search is usable afterwards, and exact
+    with out_of_memory(at):
+        kind, out = result_of(lambda: shattered_tree(H))
+    if kind == "value":
+        assert out.graph["depth"] == truth and is_shattered(H, out)
+    else:
+        check_shape(out, truth, LdimBounds, None)
+        assert out.status == "memory"
+
+
+@SETTINGS
+@given(st.one_of(class_matrices(max_rows=40, max_cols=8), random_tables()), memory_at)
+def test_vc_bounds_are_proven_when_memory_runs_out(M, at):
+    H = HypothesisClass.from_matrix(M)
+    with out_of_memory(at):
+        b = vc_bounds(H)
+    assert b.status in ("exact", "memory")
+    check_shape(b, vc_truth(H), VCBounds, None)
+    assert len(b.witness) == b.lower and is_vc_shattered(H, b.witness)
+
+
+@SETTINGS
+@given(class_matrices(max_rows=10, max_cols=6), memory_at)
+def test_rl_bounds_are_proven_when_memory_runs_out(M, at):
+    H = HypothesisClass.from_matrix(M)
+    with out_of_memory(at):
+        b = randomized_littlestone_bounds(H)
+    assert b.status in ("exact", "memory")
+    check_shape(b, oracle_rl(H), RLdimBounds, None)
+
+
+@settings(max_examples=100, deadline=None)
+@given(class_matrices(max_rows=8, max_cols=5), st.sampled_from([Consistent, Halving, SOA]), memory_at)
+def test_worst_case_bounds_are_proven_when_memory_runs_out(M, learner_type, at):
+    H = HypothesisClass.from_matrix(M)
+    with out_of_memory(at):
+        W = worst_case_mistakes(learner_type(H), H)
+    assert W.status in ("exact", "memory")
+    check_shape(W, WORST_CASE_ORACLES[learner_type](H), WorstCase, None)
+    assert replayed_mistakes(learner_type, H, W) == W.lower
+
+
+@settings(max_examples=60, deadline=None)
+@given(class_matrices(max_rows=10, max_cols=6), st.sampled_from([Consistent, Halving, SOA]),
+       st.integers(1, 30))
+def test_memos_limited_by_a_small_budget_stop_before_they_outgrow_it(M, learner_type, entries):
+    """With little memory available, the memos of the worst case and of RL stop (status "memory") first."""
+    from mistakebound.foundations import memory
+    from mistakebound.theory import randomized, worst_case
+
+    from mistakebound.theory.littlestone import search_memory_estimate
+
+    H = HypothesisClass.from_matrix(M)
+    learner = learner_type(H)  # SOA holds a Littlestone search: made before memory is short
+    per = worst_case.memo_bytes_needed(H, 1, worst_case._deep_size(learner.state_key()))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(memory, "available_memory", lambda: int(entries * per / worst_case.MEMO_FRACTION))
+        W = worst_case_mistakes(learner, H)
+        assert W.status in ("exact", "memory")
+        check_shape(W, WORST_CASE_ORACLES[learner_type](H), WorstCase, None)
+        per_rl = randomized._ENTRY_BYTES + (H.n_hypotheses + 7) // 8
+        avail = max(int(entries * per_rl / randomized.MEMO_FRACTION), search_memory_estimate(H))
+        mp.setattr(memory, "available_memory", lambda: avail)
+        search = RLdimSearch(H)
+        b = search.bounds()
+        assert search.memo_limit == max(1, int(avail * randomized.MEMO_FRACTION) // per_rl)
+        # checked where a node starts; the nodes open on the stack finish: at most |H| more
+        assert b.status in ("exact", "memory") and len(search._value) <= search.memo_limit + H.n_hypotheses
+        check_shape(b, oracle_rl(H), RLdimBounds, None)
+        # and the Ldim search, whose memo is cut instead, stays exact in a 1 MiB memo
+        mp.setattr(memory, "available_memory", lambda: search_memory_estimate(H))
+        check_shape(littlestone_bounds(H), ldim_truth(H), LdimBounds, None)
+    assert replayed_mistakes(learner_type, H, W) == W.lower
+
+
+def test_memory_is_a_status_of_every_search():
+    assert STATUSES == ("exact", "budget", "interrupted", "memory")
+    r = SearchResult(lower=1, upper=3, status="memory", nodes=7)
+    assert r.describe() == "1 <= value <= 3 (partial: memory)"
+    with pytest.raises(SearchIncomplete, match=r"search stopped \(memory\) after 7 nodes"):
+        r.value

@@ -32,7 +32,8 @@ def _error(grid: dict) -> str:
     ({"realizable": "yes"}, ["grid[0].realizable", "'yes'", "true or false"]),
     ({"kind": "games"}, ["grid[0].kind", "'games'", "'game'"]),
     ({"seed": [1]}, ["grid[0].seed", "unknown key", "did you mean 'seeds'"]),
-    ({"learners": ["tests.no_such_module:Thing"]}, ["grid[0].learners[0]", "cannot import", "module:Class"]),
+    ({"learners": ["..:x"]}, ["grid[0].learners[0]", "'..:x'", "not an import path", "module:Class"]),
+    ({"adversaries": ["os:abort"]}, ["grid[0].adversaries[0]", "standard library", "module:Class"]),
     ({"sizes": []}, ["grid[0].sizes", "non-empty list"]),
 ])
 def test_bad_values_are_refused_naming_the_key_value_and_expectation(change, expected):
@@ -174,3 +175,37 @@ def test_class_specs_lives_with_the_cells():
     assert cells.class_specs("thresholds", (4, 8)) == [("thresholds:4", 4), ("thresholds:8", 8)]
     assert cells.class_specs("mine.CSV", (4,)) == [("mine.CSV", None)]
     assert cells.class_specs("experts:4", (1, 2)) == [("experts:4", None)]
+
+
+# ------------------------------------------------------------------ the trust boundary
+def test_validation_imports_no_module_a_config_names(tmp_path, monkeypatch):
+    import sys
+
+    (tmp_path / "loud_module.py").write_text("raise SystemExit('imported!')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "loud_module", raising=False)
+    config = SweepConfig.from_dict({"grid": [{**GAME, "learners": ["loud_module:Learner(eta=2)"],
+                                              "adversaries": ["loud_module:Adversary"]}]})
+    assert config.grids[0].learners == ("loud_module:Learner(eta=2)",)
+    assert config.grids[0].adversaries == ("loud_module:Adversary",)
+    assert "loud_module" not in sys.modules
+
+
+def test_allow_imports_false_keeps_only_registered_names(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[[grid]]\nlearners = ["halving", "mymodule:Mine"]\nadversaries = ["OppositeLabel"]\n'
+                    'classes = ["thresholds"]\nsizes = [3]\n')
+    assert load_config(path).grids[0].learners == ("Halving", "mymodule:Mine")
+    with pytest.raises(InvalidArgumentError, match=r"grid\[0\]\.learners\[1\]: 'mymodule:Mine' is an import path, "
+                                                   r"and imports are not allowed \(--no-import\)"):
+        load_config(path, allow_imports=False)
+    with pytest.raises(InvalidArgumentError, match="imports are not allowed"):
+        SweepConfig.from_toml(path.read_text(), allow_imports=False)
+
+
+def test_toml_nested_too_deeply_is_refused_in_one_line():
+    with pytest.raises(InvalidArgumentError, match="nested too deeply") as info:
+        SweepConfig.from_toml("[[grid]]\nlearners = " + "[" * 50_000)
+    assert "\n" not in str(info.value)
+    message = _error({**GAME, "learners": [[[[["halving"]]]] * 100]})  # nested, but parsed: refused briefly
+    assert "grid[0].learners[0]" in message and len(message) < 300

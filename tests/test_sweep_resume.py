@@ -86,3 +86,26 @@ def test_a_torn_last_line_is_dropped_and_its_cell_run_again(tmp_path):
     assert (result.ran, result.skipped) == (3, 3)
     assert _strip(read_records(out)) == _strip(read_records(tmp_path / "whole.csv")) == _strip(whole.records)
     assert [r["id"] for r in read_records(out)] == [c.id for c in SweepConfig.from_dict(config).cells()]
+
+
+def test_infrastructure_errors_are_not_recorded_cells_and_a_later_row_replaces_them(tmp_path):
+    from mistakebound.interfaces.sweep.cells import infra_record
+    from mistakebound.interfaces.sweep.results import finished
+
+    config = {"grid": [{"learners": ["SOA", "Halving"], "adversaries": ["OppositeLabel"],
+                       "classes": ["thresholds"], "sizes": [3, 4], "horizons": [8]}]}
+    cells = SweepConfig.from_dict(config).cells()
+    whole = sweep(config, out=tmp_path / "whole.csv", executor="inprocess")
+    out = tmp_path / "r.csv"
+    f = ResultsFile(out)
+    f.append(infra_record(cells[0], "WorkerDied", "killed"))  # died in the first run...
+    f.append(whole.records[1])
+    f.append(infra_record(cells[2], "WorkerDied", "killed"))
+    f.append(whole.records[0])  # ...and finished by a resumed one killed before it rewrote the file
+    f.close()
+    loaded = ResultsFile(out).load()
+    assert loaded[cells[0].id]["verdict"] == "ok" and loaded[cells[2].id]["verdict"] == "infra"
+    assert set(finished(loaded)) == {cells[0].id, cells[1].id}
+    result = sweep(config, out=out, executor="inprocess")
+    assert (result.ran, result.skipped, result.rerun) == (2, 2, 1) and result.ok
+    assert _strip(read_records(out)) == _strip(whole.records)

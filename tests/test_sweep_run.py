@@ -177,6 +177,25 @@ def test_a_clean_sweep_exits_0_and_bad_input_exits_2(tmp_path, capsys):
     assert "--plot: cannot use" in capsys.readouterr().err
 
 
+def test_an_unwritable_results_file_is_refused_in_one_line_before_any_cell_runs(tmp_path, capsys, monkeypatch):
+    from mistakebound.interfaces.sweep import cells
+
+    config = tmp_path / "ok.toml"
+    config.write_text('[[grid]]\nlearners = ["SOA"]\nadversaries = ["ShatteredTreeWalker"]\n'
+                      'classes = ["thresholds"]\nsizes = [3]\n')
+    ran = []
+    monkeypatch.setattr(cells, "_game", lambda cell, record: ran.append(cell))
+    read_only = tmp_path / "ro.csv"
+    read_only.write_text("")
+    read_only.chmod(0o444)
+    for out, why in [("/proc/x.csv", "cannot create files in '/proc'"), (str(tmp_path), "ending in .csv"),
+                     (str(tmp_path / "no" / "x.csv"), "does not exist"), (str(read_only), "is read-only (mode 0444)")]:
+        assert main(["sweep", str(config), "--out", out, "--executor", "inprocess", "--no-progress"]) == 2, out
+        err = capsys.readouterr().err
+        assert err.startswith("mistakebound sweep: error: --out: ") and why in err and len(err.splitlines()) == 1, err
+    assert ran == []  # refused before the work
+
+
 def test_format_summary_lists_errors_with_their_type(inprocess):
     text = format_summary(inprocess)
     assert f"{16} cell(s) failed:" in text and "PlayerError (RuntimeError)" in text and "... and 11 more" in text
@@ -231,7 +250,9 @@ def test_a_partial_worst_case_search_is_never_ok_from_the_claim():
     assert planted["lower"] > planted["bound"] == 0 and planted["verdict"] == "BROKEN"
     text = format_summary(list(records.values()))
     row = next(line for line in text.splitlines() if line.startswith("Consistent "))
-    assert row.split()[-2:] == ["1", "0"]  # one undecided, no n/a
+    assert row.split()[-4:] == ["0", "1", "0", "0"]  # no infra, one undecided, none out of budget, no n/a
+    assert row.split()[2:4] == ["-", "-"]  # a lower bound over the claim is no ratio: no worst ratio, no "at"
+    assert honest["ratio"] is None and planted["ratio"] is None
     assert "1 bound(s) broken" in text and "mistakebound worst-case tests.test_sweep_players:Overconfident" in text
 
 
@@ -312,3 +333,90 @@ def test_the_replay_line_of_a_broken_cell_runs_as_printed(tmp_path, monkeypatch,
     assert "BROKEN (planted in the current directory)" in replayed
     (record,) = read_records(tmp_path / "lazy.csv")
     assert f"mistakes = {record['mistakes']}" in replayed and record["mistakes"] > 1
+
+
+# ------------------------------------------------------------------ issue 13: honest verdicts, bounded memory
+def test_an_ldim_search_out_of_budget_is_budget_not_ok_and_its_lower_bound_is_no_ratio():
+    # 5 nodes: Ldim of a 3000 x 30 random class is proven in [1, 10] only; thresholds:7 is exact
+    config = {"grid": [{"kind": "search", "search": "ldim", "classes": ["random:3000,30,0.3,0", "thresholds:7"],
+                        "sizes": [1], "max_nodes": 5}]}
+    partial, exact = sweep(config, executor="inprocess").records
+    assert (partial["exact"], partial["lower"], partial["upper"]) == (False, 1.0, 10.0)
+    assert partial["verdict"] == "budget" and "raise max_nodes" in partial["note"]
+    assert partial["ratio"] is None and partial["mistakes"] is None and partial["measured"] is None
+    assert exact["verdict"] == "ok" and exact["ratio"] == 1.0 and exact["mistakes"] == 3
+    text = format_summary([partial, exact])
+    row = next(line for line in text.splitlines() if line.startswith("(ldim) "))
+    assert row.split()[2:4] == ["1", "thresholds:7"]  # the worst ratio of the exact cell only
+    assert row.split()[-2:] == ["1", "0"]  # one cell out of budget, no n/a
+    assert "1 search(es) out of budget" in text
+    # a results file of an older sweep (a partial cell with a ratio) is read the same way
+    old = dict(partial, verdict="ok", ratio=5.0)
+    assert format_summary([old, exact]).splitlines()[2].split()[2] == "1"
+
+
+def test_the_class_cache_is_bounded_in_bytes_and_keeps_the_class_in_use(monkeypatch):
+    from mistakebound.interfaces.sweep import cells
+
+    cache = cells._ClassCache()
+    monkeypatch.setattr(cells, "CLASS_CACHE_BYTES", 40_000)
+    specs = [f"thresholds:{n}" for n in (40, 50, 60, 70, 80)]
+    sizes = {s: cells._footprint(load_setting(s)) for s in specs}
+    assert all(5_000 < b < 40_000 for b in sizes.values())
+    for s in specs:
+        H = cache.get(s)
+        assert H is cache.get(s)  # built once while cached
+        assert cache.bytes <= 40_000 and s in cache
+    assert len(cache) < len(specs) and cache.bytes == sum(sizes[s] for s in specs if s in cache)
+    assert specs[0] not in cache  # least recently used first out
+    monkeypatch.setattr(cells, "CLASS_CACHE_BYTES", 1_000)  # smaller than any class: the one in use stays
+    cache.get("thresholds:90")
+    assert len(cache) == 1 and "thresholds:90" in cache
+
+
+def test_a_cached_class_written_behind_numpy_is_detected_and_rebuilt():
+    import ctypes
+
+    from mistakebound.interfaces.sweep import cells
+
+    cache = cells._ClassCache()
+    H = cache.get("thresholds:6")
+    assert cache.verify("thresholds:6")
+    ctypes.memset(H.matrix.ctypes.data, 1, H.matrix.nbytes)  # what numpy's read-only flag cannot stop
+    assert not cache.verify("thresholds:6") and "thresholds:6" not in cache
+    rebuilt = cache.get("thresholds:6")
+    assert rebuilt is not H and rebuilt == load_setting("thresholds:6")
+
+
+def test_a_memory_error_in_a_cell_is_an_infrastructure_error_and_a_player_error_is_not(monkeypatch):
+    from mistakebound.interfaces.sweep import cells
+
+    cell = cells.Cell(kind="search", search="ldim", cls="thresholds:5", size=5)
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError("planted")
+
+    monkeypatch.setattr(cells.LdimSearch, "bounds", out_of_memory)
+    record = cells.run_cell(cell)
+    assert (record["verdict"], record["error_type"]) == ("infra", "MemoryError")
+    assert cells.error_record(cell, RuntimeError("x"))["verdict"] == "error"
+    assert cells.error_record(cell, MemoryError())["verdict"] == "infra"
+
+
+def test_a_search_stopped_by_memory_is_an_infrastructure_error_that_keeps_its_proven_bounds(monkeypatch):
+    from mistakebound.interfaces.sweep import cells
+    from mistakebound.theory.search import SearchResult
+
+    cell = cells.Cell(kind="search", search="ldim", cls="thresholds:40", size=40)
+    monkeypatch.setattr(cells.LdimSearch, "bounds",
+                        lambda self, **kw: SearchResult(lower=2, upper=5, status="memory", nodes=7))
+    record = cells.run_cell(cell)
+    assert (record["verdict"], record["error_type"]) == ("infra", "InsufficientMemoryError")
+    assert "out of memory after 7 nodes" in record["error"] and "runs again on resume" in record["error"]
+    assert (record["exact"], record["lower"], record["upper"]) == (False, 2.0, 5.0)  # what it proved is kept
+    assert record["ratio"] is None and record["mistakes"] is None
+    # out of nodes instead: a finished cell, verdict budget (not ok, not an error)
+    monkeypatch.setattr(cells.LdimSearch, "bounds",
+                        lambda self, **kw: SearchResult(lower=2, upper=5, status="budget", nodes=7))
+    record = cells.run_cell(cell)
+    assert (record["verdict"], record["error_type"], record["ratio"]) == ("budget", None, None)

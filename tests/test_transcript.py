@@ -203,3 +203,64 @@ def test_totals_read_off_the_log_equal_the_totals_of_the_built_rounds(rows):
     assert lazy.mistakes == built.mistakes == sum(a != b for a, b in zip(preds, ys))
     exact = sum((Fraction(p) if y == 0 else 1 - Fraction(p) for p, y in zip(ps, ys)), Fraction(0))
     assert lazy.expected_mistakes == built.expected_mistakes == float(exact)
+
+
+# ------------------------------------------------------------- history, totals, records
+def test_history_is_a_read_only_view_of_the_engine_s_list():
+    from mistakebound.game.transcript import History
+
+    rounds = [Round(1, 0, 1.0, 1, 0), Round(2, 1, 0.0, 0, 0)]
+    h = History(rounds)
+    assert len(h) == 2 and h[-1] is rounds[-1] and h[:] == tuple(rounds) and type(h[:1]) is tuple
+    assert h == rounds and h == tuple(rounds) and h != rounds[:1] and list(h) == rounds
+    for mutate in ("append", "clear", "extend", "pop", "insert", "remove", "__setitem__", "__delitem__"):
+        assert not hasattr(h, mutate), mutate
+    rounds.append(Round(3, 2, 1.0, 1, 1))  # the engine's list: the view follows it
+    assert len(h) == 3 and h[2].t == 3
+    with pytest.raises(IndexError):
+        h[3]
+
+
+def test_a_history_keeping_the_last_round_refuses_earlier_ones_by_number():
+    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.game.transcript import History
+
+    h = History([Round(5, 0, 1.0, 1, 0), Round(6, 1, 1.0, 1, 0)])
+    h._dropped, h._window = 4, 1  # what a game played with keep="totals" does
+    assert len(h) == 6 and h[-1].t == h[5].t == 6 and h[5:] == (h[5],)
+    for read in (lambda: h[4], lambda: h[0], lambda: h[-2], lambda: h[3:], lambda: list(h)):
+        with pytest.raises(InvalidArgumentError, match="keep='totals'"):
+            read()
+
+
+def test_a_transcript_of_totals_has_a_length_and_totals_but_no_rounds():
+    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.game.transcript import RoundsNotKept
+
+    T = Transcript.from_totals(3, mistakes=2, expected_mistakes=Fraction(5, 4), best_hypothesis_mistakes=1,
+                               learner="L", adversary="A", seed=4)
+    assert (len(T), T.mistakes, T.expected_mistakes, T.regret, T.rounds_kept) == (3, 2, 1.25, 0.25, False)
+    assert isinstance(T.rounds, RoundsNotKept) and "3 rounds" in repr(T) and hash(T) == hash(attrs.evolve(T))
+    assert T == Transcript.from_totals(3, mistakes=2, expected_mistakes=Fraction(5, 4), best_hypothesis_mistakes=1,
+                                       learner="L", adversary="A", seed=4)
+    assert T != Transcript(rounds=(), learner="L", adversary="A", seed=4)
+    for read in (lambda: T.rounds[0], lambda: T.xs, lambda: T.ys, lambda: list(T.rounds)):
+        with pytest.raises(InvalidArgumentError, match="kept only the totals of its 3 rounds"):
+            read()
+    assert Transcript(rounds=[Round(1, 0, 1.0, 1, 0)]).rounds_kept
+    assert list(Transcript.from_totals(0, mistakes=0, expected_mistakes=0).rounds) == []
+
+
+def test_round_records_are_plain_json():
+    import json
+
+    import numpy as np
+
+    from mistakebound.game.transcript import json_value, round_record
+
+    r = Round(t=2, x=(np.int64(1), np.float64(0.5), float("inf")), p=np.float64(0.25), prediction=0, y=1)
+    record = round_record(r)
+    assert record == {"type": "round", "t": 2, "x": [1, 0.5, "inf"], "p": 0.25, "prediction": 0, "y": 1,
+                      "mistake": True}
+    assert json.loads(json.dumps(record)) == record
+    assert json_value(np.arange(3)) == [0, 1, 2] and json_value({1}) == [1] and json_value("a") == "a"

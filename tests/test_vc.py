@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -277,3 +278,338 @@ def test_bounds_describe_themselves():
     assert vc_bounds(classes.power_set(3)).describe() == f"VCdim = {textbook_vcdim(classes.power_set(3).matrix)}"
     b = VCBounds(lower=2, upper=5, status="budget")
     assert b.describe() == "2 <= VCdim <= 5 (partial: budget)" and not b.exact
+
+
+# ------------------------------------------------------------------ memory, time, cheap cases (issue 13)
+def cube(d: int) -> np.ndarray:
+    """All 2^d labelings of d instances (the full cube), one per row."""
+    return ((np.arange(2**d)[:, None] >> np.arange(d)[None, :]) & 1).astype(np.uint8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(class_matrices(max_rows=80, max_cols=10, min_cols=1), random_tables()), st.integers(1, 40),
+       st.sampled_from([1, 4, 64]))
+def test_cells_held_as_arrays_give_the_same_answers(M, budget, cell_bytes):
+    """With CELL_BYTES tiny, the cells go from bitsets to cell arrays at once (or after a level or two)."""
+    from mistakebound.theory import vc
+
+    H = HypothesisClass.from_matrix(M)
+    saved = vc.CELL_BYTES, vc.BLOCK_ENTRIES
+    vc.CELL_BYTES, vc.BLOCK_ENTRIES = cell_bytes, 64  # blocks of few candidates too
+    try:
+        exact = vc_bounds(H)
+        partial = vc_bounds(H, max_nodes=budget)
+    finally:
+        vc.CELL_BYTES, vc.BLOCK_ENTRIES = saved
+    truth = brute_force_vcdim(M)
+    assert exact.exact and exact.lower == truth and is_vc_shattered(H, exact.witness)
+    assert partial.nodes == vc_bounds(H, max_nodes=budget).nodes  # the same search, whatever holds the cells
+    _check_sandwich(H, partial, truth)
+
+
+@pytest.mark.parametrize("d", [1, 5, 12])
+def test_the_full_cube_is_shattered_at_once(d):
+    M = cube(d)
+    extra = np.column_stack([M, 1 - M[:, :1], M[:, :1], np.ones((2**d, 1), dtype=np.uint8)])  # no new split
+    for N in (M, extra, M[::-1]):
+        b = vc_bounds(HypothesisClass.from_matrix(N))
+        assert b.exact and b.lower == d and b.nodes == 0 and b.witness == tuple(range(d))
+
+
+def test_the_cube_of_dimension_18_is_cheap():
+    import time
+    import tracemalloc
+
+    H = HypothesisClass.from_matrix(cube(18))  # 2^18 x 18: 6.8 GB and 15 s before
+    tracemalloc.start()
+    t = time.perf_counter()
+    try:
+        b = vc_bounds(H)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert b.exact and b.lower == 18
+    assert peak < 200 * 2**20 and time.perf_counter() - t < 10
+
+
+def test_fewer_than_2_to_the_k_distinct_rows_bound_the_search_at_once():
+    M = cube(10)[: 2**9 + 7]  # 519 distinct rows: no 10 instances shattered
+    b = vc_bounds(HypothesisClass.from_matrix(M), max_nodes=1)
+    assert b.upper <= 9 and b.lower <= brute_force_vcdim(M) <= b.upper
+    # out of time before the search began: the bound holds with nothing searched
+    b = vc_bounds(HypothesisClass.from_matrix(M), time_limit=1e-9)
+    assert b.status == "budget" and b.nodes == 0 and b.upper == 9 and b.lower <= brute_force_vcdim(M)
+
+
+def test_the_full_cube_is_recognised_without_building_a_cell(monkeypatch):
+    from mistakebound.theory import vc
+
+    def no_cells(self, *args):
+        raise AssertionError("the cube was searched")
+
+    monkeypatch.setattr(vc._VCSearch, "_greedy", no_cells)
+    monkeypatch.setattr(vc._VCSearch, "_cell_array", no_cells)
+    M = cube(12)
+    H = HypothesisClass.from_matrix(np.column_stack([M, M[:, :1]])[np.random.default_rng(0).permutation(2**12)])
+    b = vc_bounds(H)
+    assert b.exact and b.lower == 12 and is_vc_shattered(H, b.witness)
+
+
+@pytest.mark.parametrize("limit", [0.3, 1.0])
+def test_a_time_limit_is_honoured_on_a_large_class(limit):
+    rng = np.random.default_rng(0)
+    M = cube(17)
+    H = HypothesisClass.from_matrix(M[rng.random(M.shape[0]) < 0.5])  # 65,000 rows: cells as arrays
+    t = time_now()
+    b = vc_bounds(H, time_limit=limit)
+    took = time_now() - t
+    assert b.status == "budget" and took < limit * 1.1 + 0.05, took
+    assert b.lower <= b.upper <= 15 and is_vc_shattered(H, b.witness)
+
+
+def time_now() -> float:
+    import time
+
+    return time.monotonic()
+
+
+def test_ldim_caps_the_search_and_its_upper_bound():
+    from mistakebound.theory.littlestone import LdimBounds, littlestone_bounds
+
+    H = classes.random(3000, 30, 0.3, seed=0)
+    ldim = littlestone_bounds(H)
+    plain, capped = vc_bounds(H), vc_bounds(H, ldim=ldim)
+    assert capped.exact and capped.lower == plain.lower and capped.nodes <= plain.nodes
+    partial = vc_bounds(H, max_nodes=2, ldim=LdimBounds(lower=6, upper=8, status="budget"))
+    assert partial.upper <= 8
+    with pytest.raises(InvalidArgumentError, match="^ldim: expected an LdimBounds"):
+        vc_bounds(H, ldim=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(class_matrices(max_rows=40, max_cols=8, min_cols=1), st.integers(0, 12))
+def test_with_ldim_the_answer_is_the_same(M, budget):
+    from mistakebound.theory.littlestone import littlestone_bounds
+
+    H = HypothesisClass.from_matrix(M)
+    b = vc_bounds(H, ldim=littlestone_bounds(H), max_nodes=budget or None)
+    _check_sandwich(H, b, brute_force_vcdim(M))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(class_matrices(max_rows=80, max_cols=10), random_tables()), st.integers(1, 12),
+       st.sampled_from([10**9, 1]))
+def test_a_memory_error_in_the_search_gives_proven_bounds(M, when, cell_bytes):
+    """A MemoryError at the ``when``-th node: status "memory", bounds still proven."""
+    from mistakebound.theory import vc
+
+    H = HypothesisClass.from_matrix(M)
+    original = search_module.Clock.spend
+    calls = [0]
+
+    def spend(self, n=1):
+        calls[0] += 1
+        if calls[0] == when:
+            raise MemoryError
+        original(self, n)
+
+    saved = vc.CELL_BYTES
+    search_module.Clock.spend, vc.CELL_BYTES = spend, cell_bytes
+    try:
+        b = vc_bounds(H)
+    finally:
+        search_module.Clock.spend, vc.CELL_BYTES = original, saved
+    assert b.status in ("exact", "memory")
+    _check_sandwich(H, b, brute_force_vcdim(M))
+    if not b.exact:
+        with pytest.raises(SearchIncomplete, match="memory"):
+            from mistakebound.theory.search import require_exact
+
+            require_exact(b)
+
+
+def test_a_memory_error_while_reading_the_class_is_refused_cleanly(monkeypatch):
+    from mistakebound.foundations.errors import InsufficientMemoryError
+
+    def no_room(self):
+        raise MemoryError
+
+    monkeypatch.setattr(HypothesisClass, "distinct_rows", no_room)
+    with pytest.raises(InsufficientMemoryError, match="^H: a VC search of 40 hypotheses x 6 instances ran out of memory"):
+        vc_bounds(classes.random(40, 6, 0.3, seed=0))
+
+
+def test_the_memory_estimate_is_linear_in_the_table():
+    from mistakebound.theory.vc import vc_memory_estimate
+
+    small = vc_memory_estimate(HypothesisClass.from_matrix(cube(12)))
+    large = vc_memory_estimate(HypothesisClass.from_matrix(cube(16)))
+    assert large < 16 * 1.5 * small + 40 * 2**20
+    assert vc_memory_estimate(HypothesisClass.from_matrix(cube(18))) < 200 * 2**20
+
+
+# ------------------------------------------------------------------ `mistakebound ldim`: the VC part's budget
+def test_ldim_gives_its_vc_search_a_default_time_limit(monkeypatch, capsys):
+    from mistakebound.interfaces import cli
+    from mistakebound.theory import vc
+
+    calls: list = []
+
+    def slow_vc(H, **kwargs):  # the VC search ran out of its default limit
+        calls.append(kwargs)
+        return VCBounds(lower=6, upper=9, status="budget", witness=tuple(range(6)), nodes=1234,
+                        seconds=kwargs["time_limit"])
+
+    monkeypatch.setattr(vc, "vc_bounds", slow_vc)
+    assert cli.main(["ldim", "random:5000,30,0.3,0"]) == 3
+    out = capsys.readouterr().out
+    (kwargs,) = calls
+    assert kwargs["time_limit"] >= cli.LDIM_VC_SECONDS == 5.0 and kwargs["ldim"].value == 9
+    assert kwargs["max_nodes"] is None
+    assert out.splitlines()[-4:] == [
+        "6 <= VCdim <= 9 (partial: budget; VCdim <= Ldim), after 1234 nodes",
+        "Ldim = 9",
+        "log2|H| = 12.29 (upper bound on Ldim)",
+        f"the VC dimension is partial: its search stopped at the default limit of {kwargs['time_limit']:.1f} s "
+        "(the longer of 5 s and the Ldim search's time); give --time-limit for more",
+    ]
+    calls.clear()
+    assert cli.main(["ldim", "random:5000,30,0.3,0", "--time-limit", "30", "--max-nodes", "100000"]) == 3
+    (kwargs,) = calls
+    assert 25 < kwargs["time_limit"] < 30 and kwargs["max_nodes"] == 100000  # what is left of the budget
+    assert "raise --max-nodes / --time-limit for the exact value" in capsys.readouterr().out
+
+
+def test_ldim_prints_what_it_knows_as_it_goes(monkeypatch, capsys):
+    """The class's sizes before any search; a VC search that takes a while says Ldim on stderr first."""
+    import time
+
+    from mistakebound.interfaces import cli
+    from mistakebound.theory import vc
+    from mistakebound.theory.littlestone import LdimSearch
+
+    before: list[str] = []
+    original = LdimSearch.bounds
+
+    def bounds(self, *args, **kwargs):
+        before.append(capsys.readouterr().out)  # what the user sees while Ldim is searched
+        return original(self, *args, **kwargs)
+
+    def slow_vc(H, **kwargs):
+        time.sleep(0.5)
+        return VCBounds(lower=1, upper=1, status="exact", witness=(1,), nodes=1, seconds=0.5)
+
+    monkeypatch.setattr(LdimSearch, "bounds", bounds)
+    monkeypatch.setattr(cli, "LDIM_VC_NOTE_SECONDS", 0.05)
+    assert cli.main(["ldim", "thresholds:7"]) == 0  # a quick VC search: no note
+    assert before == ["class: thresholds(7)\n|H| = 8\n|X| = 7\n"]
+    assert capsys.readouterr() == ("VCdim = 1\nLdim = 3\nlog2|H| = 3.00 (upper bound on Ldim)\n", "")
+    monkeypatch.setattr(vc, "vc_bounds", slow_vc)
+    assert cli.main(["ldim", "thresholds:7"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "VCdim = 1\nLdim = 3\nlog2|H| = 3.00 (upper bound on Ldim)\n"
+    assert re.fullmatch(r"mistakebound ldim: note: Ldim = 3 \(exact, found in [\d.]+ s\); searching for VCdim "
+                        r"\(<= Ldim\) for up to 5\.0 s \(--time-limit sets it\)\n", err), err
+    assert cli.main(["ldim", "thresholds:7", "--time-limit", "20"]) == 0
+    assert re.search(r"for up to (19\.\d|20\.0) s\n$", capsys.readouterr().err)  # what is left of --time-limit
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ldim_interrupted_before_the_search_began_prints_the_bounds_that_need_none(monkeypatch, capsys, workers):
+    from benchmarks.baseline import textbook_ldim
+    from mistakebound.interfaces import cli
+    from mistakebound.theory.littlestone import LdimSearch
+
+    def interrupted(self, *args, **kwargs):  # Ctrl-C (or SIGTERM) while the search is set up
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LdimSearch, "plan", interrupted)
+    H = classes.random(12, 6, 0.4, seed=3)
+    path = f"{classes.random.__name__}:12,6,0.4,3"
+    assert cli.main(["ldim", path, "--workers", workers]) == 3
+    lines = capsys.readouterr().out.splitlines()
+    m = re.fullmatch(r"(\d+) <= Ldim <= (\d+) \(partial: interrupted\), after 0 nodes in 0\.00 s", lines[-2])
+    assert m, lines
+    assert int(m.group(1)) <= textbook_ldim(H.matrix) <= int(m.group(2)) == math.floor(math.log2(12))
+
+
+def test_ldim_help_states_the_vc_default_limit_and_the_memory_budget(capsys):
+    from mistakebound.interfaces import cli
+
+    assert cli.main(["ldim", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"without --time-limit it stops after the longer of {cli.LDIM_VC_SECONDS:g} s and the time the Ldim " \
+           "search took" in text
+    assert f"a VC search still running after {cli.LDIM_VC_NOTE_SECONDS:g} s prints the Ldim found on stderr" in text
+    assert "MemAvailable, the cgroup limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers" in text
+    assert "prints the bounds it proved and exits 3" in text
+
+
+def test_ldim_prints_vcdim_at_most_ldim_when_the_vc_search_cannot_fit(monkeypatch, capsys):
+    from mistakebound.foundations.errors import InsufficientMemoryError
+    from mistakebound.interfaces import cli
+    from mistakebound.theory import vc
+
+    def refused(H, **kwargs):
+        raise InsufficientMemoryError("H: a VC search of 65 hypotheses x 64 instances needs about 9 GiB", needed=9,
+                                      available=1)
+
+    monkeypatch.setattr(vc, "vc_bounds", refused)
+    assert cli.main(["ldim", "thresholds:64"]) == 3
+    out = capsys.readouterr().out
+    assert "1 <= VCdim <= 6 (partial: memory; VCdim <= Ldim), not searched\nLdim = 6\n" in out
+    assert out.endswith("the VC dimension is partial: H: a VC search of 65 hypotheses x 64 instances needs "
+                        "about 9 GiB\n")
+
+
+def test_ldim_out_of_memory_prints_the_proven_bounds(monkeypatch, capsys):
+    from mistakebound.interfaces import cli
+    from mistakebound.theory.littlestone import LdimSearch
+
+    original = LdimSearch._at_least
+    calls = [0]
+
+    def failing(self, *args):
+        calls[0] += 1
+        if calls[0] == 50:
+            raise MemoryError
+        return original(self, *args)
+
+    monkeypatch.setattr(LdimSearch, "_at_least", failing)
+    assert cli.main(["ldim", "random:5000,30,0.3,0"]) == 3
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert re.fullmatch(r"(\d+) <= Ldim <= (\d+) \(partial: memory\), after \d+ nodes in [\d.]+ s", lines[-2])
+    lower, upper = map(int, re.findall(r"\d+", lines[-2])[:2])
+    assert lower <= 9 <= upper
+    assert lines[-1].startswith("the result is partial: the search ran out of memory (") and lines[-1].endswith(
+        "available now): the bounds above are proven; search a smaller class or give it more memory")
+
+
+def test_the_clock_is_read_inside_every_long_count(monkeypatch):
+    """Every block of a count reads the clock, so one node over many candidates cannot overrun the limit."""
+    from mistakebound.theory import vc
+    from mistakebound.theory.search import OutOfBudget
+
+    class Clock:
+        nodes, seconds, reads, late = 0, 0.0, 0, False
+
+        def spend(self, n=1):
+            self.nodes += n
+
+        def check_time(self):
+            self.reads += 1
+            if self.late:
+                raise OutOfBudget
+
+    H = classes.random(500, 200, 0.5, seed=0)
+    monkeypatch.setattr(vc, "BLOCK_ENTRIES", 1)  # one candidate a block
+    clock = Clock()
+    search = vc._VCSearch(H, clock)
+    cells = search._cell_array([0, 1])
+    mins = search._min_counts(cells, 4, list(range(2, 150)))
+    assert clock.reads == 148 and len(mins) == 148
+    clock.late = True  # the time is up: the first block stops the count
+    with pytest.raises(OutOfBudget):
+        search._min_counts(cells, 4, list(range(2, 150)))
+    assert clock.reads == 149

@@ -27,8 +27,12 @@ Examples
 'ok'
 """
 
-from mistakebound.foundations import errors
-from mistakebound.game import classes, registry
+from mistakebound.interfaces.startup import guard_startup as _guard_startup
+
+_guard_startup()  # in the `mistakebound` command only: Ctrl-C while the package loads exits 3, one line
+
+from mistakebound.foundations import errors  # noqa: E402
+from mistakebound.game import classes, registry  # noqa: E402
 from mistakebound.game.play import GameState, Observer, observing, play
 from mistakebound.theory.search import Budget, SearchIncomplete, SearchInterrupted, SearchResult
 from mistakebound.verification import bounds

@@ -3,7 +3,10 @@
 A :class:`HypothesisClass` is a finite domain (a tuple of hashable instances) and a
 0/1 matrix with one row per hypothesis and one column per instance: entry ``[i, j]``
 is the label hypothesis ``i`` gives to ``domain[j]``.  The matrix is read-only, so a
-class can be shared between learners, adversaries and searches without copies.
+class can be shared between learners, adversaries and searches without copies: the
+class owns it through an immutable ``bytes`` buffer, so that not even
+``matrix.setflags(write=True)`` (on it, a view of it, or its base) can make it
+writable again.
 
 Examples
 --------
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import types
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
@@ -57,11 +61,31 @@ def _validate_matrix(matrix: Any) -> np.ndarray:
     if bad.any():
         i, j = (int(v) for v in np.argwhere(bad)[0])
         raise InvalidClassError(f"matrix: entries must be 0 or 1, found {arr[i, j].item()!r} at row {i}, column {j}")
-    out = np.ascontiguousarray(arr, dtype=np.uint8)
-    if out is arr or out.base is arr:
-        out = out.copy()
-    out.setflags(write=False)
-    return out
+    return _sealed(np.ascontiguousarray(arr, dtype=np.uint8))
+
+
+def _is_sealed(a: Any) -> bool:
+    """Whether ``a`` is a read-only uint8 2-D array whose memory belongs to an immutable ``bytes``."""
+    if not isinstance(a, np.ndarray) or a.dtype != np.uint8 or a.ndim != 2 or a.flags.writeable:
+        return False
+    base = a.base
+    while isinstance(base, np.ndarray):
+        base = base.base
+    return isinstance(base, bytes)
+
+
+def _sealed(a: np.ndarray) -> np.ndarray:
+    """A read-only copy of the C-contiguous ``a`` over an immutable ``bytes``: numpy refuses to
+    make it (or any view of it) writable, since its memory belongs to an object that cannot
+    be written."""
+    sealed = np.frombuffer(a.tobytes(), dtype=np.uint8).reshape(a.shape)
+    assert not sealed.flags.writeable
+    return sealed
+
+
+def _matrix_field(matrix: Any) -> np.ndarray:
+    """The converter of :attr:`HypothesisClass.matrix`: a sealed matrix as it is, anything else validated and sealed."""
+    return matrix if _is_sealed(matrix) else _validate_matrix(matrix)
 
 
 def _python_scalar(x: Any) -> Any:
@@ -131,7 +155,8 @@ class HypothesisClass:
     domain : tuple
         The instances, distinct and hashable; ``domain[j]`` labels column ``j``.
     matrix : numpy.ndarray
-        Read-only ``uint8`` array of shape ``(n_hypotheses, n_instances)`` holding 0/1.
+        Read-only ``uint8`` array of shape ``(n_hypotheses, n_instances)`` holding 0/1,
+        owned by the class through an immutable buffer (it cannot be made writable).
     names : tuple of str or None
         Optional names of the hypotheses, one per row.
     name : str or None
@@ -139,7 +164,7 @@ class HypothesisClass:
     """
 
     domain: tuple
-    matrix: np.ndarray = field(repr=False)
+    matrix: np.ndarray = field(repr=False, converter=_matrix_field)
     names: tuple | None = field(default=None, repr=False)
     name: str | None = None
 
@@ -272,6 +297,11 @@ class HypothesisClass:
     def __copy__(self) -> HypothesisClass:
         return self  # immutable: copies would only cost memory
 
+    def __reduce__(self) -> tuple:
+        # pickled as its bytes, so that the class rebuilt (in a worker process, say) owns
+        # its matrix through an immutable buffer again
+        return _rebuild, (self.domain, self.matrix.tobytes(), self.matrix.shape, self.names, self.name)
+
     def __deepcopy__(self, memo: dict) -> HypothesisClass:
         return self
 
@@ -287,8 +317,8 @@ class HypothesisClass:
         return self.name or f"class({self.n_hypotheses}x{self.n_instances})"
 
     @functools.cached_property
-    def _index(self) -> dict:
-        return {x: j for j, x in enumerate(self.domain)}
+    def _index(self) -> types.MappingProxyType:
+        return types.MappingProxyType({x: j for j, x in enumerate(self.domain)})  # read-only, like the class
 
     def index_of(self, x: Hashable) -> int:
         """Column index of instance ``x``.
@@ -410,6 +440,12 @@ class HypothesisClass:
                 reps.append(i)
             group[i] = g
         return np.asarray(reps, dtype=np.int64), group
+
+
+def _rebuild(domain: tuple, data: bytes, shape: tuple, names: tuple | None, name: str | None) -> HypothesisClass:
+    """Unpickle a :class:`HypothesisClass` (its matrix over the pickled bytes, not copied)."""
+    matrix = np.frombuffer(data, dtype=np.uint8).reshape(shape) if isinstance(data, bytes) else data
+    return HypothesisClass(domain=domain, matrix=matrix, names=names, name=name)
 
 
 def require_class(H: Any, parameter: str = "H") -> HypothesisClass:

@@ -10,6 +10,14 @@ A broken rule or an exception from a player stops the game with a
 :class:`~mistakebound.foundations.errors.GameError` naming the round and the player and carrying the
 transcript of the rounds completed before it.
 
+The engine keeps its own state: the players see the history through a read-only
+:class:`~mistakebound.game.transcript.History` and the version space through a
+read-only view, a class's matrix cannot be made writable, a player's output whose
+comparison raises is an illegal move, and anything a player raises (``SystemExit``
+included; only Ctrl-C stops the game as such) is that player's error.  For long
+horizons ``play(..., keep="totals", out=FILE)`` keeps only the totals, exact, in
+memory and writes the rounds to ``FILE`` as JSON Lines as the game goes.
+
 Examples
 --------
 >>> from mistakebound import classes
@@ -25,15 +33,19 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import math
 import numbers
+import os
 from collections.abc import Iterator, Sequence
-from typing import Any
+from fractions import Fraction
+from typing import Any, NoReturn
 
 import numpy as np
-from attrs import define, field, frozen
+from attrs import field, frozen
 
 from mistakebound.foundations.errors import (
+    GameError,
     GameInterrupted,
     IllegalInstanceError,
     IllegalLabelError,
@@ -48,16 +60,73 @@ from mistakebound.foundations.validation import brief, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.players import describe, is_randomized
+from mistakebound.game import spaces as _spaces
 from mistakebound.game.spaces import Referee, Space
-from mistakebound.game.transcript import Round, RoundLog, Transcript
+from mistakebound.game.transcript import History, Round, RoundLog, Transcript, round_record
 from mistakebound.game.version_space import VersionSpace
 
-__all__ = ["GameInfo", "GameState", "Observer", "observing", "play"]
+__all__ = ["GameInfo", "GameState", "Observer", "observing", "play", "KEEP"]
+
+#: What :func:`play` keeps of a game: every round, or only the totals (``keep=``).
+KEEP = ("rounds", "totals")
+
+#: A game that keeps only its totals folds its rounds into them (and writes them out) this many at a time.
+_BLOCK = 4096
 
 
-@define
+class _VersionsView:
+    """The referee's version space as the players see it: read, never restricted.
+
+    ``copy()`` gives an independent :class:`~mistakebound.game.version_space.VersionSpace`
+    to experiment on; ``rows()`` is a copy of the survivors' indices.
+    """
+
+    __slots__ = ("_vs",)
+
+    def __init__(self, vs: VersionSpace):
+        self._vs = vs
+
+    @property
+    def H(self) -> HypothesisClass:
+        return self._vs.H
+
+    @property
+    def size(self) -> int:
+        return self._vs.size
+
+    @property
+    def mask(self) -> int:
+        return self._vs.mask
+
+    def rows(self) -> np.ndarray:
+        rows = np.array(self._vs.rows(), dtype=np.int64, copy=True)
+        rows.setflags(write=False)
+        return rows
+
+    def count(self, column: int, y: int) -> int:
+        return self._vs.count(column, y)
+
+    def first(self) -> int | None:
+        return self._vs.first()
+
+    def copy(self) -> VersionSpace:
+        return self._vs.copy()
+
+    def __repr__(self) -> str:
+        return f"VersionSpace({self._vs.size} of {self._vs.H.n_hypotheses} hypotheses, read-only)"
+
+
+def _as_history(value: Any) -> History:
+    return value if isinstance(value, History) else History(list(value))
+
+
+def _as_versions(value: Any) -> Any:
+    return _VersionsView(value) if isinstance(value, VersionSpace) else value
+
+
+@frozen
 class GameState:
-    """What an adaptive adversary may look at during a game.
+    """What an adaptive adversary may look at during a game: read-only.
 
     Attributes
     ----------
@@ -69,19 +138,21 @@ class GameState:
         Whether labels must stay consistent with some hypothesis of ``H``.
     rng : numpy.random.Generator
         The adversary's own generator (derived from the game's seed).
-    versions : VersionSpace or None
+    versions : read-only view of a VersionSpace, or None
         The hypotheses consistent with every round so far (finite classes; None on a
         space); ``version_mask`` and ``version_space`` give it as a bitset and as rows.
-    history : list of Round
-        Completed rounds (read them; do not modify).
+        ``versions.copy()`` is an independent version space to experiment on.
+    history : History
+        Completed rounds, a read-only sequence of :class:`~mistakebound.game.transcript.Round`
+        (in a game played with ``keep="totals"``, only the last round can be read).
     """
 
     H: HypothesisClass | Space
     rounds: int
     realizable: bool
     rng: np.random.Generator = field(repr=False)
-    versions: VersionSpace | None = field(default=None, repr=False)
-    history: list = field(factory=list, repr=False)
+    versions: Any = field(default=None, repr=False, converter=_as_versions)
+    history: History = field(factory=History, repr=False, converter=_as_history)
 
     @property
     def version_mask(self) -> int | None:
@@ -238,27 +309,73 @@ def _check_seed(seed: Any) -> int:
     return int(np.random.SeedSequence().entropy) if seed is None else seed
 
 
+def _fatal(exc: BaseException) -> bool:
+    """Whether ``exc`` stops the game as such rather than being a player's error: Ctrl-C, a closed generator, no memory."""
+    return isinstance(exc, (KeyboardInterrupt, GeneratorExit, MemoryError))
+
+
+#: What converting a move may raise that is not the move's fault: the caller's stack ran out (the
+#: exact searches, deep in their recursion, turn it into a partial result).
+_EXHAUSTED = (RecursionError,)
+
+
 def _as_label(value: Any) -> int | None:
-    """``value`` as 0 or 1, or None when it is not a label."""
-    if isinstance(value, (bool, np.bool_)):
-        return int(value)
-    if isinstance(value, numbers.Real) and not (isinstance(value, float) and math.isnan(value)):
-        if value == 0 or value == 1:
-            return int(value)
+    """``value`` as 0 or 1, or None when it is not a label (or comparing it raises)."""
+    try:
+        if isinstance(value, (bool, np.bool_)):
+            return 1 if value else 0
+        if isinstance(value, numbers.Real) and not (isinstance(value, float) and math.isnan(value)):
+            if value == 0:
+                return 0
+            if value == 1:
+                return 1
+    except BaseException as exc:  # noqa: BLE001 - a number whose __eq__ or __bool__ raises is no label
+        if _fatal(exc) or isinstance(exc, _EXHAUSTED):
+            raise
     return None
 
 
 def _as_probability(value: Any) -> float | None:
-    if isinstance(value, (bool, np.bool_)):
-        return float(value)
-    if isinstance(value, numbers.Real):
-        try:
-            p = float(value)
-        except (OverflowError, ValueError, TypeError):  # 10**400, or a Real whose float() fails
-            return None
-        if 0.0 <= p <= 1.0:  # False for NaN
-            return p
+    """``value`` as a float in [0, 1], or None when it is not a probability (or converting it raises)."""
+    try:
+        if isinstance(value, (bool, np.bool_)):
+            return 1.0 if value else 0.0
+        if isinstance(value, numbers.Real):
+            p = float(value)  # 10**400 overflows; a Real's __float__ may raise anything
+            if type(p) is float and 0.0 <= p <= 1.0:  # False for NaN
+                return p
+    except BaseException as exc:  # noqa: BLE001 - a number whose __float__ raises is no probability
+        if _fatal(exc) or isinstance(exc, _EXHAUSTED):
+            raise
     return None
+
+
+def _move(convert: Any, value: Any) -> Any:
+    """``convert(value)`` in a game, where a move whose own methods exhaust the stack is no move either."""
+    try:
+        return convert(value)
+    except _EXHAUSTED:
+        return None
+
+
+def _safe_repr(value: Any) -> str:
+    """``repr(value)``, or the type's name when its ``__repr__`` raises."""
+    try:
+        return repr(value)
+    except BaseException as exc:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        if _fatal(exc):
+            raise
+        return f"<{type(value).__name__} object>"
+
+
+def _describe(player: Any) -> str:
+    """:func:`~mistakebound.game.players.describe`, or the type's name when a parameter's repr raises."""
+    try:
+        return describe(player)
+    except BaseException as exc:  # noqa: BLE001
+        if _fatal(exc):
+            raise
+        return type(player).__name__
 
 
 def _check_players(learner: Any, adversary: Any) -> None:
@@ -290,6 +407,8 @@ def play(
     seed: int | None = None,
     realizable: bool = True,
     observers: Sequence[Any] = (),
+    keep: str = "rounds",
+    out: Any = None,
 ) -> Transcript:
     """Play one game and return its transcript.
 
@@ -322,6 +441,26 @@ def play(
         Told of the game as it goes (:class:`Observer`: ``on_start``, ``on_round`` after
         each completed round, ``on_end`` with the transcript), after the observers
         installed with :func:`observing` for every game.
+    keep : {"rounds", "totals"}
+        ``"rounds"`` (the default) keeps every round in the transcript.  ``"totals"``
+        keeps only the totals, for long horizons: memory does not grow with the rounds,
+        the transcript's ``rounds`` is a
+        :class:`~mistakebound.game.transcript.RoundsNotKept` (its length is the number
+        of rounds), and its mistakes, expected mistakes (summed exactly), version space
+        and, on finite classes and the spaces of :mod:`mistakebound.game.spaces`, the
+        loss of the best hypothesis (hence the regret), the radius, margin, comparator
+        and target are those of ``keep="rounds"``, equal.  Adaptive adversaries see only
+        the last round in ``state.history``; against an adversary that reveals its
+        certificate only at the end, the rounds are kept until then (every round must be
+        checked against it).
+    out : path or writable text file, optional
+        Where to write the rounds as JSON Lines, one object per round
+        (:func:`~mistakebound.game.transcript.round_record`, the format of
+        ``mistakebound play --out``), in blocks as the game goes with
+        ``keep="totals"``.  A path is written atomically when the game ends, also when
+        it ends with a :class:`~mistakebound.foundations.errors.GameError` or Ctrl-C
+        (the file holds the rounds of the exception's transcript); a file object is
+        written to and left open.
 
     Returns
     -------
@@ -330,11 +469,14 @@ def play(
     Raises
     ------
     InvalidArgumentError
-        For a bad ``H``, ``rounds`` or ``seed``.
+        For a bad ``H``, ``rounds``, ``seed``, ``keep`` or ``out`` (also when ``out``
+        cannot be written).
     NotApplicableError
         If the adversary does not apply to ``H``.
     GameError
-        When a player breaks a rule or raises (see :mod:`mistakebound.foundations.errors`).
+        When a player breaks a rule or raises (see :mod:`mistakebound.foundations.errors`):
+        an illegal move, a move whose comparison raises, or any exception, ``SystemExit``
+        included, from a player's method.
     GameInterrupted
         On Ctrl-C (a ``KeyboardInterrupt``), carrying the transcript of the rounds
         completed before it.
@@ -343,15 +485,240 @@ def play(
     -----
     Against an oblivious adversary the committed sequence is checked in bulk before
     round 1 (:meth:`~mistakebound.game.spaces.Referee.instances`,
-    :meth:`~mistakebound.game.spaces.Referee.sure_labels`) and the rounds are logged as
+    :meth:`~mistakebound.game.spaces.Referee.sure_labels`; in blocks of rounds, read from
+    the sequence as the game goes, with ``keep="totals"``) and the rounds are logged as
     columns, built into :class:`~mistakebound.game.transcript.Round` objects when the
     transcript's ``rounds`` are first read; the moves, the errors (same round, player,
     message and transcript) and the transcripts are those of the round-by-round rules.
+
+    Examples
+    --------
+    >>> import io, json
+    >>> from mistakebound import classes
+    >>> from mistakebound.learners import Halving
+    >>> from mistakebound.adversaries import OppositeLabel
+    >>> H = classes.thresholds(7)
+    >>> out = io.StringIO()
+    >>> T = play(Halving(H), OppositeLabel(), H, rounds=10**4, seed=0, realizable=False, keep="totals", out=out)
+    >>> len(T), T.mistakes, T.regret, T.rounds_kept
+    (10000, 10000, 9999.0, False)
+    >>> json.loads(out.getvalue().splitlines()[-1])["t"]
+    10000
     """
+    if keep not in KEEP:
+        raise InvalidArgumentError(f"keep: expected one of {', '.join(map(repr, KEEP))}, got {brief(keep)}")
     if isinstance(H, OCOSetting):
+        if keep != "rounds" or out is not None:
+            raise InvalidArgumentError("keep: an online convex optimisation game keeps its rounds; "
+                                       "leave keep='rounds' and out=None")
         return _play_convex(learner, adversary, H, rounds, seed, realizable, observers)
+    if out is None or callable(getattr(out, "write", None)):
+        return _play(learner, adversary, H, rounds, seed, realizable, observers, keep, out)
+    if not isinstance(out, (str, os.PathLike)) or not str(out).strip():
+        raise InvalidArgumentError(f"out: expected a file name or a writable text file, got {brief(out)}")
+    from mistakebound.foundations.files import write_atomically
+
+    result: list = []
+    stopped: list = []
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            try:
+                result.append(_play(learner, adversary, H, rounds, seed, realizable, observers, keep, fh))
+            except (GameError, GameInterrupted) as exc:  # the rounds of its transcript are in the file
+                stopped.append(exc)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    try:
+        write_atomically(out, write)
+    except OSError as exc:
+        raise InvalidArgumentError(f"out: cannot write {str(out)!r} ({exc.strerror or exc})") from None
+    if stopped:
+        raise stopped[0]
+    return result[0]
+
+
+class _RoundWriter:
+    """Writes rounds to a text file as JSON Lines (:func:`~mistakebound.game.transcript.round_record`)."""
+
+    def __init__(self, stream: Any):
+        self.stream = stream
+        self.written = 0  # rounds written so far
+
+    def columns(self, first_t: int, xs: Sequence, ps: Sequence, predictions: Sequence, ys: Sequence) -> None:
+        dumps = json.dumps
+        self._write([dumps(round_record(Round(t, x, p, prediction, y)))
+                     for t, x, p, prediction, y in zip(itertools.count(first_t), xs, ps, predictions, ys)])
+
+    def rounds(self, rounds: Sequence) -> None:
+        dumps = json.dumps
+        self._write([dumps(round_record(r)) for r in rounds])
+
+    def _write(self, lines: list) -> None:
+        if not lines:
+            return
+        try:
+            self.stream.write("\n".join(lines) + "\n")
+        except OSError as exc:
+            raise InvalidArgumentError(f"out: cannot write the rounds ({exc.strerror or exc})") from None
+        self.written += len(lines)
+
+
+#: Every finite double is an integer multiple of 2**-_SHIFT (the smallest subnormal is 2**-1074 and
+#: frexp's mantissa has 53 bits), so exact sums are kept as integers scaled by 2**_SHIFT.
+_SHIFT = 1126
+_SPAN = 2100  # the scaled exponents of doubles lie in [0, 2098)
+_LOW = (1 << 26) - 1
+
+
+def _exact_column_sums(A: np.ndarray) -> list[int]:
+    """Per column, the exact sum of the finite non-negative entries of ``A`` (n x d), times ``2**_SHIFT``.
+
+    Each entry is ``m 2**(e - 53)`` with an integer ``m < 2**53``; the mantissas are
+    summed per column and exponent (in two halves of 26 and 27 bits, whose sums over a
+    block of at most 2**16 rows stay far below 2**53, exact in floating point) and
+    the sums shifted into one integer per column.
+    """
+    n, d = A.shape
+    out = [0] * d
+    step = 1 << 16
+    for start in range(0, n, step):
+        block = np.ascontiguousarray(A[start:start + step], dtype=np.float64)
+        if not block.size:
+            continue
+        mantissa, exponent = np.frexp(block)
+        m = (mantissa * 9007199254740992.0).astype(np.int64)  # * 2**53: exact
+        key = (exponent.astype(np.int64) + (_SHIFT - 53)) + _SPAN * np.arange(d, dtype=np.int64)[None, :]
+        key = key.ravel()
+        if d * _SPAN <= 1 << 22:
+            hi = np.bincount(key, weights=(m >> 26).ravel(), minlength=d * _SPAN)
+            lo = np.bincount(key, weights=(m & _LOW).ravel(), minlength=d * _SPAN)
+            keys = np.flatnonzero((hi != 0) | (lo != 0))
+            hi, lo = hi[keys], lo[keys]
+        else:
+            keys, inverse = np.unique(key, return_inverse=True)
+            hi = np.bincount(inverse, weights=(m >> 26).ravel(), minlength=len(keys))
+            lo = np.bincount(inverse, weights=(m & _LOW).ravel(), minlength=len(keys))
+        for k, h, low in zip(keys.tolist(), hi.tolist(), lo.tolist()):
+            column, scale = divmod(k, _SPAN)
+            out[column] += ((int(h) << 26) + int(low)) << scale
+    return out
+
+
+class _Totals:
+    """What a game played with ``keep="totals"`` keeps: its totals, exact, folded in blocks of rounds.
+
+    The fields the referee's ``finish`` computes from every round are folded the same
+    way (equal results: the same per-round values, combined exactly): the version space
+    and the best hypothesis's mistakes of a finite class (from the referee's counts per
+    instance and label), the radius, margin and comparator of halfspaces, the target's
+    mistakes on k-disjunctions, the best expert's loss.  A referee of another space
+    contributes nothing (its transcript has no regret).
+    """
+
+    def __init__(self, H: Any, referee: Referee, writer: _RoundWriter | None):
+        self.H, self.referee, self.writer = H, referee, writer
+        self.n = 0
+        self.mistakes = 0
+        self.whole = 0  # expected mistakes = whole + scaled / 2**_SHIFT
+        self.scaled = 0
+        self.max_norm = 0.0
+        self.min_margin: float | None = None
+        self.wrong = 0
+        self.expert_losses: list[int] | None = None
+        if isinstance(referee, _TableReferee):
+            self.kind = "table"
+        elif isinstance(referee, _spaces._LinearReferee):
+            self.kind = "linear"
+        elif isinstance(referee, _spaces._DisjunctionReferee):
+            self.kind = "disjunction"
+        elif isinstance(referee, _spaces._ExpertReferee):
+            self.kind = "experts"
+        else:
+            self.kind = "other"
+
+    def add(self, first_t: int, xs: Sequence, ps: Sequence, predictions: Sequence, ys: Sequence, *,
+            written: bool = False) -> None:
+        """Fold rounds ``first_t, first_t + 1, ...`` (stored instances, p, predictions, labels) into the totals
+        (and write them out, unless already ``written``)."""
+        n = len(predictions)
+        if not n:
+            return
+        if self.writer is not None and not written:
+            self.writer.columns(first_t, xs, ps, predictions, ys)
+        P = np.asarray(ps, dtype=np.float64)
+        Y = np.asarray(ys, dtype=np.int64)
+        self.mistakes += int(np.count_nonzero(np.asarray(predictions, dtype=np.int64) != Y))
+        sure = (P == 0.0) | (P == 1.0)
+        self.whole += int(np.count_nonzero(sure & (P != Y)))
+        if not sure.all():
+            zeros, ones = ~sure & (Y == 0), ~sure & (Y == 1)
+            self.scaled += _exact_column_sums(P[zeros][:, None])[0]
+            self.scaled += (int(np.count_nonzero(ones)) << _SHIFT) - _exact_column_sums(P[ones][:, None])[0]
+        kind = self.kind
+        if kind == "linear":
+            X = np.array(list(xs), dtype=float).reshape(n, self.H.d)
+            if self.H.R is None:
+                self.max_norm = max(self.max_norm, float(np.linalg.norm(X, axis=1).max()))
+            u = self.referee.certificate
+            if u is not None and self.H.gamma is None:
+                margin = float((np.where(Y == 1, 1.0, -1.0) * (X @ u)).min())
+                self.min_margin = margin if self.min_margin is None else min(self.min_margin, margin)
+        elif kind == "disjunction":
+            target = self.referee.certificate
+            if target is not None:
+                label = self.H.label
+                self.wrong += sum(label(target, x) != y for x, y in zip(xs, ys))
+        elif kind == "experts":
+            X = np.array(list(xs), dtype=float).reshape(n, self.H.d)
+            sums = _exact_column_sums(np.abs(X - Y.astype(float)[:, None]))
+            if self.expert_losses is None:
+                self.expert_losses = sums
+            else:
+                self.expert_losses = [a + b for a, b in zip(self.expert_losses, sums)]
+        self.n += n
+
+    def add_rounds(self, rounds: Sequence) -> None:
+        if rounds:
+            if self.writer is not None:
+                self.writer.rounds(rounds)  # the Round objects as they are, not rebuilt
+            self.add(rounds[0].t, [r.x for r in rounds], [r.p for r in rounds], [r.prediction for r in rounds],
+                     [r.y for r in rounds], written=True)
+
+    def fields(self) -> dict:
+        """The fields the referee's ``finish`` gives, from the totals."""
+        kind, referee, H = self.kind, self.referee, self.H
+        if kind == "table":
+            return referee.finish_counts(self.n)
+        if kind == "linear":
+            out: dict = {"R": H.R if H.R is not None else self.max_norm, "gamma": H.gamma}
+            u = referee.certificate
+            if u is not None:
+                out["comparator"] = tuple(float(a) for a in u)
+                if out["gamma"] is None and self.n:
+                    out["gamma"] = float(self.min_margin / np.linalg.norm(u))
+            return out
+        if kind == "disjunction":
+            if referee.certificate is None:
+                return {}
+            return {"target": referee.certificate, "best_hypothesis_mistakes": self.wrong}
+        if kind == "experts":
+            if not self.n:
+                return {"best_hypothesis_mistakes": 0.0}
+            return {"best_hypothesis_mistakes": float(min(Fraction(v, 1 << _SHIFT) for v in self.expert_losses))}
+        return {}
+
+    def expected(self) -> Fraction:
+        return self.whole + Fraction(self.scaled, 1 << _SHIFT)
+
+
+def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizable: Any, observers: Any,
+          keep: str, out: Any) -> Transcript:
+    """:func:`play` on a finite class or a space, ``out`` None or a text file."""
+    totals_only = keep == "totals"
     if isinstance(H, HypothesisClass):
-        referee: Referee = _TableReferee(H, bool(realizable))
+        referee: Referee = _TableReferee(H, bool(realizable), count=totals_only)
     elif isinstance(H, Space):
         referee = H.referee(bool(realizable))
     else:
@@ -363,50 +730,87 @@ def play(
     draw_seq, adversary_seq = np.random.SeedSequence(seed).spawn(2)
     draw_rng = np.random.default_rng(draw_seq)
     _check_players(learner, adversary)
+    history: list = []  # the engine's own record; the players read it through a History view
+    view = History(history)
     state = GameState(
         H=H, rounds=rounds, realizable=bool(realizable),
-        rng=np.random.default_rng(adversary_seq), versions=getattr(referee, "vs", None),
+        rng=np.random.default_rng(adversary_seq), versions=getattr(referee, "vs", None), history=view,
     )
+    writer = None if out is None else _RoundWriter(out)
+    tally = _Totals(H, referee, writer) if totals_only else None
+    folding = False  # set before round 1: whether rounds are folded into the tally as the game goes
     randomized = is_randomized(learner)
-    history = state.history
     certificate_of = getattr(adversary, "certificate", None)
     # Rounds played against an oblivious adversary's committed sequence are logged as
     # columns (instances from the referee, p, prediction, y) and become Round objects
-    # when read: flush() moves them into ``history`` before anyone can look at it.
+    # when read: flush() moves them into ``history`` (or, folding, into the totals)
+    # before anyone can look at it.
     log_ps: list = []
     log_predictions: list = []
     log_xs: Any = ()
     log_ys: Any = ()
+    log_first = 1  # the number of the round logged first
 
     def flush() -> None:
         if log_predictions:
-            history.extend(RoundLog(log_xs, log_ps, log_predictions, log_ys, len(history) + 1).rounds())
+            n = len(log_predictions)
+            if folding:
+                tally.add(log_first, log_xs[:n], log_ps, log_predictions, log_ys[:n])
+                view._dropped += n
+            else:
+                history.extend(RoundLog(log_xs, log_ps, log_predictions, log_ys, log_first).rounds())
             log_ps.clear()
             log_predictions.clear()
 
+    def fold() -> None:
+        """Fold every round of ``history`` but the last into the totals (a game that keeps only totals)."""
+        done = history[:-1]
+        tally.add_rounds(done)
+        view._dropped += len(done)
+        del history[:-1]
+
     def transcript(upto: int | None = None) -> Transcript:
         flush()
-        played = history if upto is None else history[:upto]
-        return Transcript(
-            rounds=tuple(played), learner=describe(learner), adversary=describe(adversary),
-            seed=seed, class_name=H.describe(), realizable=bool(realizable),
-            **referee.finish(played),
+        if tally is None:
+            played = history if upto is None else history[:upto]
+            T = Transcript(
+                rounds=tuple(played), learner=_describe(learner), adversary=_describe(adversary),
+                seed=seed, class_name=H.describe(), realizable=bool(realizable),
+                **referee.finish(played),
+            )
+            if writer is not None:
+                writer.rounds(T.rounds[writer.written:])
+            return T
+        kept = history if upto is None else history[: max(0, upto - view._dropped)]
+        tally.add_rounds(kept)
+        view._dropped += len(kept)
+        history.clear()
+        return Transcript.from_totals(
+            tally.n, mistakes=tally.mistakes, expected_mistakes=tally.expected(),
+            learner=_describe(learner), adversary=_describe(adversary), seed=seed, class_name=H.describe(),
+            realizable=bool(realizable), **tally.fields(),
         )
 
-    def fault(player: str, exc: Exception, t: int) -> MistakeboundError:
+    def fault(player: str, exc: BaseException, t: int) -> MistakeboundError:
         """The error to raise for ``exc``, raised by ``player`` in round ``t``."""
         if isinstance(exc, MistakeboundError) and getattr(exc, "round", None) is not None:
             return exc
-        return PlayerError(f"raised {exc!r}", round=t, player=player, transcript=transcript())
+        return PlayerError(f"raised {_safe_repr(exc)}", round=t, player=player, transcript=transcript())
+
+    def reraise(player: str, exc: BaseException, t: int) -> NoReturn:
+        """Raise what ``exc``, raised by ``player`` in round ``t``, is to the game (fatal ones as they are)."""
+        if _fatal(exc):
+            raise exc
+        error = fault(player, exc, t)
+        if error is exc:
+            raise exc
+        raise error from exc
 
     def call(player: str, func, *args):
         try:
             return func(*args)
-        except Exception as exc:
-            error = fault(player, exc, state.t)
-            if error is exc:
-                raise
-            raise error from exc
+        except BaseException as exc:  # SystemExit from a player is its error, not an exit
+            reraise(player, exc, state.t)
 
     info = GameInfo(learner=learner, adversary=adversary, H=H, rounds=rounds, seed=seed, realizable=bool(realizable))
     starts, on_rounds, ends = _hooks((*_OBSERVERS, *_check_observers(observers)))
@@ -414,17 +818,20 @@ def play(
         applies = getattr(adversary, "applies_to", None)
         if applies is not None and not call("adversary", lambda: bool(applies(H))):
             raise NotApplicableError(
-                f"adversary: {describe(adversary)} does not apply to {H.describe()}"
+                f"adversary: {_describe(adversary)} does not apply to {H.describe()}"
             )
-        committed = None
-        if getattr(adversary, "oblivious", False):
-            def commit() -> list:
+        oblivious = bool(getattr(adversary, "oblivious", False))
+        committed: Any = None  # keep="rounds": the whole committed list; "totals": an iterator read in blocks
+        if oblivious:
+            def commit() -> Any:
                 sequence = adversary.commit(H, rounds, state.rng, bool(realizable))
                 if sequence is None or isinstance(sequence, (str, bytes)) or not hasattr(sequence, "__iter__"):
                     raise IllegalInstanceError(
-                        f"commit returned {sequence!r}; expected a sequence of (instance, label) pairs",
+                        f"commit returned {brief(sequence)}; expected a sequence of (instance, label) pairs",
                         round=1, player="adversary", transcript=transcript(),
                     )
+                if totals_only:
+                    return iter(sequence)
                 return list(itertools.islice(sequence, rounds))  # an endless generator is cut at the horizon
 
             committed = call("adversary", commit)
@@ -432,96 +839,116 @@ def play(
             call("adversary", adversary.start, state)
         if referee.needs_certificate and callable(certificate_of):
             call("adversary", lambda: referee.commit(certificate_of(state)))
+        if tally is not None:
+            # a certificate still to come must be checked against every round, and the
+            # adversary may read them all to give it: then every round is kept until the end
+            folding = not (referee.needs_certificate and referee.certificate is None and callable(certificate_of))
+            if folding:
+                view._window = 1
 
         for on_start in starts:
             on_start(info)
         predict = learner.predict_proba_one if randomized else learner.predict_one
         learn_one = learner.learn_one
         round_error, update = referee.round_error, referee.update
-        if committed is not None:
-            # The whole game is known: check the instances and labels in bulk.  Rounds
-            # 1..n_checked have legal instances and 0/1 labels, and ``sure[i]`` marks the
-            # labels legal whatever happens before them; the first round past them, if
-            # played, goes through the round-by-round checks below, which raise the same
-            # error in the same round as without this.
-            xs, raw_ys = [], []
-            for pair in committed:
-                if not isinstance(pair, tuple) or len(pair) != 2:
-                    break
-                x, raw_y = pair
-                xs.append(x)
-                raw_ys.append(raw_y)
-            try:
-                log_xs, shown_xs = referee.instances(xs)
-            except Exception:  # noqa: BLE001 - leave every round to the per-round check, which names it
-                log_xs, shown_xs = [], []
-            log_ys = []
-            for raw_y in itertools.islice(raw_ys, len(shown_xs)):
-                y = _LABELS.get(raw_y) if type(raw_y) is int else _as_label(raw_y)
-                if y is None:
-                    break
-                log_ys.append(y)
-            n_checked = len(log_ys)
-            sure = referee.sure_labels(shown_xs[:n_checked], log_ys)
-            if sure is None:
-                sure = [False] * n_checked
-            else:
-                sure = sure.tolist() if isinstance(sure, np.ndarray) else [bool(v) for v in sure]
+        played = 0  # rounds completed so far
+        rest: Any = iter(())  # committed pairs left to the round-by-round checks
+        if oblivious:
+            block_size = _BLOCK if folding else rounds
             updates = type(referee).update is not Referee.update
-            draw = draw_rng.random
-            for i, shown, y, sure_y in zip(range(n_checked), shown_xs, log_ys, sure):
-                try:
-                    raw = predict(shown)
-                except Exception as exc:
-                    error = fault("learner", exc, i + 1)
-                    if error is exc:
-                        raise
-                    raise error from exc
-                if randomized:
-                    p = _as_probability(raw)
-                    if p is None:
-                        raise IllegalPredictionError(
-                            f"predict_proba_one returned {raw!r}; expected a probability in [0, 1]",
-                            round=i + 1, player="learner", transcript=transcript(),
-                        )
-                    prediction = int(draw() < p)
+            while played < rounds:
+                # The next block of the committed game: check its instances and labels in
+                # bulk.  Its rounds 1..n_checked have legal instances and 0/1 labels, and
+                # ``sure[i]`` marks the labels legal whatever happens before them; the first
+                # round past them, if played, goes through the round-by-round checks below,
+                # which raise the same error in the same round as without this.
+                if totals_only:
+                    want = min(block_size, rounds - played)
+                    block = call("adversary", lambda: list(itertools.islice(committed, want)))
                 else:
-                    prediction = _LABELS.get(raw) if type(raw) is int else _as_label(raw)
-                    if prediction is None:
-                        raise IllegalPredictionError(
-                            f"predict_one returned {raw!r}; expected a label 0 or 1",
-                            round=i + 1, player="learner", transcript=transcript(),
-                        )
-                    p = _FLOATS[prediction]
-                if not sure_y:
-                    problem = round_error(i + 1, log_xs[i], y)
-                    if problem is not None:
-                        raise UnrealizableLabelError(problem, round=i + 1, player="adversary", transcript=transcript())
-                try:
-                    learn_one(shown, y)
-                except Exception as exc:
-                    error = fault("learner", exc, i + 1)
-                    if error is exc:
-                        raise
-                    raise error from exc
-                if updates:
-                    update(log_xs[i], y)
-                log_ps.append(p)
-                log_predictions.append(prediction)
-                if on_rounds:
-                    done = Round(t=i + 1, x=log_xs[i], p=p, prediction=prediction, y=y)
-                    for on_round in on_rounds:
-                        on_round(info, done)
-
-        for t in range(len(log_predictions) + 1, rounds + 1):
-            if committed is not None:
-                if t > len(committed):
+                    block, committed = committed, []
+                if not block:
                     break
+                xs, raw_ys = [], []
+                for pair in block:
+                    if not isinstance(pair, tuple) or len(pair) != 2:
+                        break
+                    x, raw_y = pair
+                    xs.append(x)
+                    raw_ys.append(raw_y)
+                try:
+                    log_xs, shown_xs = referee.instances(xs)
+                except BaseException as exc:  # noqa: BLE001 - leave every round to the per-round check, which names it
+                    if _fatal(exc):
+                        raise
+                    log_xs, shown_xs = [], []
+                log_ys = []
+                for raw_y in itertools.islice(raw_ys, len(shown_xs)):
+                    y = _LABELS.get(raw_y) if type(raw_y) is int else _move(_as_label, raw_y)
+                    if y is None:
+                        break
+                    log_ys.append(y)
+                n_checked = len(log_ys)
+                sure = referee.sure_labels(shown_xs[:n_checked], log_ys)
+                if sure is None:
+                    sure = [False] * n_checked
+                else:
+                    sure = sure.tolist() if isinstance(sure, np.ndarray) else [bool(v) for v in sure]
+                draw = draw_rng.random
+                log_first = first = played + 1
+                for i, shown, y, sure_y in zip(range(first, first + n_checked), shown_xs, log_ys, sure):
+                    try:
+                        raw = predict(shown)
+                    except BaseException as exc:
+                        reraise("learner", exc, i)
+                    if randomized:
+                        p = _move(_as_probability, raw)
+                        if p is None:
+                            raise IllegalPredictionError(
+                                f"predict_proba_one returned {brief(raw)}; expected a probability in [0, 1]",
+                                round=i, player="learner", transcript=transcript(),
+                            )
+                        prediction = int(draw() < p)
+                    else:
+                        prediction = _LABELS.get(raw) if type(raw) is int else _move(_as_label, raw)
+                        if prediction is None:
+                            raise IllegalPredictionError(
+                                f"predict_one returned {brief(raw)}; expected a label 0 or 1",
+                                round=i, player="learner", transcript=transcript(),
+                            )
+                        p = _FLOATS[prediction]
+                    if not sure_y:
+                        problem = round_error(i, log_xs[i - first], y)
+                        if problem is not None:
+                            raise UnrealizableLabelError(problem, round=i, player="adversary", transcript=transcript())
+                    try:
+                        learn_one(shown, y)
+                    except BaseException as exc:
+                        reraise("learner", exc, i)
+                    if updates:
+                        update(log_xs[i - first], y)
+                    log_ps.append(p)
+                    log_predictions.append(prediction)
+                    if on_rounds:
+                        done = Round(t=i, x=log_xs[i - first], p=p, prediction=prediction, y=y)
+                        for on_round in on_rounds:
+                            on_round(info, done)
+                played += n_checked
+                if n_checked < len(block):
+                    rest = iter(block[n_checked:]) if not totals_only else itertools.chain(block[n_checked:], committed)
+                    break
+                if folding:
+                    flush()
+
+        for t in range(played + 1, rounds + 1):
+            if oblivious:
                 flush()  # a round past the checked ones: its error names the rounds before it
-                pair = committed[t - 1]
+                pair = call("adversary", next, rest, _END)
+                if pair is _END:
+                    break
                 if not isinstance(pair, tuple) or len(pair) != 2:
                     raise IllegalInstanceError(
-                        f"committed item {pair!r} is not an (instance, label) pair",
+                        f"committed item {brief(pair)} is not an (instance, label) pair",
                         round=t, player="adversary", transcript=transcript(),
                     )
                 x, y_committed = pair
@@ -533,34 +960,36 @@ def play(
                 stored, shown = referee.instance(x)
             except (ValueError, TypeError) as exc:  # the referee's own refusals
                 raise IllegalInstanceError(str(exc), round=t, player="adversary", transcript=transcript()) from None
-            except Exception as exc:  # noqa: BLE001 - the instance itself failed (e.g. its __eq__ raised)
+            except BaseException as exc:  # noqa: BLE001 - the instance itself failed (e.g. its __eq__ raised)
+                if _fatal(exc):
+                    raise
                 raise IllegalInstanceError(
-                    f"the instance {brief(x)} could not be looked up: {exc!r}",
+                    f"the instance {brief(x)} could not be looked up: {_safe_repr(exc)}",
                     round=t, player="adversary", transcript=transcript(),
                 ) from exc
             if randomized:
                 raw = call("learner", predict, shown)
-                p = _as_probability(raw)
+                p = _move(_as_probability, raw)
                 if p is None:
                     raise IllegalPredictionError(
-                        f"predict_proba_one returned {raw!r}; expected a probability in [0, 1]",
+                        f"predict_proba_one returned {brief(raw)}; expected a probability in [0, 1]",
                         round=t, player="learner", transcript=transcript(),
                     )
                 prediction = int(draw_rng.random() < p)
             else:
                 raw = call("learner", predict, shown)
-                label = _as_label(raw)
+                label = _LABELS.get(raw) if type(raw) is int else _move(_as_label, raw)
                 if label is None:
                     raise IllegalPredictionError(
-                        f"predict_one returned {raw!r}; expected a label 0 or 1",
+                        f"predict_one returned {brief(raw)}; expected a label 0 or 1",
                         round=t, player="learner", transcript=transcript(),
                     )
-                p, prediction = float(label), label
-            raw_y = y_committed if committed is not None else call("adversary", adversary.label, state, shown, p)
-            y = _as_label(raw_y)
+                p, prediction = _FLOATS[label], label
+            raw_y = y_committed if oblivious else call("adversary", adversary.label, state, shown, p)
+            y = _LABELS.get(raw_y) if type(raw_y) is int else _move(_as_label, raw_y)
             if y is None:
                 raise IllegalLabelError(
-                    f"label {raw_y!r} for instance {stored!r}; expected 0 or 1",
+                    f"label {brief(raw_y)} for instance {brief(stored)}; expected 0 or 1",
                     round=t, player="adversary", transcript=transcript(),
                 )
             problem = round_error(t, stored, y)
@@ -570,6 +999,8 @@ def play(
             update(stored, y)
             done = Round(t=t, x=stored, p=p, prediction=prediction, y=y)
             history.append(done)
+            if folding and len(history) > _BLOCK:
+                fold()
             for on_round in on_rounds:
                 on_round(info, done)
 
@@ -577,25 +1008,28 @@ def play(
             flush()  # the adversary may read the history
             if callable(certificate_of):
                 call("adversary", lambda: referee.commit(certificate_of(state)))
-            if referee.certificate is None and realizable and history:
+            if referee.certificate is None and realizable and len(view):
                 raise UnrealizableLabelError(
                     f"a realizable game on {H.describe()} needs the adversary's certificate "
                     "(a method certificate(state) returning the witness), and none was given",
-                    round=len(history), player="adversary", transcript=transcript(),
+                    round=len(view), player="adversary", transcript=transcript(),
                 )
-            failed = referee.first_error(history)  # a certificate revealed at the end must fit every round
-            if failed is not None:
-                t, problem = failed
-                raise UnrealizableLabelError(problem, round=t, player="adversary", transcript=transcript(t - 1))
-        if not log_predictions:
+            if not folding:  # a certificate revealed at the end must fit every round
+                failed = referee.first_error(history)
+                if failed is not None:
+                    t, problem = failed
+                    raise UnrealizableLabelError(problem, round=t, player="adversary", transcript=transcript(t - 1))
+        if tally is not None or not log_predictions:
             final = transcript()
         else:
-            played = RoundLog(log_xs, log_ps, log_predictions, log_ys)  # every round of the game
+            logged = RoundLog(log_xs, log_ps, log_predictions, log_ys)  # every round of the game
             final = Transcript.from_log(
-                played, learner=describe(learner), adversary=describe(adversary),
+                logged, learner=_describe(learner), adversary=_describe(adversary),
                 seed=seed, class_name=H.describe(), realizable=bool(realizable),
-                **referee.finish(played),
+                **referee.finish(logged),
             )
+            if writer is not None:
+                writer.rounds(final.rounds)
         for on_end in ends:
             on_end(info, final)
         return final
@@ -619,34 +1053,51 @@ def _play_convex(learner: Any, adversary: Any, setting: OCOSetting, rounds: Any,
 #: The labels of the common case (an ``int`` 0 or 1) and the probabilities they stand for.
 _LABELS = {0: 0, 1: 1}
 _FLOATS = (0.0, 1.0)
+#: The end of an oblivious adversary's committed sequence.
+_END = object()
 
 
 class _TableReferee(Referee):
-    """The referee of a finite class: tracks the version space exactly."""
+    """The referee of a finite class: tracks the version space exactly.
 
-    def __init__(self, H: HypothesisClass, realizable: bool):
+    Instances are stored as the class's own domain elements (an instance equal to one is
+    replaced by it), so that no object of a player's is kept.  With ``count`` it also
+    counts the rounds per instance and label, from which a game that keeps only its
+    totals gets the same version space and best hypothesis as from its rounds.
+    """
+
+    def __init__(self, H: HypothesisClass, realizable: bool, *, count: bool = False):
         super().__init__(realizable, H)
         self.vs = VersionSpace(H)
         self.n_updates = 0  # rounds applied to the version space
         self._index_of = H.index_of
+        self._index = H._index  # the same read-only mapping index_of reads, without its call (3 per round)
+        self._domain = H.domain
+        self.counts = ([0] * H.n_instances, [0] * H.n_instances) if count else None
 
     @property
     def mask(self) -> int:
         return self.vs.mask
 
     def instance(self, x: Any) -> tuple[Any, Any]:
-        if x not in self.space:
-            raise ValueError(f"instance {x!r} is not in the domain of {self.space.describe()}")
-        return x, x
+        try:
+            j = self._index[x]
+        except (KeyError, TypeError):  # not in the domain, or not hashable
+            raise ValueError(f"instance {brief(x)} is not in the domain of {self.space.describe()}") from None
+        stored = self._domain[j]
+        return stored, stored
 
     def round_error(self, t: int, x: Any, y: int) -> str | None:
-        if self.realizable and self.vs.count(self._index_of(x), y) == 0:
+        if self.realizable and self.vs.count(self._index[x], y) == 0:
             return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
         return None
 
     def update(self, x: Any, y: int) -> None:
-        self.vs.restrict(self._index_of(x), y)
+        j = self._index[x]
+        self.vs.restrict(j, y)
         self.n_updates += 1
+        if self.counts is not None:
+            self.counts[y][j] += 1
 
     def finish(self, rounds) -> dict:
         H = self.space
@@ -656,13 +1107,26 @@ class _TableReferee(Referee):
             # the tracked version space is exactly the hypotheses with no mistake on these
             # rounds, and one of them makes the best hypothesis's count 0
             return {"version_space": tuple(self.vs.rows().tolist()), "best_hypothesis_mistakes": 0}
-        # mistakes of hypothesis i = sum_j ones_j (1 - M[i, j]) + zeros_j M[i, j], where
-        # ones_j / zeros_j count the rounds on instance j labelled 1 / 0; the version
-        # space after these rounds is the set of hypotheses with no mistake
         counts = np.zeros((2, H.n_instances), dtype=np.int64)
         index_of = self._index_of
         for r in rounds:
             counts[r.y, index_of(r.x)] += 1
+        return self._from_counts(counts)
+
+    def finish_counts(self, n: int) -> dict:
+        """:meth:`finish` for the ``n`` rounds applied so far, from the counts (``count=True``)."""
+        H = self.space
+        if not n:
+            return {"version_space": tuple(range(H.n_hypotheses)), "best_hypothesis_mistakes": 0}
+        if n == self.n_updates and self.vs.size > 0:
+            return {"version_space": tuple(self.vs.rows().tolist()), "best_hypothesis_mistakes": 0}
+        return self._from_counts(np.array(self.counts, dtype=np.int64))
+
+    def _from_counts(self, counts: np.ndarray) -> dict:
+        # mistakes of hypothesis i = sum_j ones_j (1 - M[i, j]) + zeros_j M[i, j], where
+        # ones_j / zeros_j count the rounds on instance j labelled 1 / 0; the version
+        # space after these rounds is the set of hypotheses with no mistake
+        H = self.space
         zeros, ones = counts
         used = np.flatnonzero(zeros + ones)
         weights = (zeros - ones)[used].astype(np.float64)  # exact: integers far below 2**53

@@ -12,8 +12,9 @@ spaces.  This module is the only place that turns a name into one of them:
   :data:`mistakebound.game.spaces.SPACES` (with ``oco``, the setting of online convex
   optimisation);
 * :func:`find` looks one up by name, ignoring case, ``-``, ``_`` and spaces; a player
-  may also be an import path ``module:Class`` (the current directory is importable), and
-  may carry parameters, ``ObliviousCoin(labels=coin)``;
+  may also be an import path ``module:Class`` naming a learner or adversary class (the
+  current directory is importable; :func:`check_import_path` checks such a name without
+  importing anything), and may carry parameters, ``ObliviousCoin(labels=coin)``;
 * :func:`build` makes a fresh player for a setting and a horizon (the player's
   ``for_setting`` classmethod when it has one, else its constructor, given the class as
   an argument named ``H`` and the horizon as one named ``T``), refusing with
@@ -51,6 +52,7 @@ import functools
 import importlib
 import importlib.metadata
 import inspect
+import keyword
 import os
 import re
 import sys
@@ -61,6 +63,7 @@ import attrs
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError, NotApplicableError
+from mistakebound.foundations.validation import brief
 from mistakebound.game.class_files import SUFFIXES, load_class
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
@@ -82,6 +85,8 @@ __all__ = [
     "describe_setting",
     "player_kind",
     "usage",
+    "IMPORTS",
+    "check_import_path",
 ]
 
 #: What the registry names.
@@ -104,7 +109,7 @@ class Entry:
     name : str
         The name users type (any case, ``-`` and ``_`` ignored).
     target : object
-        The player's type (or factory), the class family's function, or the space's type.
+        The player's type, the class family's function, or the space's type.
     summary : str
         One line for ``--help``.
     origin : str
@@ -231,10 +236,79 @@ def names(kind: str) -> list[str]:
     return [e.name for e in entries(kind)]
 
 
-def _import_path(path: str, kind: str) -> Entry:
+#: Top-level modules no import path may name: the standard library holds no player, and
+#: some of its modules act when imported (``this`` prints, ``antigravity`` opens a browser).
+_REFUSED_MODULES = frozenset(sys.stdlib_module_names) | {"__main__", "__mp_main__"}
+
+#: What :func:`find` and :func:`resolve` do with an import path ``module:Class``:
+#: ``"import"`` it (running the module, as a script would), ``"check"`` its text only
+#: (nothing imported, nothing run: validating a configuration), or ``"refuse"`` it (a
+#: configuration from someone else: only the registered names, the zoo's and installed
+#: plugins', remain).
+IMPORTS = ("import", "check", "refuse")
+
+
+def _dotted(text: str) -> bool:
+    return bool(text) and all(part.isidentifier() and not keyword.iskeyword(part) for part in text.split("."))
+
+
+def check_import_path(path: Any, kind: str) -> str:
+    """Check the text of an import path ``package.module:Class`` without importing anything; return it.
+
+    The module is a dotted path of Python identifiers (no relative import such as
+    ``..:x``) outside the standard library, and the class an identifier (or a dotted
+    path inside the module).  What the path names is checked only when it is imported
+    (:func:`find`): it must be a learner or adversary class.
+
+    Raises
+    ------
+    InvalidArgumentError
+        With a one-line message naming the path and what was expected.
+
+    Examples
+    --------
+    >>> check_import_path("my_players:Lazy", "learner")
+    'my_players:Lazy'
+    >>> check_import_path("os:abort", "learner")
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: learner: 'os:abort' names the standard library module 'os', which holds no learner; expected 'package.module:Class' of your own module or of an installed package
+    """
+    if not isinstance(path, str):
+        raise InvalidArgumentError(f"{kind}: expected an import path 'package.module:Class', got {type(path).__name__}")
+    text = path.strip()
+    module, colon, attribute = text.partition(":")
+    if not colon or not _dotted(module.strip()) or not _dotted(attribute.strip()):
+        raise InvalidArgumentError(
+            f"{kind}: {brief(path, 80)} is not an import path; expected 'package.module:Class' "
+            "(dotted Python names, no relative import)"
+        )
+    top = module.strip().split(".")[0]
+    if top in _REFUSED_MODULES:
+        raise InvalidArgumentError(
+            f"{kind}: {brief(path, 80)} names the standard library module {top!r}, which holds no {kind}; "
+            "expected 'package.module:Class' of your own module or of an installed package"
+        )
+    return f"{module.strip()}:{attribute.strip()}"
+
+
+def _import_path(path: str, kind: str, imports: str = "import") -> Entry:
+    """Import ``module:Class`` (after :func:`check_import_path`) and check that it names a ``kind`` class.
+
+    Nothing found is ever called here: a function, an instance or any other object is
+    refused, whatever it would do.  With ``imports="check"`` nothing is imported: the
+    entry's ``target`` is None; with ``imports="refuse"`` the path is refused.
+    """
+    if imports == "refuse":
+        example = "Halving" if kind == "learner" else "OppositeLabel"
+        raise InvalidArgumentError(
+            f"{kind}: {brief(path.strip(), 80)} is an import path, and imports are not allowed (--no-import); "
+            f"expected a registered {kind} name such as {example!r}"
+        )
+    path = check_import_path(path, kind)
+    if imports == "check":
+        return Entry(kind, path, None, "", "import")
     module, _, attribute = path.partition(":")
-    if not module or not attribute:
-        raise InvalidArgumentError(f"{kind}: {path!r} is not an import path; expected 'package.module:Class'")
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())  # as `python -m` would: the user's own modules are importable
     importlib.invalidate_caches()  # a module written since the last import is found too
@@ -242,34 +316,51 @@ def _import_path(path: str, kind: str) -> Entry:
         obj = importlib.import_module(module)
         for part in attribute.split("."):
             obj = getattr(obj, part)
-    except (ImportError, AttributeError, ValueError) as exc:
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the module's own code failed: one line, no exit
         raise InvalidArgumentError(
-            f"{kind}: cannot import {path!r} ({type(exc).__name__}: {exc}); expected an import path "
+            f"{kind}: cannot import {path!r} ({type(exc).__name__}: {_first_line(exc)}); expected an import path "
             "'package.module:Class' of a module on the Python path or in the current directory"
         ) from None
-    found = player_kind(obj) if isinstance(obj, type) else None
-    if isinstance(obj, type) and found != kind:
+    if not isinstance(obj, type):
+        raise InvalidArgumentError(
+            f"{kind}: {path!r} is {_a(type(obj).__name__)} object, not {_a(kind)} class; expected 'module:Class' "
+            f"naming a class with the {kind} methods"
+        )
+    found = player_kind(obj)
+    if found != kind:
         raise InvalidArgumentError(
             f"{kind}: {path!r} is {_a(found) if found else 'neither a learner nor an adversary'}, not {_a(kind)}"
         )
-    if not callable(obj):
-        raise InvalidArgumentError(f"{kind}: {path!r} is not a {kind} class or a factory of one")
     return Entry(kind, path, obj, _summary(obj), "import")
 
 
-def find(kind: str, name: Any) -> Entry:
+def find(kind: str, name: Any, *, imports: str = "import") -> Entry:
     """The entry of ``kind`` named ``name`` (any case, ``-``, ``_`` ignored; players also ``module:Class``).
 
     Parameters after the name (``Name(k=v)``) are ignored here; :func:`build` uses them.
+    ``imports`` says what an import path does (:data:`IMPORTS`): ``"import"`` (the
+    default) imports its module, ``"check"`` checks its text only and gives an entry
+    whose ``target`` is None, ``"refuse"`` refuses it.
 
     Raises
     ------
     InvalidArgumentError
         For an unknown name (with the closest known names), an import path that cannot
-        be imported, or one that names the wrong kind of thing.
+        be imported, that names the wrong kind of thing, or that ``imports`` refuses.
+
+    Examples
+    --------
+    >>> find("learner", "my_players:Lazy(eta=1)", imports="check")  # nothing imported
+    Entry(kind='learner', name='my_players:Lazy', summary='', origin='import')
+    >>> find("learner", "this:s", imports="check")
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: learner: 'this:s' names the standard library module 'this', which holds no learner; expected 'package.module:Class' of your own module or of an installed package
     """
     if kind not in KINDS:
         raise InvalidArgumentError(f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}")
+    if imports not in IMPORTS:
+        raise InvalidArgumentError(f"imports: expected one of {', '.join(map(repr, IMPORTS))}, got {brief(imports)}")
     if not isinstance(name, str) or not name.strip():
         raise InvalidArgumentError(f"{kind}: expected a name such as {names(kind)[0]!r}, got {name!r}")
     base = name.strip()
@@ -280,7 +371,7 @@ def find(kind: str, name: Any) -> Entry:
     if "(" in base:
         base = base[: base.index("(")].strip()
     if kind in ("learner", "adversary") and ":" in base:
-        return _import_path(base, kind)
+        return _import_path(base, kind, imports)
     if kind in ("class", "space"):
         base = base.partition(":")[0].strip()
     known = entries(kind)
@@ -302,8 +393,11 @@ def find(kind: str, name: Any) -> Entry:
     )
 
 
-def resolve(kind: str, spec: Any) -> tuple[Entry, dict]:
+def resolve(kind: str, spec: Any, *, imports: str = "import") -> tuple[Entry, dict]:
     """The entry a player's text names and the parameters it gives: ``Name(key=value, ...)``.
+
+    The one parser of a player's name; ``imports`` is :func:`find`'s (``"check"``
+    validates a ``module:Class`` name without importing anything).
 
     Raises
     ------
@@ -321,13 +415,13 @@ def resolve(kind: str, spec: Any) -> tuple[Entry, dict]:
     ...
     mistakebound.foundations.errors.InvalidArgumentError: adversary: parameters of OppositeLabel are given by name, OppositeLabel(key=value, ...); got 'OppositeLabel(3)'
     """
-    entry = find(kind, spec)
+    entry = find(kind, spec, imports=imports)
     if "(" not in spec:
         return entry, {}
     _, args, params = parse_spec(spec.strip(), parameter=kind)
     if args:
         raise InvalidArgumentError(
-            f"{kind}: parameters of {entry.name} are given by name, {entry.name}(key=value, ...); got {spec!r}"
+            f"{kind}: parameters of {entry.name} are given by name, {entry.name}(key=value, ...); got {brief(spec)}"
         )
     return entry, params
 

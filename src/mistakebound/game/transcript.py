@@ -10,6 +10,12 @@ The engine records the rounds of a game against an oblivious adversary as column
 objects the first time its ``rounds`` are read: the same rounds, equal and serialised
 byte for byte as if they had been built during the game.
 
+A game played with ``play(..., keep="totals")`` keeps only its totals: its transcript's
+``rounds`` is a :class:`RoundsNotKept` (its length is the number of rounds; reading a
+round raises), and the rounds went, as they were played, to the game's ``out`` file as
+JSON Lines (:func:`round_record`, one object per round).  The players read the rounds
+so far through a :class:`History`, a read-only view.
+
 Examples
 --------
 >>> r = Round(t=1, x=3, p=0.25, prediction=0, y=1)
@@ -28,9 +34,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 from attrs import field, frozen
 
-__all__ = ["Round", "RoundLog", "Transcript"]
+from mistakebound.foundations.errors import InvalidArgumentError
+
+__all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record", "json_value"]
 
 
 @frozen
@@ -102,6 +111,167 @@ class RoundLog(Sequence):
         return tuple(map(Round, range(t0, t0 + n), self._xs[:n], self._ps[:n], self._predictions, self._ys[:n]))
 
 
+def json_value(value: Any) -> Any:
+    """``value`` as JSON can hold it: numpy scalars as Python ones, arrays, tuples and sets as lists,
+    and non-finite floats as text (``"inf"``).
+
+    Examples
+    --------
+    >>> json_value((np.int64(1), 0.5, float("inf")))
+    [1, 0.5, 'inf']
+    """
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return [json_value(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def round_record(r: Round) -> dict:
+    """The JSON Lines object of one round: the one format of ``play --out`` and ``play(..., out=...)``.
+
+    Examples
+    --------
+    >>> round_record(Round(t=1, x=(0, 1), p=1.0, prediction=1, y=0))
+    {'type': 'round', 't': 1, 'x': [0, 1], 'p': 1.0, 'prediction': 1, 'y': 0, 'mistake': True}
+    """
+    return {"type": "round", "t": r.t, "x": json_value(r.x), "p": float(r.p), "prediction": r.prediction,
+            "y": r.y, "mistake": bool(r.mistake)}
+
+
+class RoundsNotKept(Sequence):
+    """The ``rounds`` of a transcript that kept only its totals (``play(..., keep="totals")``).
+
+    Its length is the number of rounds played; reading a round, or iterating, raises
+    :class:`~mistakebound.foundations.errors.InvalidArgumentError` saying where the rounds
+    went, so that nothing computed from the rounds is silently computed from none.
+
+    Examples
+    --------
+    >>> kept = RoundsNotKept(3, mistakes=1, expected_mistakes=Fraction(3, 2))
+    >>> len(kept)
+    3
+    >>> kept[0]
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: rounds: the game kept only the totals of its 3 rounds (play(..., keep='totals')); its rounds are in its out file, or play it with keep='rounds'
+    """
+
+    __slots__ = ("_n", "mistakes", "expected_mistakes")
+
+    def __init__(self, n: int, *, mistakes: int, expected_mistakes: Fraction | float):
+        self._n, self.mistakes, self.expected_mistakes = int(n), int(mistakes), expected_mistakes
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _refuse(self) -> InvalidArgumentError:
+        return InvalidArgumentError(
+            f"rounds: the game kept only the totals of its {self._n} rounds (play(..., keep='totals')); "
+            "its rounds are in its out file, or play it with keep='rounds'"
+        )
+
+    def __getitem__(self, i: Any) -> Any:
+        raise self._refuse()
+
+    def __iter__(self) -> Any:
+        if self._n:
+            raise self._refuse()
+        return iter(())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RoundsNotKept):
+            return NotImplemented
+        return (self._n, self.mistakes, self.expected_mistakes) == (other._n, other.mistakes, other.expected_mistakes)
+
+    def __hash__(self) -> int:
+        return hash((RoundsNotKept, self._n, self.mistakes, self.expected_mistakes))
+
+    def __repr__(self) -> str:
+        return f"RoundsNotKept({self._n} rounds, {self.mistakes} mistakes)"
+
+
+class History(Sequence):
+    """The rounds completed so far, as the players see them (``GameState.history``): read-only.
+
+    A view of the engine's own record, not a copy: it has no ``append``, ``clear`` or
+    item assignment, and slices are tuples.  In a game that keeps only its totals
+    (``play(..., keep="totals")``) it holds the last round alone, and reading an
+    earlier one raises :class:`~mistakebound.foundations.errors.InvalidArgumentError`
+    (the player that reads it is reported as failing: play it with ``keep="rounds"``).
+
+    Examples
+    --------
+    >>> h = History([Round(1, 3, 1.0, 1, 0)])
+    >>> len(h), h[-1].x, h == [Round(1, 3, 1.0, 1, 0)]
+    (1, 3, True)
+    >>> h.clear()
+    Traceback (most recent call last):
+    ...
+    AttributeError: 'History' object has no attribute 'clear'
+    """
+
+    __slots__ = ("_rounds", "_dropped", "_window")
+
+    def __init__(self, rounds: Sequence = ()):
+        # the engine's list (never copied; only the engine changes it), the number of
+        # earlier rounds already folded into a totals-only game's totals, and how many
+        # of the last rounds may be read (None: all)
+        self._rounds = rounds if isinstance(rounds, list) else list(rounds)
+        self._dropped = 0
+        self._window: int | None = None
+
+    def __len__(self) -> int:
+        return self._dropped + len(self._rounds)
+
+    def _first_readable(self) -> int:
+        n = self._dropped + len(self._rounds)
+        return 0 if self._window is None else max(0, n - self._window)
+
+    def _refuse(self, i: int) -> InvalidArgumentError:
+        return InvalidArgumentError(
+            f"history: round {i + 1} is not kept: a game played with keep='totals' shows only the last round "
+            "in state.history; play it with keep='rounds' (play without --stream) for an adversary that reads "
+            "earlier rounds"
+        )
+
+    def __getitem__(self, i: Any) -> Any:
+        n = self._dropped + len(self._rounds)
+        if isinstance(i, slice):
+            indices = range(*i.indices(n))
+            first = self._first_readable()
+            if len(indices) and min(indices[0], indices[-1]) < first:
+                raise self._refuse(min(indices[0], indices[-1]))
+            return tuple(self._rounds[k - self._dropped] for k in indices)
+        i = operator.index(i)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"history index {i} out of range for {n} rounds")
+        if i < self._first_readable():
+            raise self._refuse(i)
+        return self._rounds[i - self._dropped]
+
+    def __iter__(self) -> Any:
+        if self._first_readable() > 0:
+            raise self._refuse(0)
+        return iter(tuple(self._rounds))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (History, list, tuple)):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment] - it changes as the game goes
+
+    def __repr__(self) -> str:
+        return f"History({len(self)} rounds)"
+
+
 class _Deferred:
     """Holds the :class:`RoundLog` of a transcript whose rounds are not built yet."""
 
@@ -114,7 +284,8 @@ class Transcript(_Deferred):
 
     Attributes
     ----------
-    rounds : tuple of Round
+    rounds : tuple of Round, or RoundsNotKept
+        The rounds; a game played with ``keep="totals"`` has a :class:`RoundsNotKept`.
     learner, adversary : str
         Descriptions of the two players.
     seed : int or None
@@ -136,7 +307,7 @@ class Transcript(_Deferred):
         Disjunction games: the target variables the adversary certified.
     """
 
-    rounds: tuple = field(converter=tuple)
+    rounds: tuple = field(converter=lambda rounds: rounds if isinstance(rounds, RoundsNotKept) else tuple(rounds))
     learner: str = ""
     adversary: str = ""
     seed: int | None = None
@@ -167,6 +338,37 @@ class Transcript(_Deferred):
         object.__delattr__(T, "rounds")
         object.__setattr__(T, "_log", log)
         return T
+
+    @classmethod
+    def from_totals(cls, n_rounds: int, *, mistakes: int, expected_mistakes: Fraction | float,
+                    **fields: Any) -> Transcript:
+        """A transcript that keeps only the totals of its ``n_rounds`` rounds (``play(..., keep="totals")``).
+
+        ``expected_mistakes`` is the exact sum (a :class:`~fractions.Fraction`, rounded
+        once when read); its ``rounds`` is a :class:`RoundsNotKept`.
+
+        Examples
+        --------
+        >>> T = Transcript.from_totals(10**9, mistakes=3, expected_mistakes=Fraction(7, 2), seed=1)
+        >>> len(T), T.mistakes, T.expected_mistakes, T.rounds_kept
+        (1000000000, 3, 3.5, False)
+        """
+        return cls(rounds=RoundsNotKept(n_rounds, mistakes=mistakes, expected_mistakes=expected_mistakes), **fields)
+
+    @property
+    def rounds_kept(self) -> bool:
+        """False for a transcript that kept only its totals (its ``rounds`` is a :class:`RoundsNotKept`)."""
+        return self._totals() is None
+
+    def _totals(self) -> RoundsNotKept | None:
+        try:
+            log = object.__getattribute__(self, "_log")
+        except AttributeError:
+            log = None
+        if log is not None:
+            return None
+        rounds = self.rounds
+        return rounds if isinstance(rounds, RoundsNotKept) else None
 
     def __getattr__(self, name: str) -> Any:
         # only reached for an unset slot: the rounds of a transcript made by from_log
@@ -204,12 +406,18 @@ class Transcript(_Deferred):
     @property
     def mistakes(self) -> int:
         """Number of rounds whose drawn prediction was wrong."""
+        totals = self._totals()
+        if totals is not None:
+            return totals.mistakes
         _, predictions, ys = self._columns()
         return sum(map(operator.ne, predictions, ys))
 
     @property
     def expected_mistakes(self) -> float:
         """``sum_t |p_t - y_t|``, summed exactly as fractions of the stored ``p_t`` and rounded once."""
+        totals = self._totals()
+        if totals is not None:
+            return float(totals.expected_mistakes)
         ps, _, ys = self._columns()
         whole, parts = 0, []  # deterministic rounds (p = 0 or 1) add an integer; others exactly
         for p, y in zip(ps, ys):

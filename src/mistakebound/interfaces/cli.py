@@ -28,9 +28,22 @@ need matplotlib (``pip install 'mistakebound[plot]'``).  Long searches and sweep
 progress bar on stderr when it is a terminal (see :mod:`mistakebound.interfaces.progress`).
 
 Exit codes (:mod:`mistakebound.interfaces.arguments`): 0 success; 1 a bound is broken
-(or a game errored) in ``check``, ``play``, ``plot`` or ``worst-case``; 2 bad input (a
-one-line message on stderr, never a traceback); 3 interrupted (Ctrl-C) or a search
-stopped by its budget, after printing the partial results.
+(or a game errored) in ``check``, ``play``, ``plot`` or ``worst-case`` (and, with a
+one-line ``internal error`` message, an unexpected exception: a bug); 2 bad input,
+including an output file that cannot be written; 3 interrupted (Ctrl-C or SIGTERM) or a
+search stopped by its budget, after printing the partial results.  Every failure is one
+line on stderr, never a traceback (``MISTAKEBOUND_TRACEBACK=1`` shows the traceback of an
+internal error).  Output files (``--out``, ``--json``) are probed before the work (the
+folder takes a new file, the target is not a folder or a read-only file); a write that
+still fails (a full disk) is reported after the results, which are printed first.  They
+are written atomically (:mod:`mistakebound.foundations.files`): a symbolic link is kept
+and its target written, and the ``wrote`` line names the target.  Standard output that
+cannot be written (``> /dev/full``) or is closed (``>&-``) is exit 2 with one line too; a
+reader that leaves the pipe (``mistakebound check | head -1``) ends the command with
+exit 0.  An argument longer than :data:`MAX_ARGUMENT_CHARS` characters is refused before
+anything reads it, and an error line longer than about 2,000 characters has its middle
+cut.  Text from files and players (a class file's name, instance names) is printed with
+control characters escaped (``\\x1b``), never raw.
 
 Examples
 --------
@@ -73,7 +86,9 @@ from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, OCOTranscript
 from mistakebound.game.play import Observer, play
+from mistakebound.game.transcript import round_record
 from mistakebound.game.spaces import ExpertAdvice
+from mistakebound.interfaces import startup
 from mistakebound.interfaces.arguments import (
     EXIT_BAD_INPUT,
     EXIT_BROKEN,
@@ -81,7 +96,9 @@ from mistakebound.interfaces.arguments import (
     EXIT_OK,
     Parser,
     positive,
+    printable,
     seconds,
+    shortened,
     seed,
     workers,
 )
@@ -109,6 +126,10 @@ _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
 class _BadInput(Exception):
     """Bad user input, reported as one line on stderr with exit code 2."""
+
+
+class _OutputFailed(Exception):
+    """An output file could not be written after the work was done (exit code 2; the results were printed)."""
 
 
 class _ClaimFailed(Exception):
@@ -172,39 +193,110 @@ def format_tree(tree, H: HypothesisClass) -> str:
 
 
 def _cmd_ldim(args, out) -> int:
-    from mistakebound.theory.littlestone import LdimSearch
+    import threading
+    import warnings
+
+    from mistakebound.foundations.errors import InsufficientMemoryError
+    from mistakebound.foundations.memory import available_memory, format_bytes
+    from mistakebound.theory.littlestone import LdimBounds, LdimSearch
+    from mistakebound.theory.search import SearchIncomplete
     from mistakebound.theory.vc import vc_bounds
 
+    def why(status: str) -> str:  # what to do about a partial result
+        if status == "memory":
+            avail = available_memory()
+            return ("the search ran out of memory"
+                    + ("" if avail is None else f" ({format_bytes(avail)} available now)")
+                    + ": the bounds above are proven; search a smaller class or give it more memory")
+        return "raise --max-nodes / --time-limit for the exact value"
+
     H = _finite_class(args.cls, "ldim")
-    search = LdimSearch(H)
-    bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit, workers=args.workers)
+    try:
+        search = LdimSearch(H)
+    except InsufficientMemoryError as exc:  # refused before it allocates: what holds without a search
+        print(f"class: {H.describe()}", file=out)
+        print(f"|H| = {H.n_hypotheses}", file=out)
+        print(f"|X| = {H.n_instances}", file=out)
+        print(f"0 <= Ldim <= {H.n_hypotheses.bit_length() - 1} (partial: memory; Ldim <= log2|H|), not searched",
+              file=out)
+        print(f"the result is partial: {' '.join(str(exc).split())}", file=out)
+        return EXIT_INTERRUPTED
+    # what is known before any search, printed at once: a long search shows what it is searching
     print(f"class: {H.describe()}", file=out)
     print(f"|H| = {H.n_hypotheses}", file=out)
     if search.n_distinct != H.n_hypotheses:
         print(f"distinct hypotheses = {search.n_distinct}", file=out)
-    print(f"|X| = {H.n_instances}", file=out)
+    print(f"|X| = {H.n_instances}", file=out, flush=True)
+    with warnings.catch_warnings(record=True) as caught:  # a worker lost: one line, not a warning's two
+        warnings.simplefilter("always", RuntimeWarning)
+        try:
+            bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit, workers=args.workers)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM before the search proper began: what holds without it
+            n = search.n_distinct  # two distinct hypotheses force a mistake; Ldim <= log2 |distinct rows|
+            bounds = LdimBounds(lower=min(n - 1, 1), upper=n.bit_length() - 1, status="interrupted")
+    for w in caught:
+        if issubclass(w.category, RuntimeWarning) and str(w.message).startswith("workers:"):
+            _error("ldim", f"note: {w.message}")
+        else:  # pragma: no cover - someone else's warning, shown as usual
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     if not bounds.exact:
         print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s", file=out)
-        print("the result is partial: raise --max-nodes / --time-limit for the exact value", file=out)
+        print(f"the result is partial: {why(bounds.status)}", file=out)
         return EXIT_INTERRUPTED
     ldim = bounds.lower
-    left = None if args.time_limit is None else max(args.time_limit - bounds.seconds, 1e-3)
-    vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=left)  # the same budget, for the VC search
-    if vc.exact or vc.lower == ldim:  # VCdim <= Ldim: a shattered set of size Ldim settles it
+    # the same budget for the VC search; without --time-limit, a default one: the VC search
+    # must not run for minutes after Ldim is known
+    default_limit = args.time_limit is None
+    left = max(LDIM_VC_SECONDS, bounds.seconds) if default_limit else max(args.time_limit - bounds.seconds, 1e-3)
+    # a VC search still running after LDIM_VC_NOTE_SECONDS says what is known meanwhile (stderr)
+    note = threading.Timer(LDIM_VC_NOTE_SECONDS, _note, ("ldim", (
+        f"note: Ldim = {ldim} (exact, found in {bounds.seconds:.2f} s); searching for VCdim (<= Ldim) "
+        f"for up to {left:.1f} s{' (--time-limit sets it)' if default_limit else ''}")))
+    note.daemon = True
+    note.start()
+    try:
+        vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=left, ldim=bounds)
+    except InsufficientMemoryError as exc:  # VCdim <= Ldim still holds
+        vc, refused = None, " ".join(str(exc).split())
+    finally:
+        note.cancel()
+    if vc is not None and (vc.exact or vc.lower == ldim):  # VCdim <= Ldim: a shattered set of size Ldim settles it
         print(f"VCdim = {vc.lower}", file=out)
-    else:
-        upper = min(vc.upper, ldim)
-        print(f"{vc.lower} <= VCdim <= {upper} (partial: {vc.status}; VCdim <= Ldim), "
+    elif vc is not None:
+        print(f"{vc.lower} <= VCdim <= {min(vc.upper, ldim)} (partial: {vc.status}; VCdim <= Ldim), "
               f"after {vc.nodes} nodes", file=out)
+    else:
+        print(f"{min(ldim, 1)} <= VCdim <= {ldim} (partial: memory; VCdim <= Ldim), not searched", file=out)
     print(f"Ldim = {ldim}", file=out)
     print(f"log2|H| = {math.log2(H.n_hypotheses):.2f} (upper bound on Ldim)", file=out)
+    if vc is None:
+        print(f"the VC dimension is partial: {refused}", file=out)
+        return EXIT_INTERRUPTED
     if not (vc.exact or vc.lower == ldim):
-        print("the VC dimension is partial: raise --max-nodes / --time-limit for the exact value", file=out)
+        if vc.status == "budget" and default_limit and vc.seconds >= left:
+            print(f"the VC dimension is partial: its search stopped at the default limit of {left:.1f} s "
+                  f"(the longer of {LDIM_VC_SECONDS:g} s and the Ldim search's time); give --time-limit "
+                  "for more", file=out)
+        else:
+            print(f"the VC dimension is partial: {why(vc.status)}", file=out)
         return EXIT_INTERRUPTED
     if args.tree:
+        try:
+            tree = search.tree()
+        except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
+            print(f"no shattered tree: {why(exc.result.status)}", file=out)
+            return EXIT_INTERRUPTED
         print(f"shattered tree of depth {ldim} (root 1; children 2i on label 0, 2i+1 on label 1):", file=out)
-        print(format_tree(search.tree(), H), file=out)
+        print(format_tree(tree, H), file=out)
     return EXIT_OK
+
+
+#: Without --time-limit, ``ldim``'s VC search stops after the longer of this many seconds
+#: and the time the Ldim search took (it prints a partial VC interval then).
+LDIM_VC_SECONDS = 5.0
+#: A VC search of ``ldim`` still running after this many seconds prints a note on stderr
+#: with the Ldim found and the VC search's limit.
+LDIM_VC_NOTE_SECONDS = 1.0
 
 
 def _cmd_check(args, out) -> int:
@@ -214,10 +306,7 @@ def _cmd_check(args, out) -> int:
     # class by class, then scenario by scenario: the same rows as run_check(seed) followed
     # by run_scenarios(seed), with a progress bar and partial results on Ctrl-C
     json_path = getattr(args, "json", None)
-    try:  # refused before any game is played
-        _check_out(json_path, (".json",), "JSON")
-    except _BadInput as exc:
-        raise _BadInput(str(exc).replace("--out:", "--json:", 1)) from None
+    _check_out(json_path, (".json",), "JSON", option="--json")  # refused before any game is played
     classes_ = default_classes()
     scenarios = all_scenarios()
     rows: list = []
@@ -245,10 +334,8 @@ def _cmd_check(args, out) -> int:
     print(file=out)
     print(report.summary(), file=out)
     if json_path:
-        from mistakebound.foundations.files import write_atomically
-
-        write_atomically(json_path, report.to_json())
-        print(f"wrote {json_path} ({len(report.rows)} rows, JSON)", file=out)
+        _write_output("--json", json_path, out, f"wrote {json_path} ({len(report.rows)} rows, JSON)",
+                      data=report.to_json())
     return EXIT_OK if report.ok else EXIT_BROKEN
 
 
@@ -346,11 +433,9 @@ def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict |
                    "cumulative_loss": T.cumulative_loss, "regret": T.best_fixed_regret() if len(T) else 0.0,
                    **judged}
     else:
-        records = [
-            {"type": "round", "t": r.t, "x": _jsonable(r.x), "p": float(r.p), "prediction": r.prediction,
-             "y": r.y, "mistake": bool(r.mistake)}
-            for r in T.rounds
-        ]
+        # one round format (round_record); a game played with --stream kept only its totals: its
+        # rounds were written as they were played
+        records = [round_record(r) for r in T.rounds] if T.rounds_kept else []
         summary = {
             "type": "summary", "complete": bool(complete), "learner": T.learner, "adversary": T.adversary,
             "class": T.class_name, "seed": T.seed, "realizable": T.realizable, "rounds": len(T),
@@ -363,8 +448,8 @@ def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict |
     return records
 
 
-def _write_jsonl(path: str, records: list[dict]) -> None:
-    from mistakebound.foundations.files import write_atomically
+def _jsonl_writer(records: list[dict]):
+    """A function writing ``records`` as JSON Lines to a temporary file (for :func:`_write_output`)."""
 
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as fh:
@@ -373,21 +458,71 @@ def _write_jsonl(path: str, records: list[dict]) -> None:
             fh.flush()
             os.fsync(fh.fileno())
 
-    write_atomically(path, write)
+    return write
 
 
-def _check_out(path: str | None, suffixes: tuple[str, ...], what: str) -> None:
-    """Refuse, before any work, an output path with a wrong suffix or a missing directory."""
+def _check_out(path: str | None, suffixes: tuple[str, ...], what: str, option: str = "--out") -> None:
+    """Refuse, before any work, an output path that is misnamed or could not be written.
+
+    The suffix, then :func:`~mistakebound.foundations.files.check_writable`: the folder
+    exists and takes a new file, the target is not a folder or a read-only file (a
+    symbolic link is followed, and the file written is named when it is written).
+    """
     if path is None:
         return
+    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.foundations.files import check_writable
+
     p = Path(path)
     if p.suffix.lower() not in suffixes:
-        raise _BadInput(f"--out: expected a {what} file name ending in {' or '.join(suffixes)}, got {path!r}")
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise _BadInput(f"--out: the directory {str(folder)!r} of {path!r} does not exist")
-    if p.is_dir():
-        raise _BadInput(f"--out: {path!r} is a directory; expected a file name")
+        raise _BadInput(f"{option}: expected a {what} file name ending in {' or '.join(suffixes)}, got {path!r}")
+    try:
+        check_writable(p, parameter=option)
+    except InvalidArgumentError as exc:
+        raise _BadInput(str(exc)) from None
+
+
+def _save_drawing(fig: Any, path: str, out, what: str) -> None:
+    """Save a figure to ``--out``, saying ``what`` it shows; when the write fails, say it was drawn, not written."""
+    from mistakebound.interfaces.plots import save_figure
+
+    try:
+        _write_output("--out", path, out, f"wrote {path}: {what}", save=lambda: save_figure(fig, path))
+    except _OutputFailed:
+        print(f"drawn, not written: {what}", file=out)
+        raise
+
+
+def _write_output(option: str, path: str, out, line: str, *, data: Any = None, save: Any = None) -> None:
+    """Write an output file atomically and print ``line``; a failure is :class:`_OutputFailed` (exit 2).
+
+    ``data`` is text, bytes or a function ``write(temporary_path)`` (as for
+    :func:`~mistakebound.foundations.files.write_atomically`), or ``save()`` does the
+    writing (a figure, through :func:`~mistakebound.interfaces.plots.save_figure`).  The
+    results were printed before: a failure loses the file, never what was computed.  A
+    symbolic link is kept and its target written, and ``line`` then says so.
+    """
+    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.foundations.files import output_target, write_atomically
+
+    try:
+        target = output_target(path, parameter=option)
+        if save is not None:
+            save()
+        else:
+            write_atomically(path, data, parameter=option)
+    except (OSError, InvalidArgumentError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        for prefix in (f"{option}: ", "path: "):  # the option is named once, in front
+            if isinstance(exc, InvalidArgumentError) and reason.startswith(prefix):
+                reason = reason[len(prefix):]
+                break
+        raise _OutputFailed(f"{option}: cannot write {path!r}: {reason}; the results above are complete, "
+                            "but the file was not written (a file already there is unchanged)") from None
+    if target != Path(path):
+        note = f"a symbolic link: its target {str(target)!r} was written, the link kept"
+        line = line[:-1] + f"; {note})" if line.endswith(")") else f"{line} ({note})"
+    print(line, file=out)
 
 
 def _require_plots() -> None:
@@ -426,11 +561,13 @@ class _RoundBar(Observer):
         self.bar.update()
 
 
-def _run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None = None) -> tuple:
+def _run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None = None, *,
+              keep: str = "rounds", rounds_out: Any = None) -> tuple:
     """Build the players by name and play one game with the CLI's options.
 
     Returns ``(learner, transcript, claim, verdict)``.  Raises ``GameInterrupted`` (with
     the rounds played) on Ctrl-C and ``GameError`` when a player breaks a rule.
+    ``keep`` and ``rounds_out`` are :func:`play`'s ``keep`` and ``out`` (``play --stream``).
     """
     realizable = not args.unrealizable
     learner = registry.build("learner", learner_name, setting, rounds=args.rounds)
@@ -440,7 +577,7 @@ def _run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None =
         raise _BadInput("--unrealizable: an online convex optimisation game has no labels to realize")
     observers = [] if bar is None or isinstance(setting, OCOSetting) else [_RoundBar(bar)]
     T = play(learner, adversary, setting, rounds=args.rounds, seed=args.seed, realizable=realizable,
-             observers=observers)
+             observers=observers, keep=keep, out=rounds_out)
     try:
         verdict = judge_played(learner, setting, T, rounds=args.rounds, realizable=realizable, forced=forced)
     except MistakeboundError as exc:  # nothing already played is lost: the caller prints the game first
@@ -487,14 +624,43 @@ def _oco_table(T: OCOTranscript) -> str:
     return _table(["t", "w", "loss"], rows)
 
 
+def _stream_game(args: Any, setting: Any, bar: Progress) -> tuple:
+    """``play --stream``: the rounds go to ``--out`` as they are played (the game keeps only its
+    totals), then the summary; the file is written atomically, and not at all if the game stops."""
+    from mistakebound.foundations.files import write_atomically
+
+    result: list = []
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            result.extend(_run_game(args, setting, args.learner, bar, keep="totals", rounds_out=fh))
+            _, T, claim, verdict = result
+            fh.write(json.dumps(transcript_records(T, claim=claim, verdict=verdict)[-1]) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    try:
+        write_atomically(args.out, write)
+    except OSError as exc:  # a full disk, say: one line, exit 2 (the game's own errors pass through)
+        raise _BadInput(f"--out: cannot write {args.out!r}: {exc.strerror or exc}") from None
+    return tuple(result)
+
+
 def _cmd_play(args, out) -> int:
     if args.rounds is None:
         args.rounds = DEFAULT_ROUNDS
+    stream = bool(getattr(args, "stream", False))
+    if stream and not args.out:
+        raise _BadInput("--stream: needs --out FILE.jsonl, the file the rounds are written to as they are played")
+    args.quiet = args.quiet or stream  # a streamed game keeps no rounds to print
     _check_out(args.out, _JSONL_SUFFIXES, "JSON Lines")
     setting = registry.load_setting(args.cls)
     try:
         with Progress(args.rounds, desc="play", unit="rounds") as bar:
-            learner, T, claim, verdict = _run_game(args, setting, args.learner, bar)
+            if stream:
+                learner, T, claim, verdict = _stream_game(args, setting, bar)
+            else:
+                learner, T, claim, verdict = _run_game(args, setting, args.learner, bar)
     except GameInterrupted as exc:
         played = exc.transcript
         print(f"interrupted after {len(played)} rounds of {played.learner} vs {played.adversary} "
@@ -514,7 +680,7 @@ def _cmd_play(args, out) -> int:
             print(line, file=out)
         message = " ".join(str(failed.error).split())
         print(f"bound = not judged: {message}", file=out)
-        print(f"mistakebound play: error: {message}", file=sys.stderr)
+        _error("play", f"error: {message}")
         return EXIT_BROKEN
     except GameError as exc:
         message = " ".join(str(exc).split())
@@ -525,7 +691,7 @@ def _cmd_play(args, out) -> int:
                 rounds = played.rounds
                 print(_oco_table(played) if isinstance(played, OCOTranscript) else format_transcript(rounds), file=out)
             print(f"rounds completed = {len(played)}", file=out)
-        print(f"mistakebound play: error: {message}", file=sys.stderr)
+        _error("play", f"error: {message}")
         return EXIT_BROKEN
     print(_game_header(T, args.rounds, setting), file=out)
     if not args.quiet:
@@ -536,9 +702,12 @@ def _cmd_play(args, out) -> int:
     forced_line = _forced_line(verdict.forced, verdict)
     if forced_line:
         print(forced_line, file=out)
-    if args.out:
-        _write_jsonl(args.out, transcript_records(T, claim=claim, verdict=verdict))
+    if args.out and stream:
         print(f"wrote {args.out} ({len(T)} rounds and a summary, JSON Lines)", file=out)
+    elif args.out:
+        records = transcript_records(T, claim=claim, verdict=verdict)
+        _write_output("--out", args.out, out, f"wrote {args.out} ({len(T)} rounds and a summary, JSON Lines)",
+                      data=_jsonl_writer(records))
     return EXIT_BROKEN if verdict.broken else EXIT_OK
 
 
@@ -614,7 +783,7 @@ def _cmd_worst_case(args, out) -> int:
 
 # ------------------------------------------------------------------------ tree, plot
 def _cmd_tree(args, out) -> int:
-    from mistakebound.interfaces.plots import FIGURE_FORMATS, draw_strategy, draw_tree, save_figure
+    from mistakebound.interfaces.plots import FIGURE_FORMATS, draw_strategy, draw_tree
 
     _check_out(args.out, FIGURE_FORMATS, "figure")
     _require_plots()
@@ -624,10 +793,10 @@ def _cmd_tree(args, out) -> int:
         name = registry.find("learner", args.worst_case).name
         W = _worst_case(learner, H, args, f"worst case of {name}")
         fig = draw_strategy(W.witness, H, learner=name)
-        save_figure(fig, args.out)
         state = (f"{number_text(W.lower)} mistakes (exact)" if W.exact else
                  f"between {number_text(W.lower)} and {number_text(W.upper)} mistakes (partial: {W.status})")
-        print(f"wrote {args.out}: the worst-case line of {name} on {H.describe()}, {state}", file=out)
+        what = f"the worst-case line of {name} on {H.describe()}, {state}"
+        _save_drawing(fig, args.out, out, what)
         return EXIT_OK if W.exact else EXIT_INTERRUPTED
     from mistakebound.theory.littlestone import LdimSearch
     from mistakebound.theory.search import SearchIncomplete, SearchInterrupted
@@ -652,8 +821,9 @@ def _cmd_tree(args, out) -> int:
         print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s; no tree drawn", file=out)
         print("the result is partial: raise --max-nodes / --time-limit for the exact value and the tree", file=out)
         return EXIT_INTERRUPTED
-    save_figure(draw_tree(tree, H), args.out)
-    print(f"wrote {args.out}: a shattered tree of {H.describe()}, depth {depth} = Ldim, {2 ** depth} leaves", file=out)
+    fig = draw_tree(tree, H)
+    what = f"a shattered tree of {H.describe()}, depth {depth} = Ldim, {2 ** depth} leaves"
+    _save_drawing(fig, args.out, out, what)
     return EXIT_OK
 
 
@@ -685,7 +855,7 @@ def _cmd_plot(args, out) -> int:
         message = " ".join(str(exc).split())
         print(f"game {len(games) + 1} of {len(names)} stopped: {message}; no figure written", file=out)
         _print_games(games, out)
-        print(f"mistakebound plot: error: {message}", file=sys.stderr)
+        _error("plot", f"error: {message}")
         return EXIT_BROKEN
     oco = isinstance(setting, OCOSetting)
     regret_curve = oco or (args.unrealizable and isinstance(setting, (HypothesisClass, ExpertAdvice)))
@@ -696,9 +866,8 @@ def _cmd_plot(args, out) -> int:
     bounds = [c if c.stated and (c.measure == "regret") == regret_curve else None for _, _, c, _ in games]
     fig = plot_cumulative([T for _, T, _, _ in games], bounds, title, H=setting, measure=measure,
                           labels=[label for label, _, _, _ in games])
-    save_figure(fig, args.out)
-    _print_games(games, out)
-    print(f"wrote {args.out}", file=out)
+    _print_games(games, out)  # the games first: a figure that cannot be written loses none of them
+    _write_output("--out", args.out, out, f"wrote {args.out}", save=lambda: save_figure(fig, args.out))
     return EXIT_BROKEN if any(v.broken for *_, v in games) else EXIT_OK
 
 
@@ -755,8 +924,9 @@ def _epilog(players: bool, settings: str) -> str:
         except Exception:  # noqa: BLE001 - help must work even if the zoo cannot be listed
             pass
     parts.append(_fill(
-        "exit codes: 0 ok, 1 a bound is broken (or a game errored), 2 bad input, "
-        "3 interrupted or a search out of budget (partial results printed)"
+        "exit codes: 0 ok, 1 a bound is broken (or a game errored), 2 bad input (or an output "
+        "file that cannot be written), 3 interrupted (Ctrl-C, SIGTERM) or a search out of budget "
+        "(partial results printed)"
     ))
     return "\n\n".join(parts)
 
@@ -799,7 +969,16 @@ def _parser() -> argparse.ArgumentParser:
         "ldim", "print |H|, |X|, VCdim and Ldim of a class",
         "Print |H|, |X|, the VC dimension, the Littlestone dimension and the log2|H| bound "
         "of a class given as a zoo spec (e.g. thresholds:64, k_sparse:8,2) or a .npy/.csv/.json "
-        "class file (rows hypotheses, columns instances).",
+        "class file (rows hypotheses, columns instances). The VC search runs after the Ldim "
+        "search, within what is left of --max-nodes / --time-limit; without --time-limit it "
+        f"stops after the longer of {LDIM_VC_SECONDS:g} s and the time the Ldim search took, and prints proven "
+        "bounds (VCdim <= Ldim) with exit 3. The sizes of the class are printed before the "
+        f"searches, and a VC search still running after {LDIM_VC_NOTE_SECONDS:g} s prints the Ldim found on stderr. "
+        "The searches keep to one memory budget (the least of MemAvailable, the cgroup "
+        "limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers). A search "
+        "that runs out of memory or of its budget, or is stopped by Ctrl-C or SIGTERM, "
+        "prints the bounds it proved and exits 3; a worker that dies is dropped with a note "
+        "on stderr, and the search goes on without it.",
         players=False, settings="classes",
     )
     ldim.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
@@ -828,6 +1007,9 @@ def _parser() -> argparse.ArgumentParser:
     play_p.add_argument("--out", metavar="FILE.jsonl",
                         help="also write the game as JSON Lines: one object per round, then a summary")
     play_p.add_argument("-q", "--quiet", action="store_true", help="print the totals only, not the rounds")
+    play_p.add_argument("--stream", action="store_true",
+                        help="for long horizons: write the rounds to --out as they are played and keep only the "
+                             "totals in memory (the same file; implies -q)")
     play_p.set_defaults(run=_cmd_play)
 
     worst = command(
@@ -883,8 +1065,146 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Output:
+    """Standard output as the commands write it: control characters escaped (see ``printable``).
+
+    A write the system refuses (``> /dev/full``, a full disk) is :class:`_OutputFailed` (exit
+    2, one line naming standard output); a reader that left (``| head``) stays
+    ``BrokenPipeError`` (exit 0)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    @staticmethod
+    def _failed(exc: OSError) -> _OutputFailed:
+        return _OutputFailed(f"standard output: cannot write ({exc.strerror or exc}); the results printed "
+                             "there are lost: expected a terminal, a pipe or a file with room for them")
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(printable(text, lines=True))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, encoding, ...
+        return getattr(self._stream, name)
+
+
+_SAID = {"lines": 0}  # how many lines the command line printed on stderr in this process
+
+#: The most characters an argument (a name, a class spec, a file name) may hold: a file
+#: name's limit on Linux (PATH_MAX).  Longer ones are refused before anything reads them.
+MAX_ARGUMENT_CHARS = 4096
+_METAVARS = {"cls": "CLASS", "learner": "LEARNER", "adversary": "ADVERSARY", "config": "CONFIG.toml"}
+
+
+def _check_lengths(args: argparse.Namespace) -> None:
+    """Refuse an argument longer than :data:`MAX_ARGUMENT_CHARS` (50,000 ``[`` as a class spec, say)."""
+    for key, value in vars(args).items():
+        if isinstance(value, str) and len(value) > MAX_ARGUMENT_CHARS:
+            name = _METAVARS.get(key, "--" + key.replace("_", "-"))
+            raise _BadInput(f"{name}: expected at most {MAX_ARGUMENT_CHARS:,} characters (a name, a class spec or a "
+                            f"file name), got {len(value):,}: {value[:40]!r}...")
+
+
+def _error(command: str, message: str, exc: BaseException | None = None) -> None:
+    """One line on stderr: ``mistakebound COMMAND: error: MESSAGE`` (control characters escaped)."""
+    _SAID["lines"] += 1
+    _note(command, message, exc)
+
+
+def _note(command: str, message: str, exc: BaseException | None = None) -> None:
+    """One line on stderr that reports no outcome (a note while the command works): not counted in ``_SAID``."""
+    message = shortened(" ".join(str(message).split()) or (type(exc).__name__ if exc is not None else "error"))
+    try:
+        print(printable(f"mistakebound{' ' + command if command else ''}: {message}"), file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed: the exit code still says it
+        pass
+
+
+def _quiet_stdout() -> None:
+    """The reader of standard output left (``mistakebound check | head -1``): send the rest nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no file descriptor behind stdout
+        pass
+
+
+def _run(argv: Sequence[str] | None, out) -> int:
+    """Parse ``argv`` and run the command, turning every failure into one line and an exit code."""
+    parser = _parser()
+    if sys.stdout is None:  # started with standard output closed (`mistakebound ... >&-`)
+        words = sys.argv[1:] if argv is None else list(argv)
+        _error(next((w for w in words if isinstance(w, str) and not w.startswith("-")), ""),
+               "error: standard output is closed; expected somewhere to print the results (> /dev/null discards them)")
+        return EXIT_BAD_INPUT
+    try:
+        args = parser.parse_args(None if argv is None else list(argv))
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2), already printed
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # --help could not be written
+        _error("", f"error: {_Output._failed(exc)}")
+        return EXIT_BAD_INPUT
+    command = args.command
+    try:
+        _check_lengths(args)
+        return args.run(args, out)
+    except _ClaimFailed as exc:  # a claim that raised after its game (plot): a player's fault, not bad input
+        _error(command, f"error: {exc}")
+        return EXIT_BROKEN
+    except _OutputFailed as exc:  # the results were printed; the file could not be written
+        _error(command, f"error: {exc}")
+        return EXIT_BAD_INPUT
+    except (MistakeboundError, _BadInput) as exc:
+        _error(command, f"error: {str(exc) or type(exc).__name__}")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:  # a command without partial results to show
+        _error(command, f"interrupted ({startup.interrupted_by() or 'Ctrl-C'})")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        raise
+    except MemoryError as exc:  # not refused in advance: the input is too large for this machine
+        _error(command, f"error: out of memory ({type(exc).__name__}{': ' + str(exc) if str(exc) else ''}); "
+                        "give a smaller class, budget (--max-nodes, --time-limit) or number of rounds")
+        return EXIT_BAD_INPUT
+    except RecursionError:
+        _error(command, "error: the input is nested too deeply to read (RecursionError)")
+        return EXIT_BAD_INPUT
+    except OSError as exc:  # the system refused something outside the output files (a read, a process)
+        where = f" ({exc.filename!r})" if getattr(exc, "filename", None) else ""
+        _error(command, f"error: {exc.strerror or exc}{where}")
+        return EXIT_BAD_INPUT
+    except Exception as exc:  # noqa: BLE001 - a bug (ours, or a player's that the game did not catch)
+        if os.environ.get("MISTAKEBOUND_TRACEBACK"):
+            import traceback
+
+            traceback.print_exc()
+        _error(command, f"internal error: {type(exc).__name__}: {exc} (a bug in mistakebound or in code "
+                        "it ran; set MISTAKEBOUND_TRACEBACK=1 to see where)")
+        return EXIT_BROKEN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit code.
+
+    Every failure is one line on stderr and an exit code, never a traceback: bad input,
+    an output file that cannot be written (checked before the work where it can be, and
+    reported after the results otherwise), Ctrl-C or SIGTERM at any moment (exit 3, after
+    the partial results the command has), a reader that leaves the pipe (exit 0).
 
     Parameters
     ----------
@@ -894,8 +1214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 1 for a broken bound or a game error, 2 for bad input, 3 when
-        interrupted or a search ran out of its budget (partial results printed).
+        0 on success, 1 for a broken bound, a game error or an internal error, 2 for bad
+        input (or an output file that could not be written), 3 when interrupted or a
+        search ran out of its budget (partial results printed).
 
     Examples
     --------
@@ -908,28 +1229,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     log2|H| = 1.58 (upper bound on Ldim)
     0
     """
-    parser = _parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = next((w for w in words if isinstance(w, str) and not w.startswith("-")), "")
+    code = EXIT_INTERRUPTED
     try:
-        args = parser.parse_args(None if argv is None else list(argv))
-    except SystemExit as exc:  # argparse: --help (0) or a usage error (2), already printed
-        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
-    out = sys.stdout
+        startup.begin()
+        code = _main(argv, command)
+    except KeyboardInterrupt:  # the first signal came as the command returned (a second one exits at once)
+        code = EXIT_INTERRUPTED
+        _error(command, f"interrupted ({startup.interrupted_by() or 'Ctrl-C'})")
+    finally:
+        startup.finish()
+    return code
+
+
+def _main(argv: Sequence[str] | None, command: str) -> int:
+    """:func:`main` without its signal handling: run, report an interruption, flush standard output."""
+    said = _SAID["lines"]
     try:
-        return args.run(args, out)
-    except _ClaimFailed as exc:  # a claim that raised after its game (plot): a player's fault, not bad input
-        print(f"mistakebound {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return EXIT_BROKEN
-    except (MistakeboundError, _BadInput) as exc:
-        message = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"mistakebound {args.command}: error: {message}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except KeyboardInterrupt:  # a command without partial results to show
-        print(f"mistakebound {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        try:
+            code = _run(argv, _Output(sys.stdout))
+        except KeyboardInterrupt:  # while parsing, or a second Ctrl-C while a command printed its partial results
+            code = EXIT_INTERRUPTED
+            _error(command, f"interrupted ({startup.interrupted_by() or 'Ctrl-C'})")
+        by = startup.interrupted_by()
+        if by is not None and code != EXIT_INTERRUPTED:
+            # the signal's KeyboardInterrupt never reached the command (C code that clears errors, such as
+            # PyObject_HasAttr, can swallow it) or came as it returned: what was printed may not be all of it
+            code = EXIT_INTERRUPTED
+            _error(command, f"interrupted ({by}) as the command finished; take the results above as partial")
+        elif by is not None and _SAID["lines"] == said:
+            _error(command, f"interrupted ({by}); the partial results are above")
+        try:
+            if sys.stdout is not None:
+                _Output(sys.stdout).flush()
+        except BrokenPipeError:
+            raise
+        except _OutputFailed as exc:  # the last lines (or --help) could not be written
+            _error(command, f"error: {exc}")
+            code = EXIT_BAD_INPUT if code == EXIT_OK else code
+        except (OSError, ValueError):  # standard output closed meanwhile: the exit code still says it
+            pass
     except BrokenPipeError:  # e.g. `mistakebound check | head`: the reader left
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_OK
+        _quiet_stdout()
+        code = EXIT_OK
+    return code
 
 
 if __name__ == "__main__":

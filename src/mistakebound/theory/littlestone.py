@@ -26,9 +26,13 @@ the first column that works and refute a column as soon as one side falls short:
 * a second memo, keyed by a version space's canonical form (its distinct rows projected
   onto the columns that still split it), lets version spaces that differ by a shift or
   a relabelling share one entry (see :class:`LdimSearch`);
-* the memos have a memory limit: when full, the entries of the smallest version spaces
-  are dropped (results stay exact), and a class whose bitsets alone would not fit in
-  the available memory is refused before anything is allocated;
+* the memos have a memory limit (default a quarter of the memory budget of
+  :mod:`mistakebound.foundations.memory`, which counts cgroup limits, ``ulimit -v`` and a
+  worker's share): when full, the entries of the smallest version spaces are dropped
+  (results stay exact); a class whose bitsets alone would not fit in the available
+  memory is refused before anything is allocated, and a search that meets a
+  ``MemoryError`` anyway stops with the bounds it proved (status ``"memory"``) and
+  halves its memo;
 * the search remembers, per version space, the split that proved its value, so a
   shattered tree is read off the memo (with relabelled copies for canonical twins)
   instead of being searched again.
@@ -68,7 +72,7 @@ from attrs import define, field, frozen
 
 from mistakebound.foundations import memory
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
-from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.validation import brief, check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.search import (
@@ -86,6 +90,7 @@ __all__ = [
     "LdimPlan",
     "LdimRun",
     "LdimSearch",
+    "default_memo_bytes",
     "install_workers_engine",
     "is_shattered",
     "littlestone_bounds",
@@ -133,6 +138,27 @@ def search_memory_estimate(H: HypothesisClass) -> int:
     return grouping + gathered + bitsets
 
 
+def default_memo_bytes() -> int:
+    """The memo limit a search takes by default: :data:`MEMO_FRACTION` of the available memory.
+
+    The available memory is :func:`~mistakebound.foundations.memory.available_memory`
+    (the machine's, the cgroup's, ``ulimit -v``, and in a worker its share), read now;
+    :data:`DEFAULT_MEMO_BYTES` when none is known; at least 1 MiB.
+
+    Examples
+    --------
+    >>> default_memo_bytes() >= 1 << 20
+    True
+    """
+    avail = memory.available_memory()
+    return DEFAULT_MEMO_BYTES if avail is None else max(int(avail * MEMO_FRACTION), 1 << 20)
+
+
+def _available_text() -> str:
+    avail = memory.available_memory()
+    return "unknown" if avail is None else memory.format_bytes(avail)
+
+
 class LdimSearch:
     """An exact Littlestone-dimension search over the sub-classes of one class.
 
@@ -167,6 +193,8 @@ class LdimSearch:
     The memos are limited to ``max_memo_bytes`` (estimated); when full, the half of
     each memo holding the smallest version spaces (the cheapest to recompute) is
     dropped and counted in :attr:`evictions`.  Answers stay exact; only time grows.
+    A ``MemoryError`` during :meth:`bounds` ends that call with proven bounds and status
+    ``"memory"``, and halves ``max_memo_bytes`` (the memo is cut to fit).
 
     Parameters
     ----------
@@ -174,14 +202,17 @@ class LdimSearch:
         The class whose sub-classes are searched.
     max_memo_bytes : int, optional
         Estimated memory the memos may use; default a quarter of the memory available
-        when the search is created (1 GiB when that is unknown).
+        when the search is created
+        (:func:`~mistakebound.foundations.memory.available_memory`: the least of the
+        machine's, the cgroup's, ``ulimit -v`` and ``MISTAKEBOUND_MEMORY_LIMIT``; 1 GiB
+        when none is known).
 
     Raises
     ------
     InsufficientMemoryError
         If :func:`search_memory_estimate` exceeds the memory available
         (:func:`~mistakebound.foundations.memory.require_memory`), before anything is
-        allocated.
+        allocated, or if allocating the class's bitsets fails all the same.
 
     Attributes
     ----------
@@ -219,16 +250,25 @@ class LdimSearch:
             what=f"a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
             advice="search a smaller class",
         )
-        avail = memory.available_memory()
-        if max_memo_bytes is None:
-            max_memo_bytes = DEFAULT_MEMO_BYTES if avail is None else max(int(avail * MEMO_FRACTION), 1 << 20)
-        self.max_memo_bytes = int(max_memo_bytes)
-        self.representatives, self.row_to_distinct = H.distinct_rows()
-        self.n_distinct = int(self.representatives.shape[0])
-        self.full = full_mask(self.n_distinct)
-        distinct = H.matrix if self.n_distinct == H.n_hypotheses else H.matrix[self.representatives]
-        self.columns = tuple(columns_to_masks(distinct))
-        del distinct
+        self.max_memo_bytes = default_memo_bytes() if max_memo_bytes is None else int(max_memo_bytes)
+        #: Whether the memo limit is the default one (a parallel search then shares it out).
+        self.memo_is_default = max_memo_bytes is None
+        try:
+            self.representatives, self.row_to_distinct = H.distinct_rows()
+            self.n_distinct = int(self.representatives.shape[0])
+            self.full = full_mask(self.n_distinct)
+            distinct = H.matrix if self.n_distinct == H.n_hypotheses else H.matrix[self.representatives]
+            self.columns = tuple(columns_to_masks(distinct))
+            del distinct
+        except MemoryError as exc:
+            if isinstance(exc, InsufficientMemoryError):
+                raise
+            raise InsufficientMemoryError(
+                f"H: a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances ran out of "
+                f"memory while reading the class (estimated {memory.format_bytes(search_memory_estimate(H))}, "
+                f"{_available_text()} available); search a smaller class",
+                needed=search_memory_estimate(H), available=memory.available_memory(),
+            ) from None
         # one representative column per split of the full class (the smallest index);
         # constant columns dropped
         seen: dict[int, int] = {}
@@ -331,6 +371,8 @@ class LdimSearch:
         with self.running(budget) as run:
             status = run_within(descend)
         lower = upper if status == "exact" else max(plan.lower, self.proven(plan.V)[0])
+        if status == "memory":
+            self.release_memory()
         return LdimBounds(lower=lower, upper=upper, status=status, nodes=run.nodes, seconds=run.seconds,
                           evictions=self.evictions - evicted)
 
@@ -615,6 +657,35 @@ class LdimSearch:
     def memo_bytes(self) -> int:
         """Estimated bytes held by the memos."""
         return (len(self._lo) + len(self._hi) + len(self._wit)) * self._entry_bytes + self._canon_bytes
+
+    def limit_memo(self, max_memo_bytes: int) -> None:
+        """Lower the memo's limit to ``max_memo_bytes`` (never raises it); the memo is cut at the next node.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = LdimSearch(classes.intervals(8), max_memo_bytes=1 << 20)
+        >>> search.limit_memo(1 << 30); search.max_memo_bytes == 1 << 20
+        True
+        >>> search.limit_memo(1 << 16); search.max_memo_bytes
+        65536
+        """
+        self.max_memo_bytes = min(self.max_memo_bytes, max(int(check_int("max_memo_bytes", max_memo_bytes, 1)), 1))
+
+    def release_memory(self) -> None:
+        """After a ``MemoryError``: halve the memo's limit and cut the memo to fit (answers stay exact).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = LdimSearch(classes.intervals(8))
+        >>> search.ldim(search.full)
+        4
+        >>> search.release_memory(); search.memo_bytes() <= search.max_memo_bytes
+        True
+        """
+        self.max_memo_bytes = max(min(self.max_memo_bytes, self.memo_bytes()) // 2, 1)
+        self._evict()
 
     def _evict(self) -> None:
         """Drop the smaller half of every memo (by version-space size) until under the limit."""

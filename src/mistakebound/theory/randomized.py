@@ -98,12 +98,13 @@ from typing import ClassVar
 
 from attrs import frozen
 
+from mistakebound.foundations import memory
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.memory import require_memory
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.hypothesis_class import require_class
 from mistakebound.theory.littlestone import LdimSearch
-from mistakebound.theory.search import Budget, Clock, SearchResult, run_within
+from mistakebound.theory.search import Budget, Clock, OutOfMemory, SearchResult, run_within
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -120,6 +121,9 @@ DEFAULT_MAX_NODES = 300_000
 
 #: Estimated bytes of one memo entry (the version space, its value and its best split).
 _ENTRY_BYTES = 240
+#: Without ``max_nodes``, the search stops (status ``"memory"``) before its memo holds more
+#: entries than fit in this fraction of the memory available when it was created.
+MEMO_FRACTION = 0.25
 
 _HALF = Fraction(1, 2)
 _ZERO = Fraction(0)
@@ -170,7 +174,8 @@ class RLdimSearch:
     H : HypothesisClass
     max_nodes : int, optional
         Budget of version spaces each query (:meth:`bounds`, :meth:`value`) may expand
-        (default: none).
+        (default: none; the memo is then limited to :data:`MEMO_FRACTION` of the memory
+        available, and a query that would outgrow it stops with status ``"memory"``).
     time_limit : float, optional
         Budget of seconds for each query (default: none).
 
@@ -217,6 +222,11 @@ class RLdimSearch:
                      f"{H.n_hypotheses} hypotheses", advice="lower max_nodes or search a smaller class",
             )
         self.ldim_search = LdimSearch(H)
+        # without a node budget the memo is limited by memory: MEMO_FRACTION of what is
+        # available (the Ldim memo has its own limit), None when that is unknown
+        available = memory.available_memory() if max_nodes is None else None
+        entry = _ENTRY_BYTES + (H.n_hypotheses + 7) // 8
+        self.memo_limit = None if available is None else max(1, int(available * MEMO_FRACTION) // entry)
         self.columns = self.ldim_search.columns
         self.full = self.ldim_search.full
         self.representatives = self.ldim_search.representatives
@@ -269,7 +279,14 @@ class RLdimSearch:
                 sys.setrecursionlimit(limit)
                 self._clock = None
             if status != "exact":
-                lower, upper = self._partial_bounds(V)
+                if status == "memory":
+                    self.ldim_search.release_memory()  # room for the bounds (the values found stay)
+                try:
+                    lower, upper = self._partial_bounds(V)
+                except MemoryError:  # what is proven without a search
+                    lower = Fraction(max(self.ldim_search.proven(V)[0], 0), 2)
+                    upper = self._upper_known(V)
+                    status = "memory"
                 return RLdimBounds(lower=lower, upper=upper, status=status, nodes=clock.nodes, seconds=clock.seconds)
         value = self._value[V]
         return RLdimBounds(lower=value, upper=value, status="exact", nodes=clock.nodes, seconds=clock.seconds)
@@ -424,6 +441,8 @@ class RLdimSearch:
         memo = self._value
         if V in memo:
             return memo[V]
+        if self.memo_limit is not None and len(memo) >= self.memo_limit:
+            raise OutOfMemory  # the memo would outgrow its share of the memory: stop before it does
         self._clock.spend()  # raises OutOfBudget past the budget: this node is not expanded
         self.nodes += 1
         best, best_j = _ZERO, None
@@ -500,7 +519,7 @@ def randomized_littlestone_bounds(
     Returns
     -------
     RLdimBounds
-        ``status`` ``"exact"``, ``"budget"`` or ``"interrupted"`` (Ctrl-C).
+        ``status`` ``"exact"``, ``"budget"``, ``"interrupted"`` (Ctrl-C) or ``"memory"``.
 
     Raises
     ------

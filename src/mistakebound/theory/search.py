@@ -3,10 +3,11 @@
 Every search of the theory layer (the Littlestone dimension, shattered trees, the VC
 dimension, the randomized Littlestone dimension, a learner's worst case) takes the same
 budget, :class:`Budget` (``max_nodes`` nodes and/or ``time_limit`` seconds; Ctrl-C
-stops any of them), and returns a :class:`SearchResult`: proven ``lower`` and
-``upper`` bounds on the quantity, a ``status`` (``"exact"``, ``"budget"`` or
-``"interrupted"``), the ``witness`` that proves the lower bound (a shattered tree or
-set, the adversary's line), and the ``nodes`` and ``seconds`` spent.  ``lower <=
+stops any of them, and so does running out of memory), and returns a
+:class:`SearchResult`: proven ``lower`` and ``upper`` bounds on the quantity, a
+``status`` (``"exact"``, ``"budget"``, ``"interrupted"`` or ``"memory"``), the
+``witness`` that proves the lower bound (a shattered tree or set, the adversary's
+line), and the ``nodes`` and ``seconds`` spent.  ``lower <=
 upper`` always, and both are proven by the search itself: a lower bound is something
 the search exhibited, an upper bound something it refuted (or a theorem about the
 class), never a claim a player made.
@@ -19,6 +20,16 @@ number is never returned as if it were exact.
 Inside a search, :class:`Clock` counts nodes and watches the deadline and raises
 :class:`OutOfBudget` when either runs out; :func:`run_within` turns that, or Ctrl-C,
 into the result's status.
+
+**Memory.**  The memory a search may use is the one budget of
+:mod:`mistakebound.foundations.memory` (the least of ``MemAvailable``, the cgroup limit,
+``ulimit -v`` and ``MISTAKEBOUND_MEMORY_LIMIT``).  A search refuses to start
+(:class:`~mistakebound.foundations.errors.InsufficientMemoryError`) when what it needs
+up front cannot fit; its memo takes a fraction of that budget by default, and a search
+whose memo would outgrow it stops before allocating (it raises :class:`OutOfMemory`,
+status ``"memory"``).  A ``MemoryError`` inside a search (the estimate was too low, or
+another process took the memory) is caught the same way: the search stops with the
+bounds it proved, status ``"memory"``, instead of dying.
 
 Examples
 --------
@@ -60,6 +71,7 @@ __all__ = [
     "Budget",
     "Clock",
     "OutOfBudget",
+    "OutOfMemory",
     "SearchResult",
     "SearchIncomplete",
     "SearchInterrupted",
@@ -67,8 +79,9 @@ __all__ = [
     "run_within",
 ]
 
-#: What a search's ``status`` can be.
-STATUSES = ("exact", "budget", "interrupted")
+#: What a search's ``status`` can be: finished; out of nodes or time; stopped by Ctrl-C;
+#: out of memory.
+STATUSES = ("exact", "budget", "interrupted", "memory")
 
 #: A :class:`Clock` reads the time once every this many nodes.
 CLOCK_STRIDE = 64
@@ -161,6 +174,11 @@ class Clock:
         if self.deadline is not None and (self.nodes % CLOCK_STRIDE == 0 or n > 1) and time.monotonic() > self.deadline:
             raise OutOfBudget
 
+    def check_time(self) -> None:
+        """Raise :class:`OutOfBudget` past the deadline (for long stretches of work between nodes)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfBudget
+
     @property
     def seconds(self) -> float:
         """Seconds since the clock started."""
@@ -171,19 +189,39 @@ class OutOfBudget(Exception):
     """Raised inside a search when its :class:`Budget` is spent (caught by the search itself)."""
 
 
+class OutOfMemory(OutOfBudget):
+    """Raised inside a search whose memo would outgrow its memory budget, before it allocates.
+
+    :func:`run_within` reports it as the status ``"memory"``.
+    """
+
+
 def run_within(search: Callable[[], Any]) -> str:
     """Run ``search()`` and return the status it ended with.
 
     ``"exact"`` when it returned, ``"budget"`` when it raised :class:`OutOfBudget`,
-    ``"interrupted"`` on Ctrl-C (``KeyboardInterrupt``).  The search keeps whatever it
-    proved in its own state; the caller reads it after this returns.
+    ``"interrupted"`` on Ctrl-C (``KeyboardInterrupt``), ``"memory"`` when it raised
+    :class:`OutOfMemory` or ``MemoryError``.  The search keeps whatever it proved in its
+    own state; the caller reads it after this returns (a search that ran out of memory
+    should free what it can first: the caller may have more to do).
+
+    Examples
+    --------
+    >>> def greedy():
+    ...     raise MemoryError
+    >>> run_within(greedy)
+    'memory'
     """
     try:
         search()
+    except OutOfMemory:
+        return "memory"
     except OutOfBudget:
         return "budget"
     except KeyboardInterrupt:
         return "interrupted"
+    except MemoryError:
+        return "memory"
     return "exact"
 
 
@@ -217,9 +255,9 @@ class SearchResult:
     ----------
     lower, upper : int, fractions.Fraction or float
         Proven bounds (``math.inf`` for an unbounded upper side); ``lower <= upper``.
-    status : {"exact", "budget", "interrupted"}
-        Whether the search finished (then ``lower == upper``), ran out of its budget, or
-        was stopped by Ctrl-C.
+    status : {"exact", "budget", "interrupted", "memory"}
+        Whether the search finished (then ``lower == upper``), ran out of its budget
+        (nodes or time), was stopped by Ctrl-C, or ran out of memory.
     witness
         What proves ``lower`` (a shattered tree or set, the adversary's line), or None.
     nodes : int
@@ -256,7 +294,7 @@ class SearchResult:
 
 
 class SearchIncomplete(MistakeboundError):
-    """A search ran out of its budget before finishing; ``.result`` holds what it proved."""
+    """A search ran out of its budget (nodes, time or memory) before finishing; ``.result`` holds what it proved."""
 
     def __init__(self, result: SearchResult):
         super().__init__(f"search stopped ({result.status}) after {result.nodes} nodes: {result.describe()}")
@@ -279,7 +317,7 @@ def require_exact(result: SearchResult) -> SearchResult:
     SearchInterrupted
         For a search stopped by Ctrl-C, carrying ``result``.
     SearchIncomplete
-        For a search out of budget, carrying ``result``.
+        For a search out of budget or out of memory, carrying ``result``.
     """
     if result.status == "interrupted":
         raise SearchInterrupted(result)

@@ -12,9 +12,16 @@ not shattered (level-by-level enumeration of all ``k``-sets explodes on parities
   split every cell, and the branch can grow by at most the length of that list.
 * A cell of ``s`` rows supports at most ``floor(log2 s)`` further instances, so the
   smallest cell bounds the branch too (at the root: ``floor(log2 |distinct rows|)``).
+* A class with fewer than ``2^k`` distinct rows shatters no ``k`` instances, which
+  bounds the search from above (with the number of instances left, and ``Ldim`` when
+  the caller has it: ``VCdim <= Ldim``); a class whose distinct rows are all ``2^d``
+  labelings of its ``d`` instances (the full cube, ``power_set``) is shattered at once.
 * Columns that are constant, or equal or complementary to another, are dropped up
   front.  Instances are tried most balanced first, so large sets are found early and
   the bounds above prune the rest.
+* The cells are not sets but one array, each row's cell number, per level of the
+  search (see :class:`_VCSearch`): memory linear in the table, time checked inside
+  every count.
 * ``VCdim >= 2`` is decided first in near-linear time: after complementing each column
   so that it excludes row 0, two instances are shattered exactly when their columns
   cross (meet, and neither contains the other), so ``VCdim <= 1`` exactly when the
@@ -22,9 +29,11 @@ not shattered (level-by-level enumeration of all ``k``-sets explodes on parities
   quadratic pair search; otherwise the crossing pair found is the first lower bound.
 
 With a budget (``max_nodes``, ``time_limit``: the :class:`~mistakebound.theory.search.Budget`
-of every search), or on Ctrl-C, the search stops and reports proven bounds
-(:class:`VCBounds`, a :class:`~mistakebound.theory.search.SearchResult`): the largest
-shattered set found, and the largest size any unexplored branch could still reach.
+of every search), on Ctrl-C, or when memory runs out (status ``"memory"``), the search
+stops and reports proven bounds (:class:`VCBounds`, a
+:class:`~mistakebound.theory.search.SearchResult`): the largest shattered set found,
+and the largest size any unexplored branch could still reach.  A search whose
+:func:`vc_memory_estimate` exceeds the available memory is refused before it starts.
 
 Examples
 --------
@@ -46,11 +55,12 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.bitset import columns_to_masks
-from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.foundations.memory import require_memory
+from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
+from mistakebound.foundations.memory import available_memory, format_bytes, require_memory
+from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.hypothesis_class import require_class
-from mistakebound.theory.littlestone import search_memory_estimate
+from mistakebound.theory.littlestone import LdimBounds, search_memory_estimate
 from mistakebound.theory.search import Budget, Clock, SearchResult, require_exact, run_within
 
 __all__ = [
@@ -59,7 +69,15 @@ __all__ = [
     "shattered_set",
     "vc_bounds",
     "vc_dimension",
+    "vc_memory_estimate",
 ]
+
+#: Entries of the array one count of the search covers (a block of candidates times
+#: the rows), so that its memory is fixed and the clock is read often.
+BLOCK_ENTRIES = 1 << 20
+#: Bytes the cells of one node of the search may take as bitsets; past it (many cells of
+#: many rows) they are held as one array of cell numbers instead.
+CELL_BYTES = 16 << 20
 
 
 class _Found(Exception):
@@ -97,15 +115,30 @@ class VCBounds(SearchResult):
 
 
 class _VCSearch:
-    """One branch-and-bound search over the distinct rows of a class."""
+    """One branch-and-bound search over the distinct rows of a class.
 
-    def __init__(self, H: HypothesisClass):
+    The cells of a shattered set are held in one of two ways.  While they are few, as a
+    list of bitsets over the distinct rows (one Python int per cell): testing a
+    candidate stops at the first cell it does not split, which is fast when most
+    candidates fail.  When the cells' bitsets would take more than
+    :data:`CELL_BYTES` (``2^|S|`` cells of ``|rows| / 8`` bytes each: gigabytes on a
+    class of ``2^18`` rows), as one integer array, the cell number of each distinct row:
+    ``S + x`` is shattered exactly when every cell holds rows of both labels of ``x``,
+    and one ``numpy.bincount`` of ``2 * cell + label`` decides it for a block of
+    candidates at a time (:data:`BLOCK_ENTRIES` entries), in memory linear in the rows
+    whatever the number of cells.  The clock is read inside both loops.
+    """
+
+    def __init__(self, H: HypothesisClass, clock: Clock, ldim_upper: int | None = None):
         self.H = H
+        self.clock = clock
         reps, _ = H.distinct_rows()
         D = H.matrix if reps.size == H.n_hypotheses else H.matrix[reps]
-        self.n_distinct = int(D.shape[0])
-        self.full = full = (1 << self.n_distinct) - 1
-        self.cols = cols = columns_to_masks(D)
+        self.n_distinct = n = int(D.shape[0])
+        self.full = full = (1 << n) - 1
+        cols = columns_to_masks(D)
+        # one candidate per split of the class: constant columns, and columns equal or
+        # complementary to an earlier one, are dropped (they add nothing to a shattered set)
         seen: set[int] = set()
         cand: list[int] = []
         for j, c in enumerate(cols):
@@ -115,61 +148,122 @@ class _VCSearch:
             if key not in seen:
                 seen.add(key)
                 cand.append(j)
+        del seen
         self.cand = cand
+        self.cols = [cols[j] for j in cand]  # per candidate position, its column as a bitset
+        del cols
         self.D = D
-        # floor(log2 |distinct rows|) and the number of usable instances
-        self.static_upper = min(self.n_distinct.bit_length() - 1, len(cand))
-        self.best: list[int] = []
-        self.stack: list[list[int]] = []
+        self._C: np.ndarray | None = None
+        # floor(log2 |distinct rows|) (k instances need 2^k distinct rows), the number of
+        # usable instances, and Ldim when the caller proved it (VCdim <= Ldim)
+        upper = min(max(n.bit_length() - 1, 0), len(cand))
+        if ldim_upper is not None:
+            upper = min(upper, max(int(ldim_upper), 0))
+        self.static_upper = upper
+        # the most cells held as bitsets (both the cells and their refinement)
+        self.max_bitset_cells = max(1, CELL_BYTES // (2 * (n // 8 + 100)))
+        self.best: list[int] = []  # positions in cand
+        self.stack: list[list] = []
+
+    @property
+    def C(self) -> np.ndarray:
+        """Per candidate position, its column (the labels of the distinct rows), made on first use."""
+        if self._C is None:
+            self._C = np.ascontiguousarray(self.D[:, self.cand].T)
+        return self._C
+
+    # ------------------------------------------------------------ cell arrays
+    def _cell_array(self, chosen: list[int]) -> np.ndarray:
+        """Each distinct row's cell under the candidates ``chosen`` (its labels read in binary)."""
+        cells = np.zeros(self.n_distinct, dtype=np.int32)
+        for k in chosen:
+            cells *= 2
+            cells += self.C[k]
+        return cells
+
+    def _min_counts(self, cells: np.ndarray, width: int, ks) -> np.ndarray:
+        """Per candidate position in ``ks``: the fewest rows of a (cell, label) pair (0: a cell not split).
+
+        ``cells`` holds each distinct row's cell, in ``0 .. width - 1``.  The candidates
+        are counted a block at a time (about :data:`BLOCK_ENTRIES` entries), and the
+        clock is read after every block.
+        """
+        ks = np.asarray(ks, dtype=np.intp)
+        out = np.zeros(ks.size, dtype=np.int64)
+        step = max(1, BLOCK_ENTRIES // max(cells.size, 2 * width, 1))
+        base = cells.astype(np.intp) * 2
+        for a in range(0, ks.size, step):
+            block = ks[a:a + step]
+            keys = self.C[block].astype(np.intp)
+            keys += base
+            keys += (np.arange(block.size, dtype=np.intp) * (2 * width))[:, None]
+            counts = np.bincount(keys.ravel(), minlength=block.size * 2 * width)
+            out[a:a + block.size] = counts.reshape(block.size, 2 * width).min(axis=1)
+            del keys, counts
+            self.clock.check_time()
+        return out
 
     # ------------------------------------------------------------ VCdim <= 1 ?
     def _crossing_pair(self) -> tuple[int, int] | None:
-        """Two shattered instances, or None when the columns (up to complement) are laminar."""
-        D, cols, full = self.D, self.cols, self.full
-        norm = {j: (cols[j] if not cols[j] & 1 else full ^ cols[j]) for j in self.cand}
-        order = sorted(self.cand, key=lambda j: (-norm[j].bit_count(), j))
+        """Two shattered candidates, or None when the columns (up to complement) are laminar."""
+        D, cand, cols, full = self.D, self.cand, self.cols, self.full
+        norm = [c if not c & 1 else full ^ c for c in cols]  # each column turned to exclude row 0
+        order = sorted(range(len(cols)), key=lambda p: (-norm[p].bit_count(), p))
         owner = np.full(self.n_distinct, -1, dtype=np.int64)
-        for j in order:
-            rows = np.flatnonzero(D[:, j] != D[0, j])
+        check = self.clock.check_time
+        for p in order:
+            check()
+            column = D[:, cand[p]]
+            rows = np.flatnonzero(column != column[0])
             o = owner[rows]
             if (o != o[0]).any():
-                s = norm[j]
+                s = norm[p]
                 for u in np.unique(o).tolist():
                     if u < 0:
                         continue
                     t = norm[u]
                     if s & t and s & ~t and t & ~s:
-                        return (u, j)
+                        return (u, p)
                 return None  # pragma: no cover - a crossing owner always exists
-            owner[rows] = j
+            owner[rows] = p
         return None
 
     def _greedy(self, order: list[int]) -> list[int]:
         """A shattered set grown first-fit along ``order`` (a quick first lower bound)."""
-        cols = self.cols
-        cells = [self.full]
+        cols, check = self.cols, self.clock.check_time
+        cells: list[int] | None = [self.full]
+        array: np.ndarray | None = None
         chosen: list[int] = []
-        for j in order:
-            c = cols[j]
-            for cell in cells:
-                a = cell & c
-                if a == 0 or a == cell:
-                    break
-            else:
-                chosen.append(j)
-                cells = [part for cell in cells for part in (cell & c, cell & ~c)]
-                if len(chosen) >= self.static_upper:
-                    break
+        for t, k in enumerate(order):
+            if len(chosen) >= self.static_upper:
+                break
+            if cells is not None:
+                if len(cells) > 16 or not t & 255:
+                    check()
+                c = cols[k]
+                for cell in cells:
+                    a = cell & c
+                    if a == 0 or a == cell:
+                        break
+                else:
+                    chosen.append(k)
+                    if 2 * len(cells) <= self.max_bitset_cells:
+                        cells = [part for cell in cells for part in (cell & c, cell & ~c)]
+                    else:  # too many cells for bitsets: one array from now on
+                        cells, array = None, self._cell_array(chosen)
+            elif self._min_counts(array, 1 << len(chosen), [k])[0] > 0:
+                chosen.append(k)
+                array = array * 2 + self.C[k]
         return chosen
 
     # ------------------------------------------------------------ the search
-    def run(self, budget: Budget) -> VCBounds:
-        clock = budget.start()
-        status = run_within(lambda: self._run(clock))
+    def result(self, status: str) -> VCBounds:
+        """The bounds proven when the search ended with ``status``."""
         best = list(self.best)
         lower = len(best)
         upper = lower if status == "exact" else min(max(lower, self._open_bound()), self.static_upper)
-        witness = tuple(self.H.domain[j] for j in sorted(best))
+        witness = tuple(self.H.domain[j] for j in sorted(self.cand[p] for p in best))
+        clock = self.clock
         return VCBounds(lower=lower, upper=upper, status=status, witness=witness, nodes=clock.nodes,
                         seconds=clock.seconds)
 
@@ -189,19 +283,24 @@ class _VCSearch:
             hi = max(hi, size + _h_index(rest))
         return hi
 
-    def _run(self, clock: Clock) -> None:
+    def run(self) -> None:
+        """Search; :attr:`best` holds the largest shattered set found, :attr:`stack` what is left open."""
         cand, cols = self.cand, self.cols
         limit = self.static_upper
-        if not cand:
-            return
         n_all = self.n_distinct
+        if not cand or limit == 0:
+            return
+        if n_all == 1 << len(cand) and limit == len(cand):
+            # the distinct rows, distinct on the candidates, are all 2^|cand| labelings of them
+            self.best = list(range(len(cand)))
+            return
         full = self.full
         root = []
-        for j in cand:
-            ones = cols[j].bit_count()
-            root.append((min(ones, n_all - ones).bit_length(), j))
+        for p, c in enumerate(cols):
+            ones = c.bit_count()
+            root.append((min(ones, n_all - ones).bit_length(), p))
         root.sort(key=lambda t: -t[0])  # most balanced first (stable: domain order on ties)
-        order = [j for _, j in root]
+        order = [p for _, p in root]
         self.best = self._greedy(order)
         if len(self.best) >= limit:
             return
@@ -213,15 +312,55 @@ class _VCSearch:
             if limit <= 2:
                 return
         stack = self.stack
-        spend = clock.spend
+        spend = self.clock.spend
+        check = self.clock.check_time
+        max_cells = self.max_bitset_cells
+        chosen: list[int] = []
 
-        def grow(chosen: list[int], cells: list[int], counts: list[int], L: list[int], gains: list[int]) -> None:
-            # Invariants: chosen is shattered, ``cells``/``counts`` are its cells (smallest
-            # first), every k in L splits every cell, and a shattered set containing
+        def extensions_by_bitsets(new: list[tuple[int, int]], rest: list[int], need: int) -> list[tuple[int, int]]:
+            new.sort(key=lambda t: t[0])  # small cells first: they fail soonest
+            sub_counts = [t[0] for t in new]
+            sub_cells = [t[1] for t in new]
+            thr = 1 << need
+            often = len(sub_cells) > 16
+            ext: list[tuple[int, int]] = []
+            for t, k in enumerate(rest):
+                if often or not t & 255:
+                    check()
+                ck = cols[k]
+                if thr == 1:  # only "splits every cell" matters: compare, count later
+                    for cell in sub_cells:
+                        a = cell & ck
+                        if a == 0 or a == cell:
+                            break
+                    else:
+                        m = min(min(na, cnt - na) for na, cnt in
+                                (((cell & ck).bit_count(), cnt) for cell, cnt in zip(sub_cells, sub_counts)))
+                        ext.append((m.bit_length(), k))
+                    continue
+                m = n_all
+                for cell, cnt in zip(sub_cells, sub_counts):
+                    na = (cell & ck).bit_count()
+                    if na < thr or cnt - na < thr:
+                        break
+                    if na < m:
+                        m = na
+                    if cnt - na < m:
+                        m = cnt - na
+                else:
+                    ext.append((m.bit_length(), k))
+            return ext
+
+        def grow(cells: list[int] | None, counts: list[int] | None, array: np.ndarray | None,
+                 L: list[int], gains: list[int]) -> None:
+            # Invariants: chosen is shattered; its cells are ``cells``/``counts`` (bitsets and
+            # sizes, smallest first) or, once they are too many, ``array`` (each distinct
+            # row's cell); every k in L splits every cell, and a shattered set containing
             # chosen + k has at most len(chosen) + gains[i] instances; gains descend.
-            frame = [len(chosen), gains, 0]
-            stack.append(frame)
             size = len(chosen)
+            width = 1 << size
+            frame = [size, gains, 0]
+            stack.append(frame)
             n = len(L)
             for i in range(n):
                 frame[2] = i
@@ -231,15 +370,8 @@ class _VCSearch:
                     h += 1
                 if size + h <= len(self.best):
                     break
-                j = L[i]
-                c = cols[j]
-                new: list[tuple[int, int]] = []
-                for cell, cnt in zip(cells, counts):
-                    a = cell & c
-                    na = a.bit_count()
-                    new.append((na, a))
-                    new.append((cnt - na, cell ^ a))
-                chosen.append(j)
+                k = L[i]
+                chosen.append(k)
                 if len(chosen) > len(self.best):
                     self.best = list(chosen)
                     if len(chosen) >= limit:
@@ -247,44 +379,38 @@ class _VCSearch:
                 need = len(self.best) - size - 1  # a useful k must leave every sub-cell >= 2**need rows
                 if gains[i] - 1 > need and i + 1 < n:
                     spend()  # raises OutOfBudget past the budget: this node is not expanded
-                    new.sort(key=lambda t: t[0])  # small cells first: they fail soonest
-                    sub_counts = [t[0] for t in new]
-                    sub_cells = [t[1] for t in new]
-                    thr = 1 << need
-                    ext: list[tuple[int, int]] = []
-                    for k in L[i + 1:]:
-                        ck = cols[k]
-                        if thr == 1:  # only "splits every cell" matters: compare, count later
-                            for cell in sub_cells:
-                                a = cell & ck
-                                if a == 0 or a == cell:
-                                    break
-                            else:
-                                m = min(min(na, cnt - na) for na, cnt in
-                                        (((cell & ck).bit_count(), cnt) for cell, cnt in zip(sub_cells, sub_counts)))
-                                ext.append((m.bit_length(), k))
-                            continue
-                        m = n_all
-                        for cell, cnt in zip(sub_cells, sub_counts):
-                            na = (cell & ck).bit_count()
-                            if na < thr or cnt - na < thr:
-                                break
-                            if na < m:
-                                m = na
-                            if cnt - na < m:
-                                m = cnt - na
-                        else:
-                            ext.append((m.bit_length(), k))
+                    check()
+                    rest = L[i + 1:]
+                    if cells is not None and 2 * width <= max_cells:
+                        c = cols[k]
+                        new: list[tuple[int, int]] = []
+                        for cell, cnt in zip(cells, counts):
+                            a = cell & c
+                            na = a.bit_count()
+                            new.append((na, a))
+                            new.append((cnt - na, cell ^ a))
+                        ext = extensions_by_bitsets(new, rest, need)
+                        sub_cells: list[int] | None = [t[1] for t in new]
+                        sub_counts: list[int] | None = [t[0] for t in new]
+                        sub_array = None
+                        del new
+                    else:
+                        sub_array = self._cell_array(chosen) if array is None else array * 2 + self.C[k]
+                        mins = self._min_counts(sub_array, 2 * width, rest).tolist()
+                        thr = 1 << need
+                        ext = [(m.bit_length(), q) for m, q in zip(mins, rest) if m >= thr]
+                        sub_cells = sub_counts = None
                     if ext:
                         ext.sort(key=lambda t: -t[0])
                         child_gains = [g for g, _ in ext]
                         if size + 1 + _h_index(child_gains) > len(self.best):
-                            grow(chosen, sub_cells, sub_counts, [k for _, k in ext], child_gains)
+                            grow(sub_cells, sub_counts, sub_array, [q for _, q in ext], child_gains)
+                    del sub_cells, sub_counts, sub_array
                 chosen.pop()
             stack.pop()
 
         try:
-            grow([], [full], [n_all], order, [g for g, _ in root])
+            grow([full], [n_all], None, order, [g for g, _ in root])
         except _Found:
             stack.clear()
 
@@ -301,7 +427,7 @@ def _h_index(gains) -> int:
 
 
 def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
-              time_limit: float | None = None) -> VCBounds:
+              time_limit: float | None = None, ldim: LdimBounds | None = None) -> VCBounds:
     """Proven lower and upper bounds on ``VCdim(H)`` within a budget of nodes and/or seconds.
 
     Without a budget the bounds are equal (the exact value).  Ctrl-C stops the search
@@ -313,22 +439,32 @@ def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
     max_nodes : int, optional
         Budget of search nodes (candidate sets whose extensions are listed).
     time_limit : float, optional
-        Budget of seconds.
+        Budget of seconds, counted from the call (reading the class included); the
+        clock is read at every node and inside every long count, so the search stops
+        within a few milliseconds of it.
+    ldim : LdimBounds, optional
+        A Littlestone search's result for the same class: ``VCdim <= Ldim <=
+        ldim.upper`` (textbook, Section 21.1), so the search stops as soon as it finds a
+        shattered set of ``ldim.upper`` instances, and its upper bound is never above it.
 
     Returns
     -------
     VCBounds
         ``lower`` is the size of the shattered set ``witness``; ``upper`` is at most
-        ``floor(log2(number of distinct rows))`` and the number of instances that
-        split the class, and below that what the unexplored branches could reach.
+        ``floor(log2(number of distinct rows))`` (``k`` instances need ``2^k`` distinct
+        rows), the number of instances that split the class and ``ldim.upper``, and
+        below that what the unexplored branches could reach.  ``status`` is
+        ``"memory"`` when the search met a ``MemoryError`` (the bounds are still
+        proven).
 
     Raises
     ------
     InvalidArgumentError
-        For a bad ``H``, ``max_nodes`` or ``time_limit``.
+        For a bad ``H``, ``max_nodes``, ``time_limit`` or ``ldim``.
     InsufficientMemoryError
-        Before the search starts, when the class's bitsets would not fit in the memory
-        available.
+        Before the search starts, when :func:`vc_memory_estimate` exceeds the memory
+        available (:func:`~mistakebound.foundations.memory.available_memory`), or when
+        reading the class runs out of memory all the same.
 
     Examples
     --------
@@ -341,10 +477,47 @@ def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
     """
     require_class(H)
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
-    require_memory(search_memory_estimate(H), parameter="H",
-                   what=f"a VC search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
-                   advice="search a smaller class")
-    return _VCSearch(H).run(budget)
+    ldim_upper = None
+    if ldim is not None:
+        check_instance("ldim", ldim, LdimBounds, "an LdimBounds (from littlestone_bounds of the same class)")
+        ldim_upper = ldim.upper
+    what = f"a VC search of {H.n_hypotheses} hypotheses x {H.n_instances} instances"
+    require_memory(vc_memory_estimate(H), parameter="H", what=what, advice="search a smaller class")
+    clock = budget.start()
+    try:
+        search = _VCSearch(H, clock, ldim_upper)
+    except MemoryError as exc:
+        if isinstance(exc, InsufficientMemoryError):
+            raise
+        raise InsufficientMemoryError(
+            f"H: {what} ran out of memory while reading the class (estimated "
+            f"{format_bytes(vc_memory_estimate(H))}); search a smaller class",
+            needed=vc_memory_estimate(H), available=available_memory(),
+        ) from None
+    status = run_within(search.run)
+    return search.result(status)
+
+
+def vc_memory_estimate(H: HypothesisClass) -> int:
+    """Bytes a VC search of ``H`` needs at most, with every row assumed distinct.
+
+    The grouping of identical rows and the distinct rows (as for
+    :func:`~mistakebound.theory.littlestone.search_memory_estimate`), two working
+    copies of the table (one byte per entry) and its columns as bitsets, one cell array
+    per level of the search (4 bytes a row, at most ``floor(log2 |H|) + 2`` levels), and
+    the counting block (:data:`BLOCK_ENTRIES` entries, twice, 8 bytes each).  Linear in
+    the size of the table: the full cube ``{0,1}^18`` (``2^18 x 18``) needs about
+    80 MiB.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> vc_memory_estimate(classes.thresholds(7)) < 40 * 2**20
+    True
+    """
+    n, m = require_class(H).n_hypotheses, H.n_instances
+    levels = min(max(n.bit_length() - 1, 0), m) + 2
+    return search_memory_estimate(H) + 2 * n * m + n * m // 8 + 4 * n * levels + 16 * BLOCK_ENTRIES
 
 
 def shattered_set(H: HypothesisClass, *, max_nodes: int | None = None,

@@ -57,7 +57,7 @@ from mistakebound.foundations.validation import check_callable, check_instance, 
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import _as_label, _as_probability
 from mistakebound.game.players import describe, is_randomized
-from mistakebound.theory.search import Budget, Clock, OutOfBudget, SearchResult, run_within
+from mistakebound.theory.search import Budget, Clock, OutOfBudget, OutOfMemory, SearchResult, run_within
 
 __all__ = ["WorstCase", "worst_case_mistakes", "memo_bytes_needed"]
 
@@ -130,8 +130,8 @@ def _snapshot(learner: Any) -> Any:
 # can make it higher).
 _ENTRY_OVERHEAD = 40 + 64 + 56
 
-#: Without ``max_nodes``, the search stops (status ``"budget"``) when its memo estimate
-#: reaches this fraction of the memory available when it starts: the estimate is below
+#: Without ``max_nodes``, the search stops (status ``"memory"``) before its memo estimate
+#: exceeds this fraction of the memory available when it starts: the estimate is below
 #: the search's peak (measured: by a factor of 2 to 5).
 MEMO_FRACTION = 0.25
 
@@ -168,16 +168,17 @@ def memo_bytes_needed(H: HypothesisClass, max_nodes: int, state_key_bytes: int =
     return int(max_nodes) * (_ENTRY_OVERHEAD + bitset + int(state_key_bytes))
 
 
-def _node_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: bool) -> int | None:
-    """The positions the search may expand, its memo checked against the memory available.
+def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: bool) -> int | None:
+    """The most memo entries the search may hold, checked against the memory available.
 
-    With ``max_nodes``, a search whose memo cannot fit is refused before it starts;
-    without, the limit is the most positions whose memo fits in :data:`MEMO_FRACTION`
-    of it (None when the available memory is unknown).  A learner without
-    ``state_key()`` is searched without a memo: nothing to check.
+    With ``max_nodes``, a search whose memo cannot fit is refused before it starts (and
+    ``max_nodes`` bounds the memo: None is returned); without, the limit is the most entries that fit in
+    :data:`MEMO_FRACTION` of the memory available
+    (:func:`~mistakebound.foundations.memory.available_memory`; None when unknown).  A
+    learner without ``state_key()`` is searched without a memo: nothing to check.
     """
     if not keyed:
-        return max_nodes
+        return None
     try:
         key_bytes = _deep_size(_snapshot(learner).state_key())
     except Exception:  # noqa: BLE001 - the search itself will report a learner that cannot do this
@@ -188,7 +189,7 @@ def _node_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: 
             what=f"a search of up to {max_nodes} positions over {H.n_hypotheses} hypotheses (its memo)",
             advice="lower max_nodes, give a horizon, or search a smaller class",
         )
-        return max_nodes
+        return None  # the node budget bounds the memo
     available = memory.available_memory()
     if available is None:
         return None
@@ -226,8 +227,8 @@ def worst_case_mistakes(
         Limit the game to this many rounds.  Required for learners without
         ``state_key()`` and for learners that change state without a mistake.
     max_nodes : int, optional
-        Budget of positions to expand (default: as many as the memo can hold in a
-        quarter of the memory available, :data:`MEMO_FRACTION`).
+        Budget of positions to expand (default: none; the memo is then limited to what
+        fits in a quarter of the memory available, :data:`MEMO_FRACTION`).
     time_limit : float, optional
         Budget of seconds (default: none).
     progress : callable, optional
@@ -237,9 +238,10 @@ def worst_case_mistakes(
     Returns
     -------
     WorstCase
-        ``status`` ``"exact"``; ``"budget"`` when the search ran out of positions, time
-        or memory, or met a line deeper than Python's stack allows; ``"interrupted"`` on
-        Ctrl-C.  A partial result's ``lower`` is the best line found (by the search, or
+        ``status`` ``"exact"``; ``"budget"`` when the search ran out of positions or
+        time, or met a line deeper than Python's stack allows; ``"memory"`` when its memo
+        reached its share of the memory (without ``max_nodes``) or a ``MemoryError``
+        struck; ``"interrupted"`` on Ctrl-C.  A partial result's ``lower`` is the best line found (by the search, or
         by answering against each prediction), its ``upper`` the horizon or infinity.
 
     Raises
@@ -284,19 +286,23 @@ def worst_case_mistakes(
             f"horizon: {type(learner).__name__} exposes no state_key(), so positions cannot be "
             "recognised and the search cannot end by itself; give a horizon"
         )
-    limit = _node_limit(learner, H, budget.max_nodes, keyed)
-    game = _Game(learner, H, horizon, keyed, Budget(max_nodes=limit, time_limit=budget.time_limit).start(), progress)
+    memo_limit = _memo_limit(learner, H, budget.max_nodes, keyed)
+    game = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit)
     status = game.run()
     if status == "exact":
         lower = upper = game.value
         line = game.line
     else:
         lower, line = game.incumbent
-        if status == "budget":  # a second line, cheap, from answering against each prediction
+        if status == "memory":
+            game.memo.clear()  # room for what follows
+        if status in ("budget", "memory"):  # a second line, cheap, from answering against each prediction
             try:
                 lower, line = max((lower, line), game.greedy_line(), key=lambda t: t[0])
             except KeyboardInterrupt:
                 status = "interrupted"
+            except MemoryError:
+                pass
         upper = math.inf if horizon is None else horizon
     return WorstCase(
         lower=lower, upper=upper, status=status, witness=_strategy_graph(line, lower), nodes=game.clock.nodes,
@@ -316,8 +322,10 @@ class _Game:
     """
 
     def __init__(self, learner: Any, H: HypothesisClass, horizon: int | None, keyed: bool, clock: Clock,
-                 progress: Callable[[int], None] | None):
+                 progress: Callable[[int], None] | None, memo_limit: int | None = None):
         self.learner = learner
+        self.memo_limit = memo_limit
+        self.max_depth = sys.maxsize  # set by run() from the stack
         self.H = H
         self.horizon = horizon
         self.keyed = keyed
@@ -337,6 +345,8 @@ class _Game:
     def predict(self, L: Any, x: Any) -> float:
         try:
             raw = L.predict_proba_one(x) if self.randomized else L.predict_one(x)
+        except MemoryError:  # the machine's limit, not the learner's fault: the search stops (status "memory")
+            raise
         except Exception as exc:  # noqa: BLE001 - the learner's own fault, reported as in play()
             raise PlayerError(f"raised {exc!r} in the worst-case search", round=len(self.moves) + 1,
                               player="learner") from exc
@@ -351,6 +361,8 @@ class _Game:
     def learn(self, L: Any, x: Any, y: int) -> None:
         try:
             L.learn_one(x, y)
+        except MemoryError:
+            raise
         except Exception as exc:  # noqa: BLE001
             raise PlayerError(f"raised {exc!r} in learn_one during the worst-case search",
                               round=len(self.moves) + 1, player="learner") from exc
@@ -364,6 +376,14 @@ class _Game:
         path = frozenset({start}) if start else frozenset()
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
+        # a line deeper than the stack allows is a resource spent (status "budget"): each
+        # round takes two frames of the search and a few of the learner's at the leaf, so
+        # the search stops itself well before Python would raise RecursionError (which
+        # the learner's code might catch or turn into something else)
+        frames, f = 0, sys._getframe()
+        while f is not None:
+            frames, f = frames + 1, f.f_back
+        self.max_depth = max((sys.getrecursionlimit() - frames - 200) // 3, 1)
         try:
             return run_within(lambda: self._explore(root, V, path))
         finally:
@@ -394,9 +414,13 @@ class _Game:
         """Best (value, line) from this position; line = ((x, p, y, gain), ...)."""
         if h == 0:
             return 0, ()
+        if len(self.moves) >= self.max_depth:
+            raise OutOfBudget  # see run(): deeper than the stack allows
         key = (L.state_key(), V, h) if self.keyed else None
         if key is not None and key in self.memo:
             return self.memo[key]
+        if self.memo_limit is not None and len(self.memo) >= self.memo_limit:
+            raise OutOfMemory  # the memo would outgrow its share of the memory: stop before it does
         self.clock.spend()  # raises OutOfBudget past the budget: this position is not expanded
         if self.progress is not None and self.clock.nodes % 256 == 0:
             self.progress(256)

@@ -48,7 +48,7 @@ import numpy as np
 from attrs import define, field, frozen
 
 import mistakebound.game.play as _game
-from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError, NotApplicableError
 from mistakebound.foundations.text import number_text
 from mistakebound.foundations.validation import check_int
 from mistakebound.game import registry
@@ -375,6 +375,11 @@ class CheckSummary:
         The largest mistakes / bound (0 when no game had a positive bound).
     violations : int
         Always 0 (a violation raises); kept so a summary reads like a report row.
+    refused : int
+        Cases skipped because the learner's factory refused the class drawn
+        (:class:`~mistakebound.foundations.errors.InvalidArgumentError` or
+        :class:`~mistakebound.foundations.errors.NotApplicableError`: a learner that
+        needs two instances, say); when it refuses every case, the check raises its error.
     """
 
     cases: int
@@ -383,6 +388,7 @@ class CheckSummary:
     max_mistakes: float
     max_ratio: float
     violations: int = 0
+    refused: int = 0
 
 
 @define
@@ -408,12 +414,17 @@ class _Stats:
     searches: int = 0
     max_mistakes: float = 0
     max_ratio: float = 0.0
+    refused: int = 0
 
     def add(self, value: float, ratio: float | None) -> None:
         self.games += 1
         self.max_mistakes = max(self.max_mistakes, value)
         if ratio is not None:
             self.max_ratio = max(self.max_ratio, ratio)
+
+
+class _Refused(Exception):
+    """The learner's factory refused a class (its error is the cause)."""
 
 
 def _adversary_factories(adversaries: Any) -> Callable[[Any], list[Any]]:
@@ -606,7 +617,11 @@ def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool]) -> tup
     """Delete rows, then columns, one at a time while the case still fails, to a fixed point.
 
     hypothesis shrinks the draws; this finishes the job on the class itself, so the
-    counterexample is 1-minimal: removing any single row or column makes it pass.
+    counterexample is 1-minimal: removing any single row or column makes it pass, or
+    gives a class the learner cannot be built on.  It never builds a class without a
+    hypothesis or without an instance, and a smaller class on which ``fails`` raises
+    (the learner's factory refusing it, say) is not taken: the case returned always
+    failed.
     """
     H, case_seed = case
     if not isinstance(H, HypothesisClass):
@@ -615,10 +630,14 @@ def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool]) -> tup
     while progress:
         progress = False
         candidates = [dict(row=i) for i in range(H.n_hypotheses)] if H.n_hypotheses > 1 else []
-        candidates += [dict(column=j) for j in range(H.n_instances)]
+        candidates += [dict(column=j) for j in range(H.n_instances)] if H.n_instances > 1 else []
         for where in candidates:
-            smaller = _without(H, **where)
-            if fails((smaller, case_seed)):
+            try:
+                smaller = _without(H, **where)
+                failed = fails((smaller, case_seed))
+            except Exception:  # noqa: BLE001 - not a smaller counterexample: stop at the last valid class
+                failed = False
+            if failed:
                 H, progress = smaller, True
                 break
     return H, case_seed
@@ -722,7 +741,13 @@ def check_learner(
     """
     __tracebackhide__ = True  # pytest shows the failure, not this frame
     hypothesis, st = _hypothesis()
-    factory = _factory_of(make_learner)
+    given_factory = _factory_of(make_learner)
+
+    def factory(H: Any) -> Any:
+        try:
+            return given_factory(H)
+        except (InvalidArgumentError, NotApplicableError) as exc:  # "not on this class"
+            raise _Refused(str(exc)) from exc
     claim_of = _claims(bound)
     max_examples = check_int("max_examples", max_examples, 1)
     seed = check_int("seed", seed, 0)
@@ -822,16 +847,45 @@ def check_learner(
         max_examples=int(max_examples), database=None, deadline=None, print_blob=False,
         phases=(hypothesis.Phase.generate, hypothesis.Phase.shrink),
     )
+    found: list = []  # the last counterexample found and its failure: never lost while shrinking
+    refusals: list = []  # the factory's first refusal of a drawn class
+
+    def fails(case: tuple) -> bool:
+        try:
+            f = evaluate(case)
+        except _Refused as refused:
+            if not found:  # a class drawn that the learner does not take: skipped, and counted
+                stats.refused += 1
+                refusals[:1] = refusals[:1] or [refused.__cause__]
+            return False
+        except Exception:  # noqa: BLE001
+            if found:  # shrinking: a case a player cannot take is no smaller counterexample
+                return False
+            raise  # before any counterexample: the caller's learner or classes are at fault
+        if f is not None:
+            found[:] = [case, f]
+        return f is not None
+
     try:
-        minimal = hypothesis.find(cases, lambda case: evaluate(case) is not None, settings=settings,
-                                  random=random.Random(seed))
+        minimal = hypothesis.find(cases, fails, settings=settings, random=random.Random(seed))
     except hypothesis.errors.NoSuchExample:
+        if refusals and stats.refused >= stats.cases:  # it took none of the classes drawn
+            raise refusals[0]
         return CheckSummary(cases=stats.cases, games=stats.games, searches=stats.searches,
-                            max_mistakes=stats.max_mistakes, max_ratio=stats.max_ratio)
+                            max_mistakes=stats.max_mistakes, max_ratio=stats.max_ratio, refused=stats.refused)
+    except Exception:  # noqa: BLE001 - hypothesis gave up while shrinking: report what was found
+        if not found:
+            raise
+        minimal = found[0]
     if generated:  # a class the caller named is reported as it is, not a sub-class of it
-        minimal = _delete_rows_and_columns(minimal, lambda case: evaluate(case) is not None)
+        minimal = _delete_rows_and_columns(minimal, fails)
     tried = stats.cases
-    f = evaluate(minimal)
+    try:
+        f = evaluate(minimal)
+    except Exception:  # noqa: BLE001 - the replay raised: report the counterexample as it was found
+        if not found:
+            raise
+        f = found[1]
     if f is None:
         raise CheckFailure(
             f"{_name_of(make_learner)} failed on {minimal!r} during the search but not when replayed: "
@@ -839,7 +893,7 @@ def check_learner(
         )
     message = _failure_message(f, make_learner, tried)
     common = dict(H=f.H, adversary=f.adversary, seed=f.seed, rounds=f.rounds, transcript=f.transcript,
-                  make_learner=factory, stream=f.stream)
+                  make_learner=given_factory, stream=f.stream)
     if f.kind == "bound":
         raise BoundViolation(message, bound=f.claim.value, mistakes=f.measured, claim=f.claim, **common)
     raise GameFailure(message, **common) from f.error

@@ -19,12 +19,27 @@ reports ``exact = false`` with its proven ``lower`` and ``upper`` bounds.
 
 Verdicts: :func:`~mistakebound.verification.claims.judge`'s (``ok``, ``BROKEN``,
 ``undecided`` when a partial search's interval straddles the claim, ``no bound`` when
-the learner states none for this game), ``n/a`` (the player does not apply to the
-class) and ``error`` (the cell raised; its ``error_type`` and one-line ``error`` are
-recorded).  ``seconds`` is the wall time of
-the game or search and ``peak_kib`` its :mod:`tracemalloc` peak in KiB (Python
-allocations, numpy buffers included); building the class and importing the players
-come before and are not measured (each worker builds and caches them once).
+the learner states none for this game); ``budget`` for an ``ldim`` search out of its
+node or time budget (its claim ``Ldim <= log2 |H|`` is a theorem, so only the proven
+interval ``lower``, ``upper`` says anything); ``n/a`` (the player does not apply to the
+class); ``error``, a *player error*, kept on resume (a player raised, ``SystemExit`` and
+a player's own ``KeyboardInterrupt`` included, or a ``module:Class`` that cannot be
+imported; its ``error_type`` and one-line ``error`` are recorded); and ``infra``, an
+*infrastructure error* (:data:`INFRA`): the cell did not fail, the machine did (its
+worker process died, memory ran out), and a resumed sweep runs it again.  A partial
+search has no ``ratio`` and no ``mistakes`` or ``measured``: a lower bound is never
+reported as if it were the value.  ``seconds`` is the wall time of the game or search and
+``peak_kib`` its :mod:`tracemalloc` peak in KiB (Python allocations, numpy buffers
+included); building the class and importing the players come before and are not
+measured (each worker builds and caches them once).
+
+Each process keeps the classes it built in a cache bounded in bytes
+(:data:`CLASS_CACHE_BYTES`, at most a quarter of the memory budget, least recently used
+first out).  Class matrices are read-only, but a player can make one writable: each cached
+class carries a CRC-32 of its matrix, checked after every cell that used it (about 1 us for a
+small class, 1 ms for 4 MB; a fresh copy per cell would also rebuild the class's derived
+tables, 150 us even for ``thresholds:16``).  A cell that changed its class is a player
+error, and the class is rebuilt for the next cell.
 
 Examples
 --------
@@ -43,13 +58,17 @@ import functools
 import hashlib
 import json
 import math
+import threading
 import time
 import tracemalloc
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from attrs import asdict, frozen
 
-from mistakebound.foundations.errors import NotApplicableError
+from mistakebound.foundations.errors import InsufficientMemoryError, NotApplicableError
 from mistakebound.game import registry
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.play import play
@@ -57,7 +76,8 @@ from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.theory.worst_case import worst_case_mistakes
 from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, judge_played, stated_bound
 
-__all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "class_specs", "expand", "run_cell", "run_cells", "error_record"]
+__all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "INFRA", "CLASS_CACHE_BYTES", "class_specs", "expand", "run_cell",
+           "run_cells", "error_record", "infra_record", "is_infrastructure", "interrupts_from"]
 
 #: The input columns of a record (a cell's canonical inputs, plus its id first).
 INPUT_FIELDS = ("id", "kind", "search", "learner", "adversary", "class", "size", "seed", "horizon",
@@ -70,6 +90,12 @@ FIELDS = INPUT_FIELDS + (
 )
 
 _MAX_ERROR = 300
+
+#: The verdict of an infrastructure error: the cell's process died or ran out of memory.  Such
+#: a row is not "already recorded": a resumed sweep runs the cell again.
+INFRA = "infra"
+#: The most bytes of classes a process keeps built (also at most a quarter of its memory budget).
+CLASS_CACHE_BYTES = 256 * 2**20
 
 
 @frozen
@@ -178,9 +204,95 @@ def class_specs(entry: str, sizes: tuple[int, ...]) -> list[tuple[str, int | Non
 
 
 # ---------------------------------------------------------------------- running
-@functools.lru_cache(maxsize=32)
+def _footprint(setting: Any) -> int:
+    """About the bytes a built class holds: its matrix, its bitsets, its domain and names."""
+    matrix = getattr(setting, "matrix", None)
+    if matrix is None:
+        return 4096  # a space: a few parameters
+    rows, columns = matrix.shape
+    names = rows if getattr(setting, "names", None) is not None else 0
+    return int(matrix.nbytes) * 9 // 8 + 128 * (columns + names)
+
+
+def _digest(setting: Any) -> int | None:
+    matrix = getattr(setting, "matrix", None)
+    if matrix is None:
+        return None
+    return zlib.crc32(matrix.data if matrix.flags.c_contiguous else matrix.tobytes())
+
+
+class _ClassCache:
+    """The classes this process built, by spec: least recently used first out, bounded in bytes.
+
+    The class in use is always kept (even alone above the cap); each entry carries the
+    CRC-32 of its matrix, checked by :meth:`verify` after a cell.
+    """
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[str, tuple[Any, int | None, int]] = OrderedDict()
+        self._lock = threading.Lock()  # a dask worker may run cells in several threads
+        self.bytes = 0
+
+    def cap(self) -> int:
+        from mistakebound.foundations.memory import available_memory
+
+        budget = available_memory()
+        return CLASS_CACHE_BYTES if budget is None else max(0, min(CLASS_CACHE_BYTES, budget // 4))
+
+    def get(self, spec: str) -> Any:
+        with self._lock:
+            entry = self._entries.get(spec)
+            if entry is not None and entry[1] is not None and entry[0].matrix.flags.writeable:
+                self._drop(spec)  # made writable since the last check: rebuilt, whatever it holds now
+                entry = None
+            if entry is not None:
+                self._entries.move_to_end(spec)
+                return entry[0]
+        setting = registry.load_setting(spec)
+        size = _footprint(setting)
+        with self._lock:
+            if spec in self._entries:
+                self._drop(spec)
+            self._entries[spec] = (setting, _digest(setting), size)
+            self.bytes += size
+            cap = self.cap()
+            while self.bytes > cap and len(self._entries) > 1:
+                self._drop(next(iter(self._entries)))
+        return setting
+
+    def verify(self, spec: str) -> bool:
+        """Whether the cached class of ``spec`` is as built (dropped from the cache when not)."""
+        with self._lock:
+            entry = self._entries.get(spec)
+            if entry is None:
+                return True
+            setting, digest, _ = entry
+            if digest is None or (not setting.matrix.flags.writeable and _digest(setting) == digest):
+                return True
+            self._drop(spec)
+            return False
+
+    def _drop(self, spec: str) -> None:
+        _, _, size = self._entries.pop(spec)
+        self.bytes -= size
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.bytes = 0
+
+    def __contains__(self, spec: str) -> bool:
+        return spec in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+_classes = _ClassCache()
+
+
 def _class(spec: str):
-    return registry.load_setting(spec)
+    return _classes.get(spec)
 
 
 @functools.lru_cache(maxsize=64)
@@ -239,24 +351,35 @@ def _game(cell: Cell, record: dict) -> None:
 _LOG_SOURCE = "Ldim(H) <= log2 |H| (Theorem 21.3 and Lemma 21.6, textbook ch. 21)"
 
 
+def _searched(record: dict, result: Any, verdict: Verdict) -> None:
+    """Write a search's proven interval and its verdict; a partial search gets no value and no ratio."""
+    if result.status == "interrupted":
+        raise KeyboardInterrupt  # a real Ctrl-C, or the player's own (see run_cell)
+    exact = bool(result.exact)
+    record.update(exact=exact, lower=float(result.lower), upper=float(result.upper), nodes=int(result.nodes),
+                  mistakes=_number(result.lower) if exact else None, measured=float(result.lower) if exact else None)
+    _judged(record, verdict)
+    if not exact:
+        record["ratio"] = None  # lower / bound is not the ratio: the value is unknown
+        if result.status == "memory" and verdict.status != "BROKEN":
+            raise InsufficientMemoryError(f"the search ran out of memory after {int(result.nodes)} nodes: "
+                                          f"{result.describe()}; it runs again on resume")
+
+
 def _search(cell: Cell, record: dict) -> None:
     H = _class(cell.cls)
     if cell.search == "ldim":
         b = LdimSearch(H).bounds(max_nodes=cell.max_nodes)
-        if b.status == "interrupted":
-            raise KeyboardInterrupt
-        record.update(mistakes=int(b.lower), measured=float(b.lower), exact=bool(b.exact), lower=float(b.lower),
-                      upper=float(b.upper), nodes=int(b.nodes))
-        _judged(record, judge(b, Bound(math.log2(H.n_hypotheses) if H.n_hypotheses else 0.0, source=_LOG_SOURCE)))
+        verdict = judge(b, Bound(math.log2(H.n_hypotheses) if H.n_hypotheses else 0.0, source=_LOG_SOURCE))
+        _searched(record, b, verdict)
         record["bound_measure"] = "Ldim <= log2|H|"
+        if not b.exact and record["verdict"] in ("ok", "undecided"):  # the claim is a theorem: only the interval
+            record["verdict"] = "budget"
+            record["note"] = _one_line(f"{b.describe()} after {b.nodes} nodes: raise max_nodes for the exact value")
         return
     learner = registry.build("learner", cell.learner, H, rounds=cell.horizon)
     W = worst_case_mistakes(learner, H, horizon=cell.horizon, max_nodes=cell.max_nodes)
-    if W.status == "interrupted":
-        raise KeyboardInterrupt
-    record.update(mistakes=_number(W.lower) if W.exact else None, exact=bool(W.exact), lower=float(W.lower),
-                  upper=float(W.upper), nodes=int(W.nodes), measured=float(W.lower))
-    _judged(record, judge(W, stated_bound(learner, H, rounds=cell.horizon, realizable=True)))
+    _searched(record, W, judge(W, stated_bound(learner, H, rounds=cell.horizon, realizable=True)))
 
 
 def _one_line(text: str) -> str:
@@ -271,19 +394,89 @@ def _blank(cell: Cell) -> dict:
     return record
 
 
+def _chain(exc: BaseException) -> list[BaseException]:
+    seen: list[BaseException] = []
+    while exc is not None and exc not in seen and len(seen) < 20:
+        seen.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return seen
+
+
+def is_infrastructure(exc: BaseException) -> bool:
+    """Whether a cell's exception is the machine's fault, not the players': out of memory (anywhere in its chain).
+
+    Examples
+    --------
+    >>> is_infrastructure(MemoryError()), is_infrastructure(RuntimeError("a player's bug"))
+    (True, False)
+    """
+    return any(isinstance(e, MemoryError) for e in _chain(exc))
+
+
+def _error_type(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc.__context__
+    name = type(exc).__name__
+    if cause is not None and type(cause).__name__ not in (name, "KeyboardInterrupt"):
+        name = f"{name} ({type(cause).__name__})"
+    return name
+
+
 def error_record(cell: Cell, exc: BaseException, *, seconds: float = 0.0) -> dict:
-    """The record of a cell that raised ``exc``: verdict ``error``, its type and message."""
+    """The record of a cell that raised ``exc``: verdict ``error`` (``infra`` out of memory), its type and message."""
     record = _blank(cell)
-    record.update(verdict="error", error_type=type(exc).__name__, error=_one_line(str(exc) or type(exc).__name__),
-                  seconds=float(seconds))
+    name = _error_type(exc)
+    verdict = INFRA if is_infrastructure(exc) else "error"
+    record.update(verdict=verdict, error_type=name, error=_one_line(str(exc) or name), seconds=float(seconds))
     return record
 
 
+def infra_record(cell: Cell, error_type: str, message: str, *, seconds: float = 0.0) -> dict:
+    """The record of a cell that an infrastructure error stopped (a dead worker): verdict :data:`INFRA`.
+
+    Examples
+    --------
+    >>> r = infra_record(Cell(kind="search", search="ldim", cls="thresholds:3"), "WorkerDied", "killed")
+    >>> r["verdict"], r["error_type"], r["error"]
+    ('infra', 'WorkerDied', 'killed')
+    """
+    record = _blank(cell)
+    record.update(verdict=INFRA, error_type=error_type, error=_one_line(message), seconds=float(seconds))
+    return record
+
+
+#: Tells whether a KeyboardInterrupt inside a cell is a real interrupt: None (the default)
+#: treats every one as real; a sweep that watches its signals, and a worker process that
+#: ignores them, install a function (see :func:`interrupts_from`).
+_real_interrupt: Callable[[], bool] | None = None
+
+
+def interrupts_from(source: Callable[[], bool] | None) -> Callable[[], bool] | None:
+    """Install how :func:`run_cell` tells Ctrl-C from a player's own ``KeyboardInterrupt``; return the old one.
+
+    ``source()`` is True when this process received SIGINT or SIGTERM: then a
+    ``KeyboardInterrupt`` (or a ``SystemExit`` a SIGTERM handler raised) stops the sweep;
+    otherwise it came from a player and is that cell's player error.  ``None`` (the
+    default) takes every ``KeyboardInterrupt`` as real, and every ``SystemExit`` as a
+    player's.
+    """
+    global _real_interrupt
+    old, _real_interrupt = _real_interrupt, source
+    return old
+
+
+def _signalled() -> bool:
+    """Whether this process is known to have received SIGINT or SIGTERM during the sweep."""
+    source = _real_interrupt
+    return source is not None and bool(source())
+
+
 def run_cell(cell: Cell) -> dict:
-    """Run one cell and return its record (never raises, except KeyboardInterrupt).
+    """Run one cell and return its record (never raises, but on a real Ctrl-C).
 
     A cell that raises is recorded with verdict ``error`` (``n/a`` for a player that
-    does not apply to the class), its error type and its message.
+    does not apply to the class), its error type and its message: ``SystemExit`` from a
+    player included, and a player's own ``KeyboardInterrupt`` when the sweep can tell it
+    from Ctrl-C (see :func:`interrupts_from`).  Out of memory, it is recorded ``infra``.
     """
     record = _blank(cell)
     seconds, peak = 0.0, 0
@@ -306,12 +499,20 @@ def run_cell(cell: Cell) -> dict:
                 tracemalloc.stop()
     except NotApplicableError as exc:
         record.update(verdict="n/a", error_type=type(exc).__name__, error=_one_line(str(exc)))
+    except (KeyboardInterrupt, SystemExit) as exc:
+        if _signalled() or (isinstance(exc, KeyboardInterrupt) and _real_interrupt is None):
+            raise  # Ctrl-C or SIGTERM (its handler may raise either) stops the sweep
+        kind = "SystemExit" if isinstance(exc, SystemExit) else "KeyboardInterrupt"  # GameInterrupted included
+        what = f"SystemExit({exc.code!r})" if kind == "SystemExit" else f"KeyboardInterrupt ({exc or 'no Ctrl-C'})"
+        record.update(verdict="error", error_type=kind, error=_one_line(f"a player raised {what}"))
     except Exception as exc:  # noqa: BLE001 - a failing cell is recorded, the sweep goes on
-        cause = exc.__cause__ or exc.__context__
-        name = type(exc).__name__
-        if cause is not None and type(cause).__name__ not in (name, "KeyboardInterrupt"):
-            name = f"{name} ({type(cause).__name__})"
-        record.update(verdict="error", error_type=name, error=_one_line(str(exc) or name))
+        name = _error_type(exc)
+        record.update(verdict=INFRA if is_infrastructure(exc) else "error", error_type=name,
+                      error=_one_line(str(exc) or name))
+    if cell.cls in _classes and not _classes.verify(cell.cls):
+        record.update(verdict="error", error_type="PlayerError", ratio=None,
+                      error=_one_line(f"a player changed the class {cell.cls} (its matrix was made writable "
+                                      "and written): the cell's result cannot be trusted; the class is rebuilt"))
     record["seconds"] = seconds
     record["peak_kib"] = round(peak / 1024, 1)
     return record

@@ -4,9 +4,11 @@
 ``run(args, out)`` runs the sweep, prints the summary table and writes the plots.
 
 Exit codes as in the rest of the command line: 0 every bound held and no cell failed;
-1 a bound is broken or a cell failed (each recorded, the sweep went on); 2 bad input (a
-one-line message); 3 interrupted (every finished cell is in the results file: run the
-same command again to resume).
+1 a bound is broken or a player failed in a cell (each recorded, the sweep went on); 2
+bad input (a one-line message); 3 interrupted (Ctrl-C, SIGTERM or SIGHUP: every finished
+cell is in the results file) or some cells stopped by an infrastructure error (a worker
+that died, memory that ran out): run the same command again to resume, which runs those
+cells again.
 
 Examples
 --------
@@ -52,8 +54,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
             "horizons, or searches) into cells, run each cell once, stream one CSV row per finished "
             "cell to --out, and print a summary: the worst ratio of mistakes to bound per learner and "
             "every broken bound with the command that replays it. Rerun the same command after an "
-            "interruption to run only the cells not yet recorded. Exit 0 if every bound held, 1 if "
-            "one is broken or a cell failed, 2 for bad input, 3 if interrupted."
+            "interruption to run only the cells not yet recorded (and those a dead worker or a lack "
+            "of memory stopped). Exit 0 if every bound held, 1 if one is broken or a player failed, "
+            "2 for bad input, 3 if interrupted (Ctrl-C, SIGTERM) or cells met infrastructure errors."
         ),
     )
     p.add_argument("config", metavar="CONFIG.toml", help="the sweep configuration (see the README)")
@@ -71,6 +74,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="write plots of mistakes (regret) against size per learner, with bounds, to DIR")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-import", action="store_true",
+                   help="refuse every module:Class player, for a config from someone else: only registered "
+                        "names (the zoo's and installed plugins') run; without it a config, like a Python "
+                        "script, runs the code it names")
     p.set_defaults(run=run)
     return p
 
@@ -79,16 +86,24 @@ def run(args: Any, out: TextIO | None = None) -> int:
     """Run the ``sweep`` subcommand; return the exit code.
 
     Bad input raises :class:`~mistakebound.foundations.errors.MistakeboundError` (the main command
-    line prints it on one line and exits 2).
+    line prints it on one line and exits 2).  SIGTERM and SIGHUP are handled as Ctrl-C
+    from here on (exit 3), not only while cells run.
     """
-    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.interfaces.sweep.runner import signals_as_interrupts
+
+    with signals_as_interrupts():
+        return _run(args, out)
+
+
+def _run(args: Any, out: TextIO | None) -> int:
+    from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
     from mistakebound.interfaces.sweep.config import load_config
-    from mistakebound.interfaces.sweep.results import ResultsFile
-    from mistakebound.interfaces.sweep.runner import sweep
+    from mistakebound.interfaces.sweep.results import ResultsFile, finished
+    from mistakebound.interfaces.sweep.runner import SweepInterrupted, sweep
     from mistakebound.interfaces.sweep.summary import format_summary, plot_records
 
     out = sys.stdout if out is None else out
-    config = load_config(args.config)
+    config = load_config(args.config, allow_imports=not getattr(args, "no_import", False))
     path = Path(args.out) if args.out is not None else Path(args.config).with_suffix(".csv")
     executor = args.executor
     if args.scheduler is not None:
@@ -105,18 +120,23 @@ def run(args: Any, out: TextIO | None = None) -> int:
         from mistakebound.interfaces.plots import _matplotlib
 
         _matplotlib()  # a missing matplotlib is reported before any work
-    cells = config.cells()
-    known = ResultsFile(path).load()  # also validates the file before any work
-    todo = sum(c.id not in known for c in cells)
     try:
+        cells = config.cells()
+        known = finished(ResultsFile(path, parameter="--out").load())  # also validates the file before any work
+        todo = sum(c.id not in known for c in cells)
         result = sweep(config, out=path, executor=executor, workers=args.workers, scheduler=args.scheduler,
                        batch=args.batch, progress=False if args.no_progress else None)
-    except KeyboardInterrupt:
-        done = len(ResultsFile(path).load())
-        print(f"sweep: interrupted; {done} cells recorded in {path}; run the same command again to resume",
+    except KeyboardInterrupt as exc:
+        try:
+            done = len(finished(ResultsFile(path).load()))
+        except (MistakeboundError, OSError):
+            done = "the finished"
+        how = f"stopped by {exc.args[0]}" if isinstance(exc, SweepInterrupted) else _interrupted_by()
+        print(f"sweep: {how}; {done} cells recorded in {path}; run the same command again to resume",
               file=out)
         return EXIT_INTERRUPTED
-    print(f"sweep: {len(cells)} cells ({result.ran} run now, {result.skipped} already recorded) on "
+    rerun = f", {result.rerun} of them again after infrastructure errors" if result.rerun else ""
+    print(f"sweep: {len(cells)} cells ({result.ran} run now{rerun}, {result.skipped} already recorded) on "
           f"{result.executor} -> {path}", file=out)
     if todo != result.ran:  # cannot happen unless the file changed under us
         print(f"sweep: warning: expected to run {todo} cells, ran {result.ran}", file=out)
@@ -124,4 +144,20 @@ def run(args: Any, out: TextIO | None = None) -> int:
     if args.plot is not None:
         files = plot_records(result.records, args.plot)
         print(f"wrote {len(files)} plot(s) to {args.plot}", file=out)
-    return EXIT_OK if result.ok else EXIT_BROKEN
+    if result.broken or result.errors:
+        return EXIT_BROKEN
+    if result.infra:
+        print(f"sweep: {len(result.infra)} cell(s) stopped by infrastructure errors; run the same command "
+              "again to run them again", file=out)
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _interrupted_by() -> str:
+    """How the command line says what stopped the sweep (the signal, when its handler noted one)."""
+    try:
+        from mistakebound.interfaces.startup import interrupted_by
+    except ImportError:  # pragma: no cover - a command line without it
+        return "interrupted"
+    by = interrupted_by()
+    return "interrupted" if by in (None, "Ctrl-C") else f"stopped by signal {by}"

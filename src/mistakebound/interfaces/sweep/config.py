@@ -27,9 +27,19 @@ A class entry is a zoo family name (the size is its one argument), a spec with
 ``{n}`` where the size goes, or a fixed spec such as ``"random:12,6,0.5,3"`` (its
 cells have no size).  A learner or adversary is a registered name (case, ``-`` and
 ``_`` ignored, see :mod:`mistakebound.game.registry`) or an import path
-``"package.module:Class"`` whose constructor takes nothing, the class ``H``, or
-``H`` and the horizon ``T``.  Every error names the key, the value and what was
-expected; unknown names come with the closest known ones.
+``"package.module:Class"`` naming a learner or adversary class whose constructor takes
+nothing, the class ``H``, or ``H`` and the horizon ``T``.  Every error names the key,
+the value and what was expected; unknown names come with the closest known ones.
+
+Trust: validating a configuration imports nothing it names and runs none of its code.
+An import path is checked as text only (a dotted module path outside the standard
+library and a class name); the module is imported when the sweep runs a cell that
+plays it, so a sweep configuration, like a Python script, runs the code it names.  For
+a configuration from someone else, ``allow_imports=False`` (``mistakebound sweep
+CONFIG --no-import``) refuses every import path: only the registered names remain, the
+zoo's and those of installed plugins (entry points of packages you installed, which a
+configuration cannot add).  The TOML itself is data: a file nested too deeply for the
+parser is refused as bad input.
 
 Examples
 --------
@@ -63,7 +73,7 @@ from typing import Any
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
-from mistakebound.foundations.validation import check_int
+from mistakebound.foundations.validation import brief, check_int
 
 __all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "KINDS", "SEARCHES"]
 
@@ -78,7 +88,7 @@ _TOP_KEYS = {"grid"}
 
 
 def _fail(key: str, value: Any, expected: str) -> InvalidArgumentError:
-    return InvalidArgumentError(f"{key}: expected {expected}, got {value!r}")
+    return InvalidArgumentError(f"{key}: expected {expected}, got {brief(value)}")
 
 
 def _unknown_key(where: str, key: str, known: set[str]) -> InvalidArgumentError:
@@ -88,12 +98,17 @@ def _unknown_key(where: str, key: str, known: set[str]) -> InvalidArgumentError:
 
 
 # ------------------------------------------------------------------------ players
-def resolve_player(name: Any, kind: str, key: str) -> str:
-    """The canonical name of a learner or adversary named in a config.
+def resolve_player(name: Any, kind: str, key: str, *, allow_imports: bool = True) -> str:
+    """The canonical name of a learner or adversary named in a config; imports nothing.
 
-    The name is looked up in the one registry (:func:`mistakebound.game.registry.find`):
-    a registered name in any spelling becomes its canonical one (parameters kept,
-    ``ObliviousCoin(labels=coin)``); an import path ``"module:Class"`` stays as it is.
+    A registered name is looked up in the one registry
+    (:func:`mistakebound.game.registry.resolve`) and in any spelling becomes its
+    canonical one (parameters kept, ``ObliviousCoin(labels=coin)``).  An import path
+    ``"module:Class"`` is checked as text only
+    (``registry.resolve(..., imports="check")``: no module is imported, no code
+    runs) and stays as it is; the sweep imports it when it runs a cell, and
+    records a failure to import it, or a module attribute that is not a learner or
+    adversary class, as that cell's error.
 
     Parameters
     ----------
@@ -101,11 +116,15 @@ def resolve_player(name: Any, kind: str, key: str) -> str:
     kind : {"learner", "adversary"}
     key : str
         The config key, for messages (``"grid[0].learners[1]"``).
+    allow_imports : bool
+        False refuses every import path (a configuration from someone else): only the
+        registered names, the zoo's and installed plugins', remain.
 
     Raises
     ------
     InvalidArgumentError
-        For an unknown name (with close matches) or an import path that cannot be imported.
+        For an unknown name (with close matches), bad parameters, or an import path
+        that is not one (``..:x``), names the standard library, or is not allowed.
 
     Examples
     --------
@@ -113,20 +132,24 @@ def resolve_player(name: Any, kind: str, key: str) -> str:
     'SOA'
     >>> resolve_player("mistakebound.learners.halving:Halving", "learner", "learners[0]")
     'mistakebound.learners.halving:Halving'
+    >>> resolve_player("my_players:Lazy", "learner", "learners[0]", allow_imports=False)
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: learners[0]: 'my_players:Lazy' is an import path, and imports are not allowed (--no-import); expected a registered learner name such as 'Halving'
     """
     from mistakebound.game import registry
 
     if not isinstance(name, str) or not name.strip():
-        raise _fail(key, name, f"a {kind} name such as {'Halving' if kind == 'learner' else 'OppositeLabel'!r} "
-                               "or an import path 'module:Class'")
+        example = "Halving" if kind == "learner" else "OppositeLabel"
+        raise _fail(key, name, f"a {kind} name such as {example!r} or an import path 'module:Class'")
+    text = name.strip()
     try:  # names and parameters checked here, so that a typo fails the config, not every cell
-        entry, _ = registry.resolve(kind, name)
+        entry, _ = registry.resolve(kind, text, imports="check" if allow_imports else "refuse")
     except InvalidArgumentError as exc:
         message = " ".join(str(exc).split())
         for prefix in (f"{kind}: ", "spec "):
             message = message.removeprefix(prefix)
         raise InvalidArgumentError(f"{key}: {message}") from None
-    text = name.strip()
     return entry.name + (text[text.index("("):] if "(" in text else "")
 
 
@@ -204,8 +227,8 @@ class Grid:
     max_nodes: int = 200_000
 
     @classmethod
-    def from_table(cls, table: Any, index: int = 0) -> Grid:
-        """Validate one ``[[grid]]`` table (a dict) and build the grid.
+    def from_table(cls, table: Any, index: int = 0, *, allow_imports: bool = True) -> Grid:
+        """Validate one ``[[grid]]`` table (a dict) and build the grid (imports nothing; see :func:`resolve_player`).
 
         Raises
         ------
@@ -233,9 +256,10 @@ class Grid:
                 raise _fail(where + "realizable", realizable, "true or false")
             return cls(
                 kind="game",
-                learners=tuple(resolve_player(n, "learner", f"{where}learners[{i}]")
+                learners=tuple(resolve_player(n, "learner", f"{where}learners[{i}]", allow_imports=allow_imports)
                                for i, n in enumerate(learners)),
-                adversaries=tuple(resolve_player(n, "adversary", f"{where}adversaries[{i}]")
+                adversaries=tuple(resolve_player(n, "adversary", f"{where}adversaries[{i}]",
+                                                 allow_imports=allow_imports)
                                   for i, n in enumerate(adversaries)),
                 classes=classes_, sizes=sizes,
                 seeds=_ints(where, table, "seeds", 0, default=(0,)),
@@ -256,7 +280,7 @@ class Grid:
             horizons: tuple = (None,)
         else:
             names = _list(where, table, "learners", "learner names")
-            learners = tuple(resolve_player(n, "learner", f"{where}learners[{i}]")
+            learners = tuple(resolve_player(n, "learner", f"{where}learners[{i}]", allow_imports=allow_imports)
                              for i, n in enumerate(names))
             horizons = _ints(where, table, "horizons", 0, default=(None,)) if "horizons" in table else (None,)
         return cls(kind="search", learners=learners, classes=classes_, sizes=sizes, seeds=(0,),
@@ -274,8 +298,10 @@ class SweepConfig:
     source: str = ""
 
     @classmethod
-    def from_dict(cls, data: Any, *, source: str = "") -> SweepConfig:
-        """Validate a parsed configuration (``{"grid": [{...}, ...]}``).
+    def from_dict(cls, data: Any, *, source: str = "", allow_imports: bool = True) -> SweepConfig:
+        """Validate a parsed configuration (``{"grid": [{...}, ...]}``); imports nothing.
+
+        ``allow_imports=False`` refuses every ``module:Class`` player (see :func:`resolve_player`).
 
         Raises
         ------
@@ -292,22 +318,37 @@ class SweepConfig:
             grids = [grids]
         if not isinstance(grids, list) or not grids:
             raise _fail("grid", grids, "at least one [[grid]] table")
-        return cls(grids=[Grid.from_table(t, i) for i, t in enumerate(grids)], source=source)
+        return cls(grids=[Grid.from_table(t, i, allow_imports=allow_imports) for i, t in enumerate(grids)],
+                   source=source)
 
     @classmethod
-    def from_toml(cls, text: str, *, source: str = "") -> SweepConfig:
-        """Parse and validate TOML text.
+    def from_toml(cls, text: str, *, source: str = "", allow_imports: bool = True) -> SweepConfig:
+        """Parse and validate TOML text; imports nothing (see :func:`resolve_player`).
 
         Raises
         ------
         InvalidArgumentError
-            For TOML that does not parse (with tomllib's line and column) or a bad value.
+            For TOML that does not parse (with tomllib's line and column), TOML nested
+            too deeply to parse, or a bad value.
+
+        Examples
+        --------
+        >>> SweepConfig.from_toml("x = " + "[" * 50_000)
+        Traceback (most recent call last):
+        ...
+        mistakebound.foundations.errors.InvalidArgumentError: config: not valid TOML: arrays or tables nested too deeply to read
         """
+        where = f"config{' ' + source if source else ''}"
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise InvalidArgumentError(f"config{' ' + source if source else ''}: not valid TOML: {exc}") from None
-        return cls.from_dict(data, source=source)
+            raise InvalidArgumentError(f"{where}: not valid TOML: {' '.join(str(exc).split())}") from None
+        except RecursionError:
+            raise InvalidArgumentError(f"{where}: not valid TOML: arrays or tables nested too deeply to read") from None
+        try:
+            return cls.from_dict(data, source=source, allow_imports=allow_imports)
+        except RecursionError:  # pragma: no cover - tomllib refuses such nesting first
+            raise InvalidArgumentError(f"{where}: values nested too deeply") from None
 
     def cells(self) -> list:
         """Every cell of every grid, in order (see :func:`mistakebound.interfaces.sweep.cells.expand`)."""
@@ -316,8 +357,11 @@ class SweepConfig:
         return expand(self)
 
 
-def load_config(path: str | os.PathLike) -> SweepConfig:
-    """Read and validate a sweep configuration file.
+def load_config(path: str | os.PathLike, *, allow_imports: bool = True) -> SweepConfig:
+    """Read and validate a sweep configuration file; imports nothing it names.
+
+    ``allow_imports=False`` (``mistakebound sweep CONFIG --no-import``) refuses every
+    ``module:Class`` player, for a configuration from someone else (see :func:`resolve_player`).
 
     Raises
     ------
@@ -331,4 +375,4 @@ def load_config(path: str | os.PathLike) -> SweepConfig:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidArgumentError(f"CONFIG: cannot read {str(path)!r}: {exc}") from None
-    return SweepConfig.from_toml(text, source=str(path))
+    return SweepConfig.from_toml(text, source=str(path), allow_imports=allow_imports)

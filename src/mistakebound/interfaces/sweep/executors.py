@@ -2,14 +2,16 @@
 
 :func:`execute` takes the cells still to run and yields their records in batches as
 they finish, whichever executor runs them; every executor calls the same
-:func:`~mistakebound.interfaces.sweep.cells.run_cells` on the same cells, so the records are the
+:func:`~mistakebound.interfaces.sweep.cells.run_cell` on the same cells, so the records are the
 same (but for ``seconds`` and ``peak_kib``).
 
 ``"inprocess"``
     One cell after another in this process (tiny grids, debugging).
 ``"processes"``
-    A :class:`concurrent.futures.ProcessPoolExecutor` of ``workers`` processes
-    (default: the number of CPUs).
+    A pool of ``workers`` processes (default: the number of CPUs) of this module's own
+    (:class:`WorkerPool`), built for faults rather than a
+    :class:`concurrent.futures.ProcessPoolExecutor`, whose one dead worker breaks every
+    task still queued.
 ``"dask"``
     A ``dask.distributed`` client connected to ``scheduler`` (``tcp://host:port``), or,
     without one, to a ``LocalCluster`` of ``workers`` processes on 127.0.0.1 started for
@@ -17,9 +19,37 @@ same (but for ``seconds`` and ``peak_kib``).
     ``pip install 'mistakebound[dask]'``.
 
 Cells travel in small batches (``batch`` cells per task; by default enough for about
-16 tasks per worker, at most 32 cells) so that cheap cells do not drown in messaging.
-A batch that fails as a whole (a worker that died) yields an ``error`` record for each
-of its cells; the sweep goes on.
+16 tasks per worker, at most 32 cells).
+
+**Faults.**  A pool worker sends each cell's record as soon as the cell finishes, so when
+it dies (a player called ``os.abort``, a ``kill -9``, the kernel's OOM killer) the pool
+knows the one cell it was running: that cell is recorded as an infrastructure error
+(verdict ``infra``, ``error_type`` ``WorkerDied``, re-run on resume), a fresh worker
+takes the dead one's place and the rest of its batch, and the other workers never
+notice.  The dead cell is not run again in the same sweep (no loop).  On Dask, a batch
+lost with its worker is sent again cell by cell (the LocalCluster retries nothing
+itself), and a cell whose worker dies alone is recorded ``infra``.
+
+**Stopping.**  Workers ignore Ctrl-C (SIGINT reaches the whole terminal's process
+group; only the sweep's main process acts on it): on Ctrl-C or SIGTERM in the main
+process (see :mod:`~mistakebound.interfaces.sweep.runner`) the pool first hands over the
+records its workers have sent, then closing the executor drops the queued work and
+terminates the workers at once, a hanging cell included (SIGTERM, then SIGKILL after
+:data:`GRACE` seconds).  A worker also dies with the main process, however
+that dies (``kill -9`` included): it asks the kernel for SIGKILL when its parent dies
+(Linux ``PR_SET_PDEATHSIG``) and a thread checks ``os.getppid()`` every
+:data:`PARENT_POLL` seconds as a fallback.  A LocalCluster's worker processes end when the
+sweep's process does (dask's own pipe to each), are forked from a forkserver that ignores
+Ctrl-C, so that they ignore it from birth, even while still importing
+(:func:`_forkserver_ignoring_ctrl_c`), and ignore it again once started
+(:func:`dask_setup`, a preload); closing the cluster is quiet (its logs and stderr are
+silenced), so a Ctrl-C prints the command line's one line and nothing else.
+
+**Memory.**  Each worker gets its share of this process's memory budget in its
+environment: ``MISTAKEBOUND_MEMORY_LIMIT`` =
+:func:`~mistakebound.foundations.memory.memory_share` (available memory / workers), so
+that the searches and class caches of ``workers`` processes together stay within what
+one process may use (see :func:`worker_environment`).
 
 Examples
 --------
@@ -27,22 +57,38 @@ Examples
 >>> cells = [Cell(kind="search", search="ldim", cls=f"thresholds:{n}", size=n) for n in (3, 7)]
 >>> [r["mistakes"] for batch in execute(cells, executor="inprocess") for r in batch]
 [2, 3]
+>>> sorted(r["mistakes"] for batch in execute(cells, executor="processes", workers=2) for r in batch)
+[2, 3]
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import math
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
-from mistakebound.interfaces.sweep.cells import Cell, error_record, run_cell, run_cells
+from mistakebound.interfaces.sweep.cells import Cell, error_record, infra_record, interrupts_from, run_cell
 
-__all__ = ["EXECUTORS", "DaskDependencyError", "execute", "batches", "default_workers"]
+__all__ = ["EXECUTORS", "DaskDependencyError", "WorkerPool", "execute", "batches", "default_workers",
+           "worker_environment", "signals_held", "GRACE", "PARENT_POLL"]
 
 #: The executors :func:`execute` knows.
 EXECUTORS = ("inprocess", "processes", "dask")
+#: Seconds a terminated worker gets before SIGKILL.
+GRACE = 1.0
+#: Seconds between a worker's checks that its parent is alive (the fallback to PR_SET_PDEATHSIG).
+PARENT_POLL = 0.25
+#: Worker deaths in a row with no cell to blame (at start-up) after which the pool gives up.
+_MAX_IDLE_DEATHS = 3
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class DaskDependencyError(MistakeboundError, ImportError):
@@ -70,6 +116,26 @@ def batches(cells: Sequence[Cell], workers: int, batch: int | None = None) -> li
     return [list(cells[i:i + batch]) for i in range(0, len(cells), batch)]
 
 
+def worker_environment(workers: int) -> dict[str, str]:
+    """The environment variables each of ``workers`` worker processes gets: its share of the memory budget.
+
+    The share is :func:`mistakebound.foundations.memory.memory_share`, put in
+    :data:`~mistakebound.foundations.memory.MEMORY_LIMIT_VARIABLE`, so that every memory
+    check and default in a worker (its searches' memos, its class cache) stays within it;
+    nothing when the available memory is unknown.
+
+    Examples
+    --------
+    >>> env = worker_environment(4)
+    >>> env == {} or int(env["MISTAKEBOUND_MEMORY_LIMIT"]) > 0
+    True
+    """
+    from mistakebound.foundations.memory import MEMORY_LIMIT_VARIABLE, memory_share
+
+    share = memory_share(workers)
+    return {} if share is None else {MEMORY_LIMIT_VARIABLE: str(max(1, share))}
+
+
 def _check(executor: str, workers: int | None, batch: int | None) -> int:
     if executor not in EXECUTORS:
         raise InvalidArgumentError(f"executor: expected one of {', '.join(EXECUTORS)}, got {executor!r}")
@@ -89,6 +155,9 @@ def execute(
     batch: int | None = None,
 ) -> Iterator[list[dict]]:
     """Run ``cells`` and yield their records, a batch at a time, as they finish.
+
+    Close the iterator (``close()``, or let it be collected) to stop: the queued work is
+    dropped and the worker processes are terminated.
 
     Parameters
     ----------
@@ -119,28 +188,315 @@ def execute(
     return _dask(batches(cells, n, batch), n, scheduler)
 
 
-def _failed(cells: list[Cell], exc: BaseException) -> list[dict]:
-    return [error_record(c, exc) for c in cells]
-
-
 def _processes(work: list[list[Cell]], workers: int) -> Iterator[list[dict]]:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     if not work:
         return
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(work)))
+    pool = WorkerPool(min(workers, len(work)))
     try:
-        futures = {pool.submit(run_cells, b): b for b in work}
-        for future in as_completed(futures):
-            try:
-                records = future.result()
-            except Exception as exc:  # noqa: BLE001 - a dead worker: record, go on
-                records = _failed(futures[future], exc)
-            yield records
+        yield from pool.run(work)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.close()
 
 
+# ------------------------------------------------------------------ the worker process
+def _die_with_parent(parent: int | None) -> None:
+    """End this process when ``parent`` dies: PR_SET_PDEATHSIG on Linux, and a thread polling getppid.
+
+    ``None``: the parent this process has now (a forkserver, which ends with the main process).
+    """
+    if parent is None:
+        parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # died before the request above
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="mistakebound-parent-watch", daemon=True).start()
+
+
+def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
+    """A pool worker: run the cells of each batch it receives, sending each record as the cell finishes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # terminate() ends a hanging cell at once
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
+    _die_with_parent(parent)
+    os.environ.update(env)
+    interrupts_from(lambda: False)  # SIGINT is ignored here: a KeyboardInterrupt is a player's
+    try:
+        conn.send(("ready", os.getpid()))
+        while True:
+            task = conn.recv()
+            if task is None:
+                return
+            for cell in task:
+                try:
+                    record = run_cell(cell)
+                except BaseException as exc:  # noqa: BLE001 - whatever a cell raises is its record
+                    record = error_record(cell, exc)
+                conn.send(record)
+    except (EOFError, OSError, KeyboardInterrupt):  # the main process went away
+        return
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM (delivered at the end of the block), in the main thread.
+
+    For the short steps that must not be cut: starting a worker, handing over records
+    that arrived, closing the workers.
+    """
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class _Slot:
+    """One worker process and the batches sent to it, in order, with the records received so far."""
+
+    def __init__(self, process: Any, conn: Any):
+        self.process = process
+        self.conn = conn
+        self.ready = False
+        self.batches: collections.deque[list[Cell]] = collections.deque()
+        self.done = 0  # records received of the first batch
+        self.stopping = False
+
+    @property
+    def outstanding(self) -> int:
+        return sum(len(b) for b in self.batches) - self.done
+
+    def running(self) -> Cell | None:
+        return self.batches[0][self.done] if self.batches else None
+
+    def received(self) -> None:
+        self.done += 1
+        if self.done == len(self.batches[0]):
+            self.batches.popleft()
+            self.done = 0
+
+    def unfinished(self) -> list[Cell]:
+        """The cells sent and not finished, the running one first."""
+        rest = [c for b in self.batches for c in b]
+        return rest[self.done:]
+
+
+def _signal_name(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "an unknown cause"
+    if exitcode < 0:
+        try:
+            return f"signal {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"signal {-exitcode}"
+    return f"exit code {exitcode}"
+
+
+class WorkerPool:
+    """A pool of worker processes that survives the death of any of them.
+
+    Parameters
+    ----------
+    size : int
+        Worker processes.
+    prefetch : int
+        Batches a worker holds at once (one running, the others queued in its pipe), so
+        that it never waits for the next one.
+
+    Use :meth:`run` to run batches of cells and :meth:`close` (always) to end the workers.
+    """
+
+    def __init__(self, size: int, *, prefetch: int = 2):
+        import multiprocessing
+
+        self.size = size
+        self.prefetch = prefetch
+        self._context = multiprocessing.get_context()
+        self._env = worker_environment(size)
+        self._slots: list[_Slot] = []
+        #: Every worker process started (for tests: their PIDs).
+        self.started: list[int] = []
+        #: Workers that died while running a cell, and the cells recorded ``infra`` for it.
+        self.deaths = 0
+
+    # ------------------------------------------------------------ processes
+    def _start(self) -> _Slot:
+        ours, theirs = self._context.Pipe(duplex=True)
+        parent = None if self._context.get_start_method() == "forkserver" else os.getpid()
+        process = self._context.Process(target=_worker, args=(theirs, parent, self._env),
+                                        name="mistakebound-sweep-worker", daemon=False)
+        with signals_held():  # a Ctrl-C now waits until the child ignores it and this one knows the child
+            process.start()
+            theirs.close()  # only the worker holds its end: its death is EOF here
+            slot = _Slot(process, ours)
+            self._slots.append(slot)
+            self.started.append(process.pid)
+        return slot
+
+    def _feed(self, slot: _Slot, queue: collections.deque) -> None:
+        while queue and len(slot.batches) < self.prefetch and not slot.stopping:
+            batch = queue.popleft()
+            try:
+                slot.conn.send(batch)
+            except (OSError, ValueError):  # dead already: the batch goes back, the death is seen by run()
+                queue.appendleft(batch)
+                return
+            slot.batches.append(batch)
+        if not queue and not slot.batches and not slot.stopping:
+            slot.stopping = True
+            try:
+                slot.conn.send(None)
+            except (OSError, ValueError):
+                pass
+
+    def run(self, work: Sequence[list[Cell]]) -> Iterator[list[dict]]:
+        """Run the batches and yield records as they arrive; each cell's record exactly once."""
+        from multiprocessing.connection import wait
+
+        queue: collections.deque[list[Cell]] = collections.deque(list(b) for b in work if b)
+        idle_deaths = 0
+        for _ in range(min(self.size, len(queue))):
+            self._feed(self._start(), queue)
+        while True:
+            live = [s for s in self._slots if not (s.stopping and not s.batches)]
+            if not live:
+                break
+            by_object: dict[Any, _Slot] = {}
+            for s in live:
+                by_object[s.conn] = s
+                by_object[s.process.sentinel] = s
+            records: list[dict] = []
+            try:
+                ready = wait(list(by_object))
+            except KeyboardInterrupt:  # Ctrl-C or SIGTERM: hand over what the workers finished, then stop
+                with signals_held():
+                    for slot in live:
+                        self._drain(slot, records)
+                if records:
+                    yield records
+                raise
+            interrupted = None
+            try:
+                with signals_held():  # a Ctrl-C waits until what arrived is handed over
+                    dead: list[_Slot] = []
+                    for obj in ready:
+                        slot = by_object[obj]
+                        if slot in dead:
+                            continue
+                        if not self._drain(slot, records):
+                            dead.append(slot)
+                    for slot in dead:
+                        blamed = self._bury(slot, queue, records)
+                        idle_deaths = 0 if blamed else idle_deaths + 1
+                        if idle_deaths >= _MAX_IDLE_DEATHS:  # workers die on their own: nothing left to blame
+                            for batch in queue:
+                                records += [infra_record(c, "WorkerDied", "worker processes die as they start "
+                                                         f"({_signal_name(slot.process.exitcode)}); run again to retry")
+                                            for c in batch]
+                            queue.clear()
+                    for slot in [s for s in self._slots if not s.stopping or s.batches]:
+                        self._feed(slot, queue)
+                    missing = self.size - sum(1 for s in self._slots if not s.stopping)
+                    for _ in range(min(missing, len(queue))):
+                        self._feed(self._start(), queue)
+            except KeyboardInterrupt as exc:  # delivered as the block ends: hand the records over first
+                interrupted = exc
+            if records:
+                yield records
+            if interrupted is not None:
+                raise interrupted
+
+    def _drain(self, slot: _Slot, records: list[dict]) -> bool:
+        """Receive what ``slot`` sent; False if its worker is dead (EOF, or it exited)."""
+        try:
+            while slot.conn.poll():
+                message = slot.conn.recv()
+                if isinstance(message, tuple):  # ("ready", pid)
+                    slot.ready = True
+                    continue
+                records.append(message)
+                slot.received()
+        except (EOFError, OSError):
+            return False
+        except Exception:  # noqa: BLE001 - a message cut by the worker's death
+            return False
+        if slot.stopping and not slot.batches:
+            return True
+        return slot.process.exitcode is None
+
+    def _bury(self, slot: _Slot, queue: collections.deque, records: list[dict]) -> bool:
+        """A dead worker: blame its running cell (``infra``), requeue the rest; True if a cell was blamed."""
+        slot.process.join(GRACE)
+        if slot.process.exitcode is None:
+            slot.process.kill()
+            slot.process.join(GRACE)
+        self._drain(slot, records)  # what it sent before dying
+        slot.conn.close()
+        self._slots.remove(slot)
+        unfinished = slot.unfinished()
+        if not unfinished:
+            return slot.ready  # idle: nothing lost
+        if not slot.ready:  # died before starting: no cell ran, all go back
+            queue.extendleft(reversed([unfinished]))
+            return False
+        cell, rest = unfinished[0], unfinished[1:]
+        self.deaths += 1
+        records.append(infra_record(
+            cell, "WorkerDied",
+            f"the worker process {slot.process.pid} running this cell died ({_signal_name(slot.process.exitcode)}: "
+            "a crash in the player, a kill, or the out-of-memory killer); the sweep went on, and a resumed sweep "
+            "runs this cell again",
+        ))
+        if rest:
+            queue.appendleft(rest)
+        return True
+
+    def close(self) -> None:
+        """End every worker now: SIGTERM to the busy ones, then SIGKILL after :data:`GRACE` seconds."""
+        with signals_held():  # a second Ctrl-C waits until the workers are gone
+            self._close()
+
+    def _close(self) -> None:
+        slots, self._slots = self._slots, []
+        for slot in slots:
+            if slot.process.exitcode is None and not (slot.stopping and not slot.batches):
+                slot.process.terminate()
+        deadline = time.monotonic() + GRACE
+        for slot in slots:
+            slot.process.join(max(0.0, deadline - time.monotonic()))
+        for slot in slots:
+            if slot.process.exitcode is None:
+                slot.process.terminate()
+        for slot in slots:
+            slot.process.join(max(0.0, deadline + GRACE - time.monotonic()))
+            if slot.process.exitcode is None:
+                slot.process.kill()
+                slot.process.join(GRACE)
+            slot.conn.close()
+            try:
+                slot.process.close()
+            except ValueError:
+                pass
+
+
+# ------------------------------------------------------------------------ dask
 def _distributed() -> Any:
     try:
         import distributed
@@ -159,17 +515,138 @@ def _dask(work: list[list[Cell]], workers: int, scheduler: str | None) -> Iterat
     return _dask_run(distributed, work, workers, scheduler, logging.CRITICAL)
 
 
+def _run_batch(cells: list[Cell], marker: str | None = None) -> list[dict]:
+    """A Dask task: the records of a batch.
+
+    With ``marker`` (a file the client can read: a LocalCluster), the index of each cell
+    is written there before the cell starts, and ``done`` at the end, so that when the
+    worker dies the client knows which cell it was running, if any.  A KeyboardInterrupt
+    here is a player's: Ctrl-C is the client's to handle.
+    """
+    interrupts_from(lambda: False)
+    if marker is None:
+        return [run_cell(c) for c in cells]
+    records = []
+    with open(marker, "w", encoding="ascii") as fh:
+        for i, cell in enumerate(cells):
+            fh.seek(0)
+            fh.write(f"{i:10d}\n")
+            fh.flush()
+            records.append(run_cell(cell))
+        fh.seek(0)
+        fh.write("      done\n")  # a result lost later (its worker died holding it) blames no cell
+    return records
+
+
+def _started(marker: str | None) -> int | None:
+    """The index of the cell a lost batch was running (None: unknown, or it never started)."""
+    if marker is None:
+        return None
+    try:
+        with open(marker, encoding="ascii") as fh:
+            text = fh.read().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def dask_setup(worker: Any = None) -> None:
+    """Dask's preload hook, run in each LocalCluster worker process as it starts: ignore Ctrl-C there.
+
+    A terminal's Ctrl-C reaches every process of its group; the sweep's main process
+    handles it (closing the cluster), and a worker that raised ``KeyboardInterrupt`` on
+    its own would only print tracebacks.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _forkserver_ignoring_ctrl_c(distributed: Any) -> bool:
+    """Start multiprocessing's forkserver with Ctrl-C ignored; True if it now runs so (dask's workers can fork from it).
+
+    Every process forked from that server ignores Ctrl-C from its first instruction (an
+    ignored signal stays ignored across ``exec`` and Python's start-up), so a worker
+    still importing when Ctrl-C comes prints no traceback, which :func:`dask_setup` alone
+    cannot prevent.  The server is started at most once per process, with dask's own
+    preload (``distributed`` imported once, so each worker starts in a fraction of a
+    second), and ends with this process; processes this program forks from it later
+    (``multiprocessing`` with the ``forkserver`` method) ignore Ctrl-C too.  False, and
+    nothing changed, outside the main thread, where there is no forkserver, or when it
+    was started before without this.
+    """
+    import multiprocessing
+    import multiprocessing.forkserver as forkserver
+
+    import dask
+
+    if threading.current_thread() is not threading.main_thread() \
+            or "forkserver" not in multiprocessing.get_all_start_methods():
+        return False
+    server = getattr(forkserver, "_forkserver", None)
+    if getattr(server, "_forkserver_pid", None) is not None:  # running already
+        return bool(getattr(server, "_mistakebound_quiet", False))
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        distributed.utils.get_mp_context()  # dask's preload list for the server
+    with signals_held():  # a Ctrl-C now is held, and raised once the server has started
+        pending = signal.SIGINT in signal.sigpending()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            forkserver.ensure_running()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            if pending:  # SIG_IGN dropped it: send it again, delivered as the block ends
+                os.kill(os.getpid(), signal.SIGINT)
+    if server is not None:
+        server._mistakebound_quiet = True
+    return True
+
+
+def _local_cluster(distributed: Any, workers: int, quiet: int, settings: contextlib.ExitStack) -> Any:
+    """A LocalCluster whose workers ignore Ctrl-C, retry nothing and share the memory budget.
+
+    Its worker processes fork from a forkserver that ignores Ctrl-C
+    (:func:`_forkserver_ignoring_ctrl_c`; the dask setting that says so is entered in
+    ``settings``, which the caller keeps open while the cluster runs, since a worker that
+    dies is started again with the setting of that moment), and also ignore it in
+    :func:`dask_setup`, a preload.
+    """
+    import logging
+
+    import dask
+
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(max(quiet, logging.getLogger(name).level))
+    options: dict[str, Any] = {"distributed.scheduler.allowed-failures": 0}
+    if _forkserver_ignoring_ctrl_c(distributed):
+        options["distributed.worker.multiprocessing-method"] = "forkserver"
+    settings.enter_context(dask.config.set(options))
+    return distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None, silence_logs=quiet, env=worker_environment(workers), preload=[__name__],
+    )
+
+
+#: Times a batch lost with a dead Dask worker before it started is sent again before its cells count as lost.
+_DASK_RETRIES = 3
+
+
 def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet: int) -> Iterator[list[dict]]:
+    import itertools
+    import tempfile
+
     if not work:
         return
     cluster = None
+    client = None
+    futures: list = []
+    markers = tempfile.TemporaryDirectory(prefix="mistakebound-sweep-") if scheduler is None else None
+    counter = itertools.count()
+    settings = contextlib.ExitStack()  # dask settings while the LocalCluster runs
     try:
         if scheduler is None:
-            cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address=None, silence_logs=quiet,
-            )
-            client = distributed.Client(cluster)
+            with signals_held():  # a Ctrl-C now comes once the cluster is ours to close
+                cluster = _local_cluster(distributed, workers, quiet, settings)
+                client = distributed.Client(cluster)
         else:
             try:
                 client = distributed.Client(scheduler, timeout="10s")
@@ -178,17 +655,113 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
                     f"scheduler: cannot connect to {scheduler!r} ({type(exc).__name__}: {exc}); expected the "
                     "address of a running dask scheduler such as 'tcp://127.0.0.1:8786'"
                 ) from None
+        tasks: dict[str, tuple[list[Cell], str | None, int]] = {}  # key -> (batch, marker, attempt)
+
+        def submit(batch_list: list[list[Cell]], attempt: int = 0) -> list:
+            marker_files = [None if markers is None else os.path.join(markers.name, f"{next(counter)}.run")
+                            for _ in batch_list]
+            submitted = client.map(_run_batch, batch_list, marker_files, pure=False)
+            for f, b, m in zip(submitted, batch_list, marker_files):
+                tasks[f.key] = (b, m, attempt)
+            futures.extend(submitted)
+            return submitted
+
+        running = distributed.as_completed(submit(list(work)))
+        handed: set = set()  # keys of the futures whose records were yielded
         try:
-            futures = client.map(run_cells, work, pure=False)
-            index = {f.key: b for f, b in zip(futures, work)}
-            for future in distributed.as_completed(futures):
+            for future in running:
                 try:
                     records = future.result()
-                except Exception as exc:  # noqa: BLE001 - a worker that died: record, go on
-                    records = _failed(index[future.key], exc)
-                yield records
-        finally:
-            client.close()
+                except Exception as exc:  # noqa: BLE001 - the worker died with the batch
+                    batch, marker, attempt = tasks[future.key]
+                    message = " ".join(str(exc).split())
+                    lost = f"the dask worker running this cell was lost ({type(exc).__name__}: {message})"
+                    records, again = _lost_batch(batch, _started(marker), attempt, remote=markers is None, why=lost)
+                    for cells_again, next_attempt in again:
+                        running.update(submit([cells_again], next_attempt))
+                handed.add(future.key)
+                if records:
+                    yield records
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: hand over the batches finished meanwhile, then stop
+            finished: list[dict] = []
+            with signals_held():
+                for f in futures:
+                    if f.key not in handed and f.status == "finished":
+                        try:
+                            finished += f.result(timeout=GRACE)
+                        except Exception:  # noqa: BLE001 - lost meanwhile: its cells run again on resume
+                            pass
+            if finished:
+                yield finished
+            raise
     finally:
-        if cluster is not None:
-            cluster.close()
+        try:
+            _close_dask(client, cluster, futures)
+        finally:
+            settings.close()
+            if markers is not None:
+                markers.cleanup()
+
+
+def _lost_batch(batch: list[Cell], started: int | None, attempt: int, *, remote: bool,
+                why: str) -> tuple[list[dict], list[tuple[list[Cell], int]]]:
+    """What to do with a batch its Dask worker died with: the ``infra`` records, and what to send again.
+
+    Known running cell (a LocalCluster's marker): it is recorded, the others go again.
+    Unknown: on a LocalCluster the batch never started (a bystander), so it goes again,
+    up to :data:`_DASK_RETRIES` times; on a remote cluster its cells go again one by one,
+    and a cell lost twice alone is recorded.
+    """
+    tail = "; a resumed sweep runs this cell again"
+    if started is not None and 0 <= started < len(batch):
+        rest = batch[:started] + batch[started + 1:]
+        return [infra_record(batch[started], "WorkerDied", why + tail)], ([(rest, 0)] if rest else [])
+    if attempt < (1 if remote else _DASK_RETRIES) and not (remote and len(batch) > 1):
+        return [], [(batch, attempt + 1)]
+    if len(batch) > 1:
+        return [], [([c], 0) for c in batch]
+    return [infra_record(batch[0], "WorkerDied", why + tail)], []
+
+
+def _close_dask(client: Any, cluster: Any, futures: list) -> None:
+    """Cancel what is left, close the client and the LocalCluster quickly and quietly, a hanging cell included.
+
+    The nannies are closed first with a short timeout (each terminates its worker
+    process if it does not stop at once), so that no worker is restarted and a hanging
+    task costs half a second, not Dask's graceful five.
+    """
+    import asyncio
+    import io
+
+    with signals_held(), contextlib.redirect_stderr(io.StringIO()):
+        if client is not None:
+            try:
+                if futures:
+                    client.cancel([f for f in futures if not f.done()])
+                client.close(timeout=2)
+            except Exception:  # noqa: BLE001 - closing after a fault: nothing more to do
+                pass
+        if cluster is None:
+            return
+        nannies = list(getattr(cluster, "workers", {}).values())
+        processes = [getattr(getattr(getattr(n, "process", None), "process", None), "_process", None) for n in nannies]
+
+        async def stop() -> None:
+            await asyncio.gather(*(n.close(timeout=GRACE / 2, reason="sweep-closed") for n in nannies),
+                                 return_exceptions=True)
+
+        try:
+            cluster.sync(stop)
+        except Exception:  # noqa: BLE001
+            pass
+        try:
+            cluster.close(timeout=5)
+        except Exception:  # noqa: BLE001
+            pass
+        for process in processes:  # a worker its nanny could not stop: ours to end (the nannies run here)
+            try:
+                if process is not None and process.is_alive():
+                    process.kill()
+                    process.join(GRACE)
+            except (OSError, ValueError, AssertionError):
+                pass

@@ -4,9 +4,11 @@
 ``flush`` per row, so a killed sweep loses at most the row being written).  On a
 restart :meth:`ResultsFile.load` reads what is there, drops a torn last line (a row
 without its newline, cut by the kill) and returns the recorded cells, which the sweep
-skips.  When the sweep finishes, :meth:`ResultsFile.finalize` rewrites the file
-atomically in grid order with each cell exactly once, so a resumed sweep and an
-uninterrupted one leave the same rows.
+skips, but for rows of infrastructure errors (verdict ``infra``: a dead worker, memory
+run out), which :func:`finished` leaves out so that the sweep runs those cells again.
+When the sweep finishes, :meth:`ResultsFile.finalize` rewrites the file atomically in
+grid order with each cell exactly once, so a resumed sweep and an uninterrupted one
+leave the same rows.
 
 Columns are :data:`~mistakebound.interfaces.sweep.cells.FIELDS`; an empty field is None, booleans
 are ``true``/``false``, numbers are written with ``repr`` (exact round trip) and read
@@ -37,9 +39,12 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.interfaces.sweep.cells import FIELDS
+from mistakebound.interfaces.sweep.cells import FIELDS, INFRA
 
-__all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records"]
+__all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records", "finished", "RERUN"]
+
+#: Verdicts of rows that do not count as recorded: a resumed sweep runs their cells again.
+RERUN = frozenset({INFRA})
 
 _TEXT = {"id", "kind", "search", "learner", "adversary", "class", "bound_measure", "forced_measure", "note",
          "verdict", "error_type", "error"}
@@ -97,23 +102,31 @@ class ResultsFile:
     ----------
     path : str or path-like
         The ``.csv`` file (created on the first :meth:`append`).
+    parameter : str
+        The name the messages of a refused ``path`` start with (``"--out"`` on the command line).
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``path`` does not end in ``.csv`` or could not be written
+        (:func:`mistakebound.foundations.files.check_writable`).
     """
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, *, parameter: str = "out"):
+        from mistakebound.foundations.files import check_writable
+
         self.path = Path(path)
         if self.path.suffix.lower() != ".csv":
-            raise InvalidArgumentError(f"out: expected a results file name ending in .csv, got {str(path)!r}")
-        folder = self.path.parent
-        if not folder.is_dir():
-            raise InvalidArgumentError(f"out: the directory {str(folder)!r} of {str(path)!r} does not exist")
-        if self.path.is_dir():
-            raise InvalidArgumentError(f"out: {str(path)!r} is a directory; expected a .csv file name")
+            raise InvalidArgumentError(f"{parameter}: expected a results file name ending in .csv, got {str(path)!r}")
+        check_writable(self.path, parameter=parameter)  # before any work: a folder, a device, a read-only file...
         self._fh = None
         #: Whether :meth:`load` dropped a torn last line.
         self.dropped_torn_line = False
 
     def load(self) -> dict[str, dict]:
-        """The records already in the file, by cell id (first occurrence kept).
+        """The records already in the file, by cell id (the first that is not ``infra``, else the last).
+
+        Infrastructure errors are among them; :func:`finished` leaves them out.
 
         A last line without its newline (torn by a kill) is cut off the file.
 
@@ -150,7 +163,9 @@ class ResultsFile:
                 record = {k: decode(k, v) for k, v in zip(FIELDS, row)}
             except ValueError as exc:
                 raise InvalidArgumentError(f"out: {str(self.path)!r} line {line}: {exc}") from None
-            records.setdefault(record["id"], record)
+            old = records.get(record["id"])
+            if old is None or old["verdict"] in RERUN:  # a later row replaces an infrastructure error
+                records[record["id"]] = record
         return records
 
     def append(self, record: dict) -> None:
@@ -181,6 +196,17 @@ class ResultsFile:
                 seen.add(r["id"])
                 lines.append(_row(r))
         return write_atomically(self.path, "".join(lines))
+
+
+def finished(records: dict[str, dict]) -> dict[str, dict]:
+    """The records that count as done (not an infrastructure error), by id: the cells a resumed sweep skips.
+
+    Examples
+    --------
+    >>> finished({"a": {"verdict": "ok"}, "b": {"verdict": "infra"}, "c": {"verdict": "error"}})
+    {'a': {'verdict': 'ok'}, 'c': {'verdict': 'error'}}
+    """
+    return {k: r for k, r in records.items() if r.get("verdict") not in RERUN}
 
 
 def read_records(path: str | os.PathLike) -> list[dict]:

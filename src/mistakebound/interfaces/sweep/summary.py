@@ -2,9 +2,13 @@
 
 :func:`format_summary` prints, per learner, the cells, the worst ratio of the measured
 quantity (mistakes, expected mistakes or regret, as the learner's bound states it) to
-the bound and where it happened, and the counts of broken bounds, errors, searches whose
-partial interval left the claim undecided, and cells not applicable; then every violation with the command that replays it
-(:func:`replay_command`), and the first errors.  :func:`plot_records` draws, for each
+the bound and where it happened, and the counts of broken bounds, player errors,
+infrastructure errors (``infra``: run again on resume), searches whose partial interval
+left the claim undecided, searches out of budget (``budget``), and cells not applicable;
+then every violation with the command that replays it (:func:`replay_command`), the
+first errors and the first infrastructure errors.  The worst ratio is taken over exact
+values only: a partial search proved a lower bound, not its value, so it has no ratio
+(its interval is in the ``lower`` and ``upper`` columns).  :func:`plot_records` draws, for each
 class family and adversary, the worst mistakes (or regret, for unrealizable games) over
 seeds and horizons against the size, one line per learner with its bound dashed in the
 same colour, and writes the figures with :func:`mistakebound.interfaces.plots.save_figure`
@@ -16,9 +20,9 @@ Examples
 >>> records = [run_cell(Cell(kind="game", learner="Halving", adversary="OppositeLabel",
 ...                          cls=f"thresholds:{n}", size=n, seed=0, horizon=30)) for n in (3, 7)]
 >>> print(format_summary(records))  # doctest: +ELLIPSIS
-learner  cells  worst ratio  at                      broken  errors  undecided  n/a
--------  -----  -----------  ----------------------  ------  ------  ---------  ---
-Halving  2      0.5          thresholds:3 seed 0...  0       0       0          0
+learner  cells  worst ratio  at                      broken  errors  infra  undecided  budget  n/a
+-------  -----  -----------  ----------------------  ------  ------  -----  ---------  ------  ---
+Halving  2      0.5          thresholds:3 seed 0...  0       0       0      0          0       0
 <BLANKLINE>
 no bound broken in 2 cells
 >>> replay_command(records[0])
@@ -48,7 +52,8 @@ def replay_command(record: dict) -> str:
                    f"--rounds {record['horizon']} --seed {record['seed']}")
         return command if record.get("realizable", True) else command + " --unrealizable"
     if record.get("search") == "worst_case":
-        command = f"mistakebound worst-case {q(record['learner'])} {q(record['class'])} --max-nodes {record['max_nodes']}"
+        command = (f"mistakebound worst-case {q(record['learner'])} {q(record['class'])} "
+                   f"--max-nodes {record['max_nodes']}")
         return command if record.get("horizon") is None else command + f" --horizon {record['horizon']}"
     return f"mistakebound ldim {q(record['class'])} --max-nodes {record['max_nodes']}"
 
@@ -68,19 +73,30 @@ def _where(r: dict) -> str:
 
 
 def learner_table(records: Iterable[dict]) -> list[dict]:
-    """One row per learner (``"(ldim)"`` for Ldim searches): counts and the worst ratio."""
+    """One row per learner (``"(ldim)"`` for Ldim searches): counts and the worst ratio of exact values.
+
+    Examples
+    --------
+    >>> partial = {"learner": None, "search": "ldim", "verdict": "budget", "exact": False, "ratio": 0.9,
+    ...            "class": "random:9,9,0.5,1"}
+    >>> row = learner_table([partial])[0]
+    >>> row["worst_ratio"], row["budget"]   # a lower bound over the bound is no ratio
+    (None, 1)
+    """
     rows: dict[str, dict] = {}
     for r in records:
         name = r.get("learner") or f"({r.get('search')})"
         row = rows.setdefault(name, {"learner": name, "cells": 0, "worst_ratio": None, "at": None,
-                                     "broken": 0, "errors": 0, "undecided": 0, "n/a": 0})
+                                     "broken": 0, "errors": 0, "infra": 0, "undecided": 0, "budget": 0, "n/a": 0})
         row["cells"] += 1
         verdict = r.get("verdict")
         row["broken"] += verdict == "BROKEN"
         row["errors"] += verdict == "error"
+        row["infra"] += verdict == "infra"
         row["undecided"] += verdict == "undecided"
+        row["budget"] += verdict == "budget"
         row["n/a"] += verdict == "n/a"
-        ratio = r.get("ratio")
+        ratio = r.get("ratio") if r.get("exact") is not False else None  # files of older sweeps had one
         if ratio is not None and (row["worst_ratio"] is None or ratio > row["worst_ratio"]):
             row["worst_ratio"], row["at"] = ratio, _where(r)
     return list(rows.values())
@@ -104,9 +120,9 @@ def format_summary(records: Iterable[dict], *, max_errors: int = 5, max_where: i
         return text if len(text) <= max_where else text[: max_where - 3] + "..."
 
     lines = [_table(
-        ["learner", "cells", "worst ratio", "at", "broken", "errors", "undecided", "n/a"],
+        ["learner", "cells", "worst ratio", "at", "broken", "errors", "infra", "undecided", "budget", "n/a"],
         [[t["learner"], str(t["cells"]), number_text(t["worst_ratio"], digits=3), short(t["at"]), str(t["broken"]),
-          str(t["errors"]), str(t["undecided"]), str(t["n/a"])] for t in table],
+          str(t["errors"]), str(t["infra"]), str(t["undecided"]), str(t["budget"]), str(t["n/a"])] for t in table],
     ), ""]
     broken = violations(records)
     if broken:
@@ -116,13 +132,17 @@ def format_summary(records: Iterable[dict], *, max_errors: int = 5, max_where: i
             lines.append(f"    replay: {replay_command(r)}")
     else:
         lines.append(f"no bound broken in {len(records)} cells")
-    errors = [r for r in records if r.get("verdict") == "error"]
-    if errors:
-        lines.append(f"{len(errors)} cell(s) failed:")
-        for r in errors[:max_errors]:
-            lines.append(f"  {r['id']} {_where(r)}: {r['error_type']}: {r['error']}")
-        if len(errors) > max_errors:
-            lines.append(f"  ... and {len(errors) - max_errors} more (see the error columns of the results file)")
+    for verdict, title in (("error", "failed"), ("infra", "stopped by infrastructure errors (run again on resume)")):
+        failed = [r for r in records if r.get("verdict") == verdict]
+        if failed:
+            lines.append(f"{len(failed)} cell(s) {title}:")
+            lines.extend(f"  {r['id']} {_where(r)}: {r['error_type']}: {r['error']}" for r in failed[:max_errors])
+            if len(failed) > max_errors:
+                lines.append(f"  ... and {len(failed) - max_errors} more (see the error columns of the results file)")
+    partial = [r for r in records if r.get("exact") is False and r.get("verdict") not in ("BROKEN", "infra")]
+    if partial:
+        lines.append(f"{len(partial)} search(es) out of budget: only their proven interval [lower, upper] is "
+                     "known, and no ratio is taken from them (raise max_nodes for exact values)")
     return "\n".join(lines)
 
 

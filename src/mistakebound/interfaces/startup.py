@@ -1,0 +1,185 @@
+"""The command line's first and last moments: Ctrl-C and SIGTERM without a traceback.
+
+The ``mistakebound`` command (the console script, or ``python -m mistakebound``) spends
+its first few tenths of a second importing numpy, networkx and the package.  A Ctrl-C
+then would print a ``KeyboardInterrupt`` traceback, so the package calls
+:func:`guard_startup` before its first heavy import: in the command-line process (and
+only there: a program that imports the package keeps its own signal handling), Ctrl-C
+or SIGTERM during start-up print one line and exit with code 3.
+
+:func:`begin` (called by :func:`mistakebound.interfaces.cli.main`) hands the signals to
+the commands: Ctrl-C raises ``KeyboardInterrupt``, which each command turns into its
+partial results and exit code 3 (a second Ctrl-C exits at once, with code 3 and one line),
+and SIGTERM does the same in the command-line process
+(a process forked from it that gets SIGTERM still dies of it), and :func:`interrupted_by`
+tells the command line which of them stopped the command.  :func:`finish` (when the
+command has returned) makes a late signal exit at once, with code 3 and one line, so
+that nothing raises while the interpreter shuts down; once the last exit function has run
+and only the interpreter's own teardown is left (a few milliseconds, where it would
+restore the default handlers and die of the signal), signals are ignored and the process
+exits with the command's code.
+
+Examples
+--------
+>>> is_cli_process()  # a test run or a user's program is not the command line
+False
+>>> guard_startup(), begin(), finish()  # outside the command line they change nothing
+(None, None, None)
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import sys
+
+from mistakebound.interfaces.exit_codes import EXIT_INTERRUPTED  # not arguments: argparse loads later
+
+__all__ = ["is_cli_process", "guard_startup", "begin", "finish", "interrupted_by"]
+
+_SIGNALS = ("SIGINT", "SIGTERM")
+_state: dict = {"cli": None, "pid": None, "signal": None}
+
+
+def _script_is_the_command(script: str) -> bool:
+    """Whether ``script`` is the ``mistakebound`` console script (its name, and its first lines)."""
+    name = os.path.basename(script)
+    for tail in ("-script.pyw", "-script.py", ".exe"):
+        if name.endswith(tail):
+            name = name[: -len(tail)]
+    if name != "mistakebound":
+        return False
+    try:
+        with open(script, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return b"from mistakebound" in head and b"import main" in head
+
+
+def _detect(argv: list[str]) -> bool:
+    """Whether the interpreter's own arguments ``argv`` run the command line."""
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "-" or arg.startswith("--") and arg not in ("--check-hash-based-pycs",):
+            return False
+        if arg.startswith("-"):
+            flags = arg[1:]
+            for k, flag in enumerate(flags):
+                if flag == "m":  # -m MODULE, -mMODULE, -Im MODULE
+                    module = flags[k + 1:] or (argv[i + 1] if i + 1 < len(argv) else "")
+                    return module in ("mistakebound", "mistakebound.interfaces.cli")
+                if flag == "c":
+                    return False
+                if flag in "XW":  # -X opt, -W arg: the value follows (or is attached)
+                    if k == len(flags) - 1:
+                        i += 1
+                    break
+            if arg == "--check-hash-based-pycs":
+                i += 1
+            i += 1
+            continue
+        return _script_is_the_command(arg)
+    return False
+
+
+def is_cli_process() -> bool:
+    """Whether this process runs the ``mistakebound`` command (not a test, not a user's program)."""
+    if _state["cli"] is None:
+        argv = list(getattr(sys, "orig_argv", None) or [sys.executable, *sys.argv])
+        _state["cli"] = _detect(argv)
+        _state["pid"] = os.getpid()
+    return bool(_state["cli"]) and _state["pid"] == os.getpid()
+
+
+def _say(line: str) -> None:
+    try:
+        os.write(2, (line + "\n").encode("utf-8", "backslashreplace"))
+    except OSError:
+        pass
+
+
+def _exit_now(signum, frame) -> None:  # noqa: ARG001 - a signal handler's signature
+    """Exit at once with code 3 and one line (start-up, shut-down)."""
+    if os.getpid() != _state["pid"]:  # a process forked from the command: die of the signal
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    try:
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001 - a broken pipe, a flush already running: the line below still goes out
+        pass
+    what = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
+    _say(f"mistakebound: interrupted ({what})")
+    os._exit(EXIT_INTERRUPTED)
+
+
+def _interrupt(signum, frame) -> None:
+    """Ctrl-C or SIGTERM in the command: ``KeyboardInterrupt`` (partial results, exit 3), remembered.
+
+    A second one (Ctrl-C again while the partial results print) exits at once."""
+    if os.getpid() != _state["pid"]:  # a process forked from the command: die of the signal
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    if _state["signal"] is not None:
+        _exit_now(signum, frame)
+    _state["signal"] = signum
+    raise KeyboardInterrupt
+
+
+def interrupted_by() -> str | None:
+    """``"Ctrl-C"`` or ``"SIGTERM"`` once the command got one of them (command-line process only), else None."""
+    signum = _state["signal"]
+    if signum is None:
+        return None
+    return "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
+
+
+def _install(handlers: dict) -> None:
+    for name, handler in handlers.items():
+        signum = getattr(signal, name, None)
+        if signum is None:  # pragma: no cover - a platform without it
+            continue
+        try:
+            if signal.getsignal(signum) is signal.SIG_IGN:
+                continue  # ignored by whoever started us (nohup, a background job): keep it so
+            signal.signal(signum, handler)
+        except (ValueError, OSError):  # pragma: no cover - not the main thread
+            pass
+
+
+def _ignore_signals_at_exit() -> None:
+    """The last exit function: the interpreter now tears itself down, and would die of a signal instead of
+    exiting with the command's code (it restores the default handlers there); a signal is ignored then."""
+    if os.getpid() == _state["pid"]:
+        for name in _SIGNALS:
+            try:
+                signal.signal(getattr(signal, name), signal.SIG_IGN)
+            except (ValueError, OSError, AttributeError):  # pragma: no cover
+                pass
+
+
+def guard_startup() -> None:
+    """In the command-line process: from now until :func:`begin`, Ctrl-C or SIGTERM exit 3 with one line."""
+    if is_cli_process():
+        _install({name: _exit_now for name in _SIGNALS})
+        atexit.register(_ignore_signals_at_exit)  # registered first, so it runs last
+
+
+def begin() -> None:
+    """In the command-line process: Ctrl-C and SIGTERM raise ``KeyboardInterrupt`` from now on."""
+    if is_cli_process():
+        _install({name: _interrupt for name in _SIGNALS})
+
+
+def finish() -> None:
+    """In the command-line process: the command has returned; a signal from now exits at once (code 3)."""
+    if is_cli_process():
+        _install({name: _exit_now for name in _SIGNALS})
+        # CPython marks a KeyboardInterrupt that leaves code run by exec(str) (dataclasses, namedtuple,
+        # ... while importing) as unhandled even when a caller catches it, and then ends the process with
+        # SIGINT instead of its exit code; the next exec(str) that finishes clears the mark.
+        exec("pass", {})  # noqa: S102 - a constant
