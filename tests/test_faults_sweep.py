@@ -82,6 +82,14 @@ class Slow(Halving):
         return super().predict_one(x)
 
 
+class Sluggish(Halving):
+    """Halving that sleeps 60 ms per prediction: a sweep long enough to kill its workers several times."""
+
+    def predict_one(self, x):
+        time.sleep(0.06)
+        return super().predict_one(x)
+
+
 class Hanging(Halving):
     """Halving that hangs in predict_one while hang.on exists."""
 
@@ -295,13 +303,13 @@ def test_a_player_that_aborts_its_worker_costs_only_its_own_cells_which_run_agai
 
 SLOW = """
 [[grid]]
-learners = ["faulty_players:Slow", "SOA"]
+learners = ["faulty_players:Sluggish", "SOA"]
 adversaries = ["OppositeLabel"]
 classes = ["thresholds", "singletons"]
 sizes = [3, 4, 5, 6, 7, 8]
 seeds = [0, 1, 2, 3, 4, 5]
 horizons = [6]
-"""
+"""  # about 4 s on two workers: time for four kills (with 10 ms a prediction, a loaded CI machine ended it first)
 
 
 def test_workers_killed_at_random_moments_lose_no_row_and_only_their_running_cells(tmp_path):
@@ -548,3 +556,33 @@ def test_ctrl_c_during_an_in_process_cell_stops_the_sweep_and_a_players_own_inte
     # the two cells before the Ctrl-C are recorded (the player's own KeyboardInterrupt as its error), none after
     assert sorted((r["learner"], r["verdict"]) for r in recorded.values()) == [
         ("Halving", "ok"), ("faulty_players:Interrupting", "error")]
+
+
+def test_a_dask_sweep_beside_another_cluster_says_nothing_of_ports(tmp_path):
+    """Port 8787 (Dask's default dashboard) taken, as by a second sweep on the machine: no warning, same rows."""
+    pytest.importorskip("distributed")
+    import socket
+
+    config = _setup(tmp_path, """
+[[grid]]
+learners = ["Halving"]
+adversaries = ["OppositeLabel"]
+classes = ["thresholds"]
+sizes = [3, 4]
+seeds = [0]
+horizons = [6]
+""")
+    taken = socket.socket()
+    taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        taken.bind(("", 8787))
+        taken.listen()
+    except OSError:
+        pass  # already in use: the condition this test wants
+    try:
+        done = _run(config, "--executor", "dask", "--workers", "2")
+    finally:
+        taken.close()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr.strip() == "", done.stderr
+    assert len(read_records(tmp_path / "grid.csv")) == 2

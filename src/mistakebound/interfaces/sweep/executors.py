@@ -623,6 +623,9 @@ def _local_cluster(distributed: Any, workers: int, quiet: int, settings: context
     return distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
         dashboard_address=None, silence_logs=quiet, env=worker_environment(workers), preload=[__name__],
+        # no dashboard; the scheduler's HTTP server (health, metrics) on a free port, not 8787, so that a
+        # second cluster on the machine neither collides nor prints "Port 8787 is already in use"
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
     )
 
 
