@@ -178,4 +178,6 @@ def test_a_real_ulimit_v_is_the_budget():
     assert got["limits"]["address space"] == limit - got["vsz"]
     assert got["available"] <= limit - got["vsz"] < limit
     both = probe(900_000, {memory.MEMORY_LIMIT_VARIABLE: "150M"})
-    assert both["available"] == both["limits"]["environment"] < 150 * MiB
+    # the environment's limit is 150M minus the resident size, read again for each figure: pages may differ
+    assert abs(both["available"] - both["limits"]["environment"]) <= MiB
+    assert both["available"] < 150 * MiB and both["available"] < limit - both["vsz"]
