@@ -21,6 +21,9 @@ import mistakebound.learners
 #: The layers, bottom up: a module may import from its own layer and those before it.
 LAYERS = ("foundations", "game", "theory", "verification", "interfaces")
 ZOOS = ("mistakebound.learners", "mistakebound.adversaries")
+#: Packages outside the layers that import nothing of the package at all: the certificate checker,
+#: which a referee runs on its own (``python verify.py``), trusting no code of the searches.
+INDEPENDENT = ("mistakebound.certificates",)
 
 
 def _package_files() -> dict[str, Path]:
@@ -90,7 +93,15 @@ def test_the_files_found_are_the_package():
     assert "mistakebound.game.play" in FILES and "mistakebound.learners.halving" in FILES
     assert "mistakebound.adversaries.opposite_label" in FILES
     entry = ("mistakebound", "mistakebound.__main__")  # the package's front doors, above every layer
-    assert all(_layer(n) is not None for n in FILES if n not in entry), [n for n in FILES if _layer(n) is None]
+    outside = [n for n in FILES if _layer(n) is None and n not in entry and not n.startswith(INDEPENDENT)]
+    assert outside == []
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FILES if n.startswith(INDEPENDENT)))
+def test_independent_modules_import_nothing_of_the_package(name):
+    imported = [module for module, _ in _imports(name, FILES[name])]
+    assert not [m for m in imported if m.split(".")[0] in ("mistakebound", "benchmarks")], imported
+    assert not [m for m in imported if m.split(".")[0] in ("numpy", "networkx", "attrs")], imported
 
 
 def test_no_import_circles():
