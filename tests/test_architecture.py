@@ -142,3 +142,12 @@ def test_the_graph_check_can_fail(tmp_path):
     G = _graph().copy()
     G.add_edge("mistakebound.game.players", "mistakebound.interfaces.cli")  # the lazy import, were it real
     assert list(nx.simple_cycles(G)), "a circle through the interfaces must be found"
+
+
+def test_every_package_of_the_source_is_installed():
+    """pyproject.toml lists its packages one by one: a new folder missing there is absent from a real install."""
+    import tomllib
+
+    listed = set(tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {n for n, p in FILES.items() if p.name == "__init__.py"}
+    assert found - listed == set(), found - listed
