@@ -369,31 +369,43 @@ horizons = [6]
 """
 
 
-@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sigkill"])
-def test_a_process_pool_sweep_stopped_with_a_hanging_cell_leaves_no_process_and_resumes(tmp_path, how):
-    config = _setup(tmp_path, HANGING, "hang.on")
-    out = tmp_path / "grid.csv"
-    proc = _start(config, "--executor", "processes", "--workers", "2", "--batch", "3")
+def _stop(proc: subprocess.Popen, how: str, running, *, timeout: float, grace: float) -> tuple[str, str, float]:
+    """Once ``running()`` returns, stop the sweep as ``how`` says (``ctrl-c...``: SIGINT to the process group,
+    as a terminal does; ``sigterm``, ``sigkill``: to the main process); assert that the main process and
+    its workers (at least three processes) are all gone within ``grace`` seconds; kill what is left anyway.
+    Returns stdout, stderr and the seconds from the signal to the main process's end."""
     pids: set[int] = set()
     try:
-        # the Slow cells come first; then both workers hang in Hanging's cells
-        _wait_for(lambda: _rows(out) >= 12 and len(_tree(proc.pid)) >= 3, 30, proc)
-        time.sleep(0.3)
+        running()
         pids = _tree(proc.pid)
         assert len(pids) >= 3  # the main process and its two workers
         started = time.monotonic()
-        if how == "ctrl-c":  # a terminal's Ctrl-C: SIGINT to the whole process group
+        if how.startswith("ctrl-c"):
             os.killpg(proc.pid, signal.SIGINT)
         else:
             os.kill(proc.pid, signal.SIGTERM if how == "sigterm" else signal.SIGKILL)
-        stdout, stderr = proc.communicate(timeout=10)
+        stdout, stderr = proc.communicate(timeout=timeout)
         elapsed = time.monotonic() - started
-        assert not _wait_gone(pids, 3), f"processes left behind after {how}"
+        assert not _wait_gone(pids, grace), f"processes left behind after {how}"
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
         _kill_tree(pids)
+    return stdout, stderr, elapsed
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sigkill"])
+def test_a_process_pool_sweep_stopped_with_a_hanging_cell_leaves_no_process_and_resumes(tmp_path, how):
+    config = _setup(tmp_path, HANGING, "hang.on")
+    out = tmp_path / "grid.csv"
+    proc = _start(config, "--executor", "processes", "--workers", "2", "--batch", "3")
+
+    def running() -> None:  # the Slow cells come first; then both workers hang in Hanging's cells
+        _wait_for(lambda: _rows(out) >= 12 and len(_tree(proc.pid)) >= 3, 30, proc)
+        time.sleep(0.3)
+
+    stdout, stderr, elapsed = _stop(proc, how, running, timeout=10, grace=3)
     if how == "sigkill":
         assert proc.returncode == -signal.SIGKILL
     else:
@@ -419,29 +431,17 @@ def test_a_dask_local_cluster_sweep_stopped_is_quiet_and_leaves_no_process(tmp_p
     config = _setup(tmp_path, HANGING.replace("horizons = [6]", "horizons = [40]"), "hang.on")
     out = tmp_path / "grid.csv"
     proc = _start(config, "--executor", "dask", "--workers", "2", "--batch", "2")
-    pids: set[int] = set()
-    try:
+
+    def running() -> None:
         if how == "ctrl-c-at-start":  # as soon as a worker process exists: it is still importing dask
             # (the main process, the resource tracker, the forkserver or a first worker, a worker)
             _wait_for(lambda: len(_tree(proc.pid)) >= 4, 40, proc)
             time.sleep(0.3)  # past the interpreter's first instants (where SIGINT still kills silently)
         else:
             _wait_for(lambda: _rows(out) >= 2, 40, proc)
-        pids = _tree(proc.pid)
-        assert len(pids) >= 3  # the main process (scheduler and nannies inside) and two workers
-        started = time.monotonic()
-        if how.startswith("ctrl-c"):
-            os.killpg(proc.pid, signal.SIGINT)
-        else:
-            os.kill(proc.pid, signal.SIGKILL)
-        stdout, stderr = proc.communicate(timeout=15)
-        elapsed = time.monotonic() - started
-        assert not _wait_gone(pids, 5), f"processes left behind after {how}"
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-        _kill_tree(pids)
+
+    # the main process (scheduler and nannies inside) and two workers
+    stdout, stderr, elapsed = _stop(proc, how, running, timeout=15, grace=5)
     if how == "sigkill":
         assert proc.returncode == -signal.SIGKILL
     else:

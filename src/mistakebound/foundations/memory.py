@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import os
 import re
+from types import EllipsisType
 
 try:
     import resource
@@ -304,7 +305,8 @@ _WHY = {
 }
 
 
-def require_memory(needed: int, *, parameter: str, what: str, advice: str = "") -> None:
+def require_memory(needed: int, *, parameter: str, what: str, advice: str = "",
+                   available: int | None | EllipsisType = ...) -> None:
     """Refuse, before it starts, work estimated to need more memory than is available.
 
     Parameters
@@ -317,6 +319,9 @@ def require_memory(needed: int, *, parameter: str, what: str, advice: str = "") 
         The work, in words (``"a Littlestone search of 5000 x 30"``).
     advice : str
         What the user can do instead, appended to the message.
+    available : int or None, optional
+        :func:`available_memory` as the caller already read it (reading it walks the
+        cgroup files: a caller that needs it twice reads it once); read now by default.
 
     Raises
     ------
@@ -325,7 +330,8 @@ def require_memory(needed: int, *, parameter: str, what: str, advice: str = "") 
         than ``needed``; the message names the limit that binds.  When the available
         memory cannot be read, nothing is refused.
     """
-    available = available_memory()
+    if available is ...:
+        available = available_memory()
     if available is not None and needed > available:
         tail = f"; {advice}" if advice else ""
         raise InsufficientMemoryError(

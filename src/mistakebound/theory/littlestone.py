@@ -64,6 +64,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from types import EllipsisType
 from typing import ClassVar
 
 import networkx as nx
@@ -138,19 +139,20 @@ def search_memory_estimate(H: HypothesisClass) -> int:
     return grouping + gathered + bitsets
 
 
-def default_memo_bytes() -> int:
+def default_memo_bytes(available: int | None | EllipsisType = ...) -> int:
     """The memo limit a search takes by default: :data:`MEMO_FRACTION` of the available memory.
 
     The available memory is :func:`~mistakebound.foundations.memory.available_memory`
-    (the machine's, the cgroup's, ``ulimit -v``, and in a worker its share), read now;
-    :data:`DEFAULT_MEMO_BYTES` when none is known; at least 1 MiB.
+    (the machine's, the cgroup's, ``ulimit -v``, and in a worker its share), read now
+    unless the caller passes what it read; :data:`DEFAULT_MEMO_BYTES` when none is
+    known; at least 1 MiB.
 
     Examples
     --------
     >>> default_memo_bytes() >= 1 << 20
     True
     """
-    avail = memory.available_memory()
+    avail = memory.available_memory() if available is ... else available
     return DEFAULT_MEMO_BYTES if avail is None else max(int(avail * MEMO_FRACTION), 1 << 20)
 
 
@@ -245,12 +247,13 @@ class LdimSearch:
     def __init__(self, H: HypothesisClass, *, max_memo_bytes: int | None = None):
         self.H = require_class(H)
         max_memo_bytes = check_int("max_memo_bytes", max_memo_bytes, 1, optional=True)
+        available = memory.available_memory()  # read once: SOA builds a search per game
         memory.require_memory(
             search_memory_estimate(H), parameter="H",
             what=f"a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
-            advice="search a smaller class",
+            advice="search a smaller class", available=available,
         )
-        self.max_memo_bytes = default_memo_bytes() if max_memo_bytes is None else int(max_memo_bytes)
+        self.max_memo_bytes = default_memo_bytes(available) if max_memo_bytes is None else int(max_memo_bytes)
         #: Whether the memo limit is the default one (a parallel search then shares it out).
         self.memo_is_default = max_memo_bytes is None
         try:
