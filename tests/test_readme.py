@@ -67,8 +67,15 @@ def test_readme_shows_the_ldim_command():
     assert any(argv[:1] == ["ldim"] for argv, _ in console_commands())
 
 
+@pytest.fixture(scope="module")
+def console_folder(tmp_path_factory):
+    """One folder for every console block, in order: a file one command writes, the next reads."""
+    return tmp_path_factory.mktemp("console")
+
+
 @pytest.mark.parametrize("argv, expected", console_commands())
-def test_console_transcript_matches_the_program(argv, expected, capsys):
+def test_console_transcript_matches_the_program(argv, expected, capsys, console_folder, monkeypatch):
+    monkeypatch.chdir(console_folder)
     assert main(argv) == 0
     assert capsys.readouterr().out.rstrip("\n") == expected
 

@@ -32,21 +32,15 @@ from mistakebound.interfaces.startup import guard_startup as _guard_startup
 _guard_startup()  # in the `mistakebound` command only: Ctrl-C while the package loads exits 3, one line
 
 from mistakebound.foundations import errors  # noqa: E402
+from mistakebound.foundations.lazy import lazy_attributes as _lazy_attributes
 from mistakebound.game import classes, registry  # noqa: E402
 from mistakebound.game.play import GameState, Observer, observing, play
-from mistakebound.theory.search import Budget, SearchIncomplete, SearchInterrupted, SearchResult
-from mistakebound.verification import bounds
-from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, measured, stated_bound
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import HingeLoss, LinearLoss, LogisticLoss, OCOTranscript, play_oco
-from mistakebound.theory.littlestone import LdimSearch, is_shattered, littlestone_bounds, littlestone_dimension, shattered_tree
-from mistakebound.theory.randomized import randomized_littlestone_bounds, randomized_littlestone_dimension
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
 from mistakebound.game.class_files import class_from_json, class_to_json, load_class, save_class
 from mistakebound.game.transcript_json import transcript_from_json, transcript_to_json
 from mistakebound.game.transcript import Round, Transcript
-from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
-from mistakebound.theory.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
 
 __all__ = [
     "Bound",
@@ -101,3 +95,17 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+#: The searches and the claims, imported when first used (``mistakebound.littlestone_dimension``):
+#: the commands that need none of them, ``verify`` above all, never load them.
+_SEARCHES = {
+    "mistakebound.theory.search": ("Budget", "SearchIncomplete", "SearchInterrupted", "SearchResult"),
+    "mistakebound.verification.claims": ("Bound", "Verdict", "forced_bound", "judge", "measured", "stated_bound"),
+    "mistakebound.verification": ("bounds",),
+    "mistakebound.theory.littlestone": ("LdimSearch", "is_shattered", "littlestone_bounds", "littlestone_dimension",
+                                        "shattered_tree"),
+    "mistakebound.theory.randomized": ("randomized_littlestone_bounds", "randomized_littlestone_dimension"),
+    "mistakebound.theory.worst_case": ("WorstCase", "worst_case_mistakes"),
+    "mistakebound.theory.vc": ("VCBounds", "is_vc_shattered", "shattered_set", "vc_bounds", "vc_dimension"),
+}
+__getattr__, __dir__ = _lazy_attributes(globals(), _SEARCHES)

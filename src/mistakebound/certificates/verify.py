@@ -1,68 +1,83 @@
-"""The independent checker of Littlestone-dimension certificates (format version 1).
+"""The independent checker of certificates (format ``mistakebound-certificate``, version 1).
 
-Plain Python and the standard library only: it shares no code with the searches and can
-run as a program of its own, ``python verify.py CERTIFICATE.json`` (exit 0 when every step
-checks, 1 naming the first that fails, 2 when the file cannot be read).
+Plain Python and the standard library only: it shares no code with the searches and runs
+as a program of its own, ``python verify.py CERTIFICATE.json`` (exit 0 when every step
+checks, 1 naming the first step that fails, 2 when the file cannot be read).  This file
+reads the parts every certificate shares (the header, the class, the table of version
+spaces) and hands each result to the module that checks its kind: :mod:`.ldim` (the
+Littlestone dimension and shattered trees), :mod:`.vc` (the VC dimension),
+:mod:`.worst_case` (a learner's worst case ``M_A(H)``) and :mod:`.randomized` (the
+randomized Littlestone dimension).  Each of those imports nothing but the standard library.
 
-The format
-----------
+The document
+------------
 A JSON object::
 
-    {"format": "mistakebound-certificate", "version": 1, "result": "ldim",
-     "class": {"n_hypotheses": n, "n_instances": m, "rows": ["0110", ...], "sha256": "..."},
+    {"format": "mistakebound-certificate", "version": 1,
+     "class": {"n_hypotheses": n, "n_instances": m, "rows": ["6", ...], "sha256": "..."},
      "spaces": ["<hex bitset of rows>", ...],
-     "facts": [[space, "ge" | "le", value, step], ...],
-     "claim": {"lower": [fact index, value], "upper": [fact index, value]}}
+     "results": [{"result": "ldim", ...}, {"result": "vc", ...}, ...]}
 
-``rows[i]`` holds hypothesis ``i``'s labels on instances ``0 .. m-1`` as ``'0'``/``'1'``;
-``sha256`` is the SHA-256 of ``f"{n} {m}\\n"`` followed by the rows joined by ``"\\n"``
-(:func:`class_hash`).  A space is a set of rows, bit ``i`` standing for row ``i``; every
-space a fact speaks of is non-empty.  A fact refers only to facts listed before it, so one
-pass in order checks them all.  The steps (Ldim as in the textbook's recursion: Ldim(V) is
-the largest ``d`` such that some instance ``x`` splits ``V`` into two parts of Ldim at
-least ``d - 1``; 0 when no instance splits ``V``):
+``rows[i]`` holds hypothesis ``i``'s labels as a number in lower-case hexadecimal without
+leading zeros, bit ``x`` being the label of instance ``x`` (``"6"``: instances 1 and 2 labelled
+1); ``sha256`` is the SHA-256 of ``f"{n} {m}\\n"`` followed by the rows joined by ``"\\n"``
+(:func:`class_hash`).  A file whose name ends in ``.gz`` is read through gzip.  A space
+is a non-empty set of rows, bit ``i`` standing for row ``i``, written in hexadecimal, or ``[s, x, y]``: the part ``V_x^y`` of the space ``s`` listed
+before it; results refer to spaces by their index in the table.
+``V_x^y`` is the set of rows of ``V`` that give instance ``x`` the label ``y``; ``x``
+*splits* ``V`` when both ``V_x^0`` and ``V_x^1`` are non-empty.  Results are checked in
+order, and a result may use what an earlier one proved (a VC dimension is at most the
+Littlestone dimension).  Each kind's module documents its section.
 
-* ``[V, "ge", 0, null]``: a non-empty space has Ldim >= 0.
-* ``[V, "ge", a, [x, f0, f1]]`` with ``a >= 1``: facts ``f0`` and ``f1`` are ``"ge"`` facts on
-  exactly ``V_x^0`` and ``V_x^1`` (the rows of ``V`` labelling ``x`` 0, resp. 1), each with a
-  value of at least ``a - 1``.
-* ``[V, "le", b, [[x, y, f], ...]]``: one entry for every instance ``x`` that splits ``V``
-  (no other), ``f`` a ``"le"`` fact on exactly ``V_x^y`` with a value of at most ``b - 1``:
-  whichever ``x`` the adversary shows, the learner predicts ``1 - y``, so a mistake leaves
-  ``V_x^y``.  With no splitting instance the list is empty and ``b >= 0``.
-* ``[V, "le", b, "log2"]``: ``V`` holds fewer than ``2^(b+1)`` distinct rows (Ldim <= log2 |V|).
-
-The claim's ``lower`` and ``upper`` (either may be missing in a partial certificate) name a
-fact on the space of all rows and its value.
+Numbers are JSON integers, or strings ``"p/q"`` for exact fractions, or ``"inf"``.
 
 Examples
 --------
 >>> rows = ["0", "1"]                      # two hypotheses on one instance: Ldim 1
->>> c = {"format": FORMAT, "version": 1, "result": "ldim",
+>>> c = {"format": FORMAT, "version": 1,
 ...      "class": {"n_hypotheses": 2, "n_instances": 1, "rows": rows, "sha256": class_hash(rows, 1)},
 ...      "spaces": ["3", "1", "2"],             # both rows; row 0; row 1
-...      "facts": [[1, "ge", 0, None], [2, "ge", 0, None], [0, "ge", 1, [0, 0, 1]],
-...                [1, "le", 0, []], [2, "le", 0, []], [0, "le", 1, [[0, 1, 4]]]],
-...      "claim": {"lower": [2, 1], "upper": [5, 1]}}
+...      "results": [{"result": "ldim",
+...          "facts": [[1, "ge", 0, None], [2, "ge", 0, None], [0, "ge", 1, [0, 0, 1]],
+...                    [1, "le", 0, []], [2, "le", 0, []], [0, "le", 1, [[0, 1, 4]]]],
+...          "claim": {"lower": [2, 1], "upper": [5, 1]}}]}
 >>> check(c)
-(1, 1)
->>> c["facts"][2][2] = 2
+{'ldim': (1, 1)}
+>>> c["results"][0]["facts"][2][2] = 2
 >>> check(c)
 Traceback (most recent call last):
 ...
-mistakebound.certificates.verify.CertificateError: fact 2: its children must have values >= 1, got 0 and 0
+mistakebound.certificates.verify.CertificateError: ldim fact 2: its children must have values >= 1, got 0 and 0
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import math
+import os
 import sys
+from fractions import Fraction
 
-__all__ = ["FORMAT", "VERSION", "CertificateError", "check", "check_file", "class_hash", "main"]
+if __package__:
+    from . import ldim, randomized, vc, worst_case
+else:  # run as a program (python -I -S verify.py): the kinds' checkers are this file's neighbours
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import ldim  # type: ignore[no-redef]
+    import randomized  # type: ignore[no-redef]
+    import vc  # type: ignore[no-redef]
+    import worst_case  # type: ignore[no-redef]
+
+__all__ = ["FORMAT", "KINDS", "VERSION", "CertificateError", "Context", "check", "check_file", "class_hash",
+           "describe", "main"]
 
 FORMAT = "mistakebound-certificate"
 VERSION = 1
+#: The kinds of result this version checks, and the module that checks each.
+KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized}
+#: How each kind's value is named when a check is reported.
+NAMES = {"ldim": "Ldim", "vc": "VCdim", "worst-case": "M_A(H)", "rldim": "RL"}
 
 
 class CertificateError(ValueError):
@@ -70,143 +85,200 @@ class CertificateError(ValueError):
 
 
 def class_hash(rows: list[str], n_instances: int) -> str:
-    """The SHA-256 that names a class: ``f"{n} {m}\\n"`` then its rows of ``'0'``/``'1'`` joined by newlines."""
+    """The SHA-256 that names a class: ``f"{n} {m}\\n"`` then its hexadecimal rows joined by newlines."""
     text = f"{len(rows)} {n_instances}\n" + "\n".join(rows)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def _fail(where: str, message: str) -> CertificateError:
-    return CertificateError(f"{where}: {message}")
+class Context:
+    """What every kind's check reads: the class (checked against its hash) and the table of spaces.
+
+    ``rows[i]`` is row ``i`` as a number (bit ``x``: its label of instance ``x``);
+    ``columns[x]`` is the set of rows labelling instance ``x`` with 1, as a bitset (bit ``i``:
+    row ``i``); ``proven`` maps each kind checked so far in this document to its ``(lower, upper)``.
+    """
+
+    def __init__(self, rows: list[int], n_instances: int, spaces: list[int]):
+        self.rows, self.n, self.m = rows, len(rows), n_instances
+        self.full = (1 << self.n) - 1
+        # the columns, by transposing the rows written in binary (instance 0 last in each)
+        binary = [format(r, f"0{n_instances}b") for r in rows] if n_instances else []
+        self.columns = [int("".join(bits)[::-1], 2) for bits in zip(*binary)][::-1]
+        self.spaces = spaces
+        self.proven: dict[str, tuple] = {}
+
+    @staticmethod
+    def fail(where: str, message: str) -> CertificateError:
+        """The error a check raises: ``where`` names the step, ``message`` what is wrong with it."""
+        return CertificateError(f"{where}: {message}")
+
+    def space(self, index: object, where: str) -> int:
+        """The space at ``index`` of the table (an error naming ``where`` if there is none)."""
+        if type(index) is not int or not 0 <= index < len(self.spaces):
+            raise self.fail(where, f"expected the index of a space (0..{len(self.spaces) - 1}), got {index!r}")
+        return self.spaces[index]
+
+    def part(self, V: int, x: int, y: int) -> int:
+        """``V_x^y``: the rows of ``V`` giving instance ``x`` the label ``y``."""
+        return V & self.columns[x] if y == 1 else V & ~self.columns[x]
+
+    def splitting(self, V: int) -> list[int]:
+        """The instances that split ``V``, in increasing order."""
+        return [x for x in range(self.m) if 0 != V & self.columns[x] != V]
+
+    def instance(self, x: object, where: str) -> int:
+        """``x`` if it is an instance of the class (an error naming ``where`` otherwise)."""
+        if type(x) is not int or not 0 <= x < self.m:
+            raise self.fail(where, f"expected an instance 0..{self.m - 1}, got {x!r}")
+        return x
+
+    def members(self, V: int) -> list[int]:
+        """The rows of ``V``, in increasing order."""
+        bits = bin(V)[:1:-1]  # bit i at position i
+        found, i = [], bits.find("1")
+        while i >= 0:
+            found.append(i)
+            i = bits.find("1", i + 1)
+        return found
+
+    def label(self, i: int, x: int) -> int:
+        """The label row ``i`` gives instance ``x``."""
+        return self.rows[i] >> x & 1
+
+    def distinct(self, V: int, below: int | None = None) -> int:
+        """How many distinct rows ``V`` holds (just its size when that is under ``below``)."""
+        size = V.bit_count()
+        if below is not None and size < below:
+            return size
+        return len({self.rows[i] for i in self.members(V)})
+
+    def earlier(self, seen: list, f: object, kind: str, space: int | None, where: str, what: str = "") -> object:
+        """The value of fact ``f``, which must be listed before this one (``len(seen)`` facts are) and be a
+        ``kind`` fact on exactly ``space`` (any space when None); ``seen[k]`` is ``(space index, kind, value)``."""
+        prefix = f"{what}: " if what else ""
+        if type(f) is not int or not 0 <= f < len(seen):
+            raise self.fail(where, f"{prefix}expected the index of an earlier fact, got {f!r}")
+        s, fkind, value = seen[f]
+        if fkind != kind or (space is not None and self.spaces[s] != space):
+            raise self.fail(where, f"{prefix}fact {f} is not a {kind!r} fact on that part of the space")
+        return value
+
+    def claim(self, section: dict, name: str, seen: list, at_root=None, root: str = "on all rows") -> tuple:
+        """A section's claimed ``(lower, upper)``, each naming a fact and its value (None where not claimed).
+
+        ``seen[k]`` is ``(where, kind, value)`` for fact ``k`` as checked; the lower claim must
+        name a ``"ge"`` fact, the upper one a ``"le"`` fact, with the value stated, and
+        ``at_root(where)`` (default: the fact's space is all rows) must hold.
+        """
+        at_root = at_root or (lambda s: self.spaces[s] == self.full)
+        claim = section.get("claim")
+        if not isinstance(claim, dict) or not set(claim) <= {"lower", "upper"}:
+            raise self.fail(f"{name} claim", "expected {'lower': [fact, value], 'upper': [fact, value]}")
+        result = []
+        for side, kind in (("lower", "ge"), ("upper", "le")):
+            entry, where = claim.get(side), f"{name} claim {side}"
+            if entry is None:
+                result.append(None)
+                continue
+            if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int
+                    and 0 <= entry[0] < len(seen)):
+                raise self.fail(where, "expected [fact index, value]")
+            key, fkind, value = seen[entry[0]]
+            if fkind != kind or not at_root(key) or value != self.number(entry[1], where):
+                raise self.fail(where, f"fact {entry[0]} is not a {kind!r} fact of value {entry[1]!r} {root}")
+            result.append(value)
+        return result[0], result[1]
+
+    def number(self, value: object, where: str) -> int | Fraction | float:
+        """An exact number of the format: an integer, a string ``"p/q"``, or ``"inf"`` (``math.inf``)."""
+        if type(value) is int:
+            return value
+        if value == "inf":
+            return math.inf
+        if isinstance(value, str) and value.count("/") == 1:
+            p, q = value.split("/")
+            if p.lstrip("-").isdigit() and q.isdigit() and int(q) > 0:
+                return Fraction(int(p), int(q))
+        raise self.fail(where, f"expected an integer, a fraction 'p/q' or 'inf', got {value!r}")
 
 
-def _read_class(c: dict) -> tuple[list[int], int, int]:
-    """Each instance's column as a bitset over the rows, the number of rows and of instances."""
+def _read_class(c: dict) -> tuple[list[str], list[int], int]:
     cls = c.get("class")
     if not isinstance(cls, dict):
-        raise _fail("class", "missing")
+        raise Context.fail("class", "missing")
     n, m, rows = cls.get("n_hypotheses"), cls.get("n_instances"), cls.get("rows")
     if type(n) is not int or type(m) is not int or n < 1 or m < 0 or not isinstance(rows, list) or len(rows) != n:
-        raise _fail("class", "expected n_hypotheses >= 1, n_instances >= 0 and that many rows")
+        raise Context.fail("class", "expected n_hypotheses >= 1, n_instances >= 0 and that many rows")
+    numbers = []
     for i, row in enumerate(rows):
-        if not isinstance(row, str) or len(row) != m or set(row) - {"0", "1"}:
-            raise _fail(f"class row {i}", f"expected {m} characters 0/1")
+        try:
+            value = int(row, 16) if isinstance(row, str) else -1
+        except ValueError:
+            value = -1
+        if not 0 <= value < 1 << m or format(value, "x") != row:
+            raise Context.fail(f"class row {i}", f"expected {m} labels as lower-case hexadecimal without leading zeros")
+        numbers.append(value)
     if cls.get("sha256") != class_hash(rows, m):
-        raise _fail("class", "its sha256 does not match its rows")
-    columns = [sum(1 << i for i in range(n) if rows[i][x] == "1") for x in range(m)]
-    return columns, n, m
+        raise Context.fail("class", "its sha256 does not match its rows")
+    return rows, numbers, m
 
 
-def _distinct(space: int, rows: list[str]) -> int:
-    return len({rows[i] for i in range(len(rows)) if space >> i & 1})
+def check(c: dict, rows_of_class: list[str] | None = None) -> dict[str, tuple]:
+    """Check every step of certificate ``c``; return each result's proven ``(lower, upper)`` by kind.
 
-
-def check(c: dict, rows_of_class: list[str] | None = None) -> tuple[int | None, int | None]:
-    """Check every step of certificate ``c``; return the claimed ``(lower, upper)`` (None where not claimed).
-
-    With ``rows_of_class`` (the class as read from its own file), the certificate must speak
-    of exactly that class.  Raises :class:`CertificateError` naming the first failing step.
+    A bound the certificate does not claim is None.  With ``rows_of_class`` (the class as
+    read from its own file) the certificate must speak of exactly that class.  Raises
+    :class:`CertificateError` naming the first failing step.
     """
     if not isinstance(c, dict) or c.get("format") != FORMAT or c.get("version") != VERSION:
-        raise _fail("header", f"expected format {FORMAT!r} version {VERSION}")
-    if c.get("result") != "ldim":
-        raise _fail("header", "expected result 'ldim' (the only kind this version checks)")
-    columns, n, m = _read_class(c)
-    rows = c["class"]["rows"]
-    if rows_of_class is not None and (rows_of_class != rows):
-        raise _fail("class", "the certificate speaks of another class than the one given")
-    full = (1 << n) - 1
-    spaces = []
-    for k, text in enumerate(c.get("spaces") or []):
-        try:
-            s = int(text, 16)
-        except (TypeError, ValueError):
-            raise _fail(f"space {k}", "expected a hexadecimal bitset") from None
-        if s <= 0 or s > full:
-            raise _fail(f"space {k}", f"expected a non-empty set of rows 0..{n - 1}")
-        spaces.append(s)
-    facts = c.get("facts")
-    if not isinstance(facts, list):
-        raise _fail("facts", "missing")
-    seen: list[tuple[int, str, int]] = []
-    for k, fact in enumerate(facts):
-        where = f"fact {k}"
-        if not isinstance(fact, list) or len(fact) != 4:
-            raise _fail(where, "expected [space, 'ge' or 'le', value, step]")
-        s, kind, value, step = fact
-        if type(s) is not int or not 0 <= s < len(spaces) or kind not in ("ge", "le") or type(value) is not int:
-            raise _fail(where, "expected a space index, 'ge' or 'le', and an integer value")
-        V = spaces[s]
-
-        def child(f, want_kind: str, want_space: int, what: str) -> int:
-            if type(f) is not int or not 0 <= f < k:
-                raise _fail(where, f"{what}: expected the index of an earlier fact, got {f!r}")
-            cs, ckind, cvalue = seen[f]
-            if ckind != want_kind or spaces[cs] != want_space:
-                raise _fail(where, f"{what}: fact {f} is not a {want_kind!r} fact on that part of the space")
-            return cvalue
-
-        splitting = [x for x in range(m) if 0 != V & columns[x] != V]
-        if kind == "ge":
-            if value <= 0:
-                if value < 0 or step is not None:
-                    raise _fail(where, "Ldim >= 0 needs no step (null), and values are >= 0")
-            else:
-                if not (isinstance(step, list) and len(step) == 3 and type(step[0]) is int and 0 <= step[0] < m):
-                    raise _fail(where, "expected [instance, fact for label 0, fact for label 1]")
-                x = step[0]
-                if x not in splitting:
-                    raise _fail(where, f"instance {x} does not split the space")
-                v0 = child(step[1], "ge", V & ~columns[x], "label 0")
-                v1 = child(step[2], "ge", V & columns[x], "label 1")
-                if min(v0, v1) < value - 1:
-                    raise _fail(where, f"its children must have values >= {value - 1}, got {v0} and {v1}")
-        elif step == "log2":
-            if value < 0 or _distinct(V, rows) >= 1 << (value + 1):
-                raise _fail(where, f"the space holds {_distinct(V, rows)} distinct rows, not fewer than 2^{value + 1}")
+        raise Context.fail("header", f"expected format {FORMAT!r} version {VERSION}")
+    rows, numbers, m = _read_class(c)
+    if rows_of_class is not None and rows_of_class != rows:
+        raise Context.fail("class", "the certificate speaks of another class than the one given")
+    spaces: list[int] = []
+    ctx = Context(numbers, m, spaces)
+    table = c.get("spaces")
+    for k, entry in enumerate(table if isinstance(table, list) else []):
+        where = f"space {k}"
+        if isinstance(entry, list) and len(entry) == 3 and entry[2] in (0, 1) and type(entry[2]) is int:
+            s = ctx.part(ctx.space(entry[0], where), ctx.instance(entry[1], where), entry[2])
         else:
-            if not isinstance(step, list) or value < 0:
-                raise _fail(where, "expected a list of [instance, label, fact] and a value >= 0")
-            covered = []
-            for entry in step:
-                if not (isinstance(entry, list) and len(entry) == 3 and type(entry[0]) is int and entry[1] in (0, 1)):
-                    raise _fail(where, f"expected [instance, label 0/1, fact], got {entry!r}")
-                x, y, f = entry
-                if x not in splitting:
-                    raise _fail(where, f"instance {x} does not split the space")
-                part = V & columns[x] if y == 1 else V & ~columns[x]
-                if child(f, "le", part, f"instance {x}") > value - 1:
-                    raise _fail(where, f"instance {x}: fact {f} allows more than {value - 1}")
-                covered.append(x)
-            if sorted(covered) != splitting:
-                missing = sorted(set(splitting) - set(covered))
-                raise _fail(where, f"instances {missing or 'listed twice'} not answered exactly once")
-        seen.append((s, kind, value))
-    claim = c.get("claim")
-    if not isinstance(claim, dict) or not set(claim) <= {"lower", "upper"}:
-        raise _fail("claim", "expected {'lower': [fact, value], 'upper': [fact, value]}")
-    result = []
-    for side, kind in (("lower", "ge"), ("upper", "le")):
-        if side not in claim:
-            result.append(None)
-            continue
-        entry = claim[side]
-        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and 0 <= entry[0] < len(seen)):
-            raise _fail(f"claim {side}", "expected [fact index, value]")
-        s, fkind, value = seen[entry[0]]
-        if fkind != kind or spaces[s] != full or value != entry[1]:
-            raise _fail(f"claim {side}", f"fact {entry[0]} is not a {kind!r} fact of value {entry[1]!r} on all rows")
-        result.append(value)
-    return result[0], result[1]
+            try:
+                s = int(entry, 16)
+            except (TypeError, ValueError):
+                raise Context.fail(where, "expected a hexadecimal bitset or [space, instance, label]") from None
+        if s <= 0 or s > ctx.full:
+            raise Context.fail(where, f"expected a non-empty set of rows 0..{len(rows) - 1}")
+        spaces.append(s)
+    results = c.get("results")
+    if not isinstance(results, list) or not results:
+        raise Context.fail("results", "expected a non-empty list of results")
+    for r, section in enumerate(results):
+        kind = section.get("result") if isinstance(section, dict) else None
+        if kind not in KINDS:
+            raise Context.fail(f"result {r}", f"expected a kind among {sorted(KINDS)}, got {kind!r}")
+        if kind in ctx.proven:
+            raise Context.fail(f"result {r}", f"a second {kind!r} result")
+        ctx.proven[kind] = KINDS[kind].check(section, ctx)
+    return dict(ctx.proven)
 
 
-def check_file(path: str, rows_of_class: list[str] | None = None) -> tuple[int | None, int | None]:
+def check_file(path: str, rows_of_class: list[str] | None = None) -> dict[str, tuple]:
     """:func:`check` on the JSON file at ``path``; a file that is not JSON is a :class:`CertificateError`."""
     try:
-        with open(path, encoding="utf-8") as fh:
+        with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz")
+              else open(path, encoding="utf-8")) as fh:
             c = json.load(fh)
-    except (ValueError, RecursionError) as exc:
+    except (ValueError, RecursionError, EOFError, gzip.BadGzipFile) as exc:
         raise CertificateError(f"file: not a JSON certificate ({exc})") from None
     return check(c, rows_of_class)
+
+
+def describe(proven: dict[str, tuple]) -> list[str]:
+    """One line per result: ``"3 <= Ldim <= 3"``, with ``?`` for a side not claimed."""
+    def text(v: object) -> str:
+        return "?" if v is None else str(v)
+    return [f"{text(lo)} <= {NAMES[kind]} <= {text(hi)}" for kind, (lo, hi) in proven.items()]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,14 +288,15 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python verify.py CERTIFICATE.json", file=sys.stderr)
         return 2
     try:
-        lower, upper = check_file(args[0])
+        proven = check_file(args[0])
     except OSError as exc:
         print(f"verify: cannot read {args[0]!r}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except CertificateError as exc:
         print(f"verify: REJECTED: {exc}", file=sys.stderr)
         return 1
-    print(f"verified: {'?' if lower is None else lower} <= Ldim <= {'?' if upper is None else upper}")
+    for line in describe(proven):
+        print(f"verified: {line}")
     return 0
 
 

@@ -77,7 +77,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -104,7 +104,8 @@ from mistakebound.interfaces.arguments import (
 )
 from mistakebound.foundations.text import number_text
 from mistakebound.interfaces.progress import Progress
-from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, judge_played, stated_bound
+if TYPE_CHECKING:  # the commands import the claims when they run: `verify` loads no search
+    from mistakebound.verification.claims import Bound, Verdict
 
 __all__ = [
     "main",
@@ -210,6 +211,7 @@ def _cmd_ldim(args, out) -> int:
                     + ": the bounds above are proven; search a smaller class or give it more memory")
         return "raise --max-nodes / --time-limit for the exact value"
 
+    _check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     H = _finite_class(args.cls, "ldim")
     try:
         search = LdimSearch(H)
@@ -242,43 +244,61 @@ def _cmd_ldim(args, out) -> int:
     if not bounds.exact:
         print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s", file=out)
         print(f"the result is partial: {why(bounds.status)}", file=out)
+        _certify_ldim(args, H, search, bounds, None, out)
         return EXIT_INTERRUPTED
     ldim = bounds.lower
-    # the same budget for the VC search; without --time-limit, a default one: the VC search
-    # must not run for minutes after Ldim is known
-    default_limit = args.time_limit is None
-    left = max(LDIM_VC_SECONDS, bounds.seconds) if default_limit else max(args.time_limit - bounds.seconds, 1e-3)
-    # a VC search still running after LDIM_VC_NOTE_SECONDS says what is known meanwhile (stderr)
-    note = threading.Timer(LDIM_VC_NOTE_SECONDS, _note, ("ldim", (
-        f"note: Ldim = {ldim} (exact, found in {bounds.seconds:.2f} s); searching for VCdim (<= Ldim) "
-        f"for up to {left:.1f} s{' (--time-limit sets it)' if default_limit else ''}")))
-    note.daemon = True
-    note.start()
-    try:
-        vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=left, ldim=bounds)
-    except InsufficientMemoryError as exc:  # VCdim <= Ldim still holds
-        vc, refused = None, " ".join(str(exc).split())
-    finally:
-        note.cancel()
-    if vc is not None and (vc.exact or vc.lower == ldim):  # VCdim <= Ldim: a shattered set of size Ldim settles it
-        print(f"VCdim = {vc.lower}", file=out)
-    elif vc is not None:
-        print(f"{vc.lower} <= VCdim <= {min(vc.upper, ldim)} (partial: {vc.status}; VCdim <= Ldim), "
-              f"after {vc.nodes} nodes", file=out)
-    else:
-        print(f"{min(ldim, 1)} <= VCdim <= {ldim} (partial: memory; VCdim <= Ldim), not searched", file=out)
+    vc = refused = None
+    if "vc" in args.what:
+        # the same budget for the VC search; without --time-limit, a default one: the VC search
+        # must not run for minutes after Ldim is known
+        default_limit = args.time_limit is None
+        left = max(LDIM_VC_SECONDS, bounds.seconds) if default_limit else max(args.time_limit - bounds.seconds, 1e-3)
+        # a VC search still running after LDIM_VC_NOTE_SECONDS says what is known meanwhile (stderr)
+        note = threading.Timer(LDIM_VC_NOTE_SECONDS, _note, ("ldim", (
+            f"note: Ldim = {ldim} (exact, found in {bounds.seconds:.2f} s); searching for VCdim (<= Ldim) "
+            f"for up to {left:.1f} s{' (--time-limit sets it)' if default_limit else ''}")))
+        note.daemon = True
+        note.start()
+        try:
+            vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=left, ldim=bounds)
+        except InsufficientMemoryError as exc:  # VCdim <= Ldim still holds
+            vc, refused = None, " ".join(str(exc).split())
+        finally:
+            note.cancel()
+        if vc is not None and (vc.exact or vc.lower == ldim):  # VCdim <= Ldim: a shattered set of size Ldim settles it
+            print(f"VCdim = {vc.lower}", file=out)
+        elif vc is not None:
+            print(f"{vc.lower} <= VCdim <= {min(vc.upper, ldim)} (partial: {vc.status}; VCdim <= Ldim), "
+                  f"after {vc.nodes} nodes", file=out)
+        else:
+            print(f"{min(ldim, 1)} <= VCdim <= {ldim} (partial: memory; VCdim <= Ldim), not searched", file=out)
     print(f"Ldim = {ldim}", file=out)
     print(f"log2|H| = {math.log2(H.n_hypotheses):.2f} (upper bound on Ldim)", file=out)
-    if vc is None:
+    rl = None
+    if "rldim" in args.what:
+        from mistakebound.theory.randomized import RLdimSearch
+
+        rl = RLdimSearch(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
+        found = rl.bounds()
+        if found.exact:
+            print(f"RL = {found.lower} (= {float(found.lower):.4g}; the best expected mistakes of a randomized "
+                  "learner, FHMM 2023)", file=out)
+        else:
+            print(f"{found.describe().replace('value', 'RL')}, after {found.nodes} nodes", file=out)
+    _certify_ldim(args, H, search, bounds, vc, out, rl)
+    if "vc" in args.what and vc is None:
         print(f"the VC dimension is partial: {refused}", file=out)
         return EXIT_INTERRUPTED
-    if not (vc.exact or vc.lower == ldim):
+    if vc is not None and not (vc.exact or vc.lower == ldim):
         if vc.status == "budget" and default_limit and vc.seconds >= left:
             print(f"the VC dimension is partial: its search stopped at the default limit of {left:.1f} s "
                   f"(the longer of {LDIM_VC_SECONDS:g} s and the Ldim search's time); give --time-limit "
                   "for more", file=out)
         else:
             print(f"the VC dimension is partial: {why(vc.status)}", file=out)
+        return EXIT_INTERRUPTED
+    if rl is not None and not found.exact:
+        print(f"the randomized Littlestone dimension is partial: {why(found.status)}", file=out)
         return EXIT_INTERRUPTED
     if args.tree:
         try:
@@ -289,6 +309,57 @@ def _cmd_ldim(args, out) -> int:
         print(f"shattered tree of depth {ldim} (root 1; children 2i on label 0, 2i+1 on label 1):", file=out)
         print(format_tree(tree, H), file=out)
     return EXIT_OK
+
+
+#: The file names ``--certificate`` takes: JSON, or JSON compressed with gzip (``.json.gz``).
+CERTIFICATE_SUFFIXES = (".json", ".gz")
+
+
+def _certify_ldim(args, H: HypothesisClass, search, bounds, vc, out, rl=None) -> None:
+    """With ``--certificate``: certify what ``ldim`` proved (Ldim, and VCdim and RL if searched) and write it."""
+    if args.certificate is None:
+        return
+    from mistakebound.theory.certificate import CertificateWriter
+    from mistakebound.theory.ldim_certificate import ldim_section
+    from mistakebound.theory.search import Budget, OutOfBudget
+    from mistakebound.theory.vc_certificate import vc_section
+
+    writer = CertificateWriter(H)
+    budget = Budget(max_nodes=args.max_nodes, time_limit=args.time_limit)
+    try:
+        section = ldim_section(search, writer, lower=bounds.lower, upper=bounds.upper, budget=budget)
+    except OutOfBudget:
+        print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
+              "raise --max-nodes / --time-limit", file=out)
+        return
+    done = [_claimed(section, "Ldim")]
+    if vc is not None:
+        vsection = vc_section(H, writer, max_nodes=args.max_nodes, time_limit=args.time_limit)
+        done.append(_claimed(vsection, "VCdim"))
+    if rl is not None:
+        from mistakebound.theory.randomized_certificate import rldim_section
+
+        done.append(_claimed(rldim_section(rl, writer), "RL"))
+    _write_certificate(args.certificate, writer, out, done)
+
+
+def _claimed(section: dict, name: str) -> str:
+    """``"2 <= Ldim <= 3"`` / ``"Ldim = 3"``: what a certificate section proves."""
+    if "claim" in section:
+        claim = section["claim"]
+        lo = claim["lower"][1] if "lower" in claim else "?"
+        hi = claim["upper"][1] if "upper" in claim else "?"
+    else:  # a VC section: the shattered set, and the value its upper proof refutes above
+        lo = len(section["lower"]) if "lower" in section else "?"
+        hi = section["upper"]["value"] if "upper" in section else "?"
+    return f"{name} = {lo}" if lo == hi else f"{lo} <= {name} <= {hi}"
+
+
+def _write_certificate(path: str, writer, out, done: list[str]) -> None:
+    size = len(writer.document()["spaces"])
+    _write_output("--certificate", path, out,
+                  f"wrote {path}: a certificate of {', '.join(done)} ({size:,} version spaces); "
+                  f"check it with: mistakebound verify {path}", save=lambda: writer.write(path, parameter="--certificate"))
 
 
 #: Without --time-limit, ``ldim``'s VC search stops after the longer of this many seconds
@@ -569,6 +640,8 @@ def _run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None =
     the rounds played) on Ctrl-C and ``GameError`` when a player breaks a rule.
     ``keep`` and ``rounds_out`` are :func:`play`'s ``keep`` and ``out`` (``play --stream``).
     """
+    from mistakebound.verification.claims import forced_bound, judge_played
+
     realizable = not args.unrealizable
     learner = registry.build("learner", learner_name, setting, rounds=args.rounds)
     adversary = registry.build("adversary", args.adversary, setting, rounds=args.rounds)
@@ -712,11 +785,15 @@ def _cmd_play(args, out) -> int:
 
 
 # ------------------------------------------------------------------------- worst case
-def _worst_case(learner: Any, H: HypothesisClass, args: Any, desc: str):
-    """worst_case_mistakes with the CLI's budget and a progress bar counting positions."""
+def _worst_case(learner: Any, H: HypothesisClass, args: Any, desc: str, writer: Any = None):
+    """worst_case_mistakes with the CLI's budget and a progress bar counting positions (certified into ``writer``)."""
     from mistakebound.theory.worst_case import worst_case_mistakes
+    from mistakebound.theory.worst_case_certificate import worst_case_section
 
     with Progress(args.max_nodes, desc=desc, unit="positions") as bar:
+        if writer is not None:
+            return worst_case_section(learner, H, writer, horizon=args.horizon, max_nodes=args.max_nodes,
+                                      time_limit=args.time_limit, progress=bar.update)[0]
         return worst_case_mistakes(learner, H, horizon=args.horizon, max_nodes=args.max_nodes,
                                    time_limit=args.time_limit, progress=bar.update)
 
@@ -740,11 +817,18 @@ def _claim_line(claim: Bound, verdict: Verdict, W: Any) -> str:
 
 def _cmd_worst_case(args, out) -> int:
     from mistakebound.theory.littlestone import littlestone_bounds
+    from mistakebound.verification.claims import judge, stated_bound
 
+    _check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     H = _finite_class(args.cls, "worst-case")
     learner = registry.build("learner", args.learner, H, rounds=args.horizon)
     name = registry.find("learner", args.learner).name
-    W = _worst_case(learner, H, args, f"worst case of {name}")
+    writer = None
+    if args.certificate is not None:
+        from mistakebound.theory.certificate import CertificateWriter
+
+        writer = CertificateWriter(H)
+    W = _worst_case(learner, H, args, f"worst case of {name}", writer)
     over = f" over {args.horizon} rounds" if args.horizon is not None else ""
     print(f"learner: {W.learner}", file=out)
     print(f"class: {H.describe()}", file=out)
@@ -768,7 +852,15 @@ def _cmd_worst_case(args, out) -> int:
         print(_table(["t", "x", "p", "y", "mistake"], rows), file=out)
     else:
         print("optimal line: empty (no instance splits the class, or the horizon is 0)", file=out)
-    ldim = littlestone_bounds(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
+    if writer is None:
+        ldim = littlestone_bounds(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
+    else:  # the same search, certified in the same file
+        from mistakebound.theory.ldim_certificate import ldim_certificate
+        from mistakebound.theory.littlestone import LdimBounds
+
+        section = ldim_certificate(H, writer, max_nodes=args.max_nodes, time_limit=args.time_limit)
+        lo, hi = section["claim"]["lower"][1], section["claim"]["upper"][1]
+        ldim = LdimBounds(lower=lo, upper=hi, status="exact" if lo == hi else "budget")
     if ldim.exact:
         print(f"Ldim = {ldim.lower} (forced on every deterministic learner; SOA makes no more)", file=out)
     else:
@@ -776,9 +868,59 @@ def _cmd_worst_case(args, out) -> int:
     claim = stated_bound(learner, H, rounds=args.horizon, realizable=True)
     verdict = judge(W, claim)
     print(_claim_line(claim, verdict, W), file=out)
+    if writer is not None:
+        wsection = writer.document()["results"][0]
+        done = [_claimed(wsection, f"M_A(H){over}"), _claimed(writer.document()["results"][1], "Ldim")]
+        _write_certificate(args.certificate, writer, out, done)
     if verdict.broken:
         return EXIT_BROKEN
     return EXIT_OK if W.exact and ldim.exact else EXIT_INTERRUPTED
+
+
+# ------------------------------------------------------------------------ verify
+def _cmd_verify(args, out) -> int:
+    """Check a certificate with the independent checker; with CLASS, of that class; with --learner, replayed."""
+    from mistakebound.certificates.verify import CertificateError, check_file, describe
+
+    if args.learner is not None and args.cls is None:
+        raise _BadInput("--learner: replaying a worst-case certificate needs CLASS (the class the learner is built on)")
+    rows = None
+    if args.cls is not None:
+        from mistakebound.theory.certificate import row_numbers
+
+        H = _finite_class(args.cls, "verify")
+        rows = [format(r, "x") for r in row_numbers(H)]
+    try:
+        proven = check_file(args.file, rows)
+    except OSError as exc:
+        raise _BadInput(f"FILE: cannot read {args.file!r}: {exc.strerror or exc}; expected a certificate "
+                        "written with --certificate") from None
+    except CertificateError as exc:
+        print(f"REJECTED: {exc}", file=out)
+        return EXIT_BROKEN
+    for line in describe(proven):
+        print(f"verified: {line}", file=out)
+    if args.cls is not None:
+        print(f"the certificate speaks of {H.describe()}", file=out)
+    if args.learner is not None:
+        import gzip
+
+        from mistakebound.theory.worst_case_certificate import replay
+
+        opener = gzip.open if args.file.endswith(".gz") else open
+        with opener(args.file, "rt", encoding="utf-8") as fh:
+            document = json.load(fh)
+        sections = [r for r in document["results"] if r.get("result") == "worst-case"]
+        if not sections:
+            raise _BadInput("--learner: the certificate has no worst-case result to replay")
+        learner = registry.build("learner", args.learner, H, rounds=sections[0].get("horizon"))
+        try:
+            replay(document, learner, H)
+        except CertificateError as exc:
+            print(f"REJECTED: {exc}", file=out)
+            return EXIT_BROKEN
+        print(f"replayed: the recorded predictions are those of {args.learner}", file=out)
+    return EXIT_OK
 
 
 # ------------------------------------------------------------------------ tree, plot
@@ -938,6 +1080,26 @@ def _add_budget(p: argparse.ArgumentParser, what: str, default_nodes: int | None
                    help=f"stop {what} after this many seconds and print proven bounds (exit 3); Ctrl-C does the same")
 
 
+#: The parameters ``ldim --what`` computes.
+LDIM_PARAMETERS = ("ldim", "vc", "rldim")
+
+
+def _parameters(text: str) -> tuple[str, ...]:
+    """``--what``: a comma-separated list of :data:`LDIM_PARAMETERS` (ldim is always computed)."""
+    names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
+    unknown = [n for n in names if n not in LDIM_PARAMETERS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(LDIM_PARAMETERS)}, "
+                                         f"got {text!r}")
+    return names
+
+
+def _add_certificate(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--certificate", metavar="FILE.json", default=None,
+                   help=f"also write a certificate of {what} to this file (.json, or .json.gz compressed), "
+                        "whose every step `mistakebound verify FILE` checks")
+
+
 def _parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = Parser(
@@ -984,6 +1146,10 @@ def _parser() -> argparse.ArgumentParser:
     ldim.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     ldim.add_argument("--tree", action="store_true", help="also print a shattered tree of depth Ldim")
     _add_budget(ldim, "the search")
+    ldim.add_argument("--what", type=_parameters, default=("ldim", "vc"), metavar="LIST",
+                      help="the parameters to compute, comma-separated, among: ldim (always), vc, rldim (the "
+                           "randomized Littlestone dimension, an exact fraction); default ldim,vc")
+    _add_certificate(ldim, "every parameter computed")
     ldim.add_argument("--workers", type=workers, default=1,
                       help="processes searching for Ldim, this one included (default 1); pays on long "
                            "searches of large classes (see the README's Performance section)")
@@ -1026,7 +1192,27 @@ def _parser() -> argparse.ArgumentParser:
     worst.add_argument("--horizon", type=seed, default=None,
                        help="limit games to this many rounds (needed for learners that change state without a mistake)")
     _add_budget(worst, "the search")
+    _add_certificate(worst, "M_A(H) (with the learner's predictions as recorded) and Ldim")
     worst.set_defaults(run=_cmd_worst_case)
+
+    check_p = command(
+        "verify", "check a certificate written by --certificate, step by step",
+        "Check every step of a certificate (written by ldim or worst-case with --certificate) with "
+        "the independent checker mistakebound.certificates.verify, which imports nothing of the "
+        "searches (python -I -S .../certificates/verify.py FILE runs the same checks alone), and "
+        "print what it proves. With CLASS, the certificate must speak of exactly that class. With "
+        "--learner, the predictions a worst-case certificate records are replayed against that "
+        "learner (built on CLASS). Exit 0 if every step checks, 1 naming the first that fails, "
+        "2 if the file cannot be read.",
+        players=False, settings="classes",
+    )
+    check_p.add_argument("file", metavar="FILE", help="the certificate (.json or .json.gz)")
+    check_p.add_argument("cls", metavar="CLASS", nargs="?", default=None,
+                         help="the class it must speak of: zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
+    check_p.add_argument("--learner", metavar="LEARNER", default=None,
+                         help="replay a worst-case certificate's recorded predictions against this learner "
+                              "(needs CLASS)")
+    check_p.set_defaults(run=_cmd_verify)
 
     tree = command(
         "tree", "draw a shattered tree (or a worst-case line) to PNG or SVG",

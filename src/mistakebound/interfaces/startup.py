@@ -112,7 +112,8 @@ def _exit_now(signum, frame) -> None:  # noqa: ARG001 - a signal handler's signa
     except Exception:  # noqa: BLE001 - a broken pipe, a flush already running: the line below still goes out
         pass
     what = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
-    _say(f"mistakebound: interrupted ({what})")
+    # a progress bar may be half drawn on stderr: the line starts at its first column (cleared on a terminal)
+    _say(("\r\033[K" if os.isatty(2) else "\r") + f"mistakebound: interrupted ({what})")
     os._exit(EXIT_INTERRUPTED)
 
 

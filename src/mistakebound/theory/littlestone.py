@@ -284,7 +284,8 @@ class LdimSearch:
         self._lo: dict[int, int] = {}
         self._hi: dict[int, int] = {}
         self._wit: dict[int, int] = {}  # V -> a column whose two sides both reach _lo[V] - 1
-        self._canon: dict[tuple, list] = {}  # canonical form -> [lo, hi, witness position, rep V, cols, rows]
+        # canonical form -> [lo, hi, witness position, rep V, cols, rows, hi's rep V, its cols]
+        self._canon: dict[tuple, list] = {}
         self._fps: dict[tuple, list | None] = {}  # fingerprint -> pending V's (None: keyed)
         self._forms: dict[int, tuple] = {}  # large V answered by the canonical memo -> its form
         self._rows: list[int] | None = None  # row bitsets, for trees
@@ -305,6 +306,41 @@ class LdimSearch:
         self._runs = 0  # running() contexts open
 
     # -------------------------------------------------------------- queries
+    def canonical_form(self, V: int) -> tuple[Hashable, list[int]]:
+        """The canonical form of ``V`` and its key columns (one per distinct split of ``V``, ascending).
+
+        Two version spaces with equal forms give the same set of words on their key
+        columns (column ``i`` of one standing for column ``i`` of the other), so they have
+        the same Littlestone dimension: the fact certificates record as a ``"map"`` step.
+        """
+        key, kcols, _ = self._canonical(V, self._splits3(V, self._splitting(V)))
+        return key, kcols.tolist()
+
+    def twin(self, V: int) -> tuple:
+        """``V``'s canonical form and what the canonical memo holds for it, for certificates.
+
+        ``(key, kcols, entry)``: the form and ``V``'s key columns as from
+        :meth:`canonical_form`; ``entry`` is None, or ``(lo, lo_rep, lo_cols, hi, hi_rep,
+        hi_cols)``: the largest ``lo`` proven for the form and the version space ``lo_rep``
+        whose search proved it with a witness (None if none) with its key columns, and
+        the same for the smallest ``hi``.  ``V``'s key column ``i`` stands for each
+        representative's key column ``i``.
+        """
+        key, kcols = self.canonical_form(V)
+        e = self._canon.get(key)
+        if e is None:
+            return key, kcols, None
+        lo_rep = e[3] if e[2] is not None and e[4] is not None else None
+        return key, kcols, (e[0], lo_rep, None if lo_rep is None else e[4].tolist(),
+                            e[1], e[6] if e[7] is not None else None, None if e[7] is None else e[7].tolist())
+
+    def witness(self, V: int, d: int) -> int:
+        """A column splitting ``V`` into two sides of Ldim at least ``d - 1`` (``1 <= d <= Ldim(V)``).
+
+        Read off the memo where the search remembered it, searched otherwise.
+        """
+        return self._witness(V, d)
+
     def mask_of_rows(self, rows) -> int:
         """The bitset over distinct rows of the given rows of ``H`` (indices or a bitset)."""
         idx = mask_to_indices(rows) if isinstance(rows, int) else np.asarray(list(rows), dtype=np.int64)
@@ -581,10 +617,11 @@ class LdimSearch:
         """Copy V's bitset-memo knowledge into the canonical entry ``key``."""
         e = self._canon.get(key)
         if e is None:
-            e = self._canon[key] = [1, None, None, 0, None, None]
-            self._canon_bytes += 200 + _key_size(key) + 8 * (len(kcols) + len(rows))
+            e = self._canon[key] = [1, None, None, 0, None, None, 0, None]
+            self._canon_bytes += 200 + _key_size(key) + 8 * (2 * len(kcols) + len(rows))
         hi = self._hi.get(V)
         if hi is not None and (e[1] is None or hi < e[1]):
+            e[6], e[7] = V, kcols  # the version space that proved it (for certificates)
             e[1] = hi
         lo = self._lo.get(V)
         if lo is not None and lo >= e[0]:

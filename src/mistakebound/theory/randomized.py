@@ -319,6 +319,31 @@ class RLdimSearch:
         self.value(V)
         return self._best[V]
 
+    def memo(self, V: int) -> tuple[Fraction, int | None] | None:
+        """What the memo holds on ``V`` (no search): ``(RL(V), best split's column or None)``, or None.
+
+        The best split's two sides are in the memo too (certificates read the optimal
+        tree off it: :mod:`mistakebound.theory.randomized_certificate`).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = RLdimSearch(classes.singletons(2))
+        >>> search.memo(search.full) is None, search.value(search.full), search.memo(search.full)
+        (True, Fraction(1, 2), (Fraction(1, 2), 0))
+        """
+        value = self._value.get(V)
+        return None if value is None else (value, self._best[V])
+
+    def greedy_split(self, V: int) -> int | None:
+        """The column the greedy tree of a partial lower bound takes at ``V`` (None if none splits it).
+
+        The split of best proven upper bound, from what is known (no search): the tree
+        :meth:`bounds` measures when a search stops early.
+        """
+        cand = self._splitting(V, self._root_columns)
+        return self._ranked(V, cand, self._known_ldim)[0][1] if cand else None
+
     def sides(self, V: int, j: int) -> tuple[int, int]:
         """``(V_x^0, V_x^1)`` for the instance in column ``j``."""
         ones = V & self.columns[j]

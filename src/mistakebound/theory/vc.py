@@ -129,7 +129,7 @@ class _VCSearch:
     whatever the number of cells.  The clock is read inside both loops.
     """
 
-    def __init__(self, H: HypothesisClass, clock: Clock, ldim_upper: int | None = None):
+    def __init__(self, H: HypothesisClass, clock: Clock, ldim_upper: int | None = None, record: bool = False):
         self.H = H
         self.clock = clock
         reps, _ = H.distinct_rows()
@@ -139,15 +139,18 @@ class _VCSearch:
         cols = columns_to_masks(D)
         # one candidate per split of the class: constant columns, and columns equal or
         # complementary to an earlier one, are dropped (they add nothing to a shattered set)
-        seen: set[int] = set()
+        seen: dict[int, int] = {}
         cand: list[int] = []
+        self.copies: list[list[int]] = []  # with ``record``: [j, the earlier column j copies]
         for j, c in enumerate(cols):
             if c == 0 or c == full:
                 continue
             key = min(c, full ^ c)
             if key not in seen:
-                seen.add(key)
+                seen[key] = j
                 cand.append(j)
+            elif record:
+                self.copies.append([j, seen[key]])
         del seen
         self.cand = cand
         self.cols = [cols[j] for j in cand]  # per candidate position, its column as a bitset
@@ -164,6 +167,9 @@ class _VCSearch:
         self.max_bitset_cells = max(1, CELL_BYTES // (2 * (n // 8 + 100)))
         self.best: list[int] = []  # positions in cand
         self.stack: list[list] = []
+        # with ``record``, the branches of the search as a tree (see :meth:`run`), for its certificate
+        self.tree: dict | None = {"split": []} if record else None
+        self.parents: list[int] | None = None  # when the columns are laminar: each one's smallest superset
 
     @property
     def C(self) -> np.ndarray:
@@ -205,11 +211,16 @@ class _VCSearch:
 
     # ------------------------------------------------------------ VCdim <= 1 ?
     def _crossing_pair(self) -> tuple[int, int] | None:
-        """Two shattered candidates, or None when the columns (up to complement) are laminar."""
+        """Two shattered candidates, or None when the columns (up to complement) are laminar.
+
+        When laminar, :attr:`parents` holds each candidate's smallest superset among the
+        columns turned to exclude row 0 (its position, -1 for none).
+        """
         D, cand, cols, full = self.D, self.cand, self.cols, self.full
         norm = [c if not c & 1 else full ^ c for c in cols]  # each column turned to exclude row 0
         order = sorted(range(len(cols)), key=lambda p: (-norm[p].bit_count(), p))
         owner = np.full(self.n_distinct, -1, dtype=np.int64)
+        parents = [-1] * len(cols)
         check = self.clock.check_time
         for p in order:
             check()
@@ -226,6 +237,8 @@ class _VCSearch:
                         return (u, p)
                 return None  # pragma: no cover - a crossing owner always exists
             owner[rows] = p
+            parents[p] = int(o[0])
+        self.parents = parents
         return None
 
     def _greedy(self, order: list[int]) -> list[int]:
@@ -352,16 +365,21 @@ class _VCSearch:
             return ext
 
         def grow(cells: list[int] | None, counts: list[int] | None, array: np.ndarray | None,
-                 L: list[int], gains: list[int]) -> None:
+                 L: list[int], gains: list[int], node: dict | None) -> None:
             # Invariants: chosen is shattered; its cells are ``cells``/``counts`` (bitsets and
             # sizes, smallest first) or, once they are too many, ``array`` (each distinct
             # row's cell); every k in L splits every cell, and a shattered set containing
             # chosen + k has at most len(chosen) + gains[i] instances; gains descend.
+            # When recording, ``node`` keeps L and gains, and one [L[i], child] per branch taken,
+            # in order (so however the loop ends, L[len(split):] are the candidates left).
             size = len(chosen)
             width = 1 << size
             frame = [size, gains, 0]
             stack.append(frame)
             n = len(L)
+            split = None
+            if node is not None:
+                node["L"], node["gains"], split = L, gains, node["split"]
             for i in range(n):
                 frame[2] = i
                 # h-index of gains[i:]: the most candidates that can still be added together
@@ -377,6 +395,8 @@ class _VCSearch:
                     if len(chosen) >= limit:
                         raise _Found
                 need = len(self.best) - size - 1  # a useful k must leave every sub-cell >= 2**need rows
+                record: dict | None = None  # when recording: this branch (None: not expanded)
+                recorded = False
                 if gains[i] - 1 > need and i + 1 < n:
                     spend()  # raises OutOfBudget past the budget: this node is not expanded
                     check()
@@ -404,13 +424,22 @@ class _VCSearch:
                         ext.sort(key=lambda t: -t[0])
                         child_gains = [g for g, _ in ext]
                         if size + 1 + _h_index(child_gains) > len(self.best):
-                            grow(sub_cells, sub_counts, sub_array, [q for _, q in ext], child_gains)
+                            sub = None
+                            if split is not None:
+                                sub = {"split": []}
+                                split.append([k, sub])  # before growing it: a budget may stop it
+                                recorded = True
+                            grow(sub_cells, sub_counts, sub_array, [q for _, q in ext], child_gains, sub)
+                        elif split is not None:  # the h-index cut: none of ext branched
+                            record = {"split": [], "L": [q for _, q in ext], "gains": child_gains}
                     del sub_cells, sub_counts, sub_array
+                if split is not None and not recorded:
+                    split.append([k, record])
                 chosen.pop()
             stack.pop()
 
         try:
-            grow([full], [n_all], None, order, [g for g, _ in root])
+            grow([full], [n_all], None, order, [g for g, _ in root], self.tree)
         except _Found:
             stack.clear()
 
@@ -481,11 +510,21 @@ def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
     if ldim is not None:
         check_instance("ldim", ldim, LdimBounds, "an LdimBounds (from littlestone_bounds of the same class)")
         ldim_upper = ldim.upper
+    return _searched(H, budget, ldim_upper)[1]
+
+
+def _searched(H: HypothesisClass, budget: Budget, ldim_upper: int | None,
+              record: bool = False) -> tuple[_VCSearch, VCBounds]:
+    """Run one search of ``H`` within ``budget`` (see :func:`vc_bounds`); return it and its bounds.
+
+    With ``record`` the search keeps what its certificate needs (:attr:`_VCSearch.tree`,
+    ``copies``, ``parents``; read by :mod:`mistakebound.theory.vc_certificate`).
+    """
     what = f"a VC search of {H.n_hypotheses} hypotheses x {H.n_instances} instances"
     require_memory(vc_memory_estimate(H), parameter="H", what=what, advice="search a smaller class")
     clock = budget.start()
     try:
-        search = _VCSearch(H, clock, ldim_upper)
+        search = _VCSearch(H, clock, ldim_upper, record)
     except MemoryError as exc:
         if isinstance(exc, InsufficientMemoryError):
             raise
@@ -495,7 +534,7 @@ def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
             needed=vc_memory_estimate(H), available=available_memory(),
         ) from None
     status = run_within(search.run)
-    return search.result(status)
+    return search, search.result(status)
 
 
 def vc_memory_estimate(H: HypothesisClass) -> int:

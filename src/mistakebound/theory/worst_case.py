@@ -275,6 +275,20 @@ def worst_case_mistakes(
     >>> W.value, W.exact, len(W.line), W.describe()
     (2, True, 2, 'M_A = 2')
     """
+    return _worst_case(learner, H, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit, progress=progress)
+
+
+def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_nodes: int | None,
+                time_limit: float | None, progress: Callable[[int], None] | None = None,
+                recorder: Any = None) -> WorstCase:
+    """:func:`worst_case_mistakes`, with a ``recorder`` that sees every prediction, move and finished position.
+
+    The recorder (see :mod:`mistakebound.theory.worst_case_certificate`) has methods
+    ``root(L)``, ``state(L)``, ``prediction(s, j, p)``, ``follow(s, j, y, child)`` (the child's
+    state), ``stay(s, j, y)`` (a skipped move that left the state as it was), ``done(V, s, h)``
+    (a position's value found, finite) and ``line_start()`` (the greedy line begins); None
+    (the default) costs nothing.
+    """
     check_instance("H", H, HypothesisClass, "a HypothesisClass")
     horizon = check_int("horizon", horizon, 0, optional=True)
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
@@ -287,7 +301,7 @@ def worst_case_mistakes(
             "recognised and the search cannot end by itself; give a horizon"
         )
     memo_limit = _memo_limit(learner, H, budget.max_nodes, keyed)
-    game = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit)
+    game = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit, recorder)
     status = game.run()
     if status == "exact":
         lower = upper = game.value
@@ -322,8 +336,9 @@ class _Game:
     """
 
     def __init__(self, learner: Any, H: HypothesisClass, horizon: int | None, keyed: bool, clock: Clock,
-                 progress: Callable[[int], None] | None, memo_limit: int | None = None):
+                 progress: Callable[[int], None] | None, memo_limit: int | None = None, recorder: Any = None):
         self.learner = learner
+        self.recorder = recorder
         self.memo_limit = memo_limit
         self.max_depth = sys.maxsize  # set by run() from the stack
         self.H = H
@@ -374,6 +389,8 @@ class _Game:
         V = self.H.full_mask
         start = (root.state_key(), V, None) if (self.keyed and self.horizon is None) else None
         path = frozenset({start}) if start else frozenset()
+        if self.recorder is not None:
+            self.recorder.root(root)
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
         # a line deeper than the stack allows is a resource spent (status "budget"): each
@@ -426,8 +443,12 @@ class _Game:
             self.progress(256)
         best: tuple[float, tuple] = (0, ())
         here = L.state_key() if self.keyed else None
+        rec = self.recorder
+        sid = rec.state(L) if rec is not None else None
         for j, x in enumerate(self.domain):
             p = self.predict(L, x)
+            if rec is not None:
+                rec.prediction(sid, j, p)
             ones = V & self.columns[j]
             for y, W in ((1, ones), (0, V ^ ones)):
                 if W == 0:
@@ -441,12 +462,16 @@ class _Game:
                 if h is None:
                     if gain == 0 and W == V:
                         if child.state_key() == here:
+                            if rec is not None:
+                                rec.stay(sid, j, y)
                             continue  # nothing gained, nothing changed
                         raise InvalidArgumentError(
                             f"horizon: {type(L).__name__} changed its state on a round without a mistake "
                             f"(instance {x!r}), so the search cannot end by itself; give a horizon"
                         )
                     child_key = (child.state_key(), W, None)
+                    if rec is not None:
+                        rec.follow(sid, j, y, child)
                     if child_key in path:  # a loop that gains on every pass
                         self._record(math.inf, (move,))
                         return math.inf, (move,)
@@ -455,7 +480,11 @@ class _Game:
                     if self.keyed and gain == 0 and W == V and child.state_key() == here:
                         # a round that changes nothing only spends the horizon: whatever
                         # follows it can be played without it, so it never does better
+                        if rec is not None:
+                            rec.stay(sid, j, y)
                         continue
+                    if rec is not None and h > 1:  # a child with no rounds left has no state that matters
+                        rec.follow(sid, j, y, child)
                     value, line = self._descend(child, W, h - 1, path, move)
                 total = gain + value
                 if total > best[0]:
@@ -467,6 +496,8 @@ class _Game:
                 break
         if key is not None and best[0] != math.inf:
             self.memo[key] = best
+        if rec is not None and best[0] != math.inf:
+            rec.done(V, sid, h)
         return best
 
     def greedy_line(self) -> tuple[float, tuple]:
@@ -476,6 +507,8 @@ class _Game:
         V = H.full_mask
         line = []
         total = 0
+        rec = self.recorder
+        sid = rec.line_start() if rec is not None else None
         rounds = self.horizon if self.horizon is not None else H.n_hypotheses + H.n_instances
         for _ in range(rounds):
             move = None
@@ -484,6 +517,8 @@ class _Game:
                 if ones == 0 or ones == V:
                     continue
                 p = self.predict(L, x)
+                if rec is not None:
+                    rec.prediction(sid, j, p)
                 y = 0 if p >= 0.5 else 1
                 move = (x, p, y, abs(p - y), ones if y == 1 else V ^ ones)
                 break
@@ -493,6 +528,8 @@ class _Game:
             if gain == int(gain):
                 gain = int(gain)
             self.learn(L, x, y)
+            if rec is not None:
+                sid = rec.follow(sid, j, y, L)
             total += gain
             line.append((x, p, y, gain))
         return total, tuple(line)

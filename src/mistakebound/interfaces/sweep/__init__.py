@@ -9,18 +9,24 @@ from it (:mod:`~mistakebound.interfaces.sweep.results`), and summarise and plot 
 
 Examples
 --------
+>>> from mistakebound.interfaces.sweep import sweep
 >>> result = sweep({"grid": [{"kind": "search", "search": "ldim", "classes": ["thresholds"],
 ...                           "sizes": [1, 3, 7, 15]}]})
 >>> [r["mistakes"] for r in result.records]
 [1, 2, 3, 4]
 """
 
-from mistakebound.interfaces.sweep.cells import FIELDS, Cell, expand, run_cell
-from mistakebound.interfaces.sweep.config import Grid, SweepConfig, load_config
-from mistakebound.interfaces.sweep.executors import EXECUTORS, DaskDependencyError
-from mistakebound.interfaces.sweep.results import ResultsFile, read_records
-from mistakebound.interfaces.sweep.runner import SweepResult, sweep
-from mistakebound.interfaces.sweep.summary import format_summary, plot_records, replay_command
+from mistakebound.foundations.lazy import lazy_attributes
+
+# imported when first used: the command line builds its parser from sweep.cli alone
+__getattr__, __dir__ = lazy_attributes(globals(), {
+    "mistakebound.interfaces.sweep.cells": ("FIELDS", "Cell", "expand", "run_cell"),
+    "mistakebound.interfaces.sweep.config": ("Grid", "SweepConfig", "load_config"),
+    "mistakebound.interfaces.sweep.executors": ("EXECUTORS", "DaskDependencyError"),
+    "mistakebound.interfaces.sweep.results": ("ResultsFile", "read_records"),
+    "mistakebound.interfaces.sweep.runner": ("SweepResult", "sweep"),
+    "mistakebound.interfaces.sweep.summary": ("format_summary", "plot_records", "replay_command"),
+})
 
 __all__ = [
     "sweep",

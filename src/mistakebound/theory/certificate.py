@@ -1,0 +1,121 @@
+"""The certificate document the searches write into: the class, one table of spaces, a section per result.
+
+A certificate (format ``mistakebound-certificate``, documented and checked by
+:mod:`mistakebound.certificates.verify`, which shares no code with this module beyond the
+format's constants and :func:`~mistakebound.certificates.verify.class_hash`) holds the
+class it speaks of, a table of version spaces (sets of the class's rows, as bitsets) and
+one section per result (``"ldim"``, ``"vc"``, ``"worst-case"``, ``"rldim"``).  Each search's
+producer adds its section to one :class:`CertificateWriter`, so the results about one
+class share its rows and its spaces; :meth:`CertificateWriter.write` writes the document
+atomically (compressed with gzip when the file name ends in ``.gz``).
+
+Spaces here are over *all* rows of the class, as the checker reads them; searches that
+merge identical rows first turn their bitsets over distinct rows into these with
+:meth:`CertificateWriter.from_distinct`.
+
+Examples
+--------
+>>> from mistakebound import classes
+>>> w = CertificateWriter(classes.thresholds(3))
+>>> w.rows
+['0', '1', '3', '7']
+>>> w.space(0b11), w.space(0b10, part_of=(0, 0, 1)), w.space(0b11)
+(0, 1, 0)
+>>> w.document()["spaces"]
+['3', [0, 0, 1]]
+>>> w.add({"result": "ldim", "facts": [], "claim": {}})
+>>> sorted(w.document())
+['class', 'format', 'results', 'spaces', 'version']
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from mistakebound.certificates.verify import FORMAT, VERSION, class_hash
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.files import write_atomically
+from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+
+__all__ = ["CertificateWriter", "row_numbers"]
+
+
+def row_numbers(H: HypothesisClass) -> list[int]:
+    """Each row of ``H`` as a number whose bit ``x`` is its label of instance ``x`` (the format's rows).
+
+    Examples
+    --------
+    >>> row_numbers(HypothesisClass.from_matrix([[1, 0, 1], [0, 1, 1]]))
+    [5, 6]
+    """
+    packed = np.packbits(require_class(H).matrix, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
+class CertificateWriter:
+    """One certificate document under construction: the class of ``H``, its spaces, its sections."""
+
+    def __init__(self, H: HypothesisClass):
+        self.H = require_class(H)
+        self.rows = [format(r, "x") for r in row_numbers(H)]
+        self._spaces: dict[int, int] = {}
+        self._table: list = []
+        self._sections: list[dict] = []
+        self._expand: tuple | None = None
+
+    def space(self, V: int, part_of: tuple[int, int, int] | None = None) -> int:
+        """The index of the space ``V`` (a non-empty bitset over the rows of ``H``), added if new.
+
+        ``part_of=(s, x, y)`` says that ``V`` is the part ``V_x^y`` of the space of index
+        ``s``: a new ``V`` is then written as those three numbers instead of its bitset.
+        """
+        index = self._spaces.get(V)
+        if index is None:
+            if not 0 < V < 1 << self.H.n_hypotheses:
+                raise InvalidArgumentError(f"V: expected a non-empty set of the {self.H.n_hypotheses} rows, got {V}")
+            index = self._spaces[V] = len(self._table)
+            self._table.append(list(part_of) if part_of is not None else format(V, "x"))
+        return index
+
+    def from_distinct(self, V: int, row_to_distinct: np.ndarray) -> int:
+        """The bitset over all rows of ``V``, a bitset over the distinct rows that ``row_to_distinct`` groups.
+
+        ``row_to_distinct[i]`` is the distinct row of row ``i`` (as from
+        :meth:`~mistakebound.game.hypothesis_class.HypothesisClass.distinct_rows`).
+        """
+        if self._expand is None or self._expand[0] is not row_to_distinct:
+            identity = bool(np.array_equal(row_to_distinct, np.arange(len(row_to_distinct))))
+            self._expand = (row_to_distinct, identity)
+        if self._expand[1]:
+            return V
+        n_distinct = int(row_to_distinct.max()) + 1
+        bits = np.unpackbits(np.frombuffer(V.to_bytes((n_distinct + 7) // 8, "little"), dtype=np.uint8),
+                             bitorder="little")[:n_distinct]
+        rows = bits[row_to_distinct]
+        return int.from_bytes(np.packbits(rows, bitorder="little").tobytes(), "little")
+
+    def add(self, section: dict) -> None:
+        """Add one result's section (its ``"result"`` names the kind)."""
+        self._sections.append(section)
+
+    def document(self) -> dict:
+        """The certificate as a JSON-ready dictionary."""
+        n, m = self.H.n_hypotheses, self.H.n_instances
+        return {
+            "format": FORMAT, "version": VERSION,
+            "class": {"n_hypotheses": n, "n_instances": m, "rows": self.rows, "sha256": class_hash(self.rows, m)},
+            "spaces": self._table,
+            "results": self._sections,
+        }
+
+    def write(self, path: str | os.PathLike, *, parameter: str = "--certificate") -> Path:
+        """Write the document to ``path`` atomically (gzip-compressed when it ends in ``.gz``); return the path."""
+        data = json.dumps(self.document(), separators=(",", ":")).encode("ascii")
+        if str(path).endswith(".gz"):
+            data = gzip.compress(data, compresslevel=6, mtime=0)
+        return write_atomically(path, data, parameter=parameter)

@@ -1,0 +1,181 @@
+"""The command line's certificates: ``--certificate`` on ldim and worst-case, and ``mistakebound verify``.
+
+Every file is written by one process and checked by another (the ``verify`` command, and
+the checker run alone with ``python -I -S``), and ``verify`` must work with none of the
+search modules importable.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.baseline import textbook_ldim, textbook_vcdim
+from mistakebound.certificates import verify as checker
+from mistakebound.game import registry
+from mistakebound.game.examples import halving_exceeds_ldim
+from mistakebound.interfaces.cli import main
+
+CHECKER = Path(checker.__file__)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def cli(*argv, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mistakebound", *argv], capture_output=True, text=True,
+                          cwd=cwd, timeout=120)
+
+
+def test_ldim_writes_a_certificate_that_another_process_verifies(tmp_path, capsys):
+    path = tmp_path / "i.json"
+    H = registry.load_setting("intervals:9")
+    L, d = textbook_ldim(H.matrix), textbook_vcdim(H.matrix)
+    code, out, err = run(capsys, "ldim", "intervals:9", "--certificate", str(path))
+    assert code == 0, err
+    assert f"wrote {path}: a certificate of Ldim = {L}, VCdim = {d}" in out
+    done = cli("verify", str(path), "intervals:9", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == [f"verified: {L} <= Ldim <= {L}", f"verified: {d} <= VCdim <= {d}"]
+    alone = subprocess.run([sys.executable, "-I", "-S", str(CHECKER), str(path)], capture_output=True, text=True,
+                           timeout=60)
+    assert alone.returncode == 0 and f"verified: {L} <= Ldim <= {L}" in alone.stdout, alone.stderr
+
+
+def test_a_partial_ldim_certifies_its_interval(tmp_path, capsys):
+    path = tmp_path / "r.json.gz"
+    code, out, _ = run(capsys, "ldim", "random:300,20,0.4,2", "--max-nodes", "5", "--certificate", str(path))
+    assert code == 3
+    line = [s for s in out.splitlines() if s.startswith("wrote")][0]
+    proven = checker.check_file(str(path))["ldim"]
+    assert proven[0] < proven[1] and f"{proven[0]} <= Ldim <= {proven[1]}" in line
+
+
+def test_worst_case_certifies_halving_above_ldim_and_replays_the_learner(tmp_path, capsys):
+    cls = tmp_path / "h.npy"
+    np.save(cls, halving_exceeds_ldim().matrix)
+    path = tmp_path / "w.json.gz"
+    code, out, err = run(capsys, "worst-case", "halving", str(cls), "--certificate", str(path))
+    assert code == 0, err
+    assert "a certificate of M_A(H) = 3, Ldim = 2" in out
+    code, out, _ = run(capsys, "verify", str(path), str(cls), "--learner", "halving")
+    assert code == 0
+    L = textbook_ldim(halving_exceeds_ldim().matrix)
+    assert L == 2 and out.splitlines()[:2] == ["verified: 3 <= M_A(H) <= 3", f"verified: {L} <= Ldim <= {L}"]
+    assert "replayed: the recorded predictions are those of halving" in out
+    code, out, _ = run(capsys, "verify", str(path), str(cls), "--learner", "consistent")
+    assert code == 1 and "REJECTED: replay: state 0, instance 0" in out
+
+
+def test_verify_names_the_first_failing_step_and_the_wrong_class(tmp_path, capsys):
+    path = tmp_path / "t.json"
+    assert run(capsys, "ldim", "thresholds:15", "--certificate", str(path))[0] == 0
+    assert checker.check_file(str(path))["ldim"] == (4, 4)  # log2 16: thresholds meet the bound
+    c = json.loads(path.read_text())
+    c["results"][0]["facts"][-1][2] -= 1  # the last fact: the upper claim's, now too small
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(c))
+    code, out, _ = run(capsys, "verify", str(bad))
+    assert code == 1 and out.startswith(f"REJECTED: ldim fact {len(c['results'][0]['facts']) - 1}:")
+    code, out, _ = run(capsys, "verify", str(path), "thresholds:16")
+    assert code == 1 and "another class" in out
+
+
+def test_verify_refuses_what_it_cannot_read_with_one_line(tmp_path, capsys):
+    truncated = tmp_path / "cut.json.gz"
+    truncated.write_bytes(gzip.compress(b'{"format": "mistakebound-certificate", "vers')[:20])
+    code, out, _ = run(capsys, "verify", str(truncated))
+    assert code == 1 and out.startswith("REJECTED: file: not a JSON certificate")
+    code, _, err = run(capsys, "verify", str(tmp_path / "missing.json"))
+    assert code == 2 and "FILE: cannot read" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "verify", str(truncated), "--learner", "halving")
+    assert code == 2 and "--learner" in err and "needs CLASS" in err
+
+
+def test_a_misnamed_certificate_file_is_refused_before_any_search(tmp_path, capsys):
+    code, out, err = run(capsys, "ldim", "thresholds:7", "--certificate", str(tmp_path / "c.txt"))
+    assert code == 2 and out == "" and "--certificate: expected a certificate file name" in err
+
+
+def test_verify_runs_with_no_search_module_importable(tmp_path, capsys):
+    """The verify command imports the checker and the class reader only: blocking every search module
+    (and the certificate producers) must not change its answer."""
+    path = tmp_path / "c.json"
+    assert run(capsys, "ldim", "intervals:6", "--certificate", str(path))[0] == 0
+    script = textwrap.dedent(f"""
+        import importlib.abc, sys
+        BLOCKED = ("mistakebound.theory",)
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.startswith(BLOCKED) and name != "mistakebound.theory.certificate":
+                    raise ImportError("blocked: " + name)
+        sys.meta_path.insert(0, Block())
+        from mistakebound.interfaces.cli import main
+        code = main(["verify", {str(path)!r}])
+        assert not [m for m in sys.modules if m.startswith("mistakebound.theory.") and m != "mistakebound.theory.certificate"]
+        sys.exit(code)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    H = registry.load_setting("intervals:6")
+    assert done.stdout.splitlines()[:2] == [f"verified: {textbook_ldim(H.matrix)} <= Ldim <= {textbook_ldim(H.matrix)}",
+                                            f"verified: {textbook_vcdim(H.matrix)} <= VCdim <= {textbook_vcdim(H.matrix)}"]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".json.gz"])
+def test_the_file_is_written_atomically_and_a_failure_keeps_the_results(tmp_path, capsys, suffix):
+    """A certificate that cannot be written (its folder removed after the check) loses the file, not the
+    printed results: exit 2 after them, one line naming --certificate."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    path = folder / f"c{suffix}"
+    import mistakebound.interfaces.cli as cli_module
+
+    real = cli_module._certify_ldim
+
+    def remove_then_certify(*a, **k):
+        folder.rmdir()
+        return real(*a, **k)
+
+    cli_module._certify_ldim = remove_then_certify
+    try:
+        code, out, err = run(capsys, "ldim", "thresholds:7", "--certificate", str(path))
+    finally:
+        cli_module._certify_ldim = real
+    assert code == 2 and "Ldim = 3" in out and "--certificate: cannot write" in err
+
+
+def test_ldim_what_chooses_the_parameters_and_certifies_rl_exactly(tmp_path, capsys):
+    from fractions import Fraction
+
+    from mistakebound.theory.randomized import randomized_littlestone_dimension
+
+    path = tmp_path / "r.json.gz"
+    H = registry.load_setting("singletons:5")
+    rl = randomized_littlestone_dimension(H)
+    assert rl == 1 - Fraction(1, 2 ** 4)  # RL(singletons(d)) = 1 - 2^(1-d), FHMM 2023
+    code, out, err = run(capsys, "ldim", "singletons:5", "--what", "ldim,rldim", "--certificate", str(path))
+    assert code == 0, err
+    assert "VCdim" not in out and f"RL = {rl} " in out
+    assert checker.check_file(str(path)) == {"ldim": (1, 1), "rldim": (rl, rl)}
+    code, _, err = run(capsys, "ldim", "singletons:5", "--what", "ldim,shatter")
+    assert code == 2 and "--what" in err and "ldim, vc, rldim" in err
+
+
+def test_a_partial_rl_is_certified_as_its_interval_and_exits_3(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    code, out, _ = run(capsys, "ldim", "intervals:24", "--what", "rldim", "--max-nodes", "400",
+                       "--certificate", str(path))
+    assert code == 3 and "the randomized Littlestone dimension is partial" in out
+    lo, hi = checker.check_file(str(path))["rldim"]
+    assert lo < hi
