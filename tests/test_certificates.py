@@ -342,3 +342,80 @@ def test_the_search_certificate_of_two_results_shares_one_class(tmp_path):
     ldim_section(search, w, lower=d, upper=d)
     with pytest.raises(CertificateError, match="result 1: a second 'ldim' result"):
         check(w.document())
+
+
+# ------------------------------------------------- each check of a map step guards a false fact
+def _document(rows: list[str], facts: list, spaces: list[int]) -> dict:
+    """A certificate of the class whose rows are given as strings of labels (instance 0 first)."""
+    m = len(rows[0])
+    hexes = [format(int(r[::-1], 2), "x") for r in rows]
+    return {"format": verify.FORMAT, "version": verify.VERSION,
+            "class": {"n_hypotheses": len(rows), "n_instances": m, "rows": hexes, "sha256": class_hash(hexes, m)},
+            "spaces": [format(V, "x") for V in spaces], "results": [{"result": "ldim", "facts": facts, "claim": {}}]}
+
+
+def _ldim_of(rows: list[str], V: int) -> int:
+    return textbook_ldim(np.array([[int(ch) for ch in rows[i]] for i in range(len(rows)) if V >> i & 1],
+                                  dtype=np.uint8))
+
+
+def test_a_map_onto_a_space_with_an_extra_instance_is_refused():
+    """W = rows with x = 0 shatters {z1, z2} (Ldim 2); V = {000, 100} splits on x only (Ldim 1).
+    Sending x to z1 gives V the words of W on z1, but z2 splits W and is no image nor a copy of one."""
+    rows = ["000", "100", "001", "010", "011"]  # instances x, z1, z2
+    V, W = 0b00011, 0b11101
+    assert (_ldim_of(rows, V), _ldim_of(rows, W)) == (1, 2)
+    c = certificate(np.array([[int(ch) for ch in r] for r in rows], dtype=np.uint8))
+    facts = c["results"][0]["facts"]
+    table = spaces_of(c)
+    wfact = next(k for k, (s, kind, value, _) in enumerate(facts) if table[s] == W and kind == "ge" and value == 2)
+    c["spaces"].append(format(V, "x"))
+    facts.append([len(c["spaces"]) - 1, "ge", 2, ["map", wfact, [[0, 1, 0]]]])
+    c["results"][0]["claim"] = {}
+    with pytest.raises(CertificateError, match="instance 2 splits the space mapped to but is no image, nor a copy"):
+        check(c)
+
+
+def test_two_instances_sent_to_one_image_must_agree():
+    """V shatters {a, b} (Ldim 2); W splits on z only (Ldim 1). Sending both a and b to z would make
+    V a copy of W if the checker took either label."""
+    rows = ["000", "010", "100", "110", "001"]  # instances a, b, z; W = {row 0, row 4}
+    V, W = 0b01111, 0b10001
+    assert (_ldim_of(rows, V), _ldim_of(rows, W)) == (2, 1)
+    facts = [[1, "le", 0, []], [2, "le", 0, []], [0, "le", 1, [[2, 1, 1]]],  # Ldim(W) <= 1
+             [3, "le", 1, ["map", 2, [[0, 2, 0], [1, 2, 0]]]]]
+    c = _document(rows, facts, [W, 0b00001, 0b10000, V])
+    with pytest.raises(CertificateError, match="ldim fact 3: the instances sent to 2 disagree on row"):
+        check(c)
+
+
+def test_a_map_must_list_every_instance_splitting_its_space():
+    rows = ["000", "010", "100", "110", "001"]
+    facts = [[1, "le", 0, []], [2, "le", 0, []], [0, "le", 1, [[2, 1, 1]]],
+             [3, "le", 1, ["map", 2, [[0, 2, 0]]]]]  # b splits V too, and is left out
+    with pytest.raises(CertificateError, match="ldim fact 3: the map must list every instance splitting"):
+        check(_document(rows, facts, [0b10001, 0b00001, 0b10000, 0b01111]))
+
+
+def test_a_shift_must_carry_the_space_onto_its_twin():
+    """V = all four words on {a, b} (Ldim 2), W = the three words but 00 (Ldim 1): every column's
+    1-side agrees, so only the comparison of the spaces themselves refuses the map."""
+    rows = ["00", "10", "01", "11"]
+    V, W = 0b1111, 0b1110
+    assert (_ldim_of(rows, V), _ldim_of(rows, W)) == (2, 1)
+    facts = [[2, "le", 0, []], [3, "le", 0, []],
+             [1, "le", 1, [[0, 0, 0], [1, 0, 1]]],  # Ldim(W) <= 1: W_a^0 and W_b^0 are single rows
+             [0, "le", 1, ["map", 2, [[0, 0, 0], [1, 1, 0]], 0]]]
+    c = _document(rows, facts, [V, W, 0b0100, 0b0010])
+    with pytest.raises(CertificateError, match="the space shifted by 0 rows is not the space mapped to"):
+        check(c)
+
+
+def test_a_map_gives_no_more_than_its_twin_proved():
+    rows = ["00", "10", "01", "11"]
+    c = certificate(np.array([[int(ch) for ch in r] for r in rows], dtype=np.uint8))
+    facts = c["results"][0]["facts"]
+    k = c["results"][0]["claim"]["lower"][0]
+    facts.append([facts[k][0], "ge", 3, ["map", k, [[0, 0, 0], [1, 1, 0]]]])
+    with pytest.raises(CertificateError, match=f"fact {k} has value 2, which does not give ge 3"):
+        check(c)

@@ -101,9 +101,11 @@ class Context:
     def __init__(self, rows: list[int], n_instances: int, spaces: list[int]):
         self.rows, self.n, self.m = rows, len(rows), n_instances
         self.full = (1 << self.n) - 1
-        # the columns, by transposing the rows written in binary (instance 0 last in each)
-        binary = [format(r, f"0{n_instances}b") for r in rows] if n_instances else []
-        self.columns = [int("".join(bits)[::-1], 2) for bits in zip(*binary)][::-1]
+        # the columns, by transposing the rows written in binary: in ``table``, row i's label of
+        # instance x is character i * m + x, so column x is every m-th character from x
+        m = n_instances
+        table = "".join(format(r, f"0{m}b")[::-1] for r in rows)
+        self.columns = [int(table[x::m][::-1], 2) for x in range(m)]
         self.spaces = spaces
         self.proven: dict[str, tuple] = {}
 
