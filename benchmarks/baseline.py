@@ -1,4 +1,4 @@
-"""The plain memoised textbook recursion for the Littlestone dimension.
+"""The baselines of the benchmarks: the plain textbook recursion, and a pruned alpha-beta search.
 
 This is what public research scripts compute: for a version space V (a frozenset of
 distinct rows), ``Ldim(V) = max_x 1 + min(Ldim(V_x^0), Ldim(V_x^1))`` over every
@@ -6,11 +6,19 @@ instance that splits V, and 0 when none does; memoised on V, with no pruning.  I
 the baseline of the benchmarks and the oracle of the property tests, so it is kept as
 simple as the definition.
 
+:func:`alphabeta_ldim` is the second baseline: what a careful researcher writes in a few
+dozen lines.  It answers "is Ldim(V) >= k?" from the bound ``floor(log2 |V|)`` down, tries
+splits most balanced first, and cuts a split whose smaller side has ``s`` rows as soon as
+``1 + floor(log2 s) < k`` (and every later, less balanced, one with it); bitsets over the
+distinct rows, no memo.
+
 Examples
 --------
 >>> textbook_ldim([[0, 0], [0, 1], [1, 1]])
 1
 >>> textbook_ldim([[0, 0], [0, 1], [1, 0], [1, 1]])
+2
+>>> alphabeta_ldim([[0, 0], [0, 1], [1, 0], [1, 1]])
 2
 """
 
@@ -18,7 +26,7 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["textbook_ldim", "textbook_vcdim"]
+__all__ = ["alphabeta_ldim", "textbook_ldim", "textbook_vcdim"]
 
 
 def textbook_ldim(matrix) -> int:
@@ -37,6 +45,37 @@ def textbook_ldim(matrix) -> int:
         return best
 
     return ldim(rows)
+
+
+def alphabeta_ldim(matrix) -> int:
+    """Littlestone dimension by a pruned alpha-beta search (most balanced split first, no memo)."""
+    rows = sorted({tuple(int(v) for v in row) for row in matrix})
+    n_cols = len(rows[0])
+    columns = [sum(1 << i for i, h in enumerate(rows) if h[j]) for j in range(n_cols)]
+
+    def at_least(V: int, k: int) -> bool:
+        if k <= 0:
+            return True
+        if k > V.bit_count().bit_length() - 1:  # Ldim(V) <= floor(log2 |V|)
+            return False
+        sides = {}
+        for c in columns:
+            a = V & c
+            if a and a != V:
+                small = a if 2 * a.bit_count() <= V.bit_count() else V ^ a
+                sides[small] = small.bit_count()
+        for small, s in sorted(sides.items(), key=lambda item: -item[1]):
+            if s.bit_length() < k:  # 1 + floor(log2 s) < k, here and for every later split
+                break
+            if at_least(small, k - 1) and at_least(V ^ small, k - 1):
+                return True
+        return False
+
+    full = (1 << len(rows)) - 1
+    k = len(rows).bit_length() - 1
+    while not at_least(full, k):
+        k -= 1
+    return k
 
 
 def textbook_vcdim(matrix) -> int:

@@ -44,7 +44,7 @@ import numpy as np
 from attrs import frozen
 
 import mistakebound as mb
-from benchmarks.baseline import textbook_ldim, textbook_vcdim
+from benchmarks.baseline import alphabeta_ldim, textbook_ldim, textbook_vcdim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin
@@ -84,6 +84,8 @@ class Case:
     run: Callable[[Any], Any]
     outcome: Callable[[Any, Any], Any] = lambda H, output: output
     baseline: Callable[[Any], int] | None = None
+    #: A second baseline, run like the first (the pruned alpha-beta search for Ldim cases).
+    alphabeta: Callable[[Any], int] | None = None
     reference: Callable[[HypothesisClass], Any] | None = None
     rounds: int | None = None
     kind: str = "ldim"
@@ -183,13 +185,14 @@ def _log2_note(H: HypothesisClass, value: Any) -> str:
 
 # ------------------------------------------------------------------ the cases
 def _ldim(name: str, build: Callable[[], HypothesisClass], family: str | None = None) -> Case:
-    return Case(f"ldim {name}", build, mb.littlestone_dimension, baseline=textbook_ldim, family=family)
+    return Case(f"ldim {name}", build, mb.littlestone_dimension, baseline=textbook_ldim, alphabeta=alphabeta_ldim,
+                family=family)
 
 
 def _hard_ldim(n: int, m: int, density: float) -> Case:
     return Case(
         f"ldim hard_random({n}, {m}, {density})", _hard(n, m, density), mb.littlestone_dimension,
-        baseline=textbook_ldim, kind="hard", family=f"hard random, density {density}, |X| = {m}", note=_log2_note,
+        baseline=textbook_ldim, alphabeta=alphabeta_ldim, kind="hard", family=f"hard random, density {density}, |X| = {m}", note=_log2_note,
     )
 
 
@@ -499,13 +502,23 @@ def measure(case: Case, repeats: int, cap: float, skip_baseline: str | None = No
                 problems.append(f"baseline {case.baseline.__name__} gave {b['value']}, ours {value}")
         elif b["status"] == "timeout":
             rec["ratio_at_least"] = cap / rec["median_s"]
+    if case.alphabeta is not None:  # the second baseline: always run, capped like the first
+        b = run_baseline(case.alphabeta, H.matrix, cap)
+        rec["alphabeta_status"] = b["status"]
+        if b["status"] == "ok":
+            rec["alphabeta_s"] = b["seconds"]
+            rec["alphabeta_ratio"] = b["seconds"] / rec["median_s"]
+            if b["value"] != value:
+                problems.append(f"baseline {case.alphabeta.__name__} gave {b['value']}, ours {value}")
+        elif b["status"] == "timeout":
+            rec["alphabeta_ratio_at_least"] = cap / rec["median_s"]
     if problems:
         rec["mismatch"] = "; ".join(problems)
     return rec
 
 
 # ------------------------------------------------------------------ the output
-COLUMNS = ("case", "size", "result", "median s", "peak MiB", "baseline s", "ratio", "note")
+COLUMNS = ("case", "size", "result", "median s", "peak MiB", "baseline s", "ratio", "a-b ratio", "note")
 
 
 def _result_text(rec: dict) -> str:
@@ -526,6 +539,13 @@ def _row(rec: dict, cap: float) -> tuple[str, ...]:
         base, ratio = f"> {cap:g}", f"> {rec['ratio_at_least']:,.1f}x"
     else:
         base, ratio = status, "-"
+    ab = rec.get("alphabeta_status")
+    if ab == "ok":
+        ab_ratio = f"{rec['alphabeta_ratio']:,.1f}x"
+    elif ab == "timeout":
+        ab_ratio = f"> {rec['alphabeta_ratio_at_least']:,.1f}x"
+    else:
+        ab_ratio = "-" if ab is None else ab
     note = rec["note"]
     if rec["mismatch"]:
         note = f"MISMATCH: {rec['mismatch']}"
@@ -537,6 +557,7 @@ def _row(rec: dict, cap: float) -> tuple[str, ...]:
         f"{rec['peak_mib']:.1f}",
         base,
         ratio,
+        ab_ratio,
         note,
     )
 
@@ -592,10 +613,12 @@ def main(argv: list[str] | None = None) -> int:
         f"baseline = textbook recursion (benchmarks/baseline.py), run once in a child process "
         f"killed after {cap:g} s, skipped past a size of the same family it did not finish"
         f"{' (--all-baselines: never skipped)' if args.all_baselines else ''}; ratio = baseline s / median s; "
+        f"a-b ratio = the same for the second baseline, a pruned alpha-beta search (most balanced split first, "
+        f"cut at 1 + floor(log2 |smaller side|), no memo), run once per case; "
         f"result (n/s) = mistakes (rounds per second)"
     )
     print(flush=True)
-    widths = (max(len(c.name) for c in selected), 14, 18, 9, 9, 10, 11)
+    widths = (max(len(c.name) for c in selected), 14, 18, 9, 9, 10, 11, 10)
     print(_line(COLUMNS, widths), flush=True)
     records = []
     unfinished: dict[tuple, str] = {}  # (kind, family) -> the case whose baseline was killed

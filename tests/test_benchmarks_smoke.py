@@ -178,3 +178,25 @@ def test_a_quick_fault_campaign_counts_its_inputs_and_finds_no_fault(tmp_path):
     assert headline["config trust cases (subprocess sweeps)"] == 2
     findings = {k: v for k, v in headline.items() if k.startswith("  ")}
     assert findings and all(set(str(v).replace("/", " ").split()) == {"0"} for v in findings.values()), findings
+
+
+def test_the_second_baseline_runs_beside_the_first_on_every_ldim_case(smoke):
+    _, payload, _ = smoke
+    for r in payload["cases"]:
+        if r["kind"] in ("ldim", "hard"):
+            assert r["alphabeta_status"] in ("ok", "timeout"), r
+            if r["alphabeta_status"] == "ok":
+                assert r["alphabeta_ratio"] > 0 and r["mismatch"] is None, r
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from benchmarks.baseline import alphabeta_ldim  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10).flatmap(lambda n: st.integers(1, 6).flatmap(
+    lambda m: st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n))))
+def test_the_alphabeta_baseline_agrees_with_the_textbook_recursion(rows):
+    assert alphabeta_ldim(rows) == textbook_ldim(rows)
