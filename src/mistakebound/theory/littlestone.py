@@ -782,6 +782,8 @@ class LdimSearch:
             self._tick()
         if self.memo_bytes() > self.max_memo_bytes:
             self._evict()
+        if k == 2:  # Ldim(V) >= 2 exactly when some column leaves two rows or more on each side
+            return self._at_least_two(V, s, [j for _, _, j in splits] if splits is not None else cand)
         if splits is None:
             splits = self._splits3(V, cand)
         canon = None
@@ -828,6 +830,23 @@ class LdimSearch:
             self._outbox.append((V, -1 - need))
         if canon is not None:
             self._store_canonical(*canon, V)
+        return False
+
+    def _at_least_two(self, V: int, s: int, cand) -> bool:
+        """``Ldim(V) >= 2`` for ``|V| = s >= 4``, without listing the splits: the first column whose
+        sides both hold two rows or more is the witness (each side then has Ldim >= 1)."""
+        cols = self.columns
+        for j in cand:
+            n1 = (V & cols[j]).bit_count()
+            if 2 <= n1 <= s - 2:
+                self._wit[V] = j
+                self._lo[V] = 2
+                if self._outbox is not None:
+                    self._outbox.append((V, 2))
+                return True
+        self._hi[V] = 1
+        if self._outbox is not None:
+            self._outbox.append((V, -2))
         return False
 
     # ------------------------------------------------------------- the tree
