@@ -22,6 +22,19 @@ not shattered (level-by-level enumeration of all ``k``-sets explodes on parities
 * The cells are not sets but one array, each row's cell number, per level of the
   search (see :class:`_VCSearch`): memory linear in the table, time checked inside
   every count.
+* Past the rows, the cube: when the cells the search would need outgrow
+  :data:`CELL_BYTES` as bitsets (many rows, many levels) and the candidates are few
+  (:data:`CUBE_BITS`), the search turns around.  The distinct rows, read on the
+  candidates, are a set of labelings held as one boolean array over all ``2^m``; a set
+  of candidates is shattered exactly when the projection onto it is full, and the
+  projections are made from the top down, removing one coordinate at a time (one pass
+  over the parent's array each), cut as soon as a projection holds fewer than
+  ``2^(best + 1)`` labelings (see :meth:`_VCSearch._cube_search`).  Growing sets from
+  below must visit every shattered set up to the answer, a million on ``100000 x 20``
+  random rows (VCdim 13); from above, the ``C(20, 6)`` projections onto 14 instances
+  settle it in under a second.  It is chosen only when its sweep
+  (:data:`CUBE_WORK`) and its arrays (half the memory available) fit, and never when a
+  certificate is recorded (the certificate reads the rows search's branches).
 * ``VCdim >= 2`` is decided first in near-linear time: after complementing each column
   so that it excludes row 0, two instances are shattered exactly when their columns
   cross (meet, and neither contains the other), so ``VCdim <= 1`` exactly when the
@@ -33,7 +46,10 @@ of every search), on Ctrl-C, or when memory runs out (status ``"memory"``), the 
 stops and reports proven bounds (:class:`VCBounds`, a
 :class:`~mistakebound.theory.search.SearchResult`): the largest shattered set found,
 and the largest size any unexplored branch could still reach.  A search whose
-:func:`vc_memory_estimate` exceeds the available memory is refused before it starts.
+:func:`vc_memory_estimate` exceeds the available memory is refused before it starts
+(:class:`~mistakebound.foundations.errors.InsufficientMemoryError`); the cube search
+takes its arrays only when they fit in half the memory then available, and searches
+the rows otherwise.
 
 Examples
 --------
@@ -78,6 +94,12 @@ BLOCK_ENTRIES = 1 << 20
 #: Bytes the cells of one node of the search may take as bitsets; past it (many cells of
 #: many rows) they are held as one array of cell numbers instead.
 CELL_BYTES = 16 << 20
+#: The most candidate instances the search projects onto the cube of their labelings
+#: (one byte per labeling, twice: 128 MiB at 26).
+CUBE_BITS = 26
+#: The most bytes the projections of the cube search may sweep, unpruned (about a
+#: gigabyte a second on one core); past it the search grows sets over the rows instead.
+CUBE_WORK = 1 << 35
 
 
 class _Found(Exception):
@@ -170,6 +192,7 @@ class _VCSearch:
         # with ``record``, the branches of the search as a tree (see :meth:`run`), for its certificate
         self.tree: dict | None = {"split": []} if record else None
         self.parents: list[int] | None = None  # when the columns are laminar: each one's smallest superset
+        self.cube_frames: list[list[int]] | None = None  # the cube search's open nodes (see _cube_search)
 
     @property
     def C(self) -> np.ndarray:
@@ -269,6 +292,103 @@ class _VCSearch:
                 array = array * 2 + self.C[k]
         return chosen
 
+    # ------------------------------------------------------------ the cube
+    def _cube_work(self, m: int) -> int:
+        """Bytes the cube search over ``m`` candidates sweeps at most, from the best set found so far.
+
+        The projections onto every set of more than ``len(best)`` candidates, each made from
+        its parent's in one pass: ``sum_j C(m, j) 2^(m - j)`` over ``j < m - len(best)``.
+        """
+        total, ways = 0, 1
+        for j in range(max(m - len(self.best), 0)):
+            total += ways << (m - j)
+            ways = ways * (m - j) // (j + 1)
+        return total
+
+    def _use_cube(self, order: list[int]) -> bool:
+        """Whether to search by projections of the cube (see :meth:`_cube_search`) rather than over the rows.
+
+        Not when recording (the certificate reads the rows search's branches), nor while
+        the deepest cells the rows search could need fit in :data:`CELL_BYTES` as bitsets
+        (it is fast then), nor when the cube has more than :data:`CUBE_BITS` dimensions,
+        its sweep more than :data:`CUBE_WORK` bytes, or its arrays more than half the
+        memory available.
+        """
+        m = len(order)
+        if self.tree is not None or m > CUBE_BITS or (1 << self.static_upper) <= self.max_bitset_cells:
+            return False
+        if self._cube_work(m) > CUBE_WORK:
+            return False
+        available = available_memory()
+        return available is None or 2 * ((2 << m) + 16 * self.n_distinct) <= available
+
+    def _cube_search(self, coords: list[int]) -> None:
+        """The largest shattered set, by projecting the set of labelings down, one coordinate at a time.
+
+        The distinct rows, read on the candidates ``coords`` (coordinate ``i`` is bit ``i``),
+        are a set ``P`` of labelings, held as a boolean array over all ``2^m``.  A set
+        ``T`` of candidates is shattered exactly when the projection of ``P`` onto ``T``
+        is all ``2^|T|`` labelings.  The search removes coordinates in increasing order
+        (each removal set once, depth first): a node ``T`` is its parent's projection with
+        one more coordinate ORed away (one pass over the parent's array, into a buffer
+        per depth), and it is
+
+        * shattered when its projection is full: a new best set, and its subsets need
+          no look;
+        * cut when ``|T| - 1`` is not above the best size, or when its projection holds
+          fewer than ``2^(best + 1)`` labelings (a projection never grows, and a shattered
+          set of ``d`` instances needs ``2^d`` of them).
+
+        Each node counts one against the budget and reads the clock.  Stopped early, a
+        node left with children to try bounds what they hold (:meth:`_open_bound`).
+        """
+        m = len(coords)
+        codes = np.zeros(self.n_distinct, dtype=np.int64)
+        for i, k in enumerate(coords):
+            codes |= self.C[k].astype(np.int64) << i
+        top = np.zeros(1 << m, dtype=bool)
+        top[codes] = True
+        del codes
+        bufs = [top] + [np.empty(1 << (m - j), dtype=bool) for j in range(1, m + 1)]
+        spend, check = self.clock.spend, self.clock.check_time
+        # per depth: [size of T, labelings of its projection, next coordinate to remove]
+        frames = self.cube_frames = []
+        removed: list[int] = []
+        limit = self.static_upper
+
+        def visit(t: int, start: int, labelings: int) -> None:
+            j = len(removed)
+            a = bufs[j]
+            frame = [t, labelings, start]
+            frames.append(frame)
+            child = bufs[j + 1]
+            for r in range(start, m):
+                frame[2] = r
+                if t - 1 <= len(self.best) or frame[1] < 2 << len(self.best):
+                    break
+                spend()
+                check()
+                low = 1 << (r - j)  # removed coordinates all lie below r
+                np.bitwise_or(a.reshape(-1, 2, low)[:, 0, :], a.reshape(-1, 2, low)[:, 1, :],
+                              out=child.reshape(-1, low))
+                removed.append(r)
+                count = int(np.count_nonzero(child))
+                if count == child.size:
+                    gone = set(removed)
+                    self.best = [coords[i] for i in range(m) if i not in gone]
+                    removed.pop()
+                    if len(self.best) >= limit:
+                        raise _Found
+                    continue
+                visit(t - 1, r + 1, count)
+                removed.pop()
+            frames.pop()
+
+        try:
+            visit(m, 0, int(np.count_nonzero(top)))
+        except _Found:
+            frames.clear()
+
     # ------------------------------------------------------------ the search
     def result(self, status: str) -> VCBounds:
         """The bounds proven when the search ended with ``status``."""
@@ -287,6 +407,12 @@ class _VCSearch:
         ``size`` instances by candidates ``pos, pos + 1, ...`` of its list; the child being
         explored (the next frame, if any) accounts for candidate ``pos`` itself.
         """
+        if self.cube_frames is not None:
+            # a shattered set not yet seen lies below a frame's next removal: it has fewer
+            # than |T| instances and at most log2 of T's labelings
+            if not self.cube_frames:
+                return self.static_upper
+            return max(min(t - 1, labelings.bit_length() - 1) for t, labelings, _ in self.cube_frames)
         stack = list(self.stack)
         if not stack:
             return self.static_upper  # stopped before the search began
@@ -324,6 +450,9 @@ class _VCSearch:
             self.best = list(pair)
             if limit <= 2:
                 return
+        if self._use_cube(order):
+            self._cube_search(order[::-1])
+            return
         stack = self.stack
         spend = self.clock.spend
         check = self.clock.check_time
@@ -470,7 +599,8 @@ def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
     time_limit : float, optional
         Budget of seconds, counted from the call (reading the class included); the
         clock is read at every node and inside every long count, so the search stops
-        within a few milliseconds of it.
+        within a few milliseconds of it (a node of the cube search, one projection,
+        takes at most tens of milliseconds).
     ldim : LdimBounds, optional
         A Littlestone search's result for the same class: ``VCdim <= Ldim <=
         ldim.upper`` (textbook, Section 21.1), so the search stops as soon as it finds a
@@ -546,7 +676,8 @@ def vc_memory_estimate(H: HypothesisClass) -> int:
     per level of the search (4 bytes a row, at most ``floor(log2 |H|) + 2`` levels), and
     the counting block (:data:`BLOCK_ENTRIES` entries, twice, 8 bytes each).  Linear in
     the size of the table: the full cube ``{0,1}^18`` (``2^18 x 18``) needs about
-    80 MiB.
+    80 MiB.  The cube search's arrays are not counted: it runs only when they fit in
+    half the memory available when it would start, and the rows are searched otherwise.
 
     Examples
     --------

@@ -16,6 +16,11 @@ The section (``"result": "vc"``, checked by :mod:`mistakebound.certificates.vc`)
   gain could still reach past the bound proven (the checker requires exactly those):
   the search's other branches, cut by the bound it knew then or since, are left out.
 
+The search that writes the section is the one over the rows (its branches are the proof),
+even where :func:`~mistakebound.theory.vc.vc_bounds` alone would project the cube instead
+(the cube search leaves no record a stdlib checker could replay quickly), so producing a
+certificate may take longer than the search it certifies.
+
 The columns the search dropped as copies of earlier ones (equal or complementary on
 every row) are listed with the column each copies.  A search stopped by its budget
 certifies the interval it proved: the branches it left open are the ``rest`` of the nodes
