@@ -26,7 +26,9 @@ __all__ = ["CASES", "SMOKE", "measure_rldim"]
 CASES: list[tuple[str, Callable[[], HypothesisClass]]] = [
     ("intervals(8)", lambda: classes.intervals(8)),
     ("intervals(12)", lambda: classes.intervals(12)),
+    ("intervals(16)", lambda: classes.intervals(16)),
     ("power_set(8)", lambda: classes.power_set(8)),
+    ("power_set(12)", lambda: classes.power_set(12)),
     ("singletons(64)", lambda: classes.singletons(64)),
     ("random(60, 12, 0.5, seed 1)", lambda: classes.random(60, 12, 0.5, 1)),
 ]

@@ -26,12 +26,12 @@ from mistakebound import HypothesisClass
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import CertificateError, check
 from mistakebound.game import classes
-from mistakebound.theory import randomized_certificate
+from mistakebound.theory import randomized, randomized_certificate
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.randomized import RLdimSearch
 from mistakebound.theory.randomized_certificate import rldim_section
 from tests.strategies import hypothesis_classes
-from tests.test_randomized import oracle_rl
+from tests.test_randomized import oracle_rl, relabelled_classes
 
 CHECKER = Path(verify.__file__)
 PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,7 +97,10 @@ def _ldim_upper_section(writer: CertificateWriter, d: int) -> None:
     writer.add({"result": "ldim", "facts": facts, "claim": {"upper": [d, 1]}})
 
 
-def test_the_class_step_uses_an_earlier_ldim_result_and_nothing_else():
+def test_the_class_step_uses_an_earlier_ldim_result_and_nothing_else(monkeypatch):
+    """Without the canonical memo (which answers singletons' large sides by relabelled copies,
+    so that no Ldim bound is needed), the sides of the root's splits are bounded by Ldim."""
+    monkeypatch.setattr(randomized, "CANONICAL_MIN", 10**9)
     H = classes.singletons(12)
     writer = CertificateWriter(H)
     _ldim_upper_section(writer, 12)
@@ -168,6 +171,14 @@ def mutations(c: dict):
             yield f"fact {k} swapped children", k, 3, [x, f1, f0]
             yield f"fact {k} other instance", k, 3, [(x + 1) % m, f0, f1]
             yield f"fact {k} dropped child", k, 3, [x, f0]
+        elif isinstance(step, list) and step[:1] == ["map"]:  # a relabelled copy of an earlier fact
+            _, f, entries = step
+            yield f"fact {k} map from another fact", k, 3, ["map", (f + 1) % k if k else 0, entries]
+            yield f"fact {k} map dropped entry", k, 3, ["map", f, entries[1:]]
+            yield f"fact {k} map entry twice", k, 3, ["map", f, entries + entries[:1]]
+            x, z, flip = entries[0]
+            for e in ([x, z, 1 - flip], [x, (z + 1) % m, flip], [(x + 1) % m, z, flip]):
+                yield f"fact {k} map entry {e}", k, 3, ["map", f, [e] + entries[1:]]
         elif isinstance(step, list) and step and step[0] == "ldim":
             yield f"fact {k} other ldim fact", k, 3, ["ldim", (step[1] + 1) % k if k else 0]
         elif isinstance(step, list) and step:  # every splitting instance answered
@@ -220,7 +231,8 @@ def test_tampering_is_rejected_in_almost_every_case(capsys):
     and a few whose certificates use the Ldim bound with textbook Ldim facts (random small classes rarely do)."""
     rng = np.random.default_rng(14)
     rejected = total = 0
-    zoo = [classes.singletons(5), classes.singletons(6), classes.intervals(4), classes.thresholds(5)]
+    zoo = [classes.singletons(5), classes.singletons(6), classes.intervals(4), classes.thresholds(5),
+           classes.power_set(3), classes.intervals(5)]
     for t in range(30 + len(zoo)):
         H = zoo[t - 30] if t >= 30 else HypothesisClass.from_matrix(
             rng.integers(0, 2, size=(int(rng.integers(2, 8)), int(rng.integers(2, 6)))))
@@ -230,6 +242,34 @@ def test_tampering_is_rejected_in_almost_every_case(capsys):
     with capsys.disabled():
         print(f"\nrldim tampering rejected: {rejected}/{total} = {rejected / total:.3f}")
     assert total > 1000 and rejected / total > 0.9, (rejected, total)
+
+
+def test_map_steps_are_checked(capsys):
+    """Certificates of classes with relabelled copies (the canonical memo consulted from 2 rows, so that
+    small classes have many): "map" steps appear, and every tampering of one is rejected or harmless."""
+    rejected = total = maps = 0
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(randomized, "CANONICAL_MIN", 2)
+        for H in (classes.intervals(4), classes.power_set(3), classes.singletons(5), classes.thresholds(6),
+                  HypothesisClass.from_matrix(1 - classes.intervals(3).matrix[:, [2, 0, 1]])):
+            c, _ = certified(H)
+            maps += sum(isinstance(f[3], list) and f[3][:1] == ["map"] for f in c["results"][0]["facts"])
+            r, n = _tamper(c)
+            rejected, total = rejected + r, total + n
+    with capsys.disabled():
+        print(f"\nrldim tampering with map steps rejected: {rejected}/{total} = {rejected / total:.3f}")
+    assert maps >= 20 and rejected / total > 0.9, (maps, rejected, total)
+
+
+@PROPERTY
+@given(H=relabelled_classes(), canonical_min=st.sampled_from([None, 2]))
+def test_certificates_of_classes_with_copies_verify_with_the_oracle_value(H, canonical_min):
+    with pytest.MonkeyPatch.context() as mp:
+        if canonical_min is not None:
+            mp.setattr(randomized, "CANONICAL_MIN", canonical_min)
+        c, stats = certified(H)
+    value = oracle_rl(H)
+    assert check(c) == {"rldim": (value, value)}
 
 
 def test_an_upper_bound_must_answer_every_splitting_instance():

@@ -187,11 +187,110 @@ def test_power_set_and_thresholds_by_hand():
 
 
 def test_symmetric_classes_are_cheap():
-    """The pruning bounds are tight on singletons and power sets: one split per node."""
-    for H, nodes in ((classes.singletons(60), 2 * 60 - 1), (classes.power_set(10), 2**11 - 1)):
+    """The pruning bounds are tight on singletons and power sets: one split per node; and
+    relabelled copies share a memo entry: of the two (d-1)-cubes of a split only the first
+    is searched, down to the 8-row cube below which the canonical memo is not consulted
+    (the 3-cube's 15 nodes: d - 3 + 15 = d + 12 nodes, not 2^(d+1) - 1)."""
+    for H, nodes in ((classes.singletons(60), 2 * 60 - 1), (classes.power_set(10), 10 + 12),
+                     (classes.power_set(14), 14 + 12)):
         search = RLdimSearch(H)
         search.value(search.full)
         assert search.nodes == nodes
+    search = RLdimSearch(classes.power_set(10))
+    search.value(search.full)
+    assert search.canonical_hits == 10 - 3
+
+
+# ------------------------------------------------------- the canonical memo
+#: Small classes with symmetry (relabelled copies among their version spaces), for the oracle.
+SYMMETRIC = [classes.intervals(5), classes.intervals(6), classes.power_set(4), classes.power_set(5),
+             classes.singletons(7), classes.singletons(5, include_empty=True), classes.thresholds(8),
+             classes.parities(4), classes.monotone_conjunctions(4), classes.k_sparse(5, 2)]
+
+
+@st.composite
+def relabelled_classes(draw) -> HypothesisClass:
+    """A symmetric or random class, its rows shuffled and duplicated, its columns permuted, complemented,
+    duplicated, and constant columns added: RL is invariant under all of these."""
+    if draw(st.booleans()):
+        M = draw(st.sampled_from(SYMMETRIC)).matrix
+    else:
+        M = draw(hypothesis_classes(max_rows=16, max_cols=6)).matrix
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    M = M[rng.permutation(M.shape[0])][:, rng.permutation(M.shape[1])]
+    M = M ^ (rng.random(M.shape[1]) < draw(st.sampled_from([0.0, 0.5]))).astype(np.uint8)
+    extra_rows = rng.integers(0, M.shape[0], size=draw(st.integers(0, 3)))
+    extra_cols = rng.integers(0, M.shape[1], size=draw(st.integers(0, 2))) if M.shape[1] else []
+    M = np.vstack([M, M[extra_rows]])
+    M = np.column_stack([M] + [M[:, j] ^ int(rng.integers(0, 2)) for j in extra_cols]
+                        + [np.full(M.shape[0], int(rng.integers(0, 2)), dtype=np.uint8)] * draw(st.integers(0, 1)))
+    return HypothesisClass.from_matrix(M.astype(np.uint8))
+
+
+def _check_memo(search: RLdimSearch, H: HypothesisClass) -> None:
+    """Every memoised version space (searched or answered by a relabelled copy) has the oracle's value,
+    and its best split achieves it on the space's own columns."""
+    v = game_oracle(H)
+    reps = search.representatives
+    for V, (value, j) in ((V, search.memo(V)) for V in list(search._value)):
+        rows = frozenset(int(reps[i]) for i in range(search.n_distinct) if V >> i & 1)
+        assert value == v(rows)
+        if j is None:
+            assert value == 0
+        else:
+            V0, V1 = search.sides(V, j)
+            assert V0 and V1 and (1 + search.value(V0) + search.value(V1)) / 2 == value
+
+
+@settings(max_examples=80, deadline=None)
+@given(relabelled_classes(), st.sampled_from([None, 2]))
+def test_the_canonical_memo_agrees_with_the_oracle(H, canonical_min):
+    """The fast search (canonical memo, by default from 8 rows; also from 2, where every space with two
+    splits is looked up) against the plain game recursion, on classes with symmetry and copies."""
+    with pytest.MonkeyPatch.context() as mp:
+        if canonical_min is not None:
+            import mistakebound.theory.randomized as module
+
+            mp.setattr(module, "CANONICAL_MIN", canonical_min)
+        search = RLdimSearch(H)
+        assert search.value(search.full) == oracle_rl(H)
+        _check_memo(search, H)
+
+
+def test_the_canonical_memo_is_used_and_its_twins_are_relabelled_copies():
+    """On intervals most version spaces are answered by a relabelled copy; a twin's form is its copy's,
+    and the twin's best split is where the copy's sits in the form."""
+    H = classes.intervals(9)
+    search = RLdimSearch(H)
+    assert search.value(search.full) == oracle_rl(H)
+    with pytest.MonkeyPatch.context() as mp:
+        import mistakebound.theory.randomized as module
+
+        mp.setattr(module, "CANONICAL_MIN", 10**9)
+        plain = RLdimSearch(H)
+        plain.value(plain.full)
+    assert search.canonical_hits > 0 and search.nodes < plain.nodes / 2
+    twins = [V for V in search._value if search.twin(V) not in (None, V)]
+    assert twins
+    for V in twins:
+        W = search.twin(V)
+        (kv, cv, fv), (kw, cw, fw) = search.form(V), search.form(W)
+        assert kv == kw and len(cv) == len(cw) and V.bit_count() == W.bit_count()
+        assert cv.index(search.memo(V)[1]) == cw.index(search.memo(W)[1])
+    _check_memo(search, H)
+
+
+def test_relabelled_classes_get_one_form():
+    """The form forgets row order, duplicate rows, column order and polarity, copies and constant columns."""
+    rng = np.random.default_rng(15)
+    for H in SYMMETRIC[:6]:
+        M = H.matrix
+        R = M[rng.permutation(M.shape[0])][:, rng.permutation(M.shape[1])] ^ rng.integers(0, 2, M.shape[1])
+        R = np.column_stack([R, R[:, :1], 1 - R[:, :1], np.zeros(M.shape[0], dtype=np.uint8)])
+        R = np.vstack([R, R[:2]]).astype(np.uint8)
+        a, b = RLdimSearch(H), RLdimSearch(HypothesisClass.from_matrix(R))
+        assert len(a.form(a.full)[1]) == len(b.form(b.full)[1])
+        assert a.value(a.full) == b.value(b.full)
 
 
 def test_degenerate_classes():
@@ -443,3 +542,31 @@ def test_forced_classmethod_and_reuse_across_games():
     first = play(OptimalRandomizedLearner(H), adversary, H, rounds=10, seed=0).expected_mistakes
     second = play(OptimalRandomizedLearner(H), adversary, H, rounds=10, seed=1).expected_mistakes
     assert first == second == float(RandomizedForcer.forced(H)) == 1 - 2**-4
+
+
+def test_the_speed_benchmark_runs_in_smoke_mode(capsys):
+    """``python -m benchmarks.rldim_speed --smoke`` (the numbers themselves are not tested) and its doctest."""
+    import doctest
+
+    from benchmarks import rldim_speed
+
+    assert rldim_speed.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    assert "intervals(6)" in out and "power_set(4)" in out and "2" in out.split("power_set(4)")[1].split()[0]
+    assert doctest.testmod(rldim_speed).failed == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(hypothesis_classes(max_rows=14, max_cols=6), st.integers(0, 2**32 - 1))
+def test_the_key_is_the_rows_relabelled_and_forgets_row_order(H, seed):
+    """``relabelled_key``: the key's words are the rows read on ``order`` xor ``flips`` (so equal keys mean
+    relabelled copies), and shuffling the rows never changes the key."""
+    from mistakebound.theory.canonical import relabelled_key, sorted_rows_key
+
+    M = np.unique(H.matrix, axis=0)
+    key, order, flips = relabelled_key(M)
+    assert key[:2] == (M.shape[1], M.shape[0])
+    assert key[2] == sorted_rows_key((M ^ flips)[:, order])[0]
+    assert np.all(2 * (M ^ flips).sum(axis=0) <= M.shape[0])
+    shuffled = M[np.random.default_rng(seed).permutation(M.shape[0])]
+    assert relabelled_key(shuffled)[0] == key

@@ -42,58 +42,6 @@ from __future__ import annotations
 __all__ = ["check"]
 
 
-def _words(ctx, V: int, order: list[int]) -> set[str]:
-    """The words the rows of ``V`` give on the instances ``order``."""
-    return {"".join(str(ctx.label(i, z)) for z in order) for i in ctx.members(V)}
-
-
-def _shifted(V: int, shift: int) -> int:
-    return V >> shift if shift >= 0 else V << -shift
-
-
-def _mapped(ctx, where: str, V: int, W: int, entries: object, shift: object = None) -> None:
-    """Check that ``V`` is a relabelled copy of ``W`` under ``entries`` (see the module's docstring)."""
-    if shift is not None and (type(shift) is not int or _shifted(V, shift) != W):
-        raise ctx.fail(where, f"the space shifted by {shift!r} rows is not the space mapped to")
-    if not isinstance(entries, list):
-        raise ctx.fail(where, "expected a list of [instance, instance, flip]")
-    onto: dict[int, list[tuple[int, int]]] = {}
-    listed = []
-    target = set(ctx.splitting(W))
-    for e in entries:
-        if not (isinstance(e, list) and len(e) == 3 and e[2] in (0, 1)):
-            raise ctx.fail(where, f"expected [instance, instance, flip 0/1], got {e!r}")
-        x, z = ctx.instance(e[0], where), ctx.instance(e[1], where)
-        if z not in target:
-            raise ctx.fail(where, f"instance {z} does not split the space mapped to")
-        onto.setdefault(z, []).append((x, e[2]))
-        listed.append(x)
-    if sorted(listed) != ctx.splitting(V):
-        raise ctx.fail(where, "the map must list every instance splitting the space exactly once")
-    for w in sorted(target - set(onto)):
-        a = W & ctx.columns[w]
-        if not any(W & ctx.columns[z] in (a, W ^ a) for z in onto):
-            raise ctx.fail(where, f"instance {w} splits the space mapped to but is no image, nor a copy of one")
-    if shift is not None:
-        for z, sources in onto.items():
-            for x, flip in sources:
-                if _shifted(V & ctx.columns[x], shift) != ctx.part(W, z, 1 - flip):
-                    raise ctx.fail(where, f"instance {x} shifted is not instance {z}{' flipped' * flip}")
-        return
-    order = sorted(onto)
-    words = set()
-    for i in ctx.members(V):
-        letters = []
-        for z in order:
-            seen = {ctx.label(i, x) ^ flip for x, flip in onto[z]}
-            if len(seen) != 1:
-                raise ctx.fail(where, f"the instances sent to {z} disagree on row {i}")
-            letters.append(str(seen.pop()))
-        words.add("".join(letters))
-    if words != _words(ctx, W, order):
-        raise ctx.fail(where, "the mapped rows are not the rows of the space mapped to")
-
-
 def check(section: dict, ctx) -> tuple[int | None, int | None]:
     """Check every fact of an ``"ldim"`` section; return the claimed ``(lower, upper)``."""
     facts = section.get("facts")
@@ -118,7 +66,7 @@ def check(section: dict, ctx) -> tuple[int | None, int | None]:
             cvalue = child(step[1], kind, None, "map")
             if (kind == "ge" and cvalue < value) or (kind == "le" and cvalue > value):
                 raise ctx.fail(where, f"fact {step[1]} has value {cvalue}, which does not give {kind} {value}")
-            _mapped(ctx, where, V, ctx.spaces[seen[step[1]][0]], step[2], *step[3:])
+            ctx.relabelled(where, V, ctx.spaces[seen[step[1]][0]], step[2], *step[3:])
         elif kind == "ge":
             if value <= 0:
                 if value < 0 or step is not None:

@@ -37,6 +37,16 @@ by the ``"ldim"`` bound below.  A fact refers only to facts listed before it.  T
   ``"ldim"`` result checked earlier in the document proved ``Ldim(H) <= L``, and a tree
   shattered by a part of the class is shattered by the class.
 
+* ``[V, kind, value, ["map", f, [[x, z, flip], ...]]]`` for ``kind`` ``"ge"`` or ``"le"``: ``V`` is a
+  relabelled copy of the space ``W`` of fact ``f``, a fact of the same kind whose value gives
+  this one (``"ge"`` at least ``value``, ``"le"`` at most).  The map is checked as the Ldim
+  checker's (:mod:`.ldim`, the same function): every instance splitting ``V`` sent once to an
+  instance ``z`` splitting ``W`` with a flip, and the rows of ``V`` so read being the rows of
+  ``W``.  Sound because the recursion above depends only on the set of distinct words the
+  rows write on the splitting instances, copies of an instance (equal or complementary on
+  ``V``, hence on every part of it) counted once, whatever their order and polarity: what is
+  left of ``V`` and of ``W`` are the same words, so the two recursions run step for step alike.
+
 The claim's ``lower`` and ``upper`` (either may be missing in a partial certificate) name a
 ``"ge"`` / ``"le"`` fact on the space of all rows and its value.
 """
@@ -77,7 +87,14 @@ def check(section: dict, ctx) -> tuple[Fraction | None, Fraction | None]:
                 raise ctx.fail(where, f"instance {x} does not split the space")
             return x
 
-        if kind == "ge" and step is None:
+        if kind != "ldim" and isinstance(step, list) and step[:1] == ["map"]:
+            if len(step) != 3:
+                raise ctx.fail(where, "expected ['map', fact, [[instance, instance, flip], ...]]")
+            cvalue = child(step[1], kind, None)
+            if (kind == "ge" and cvalue < value) or (kind == "le" and cvalue > value):
+                raise ctx.fail(where, f"fact {step[1]} has value {cvalue}, which does not give {kind} {value}")
+            ctx.relabelled(where, V, ctx.spaces[seen[step[1]][0]], step[2])
+        elif kind == "ge" and step is None:
             if value > 0:
                 raise ctx.fail(where, f"RL >= {value} needs a step")
         elif kind == "ge":

@@ -165,6 +165,58 @@ class Context:
             raise self.fail(where, f"{prefix}fact {f} is not a {kind!r} fact on that part of the space")
         return value
 
+    def _words(self, V: int, order: list[int]) -> set[str]:
+        """The words the rows of ``V`` give on the instances ``order``."""
+        return {"".join(str(self.label(i, z)) for z in order) for i in self.members(V)}
+
+    @staticmethod
+    def _shifted(V: int, shift: int) -> int:
+        return V >> shift if shift >= 0 else V << -shift
+
+    def relabelled(self, where: str, V: int, W: int, entries: object, shift: object = None) -> None:
+        """Check that ``V`` is a relabelled copy of ``W`` under ``entries`` (the ``"map"`` step: see
+        :mod:`.ldim`); every Littlestone-type value (Ldim, RL) of one is then that of the other."""
+        if shift is not None and (type(shift) is not int or self._shifted(V, shift) != W):
+            raise self.fail(where, f"the space shifted by {shift!r} rows is not the space mapped to")
+        if not isinstance(entries, list):
+            raise self.fail(where, "expected a list of [instance, instance, flip]")
+        onto: dict[int, list[tuple[int, int]]] = {}
+        listed = []
+        target = set(self.splitting(W))
+        for e in entries:
+            if not (isinstance(e, list) and len(e) == 3 and e[2] in (0, 1)):
+                raise self.fail(where, f"expected [instance, instance, flip 0/1], got {e!r}")
+            x, z = self.instance(e[0], where), self.instance(e[1], where)
+            if z not in target:
+                raise self.fail(where, f"instance {z} does not split the space mapped to")
+            onto.setdefault(z, []).append((x, e[2]))
+            listed.append(x)
+        if sorted(listed) != self.splitting(V):
+            raise self.fail(where, "the map must list every instance splitting the space exactly once")
+        for w in sorted(target - set(onto)):
+            a = W & self.columns[w]
+            if not any(W & self.columns[z] in (a, W ^ a) for z in onto):
+                raise self.fail(where, f"instance {w} splits the space mapped to but is no image, "
+                                       "nor a copy of one")
+        if shift is not None:
+            for z, sources in onto.items():
+                for x, flip in sources:
+                    if self._shifted(V & self.columns[x], shift) != self.part(W, z, 1 - flip):
+                        raise self.fail(where, f"instance {x} shifted is not instance {z}{' flipped' * flip}")
+            return
+        order = sorted(onto)
+        words = set()
+        for i in self.members(V):
+            letters = []
+            for z in order:
+                seen = {self.label(i, x) ^ flip for x, flip in onto[z]}
+                if len(seen) != 1:
+                    raise self.fail(where, f"the instances sent to {z} disagree on row {i}")
+                letters.append(str(seen.pop()))
+            words.add("".join(letters))
+        if words != self._words(W, order):
+            raise self.fail(where, "the mapped rows are not the rows of the space mapped to")
+
     def claim(self, section: dict, name: str, seen: list, at_root=None, root: str = "on all rows") -> tuple:
         """A section's claimed ``(lower, upper)``, each naming a fact and its value (None where not claimed).
 

@@ -54,26 +54,34 @@ The claim ``RL >= (L + 1) / 2`` is false (``singletons(2)`` has ``L = 1`` and
 reused), the memo keeps the exact value of every version space met, columns that split
 ``V`` the same way (equal or complementary on ``V``) are tried once, and splits are
 tried in decreasing order of a proven upper bound on their value (the two bounds above
-applied to each side); a split whose bound does not exceed the best value found is
-skipped (compared exactly: the log bound of both sides as ``n0 n1 <= 2^(4 best - 2)``).
-That makes symmetric classes cheap: ``singletons(d)`` costs ``2d - 1`` nodes instead
-of ``2^d``, ``power_set(d)`` costs ``2^(d+1) - 1`` instead of ``3^d`` (the nodes,
-leaves included, of one optimal tree).
+applied to each side, the Ldim one asked only up to where it can beat the log one); a
+split whose bound does not exceed the best value found is skipped (compared exactly: the
+log bound of both sides as ``n0 n1 <= 2^(4 best - 2)``).  A second memo is keyed by a
+version space's canonical form (:mod:`mistakebound.theory.canonical`: its distinct rows on
+one column per distinct split, columns complemented to at most half ones and sorted by
+cheap invariants, rows sorted), so relabelled copies (the shifted and mirrored windows and
+reordered gaps of ``intervals``, the sub-cubes of ``power_set``) are searched once; a form
+is computed only for spaces of at least :data:`CANONICAL_MIN` rows whose fingerprint (size
+and split sizes) was met before, and not for sizes where few forms were memo hits.  That
+makes symmetric classes cheap: ``singletons(d)`` costs ``2d - 1`` nodes instead of
+``2^d``, ``power_set(d)`` costs ``d + 12`` instead of ``2^(d+1) - 1`` (``3^d`` without
+pruning).
 
 **Budgets.**  The search takes the budget of every search
 (:class:`~mistakebound.theory.search.Budget`): at most ``max_nodes`` version spaces and
 ``time_limit`` seconds per query (default: none), and Ctrl-C.  Measured on a 2-core
-machine: 9,000 to 20,000 nodes per second on random classes of 60 to 200 hypotheses and
-on ``intervals``, so :data:`DEFAULT_MAX_NODES` (300,000, the per-query budget the
-players that ask many questions default to) is reached in under a minute
-(``random(200, 20, 0.5, 7)``: 34 s, proven bounds 3.78 to 3.82; ``intervals(40)``: 25 s,
-4.69 to 4.84); ``random(120, 18, 0.5, 5)`` finishes in 149,000 nodes (16 s),
-``power_set(12)`` in 8,191 nodes (0.3 s).  Classes with many distinct splits per version
-space cost more per node (``thresholds(200)``: 8,048 nodes in 4 s; ``singletons(200)``:
-399 nodes in 2 s).  A search stopped by its budget or by Ctrl-C reports proven bounds
-(:class:`RLdimBounds`, a :class:`~mistakebound.theory.search.SearchResult`), computed
-from what it finished, without searching further: :func:`randomized_littlestone_bounds`
-returns them, and :func:`randomized_littlestone_dimension` raises
+machine (``python -m benchmarks.rldim_speed``, medians of 3, load 3): ``intervals(24)``
+in 2.7 s (1,571 nodes; 6,600 version spaces answered by relabelled copies),
+``intervals(32)`` in 17 s, ``power_set(16)`` in 0.4 s, ``random(60, 12, 0.5, 1)`` in
+0.6 s (5,720 nodes), ``random(120, 14, 0.5, 5)`` in 5 s (46,545 nodes); classes
+without symmetry search about 10,000 nodes per second, so :data:`DEFAULT_MAX_NODES`
+(300,000, the per-query budget the players that ask many questions default to) is
+reached in under a minute.  Classes with many distinct splits per version space cost
+more per node (``thresholds(200)``: 247 nodes in 1.6 s; ``singletons(200)``: 399 nodes
+in 3 s).  A search stopped by its budget or by Ctrl-C reports proven bounds
+(:class:`RLdimBounds`, a :class:`~mistakebound.theory.search.SearchResult`), computed from
+what it finished, without searching further: :func:`randomized_littlestone_bounds` returns
+them, and :func:`randomized_littlestone_dimension` raises
 :class:`~mistakebound.theory.search.SearchIncomplete` (or
 :class:`~mistakebound.theory.search.SearchInterrupted`) carrying them.
 
@@ -96,6 +104,7 @@ import sys
 from fractions import Fraction
 from typing import ClassVar
 
+import numpy as np
 from attrs import frozen
 
 from mistakebound.foundations import memory
@@ -103,6 +112,8 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.memory import require_memory
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.hypothesis_class import require_class
+from mistakebound.foundations.bitset import mask_to_indices
+from mistakebound.theory.canonical import projection, relabelled_key
 from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.theory.search import Budget, Clock, OutOfMemory, SearchResult, run_within
 
@@ -119,6 +130,11 @@ __all__ = [
 #: searches themselves default to no budget.
 DEFAULT_MAX_NODES = 300_000
 
+#: Version spaces with fewer distinct rows than this skip the canonical memo (cheaper to search).
+CANONICAL_MIN = 8
+#: Per range of sizes (``2^k <= |V| < 2^(k+1)``), after this many canonical forms computed, forms are
+#: computed only while at least one in eight was a memo hit (classes without symmetry stop paying).
+CANONICAL_WINDOW = 64
 #: Estimated bytes of one memo entry (the version space, its value and its best split).
 _ENTRY_BYTES = 240
 #: Without ``max_nodes``, the search stops (status ``"memory"``) before its memo holds more
@@ -140,6 +156,14 @@ def _round_value(v0: Fraction | float, v1: Fraction | float) -> Fraction | float
     if isinstance(v0, Fraction) and isinstance(v1, Fraction):
         return (1 + v0 + v1) / 2
     return _up((1 + float(v0) + float(v1)) / 2)
+
+
+def _exact(bound: Fraction | tuple[int, int]) -> Fraction:
+    """An exact upper bound as a fraction: itself, or ``L (1 - 2^(1-n))`` for ``(L, n)``."""
+    if isinstance(bound, Fraction):
+        return bound
+    L, n = bound
+    return Fraction(L * ((1 << (n - 1)) - 1), 1 << (n - 1))
 
 
 def optimal_probability(v0: Fraction, v1: Fraction) -> Fraction:
@@ -167,7 +191,9 @@ class RLdimSearch:
     row ``i``; see :attr:`representatives`), exactly as in
     :class:`~mistakebound.theory.littlestone.LdimSearch`, whose Ldim queries serve the pruning
     bounds.  The memo is kept between calls, so a learner or an adversary that asks
-    about many version spaces of one class pays for each only once.
+    about many version spaces of one class pays for each only once; a second memo, keyed
+    by canonical forms (:meth:`form`), answers a version space from a relabelled copy
+    searched before (:meth:`twin`), its best split relabelled.
 
     Parameters
     ----------
@@ -199,6 +225,8 @@ class RLdimSearch:
         For each distinct row, the index of its first occurrence in ``H``.
     nodes : int
         Version spaces expanded so far (memo hits excluded), over all calls.
+    canonical_hits : int
+        Version spaces answered by a relabelled copy's entry, over all calls.
 
     Examples
     --------
@@ -233,6 +261,14 @@ class RLdimSearch:
         self.n_distinct = self.ldim_search.n_distinct
         self._value: dict[int, Fraction] = {}
         self._best: dict[int, int | None] = {}
+        # the canonical memo: relabelled_key of a searched V -> (RL, best split's key position, V)
+        self._canon: dict[tuple, tuple[Fraction, int | None, int]] = {}
+        self._canon_bytes = 0
+        self._entry = entry
+        self._searched: set[int] = set()  # version spaces expanded (the others in the memo are twins')
+        self._fps: dict[tuple, list[int]] = {}  # fingerprint -> the one space met with it ([]: keyed)
+        self._rates: dict[int, list[int]] = {}  # bit length of |V| -> [forms computed, memo hits]
+        self.canonical_hits = 0
         self._root_columns = self._splitting(self.full, range(len(self.columns)))
         self._clock: Clock | None = None
         self.nodes = 0
@@ -322,7 +358,9 @@ class RLdimSearch:
     def memo(self, V: int) -> tuple[Fraction, int | None] | None:
         """What the memo holds on ``V`` (no search): ``(RL(V), best split's column or None)``, or None.
 
-        The best split's two sides are in the memo too (certificates read the optimal
+        A version space whose relabelled copy was searched (see :meth:`form`) is answered
+        from the copy's entry.  The best split's two sides of a version space the search
+        expanded (:meth:`twin` is ``V``) are in the memo too (certificates read the optimal
         tree off it: :mod:`mistakebound.theory.randomized_certificate`).
 
         Examples
@@ -333,7 +371,12 @@ class RLdimSearch:
         (True, Fraction(1, 2), (Fraction(1, 2), 0))
         """
         value = self._value.get(V)
-        return None if value is None else (value, self._best[V])
+        if value is not None:
+            return value, self._best[V]
+        form, e = self._known_form(V)
+        if e is not None:  # a relabelled copy's value, its best split relabelled
+            return e[0], None if e[1] is None else form[1][e[1]]
+        return None
 
     def greedy_split(self, V: int) -> int | None:
         """The column the greedy tree of a partial lower bound takes at ``V`` (None if none splits it).
@@ -389,17 +432,31 @@ class RLdimSearch:
                 out.append(j)
         return out
 
-    def _upper(self, V: int, ldim=None) -> tuple[Fraction, float]:
+    def _upper(self, V: int, ldim=None, lazy: bool = False) -> tuple[Fraction, float]:
         """Proven upper bounds on RL(V): exact ``L (1 - 2^(1-n))`` and float ``log2(n)/2``.
 
-        ``L`` is ``ldim(V)``, by default the exact Littlestone dimension (a search).
+        ``L`` is ``ldim(V)``, by default the Littlestone dimension (a search, capped where
+        the bound would not beat the log one); with ``lazy`` the exact bound is returned as
+        ``(L, n)`` (see :func:`_exact`) and ``V`` must not be memoised.
         """
-        if V in self._value:
+        if not lazy and V in self._value:
             v = self._value[V]
             return v, float(v)
         n = V.bit_count()
-        L = (ldim or self.ldim_search.ldim)(V)
-        return Fraction(L * ((1 << (n - 1)) - 1), 1 << (n - 1)), math.log2(n) / 2
+        log = math.log2(n) / 2
+        if ldim is not None:
+            L = ldim(V)
+        elif n <= 2:
+            L = n - 1
+        else:
+            # Ldim matters only below cap, where L (1 - 2^(1-n)) < log2(n) / 2: at or above
+            # it (a quick dive for the Ldim search) floor(log2 n), never smaller, serves
+            cap = math.floor(log) + 1
+            lo, hi = self.ldim_search.proven(V)
+            L = hi if lo >= cap or lo == hi else self.ldim_search.ldim(V, cap)
+            if L >= cap:
+                L = self.ldim_search.proven(V)[1]
+        return ((L, n) if lazy else _exact((L, n))), log
 
     def _known_ldim(self, V: int) -> int:
         """The proven upper bound on Ldim(V) the Ldim memo holds (no search)."""
@@ -429,62 +486,187 @@ class RLdimSearch:
     def _ranked(self, V: int, cand: list[int], ldim=None) -> list[tuple]:
         """Splits of V with their upper bounds, the largest float bound first.
 
-        Each entry is ``(approx, j, e0, e1, g0, g1, n)``: the float bound (each side
-        bounded by the smaller of its two bounds), the column, the exact Ldim bounds and
-        the float log bounds of the two sides, and the product of the sides' sizes.
-        ``ldim`` is passed on to :meth:`_upper`.
+        Each entry is ``(approx, j, e0, e1, g0, g1, n, f0, f1)``: the float bound (each side
+        bounded by the smaller of its two bounds), the column, the exact bounds of the two
+        sides (a memoised value, or ``(L, n)`` for the Ldim bound ``L (1 - 2^(1-n))``, made a
+        fraction only when a comparison needs it: see :func:`_exact`), their float log
+        bounds, the product of the sides' sizes, and the exact bounds as floats.  ``ldim`` is
+        passed on to :meth:`_upper`.
         """
         ranked = []
+        cols = self.columns
         for j in cand:
-            V0, V1 = self.sides(V, j)
-            e0, g0 = self._upper(V0, ldim)
-            e1, g1 = self._upper(V1, ldim)
-            approx = (1 + min(float(e0), g0) + min(float(e1), g1)) / 2
-            ranked.append((approx, j, e0, e1, g0, g1, V0.bit_count() * V1.bit_count()))
+            V1 = V & cols[j]
+            V0 = V ^ V1
+            e0, f0, g0 = self._side(V0, ldim)
+            e1, f1, g1 = self._side(V1, ldim)
+            approx = (1 + (f0 if f0 < g0 else g0) + (f1 if f1 < g1 else g1)) / 2
+            ranked.append((approx, j, e0, e1, g0, g1, V0.bit_count() * V1.bit_count(), f0, f1))
         ranked.sort(key=lambda t: (-t[0], t[1]))
         return ranked
 
-    @staticmethod
-    def _cannot_beat(entry: tuple, best: Fraction) -> bool:
-        """Whether a proven bound shows the split is worth at most ``best``.
+    def _side(self, V: int, ldim=None) -> tuple[Fraction | tuple[int, int], float, float]:
+        """:meth:`_upper` of a side, its exact bound kept as ``(L, n)`` (no fraction made) and as a float."""
+        v = self._value.get(V)
+        if v is not None:
+            f = float(v)
+            return v, f, f
+        exact, log = self._upper(V, ldim, lazy=True)
+        L, n = exact
+        return exact, L - L * 2.0 ** (1 - n), log
 
-        Exact where a bound is rational: the Ldim bounds of both sides, or the log
-        bounds of both sides, ``(1 + log2(n0)/2 + log2(n1)/2)/2 <= best`` being
-        ``n0 n1 <= 2^(4 best - 2)`` when ``4 best`` is an integer; the mixed
-        combinations in floating point with a safety margin.
+    @staticmethod
+    def _cannot_beat(entry: tuple, best: Fraction, fbest: float, k: int | None) -> bool:
+        """Whether a proven bound shows the split is worth at most ``best`` (``fbest`` as a float).
+
+        Exact where a bound is rational: the exact bounds of both sides (decided in floating
+        point when a margin of 1e-9 does, exactly otherwise), or the log bounds of both
+        sides, ``(1 + log2(n0)/2 + log2(n1)/2)/2 <= best`` being ``n0 n1 <= 2^k`` with
+        ``k = 4 best - 2`` when that is a non-negative integer (``k`` None otherwise); the
+        mixed combinations in floating point with a safety margin.
         """
-        _, _, e0, e1, g0, g1, product = entry
-        if (1 + e0 + e1) / 2 <= best:
+        _, _, e0, e1, g0, g1, product, f0, f1 = entry
+        t = (1 + f0 + f1) / 2
+        if t <= fbest - 1e-9:
             return True
-        k = 4 * best - 2
-        if k.denominator == 1 and k >= 0 and product <= 1 << int(k):
+        if t < fbest + 1e-9 and (1 + _exact(e0) + _exact(e1)) / 2 <= best:
             return True
-        fbest = float(best) - 1e-9
-        return (1 + float(e0) + g1) / 2 <= fbest or (1 + g0 + float(e1)) / 2 <= fbest
+        if k is not None and product <= 1 << k:
+            return True
+        fbest -= 1e-9
+        return (1 + f0 + g1) / 2 <= fbest or (1 + g0 + f1) / 2 <= fbest
+
+    def form(self, V: int) -> tuple[tuple, list[int], list[int]]:
+        """``V``'s canonical form: ``(key, columns, flips)``, a function of ``V`` alone.
+
+        ``columns`` holds one column per distinct split of ``V`` (the smallest index of
+        each), in the key's order, and ``flips`` whether each is complemented: ``V``'s rows
+        read on ``columns`` (xor ``flips``) are the words of the key
+        (:func:`~mistakebound.theory.canonical.relabelled_key`).  Version spaces with one
+        key are relabelled copies, so they have one RL; the search keeps one memo entry per
+        key (see :meth:`twin`).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = RLdimSearch(classes.singletons(4))
+        >>> search.form(0b0011)[0] == search.form(0b1100)[0], search.form(0b0011)[1:]
+        (True, ([0], [0]))
+        """
+        return self._form(V, self._splitting(V, self._root_columns))
+
+    def twin(self, V: int) -> int | None:
+        """The version space searched for ``V``'s canonical form (``V`` itself, a relabelled copy, or None).
+
+        Certificates prove ``V``'s facts on the twin and map them to ``V`` (a ``"map"`` step
+        of :mod:`mistakebound.certificates.randomized`).
+        """
+        if V in self._searched:
+            return V
+        _, e = self._known_form(V)
+        return None if e is None else e[2]
+
+    def _known_form(self, V: int):
+        """``(form, entry)`` of ``V`` if the canonical memo holds its form, else ``(None, None)`` (no search).
+
+        The fingerprint first: a form is only ever stored once its fingerprint was shared.
+        """
+        if V.bit_count() < CANONICAL_MIN:
+            return None, None
+        cand = self._splitting(V, self._root_columns)
+        if len(cand) < 2 or self._fps.get(self._fingerprint(V, cand)) != []:
+            return None, None
+        form = self._form(V, cand)
+        e = self._canon.get(form[0])
+        return (None, None) if e is None else (form, e)
+
+    def _form(self, V: int, cand: list[int]) -> tuple[tuple, list[int], list[int]]:
+        """:meth:`form` with ``cand`` the ascending columns of ``V``'s distinct splits."""
+        kcols = np.asarray(cand, dtype=np.int64)
+        sub = projection(self.H.matrix, self.representatives[mask_to_indices(V)], kcols)
+        key, order, flips = relabelled_key(sub)
+        return key, kcols[order].tolist(), flips[order].tolist()
+
+    def _store(self, V: int, value: Fraction, best_j: int | None, form) -> None:
+        """Memoise a searched ``V``: by bitset, and by its canonical form if it has one."""
+        self._value[V] = value
+        self._best[V] = best_j
+        self._searched.add(V)
+        if form is not None and form[0] not in self._canon:
+            self._canon[form[0]] = (value, None if best_j is None else form[1].index(best_j), V)
+            self._canon_bytes += 100 + len(form[0][2])
+
+    def _fingerprint(self, V: int, cand: list[int]) -> tuple:
+        """A cheap invariant of ``V``'s relabellings: its size and the sorted sizes of its splits' smaller sides."""
+        s, cols = V.bit_count(), self.columns
+        sizes = [(V & cols[j]).bit_count() for j in cand]
+        return s, tuple(sorted([a if 2 * a <= s else s - a for a in sizes]))
+
+    def _lookup(self, V: int, cand: list[int]):
+        """``V``'s canonical form and the memo's entry for it, once another space shared its fingerprint.
+
+        Returns ``(fingerprint, form, entry)``: the form (and entry) None while ``V``'s
+        fingerprint is new (the first space with a fingerprint is keyed, if searched, when a
+        second one comes: classes without symmetry rarely pay for a form).
+        """
+        fp = self._fingerprint(V, cand)
+        pending = self._fps.get(fp)
+        if pending is None:
+            self._fps[fp] = [V]
+            self._canon_bytes += 100 + 8 * len(fp[1])
+            return fp, None, None
+        if pending:  # a second space with this fingerprint: key the first ones
+            self._fps[fp] = []
+            for P in pending:
+                if P in self._searched:
+                    self._store(P, self._value[P], self._best[P], self.form(P))
+        form = self._form(V, cand)
+        return fp, form, self._canon.get(form[0])
 
     def _search(self, V: int, cand: list[int]) -> Fraction:
         memo = self._value
         if V in memo:
             return memo[V]
-        if self.memo_limit is not None and len(memo) >= self.memo_limit:
+        fp = form = None
+        size = V.bit_count()
+        if len(cand) >= 2 and size >= CANONICAL_MIN:
+            rate = self._rates.setdefault(size.bit_length(), [0, 0])  # forms computed, memo hits
+            if rate[0] < CANONICAL_WINDOW or 8 * rate[1] >= rate[0]:  # else: this size rarely pays
+                fp, form, e = self._lookup(V, cand)
+                if form is not None:
+                    rate[0] += 1
+                    rate[1] += e is not None
+            else:
+                e = None
+            if e is not None:  # a relabelled copy was searched: its value, its best split relabelled
+                self.canonical_hits += 1
+                memo[V] = e[0]
+                self._best[V] = None if e[1] is None else form[1][e[1]]
+                return e[0]
+        if self.memo_limit is not None and len(memo) + self._canon_bytes // self._entry >= self.memo_limit:
             raise OutOfMemory  # the memo would outgrow its share of the memory: stop before it does
         self._clock.spend()  # raises OutOfBudget past the budget: this node is not expanded
         self.nodes += 1
         best, best_j = _ZERO, None
+        fbest, k = 0.0, None
         if cand:
             for entry in self._ranked(V, cand):
                 if best_j is not None:
-                    if entry[0] + 1e-9 <= float(best):
+                    if entry[0] + 1e-9 <= fbest:
                         break  # ranked by this bound: no later split can beat the best found
-                    if self._cannot_beat(entry, best):
+                    if self._cannot_beat(entry, best, fbest, k):
                         continue  # this split cannot beat it (a later one might)
                 j = entry[1]
                 V0, V1 = self.sides(V, j)
                 v = (1 + self._search(V0, self._splitting(V0, cand)) + self._search(V1, self._splitting(V1, cand))) / 2
                 if best_j is None or v > best:
                     best, best_j = v, j
-        memo[V] = best
-        self._best[V] = best_j
+                    fbest = float(best)
+                    four = 4 * best - 2
+                    k = int(four) if four.denominator == 1 and four >= 0 else None
+        if form is None and fp is not None and not self._fps[fp]:
+            form = self._form(V, cand)  # its fingerprint was shared while it was searched
+        self._store(V, best, best_j, form)
         return best
 
     def _greedy(self, V: int, cand: list[int], ldim=None) -> Fraction:

@@ -5,6 +5,10 @@ proved into the facts :mod:`mistakebound.certificates.randomized` checks (that m
 documents the section and why each step is sound).  Nothing is searched again where the
 search's memo holds the answer:
 
+* a version space the search answered from a relabelled copy (its canonical memo:
+  :meth:`~mistakebound.theory.randomized.RLdimSearch.twin`) gets its facts as a ``"map"``
+  onto the copy's facts, written once (the checker checks the relabelling), so a
+  certificate grows with the version spaces searched, not with their copies;
 * the lower side is the optimal tree the memo records (each version space's best split
   and its two sides' exact values); a partial result certifies instead the greedy tree
   the search measured (following the memo where it can) or a complete shattered tree of
@@ -104,10 +108,47 @@ class _Producer:
         """Every column splitting ``V`` (the checker asks for all of them, copies included)."""
         return [j for j, c in enumerate(self.search.columns) if 0 != V & c != V]
 
+    def relabelled(self, V: int) -> int | None:
+        """The version space searched in ``V``'s place when it is a relabelled copy of ``V`` (else None)."""
+        W = self.search.twin(V)
+        return None if W is None or W == V else W
+
+    def mapping(self, V: int, W: int) -> list[list[int]]:
+        """The ``"map"`` step's entries sending ``V`` onto its relabelled copy ``W`` (every instance splitting ``V``).
+
+        Both forms put the key's words in one order (:meth:`RLdimSearch.form`): key position
+        ``i`` is ``V``'s column ``cv[i]`` (flipped by ``fv[i]``) and ``W``'s ``cw[i]`` (by
+        ``fw[i]``); a copy of ``cv[i]`` on ``V`` goes where ``cv[i]`` goes, flipped if complementary.
+        """
+        (kv, cv, fv), (kw, cw, fw) = self.search.form(V), self.search.form(W)
+        if kv != kw:  # the search keyed both by their forms: never
+            raise AssertionError(f"version spaces {V} and {W} are not relabelled copies")
+        columns = self.search.columns
+        image = {}
+        for x, z, a, b in zip(cv, cw, fv, fw):
+            image[V & columns[x]] = (z, a ^ b)
+        entries = []
+        for x in self.split_columns(V):
+            part = V & columns[x]
+            if part in image:
+                z, flip = image[part]
+            else:  # complementary to a key column on V
+                z, flip = image[V ^ part]
+                flip ^= 1
+            entries.append([x, z, flip])
+        return entries
+
+    def mapped(self, kind: str, V: int, W: int, fact: tuple[int, Fraction]) -> tuple[int, Fraction]:
+        """``V``'s ``kind`` fact as the relabelled copy of ``W``'s ``fact``."""
+        return self.add((kind, V), V, kind, fact[1], ["map", fact[0], self.mapping(V, W)])
+
     # ---------------------------------------------------------------- lower bounds
     def ge(self, V: int) -> tuple[int, Fraction]:
-        """The exact ``"ge"`` fact of a memoised ``V``: its optimal tree."""
+        """The exact ``"ge"`` fact of a memoised ``V``: its optimal tree (or its twin's, mapped)."""
         if ("ge", V) not in self.done:
+            W = self.relabelled(V)
+            if W is not None:
+                return self.mapped("ge", V, W, self.ge(W))
             value, j = self.search.memo(V)
             if j is None:
                 return self.add(("ge", V), V, "ge", Fraction(0), None)
@@ -206,8 +247,11 @@ class _Producer:
         return None
 
     def le(self, V: int) -> tuple[int, Fraction]:
-        """The exact ``"le"`` fact of a memoised ``V``: every splitting instance answered."""
+        """The exact ``"le"`` fact of a memoised ``V``: every splitting instance answered (or its twin's, mapped)."""
         if ("le", V) not in self.done:
+            W = self.relabelled(V)
+            if W is not None:
+                return self.mapped("le", V, W, self.le(W))
             value = self.search.memo(V)[0]
             entries, answered = [], {}
             for j in self.split_columns(V):
