@@ -76,6 +76,7 @@ from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, fu
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.validation import brief, check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.theory.canonical import projection, sorted_rows_key
 from mistakebound.theory.search import (
     Budget,
     OutOfBudget,
@@ -608,10 +609,8 @@ class LdimSearch:
             key = ("window", s, tuple((cols[j] & V) >> low for j in kcols.tolist()))
             return key, kcols, np.arange(low, low + s, dtype=np.int64)
         idx = mask_to_indices(V)
-        sub = self.H.matrix.take(self.representatives[idx], axis=0).take(kcols, axis=1)
-        packed = np.ascontiguousarray(np.packbits(sub, axis=1))
-        order = np.argsort(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(), kind="stable")
-        return (len(kcols), packed[order].tobytes()), kcols, idx[order]
+        rows, order = sorted_rows_key(projection(self.H.matrix, self.representatives[idx], kcols))
+        return (len(kcols), rows), kcols, idx[order]
 
     def _store_canonical(self, key, kcols, rows, V: int) -> None:
         """Copy V's bitset-memo knowledge into the canonical entry ``key``."""
