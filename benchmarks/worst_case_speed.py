@@ -6,6 +6,14 @@ The README quotes the speed of :func:`mistakebound.worst_case_mistakes` as posit
 class, so this script measures a spread of cases and reports, for each, the median of
 ``--repeats`` timed runs of the whole search: positions, seconds, positions per second.
 
+Each case runs in up to three modes, in the same run so that they compare: ``plain`` (the
+search through ``predict_one``/``snapshot``, ``fast=False``: the "before"), ``fast`` (the
+learner's ``version_space_policy``, positions keyed by bitsets: the default) and
+``symmetry`` (the fast path with positions merged up to the learner's declared symmetries,
+``symmetry=True``).  ``x plain`` is the plain mode's median seconds over the mode's; a mode
+that would take far too long is left out of a case (``-``), and a run that hits
+``--time-limit`` is reported with its proven bounds instead of a value.
+
 Run from the repository root::
 
     python -m benchmarks.worst_case_speed              # the full cases, 5 repeats
@@ -26,43 +34,64 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.learners.consistent import Consistent
 from mistakebound.learners.experts_from_class import ExpertsFromClass
 from mistakebound.learners.halving import Halving
+from mistakebound.learners.optimal_randomized import OptimalRandomizedLearner
 from mistakebound.learners.soa import SOA
 from mistakebound.theory.worst_case import worst_case_mistakes
 
-__all__ = ["CASES", "main", "measure"]
+__all__ = ["CASES", "MODES", "main", "measure"]
 
-#: (name, class builder, learner builder, horizon); the horizon is None for realizable searches
-#: that end by themselves (the version space shrinks on every mistake).
-CASES: list[tuple[str, Callable[[], HypothesisClass], Callable, int | None]] = [
-    ("SOA singletons(12)", lambda: classes.singletons(12), SOA, None),
-    ("Halving singletons(12)", lambda: classes.singletons(12), Halving, None),
-    ("Consistent singletons(10)", lambda: classes.singletons(10), Consistent, None),
-    ("SOA thresholds(31)", lambda: classes.thresholds(31), SOA, None),
-    ("Halving power_set(4)", lambda: classes.power_set(4), Halving, None),
-    ("SOA random(64, 8, 0.5, seed 1)", lambda: classes.random(64, 8, 0.5, 1), SOA, None),
-    ("ExpertsFromClass thresholds(3), horizon 6", lambda: classes.thresholds(3), lambda H: ExpertsFromClass(H, 6), 6),
+#: The search options of each mode.
+MODES = {"plain": {"fast": False}, "fast": {}, "symmetry": {"symmetry": True}}
+ALL = ("plain", "fast", "symmetry")
+
+#: (name, class builder, learner builder, horizon, modes); the horizon is None for realizable
+#: searches that end by themselves (the version space shrinks on every mistake).
+CASES: list[tuple[str, Callable[[], HypothesisClass], Callable, int | None, tuple]] = [
+    ("SOA singletons(12)", lambda: classes.singletons(12), SOA, None, ALL),
+    ("Halving singletons(10)", lambda: classes.singletons(10), Halving, None, ALL),
+    ("Halving singletons(12)", lambda: classes.singletons(12), Halving, None, ALL),
+    ("Halving singletons(14)", lambda: classes.singletons(14), Halving, None, ALL),
+    ("Halving singletons(20)", lambda: classes.singletons(20), Halving, None, ("symmetry",)),
+    ("Halving singletons(64)", lambda: classes.singletons(64), Halving, None, ("symmetry",)),
+    ("Consistent singletons(10)", lambda: classes.singletons(10), Consistent, None, ALL),
+    ("SOA thresholds(31)", lambda: classes.thresholds(31), SOA, None, ALL),
+    ("Halving thresholds(63)", lambda: classes.thresholds(63), Halving, None, ALL),
+    ("Halving thresholds(255)", lambda: classes.thresholds(255), Halving, None, ("fast", "symmetry")),
+    ("Halving thresholds(1023)", lambda: classes.thresholds(1023), Halving, None, ("symmetry",)),
+    ("Halving power_set(4)", lambda: classes.power_set(4), Halving, None, ALL),
+    ("SOA random(64, 8, 0.5, seed 1)", lambda: classes.random(64, 8, 0.5, 1), SOA, None, ALL),
+    ("OptimalRandomized singletons(8)", lambda: classes.singletons(8), OptimalRandomizedLearner, None, ALL),
+    ("ExpertsFromClass thresholds(3), horizon 6", lambda: classes.thresholds(3), lambda H: ExpertsFromClass(H, 6), 6,
+     ("plain",)),
 ]
 
 SMOKE = [
-    ("SOA singletons(5)", lambda: classes.singletons(5), SOA, None),
-    ("Halving thresholds(7)", lambda: classes.thresholds(7), Halving, None),
+    ("SOA singletons(5)", lambda: classes.singletons(5), SOA, None, ALL),
+    ("Halving thresholds(7)", lambda: classes.thresholds(7), Halving, None, ALL),
 ]
 
 
 def measure(build: Callable[[], HypothesisClass], learner: Callable, horizon: int | None,
-            repeats: int) -> dict:
-    """The median seconds and positions of ``repeats`` complete searches (exact results only)."""
+            repeats: int, *, time_limit: float | None = None, **options) -> dict:
+    """The median seconds and positions of ``repeats`` complete searches (``options``: the search's).
+
+    Without ``time_limit`` a search must finish (exact); with one, a search that stops is
+    reported as such (``status``, ``lower``, ``upper``) after its first run.
+    """
     H = build()
     seconds, nodes = [], []
     for _ in range(repeats):
         start = time.perf_counter()
-        W = worst_case_mistakes(learner(H), H, horizon=horizon)
+        W = worst_case_mistakes(learner(H), H, horizon=horizon, time_limit=time_limit, **options)
         seconds.append(time.perf_counter() - start)
         nodes.append(W.nodes)
         if not W.exact:
-            raise RuntimeError(f"the search stopped early ({W.status}); the rate would not be comparable")
+            if time_limit is None:
+                raise RuntimeError(f"the search stopped early ({W.status}); the rate would not be comparable")
+            return {"status": W.status, "lower": W.lower, "upper": W.upper, "positions": W.nodes,
+                    "seconds": seconds[0], "positions_per_second": W.nodes / seconds[0]}
     median = statistics.median(seconds)
-    return {"value": W.value, "positions": int(statistics.median(nodes)), "seconds": median,
+    return {"status": "exact", "value": W.value, "positions": int(statistics.median(nodes)), "seconds": median,
             "positions_per_second": statistics.median(nodes) / median}
 
 
@@ -70,16 +99,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one repeat")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per search (default 600)")
+    parser.add_argument("--only", default="", help="run only the cases whose name contains this text")
     args = parser.parse_args(argv)
     cases, repeats = (SMOKE, 1) if args.smoke else (CASES, args.repeats)
+    cases = [c for c in cases if args.only in c[0]]
     m = machine()
     print(f"# {m['cpu']} ({m['cpu_count']} CPUs), Python {m['python']}, load {m['load_average']}, {m['date']}")
-    print(f"# median of {repeats} runs")
-    print(f"{'case':<44} {'value':>5} {'positions':>10} {'seconds':>9} {'positions/s':>12}")
-    for name, build, learner, horizon in cases:
-        r = measure(build, learner, horizon, repeats)
-        print(f"{name:<44} {number_text(r['value']):>5} {r['positions']:>10,} {r['seconds']:>9.3f} "
-              f"{r['positions_per_second']:>12,.0f}")
+    print(f"# median of {repeats} runs; x plain = plain seconds / this mode's seconds (same run)")
+    print(f"{'case':<42} {'mode':<8} {'value':>5} {'positions':>10} {'seconds':>9} {'positions/s':>12} {'x plain':>8}")
+    for name, build, learner, horizon, modes in cases:
+        plain = None
+        for mode in ALL:
+            if mode not in modes:
+                print(f"{name:<42} {mode:<8} {'-':>5}")
+                continue
+            r = measure(build, learner, horizon, repeats, time_limit=args.time_limit, **MODES[mode])
+            if mode == "plain":
+                plain = r["seconds"] if r["status"] == "exact" else None
+            value = number_text(r["value"]) if r["status"] == "exact" else f"{r['status']} [{number_text(r['lower'])}, {number_text(r['upper'])}]"
+            ratio = f"{plain / r['seconds']:.1f}" if plain and r["status"] == "exact" else "-"
+            print(f"{name:<42} {mode:<8} {value:>5} {r['positions']:>10,} {r['seconds']:>9.3f} "
+                  f"{r['positions_per_second']:>12,.0f} {ratio:>8}")
     return 0
 
 

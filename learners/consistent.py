@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from attrs import define
 
 from mistakebound.learners._setting import class_claim
+from mistakebound.learners.halving import _fast_applies
 from mistakebound.learners.version_space import VersionSpaceLearner
 from mistakebound.verification.bounds import size_minus_one
 from mistakebound.verification.claims import Bound
@@ -42,6 +44,33 @@ class Consistent(VersionSpaceLearner):
     >>> Consistent(H).bound(H).value
     5
     """
+
+    #: The first row decides: renaming instances changes nothing, reordering rows does.
+    symmetries: ClassVar[frozenset[str]] = frozenset({"instances"})
+
+    def version_space_policy(self, H: Any) -> Callable[[int, int], int] | None:
+        """The prediction as a function of the version space: the label of ``V``'s lowest row (1 if none).
+
+        For the worst-case search (see :mod:`mistakebound.theory.symmetry`); None when the
+        game is not on this learner's class, the learner has learned something, or a
+        subclass changed how it predicts or learns.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.thresholds(3)
+        >>> predict = Consistent(H).version_space_policy(H)
+        >>> predict(0b1100, 2), predict(0b1000, 2), predict(0, 0)
+        (0, 1, 1)
+        """
+        if not _fast_applies(self, H, Consistent, "predict_one"):
+            return None
+        cols = H.column_masks
+
+        def predict(V: int, j: int) -> int:
+            return 1 if V == 0 else int(cols[j] & (V & -V) != 0)
+
+        return predict
 
     def predict_one(self, x: Any) -> int:
         first = self.first()

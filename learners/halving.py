@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from attrs import define
 
@@ -41,8 +42,35 @@ class Halving(VersionSpaceLearner):
     4.0
     """
 
+    #: A vote of the version space's rows: renaming instances or reordering rows changes nothing.
+    symmetries: ClassVar[frozenset[str]] = frozenset({"instances", "rows"})
+
     def predict_one(self, x: Any) -> int:
         return int(2 * self.count(x, 1) >= self.size)
+
+    def version_space_policy(self, H: Any) -> Callable[[int, int], int] | None:
+        """The prediction as a function of the version space: ``(V, j) -> 1`` iff ``2 |V_x^1| >= |V|``.
+
+        For the worst-case search (see :mod:`mistakebound.theory.symmetry`); None when the
+        game is not on this learner's class, the learner has learned something, or a
+        subclass changed how it predicts or learns.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.thresholds(3)
+        >>> predict = Halving(H).version_space_policy(H)
+        >>> [predict(H.full_mask, j) for j in range(3)], predict(0b0011, 1)
+        ([1, 1, 0], 0)
+        """
+        if not _fast_applies(self, H, Halving, "predict_one"):
+            return None
+        cols = H.column_masks
+
+        def predict(V: int, j: int) -> int:
+            return int(2 * (V & cols[j]).bit_count() >= V.bit_count())
+
+        return predict
 
     def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
               transcript: Any = None) -> Bound:
@@ -59,3 +87,14 @@ class Halving(VersionSpaceLearner):
         """
         return class_claim(self, setting, realizable=realizable, theorem="Theorem 21.3", source=SOURCE,
                            value=log2_size)
+
+
+def _fast_applies(learner: Any, H: Any, base: type, predict: str) -> bool:
+    """Whether ``learner``'s policy describes it: its class, its initial state, ``base``'s own methods."""
+    kind = type(learner)
+    if getattr(kind, predict) is not getattr(base, predict) or kind.learn_one is not base.learn_one \
+            or kind.state_key is not base.state_key or kind.snapshot is not base.snapshot:
+        return False
+    if H is not learner.H and H != learner.H:
+        return False
+    return isinstance(H.full_mask, int) and learner.state_key() == H.full_mask

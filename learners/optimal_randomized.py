@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from attrs import define, field
@@ -15,6 +16,7 @@ from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
 from mistakebound.learners._setting import class_claim, not_applicable
+from mistakebound.learners.soa import _distinct_rows
 from mistakebound.verification.claims import Bound
 from mistakebound.theory.randomized import DEFAULT_MAX_NODES, RLdimSearch
 
@@ -79,6 +81,41 @@ class OptimalRandomizedLearner(Learner):
     def __attrs_post_init__(self) -> None:
         self._search = RLdimSearch(self.H, max_nodes=self.max_nodes)
         self._V = self._search.full
+
+    #: RL of sub-classes: renaming instances or reordering rows changes nothing.
+    symmetries: ClassVar[frozenset[str]] = frozenset({"instances", "rows"})
+
+    def version_space_policy(self, H: Any) -> Callable[[int, int], float] | None:
+        """The probability of 1 as a function of the version space ``V`` (a bitset over the rows of ``H``).
+
+        ``float(RLdimSearch.probability(V, j))`` from the learner's own search, as
+        :meth:`predict_proba_one`.  For the worst-case search (see
+        :mod:`mistakebound.theory.symmetry`); None when the game is not on this learner's
+        class, the learner has learned something, or a subclass changed how it predicts.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.singletons(3)
+        >>> OptimalRandomizedLearner(H).version_space_policy(H)(H.full_mask, 1)
+        0.25
+        """
+        kind = type(self)
+        if kind.predict_proba_one is not OptimalRandomizedLearner.predict_proba_one \
+                or kind.probability is not OptimalRandomizedLearner.probability \
+                or kind.learn_one is not OptimalRandomizedLearner.learn_one \
+                or kind.state_key is not OptimalRandomizedLearner.state_key \
+                or kind.snapshot is not OptimalRandomizedLearner.snapshot:
+            return None
+        if (H is not self.H and H != self.H) or self._V != self._search.full:
+            return None
+        probability = self._search.probability
+        to_distinct = _distinct_rows(self._search.ldim_search, H)
+
+        def predict(V: int, j: int) -> float:
+            return float(probability(to_distinct(V), j))
+
+        return predict
 
     def probability(self, x: Any) -> Fraction:
         """The exact probability of predicting 1 on ``x`` from the current version space."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from attrs import define, field
 
@@ -53,6 +54,43 @@ class SOA(Learner):
     def __attrs_post_init__(self) -> None:
         self._search = LdimSearch(self.H)
         self._V = self._search.full
+
+    #: Ldim of sub-classes: renaming instances or reordering rows changes nothing.
+    symmetries: ClassVar[frozenset[str]] = frozenset({"instances", "rows"})
+
+    def version_space_policy(self, H: Any) -> Callable[[int, int], int] | None:
+        """The prediction as a function of the version space ``V`` (a bitset over the rows of ``H``).
+
+        1 unless ``Ldim(V_x^0) > Ldim(V_x^1)``, asked of the learner's own
+        :class:`~mistakebound.theory.littlestone.LdimSearch` (shared with its predictions).
+        For the worst-case search (see :mod:`mistakebound.theory.symmetry`); None when the
+        game is not on this learner's class, the learner has learned something, or a
+        subclass changed how it predicts or learns.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> H = classes.thresholds(3)
+        >>> predict = SOA(H).version_space_policy(H)
+        >>> [predict(H.full_mask, j) for j in range(3)]
+        [1, 1, 0]
+        """
+        kind = type(self)
+        if kind.predict_one is not SOA.predict_one or kind.learn_one is not SOA.learn_one \
+                or kind.state_key is not SOA.state_key or kind.snapshot is not SOA.snapshot:
+            return None
+        if (H is not self.H and H != self.H) or self._V != self._search.full:
+            return None
+        search = self._search
+        columns = search.columns
+        to_distinct = _distinct_rows(search, H)
+
+        def predict(V: int, j: int) -> int:
+            V = to_distinct(V)
+            V1 = V & columns[j]
+            return 0 if search.at_least(V ^ V1, search.ldim(V1) + 1) else 1
+
+        return predict
 
     def predict_one(self, x: Any) -> int:
         search = self._search
@@ -107,3 +145,18 @@ class SOA(Learner):
         # Ldim(H) from the learner's own search: the same memo its predictions use
         return class_claim(self, setting, realizable=realizable, theorem="Lemma 21.7", source=SOURCE,
                            value=lambda H: self._search.ldim(self._search.full))
+
+
+def _distinct_rows(search: Any, H: Any) -> Callable[[int], int]:
+    """Bitsets over the rows of ``H`` -> over the search's distinct rows (the identity without duplicates)."""
+    if search.n_distinct == H.n_hypotheses:
+        return lambda V: V
+    cache: dict[int, int] = {}
+
+    def convert(V: int) -> int:
+        D = cache.get(V)
+        if D is None:
+            D = cache[V] = search.mask_of_rows(V) if V else 0
+        return D
+
+    return convert

@@ -289,12 +289,14 @@ def test_the_memo_estimate_grows_with_the_budget_and_the_class(n):
     assert memo_bytes_needed(classes.thresholds(2 * n + 60), 1) > one
 
 
+@pytest.mark.parametrize("fast", [False, True])
 @pytest.mark.parametrize("learner, H", [
     (Halving, classes.singletons(11)),
     (Consistent, classes.thresholds(30)),  # 496 positions, 1.4 s under tracemalloc (90: 4,000 and 70 s)
     (SOA, classes.random(40, 8, 0.5, seed=3)),
 ])
-def test_the_memo_estimate_is_close_to_what_the_search_allocates(learner, H):
+def test_the_memo_estimate_is_close_to_what_the_search_allocates(learner, H, fast):
+    """The plain search and the fast path (positions keyed by bitsets: symmetry off, so every position counts)."""
     import tracemalloc
 
     from mistakebound.theory.worst_case import _deep_size
@@ -303,7 +305,7 @@ def test_the_memo_estimate_is_close_to_what_the_search_allocates(learner, H):
     H = HypothesisClass.from_matrix(np.array(H.matrix), domain=list(H.domain))
     tracemalloc.start()
     try:
-        W = worst_case_mistakes(learner(H), H)
+        W = worst_case_mistakes(learner(H), H, fast=fast)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -324,8 +326,9 @@ def test_without_max_nodes_the_memory_available_bounds_the_search(monkeypatch):
     H = classes.singletons(11)  # Halving visits 2^11 - 1 positions
     per_position = memo_bytes_needed(H, 1, 0)
     monkeypatch.setattr(memory, "available_memory", lambda: 100 * per_position)
-    W = worst_case_mistakes(Halving(H), H)
-    assert W.status == "memory" and 0 < W.nodes <= 100 and W.lower <= 1 <= W.upper  # the state key counts too
+    for options in ({"fast": False}, {}):
+        W = worst_case_mistakes(Halving(H), H, **options)
+        assert W.status == "memory" and 0 < W.nodes <= 100 and W.lower <= 1 <= W.upper  # the state key counts too
     monkeypatch.setattr(memory, "available_memory", lambda: None)
     assert worst_case_mistakes(Halving(H), H).value == 1
 

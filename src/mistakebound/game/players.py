@@ -26,6 +26,12 @@ Three optional methods make a player known to the rest of the framework:
   :class:`~mistakebound.foundations.errors.NotApplicableError` where it cannot play.
   Without it, :func:`mistakebound.game.registry.build` passes the class to a
   constructor argument named ``H`` and the horizon to one named ``T``.
+* ``version_space_policy(H)`` (learners whose state is their version space): a function
+  ``(V, j) -> prediction`` over version-space bitsets, or None, which the worst-case search
+  uses as its fast path; with it, the class attribute :attr:`Learner.symmetries` says which
+  relabellings of a version space leave the predictions unchanged (see
+  :mod:`mistakebound.theory.symmetry`, whose ``symmetry_violations`` and
+  ``fast_path_violations`` test both declarations).
 
 Examples
 --------
@@ -62,6 +68,11 @@ class Learner:
     Subclasses are attrs classes whose ``__init__`` arguments are their
     hyperparameters, so :meth:`clone` can rebuild a fresh, untrained copy.
     """
+
+    #: The relabellings of a version space its predictions ignore: a subset of
+    #: ``{"instances", "rows"}`` (see :mod:`mistakebound.theory.symmetry`).  Read only with a
+    #: ``version_space_policy``; the default, none, is always safe.
+    symmetries: ClassVar[frozenset[str]] = frozenset()
 
     def predict_one(self, x: Any) -> int:  # pragma: no cover - interface
         """The predicted label of ``x`` (0 or 1)."""

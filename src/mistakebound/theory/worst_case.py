@@ -20,6 +20,17 @@ moves are skipped; a line that comes back to a position it has visited gained a 
 on the way and can be repeated forever: the value is infinite.  A learner that changes
 its state without a mistake must be searched with an explicit ``horizon``.
 
+A learner whose state is its version space can declare ``version_space_policy(H)`` (its
+prediction as a function of the version-space bitset) and ``symmetries`` (the relabellings
+of a version space its predictions ignore; see :mod:`mistakebound.theory.symmetry`).  The
+search then plays on bitsets alone (``fast=True``, the default: no ``snapshot`` nor
+``predict_one``), and with ``symmetry=True`` merges positions that differ by a declared
+relabelling (Halving on ``singletons(64)`` has 64 positions up to renaming, ``2^64 - 1``
+without).  A certificate's recorder needs the learner's own states, so with one the plain
+search runs.  Declarations are trusted by the search and tested by
+:func:`~mistakebound.theory.symmetry.symmetry_violations` and
+:func:`~mistakebound.theory.symmetry.fast_path_violations`.
+
 The search takes the budget of every search (``max_nodes``, ``time_limit``, Ctrl-C; see
 :mod:`mistakebound.theory.search`) and returns a :class:`WorstCase`, whose bounds are
 proven by the search alone: when it stops early, the lower bound is the best line from
@@ -38,6 +49,9 @@ Examples
 5
 >>> worst_case_mistakes(Halving(classes.singletons(5)), classes.singletons(5)).value  # Exercise 3
 1
+>>> W = worst_case_mistakes(Halving(classes.singletons(40)), classes.singletons(40), symmetry=True)
+>>> W.value, W.nodes  # 2^40 - 1 version spaces, 40 up to renaming the instances
+(1, 40)
 """
 
 from __future__ import annotations
@@ -213,6 +227,8 @@ def worst_case_mistakes(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     progress: Callable[[int], None] | None = None,
+    fast: bool = True,
+    symmetry: bool = False,
 ) -> WorstCase:
     """The exact maximum number of mistakes any realizable adaptive adversary forces.
 
@@ -234,6 +250,17 @@ def worst_case_mistakes(
     progress : callable, optional
         Called with the number of positions expanded since its last call (every 256),
         e.g. a progress bar's ``update``.
+    fast : bool
+        Use the learner's ``version_space_policy(H)`` when it has one (the fast path: the
+        game is played on version-space bitsets, without ``predict_one``/``snapshot``;
+        see :mod:`mistakebound.theory.symmetry`).  False: the plain search, through the
+        learner's own methods.
+    symmetry : bool
+        On the fast path, merge positions up to the symmetries the learner declares (its
+        ``symmetries`` attribute; :class:`~mistakebound.theory.symmetry.VersionSpaceKeys`).
+        ``nodes`` then counts positions up to those symmetries.  Off by default, so that
+        ``nodes`` keeps counting one position per version space (the figure the README
+        quotes); Halving on ``singletons(64)`` needs it.
 
     Returns
     -------
@@ -264,7 +291,10 @@ def worst_case_mistakes(
     up to one per reachable version space (``2^|H|`` in the worst case: Halving on
     ``singletons(d)`` visits ``2^d - 1``), each costing ``2 |X|`` learner snapshots and
     updates: about 10,000 positions per second for classes of a few dozen hypotheses
-    on a 2-core machine.
+    on a 2-core machine; on the fast path, ``|X|`` policy calls and bitset operations
+    (several times faster; ``benchmarks/worst_case_speed.py``).  With ``symmetry=True`` a
+    position costs ``O(|X|)`` more per move (its children's keys), so it pays where
+    relabelled copies abound: Halving on ``singletons(d)`` visits ``d`` positions.
 
     Examples
     --------
@@ -275,33 +305,43 @@ def worst_case_mistakes(
     >>> W.value, W.exact, len(W.line), W.describe()
     (2, True, 2, 'M_A = 2')
     """
-    return _worst_case(learner, H, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit, progress=progress)
+    return _worst_case(learner, H, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit, progress=progress,
+                       fast=fast, symmetry=symmetry)
 
 
 def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_nodes: int | None,
                 time_limit: float | None, progress: Callable[[int], None] | None = None,
-                recorder: Any = None) -> WorstCase:
+                recorder: Any = None, fast: bool = True, symmetry: bool = False) -> WorstCase:
     """:func:`worst_case_mistakes`, with a ``recorder`` that sees every prediction, move and finished position.
 
     The recorder (see :mod:`mistakebound.theory.worst_case_certificate`) has methods
     ``root(L)``, ``state(L)``, ``prediction(s, j, p)``, ``follow(s, j, y, child)`` (the child's
     state), ``stay(s, j, y)`` (a skipped move that left the state as it was), ``done(V, s, h)``
     (a position's value found, finite) and ``line_start()`` (the greedy line begins); None
-    (the default) costs nothing.
+    (the default) costs nothing.  A recorder needs the learner's states, so with one the
+    plain search always runs (``fast`` and ``symmetry`` are ignored): certificates record
+    every position of the learner as it is, never a representative of its symmetry class.
     """
     check_instance("H", H, HypothesisClass, "a HypothesisClass")
     horizon = check_int("horizon", horizon, 0, optional=True)
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
     _check_learner(learner)
     progress = check_callable("progress", progress, optional=True)
-    keyed = callable(getattr(learner, "state_key", None))
+    from mistakebound.theory.symmetry import declared_symmetries, policy_of
+
+    policy = policy_of(learner, H) if fast and recorder is None else None
+    keyed = policy is not None or callable(getattr(learner, "state_key", None))
     if horizon is None and not keyed:
         raise InvalidArgumentError(
             f"horizon: {type(learner).__name__} exposes no state_key(), so positions cannot be "
             "recognised and the search cannot end by itself; give a horizon"
         )
     memo_limit = _memo_limit(learner, H, budget.max_nodes, keyed)
-    game = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit, recorder)
+    if policy is not None:
+        symmetries = declared_symmetries(learner) if symmetry else frozenset()
+        game: Any = _FastGame(learner, H, horizon, budget.start(), progress, memo_limit, policy, symmetries)
+    else:
+        game = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit, recorder)
     status = game.run()
     if status == "exact":
         lower = upper = game.value
@@ -309,7 +349,8 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
     else:
         lower, line = game.incumbent
         if status == "memory":
-            game.memo.clear()  # room for what follows
+            for memo in (game.memo, getattr(game, "quick", {}), getattr(game, "exact", {})):
+                memo.clear()  # room for what follows
         if status in ("budget", "memory"):  # a second line, cheap, from answering against each prediction
             try:
                 lower, line = max((lower, line), game.greedy_line(), key=lambda t: t[0])
@@ -532,6 +573,267 @@ class _Game:
                 sid = rec.follow(sid, j, y, L)
             total += gain
             line.append((x, p, y, gain))
+        return total, tuple(line)
+
+
+class _FastGame:
+    """The search of :class:`_Game` for a learner with a ``version_space_policy``: positions are bitsets.
+
+    The learner's state is its version space, so a position is ``V`` (and the rounds left),
+    keyed up to the learner's declared symmetries by a
+    :class:`~mistakebound.theory.symmetry.VersionSpaceKeys`; every move that does not err
+    shrinks ``V`` or leaves the position as it was, so the only loop is a mistake on an
+    instance ``V`` labels unanimously (the value is then infinite).  The memo stores each
+    position's value and its best move (a position in the key's move list, so that a copy
+    reached by a relabelling replays it); lines are rebuilt from the memo when asked.
+    """
+
+    def __init__(self, learner: Any, H: HypothesisClass, horizon: int | None, clock: Clock,
+                 progress: Callable[[int], None] | None, memo_limit: int | None, policy: Callable,
+                 symmetries: frozenset):
+        from mistakebound.theory.symmetry import VersionSpaceKeys
+
+        self.learner = learner
+        self.H = H
+        self.horizon = horizon
+        self.clock = clock
+        self.progress = progress
+        self.memo_limit = memo_limit
+        self.policy = policy
+        self.randomized = is_randomized(learner)
+        self.keys = VersionSpaceKeys(H, symmetries)
+        self.domain = H.domain
+        self.columns = H.column_masks
+        self.memo: dict = {}
+        self.quick: dict = {}  # "instances" keys (see VersionSpaceKeys.quick) -> memo entries
+        self.exact: dict = {}  # bitsets -> memo entries (under symmetries)
+        self.max_depth = sys.maxsize
+        self.moves: list[tuple] = []
+        self.gained: list[float] = [0]
+        self._incumbent: tuple = (0, (), None)  # (total, moves, (V, h) whose best line follows, or None)
+        self.value: float = 0
+        self.line: tuple = ()
+
+    def predict(self, V: int, j: int) -> float:
+        try:
+            raw = self.policy(V, j)
+        except MemoryError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the learner's own fault, as in play()
+            raise PlayerError(f"raised {exc!r} in version_space_policy in the worst-case search",
+                              round=len(self.moves) + 1, player="learner") from exc
+        if raw.__class__ is int and (raw == 0 or raw == 1) and not self.randomized:
+            return raw  # the common case, already a label
+        return self._checked(raw, j)
+
+    def _checked(self, raw: Any, j: int) -> float:
+        p = _as_probability(raw) if self.randomized else _as_label(raw)
+        if p is None:
+            raise IllegalPredictionError(
+                f"version_space_policy returned {raw!r} on {self.domain[j]!r}; expected "
+                f"{'a probability in [0, 1]' if self.randomized else 'a label 0 or 1'}",
+                round=len(self.moves) + 1, player="learner")
+        return p if type(p) is int else float(p)
+
+    def run(self) -> str:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))
+        frames, f = 0, sys._getframe()
+        while f is not None:
+            frames, f = frames + 1, f.f_back
+        self.max_depth = max((sys.getrecursionlimit() - frames - 200) // 2, 1)
+        try:
+            status = run_within(self._explore)
+        finally:
+            sys.setrecursionlimit(limit)
+        if status == "exact":
+            self.line = self._incumbent[1] if self.value == math.inf else self._line_from(self.H.full_mask,
+                                                                                          self.horizon)
+        return status
+
+    def _explore(self) -> None:
+        try:
+            self.value = self.search(self.H.full_mask, self.horizon, None)
+        except RecursionError:
+            raise OutOfBudget from None
+
+    @property
+    def incumbent(self) -> tuple[float, tuple]:
+        """The best line from the start found so far, and its mistakes (rebuilt from the memo)."""
+        total, moves, tail = self._incumbent
+        if tail is not None:
+            moves = moves + self._line_from(*tail)
+        return total, moves
+
+    def _lookup(self, V: int, h: int | None, cand: Any):
+        """(memo entry or None, memo keys to store under, moves in key order): moves None on a hit.
+
+        Memo keys are the position's key, paired with ``h`` under a horizon.  Under
+        symmetries, three memos: by the bitset ``V`` (a cheap first look), by the
+        ``"instances"`` key, and (with ``"rows"`` too) by the normal form; an entry found in
+        a later one is copied into the earlier ones.
+        """
+        keys = self.keys
+        if not keys.instances:
+            key, moves = keys.form(V)
+            key = key if h is None else (key, h)
+            return self.memo.get(key), (key, None, None), moves
+        exact = V if h is None else (V, h)
+        e = self.exact.get(exact)
+        if e is not None:
+            return e, None, None
+        quick = keys.quick(V, cand)
+        quick = quick if h is None else (quick, h)
+        if not keys.rows:  # instances alone: the quick key is the key
+            e = self.memo.get(quick)
+            if e is not None:
+                self.exact[exact] = e
+                return e, None, None
+            return None, (quick, None, exact), keys.moves(V, cand)[1]
+        e = self.quick.get(quick)
+        if e is None:
+            key, moves = keys.moves(V, cand)
+            key = key if h is None else (key, h)
+            e = self.memo.get(key)
+            if e is None:
+                return None, (key, quick, exact), moves
+            self.quick[quick] = e
+        self.exact[exact] = e
+        return e, None, None
+
+    def search(self, V: int, h: int | None, cand: Any) -> float:
+        """The value of position ``V`` with ``h`` rounds left (``cand``: columns holding ``V``'s distinct ones)."""
+        if h == 0:
+            return 0
+        e, key, moves = self._lookup(V, h, cand)
+        return e[0] if e is not None else self._expand(V, h, key, moves)
+
+    def _expand(self, V: int, h: int | None, key: tuple, moves: Any) -> float:
+        """Search a position the memo does not hold: its moves, in the order of its key."""
+        if len(self.moves) >= self.max_depth:
+            raise OutOfBudget
+        if self.memo_limit is not None and len(self.memo) + len(self.quick) + len(self.exact) >= self.memo_limit:
+            raise OutOfMemory
+        self.clock.spend()
+        if self.keys.instances or self.keys.rows:
+            self.clock.check_time()  # a position can cost |X| keys: the clock's stride is too coarse here
+        if self.progress is not None and self.clock.nodes % 256 == 0:
+            self.progress(256)
+        best: float = 0
+        best_move = None
+        cols, domain, policy, randomized = self.columns, self.domain, self.policy, self.randomized
+        moves_here, gained, expand = self.moves, self.gained, self._expand
+        nxt = None if h is None else h - 1
+        plain = not self.keys.instances and not self.keys.rows
+        memo_get = self.memo.get
+        lookup = self._lookup
+        all_moves = self.keys.all_moves
+        child_cand = self.keys.candidates(moves) if self.keys.instances else None
+        for pos, j in enumerate(moves):
+            ones = V & cols[j]
+            try:
+                p = policy(V, j)
+            except MemoryError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the learner's own fault, as in play()
+                raise PlayerError(f"raised {exc!r} in version_space_policy in the worst-case search",
+                                  round=len(moves_here) + 1, player="learner") from exc
+            if p.__class__ is not int or randomized or (p != 0 and p != 1):
+                p = self._checked(p, j)
+            zeros = V ^ ones
+            for y in (1, 0):
+                W = ones if y else zeros
+                if not W:
+                    continue
+                gain = p - y if p >= y else y - p
+                if W == V:
+                    if not gain:
+                        continue  # nothing gained, nothing changed
+                    if h is None:  # a mistake that changes nothing: repeated forever
+                        self._record(math.inf, (domain[j], p, y, gain), None)
+                        return math.inf
+                if gain.__class__ is float and gain == int(gain):
+                    gain = int(gain)
+                if nxt == 0:
+                    value = gain
+                else:
+                    if plain:
+                        ckey = W if nxt is None else (W, nxt)
+                        e = memo_get(ckey)
+                        if e is None:
+                            ckey, cmoves = (ckey, None, None), all_moves
+                    else:
+                        e, ckey, cmoves = lookup(W, nxt, child_cand)
+                    if e is not None:
+                        value = gain + e[0]
+                    else:
+                        moves_here.append((domain[j], p, y, gain))
+                        gained.append(gained[-1] + gain)
+                        try:
+                            value = gain + expand(W, nxt, ckey, cmoves)
+                        finally:
+                            moves_here.pop()
+                            gained.pop()
+                if value > best:
+                    best, best_move = value, (pos, y)
+                    self._record(value, (domain[j], p, y, gain), (W, nxt))
+                    if value == math.inf:
+                        return value
+        entry = (best, best_move)
+        self.memo[key[0]] = entry
+        if key[1] is not None:
+            self.quick[key[1]] = entry
+        if key[2] is not None:
+            self.exact[key[2]] = entry
+        return best
+
+    def _record(self, value: float, move: tuple, tail: tuple | None) -> None:
+        total = self.gained[-1] + value
+        if total > self._incumbent[0]:
+            self._incumbent = (total, tuple(self.moves) + (move,), tail if value != math.inf else None)
+
+    def _line_from(self, V: int, h: int | None) -> tuple:
+        """The best line from a searched position, replayed from the memo's best moves."""
+        line = []
+        while h != 0:
+            e, _, _ = self._lookup(V, h, None)
+            if e is None or e[1] is None:
+                break
+            pos, y = e[1]
+            j = self.keys.form(V)[1][pos]
+            p = self.predict(V, j)
+            gain = abs(p - y)
+            if gain == int(gain):
+                gain = int(gain)
+            line.append((self.domain[j], p, y, gain))
+            W = V & self.columns[j] if y else V & ~self.columns[j]
+            if W == V and h is None:
+                break  # (cannot happen: such a move is infinite, and infinite lines are not rebuilt)
+            V, h = W, None if h is None else h - 1
+        return tuple(line)
+
+    def greedy_line(self) -> tuple[float, tuple]:
+        """A concrete line (a proven lower bound): answer against the prediction while legal."""
+        H = self.H
+        V = H.full_mask
+        line, total = [], 0
+        rounds = self.horizon if self.horizon is not None else H.n_hypotheses + H.n_instances
+        for _ in range(rounds):
+            for j, x in enumerate(H.domain):
+                ones = V & self.columns[j]
+                if ones == 0 or ones == V:
+                    continue
+                p = self.predict(V, j)
+                y = 0 if p >= 0.5 else 1
+                gain = abs(p - y)
+                if gain == int(gain):
+                    gain = int(gain)
+                V = ones if y else V ^ ones
+                total += gain
+                line.append((x, p, y, gain))
+                break
+            else:
+                break
         return total, tuple(line)
 
 
