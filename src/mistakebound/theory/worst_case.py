@@ -347,7 +347,10 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
         lower = upper = game.value
         line = game.line
     else:
-        lower, line = game.incumbent
+        try:
+            lower, line = game.incumbent
+        except MemoryError:  # rebuilding the line asks the learner again: the empty line is still proven
+            lower, line = 0, ()
         if status == "memory":
             for memo in (game.memo, getattr(game, "quick", {}), getattr(game, "exact", {})):
                 memo.clear()  # room for what follows
@@ -646,14 +649,15 @@ class _FastGame:
             status = run_within(self._explore)
         finally:
             sys.setrecursionlimit(limit)
-        if status == "exact":
-            self.line = self._incumbent[1] if self.value == math.inf else self._line_from(self.H.full_mask,
-                                                                                          self.horizon)
         return status
 
     def _explore(self) -> None:
+        """The search, and the optimal line rebuilt from its memo (which asks the policy again:
+        inside the run, so that running out of memory there is a stop, not a crash)."""
         try:
             self.value = self.search(self.H.full_mask, self.horizon, None)
+            self.line = self._incumbent[1] if self.value == math.inf else self._line_from(self.H.full_mask,
+                                                                                          self.horizon)
         except RecursionError:
             raise OutOfBudget from None
 
