@@ -8,8 +8,7 @@ from typing import Any, ClassVar
 from attrs import define
 
 from mistakebound.learners._setting import class_claim
-from mistakebound.learners.halving import _fast_applies
-from mistakebound.learners.version_space import VersionSpaceLearner
+from mistakebound.learners.version_space import VersionSpaceLearner, policy_applies
 from mistakebound.verification.bounds import size_minus_one
 from mistakebound.verification.claims import Bound
 
@@ -63,7 +62,7 @@ class Consistent(VersionSpaceLearner):
         >>> predict(0b1100, 2), predict(0b1000, 2), predict(0, 0)
         (0, 1, 1)
         """
-        if not _fast_applies(self, H, Consistent, "predict_one"):
+        if not policy_applies(self, H, Consistent):
             return None
         cols = H.column_masks
 

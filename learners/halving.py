@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from attrs import define
 
 from mistakebound.learners._setting import class_claim
-from mistakebound.learners.version_space import VersionSpaceLearner
+from mistakebound.learners.version_space import VersionSpaceLearner, policy_applies
 from mistakebound.verification.bounds import log2_size
 from mistakebound.verification.claims import Bound
 
@@ -63,7 +63,7 @@ class Halving(VersionSpaceLearner):
         >>> [predict(H.full_mask, j) for j in range(3)], predict(0b0011, 1)
         ([1, 1, 0], 0)
         """
-        if not _fast_applies(self, H, Halving, "predict_one"):
+        if not policy_applies(self, H, Halving):
             return None
         cols = H.column_masks
 
@@ -88,13 +88,3 @@ class Halving(VersionSpaceLearner):
         return class_claim(self, setting, realizable=realizable, theorem="Theorem 21.3", source=SOURCE,
                            value=log2_size)
 
-
-def _fast_applies(learner: Any, H: Any, base: type, predict: str) -> bool:
-    """Whether ``learner``'s policy describes it: its class, its initial state, ``base``'s own methods."""
-    kind = type(learner)
-    if getattr(kind, predict) is not getattr(base, predict) or kind.learn_one is not base.learn_one \
-            or kind.state_key is not base.state_key or kind.snapshot is not base.snapshot:
-        return False
-    if H is not learner.H and H != learner.H:
-        return False
-    return isinstance(H.full_mask, int) and learner.state_key() == H.full_mask

@@ -15,6 +15,7 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
+from mistakebound.theory.symmetry import keeps_methods
 from mistakebound.learners._setting import class_claim, not_applicable
 from mistakebound.learners.soa import _distinct_rows
 from mistakebound.verification.claims import Bound
@@ -100,12 +101,8 @@ class OptimalRandomizedLearner(Learner):
         >>> OptimalRandomizedLearner(H).version_space_policy(H)(H.full_mask, 1)
         0.25
         """
-        kind = type(self)
-        if kind.predict_proba_one is not OptimalRandomizedLearner.predict_proba_one \
-                or kind.probability is not OptimalRandomizedLearner.probability \
-                or kind.learn_one is not OptimalRandomizedLearner.learn_one \
-                or kind.state_key is not OptimalRandomizedLearner.state_key \
-                or kind.snapshot is not OptimalRandomizedLearner.snapshot:
+        if not keeps_methods(self, OptimalRandomizedLearner,
+                             ("predict_proba_one", "probability", "learn_one", "state_key", "snapshot")):
             return None
         if (H is not self.H and H != self.H) or self._V != self._search.full:
             return None

@@ -11,6 +11,7 @@ from attrs import define, field
 from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
+from mistakebound.theory.symmetry import keeps_methods
 from mistakebound.learners._setting import class_claim, not_applicable
 from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.verification.claims import Bound
@@ -75,9 +76,7 @@ class SOA(Learner):
         >>> [predict(H.full_mask, j) for j in range(3)]
         [1, 1, 0]
         """
-        kind = type(self)
-        if kind.predict_one is not SOA.predict_one or kind.learn_one is not SOA.learn_one \
-                or kind.state_key is not SOA.state_key or kind.snapshot is not SOA.snapshot:
+        if not keeps_methods(self, SOA):
             return None
         if (H is not self.H and H != self.H) or self._V != self._search.full:
             return None

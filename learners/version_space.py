@@ -27,8 +27,9 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner
 from mistakebound.game.version_space import VersionSpace
 from mistakebound.learners._setting import not_applicable
+from mistakebound.theory.symmetry import keeps_methods
 
-__all__ = ["VersionSpaceLearner"]
+__all__ = ["VersionSpaceLearner", "policy_applies"]
 
 
 @define
@@ -102,3 +103,12 @@ class VersionSpaceLearner(Learner):
             raise not_applicable(cls.__name__, setting, "finite classes (it keeps the version space of the table)")
         return cls(setting)
 
+
+def policy_applies(learner: Any, H: Any, base: type) -> bool:
+    """Whether a version-space policy written for ``base`` describes ``learner`` on ``H``: the game is on its
+    class, it is in its initial state (it has learned nothing), and it keeps ``base``'s own methods."""
+    if not keeps_methods(learner, base):
+        return False
+    if H is not learner.H and H != learner.H:
+        return False
+    return isinstance(H.full_mask, int) and learner.state_key() == H.full_mask

@@ -70,7 +70,7 @@ else:  # run as a program (python -I -S verify.py): the kinds' checkers are this
     import worst_case  # type: ignore[no-redef]
 
 __all__ = ["FORMAT", "KINDS", "VERSION", "CertificateError", "Context", "check", "check_file", "class_hash",
-           "describe", "main"]
+           "describe", "load", "main"]
 
 FORMAT = "mistakebound-certificate"
 VERSION = 1
@@ -317,15 +317,22 @@ def check(c: dict, rows_of_class: list[str] | None = None) -> dict[str, tuple]:
     return dict(ctx.proven)
 
 
-def check_file(path: str, rows_of_class: list[str] | None = None) -> dict[str, tuple]:
-    """:func:`check` on the JSON file at ``path``; a file that is not JSON is a :class:`CertificateError`."""
+def load(path: str) -> dict:
+    """The certificate in the JSON file at ``path`` (read through gzip when it ends in ``.gz``).
+
+    A file that is not JSON is a :class:`CertificateError`; one that cannot be read, an ``OSError``.
+    """
     try:
         with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz")
               else open(path, encoding="utf-8")) as fh:
-            c = json.load(fh)
+            return json.load(fh)
     except (ValueError, RecursionError, EOFError, gzip.BadGzipFile) as exc:
         raise CertificateError(f"file: not a JSON certificate ({exc})") from None
-    return check(c, rows_of_class)
+
+
+def check_file(path: str, rows_of_class: list[str] | None = None) -> dict[str, tuple]:
+    """:func:`check` on the certificate :func:`load` reads from ``path``."""
+    return check(load(path), rows_of_class)
 
 
 def describe(proven: dict[str, tuple]) -> list[str]:

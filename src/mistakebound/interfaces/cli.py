@@ -880,7 +880,7 @@ def _cmd_worst_case(args, out) -> int:
 # ------------------------------------------------------------------------ verify
 def _cmd_verify(args, out) -> int:
     """Check a certificate with the independent checker; with CLASS, of that class; with --learner, replayed."""
-    from mistakebound.certificates.verify import CertificateError, check_file, describe
+    from mistakebound.certificates.verify import CertificateError, check, describe, load
 
     if args.learner is not None and args.cls is None:
         raise _BadInput("--learner: replaying a worst-case certificate needs CLASS (the class the learner is built on)")
@@ -891,7 +891,8 @@ def _cmd_verify(args, out) -> int:
         H = _finite_class(args.cls, "verify")
         rows = [format(r, "x") for r in row_numbers(H)]
     try:
-        proven = check_file(args.file, rows)
+        document = load(args.file)
+        proven = check(document, rows)
     except OSError as exc:
         raise _BadInput(f"FILE: cannot read {args.file!r}: {exc.strerror or exc}; expected a certificate "
                         "written with --certificate") from None
@@ -903,13 +904,8 @@ def _cmd_verify(args, out) -> int:
     if args.cls is not None:
         print(f"the certificate speaks of {H.describe()}", file=out)
     if args.learner is not None:
-        import gzip
-
         from mistakebound.theory.worst_case_certificate import replay
 
-        opener = gzip.open if args.file.endswith(".gz") else open
-        with opener(args.file, "rt", encoding="utf-8") as fh:
-            document = json.load(fh)
         sections = [r for r in document["results"] if r.get("result") == "worst-case"]
         if not sections:
             raise _BadInput("--learner: the certificate has no worst-case result to replay")

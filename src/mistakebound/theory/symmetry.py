@@ -62,8 +62,8 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import _as_label, _as_probability
 from mistakebound.game.players import is_randomized
 
-__all__ = ["SYMMETRIES", "declared_symmetries", "policy_of", "VersionSpaceKeys", "symmetry_violations",
-           "fast_path_violations"]
+__all__ = ["SYMMETRIES", "declared_symmetries", "keeps_methods", "policy_of", "VersionSpaceKeys",
+           "symmetry_violations", "fast_path_violations"]
 
 #: The symmetries a learner may declare (see the module's docstring).
 SYMMETRIES = frozenset({"instances", "rows"})
@@ -84,6 +84,24 @@ def declared_symmetries(learner: Any) -> frozenset:
             f"symmetries: {type(learner).__name__} declares {declared!r}; expected a frozenset of names "
             f"from {sorted(SYMMETRIES)}")
     return frozenset(declared)
+
+
+def keeps_methods(learner: Any, base: type,
+                  names: tuple[str, ...] = ("predict_one", "learn_one", "state_key", "snapshot")) -> bool:
+    """Whether ``learner``'s class uses ``base``'s own ``names``: a policy written for ``base`` describes
+    a subclass only if the subclass changed none of them (how it predicts, learns or keeps its state).
+
+    Examples
+    --------
+    >>> class Base:
+    ...     def predict_one(self, x): return 1
+    >>> class Other(Base):
+    ...     def predict_one(self, x): return 0
+    >>> keeps_methods(Base(), Base, ("predict_one",)), keeps_methods(Other(), Base, ("predict_one",))
+    (True, False)
+    """
+    kind = type(learner)
+    return all(getattr(kind, name) is getattr(base, name) for name in names)
 
 
 def policy_of(learner: Any, H: HypothesisClass) -> Callable[[int, int], float] | None:

@@ -56,6 +56,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import sys
@@ -368,6 +369,37 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
     )
 
 
+@contextlib.contextmanager
+def _deep_stack(frames_per_round: int):
+    """Room on the stack for a deep search: the recursion limit raised, and how many rounds fit.
+
+    A line deeper than the stack allows is a resource spent (status "budget"): the search
+    stops itself well before Python would raise RecursionError (which the learner's code
+    might catch or turn into something else).  ``frames_per_round`` counts the search's
+    frames per round and a few of the learner's at the leaf.
+    """
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    frames, f = 0, sys._getframe()
+    while f is not None:
+        frames, f = frames + 1, f.f_back
+    try:
+        yield max((sys.getrecursionlimit() - frames - 200) // frames_per_round, 1)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _checked_prediction(raw: Any, randomized: bool, source: str, x: Any, round_: int) -> float:
+    """A learner's prediction as the game takes it (a label, or a probability when randomized), or
+    :class:`IllegalPredictionError` naming ``source`` (the method that returned it) and the round."""
+    p = _as_probability(raw) if randomized else _as_label(raw)
+    if p is None:
+        raise IllegalPredictionError(
+            f"{source} returned {raw!r} on {x!r}; expected "
+            f"{'a probability in [0, 1]' if randomized else 'a label 0 or 1'}", round=round_, player="learner")
+    return p
+
+
 class _Game:
     """One worst-case search: the adversary's best line from every position it reaches.
 
@@ -409,13 +441,8 @@ class _Game:
         except Exception as exc:  # noqa: BLE001 - the learner's own fault, reported as in play()
             raise PlayerError(f"raised {exc!r} in the worst-case search", round=len(self.moves) + 1,
                               player="learner") from exc
-        p = _as_probability(raw) if self.randomized else _as_label(raw)
-        if p is None:
-            raise IllegalPredictionError(
-                f"{'predict_proba_one' if self.randomized else 'predict_one'} returned {raw!r} on {x!r}; "
-                f"expected {'a probability in [0, 1]' if self.randomized else 'a label 0 or 1'}",
-                round=len(self.moves) + 1, player="learner")
-        return float(p)
+        source = "predict_proba_one" if self.randomized else "predict_one"
+        return float(_checked_prediction(raw, self.randomized, source, x, len(self.moves) + 1))
 
     def learn(self, L: Any, x: Any, y: int) -> None:
         try:
@@ -435,20 +462,8 @@ class _Game:
         path = frozenset({start}) if start else frozenset()
         if self.recorder is not None:
             self.recorder.root(root)
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))
-        # a line deeper than the stack allows is a resource spent (status "budget"): each
-        # round takes two frames of the search and a few of the learner's at the leaf, so
-        # the search stops itself well before Python would raise RecursionError (which
-        # the learner's code might catch or turn into something else)
-        frames, f = 0, sys._getframe()
-        while f is not None:
-            frames, f = frames + 1, f.f_back
-        self.max_depth = max((sys.getrecursionlimit() - frames - 200) // 3, 1)
-        try:
+        with _deep_stack(frames_per_round=3) as self.max_depth:
             return run_within(lambda: self._explore(root, V, path))
-        finally:
-            sys.setrecursionlimit(limit)
 
     def _explore(self, root: Any, V: int, path: frozenset) -> None:
         try:
@@ -630,26 +645,12 @@ class _FastGame:
         return self._checked(raw, j)
 
     def _checked(self, raw: Any, j: int) -> float:
-        p = _as_probability(raw) if self.randomized else _as_label(raw)
-        if p is None:
-            raise IllegalPredictionError(
-                f"version_space_policy returned {raw!r} on {self.domain[j]!r}; expected "
-                f"{'a probability in [0, 1]' if self.randomized else 'a label 0 or 1'}",
-                round=len(self.moves) + 1, player="learner")
+        p = _checked_prediction(raw, self.randomized, "version_space_policy", self.domain[j], len(self.moves) + 1)
         return p if type(p) is int else float(p)
 
     def run(self) -> str:
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))
-        frames, f = 0, sys._getframe()
-        while f is not None:
-            frames, f = frames + 1, f.f_back
-        self.max_depth = max((sys.getrecursionlimit() - frames - 200) // 2, 1)
-        try:
-            status = run_within(self._explore)
-        finally:
-            sys.setrecursionlimit(limit)
-        return status
+        with _deep_stack(frames_per_round=2) as self.max_depth:
+            return run_within(self._explore)
 
     def _explore(self) -> None:
         """The search, and the optimal line rebuilt from its memo (which asks the policy again:
