@@ -14,6 +14,7 @@ from benchmarks.baseline import textbook_ldim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.theory import ldim_kernel
 from mistakebound.theory.littlestone import LdimSearch, is_shattered, littlestone_dimension, shattered_tree
 from mistakebound.theory.vc import vc_dimension
 from tests.strategies import class_matrices, hypothesis_classes
@@ -234,6 +235,7 @@ def test_partial_results_are_never_returned_as_numbers():
 def test_ctrl_c_returns_the_bounds_proven_so_far(monkeypatch):
     H = classes.random(2000, 24, 0.3, seed=1)
     truth = littlestone_dimension(H)
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)  # the Python search (the compiled one: test_ldim_kernel)
     calls = {"n": 0}
     original = LdimSearch._splits3
 

@@ -15,6 +15,7 @@ from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
 from mistakebound.foundations import memory
+from mistakebound.theory import ldim_kernel
 from mistakebound.theory.littlestone import (
     LdimSearch,
     is_shattered,
@@ -232,6 +233,7 @@ def test_a_search_that_cannot_fit_is_refused_before_it_allocates(monkeypatch):
     assert "2000 hypotheses x 40 instances" in msg and "available" in msg
     mib = [float(v.replace(",", "")) for v in re.findall(r"([\d,]+\.\d) MiB", msg)]
     assert mib[0] > mib[1]
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)  # a small class goes to the compiled search unchecked
     with pytest.raises(InsufficientMemoryError):
         littlestone_dimension(H)
     with pytest.raises(InsufficientMemoryError):

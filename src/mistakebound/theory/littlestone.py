@@ -76,6 +76,7 @@ from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, fu
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.validation import brief, check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.canonical import projection, sorted_rows_key
 from mistakebound.theory.search import (
     Budget,
@@ -155,6 +156,29 @@ def default_memo_bytes(available: int | None | EllipsisType = ...) -> int:
     """
     avail = memory.available_memory() if available is ... else available
     return DEFAULT_MEMO_BYTES if avail is None else max(int(avail * MEMO_FRACTION), 1 << 20)
+
+
+def _require_search_memory(H: HypothesisClass) -> int | None:
+    """Refuse a search of ``H`` whose bitsets would not fit; the memory available, as read."""
+    available = memory.available_memory()
+    memory.require_memory(
+        search_memory_estimate(H), parameter="H",
+        what=f"a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
+        advice="search a smaller class", available=available,
+    )
+    return available
+
+
+def _kernel_memo_bytes(H: HypothesisClass) -> int:
+    """The memo limit of the compiled search of ``H`` (see :mod:`mistakebound.theory.ldim_kernel`).
+
+    A small matrix gets :data:`~mistakebound.theory.ldim_kernel.SMALL_MEMO_BYTES` without
+    reading the memory budget; a larger class must fit the budget as for
+    :class:`LdimSearch`, and gets the same default memo.
+    """
+    if H.n_hypotheses * H.n_instances <= ldim_kernel.SMALL_MATRIX_BYTES:
+        return ldim_kernel.SMALL_MEMO_BYTES
+    return default_memo_bytes(_require_search_memory(H))
 
 
 def _available_text() -> str:
@@ -248,12 +272,7 @@ class LdimSearch:
     def __init__(self, H: HypothesisClass, *, max_memo_bytes: int | None = None):
         self.H = require_class(H)
         max_memo_bytes = check_int("max_memo_bytes", max_memo_bytes, 1, optional=True)
-        available = memory.available_memory()  # read once: SOA builds a search per game
-        memory.require_memory(
-            search_memory_estimate(H), parameter="H",
-            what=f"a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
-            advice="search a smaller class", available=available,
-        )
+        available = _require_search_memory(H)  # read once: SOA builds a search per game
         self.max_memo_bytes = default_memo_bytes(available) if max_memo_bytes is None else int(max_memo_bytes)
         #: Whether the memo limit is the default one (a parallel search then shares it out).
         self.memo_is_default = max_memo_bytes is None
@@ -1168,8 +1187,13 @@ def littlestone_bounds(
     >>> b.exact, b.lower <= b.upper
     (False, True)
     """
-    Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
-    return LdimSearch(require_class(H)).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=workers)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
+    H = require_class(H)
+    if workers == 1 and ldim_kernel.AVAILABLE:  # the compiled search (mistakebound.theory.ldim_kernel)
+        found = ldim_kernel.kernel_bounds(H, budget, _kernel_memo_bytes(H))
+        if found is not None:
+            return LdimBounds(**found)
+    return LdimSearch(H).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=workers)
 
 
 def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,

@@ -1,0 +1,91 @@
+"""The compiled Littlestone search: the value of ``Ldim(H)``, when no tree is asked for.
+
+:func:`~mistakebound.theory.littlestone.littlestone_bounds` (and so
+``littlestone_dimension`` and ``mistakebound ldim``) hands a one-process search to the C
+extension ``mistakebound.theory._ldim_kernel`` when it is built.  The extension runs the
+exact search of :class:`~mistakebound.theory.littlestone.LdimSearch`'s bitset memo
+(distinct rows, distinct splits tried most balanced first and the smaller side first, a
+split cut as soon as ``1 + floor(log2 s) < k``, the splitting columns passed down, a
+memo of proven lower and upper bounds per version space, descending from the
+``floor(log2 |H|)`` bound) at about a microsecond a node instead of tens, with the same
+budget: ``max_nodes``, ``time_limit`` (checked every 16 nodes) and Ctrl-C (checked as
+often), reporting proven bounds and a status as every search does.
+
+What stays in Python: shattered trees, certificates, the parallel search, and the many
+questions a learner asks about its version spaces (SOA), which need the memo and the
+canonical forms of :class:`~mistakebound.theory.littlestone.LdimSearch`.  Without a C
+compiler the package installs without the extension (it is optional) and every search
+runs in Python; :data:`AVAILABLE` says which.
+
+Memory: the matrix of ``H`` already holds ``n * m`` bytes; the extension's bitsets take
+an eighth of that, and its memo grows by doubling up to a limit.  For a matrix of at
+most :data:`SMALL_MATRIX_BYTES` the limit is :data:`SMALL_MEMO_BYTES` and the memory
+budget is not read (reading it costs more than such a search); for a larger one the
+class must pass :func:`~mistakebound.foundations.memory.require_memory` as for
+:class:`~mistakebound.theory.littlestone.LdimSearch`, and the memo takes that search's
+default share of the budget.  A full memo is emptied, never outgrown: answers stay exact.
+
+Examples
+--------
+>>> from mistakebound import classes
+>>> from mistakebound.theory.search import Budget
+>>> r = kernel_bounds(classes.thresholds(15), Budget(), SMALL_MEMO_BYTES)
+>>> AVAILABLE == (r is not None)
+True
+>>> r is None or (r["lower"], r["upper"], r["status"]) == (4, 4, "exact")
+True
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mistakebound.game.hypothesis_class import HypothesisClass
+
+try:  # built from _ldim_kernel.c when a C compiler was there at install time
+    import mistakebound.theory._ldim_kernel as _kernel
+except ImportError:  # pragma: no cover - depends on the install
+    _kernel = None
+
+__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "kernel_bounds"]
+
+#: Whether the compiled search is installed.
+AVAILABLE: bool = _kernel is not None
+
+#: A matrix of at most this many bytes is searched without reading the memory budget.
+SMALL_MATRIX_BYTES = 1 << 22
+
+#: The memo limit of such a search.
+SMALL_MEMO_BYTES = 64 << 20
+
+_STATUS = ("exact", "budget", "interrupted", "memory")
+
+
+def kernel_bounds(H: HypothesisClass, budget: Any, memo_bytes: int) -> dict | None:
+    """Proven bounds on ``Ldim(H)`` from the compiled search within ``budget``, or None.
+
+    ``memo_bytes`` limits the memo (the caller,
+    :func:`~mistakebound.theory.littlestone.littlestone_bounds`, takes it from the memory
+    budget as said above).  None when the extension is not installed (or
+    :data:`AVAILABLE` was turned off), or when it could not even start for lack of
+    memory: the caller then runs the Python search, which has its own ways with memory.
+    Otherwise a dict with ``lower``, ``upper``, ``status``, ``nodes`` and ``seconds``.
+    A Ctrl-C during the search gives status ``"interrupted"``; any other exception a
+    signal handler raised is raised.
+    """
+    if not AVAILABLE:
+        return None
+    M = H.matrix
+    n, m = M.shape
+    t0 = time.perf_counter()
+    lower, upper, code, nodes, _distinct, exc = _kernel.ldim_bounds(
+        M, n, m, -1 if budget.max_nodes is None else budget.max_nodes,
+        -1.0 if budget.time_limit is None else budget.time_limit, memo_bytes,
+    )
+    seconds = time.perf_counter() - t0
+    if exc is not None and not isinstance(exc, KeyboardInterrupt):
+        raise exc
+    if lower > upper:  # out of memory before the search began
+        return None
+    return {"lower": lower, "upper": upper, "status": _STATUS[code], "nodes": nodes, "seconds": seconds}

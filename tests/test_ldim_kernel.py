@@ -1,0 +1,169 @@
+"""The compiled Littlestone search (mistakebound.theory.ldim_kernel): exact against the
+textbook recursion, its budget, Ctrl-C, memory, and the Python search it stands in for."""
+
+from __future__ import annotations
+
+import signal
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.baseline import textbook_ldim
+from mistakebound import HypothesisClass
+from mistakebound.foundations import memory
+from mistakebound.foundations.errors import InsufficientMemoryError
+from mistakebound.game import classes
+from mistakebound.theory import ldim_kernel
+from mistakebound.theory.littlestone import LdimSearch, littlestone_bounds, littlestone_dimension
+from mistakebound.theory.search import Budget, SearchInterrupted
+from tests.strategies import class_matrices
+
+kernel = ldim_kernel._kernel
+
+
+def truth(matrix: np.ndarray) -> int:
+    return textbook_ldim(matrix) if matrix.shape[1] else 0
+
+
+def run(matrix: np.ndarray, max_nodes: int = -1, memo: int = 1 << 24) -> tuple:
+    m = np.ascontiguousarray(matrix, dtype=np.uint8)
+    return kernel.ldim_bounds(m, m.shape[0], m.shape[1], max_nodes, -1.0, memo)
+
+
+def test_the_extension_is_built():
+    # the README's install compiles it (the machines we support have a C compiler); without
+    # it every number is still right but the benchmarks' speed is the Python search's
+    assert ldim_kernel.AVAILABLE and kernel is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(class_matrices(max_rows=24, max_cols=7), st.sampled_from([0, 300, 4000, 1 << 24]))
+@example(np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.uint8), 0)
+def test_exact_against_the_textbook_recursion(matrix, memo):
+    # memo 0: no memo at all; 300 and 4000 bytes: a memo emptied again and again
+    lower, upper, status, nodes, distinct, exc = run(matrix, memo=memo)
+    assert (lower, upper, status, exc) == (truth(matrix), truth(matrix), 0, None)
+    assert distinct == len({tuple(r) for r in matrix.tolist()})
+
+
+@settings(max_examples=150, deadline=None)
+@given(class_matrices(max_rows=40, max_cols=8), st.integers(1, 30))
+def test_a_budget_leaves_proven_bounds(matrix, max_nodes):
+    lower, upper, status, nodes, _, _ = run(matrix, max_nodes=max_nodes)
+    t = truth(matrix)
+    assert lower <= t <= upper and nodes <= max_nodes and status in (0, 1)
+    if status == 0:
+        assert lower == upper == t
+
+
+@settings(max_examples=60, deadline=None)
+@given(class_matrices(max_rows=30, max_cols=8))
+def test_littlestone_bounds_agrees_with_the_python_search(matrix):
+    H = HypothesisClass.from_matrix(matrix)
+    search = LdimSearch(H)
+    assert littlestone_dimension(H) == search.ldim(search.full) == truth(matrix)
+
+
+@pytest.mark.parametrize("H, value", [
+    (classes.thresholds(255), 8), (classes.intervals(32), 8), (classes.singletons(300), 1),
+    (classes.parities(6), 6), (classes.k_sparse(12, 3), 3), (classes.monotone_disjunctions(7), 7),
+    (classes.power_set(9), 9),
+])
+def test_zoo_values_the_theory_gives(H, value):
+    # the values the textbook's examples give (log2 for thresholds, parities, disjunctions,
+    # power sets; 1 for singletons; k for k-sparse; floor(log2(N+1)) for intervals on N)
+    b = littlestone_bounds(H)
+    assert (b.lower, b.upper, b.status) == (value, value, "exact") and b.nodes >= 0
+
+
+def _slow_class() -> HypothesisClass:
+    return classes.random(8000, 60, 0.2, seed=3)  # about 20,000 nodes, half a second
+
+
+def test_ctrl_c_stops_the_compiled_search_with_proven_bounds():
+    H = _slow_class()
+    value = littlestone_dimension(H)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.03)
+        b = littlestone_bounds(H)
+        assert b.status == "interrupted" and b.lower <= value <= b.upper and b.nodes > 0
+        signal.setitimer(signal.ITIMER_REAL, 0.03)
+        with pytest.raises(SearchInterrupted) as info:
+            littlestone_dimension(H)
+        assert info.value.result.lower <= value <= info.value.result.upper
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_another_exception_from_a_signal_handler_is_raised():
+    H = _slow_class()
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.03)
+        with pytest.raises(Stop):
+            littlestone_bounds(H)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_a_time_limit_stops_the_search():
+    H = _slow_class()
+    b = littlestone_bounds(H, time_limit=0.02)
+    assert b.status == "budget" and b.lower <= b.upper
+    assert b.seconds < 0.5  # the whole search takes about 0.5 s alone; checked every 16 nodes
+
+
+def test_a_small_class_does_not_read_the_memory_budget(monkeypatch):
+    def unread():
+        raise AssertionError("read the memory budget")
+
+    monkeypatch.setattr(memory, "available_memory", unread)
+    assert littlestone_dimension(classes.thresholds(63)) == 6
+
+
+def test_a_large_class_must_fit_the_memory_budget(monkeypatch):
+    H = classes.random(1100, 4000, 0.5, seed=0)  # 4.4 MB of matrix: past SMALL_MATRIX_BYTES
+    assert H.n_hypotheses * H.n_instances > ldim_kernel.SMALL_MATRIX_BYTES
+    monkeypatch.setattr(memory, "available_memory", lambda: 1 << 20)
+    with pytest.raises(InsufficientMemoryError) as info:
+        littlestone_dimension(H)
+    assert "1100 hypotheses x 4000 instances" in str(info.value)
+
+
+def test_without_the_extension_the_python_search_answers(monkeypatch):
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)
+    assert ldim_kernel.kernel_bounds(classes.thresholds(7), Budget(), 1 << 20) is None
+    b = littlestone_bounds(classes.thresholds(63), max_nodes=10_000)
+    assert b.value == 6
+
+
+def test_bad_matrices_are_refused_by_the_extension():
+    with pytest.raises(ValueError, match="n \\* m bytes"):
+        kernel.ldim_bounds(b"\x00\x01\x01", 2, 2, -1, -1.0, 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(8, 300), st.integers(4, 14), st.floats(0.05, 0.6), st.integers(0, 2**32 - 1))
+def test_larger_random_classes_against_the_python_search(n, m, density, seed):
+    # larger than the textbook recursion can take: the Python search (itself tested
+    # against the recursion) is the oracle; sub-classes met at several depths of one
+    # search exercise the memo's lower bounds
+    H = classes.random(n, m, density, seed=seed)
+    search = LdimSearch(H)
+    assert run(H.matrix)[:3] == (search.ldim(search.full), search.ldim(search.full), 0)
