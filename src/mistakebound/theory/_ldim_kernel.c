@@ -299,6 +299,10 @@ static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const i
     }
     qsort(splits, (size_t)nsplits, sizeof(Split), by_balance);
     int need = k - 1;
+    if (floor_log2(splits[0].s) < need) { /* Ldim(V) <= 1 + floor(log2 s) of the best split < k */
+        memo_put(c, v, lo_w, hi_w, h, 0, 1 + floor_log2(splits[0].s));
+        goto done;
+    }
     for (int t = 0; t < nsplits; t++) {
         int s = splits[t].s;
         if (floor_log2(s) < need) break; /* 1 + floor(log2 s) < k, here and after */
