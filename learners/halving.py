@@ -9,6 +9,7 @@ from attrs import define
 
 from mistakebound.learners._setting import class_claim
 from mistakebound.learners.version_space import VersionSpaceLearner, policy_applies
+from mistakebound.theory.symmetry import MajorityVote
 from mistakebound.verification.bounds import log2_size
 from mistakebound.verification.claims import Bound
 
@@ -65,12 +66,7 @@ class Halving(VersionSpaceLearner):
         """
         if not policy_applies(self, H, Halving):
             return None
-        cols = H.column_masks
-
-        def predict(V: int, j: int) -> int:
-            return int(2 * (V & cols[j]).bit_count() >= V.bit_count())
-
-        return predict
+        return MajorityVote(H.column_masks)
 
     def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True,
               transcript: Any = None) -> Bound:

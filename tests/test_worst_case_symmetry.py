@@ -25,6 +25,7 @@ from mistakebound.game import classes
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.learners.optimal_randomized import OptimalRandomizedLearner
 from mistakebound.theory.symmetry import (
+    MajorityVote,
     VersionSpaceKeys,
     declared_symmetries,
     fast_path_violations,
@@ -184,6 +185,39 @@ def test_thresholds_halving_and_soa():
     H = classes.thresholds(63)
     assert worst_case_mistakes(Halving(H), H, symmetry=True).value == 6
     assert worst_case_mistakes(SOA(H), H, symmetry=True).value == 6
+
+
+@pytest.mark.parametrize("n, value", [(1023, 10), (4095, 12)])
+def test_halving_on_large_thresholds_with_the_majority_bound(n, value):
+    # Halving's worst case on thresholds(n) is log2(n + 1): the adversary halves the
+    # window (Theorem 21.3 and the thresholds example); the majority bound lets the
+    # search stop at the first move that reaches floor(log2 |V|)
+    H = classes.thresholds(n)
+    W = worst_case_mistakes(Halving(H), H, symmetry=True)
+    assert W.exact and W.value == value and len(W.line) == value and W.nodes <= 3 * value
+
+
+class MinorityVote(MajorityVote):
+    """Not a majority vote: the search must not apply the majority's bound to it."""
+
+    def __call__(self, V: int, j: int) -> int:
+        return 1 - super().__call__(V, j)
+
+
+class MinorityHalving(Halving):
+    def predict_one(self, x):
+        return 1 - super().predict_one(x)
+
+    def version_space_policy(self, H):
+        return MinorityVote(H.column_masks) if H == self.H else None
+
+
+@settings(max_examples=60, deadline=None)
+@given(hypothesis_classes(max_rows=8, max_cols=4))
+def test_a_policy_that_only_looks_like_the_vote_gets_no_bound(H):
+    assert fast_path_violations(MinorityHalving(H), H) == []
+    plain = worst_case_mistakes(MinorityHalving(H), H, fast=False)
+    assert worst_case_mistakes(MinorityHalving(H), H).value == plain.value
 
 
 # ------------------------------------------------------------------- wrong declarations

@@ -62,7 +62,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import _as_label, _as_probability
 from mistakebound.game.players import is_randomized
 
-__all__ = ["SYMMETRIES", "declared_symmetries", "keeps_methods", "policy_of", "VersionSpaceKeys",
+__all__ = ["SYMMETRIES", "MajorityVote", "declared_symmetries", "keeps_methods", "policy_of", "VersionSpaceKeys",
            "symmetry_violations", "fast_path_violations"]
 
 #: The symmetries a learner may declare (see the module's docstring).
@@ -111,6 +111,72 @@ def policy_of(learner: Any, H: HypothesisClass) -> Callable[[int, int], float] |
         return None
     policy = make(H)
     return policy if callable(policy) else None
+
+
+class MajorityVote:
+    """The majority-vote policy: predict 1 on ``x`` iff at least half the rows of ``V`` label it 1.
+
+    Halving's ``version_space_policy``.  The worst-case search knows what this policy
+    does, not only what it answers: every mistake leaves at most half of ``V`` (a wrong
+    majority is a minority), so from ``V`` the learner errs at most ``floor(log2 |V|)``
+    times (rows counted with their copies), the argument of textbook Theorem 21.3 with
+    its hypothesis (the prediction is the majority of the version space) true by
+    construction.  The search uses that bound to skip moves that cannot beat the best
+    one found; a policy of any other type (a subclass included) gets no bound.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> H = classes.thresholds(3)
+    >>> vote = MajorityVote(H.column_masks)
+    >>> [vote(H.full_mask, j) for j in range(3)], vote(0b0011, 1)
+    ([1, 1, 0], 0)
+    >>> MajorityVote.mistakes_at_most(0b1111), MajorityVote.mistakes_at_most(0b0111)
+    (2, 1)
+    """
+
+    __slots__ = ("columns",)
+
+    def __init__(self, columns: tuple[int, ...]):
+        self.columns = columns
+
+    def __call__(self, V: int, j: int) -> int:
+        return int(2 * (V & self.columns[j]).bit_count() >= V.bit_count())
+
+    @staticmethod
+    def mistakes_at_most(V: int) -> int:
+        """``floor(log2 |V|)`` for a nonempty ``V``: the most mistakes the policy makes from ``V``."""
+        return V.bit_count().bit_length() - 1
+
+    def move_caps(self, V: int, moves: Any, rounds: int | None) -> list[int]:
+        """Per column ``j`` of ``moves``, the most a move on it can be worth from ``V``.
+
+        Over the two labels: the mistake it costs (the minority label) plus
+        :meth:`mistakes_at_most` of the side it leaves, capped by the ``rounds`` left
+        after it (None: no horizon); a label that leaves ``V`` whole is no move (the
+        majority predicts a unanimous label, so it gains nothing).
+
+        Four rows: an even split costs a mistake and leaves two rows (1 + 1); a 1-3 split
+        costs a mistake leaving one row (1 + 0), or leaves three rows (floor(log2 3) = 1).
+
+        >>> MajorityVote((0b0011, 0b0001)).move_caps(0b1111, [0, 1], None)
+        [2, 1]
+        """
+        s = V.bit_count()
+        cols = self.columns
+        caps = []
+        for j in moves:
+            ones = (V & cols[j]).bit_count()
+            zeros = s - ones
+            if not ones or not zeros:
+                caps.append(0)
+                continue
+            wrong, right = (zeros, ones) if 2 * ones >= s else (ones, zeros)  # sides after a mistake / not
+            after_wrong, after_right = wrong.bit_length() - 1, right.bit_length() - 1
+            if rounds is not None:
+                after_wrong, after_right = min(rounds, after_wrong), min(rounds, after_right)
+            caps.append(max(1 + after_wrong, after_right))
+        return caps
 
 
 class VersionSpaceKeys:

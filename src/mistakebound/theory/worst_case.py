@@ -609,7 +609,7 @@ class _FastGame:
     def __init__(self, learner: Any, H: HypothesisClass, horizon: int | None, clock: Clock,
                  progress: Callable[[int], None] | None, memo_limit: int | None, policy: Callable,
                  symmetries: frozenset):
-        from mistakebound.theory.symmetry import VersionSpaceKeys
+        from mistakebound.theory.symmetry import MajorityVote, VersionSpaceKeys
 
         self.learner = learner
         self.H = H
@@ -618,6 +618,10 @@ class _FastGame:
         self.progress = progress
         self.memo_limit = memo_limit
         self.policy = policy
+        # a policy whose mistakes are bounded by a theorem the search can apply (the
+        # majority vote: floor(log2 |V|)); moves that cannot beat the best are skipped
+        # (MajorityVote.move_caps)
+        self.at_most = MajorityVote.mistakes_at_most if type(policy) is MajorityVote else None
         self.randomized = is_randomized(learner)
         self.keys = VersionSpaceKeys(H, symmetries)
         self.domain = H.domain
@@ -734,7 +738,15 @@ class _FastGame:
         lookup = self._lookup
         all_moves = self.keys.all_moves
         child_cand = self.keys.candidates(moves) if self.keys.instances else None
-        for pos, j in enumerate(moves):
+        order: Any = enumerate(moves)
+        at_most = self.at_most
+        if at_most is not None:  # most promising first; stop once nothing left can beat the best
+            top = at_most(V) if h is None else min(h, at_most(V))
+            caps = policy.move_caps(V, moves, nxt)
+            order = sorted(enumerate(moves), key=lambda item: -caps[item[0]])
+        for pos, j in order:
+            if at_most is not None and (caps[pos] <= best or best >= top):
+                break
             ones = V & cols[j]
             try:
                 p = policy(V, j)
