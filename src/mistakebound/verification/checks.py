@@ -43,7 +43,6 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-import attrs
 import numpy as np
 from attrs import define, field, frozen
 
@@ -53,7 +52,7 @@ from mistakebound.foundations.text import number_text
 from mistakebound.foundations.validation import check_int
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import ObliviousAdversary, describe, is_randomized
+from mistakebound.game.players import ObliviousAdversary, describe, hyperparameters, is_randomized, rebuild
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace, Space
 from mistakebound.game.transcript import Transcript
 from mistakebound.verification.claims import Bound, judge, measured, stated_bound
@@ -194,8 +193,12 @@ def _name_of(obj: Any) -> str:
 
 
 def _evolvable(obj: Any) -> bool:
-    """An attrs learner whose ``__init__`` takes the class as ``H``."""
-    return attrs.has(type(obj)) and any(a.name == "H" and a.init for a in attrs.fields(type(obj)))
+    """A learner whose ``__init__`` takes the class as ``H`` (it is rebuilt on each class by
+    :func:`~mistakebound.game.players.rebuild`)."""
+    try:
+        return "H" in hyperparameters(obj)
+    except InvalidArgumentError:
+        return False
 
 
 def _factory_of(obj: Any, *, param: str = "make_learner") -> Callable[[Any], Any]:
@@ -207,7 +210,7 @@ def _factory_of(obj: Any, *, param: str = "make_learner") -> Callable[[Any], Any
             f"{param}: expected a learner type, a callable H -> learner or a learner, got {obj!r}"
         )
     if _evolvable(obj):
-        return lambda H: attrs.evolve(obj, H=H)
+        return lambda H: rebuild(obj, H=H)
     bound_to = getattr(obj, "H", None)
     if isinstance(bound_to, (HypothesisClass, Space)):
         def same_class_only(H: Any) -> Any:
@@ -676,7 +679,7 @@ def check_learner(
     make_learner : type or callable
         Builds a fresh learner for a class: a learner type such as ``Halving``, or any
         callable ``H -> learner`` (``lambda H: Perceptron()``).  A learner instance is
-        accepted too: an attrs learner with an ``H`` field is rebuilt on each class, a
+        accepted too: a learner whose ``__init__`` takes ``H`` is rebuilt on each class, a
         learner without a class is copied.
     bound : None, float or callable
         The claim to test.  None (the default): the learner's own claim for each game,
@@ -1061,6 +1064,10 @@ def check_clone_is_independent(learner: Any, *, H: Any = None, seed: int = 0) ->
     if not callable(getattr(L, "clone", None)):
         raise CheckFailure(f"{subject.name} has no clone() method")
     untrained = [_predict(L, x) for x in probes]
+    try:
+        L.clone()
+    except InvalidArgumentError as exc:  # a hyperparameter clone() cannot read back (players.hyperparameters)
+        raise CheckFailure(f"{subject.name}.clone() cannot rebuild the learner: {exc}") from exc
     lessons = {
         "the stream": [y for _, y in pairs],
         "the stream with flipped labels": [1 - y for _, y in pairs],
