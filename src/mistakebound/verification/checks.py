@@ -56,7 +56,7 @@ from mistakebound.game.players import ObliviousAdversary, describe, hyperparamet
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace, Space
 from mistakebound.game.transcript import Transcript
 from mistakebound.verification.claims import Bound, judge, measured, stated_bound
-from mistakebound.verification.strategies import MarginStream, StreamReplay, zoo_adversaries
+from mistakebound.verification.strategies import MarginStream, StreamReplay, kept_apart, zoo_adversaries
 
 __all__ = [
     "CheckFailure",
@@ -537,10 +537,7 @@ def _format_class(H: HypothesisClass) -> list[str]:
 def _format_transcript(T: Transcript | None) -> list[str]:
     if T is None or not len(T):
         return ["  (no rounds)"]
-    lines = ["  round  x  p(1)  prediction  y"]
-    for r in T.rounds[:_SHOW_ROWS]:
-        mark = "  <- mistake" if r.mistake else ""
-        lines.append(f"  {r.t:>5}  {r.x!r}  {r.p:g}  {r.prediction}  {r.y}{mark}")
+    lines = ["  " + line for line in T.format_table(limit=_SHOW_ROWS).splitlines()]
     if len(T) > _SHOW_ROWS:
         lines.append(f"  ... ({len(T) - _SHOW_ROWS} more rounds)")
     return lines
@@ -616,13 +613,21 @@ def _without(H: HypothesisClass, *, row: int | None = None, column: int | None =
     return HypothesisClass.from_matrix(np.delete(M, column, axis=1), domain)
 
 
-def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool]) -> tuple:
+def _all_distinct(M: np.ndarray) -> bool:
+    """Whether no two rows of ``M`` are equal."""
+    return len({row.tobytes() for row in np.ascontiguousarray(M)}) == len(M)
+
+
+def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool],
+                             apart: tuple[bool, bool] = (False, False)) -> tuple:
     """Delete rows, then columns, one at a time while the case still fails, to a fixed point.
 
     hypothesis shrinks the draws; this finishes the job on the class itself, so the
     counterexample is 1-minimal: removing any single row or column makes it pass, or
     gives a class the learner cannot be built on.  It never builds a class without a
-    hypothesis or without an instance, and a smaller class on which ``fails`` raises
+    hypothesis or without an instance, nor, with ``apart`` (what the strategy keeps apart on
+    every draw, :func:`~mistakebound.verification.strategies.kept_apart`), repeats rows or
+    columns, and a smaller class on which ``fails`` raises
     (the learner's factory refusing it, say) is not taken: the case returned always
     failed.
     """
@@ -637,7 +642,8 @@ def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool]) -> tup
         for where in candidates:
             try:
                 smaller = _without(H, **where)
-                failed = fails((smaller, case_seed))
+                kept = (_all_distinct(smaller.matrix), _all_distinct(smaller.matrix.T))
+                failed = all(now or not needed for needed, now in zip(apart, kept)) and fails((smaller, case_seed))
             except Exception:  # noqa: BLE001 - not a smaller counterexample: stop at the last valid class
                 failed = False
             if failed:
@@ -881,7 +887,7 @@ def check_learner(
             raise
         minimal = found[0]
     if generated:  # a class the caller named is reported as it is, not a sub-class of it
-        minimal = _delete_rows_and_columns(minimal, fails)
+        minimal = _delete_rows_and_columns(minimal, fails, kept_apart(classes))
     tried = stats.cases
     try:
         f = evaluate(minimal)
