@@ -18,24 +18,7 @@ from mistakebound.verification.checks import (
     parametrize_with_checks,
     yield_checks,
 )
-
-
-class PlainVote(Learner):
-    """Halving written as a plain class: no attrs, state set in __init__ from H."""
-
-    def __init__(self, H, tie=1):
-        self.H = H
-        self.tie = tie
-        self.alive = H.full_mask
-
-    def predict_one(self, x):
-        col = self.H.column_masks[self.H.index_of(x)]
-        ones, size = (self.alive & col).bit_count(), self.alive.bit_count()
-        return self.tie if 2 * ones == size else int(2 * ones > size)
-
-    def learn_one(self, x, y):
-        col = self.H.column_masks[self.H.index_of(x)]
-        self.alive &= col if y else ~col
+from tests.players import PlainVote
 
 
 class HiddenRate(Learner):

@@ -60,7 +60,7 @@ def vote_rule(H):
     return lambda rows, j: sum(H.matrix[r, j] for r in rows) / len(rows)
 
 
-from tests.players import VoteFraction  # noqa: E402
+from tests.players import PlainVote, VoteFraction  # noqa: E402
 
 SETTINGS = settings(max_examples=120, deadline=None)
 
@@ -373,34 +373,18 @@ def test_a_learner_fault_in_the_search_is_a_game_error_naming_the_round():
 
 
 # ------------------------------------------------------------------ the refusal says what to write (issue 16)
-class _PlainHalving:
-    """Halving as a user writes it first: a plain class, no state_key()."""
-
-    def __init__(self, H):
-        self.H = H
-        self.alive = H.full_mask
-
-    def predict_one(self, x):
-        col = self.H.column_masks[self.H.index_of(x)]
-        return int(2 * (self.alive & col).bit_count() >= self.alive.bit_count())
-
-    def learn_one(self, x, y):
-        col = self.H.column_masks[self.H.index_of(x)]
-        self.alive &= col if y else ~col
-
-
 def test_without_state_key_the_refusal_gives_the_method_to_add_and_that_method_works():
     H = classes.thresholds(7)
     with pytest.raises(InvalidArgumentError) as info:
-        worst_case_mistakes(_PlainHalving(H), H)
+        worst_case_mistakes(PlainVote(H), H)
     message = str(info.value)
-    assert message.startswith("horizon: _PlainHalving exposes no state_key()")
+    assert message.startswith("horizon: PlainVote exposes no state_key()")
     written = message.split("`")[1]
     assert written == "def state_key(self): return (self.alive,)"
     namespace: dict = {}
     exec(written, namespace)  # what the user pastes into the class
 
-    class Keyed(_PlainHalving):
+    class Keyed(PlainVote):
         state_key = namespace["state_key"]
 
     W = worst_case_mistakes(Keyed(H), H)
