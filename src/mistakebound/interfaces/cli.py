@@ -412,8 +412,6 @@ def _cmd_check(args, out) -> int:
 
 
 # ------------------------------------------------------------------ players and games
-
-
 def _jsonable(value: Any) -> Any:
     if isinstance(value, (np.integer, np.floating, np.bool_)):
         return value.item()

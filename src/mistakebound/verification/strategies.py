@@ -135,7 +135,7 @@ def _distinct(M: np.ndarray) -> np.ndarray:
     (the earlier row it repeated still tells them apart), so distinct columns stay distinct;
     on the transpose, distinct rows stay distinct.
     """
-    n, m = M.shape
+    m = M.shape[1]
     values = [sum(int(b) << k for k, b in enumerate(row)) for row in M]
     seen: set[int] = set()
     out = M.copy()
