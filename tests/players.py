@@ -5,9 +5,10 @@ from __future__ import annotations
 from attrs import define, field
 
 from mistakebound import HypothesisClass
+from mistakebound.game.players import Learner
 from mistakebound.verification.claims import Bound
 
-__all__ = ["MajorityVote", "VoteFraction"]
+__all__ = ["MajorityVote", "PlainVote", "VoteFraction"]
 
 
 @define
@@ -69,3 +70,24 @@ class MajorityVote:
 
     def mistake_bound(self, H=None):
         return self.claim
+
+
+class PlainVote(Learner):
+    """Halving as a user writes it first: a plain class (no attrs), no ``state_key``.
+
+    Its state is set in ``__init__`` from its hyperparameters, kept under their own names.
+    """
+
+    def __init__(self, H, tie=1):
+        self.H = H
+        self.tie = tie
+        self.alive = H.full_mask
+
+    def predict_one(self, x):
+        column = self.H.column_masks[self.H.index_of(x)]
+        ones, size = (self.alive & column).bit_count(), self.alive.bit_count()
+        return self.tie if 2 * ones == size else int(2 * ones > size)
+
+    def learn_one(self, x, y):
+        column = self.H.column_masks[self.H.index_of(x)]
+        self.alive &= column if y else ~column

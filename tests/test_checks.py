@@ -294,7 +294,7 @@ def test_the_message_shows_the_counterexample_and_a_replay_that_runs():
         check_learner(Halving, bound=bounds.ldim, max_examples=50)
     exc = info.value
     text = str(exc)
-    for piece in ("class matrix", "adversary:", f"seed: {exc.seed}", "transcript:", "<- mistake", "bound: ldim(H) = ",
+    for piece in ("class matrix", "adversary:", f"seed: {exc.seed}", "transcript:", "prediction  y  mistake", "bound: ldim(H) = ",
                   type(exc.adversary).__name__, "replay with exc.replay()"):
         assert piece in text, piece
     for i, row in enumerate(exc.H.matrix.tolist()):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -18,6 +20,9 @@ FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n(.*?)^```\s*$", re.S | re.M)
 BLOCKS = [(lang.lower(), body) for lang, body in FENCE.findall(README)]
 PYTHON_BLOCKS = [body for lang, body in BLOCKS if lang in ("python", "py")]
 CONSOLE_BLOCKS = [body for lang, body in BLOCKS if lang == "console"]
+#: Python blocks that are files (```python title="vote.py"): written out, importable from
+#: the other blocks, and a ``test_*.py`` one is run by pytest.
+FILE_BLOCKS = dict(re.findall(r'^```python title="([\w-]+\.py)"[^\n]*\n(.*?)^```\s*$', README, re.S | re.M))
 
 INSTALL_AND_CHECK = "python -m venv .venv && .venv/bin/pip install . && .venv/bin/mistakebound check"
 INSTALL_AND_TEST = "python -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest"
@@ -44,10 +49,35 @@ def test_readme_has_python_examples():
     assert len(PYTHON_BLOCKS) >= 3
 
 
+@pytest.fixture(scope="module")
+def readme_files(tmp_path_factory):
+    """A folder holding every file block of the README."""
+    folder = tmp_path_factory.mktemp("readme_files")
+    for name, body in FILE_BLOCKS.items():
+        (folder / name).write_text(body, encoding="utf-8")
+    return folder
+
+
 @pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
-def test_python_example_runs(index, capsys):
+def test_python_example_runs(index, capsys, readme_files, monkeypatch):
+    monkeypatch.syspath_prepend(str(readme_files))  # a block imports the file blocks (from vote import Vote)
+    for name in FILE_BLOCKS:
+        monkeypatch.delitem(sys.modules, name[:-3], raising=False)
     code = compile(PYTHON_BLOCKS[index], f"README.md python block {index + 1}", "exec")
     exec(code, {"__name__": f"readme_block_{index + 1}"})
+
+
+def test_the_readme_shows_a_pytest_file():
+    assert any(name.startswith("test_") for name in FILE_BLOCKS)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FILE_BLOCKS if n.startswith("test_")))
+def test_pytest_file_example_passes(name, readme_files):
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name], cwd=readme_files,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    passed = re.search(r"\b(\d+) passed", run.stdout)
+    assert passed and int(passed.group(1)) >= 1 and not re.search(r"\b(failed|skipped|xfailed|error)", run.stdout), run.stdout
 
 
 def console_commands():

@@ -227,6 +227,32 @@ def test_the_default_construction_passes_the_class_and_the_horizon_by_name():
         registry.build("learner", "tests.test_registry:TunedForT", ExpertAdvice(2), rounds=3)
 
 
+class PlainWithSetting:
+    """A plain (non-attrs) learner with for_setting: named parameters are applied by rebuilding it."""
+
+    def __init__(self, H, tie=1):
+        self.H, self.tie = H, tie
+
+    @classmethod
+    def for_setting(cls, setting, *, rounds=None):
+        return cls(setting)
+
+    def predict_one(self, x):
+        return self.tie
+
+    def learn_one(self, x, y):
+        pass
+
+
+def test_named_parameters_of_a_plain_learner_with_for_setting_are_applied():
+    # issue 16: before, only attrs players took parameters by name after for_setting
+    H = classes.thresholds(3)
+    built = registry.build("learner", "tests.test_registry:PlainWithSetting(tie=0)", H)
+    assert (built.H, built.tie) == (H, 0)
+    with pytest.raises(InvalidArgumentError, match="ties: PlainWithSetting's __init__ takes no argument 'ties'"):
+        registry.build("learner", "tests.test_registry:PlainWithSetting(ties=0)", H)
+
+
 # ------------------------------------------------------------- import paths, as text
 @pytest.mark.parametrize("path, ok", [
     ("my_players:Lazy", True), ("pkg.sub.mod:Outer.Inner", True), (" mod : Cls ", True),

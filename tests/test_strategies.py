@@ -7,7 +7,7 @@ from random import Random
 
 import numpy as np
 import pytest
-from hypothesis import find, given, settings
+from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
@@ -117,6 +117,107 @@ def test_bad_options_are_refused_naming_the_parameter(kwargs, message):
 def test_a_bad_value_drawn_from_a_strategy_is_refused_on_the_draw():
     with pytest.raises(InvalidArgumentError, match="max_hypotheses"):
         _find(hypothesis_classes(max_hypotheses=st.just(0)), lambda H: True)
+
+
+# ------------------------------------------------------------------ distinct rows and columns (issue 16)
+def _repeats(vectors) -> bool:
+    return len({v.tobytes() for v in vectors}) < len(vectors)
+
+
+@QUICK
+@given(st.data(), st.integers(1, 12), st.integers(0, 4), st.integers(0, 6), st.integers(0, 3), st.booleans(),
+       st.sampled_from([None, 0.0, 0.5, 1.0]))
+def test_distinct_rows_and_columns_hold_on_every_draw(data, lo_h, extra_h, lo_i, extra_i, awkward, density):
+    lo_i = max(lo_i, (lo_h - 1).bit_length())  # sizes distinct rows and columns can fill
+    extra_h = max(extra_h, (lo_i - 1).bit_length() - lo_h)
+    H = data.draw(hypothesis_classes(min_hypotheses=lo_h, max_hypotheses=lo_h + extra_h, min_instances=lo_i,
+                                     max_instances=lo_i + extra_i, awkward=awkward, density=density,
+                                     distinct_rows=True, distinct_columns=True))
+    assert lo_h <= H.n_hypotheses <= lo_h + extra_h and lo_i <= H.n_instances <= lo_i + extra_i
+    assert not _repeats(H.matrix)
+    assert not _repeats(np.ascontiguousarray(H.matrix.T))
+
+
+@QUICK
+@given(st.data(), st.integers(1, 12), st.integers(0, 6), st.integers(0, 3))
+def test_without_awkward_rows_are_distinct_by_default(data, lo_h, lo_i, extra_i):
+    lo_i = max(lo_i, (lo_h - 1).bit_length())
+    H = data.draw(hypothesis_classes(min_hypotheses=lo_h, max_hypotheses=12, min_instances=lo_i,
+                                     max_instances=lo_i + extra_i, awkward=False))
+    assert not _repeats(H.matrix)
+
+
+@QUICK
+@given(hypothesis_classes(min_hypotheses=st.integers(1, 3), distinct_rows=st.just(True),
+                          distinct_columns=st.booleans(), awkward=st.booleans()))
+def test_the_distinct_options_accept_strategies(H):
+    assert not _repeats(H.matrix)
+
+
+def _share_with_repeated_rows(strategy, draws=200) -> float:
+    seen = []
+
+    @settings(max_examples=draws, database=None, deadline=None, phases=[Phase.generate])
+    @given(strategy)
+    def draw(H):
+        seen.append(_repeats(H.matrix))
+
+    draw()
+    return sum(seen) / len(seen)
+
+
+def test_at_12x6_without_awkward_no_draw_repeats_a_row():
+    # before issue 16: 478 of 500 such draws repeated a row (the birthday collisions of
+    # rows drawn independently); distinct_rows=False keeps that behaviour
+    sizes = dict(min_hypotheses=12, max_hypotheses=12, min_instances=6, max_instances=6, awkward=False)
+    assert _share_with_repeated_rows(hypothesis_classes(**sizes)) == 0
+    assert _share_with_repeated_rows(hypothesis_classes(**sizes, distinct_rows=False)) > 0.5
+
+
+def test_shrinking_moves_toward_distinct_rows():
+    # without awkward, all-zero draws shrink to the binary counter, not to three equal rows
+    H = _find(hypothesis_classes(min_instances=2, awkward=False), lambda H: H.n_hypotheses >= 3)
+    assert H.matrix.tolist() == [[0, 0], [1, 0], [0, 1]]
+    H = _find(hypothesis_classes(min_instances=3, awkward=False, distinct_columns=True), lambda H: True)
+    assert H.n_hypotheses == 2 and not _repeats(np.ascontiguousarray(H.matrix.T))
+
+
+def test_a_majority_vote_counterexample_on_distinct_rows_keeps_them_distinct():
+    # Halving breaks Ldim on classes with distinct rows too (halving_exceeds_ldim is one); the
+    # counterexample check_learner shrinks, then trims row by row and column by column, has
+    # no repeated row (trimming a column used to merge two rows)
+    from mistakebound.learners import Halving
+    from mistakebound.verification import bounds
+    from mistakebound.verification.checks import BoundViolation, check_learner
+
+    with pytest.raises(BoundViolation) as info:
+        check_learner(Halving, bound=bounds.ldim, max_examples=300,
+                      classes=hypothesis_classes(max_hypotheses=10, max_instances=6, awkward=False))
+    H = info.value.H
+    assert not _repeats(H.matrix) and info.value.mistakes > info.value.bound
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(min_hypotheses=12, max_hypotheses=12, max_instances=3, distinct_rows=True),
+         "max_instances: 3 instances hold at most 8 distinct rows, and min_hypotheses = 12; expected max_instances >= 4"),
+        (dict(min_instances=9, max_instances=9, max_hypotheses=3, distinct_columns=True),
+         "max_hypotheses: 3 hypotheses hold at most 8 distinct columns, and min_instances = 9; expected max_hypotheses >= 4"),
+        (dict(distinct_rows="yes"), "distinct_rows: expected True or False"),
+        (dict(distinct_columns=None), "distinct_columns: expected True or False"),
+    ],
+)
+def test_distinct_options_refuse_sizes_they_cannot_fill(kwargs, message):
+    with pytest.raises(InvalidArgumentError) as info:
+        hypothesis_classes(**kwargs)
+    assert message in str(info.value)
+
+
+def test_default_distinct_rows_gives_way_to_sizes_it_cannot_fill():
+    # awkward=False with 12 rows over 2 instances: repeats are unavoidable, and not refused
+    H = _find(hypothesis_classes(min_hypotheses=12, max_hypotheses=12, max_instances=2, awkward=False), lambda H: True)
+    assert H.n_hypotheses == 12 and _repeats(H.matrix)
 
 
 # ------------------------------------------------------------------ separable_streams

@@ -264,3 +264,71 @@ def test_round_records_are_plain_json():
                       "mistake": True}
     assert json.loads(json.dumps(record)) == record
     assert json_value(np.arange(3)) == [0, 1, 2] and json_value({1}) == [1] and json_value("a") == "a"
+
+
+# ------------------------------------------------------------------ the table (issue 16)
+def _cell_starts(header: str) -> list[int]:
+    return [header.index(name) for name in ("t", "x", "p", "prediction", "y", "mistake")]
+
+
+def _cells(line: str, starts: list[int]) -> list[str]:
+    """The cells of a rendered row, cut at the header's offsets; each must be preceded by two spaces."""
+    for k in starts[1:]:
+        assert line[k - 2:k] == "  ", (line, k)
+    return [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line) + 1])]
+
+
+instances = st.one_of(
+    st.text(st.characters(codec="ascii", categories=("L", "N", "P", "S")), min_size=1, max_size=12),
+    st.integers(-10**6, 10**6),
+    st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 1)),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(instances, st.sampled_from([0.0, 1.0, 0.25, 0.125]), st.integers(0, 1), st.integers(0, 1)),
+                min_size=1, max_size=15),
+       st.integers(1, 200))
+def test_every_row_of_the_table_has_its_columns_at_the_same_offsets(played, first_t):
+    from mistakebound.game.transcript import format_rounds
+
+    rounds = [Round(first_t + i, x, p, prediction, y) for i, (x, p, prediction, y) in enumerate(played)]
+    header, rule, *lines = format_rounds(rounds).splitlines()
+    starts = _cell_starts(header)
+    assert [len(dashes) for dashes in rule.split("  ")] == [b - a - 2 for a, b in zip(starts, starts[1:])] + \
+        [len("mistake")]
+    assert len(lines) == len(rounds)
+    for line, r in zip(lines, rounds):
+        x = "(" + ",".join(map(str, r.x)) + ")" if isinstance(r.x, tuple) else str(r.x)
+        assert _cells(line, starts) == [str(r.t), x, f"{r.p:g}", str(r.prediction), str(r.y),
+                                        "yes" if r.mistake else "no"]
+
+
+def test_text_that_would_break_a_row_is_shown_as_its_repr():
+    from mistakebound.game.transcript import format_rounds
+
+    header, _, *lines = format_rounds([Round(1, "two\nlines", 1.0, 1, 1), Round(2, "tab\there", 0.0, 0, 1)]).splitlines()
+    starts = _cell_starts(header)
+    assert len(lines) == 2
+    assert [_cells(line, starts)[1] for line in lines] == ["'two\\nlines'", "'tab\\there'"]
+
+
+def test_the_counterexample_of_a_check_aligns_string_instances():
+    # issue 16: the check's transcript printed x with repr and no padding, so string instances
+    # of different lengths shifted every column after them
+    from mistakebound import HypothesisClass
+    from mistakebound.learners import Halving
+    from mistakebound.verification.checks import BoundViolation, check_learner
+
+    H = HypothesisClass.from_matrix([[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]],
+                                    domain=["a", "a much longer instance", "mid"])
+    with pytest.raises(BoundViolation) as info:
+        check_learner(Halving, bound=0, classes=H, max_examples=5)
+    text = str(info.value).splitlines()
+    at = text.index("transcript:") + 1
+    header = text[at]
+    starts = _cell_starts(header)
+    rows = [line for line in text[at + 2:] if line.startswith("  ") and line.strip()[:1].isdigit()]
+    assert len(rows) == len(info.value.transcript) >= 1
+    for line, r in zip(rows, info.value.transcript.rounds):
+        assert _cells(line, starts)[:2] == [str(r.t), r.x]

@@ -60,7 +60,7 @@ def vote_rule(H):
     return lambda rows, j: sum(H.matrix[r, j] for r in rows) / len(rows)
 
 
-from tests.players import VoteFraction  # noqa: E402
+from tests.players import PlainVote, VoteFraction  # noqa: E402
 
 SETTINGS = settings(max_examples=120, deadline=None)
 
@@ -370,3 +370,22 @@ def test_a_learner_fault_in_the_search_is_a_game_error_naming_the_round():
     with pytest.raises(IllegalPredictionError) as info:
         worst_case_mistakes(Breaks(), classes.thresholds(3), horizon=3)
     assert info.value.round == 1 and info.value.player == "learner"
+
+
+# ------------------------------------------------------------------ the refusal says what to write (issue 16)
+def test_without_state_key_the_refusal_gives_the_method_to_add_and_that_method_works():
+    H = classes.thresholds(7)
+    with pytest.raises(InvalidArgumentError) as info:
+        worst_case_mistakes(PlainVote(H), H)
+    message = str(info.value)
+    assert message.startswith("horizon: PlainVote exposes no state_key()")
+    written = message.split("`")[1]
+    assert written == "def state_key(self): return (self.alive,)"
+    namespace: dict = {}
+    exec(written, namespace)  # what the user pastes into the class
+
+    class Keyed(PlainVote):
+        state_key = namespace["state_key"]
+
+    W = worst_case_mistakes(Keyed(H), H)
+    assert W.exact and W.value == worst_case_mistakes(Halving(H), H).value == 3

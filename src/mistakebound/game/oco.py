@@ -44,7 +44,6 @@ import numbers
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import attrs
 import numpy as np
 from attrs import define, field, frozen
 
@@ -58,7 +57,7 @@ from mistakebound.foundations.errors import (
     PlayerError,
 )
 from mistakebound.foundations.validation import check_int, check_real, integer_converter
-from mistakebound.game.players import describe
+from mistakebound.game.players import describe, rebuild
 
 __all__ = [
     "LinearLoss",
@@ -430,8 +429,8 @@ class OCOState:
 class OCOLearner:
     """Base class of OCO learners (optional: any object with the two methods can play).
 
-    Subclasses are attrs classes whose ``__init__`` arguments are their
-    hyperparameters, so :meth:`clone` rebuilds a fresh copy.
+    The ``__init__`` arguments of a subclass are its hyperparameters, kept under their own
+    names (an attrs class does this by itself), so :meth:`clone` rebuilds a fresh copy.
     """
 
     def predict_point(self) -> np.ndarray:  # pragma: no cover - interface
@@ -443,9 +442,8 @@ class OCOLearner:
         raise NotImplementedError
 
     def clone(self) -> OCOLearner:
-        """A fresh learner with the same hyperparameters and no learned state."""
-        params = {a.name.lstrip("_"): getattr(self, a.name) for a in attrs.fields(type(self)) if a.init}
-        return type(self)(**params)
+        """A fresh learner with the same hyperparameters and no learned state (:func:`~mistakebound.game.players.rebuild`)."""
+        return rebuild(self)
 
 
 class OCOAdversary:

@@ -51,22 +51,72 @@ True
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass
 
-__all__ = ["Learner", "Adversary", "ObliviousAdversary", "describe", "is_randomized"]
+__all__ = ["Learner", "Adversary", "ObliviousAdversary", "describe", "is_randomized", "hyperparameters", "rebuild",
+           "state_key_hint"]
 
 
 class Learner:
     """Base class of the learners (optional: any object with the methods can play).
 
-    Subclasses are attrs classes whose ``__init__`` arguments are their
-    hyperparameters, so :meth:`clone` can rebuild a fresh, untrained copy.
+    The protocol: ``predict_one(x)`` returns a label 0 or 1 (or define
+    ``predict_proba_one(x)``, the probability of label 1, and the engine draws the label with
+    the game's generator); ``learn_one(x, y)`` updates on the true label.  The engine calls
+    them in that order once per round, with ``x`` an instance of the game's class (a
+    read-only array on a space) and ``y`` in {0, 1} (in a realizable game, the label of a
+    hypothesis consistent with every round so far); a learner that returns anything else,
+    or raises, ends the game with a :class:`~mistakebound.foundations.errors.GameError`
+    naming the round.
+
+    The ``__init__`` arguments are the hyperparameters, each kept under its own name
+    (``self.H = H``; an attrs class does this by itself), and everything learned is set in
+    ``__init__`` from them: :meth:`clone` then rebuilds a fresh, untrained copy
+    (:func:`rebuild`).  Optional methods, looked up by name, each used where it is present:
+
+    * ``bound(setting, *, rounds=None, realizable=True, transcript=None)``: the claim the
+      checks (:func:`~mistakebound.verification.checks.check_learner`), ``mistakebound
+      check`` and every verdict test; the base class claims nothing.
+    * ``state_key()``: a hashable summary of the learned state, equal for two states
+      exactly when they predict alike from then on.  The exact worst-case search
+      (:func:`~mistakebound.theory.worst_case.worst_case_mistakes`) merges positions by it
+      and needs it to end without a ``horizon``; ``check_learner`` cuts its search at the
+      claim plus two rounds without it.  :func:`state_key_hint` writes one for a learner.
+    * ``snapshot()``: a copy in the current state, which the worst-case search branches
+      from; the default deep-copies, so override it only to share what never changes
+      (a large table, say) between copies.
+    * ``version_space_policy(H)`` and :attr:`symmetries`: the search's fast path for a
+      learner whose state is its version space (see :mod:`mistakebound.theory.symmetry`).
+    * ``for_setting(setting, *, rounds=None)`` (a classmethod): how the registry builds the
+      learner for a setting (see the module docstring).
+
+    Examples
+    --------
+    >>> class Vote(Learner):  # a plain class; attrs is not needed
+    ...     def __init__(self, H):
+    ...         self.H = H
+    ...         self.alive = H.full_mask
+    ...     def predict_one(self, x):
+    ...         ones = (self.alive & self.H.column_masks[self.H.index_of(x)]).bit_count()
+    ...         return int(2 * ones >= self.alive.bit_count())
+    ...     def learn_one(self, x, y):
+    ...         col = self.H.column_masks[self.H.index_of(x)]
+    ...         self.alive &= col if y else ~col
+    ...     def state_key(self):
+    ...         return self.alive
+    >>> from mistakebound import classes
+    >>> L = Vote(classes.thresholds(3))
+    >>> L.learn_one(1, 1)
+    >>> L.alive, L.clone().alive
+    (14, 15)
     """
 
     #: The relabellings of a version space its predictions ignore: a subset of
@@ -83,9 +133,8 @@ class Learner:
         raise NotImplementedError
 
     def clone(self) -> Learner:
-        """A fresh learner with the same hyperparameters and no learned state."""
-        params = {a.name.lstrip("_"): getattr(self, a.name) for a in attrs.fields(type(self)) if a.init}
-        return type(self)(**params)
+        """A fresh learner with the same hyperparameters and no learned state (:func:`rebuild`)."""
+        return rebuild(self)
 
     def snapshot(self) -> Learner:
         """A copy of this learner in its current state (used by searches to branch)."""
@@ -143,6 +192,158 @@ class ObliviousAdversary(Adversary):
     ) -> Sequence[tuple[Any, int]]:  # pragma: no cover - interface
         """The pairs ``(x_t, y_t)`` for ``t = 1 .. len``, at most ``rounds`` of them."""
         raise NotImplementedError
+
+
+def hyperparameters(player: Any) -> dict[str, Any]:
+    """The arguments of ``type(player)(...)`` that rebuild ``player`` fresh: its ``__init__`` parameters.
+
+    river's convention: the hyperparameters are the ``__init__`` arguments, and each is kept
+    on the object under its own name.  An attrs class maps each ``__init__`` argument to its
+    field (``_rate`` for an argument ``rate``); any other class is read by the names of its
+    ``__init__`` signature, ``getattr(player, name)``.  Learned state (attrs
+    ``field(init=False)``, or attributes that are no ``__init__`` argument) is left out.
+
+    Parameters
+    ----------
+    player
+        A learner, an adversary or any object built by its type's ``__init__``.
+
+    Returns
+    -------
+    dict
+        ``{argument name: current value}``, in the signature's order.
+
+    Raises
+    ------
+    InvalidArgumentError
+        When the ``__init__`` takes ``*args`` or ``**kwargs``, or takes an argument the
+        object keeps under no attribute of the same name (a hidden hyperparameter).
+
+    Examples
+    --------
+    >>> class Vote:
+    ...     def __init__(self, H, tie=1):
+    ...         self.H, self.tie = H, tie
+    ...         self.alive = None  # learned state: no __init__ argument
+    >>> hyperparameters(Vote("H", tie=0))
+    {'H': 'H', 'tie': 0}
+    >>> class Hidden:
+    ...     def __init__(self, rate):
+    ...         self._rate = rate
+    >>> hyperparameters(Hidden(0.5))
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: Hidden: __init__ takes 'rate' but the object has no attribute 'rate'; expected every __init__ argument stored under its own name (self.rate = rate) so that clone() can rebuild it
+    """
+    cls = type(player)
+    if attrs.has(cls):
+        return {a.alias: getattr(player, a.name) for a in attrs.fields(cls) if a.init}
+    try:
+        params = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgumentError(f"{cls.__name__}: its __init__ signature cannot be read ({exc}); "
+                                   "expected named __init__ arguments, one per hyperparameter") from None
+    found = {}
+    for p in params:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            star = "*" if p.kind is p.VAR_POSITIONAL else "**"
+            raise InvalidArgumentError(
+                f"{cls.__name__}: __init__ takes {star}{p.name}, which clone() cannot read back; expected "
+                "named __init__ arguments, one per hyperparameter, each stored under its own name")
+        if not hasattr(player, p.name):
+            raise InvalidArgumentError(
+                f"{cls.__name__}: __init__ takes {p.name!r} but the object has no attribute {p.name!r}; expected "
+                f"every __init__ argument stored under its own name (self.{p.name} = {p.name}) so that clone() "
+                "can rebuild it")
+        found[p.name] = getattr(player, p.name)
+    return found
+
+
+def rebuild(player: Any, **changes: Any) -> Any:
+    """A fresh copy of ``player``: ``type(player)(**hyperparameters(player), **changes)``.
+
+    The one way the framework clones a player (:meth:`Learner.clone`, ``OCOLearner.clone``,
+    the checks rebuilding a learner on another class with ``rebuild(learner, H=H)``, the
+    registry applying named parameters): attrs classes and plain classes alike.  The
+    values are passed as they are (a hypothesis class is shared, never copied).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a hidden hyperparameter (see :func:`hyperparameters`) or a change naming no
+        ``__init__`` argument.
+
+    Examples
+    --------
+    >>> class Vote:
+    ...     def __init__(self, H, tie=1):
+    ...         self.H, self.tie = H, tie
+    ...         self.alive = None  # learned state
+    >>> trained = Vote("H", tie=0)
+    >>> trained.alive = [2]
+    >>> v = rebuild(trained, tie=1)
+    >>> (v.H, v.tie, v.alive)
+    ('H', 1, None)
+    >>> rebuild(Vote("H"), ties=0)
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: ties: Vote's __init__ takes no argument 'ties'; expected one of ['H', 'tie']
+    """
+    params = hyperparameters(player)
+    unknown = [name for name in changes if name not in params]
+    if unknown:
+        raise InvalidArgumentError(
+            f"{unknown[0]}: {type(player).__name__}'s __init__ takes no argument {unknown[0]!r}; "
+            f"expected one of {list(params)}")
+    return type(player)(**{**params, **changes})
+
+
+def _learned_attributes(learner: Any) -> list[str]:
+    """The names of the attributes of ``learner`` that are no ``__init__`` argument: its learned state."""
+    cls = type(learner)
+    try:
+        taken = set(hyperparameters(learner))
+    except InvalidArgumentError:
+        taken = set()
+    names = [a.name for a in attrs.fields(cls) if a.alias not in taken or not a.init] if attrs.has(cls) else []
+    names += [n for n in getattr(learner, "__dict__", {}) if n not in names]
+    return [n for n in names if n not in taken and not n.startswith("__")]
+
+
+def _hashable_expr(name: str, value: Any) -> str:
+    """A hashable expression of ``self.<name>`` for a state key."""
+    if isinstance(value, np.ndarray):
+        return f"self.{name}.tobytes()"
+    if isinstance(value, (list, tuple)):
+        return f"tuple(self.{name})"
+    if isinstance(value, (set, frozenset)):
+        return f"frozenset(self.{name})"
+    if isinstance(value, dict):
+        return f"tuple(sorted(self.{name}.items()))"
+    return f"self.{name}"
+
+
+def state_key_hint(learner: Any) -> str:
+    """The ``state_key`` method to add to ``learner``'s class: its learned attributes, as a hashable tuple.
+
+    Read from the learner as it is: its attributes that are no ``__init__`` argument
+    (:func:`hyperparameters`), each made hashable (a list as a tuple, an array as its
+    bytes).  It is a starting point: the key must be equal for two states exactly when they
+    predict alike from then on, which only the author can vouch for.
+
+    Examples
+    --------
+    >>> class Vote:
+    ...     def __init__(self, H):
+    ...         self.H = H
+    ...         self.alive = [0, 1, 2]
+    >>> state_key_hint(Vote("H"))
+    'def state_key(self): return (tuple(self.alive),)'
+    """
+    parts = [_hashable_expr(n, getattr(learner, n, None)) for n in _learned_attributes(learner)]
+    body = "None  # no learned state: every position is the same state" if not parts else \
+        "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    return f"def state_key(self): return {body}"
 
 
 def is_randomized(learner: Any) -> bool:

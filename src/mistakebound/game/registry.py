@@ -66,7 +66,7 @@ from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundEr
 from mistakebound.foundations.validation import brief
 from mistakebound.game.class_files import SUFFIXES, load_class
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import Learner
+from mistakebound.game.players import Learner, rebuild
 from mistakebound.game.specs import closest_hint, normal_name, parse_spec
 
 __all__ = [
@@ -555,10 +555,8 @@ def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) ->
                 f"{kind}: {entry.name}.for_setting cannot build it for {describe_setting(setting)}: {_first_line(exc)}"
             ) from None
         if params:
-            if not attrs.has(type(built)):
-                raise InvalidArgumentError(f"{kind}: {entry.name} takes no parameters by name; got {params}")
             try:
-                built = attrs.evolve(built, **params)
+                built = rebuild(built, **params)
             except MistakeboundError:
                 raise
             except (TypeError, ValueError) as exc:

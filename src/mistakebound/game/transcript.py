@@ -38,8 +38,10 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.text import number_text
 
-__all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record", "json_value"]
+__all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record", "json_value",
+           "format_rounds", "instance_text"]
 
 
 @frozen
@@ -469,6 +471,21 @@ class Transcript(_Deferred):
         """The true labels, in order."""
         return tuple(r.y for r in self.rounds)
 
+    def format_table(self, *, limit: int | None = None) -> str:
+        """The rounds as an aligned table (:func:`format_rounds`), the first ``limit`` of them when given.
+
+        Examples
+        --------
+        >>> T = Transcript(rounds=(Round(1, "left", 1.0, 1, 0), Round(2, "up", 0.0, 0, 0)))
+        >>> print(T.format_table())
+        t  x     p  prediction  y  mistake
+        -  ----  -  ----------  -  -------
+        1  left  1  1           0  yes
+        2  up    0  0           0  no
+        """
+        rounds = self.rounds if limit is None else self.rounds[:limit]
+        return format_rounds(rounds)
+
     def summary(self) -> str:
         """One line with the players and the totals."""
         regret = "" if self.regret is None else f", regret {self.regret:g}"
@@ -477,3 +494,59 @@ class Transcript(_Deferred):
             f"{len(self)} rounds, {self.mistakes} mistakes "
             f"(expected {self.expected_mistakes:g}){regret}"
         )
+
+
+def instance_text(x: Any) -> str:
+    """An instance as one cell of a table: on one line, with no padding of its own.
+
+    Tuples and arrays read ``(a,b,c)``; text is shown as it is, unless it holds a line
+    break, a tab or another unprintable character, which would break the row: then its
+    ``repr``.
+
+    Examples
+    --------
+    >>> instance_text((0, 1, 1)), instance_text(np.array([0.5, 1.0])), instance_text("a b")
+    ('(0,1,1)', '(0.5,1.0)', 'a b')
+    >>> instance_text("two\\nlines")
+    "'two\\\\nlines'"
+    """
+    if isinstance(x, np.ndarray):
+        x = tuple(x.tolist()) if x.ndim else x.item()
+    if isinstance(x, tuple):
+        return "(" + ",".join(instance_text(v) for v in x) + ")"
+    text = str(x)
+    return text if text.isprintable() else repr(text)
+
+
+def format_rounds(rounds: Sequence[Any]) -> str:
+    """The rounds of a game as a table: ``t, x, p, prediction, y, mistake``, columns aligned.
+
+    Each column is as wide as its widest cell (an instance is one cell,
+    :func:`instance_text`), so every row has its columns at the same offsets, whatever the
+    instances are (strings of any length, tuples, arrays).  ``rounds`` holds
+    :class:`Round` objects (or objects with the same attributes; a ``prediction`` of None
+    prints as ``?``).
+
+    Examples
+    --------
+    >>> print(format_rounds([Round(1, 8, 1.0, 1, 0), Round(2, 4, 0.25, 0, 0)]))
+    t  x  p     prediction  y  mistake
+    -  -  ----  ----------  -  -------
+    1  8  1     1           0  yes
+    2  4  0.25  0           0  no
+    >>> print(format_rounds([Round(9, "a long instance", 1.0, 1, 1), Round(10, "b", 0.5, 0, 1)]))
+    t   x                p    prediction  y  mistake
+    --  ---------------  ---  ----------  -  -------
+    9   a long instance  1    1           1  no
+    10  b                0.5  0           1  yes
+    """
+    header = ["t", "x", "p", "prediction", "y", "mistake"]
+    rows = []
+    for r in rounds:
+        prediction = getattr(r, "prediction", None)
+        mistake = "?" if prediction is None else ("yes" if prediction != r.y else "no")
+        rows.append([str(r.t), instance_text(r.x), number_text(r.p),
+                     "?" if prediction is None else str(prediction), str(r.y), mistake])
+    widths = [max([len(h), *(len(row[i]) for row in rows)]) for i, h in enumerate(header)]
+    lines = [header, ["-" * w for w in widths], *rows]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines)

@@ -86,7 +86,7 @@ from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, OCOTranscript
 from mistakebound.game.play import Observer, play
-from mistakebound.game.transcript import round_record
+from mistakebound.game.transcript import format_rounds, instance_text, round_record
 from mistakebound.game.spaces import ExpertAdvice
 from mistakebound.interfaces import startup
 from mistakebound.interfaces.arguments import (
@@ -412,12 +412,6 @@ def _cmd_check(args, out) -> int:
 
 
 # ------------------------------------------------------------------ players and games
-def _instance_text(x: Any) -> str:
-    if isinstance(x, tuple):
-        return "(" + ",".join(str(v) for v in x) + ")"
-    return str(x)
-
-
 def _jsonable(value: Any) -> Any:
     if isinstance(value, (np.integer, np.floating, np.bool_)):
         return value.item()
@@ -439,10 +433,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def format_transcript(rounds: Sequence[Any]) -> str:
-    """The rounds of a game as a table: ``t, x, p, prediction, y, mistake``.
-
-    ``rounds`` holds :class:`~mistakebound.game.transcript.Round` objects (or objects with
-    the same attributes; a ``prediction`` of None prints as ``?``).
+    """The rounds of a game as a table (:func:`~mistakebound.game.transcript.format_rounds`).
 
     Examples
     --------
@@ -453,15 +444,7 @@ def format_transcript(rounds: Sequence[Any]) -> str:
     1  8  1     1           0  yes
     2  4  0.25  0           0  no
     """
-    rows = []
-    for r in rounds:
-        prediction = getattr(r, "prediction", None)
-        mistake = "?" if prediction is None else ("yes" if prediction != r.y else "no")
-        rows.append([
-            str(r.t), _instance_text(r.x), number_text(r.p),
-            "?" if prediction is None else str(prediction), str(r.y), mistake,
-        ])
-    return _table(["t", "x", "p", "prediction", "y", "mistake"], rows)
+    return format_rounds(rounds)
 
 
 def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict | None = None,
@@ -845,7 +828,7 @@ def _cmd_worst_case(args, out) -> int:
         for t in range(k):
             a = G.nodes[t]
             gain = float(a["gain"])
-            rows.append([str(t + 1), _instance_text(a["instance"]), number_text(a["prediction"]), str(a["label"]),
+            rows.append([str(t + 1), instance_text(a["instance"]), number_text(a["prediction"]), str(a["label"]),
                          "yes" if gain == 1 else ("no" if gain == 0 else number_text(gain))])
         what = "optimal line" if W.exact else "best line found"
         print(f"{what} (the adversary's instances and labels; replay with MinimaxAdversary):", file=out)

@@ -71,7 +71,7 @@ from mistakebound.foundations.errors import IllegalPredictionError, InvalidArgum
 from mistakebound.foundations.validation import check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import _as_label, _as_probability
-from mistakebound.game.players import describe, is_randomized
+from mistakebound.game.players import describe, is_randomized, state_key_hint
 from mistakebound.theory.search import Budget, Clock, OutOfBudget, OutOfMemory, SearchResult, run_within
 
 __all__ = ["WorstCase", "worst_case_mistakes", "memo_bytes_needed"]
@@ -333,9 +333,12 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
     policy = policy_of(learner, H) if fast and recorder is None else None
     keyed = policy is not None or callable(getattr(learner, "state_key", None))
     if horizon is None and not keyed:
+        name = type(learner).__name__
         raise InvalidArgumentError(
-            f"horizon: {type(learner).__name__} exposes no state_key(), so positions cannot be "
-            "recognised and the search cannot end by itself; give a horizon"
+            f"horizon: {name} exposes no state_key(), so positions cannot be recognised and the search "
+            f"cannot end by itself; give a horizon (horizon=10), or add to {name} `{state_key_hint(learner)}` "
+            "(a hashable summary of its learned state, equal for two states exactly when they predict alike "
+            "from then on)"
         )
     memo_limit = _memo_limit(learner, H, budget.max_nodes, keyed)
     if policy is not None:

@@ -43,7 +43,6 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-import attrs
 import numpy as np
 from attrs import define, field, frozen
 
@@ -53,11 +52,11 @@ from mistakebound.foundations.text import number_text
 from mistakebound.foundations.validation import check_int
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import ObliviousAdversary, describe, is_randomized
+from mistakebound.game.players import ObliviousAdversary, describe, hyperparameters, is_randomized, rebuild
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace, Space
 from mistakebound.game.transcript import Transcript
 from mistakebound.verification.claims import Bound, judge, measured, stated_bound
-from mistakebound.verification.strategies import MarginStream, StreamReplay, zoo_adversaries
+from mistakebound.verification.strategies import MarginStream, StreamReplay, kept_apart, zoo_adversaries
 
 __all__ = [
     "CheckFailure",
@@ -194,8 +193,12 @@ def _name_of(obj: Any) -> str:
 
 
 def _evolvable(obj: Any) -> bool:
-    """An attrs learner whose ``__init__`` takes the class as ``H``."""
-    return attrs.has(type(obj)) and any(a.name == "H" and a.init for a in attrs.fields(type(obj)))
+    """A learner whose ``__init__`` takes the class as ``H`` (it is rebuilt on each class by
+    :func:`~mistakebound.game.players.rebuild`)."""
+    try:
+        return "H" in hyperparameters(obj)
+    except InvalidArgumentError:
+        return False
 
 
 def _factory_of(obj: Any, *, param: str = "make_learner") -> Callable[[Any], Any]:
@@ -207,7 +210,7 @@ def _factory_of(obj: Any, *, param: str = "make_learner") -> Callable[[Any], Any
             f"{param}: expected a learner type, a callable H -> learner or a learner, got {obj!r}"
         )
     if _evolvable(obj):
-        return lambda H: attrs.evolve(obj, H=H)
+        return lambda H: rebuild(obj, H=H)
     bound_to = getattr(obj, "H", None)
     if isinstance(bound_to, (HypothesisClass, Space)):
         def same_class_only(H: Any) -> Any:
@@ -534,10 +537,7 @@ def _format_class(H: HypothesisClass) -> list[str]:
 def _format_transcript(T: Transcript | None) -> list[str]:
     if T is None or not len(T):
         return ["  (no rounds)"]
-    lines = ["  round  x  p(1)  prediction  y"]
-    for r in T.rounds[:_SHOW_ROWS]:
-        mark = "  <- mistake" if r.mistake else ""
-        lines.append(f"  {r.t:>5}  {r.x!r}  {r.p:g}  {r.prediction}  {r.y}{mark}")
+    lines = ["  " + line for line in T.format_table(limit=_SHOW_ROWS).splitlines()]
     if len(T) > _SHOW_ROWS:
         lines.append(f"  ... ({len(T) - _SHOW_ROWS} more rounds)")
     return lines
@@ -613,13 +613,21 @@ def _without(H: HypothesisClass, *, row: int | None = None, column: int | None =
     return HypothesisClass.from_matrix(np.delete(M, column, axis=1), domain)
 
 
-def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool]) -> tuple:
+def _all_distinct(M: np.ndarray) -> bool:
+    """Whether no two rows of ``M`` are equal."""
+    return len({row.tobytes() for row in np.ascontiguousarray(M)}) == len(M)
+
+
+def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool],
+                             apart: tuple[bool, bool] = (False, False)) -> tuple:
     """Delete rows, then columns, one at a time while the case still fails, to a fixed point.
 
     hypothesis shrinks the draws; this finishes the job on the class itself, so the
     counterexample is 1-minimal: removing any single row or column makes it pass, or
     gives a class the learner cannot be built on.  It never builds a class without a
-    hypothesis or without an instance, and a smaller class on which ``fails`` raises
+    hypothesis or without an instance, nor, with ``apart`` (what the strategy keeps apart on
+    every draw, :func:`~mistakebound.verification.strategies.kept_apart`), repeats rows or
+    columns, and a smaller class on which ``fails`` raises
     (the learner's factory refusing it, say) is not taken: the case returned always
     failed.
     """
@@ -634,7 +642,8 @@ def _delete_rows_and_columns(case: tuple, fails: Callable[[tuple], bool]) -> tup
         for where in candidates:
             try:
                 smaller = _without(H, **where)
-                failed = fails((smaller, case_seed))
+                kept = (_all_distinct(smaller.matrix), _all_distinct(smaller.matrix.T))
+                failed = all(now or not needed for needed, now in zip(apart, kept)) and fails((smaller, case_seed))
             except Exception:  # noqa: BLE001 - not a smaller counterexample: stop at the last valid class
                 failed = False
             if failed:
@@ -676,7 +685,7 @@ def check_learner(
     make_learner : type or callable
         Builds a fresh learner for a class: a learner type such as ``Halving``, or any
         callable ``H -> learner`` (``lambda H: Perceptron()``).  A learner instance is
-        accepted too: an attrs learner with an ``H`` field is rebuilt on each class, a
+        accepted too: a learner whose ``__init__`` takes ``H`` is rebuilt on each class, a
         learner without a class is copied.
     bound : None, float or callable
         The claim to test.  None (the default): the learner's own claim for each game,
@@ -878,7 +887,7 @@ def check_learner(
             raise
         minimal = found[0]
     if generated:  # a class the caller named is reported as it is, not a sub-class of it
-        minimal = _delete_rows_and_columns(minimal, fails)
+        minimal = _delete_rows_and_columns(minimal, fails, kept_apart(classes))
     tried = stats.cases
     try:
         f = evaluate(minimal)
@@ -1061,6 +1070,10 @@ def check_clone_is_independent(learner: Any, *, H: Any = None, seed: int = 0) ->
     if not callable(getattr(L, "clone", None)):
         raise CheckFailure(f"{subject.name} has no clone() method")
     untrained = [_predict(L, x) for x in probes]
+    try:
+        L.clone()
+    except InvalidArgumentError as exc:  # a hyperparameter clone() cannot read back (players.hyperparameters)
+        raise CheckFailure(f"{subject.name}.clone() cannot rebuild the learner: {exc}") from exc
     lessons = {
         "the stream": [y for _, y in pairs],
         "the stream with flipped labels": [1 - y for _, y in pairs],

@@ -43,7 +43,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import ObliviousAdversary
 from mistakebound.game.spaces import LinearSpace, Space
 
-__all__ = ["hypothesis_classes", "separable_streams", "adversaries", "zoo_adversaries", "MarginStream", "StreamReplay"]
+__all__ = ["hypothesis_classes", "kept_apart", "separable_streams", "adversaries", "zoo_adversaries", "MarginStream", "StreamReplay"]
 
 #: Largest number of hypotheses or instances a plain-value option may ask for (the
 #: strategies are meant for small classes that hypothesis can shrink).
@@ -104,7 +104,55 @@ def _ordered(lo_name: str, lo: Any, hi_name: str, hi: Any) -> None:
         raise InvalidArgumentError(f"{lo_name}: {lo} exceeds {hi_name} = {hi}; expected {lo_name} <= {hi_name}")
 
 
+def _optional_flag(name: str):
+    return lambda value: None if value is None else check_flag(name, value)
+
+
 # ----------------------------------------------------------------- classes
+def _bits_for(count: int) -> int:
+    """The fewest bits with ``2**bits >= count``: the instances ``count`` distinct rows need."""
+    return max(count - 1, 0).bit_length()
+
+
+def _fillable(rows_apart: bool, columns_apart: bool, lo_h: int, hi_h: int, lo_i: int, hi_i: int) -> None:
+    """Refuse sizes that distinct rows (or columns) cannot fill: ``n`` distinct rows need ``log2 n`` columns."""
+    if rows_apart and 2**hi_i < lo_h:
+        raise InvalidArgumentError(
+            f"max_instances: {hi_i} instances hold at most {2**hi_i} distinct rows, and min_hypotheses = {lo_h}; "
+            f"expected max_instances >= {_bits_for(lo_h)} (or distinct_rows=False)")
+    if columns_apart and 2**hi_h < lo_i:
+        raise InvalidArgumentError(
+            f"max_hypotheses: {hi_h} hypotheses hold at most {2**hi_h} distinct columns, and min_instances = {lo_i}; "
+            f"expected max_hypotheses >= {_bits_for(lo_i)} (or distinct_columns=False)")
+
+
+def _distinct(M: np.ndarray) -> np.ndarray:
+    """``M`` with each repeat of an earlier row replaced by the smallest row it lacks, while one is left.
+
+    A row is read as a binary number (column 0 the lowest bit), so the replacements are
+    ``0, 1, 2, ...`` skipping rows present: all-zero draws become the binary counter, the
+    smallest class with distinct rows.  A replacement merges no two columns that were apart
+    (the earlier row it repeated still tells them apart), so distinct columns stay distinct;
+    on the transpose, distinct rows stay distinct.
+    """
+    m = M.shape[1]
+    values = [sum(int(b) << k for k, b in enumerate(row)) for row in M]
+    seen: set[int] = set()
+    out = M.copy()
+    candidate = 0
+    for i, v in enumerate(values):
+        if v not in seen:
+            seen.add(v)
+            continue
+        while candidate in seen or candidate in values[i + 1:]:
+            candidate += 1
+        if candidate >= 2**m:
+            break  # no row left: the rest stay repeats
+        seen.add(candidate)
+        out[i] = [(candidate >> k) & 1 for k in range(m)]
+    return out
+
+
 #: How a generated column is made: fresh bits, a copy or the complement of an earlier
 #: column, or a constant.  "fresh" comes first so that hypothesis shrinks toward it.
 _COLUMN_KINDS = ("fresh", "constant", "duplicate", "complement")
@@ -118,6 +166,8 @@ def hypothesis_classes(
     max_instances: Any = 5,
     density: Any = None,
     awkward: Any = True,
+    distinct_rows: Any = None,
+    distinct_columns: Any = False,
 ):
     """A strategy drawing small finite :class:`~mistakebound.HypothesisClass` es.
 
@@ -129,6 +179,11 @@ def hypothesis_classes(
     counts work goes wrong (Halving counts duplicate rows as votes, for instance).
     hypothesis shrinks toward fewer rows, fewer columns, fresh columns and 0 entries.
 
+    Without ``awkward`` the rows are distinct by default (``distinct_rows``): a row drawn
+    equal to an earlier one is replaced by the smallest row, read as a binary number, that
+    the class lacks, so shrinking moves toward distinct rows (all-zero draws become the
+    binary counter) and a shrunk counterexample never hinges on a duplicate hypothesis.
+
     Parameters
     ----------
     min_hypotheses, max_hypotheses : int or strategy
@@ -139,6 +194,16 @@ def hypothesis_classes(
         Probability of a 1 in a fresh column; by default each entry is a fair coin.
     awkward : bool or strategy
         Whether to draw duplicate rows and constant, duplicate and complementary columns.
+    distinct_rows : bool, None or strategy
+        True: no two rows are equal, on every draw (no copies are drawn, and the number of
+        instances is at least ``log2`` of the number of rows).  False: rows may repeat
+        (without ``awkward``, rows are then drawn independently, repeats by chance, as
+        before this option).  None (the default): distinct rows when ``awkward`` is False,
+        no ``density`` is given and ``max_instances`` allows ``min_hypotheses`` distinct rows.
+    distinct_columns : bool or strategy
+        True: no two columns are equal, on every draw (no duplicate columns are drawn, a
+        repeat is replaced by the smallest column the class lacks, and there are at least
+        ``log2`` of the number of instances rows).  Default False.
 
     Returns
     -------
@@ -147,7 +212,8 @@ def hypothesis_classes(
     Raises
     ------
     InvalidArgumentError
-        For an option outside its range, or a minimum above its maximum.
+        For an option outside its range, a minimum above its maximum, or sizes that
+        distinct rows or columns cannot fill (12 distinct rows need 4 instances).
 
     Examples
     --------
@@ -156,6 +222,14 @@ def hypothesis_classes(
     ...          settings=settings(database=None))
     >>> H.matrix.tolist()
     [[0, 0], [0, 0], [0, 0]]
+    >>> H = find(hypothesis_classes(min_instances=2, awkward=False), lambda H: H.n_hypotheses >= 3,
+    ...          settings=settings(database=None))
+    >>> H.matrix.tolist()  # distinct rows: the binary counter
+    [[0, 0], [1, 0], [0, 1]]
+    >>> H = find(hypothesis_classes(min_instances=3, distinct_columns=True), lambda H: True,
+    ...          settings=settings(database=None))
+    >>> H.matrix.tolist()  # 3 distinct columns need 2 rows
+    [[0, 1, 0], [0, 0, 1]]
     >>> hypothesis_classes(max_hypotheses=0)
     Traceback (most recent call last):
     ...
@@ -168,10 +242,14 @@ def hypothesis_classes(
     max_i = _option(max_instances, _count("max_instances", 0))
     density = _option(density, _density)
     awkward = _option(awkward, _flag("awkward"))
+    distinct_rows = _option(distinct_rows, _optional_flag("distinct_rows"))
+    distinct_columns = _option(distinct_columns, _flag("distinct_columns"))
     if not _is_strategy(min_h) and not _is_strategy(max_h):
         _ordered("min_hypotheses", min_h, "max_hypotheses", max_h)
     if not _is_strategy(min_i) and not _is_strategy(max_i):
         _ordered("min_instances", min_i, "max_instances", max_i)
+    if not any(_is_strategy(v) for v in (min_h, max_h, min_i, max_i)):
+        _fillable(distinct_rows is True, distinct_columns is True, min_h, max_h, min_i, max_i)
 
     @st.composite
     def build(draw) -> HypothesisClass:
@@ -183,7 +261,16 @@ def hypothesis_classes(
         _ordered("min_instances", lo_i, "max_instances", hi_i)
         p = _resolve(draw, density, _density)
         weird = _resolve(draw, awkward, _flag("awkward"))
-        n_cols = draw(st.integers(lo_i, hi_i))
+        rows_apart = _resolve(draw, distinct_rows, _optional_flag("distinct_rows"))
+        if rows_apart is None:
+            rows_apart = not weird and p is None and lo_h <= 2**hi_i
+        columns_apart = _resolve(draw, distinct_columns, _flag("distinct_columns"))
+        _fillable(rows_apart, columns_apart, lo_h, hi_h, lo_i, hi_i)
+        # Enough columns for lo_h distinct rows, few enough for distinct columns of hi_h bits.
+        n_cols = draw(st.integers(max(lo_i, _bits_for(lo_h)) if rows_apart else lo_i,
+                                  min(hi_i, 2**hi_h) if columns_apart else hi_i))
+        need_rows = _bits_for(n_cols) if columns_apart else 1
+        most_rows = min(hi_h, 2**n_cols) if rows_apart else hi_h
 
         # Columns: fresh (most of the time), or (awkward) constant, a copy or the
         # complement of an earlier column.  Code 0 is "fresh", so hypothesis shrinks to it.
@@ -191,7 +278,7 @@ def hypothesis_classes(
         for j in range(n_cols):
             code = draw(st.integers(0, len(_COLUMN_KINDS) + 3)) if weird else 0
             kind = _COLUMN_KINDS[max(code - 4, 0)]  # codes 0..4 are "fresh"
-            if kind in ("duplicate", "complement") and j == 0:
+            if kind in ("duplicate", "complement") and j == 0 or kind == "duplicate" and columns_apart:
                 kind = "fresh"
             if kind == "constant":
                 arg = int(draw(st.booleans()))
@@ -209,15 +296,18 @@ def hypothesis_classes(
         else:
             row = st.lists(st.floats(0.0, 1.0, exclude_max=True).map(lambda u: int(u < p)),
                            min_size=n_fresh, max_size=n_fresh)
-        rows = draw(st.lists(row, min_size=1 if weird else lo_h, max_size=hi_h))
+        copying = weird and not rows_apart
+        rows = draw(st.lists(row, min_size=max(need_rows, 1 if copying else lo_h), max_size=most_rows))
         # Copies of drawn rows (awkward), placed at drawn positions.
         order = list(range(len(rows)))
-        if weird:
+        if copying:
             copies = draw(st.lists(st.integers(0, len(rows) - 1), min_size=max(0, lo_h - len(rows)),
                                    max_size=hi_h - len(rows)))
             for c in copies:
                 order.insert(draw(st.integers(0, len(order))), c)
         fresh = np.array(rows, dtype=np.uint8).reshape(len(rows), n_fresh)
+        if rows_apart and p is None:  # apart on the fresh columns: the column kinds are kept
+            fresh = _distinct(fresh)
         columns, k = [], 0
         for kind, arg in kinds:
             if kind == "fresh":
@@ -230,9 +320,41 @@ def hypothesis_classes(
             else:
                 columns.append(1 - columns[arg])
         base = np.array(columns, dtype=np.uint8).T.reshape(len(rows), n_cols)
-        return HypothesisClass.from_matrix(base[order])
+        if rows_apart:  # too few fresh columns, or a density: repeats replaced over every column
+            base = _distinct(base)
+        M = base[order]
+        if columns_apart:  # keeps the rows apart: equal columns separate no rows
+            M = _distinct(M.T).T
+        return HypothesisClass.from_matrix(M)
 
-    return build()
+    strategy = build()
+    plain = not any(_is_strategy(v) for v in (min_h, max_h, min_i, max_i, density, awkward, distinct_rows))
+    rows_always = distinct_rows is True or (plain and distinct_rows is None and not awkward and density is None
+                                            and min_h <= 2**max_i)
+    setattr(strategy, _APART, (rows_always, distinct_columns is True))
+    return strategy
+
+
+#: The attribute of a :func:`hypothesis_classes` strategy that says what every draw keeps apart.
+_APART = "_mistakebound_apart"
+
+
+def kept_apart(strategy: Any) -> tuple[bool, bool]:
+    """Whether every class ``strategy`` draws has distinct rows, and distinct columns.
+
+    True only for what :func:`hypothesis_classes` guarantees on every draw (its
+    ``distinct_rows``, ``distinct_columns``); any other strategy gives ``(False, False)``.
+    :func:`~mistakebound.verification.checks.check_learner` reads it so that cutting a
+    counterexample down keeps what the strategy promised.
+
+    Examples
+    --------
+    >>> kept_apart(hypothesis_classes(awkward=False)), kept_apart(hypothesis_classes())
+    ((True, False), (False, False))
+    >>> kept_apart(hypothesis_classes(distinct_rows=True, distinct_columns=True))
+    (True, True)
+    """
+    return getattr(strategy, _APART, (False, False))
 
 
 # ----------------------------------------------------------------- separable streams
