@@ -264,3 +264,17 @@ def test_round_records_are_plain_json():
                       "mistake": True}
     assert json.loads(json.dumps(record)) == record
     assert json_value(np.arange(3)) == [0, 1, 2] and json_value({1}) == [1] and json_value("a") == "a"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.floats(0, 1), st.floats(0, 1e-300), st.sampled_from([0.1, 0.3, 0.7])),
+                          st.integers(0, 1)), max_size=40))
+def test_expected_mistakes_is_the_exact_sum_rounded_once(pairs):
+    """Any stored p_t (tiny, huge exponent gaps, ties): the nearest float to sum |p_t - y_t| over the rationals."""
+    rounds = [Round(t=t, x=0, p=p, prediction=int(p > 0.5), y=y) for t, (p, y) in enumerate(pairs, start=1)]
+    assert Transcript(rounds=rounds).expected_mistakes == float(exact_expected(rounds))
+
+
+def test_expected_mistakes_of_fractions_stays_exact():
+    rounds = [Round(t=1, x=0, p=Fraction(1, 3), prediction=0, y=1), Round(t=2, x=0, p=Fraction(1, 3), prediction=0, y=0)]
+    assert Transcript(rounds=rounds).expected_mistakes == 1.0

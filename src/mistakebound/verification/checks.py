@@ -390,6 +390,13 @@ class CheckSummary:
     violations: int = 0
     refused: int = 0
 
+    def _repr_html_(self) -> str:
+        """What was played, as one line of facts (for notebooks)."""
+        from mistakebound.foundations import html_tables as ht
+
+        return ht.panel("check_learner: no counterexample found",
+                        [(a.name.replace("_", " "), getattr(self, a.name)) for a in attrs.fields(type(self))])
+
 
 @define
 class _Failure:
