@@ -39,6 +39,7 @@ class Page(HTMLParser):
         self.rows: list[list[str]] = []  # every <tr>, header rows included
         self.marked: list[bool] = []
         self.text: list[str] = []
+        self.titles: list[str] = []  # the tooltips of cut cells
         self._cell: list[str] | None = None
 
     def handle_starttag(self, tag, attrs):
@@ -49,6 +50,7 @@ class Page(HTMLParser):
             self.marked.append(dict(attrs).get("style") == ht.MARK_STYLE)
         elif tag in ("td", "th"):
             self._cell = []
+            self.titles += [value for name, value in attrs if name == "title"]
 
     def handle_endtag(self, tag):
         assert self.stack, f"</{tag}> closes nothing"
@@ -88,20 +90,16 @@ def test_cells_are_escaped_and_cut():
     rows, _ = body_rows(page)
     assert [r[0] for r in rows] == NASTY
     assert "<t>" in page.text and "<k>: <v>" in "".join(page.text)
-    long = "y" * 1000
+    long = '"><script>alert(1)</script><td x="' * 40
     page = parse(ht.panel("t", (), ht.table(["c"], [[long]])))
     shown = body_rows(page)[0][0][0]
     assert len(shown) == ht.CELL_CHARS and shown.endswith("…") and long.startswith(shown[:-1])
+    assert page.titles == [long[: ht.TITLE_CHARS]]  # the tooltip holds more of it, as text
 
 
 def test_a_table_reads_at_most_the_preview_rows():
-    def endless():
-        n = 0
-        while True:
-            n += 1
-            yield [n]
-
-    page = parse(ht.panel("t", (), ht.table(["n"], endless(), total=10**9)))
+    many = ([n] for n in range(1, 10**5 + 1))
+    page = parse(ht.panel("t", (), ht.table(["n"], many, total=10**9)))
     rows, _ = body_rows(page)
     assert [r[0] for r in rows] == [str(n) for n in range(1, ht.PREVIEW_ROWS + 1)]
     assert f"{10**9 - ht.PREVIEW_ROWS} more rows" in "".join(page.text)
@@ -149,9 +147,10 @@ def test_a_huge_class_renders_small_and_fast(shape):
 
 
 # ---------------------------------------------------------------------------------- the transcript
-def _check_transcript_page(T: Transcript, page: Page) -> None:
+def _check_transcript_page(T: Transcript, page: Page, first: tuple | None = None) -> None:
+    """The page shows the first rounds (``first``, default read off ``T.rounds``) and the totals."""
     rows, marked = body_rows(page)
-    shown = T.rounds[: ht.PREVIEW_ROWS]
+    shown = T.rounds[: ht.PREVIEW_ROWS] if first is None else first
     assert [int(r[0]) for r in rows] == [r.t for r in shown]
     assert [r[1] for r in rows] == [str(r.x) for r in shown]
     assert [(int(r[3]), int(r[4])) for r in rows] == [(r.prediction, r.y) for r in shown]
@@ -185,7 +184,7 @@ def test_a_long_transcript_renders_without_building_its_rounds():
     text = T._repr_html_()
     assert object.__getattribute__(T, "_log") is log, "the repr built every round"
     assert len(text.encode()) < 8_000
-    _check_transcript_page(T, parse(text))
+    _check_transcript_page(T, parse(text), first=tuple(log[i] for i in range(ht.PREVIEW_ROWS)))
 
 
 def test_a_transcript_of_totals_shows_its_totals():

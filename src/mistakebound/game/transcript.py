@@ -502,8 +502,10 @@ class Transcript(_Deferred):
         --------
         >>> T = Transcript(rounds=(Round(1, "a", 1.0, 1, 0), Round(2, "b", 0.25, 0, 0)))
         >>> df = T.to_pandas()
-        >>> df["mistake"].tolist(), df["expected_mistake"].sum() == T.expected_mistakes
-        ([True, False], True)
+        >>> list(df.columns)
+        ['t', 'x', 'p', 'prediction', 'y', 'mistake', 'expected_mistake']
+        >>> df["x"].tolist(), df["mistake"].tolist(), float(df["expected_mistake"].sum())
+        (['a', 'b'], [True, False], 1.25)
         """
         from mistakebound.foundations.dataframes import frame, pandas
 
