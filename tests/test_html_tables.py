@@ -187,6 +187,25 @@ def test_a_long_transcript_renders_without_building_its_rounds():
     _check_transcript_page(T, parse(text), first=tuple(log[i] for i in range(ht.PREVIEW_ROWS)))
 
 
+def test_ipythons_plain_text_of_a_long_transcript_is_one_line():
+    """IPython computes text/plain beside text/html: it must not be the repr of a million rounds."""
+    n = 1_000_000
+    log = RoundLog(list(range(n)), [1.0] * n, [1] * n, [0] * n)
+    T = Transcript.from_log(log, learner="L", adversary="A", seed=4)
+
+    class Printer:  # the one method of IPython's pretty printer the hook calls
+        def __init__(self):
+            self.written: list[str] = []
+
+        def text(self, s):
+            self.written.append(s)
+
+    printer = Printer()
+    T._repr_pretty_(printer, False)
+    assert printer.written == [f"Transcript({T.summary()}, seed 4)"]
+    assert object.__getattribute__(T, "_log") is log, "the plain text built every round"
+
+
 def test_a_transcript_of_totals_shows_its_totals():
     T = Transcript.from_totals(10**9, mistakes=4, expected_mistakes=4, learner="L")
     page = parse(T._repr_html_())

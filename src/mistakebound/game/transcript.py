@@ -535,6 +535,10 @@ class Transcript(_Deferred):
         return ht.panel(title, facts, ht.table(["t", "x", "p", "prediction", "y", "mistake"], rows,
                                                    total=len(self), what="rounds", marked=[r.mistake for r in head]))
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's plain text (computed beside the HTML): the summary line, not every round."""
+        printer.text(f"Transcript({self.summary()}, seed {self.seed})")
+
     def summary(self) -> str:
         """One line with the players and the totals."""
         regret = "" if self.regret is None else f", regret {self.regret:g}"
