@@ -55,16 +55,18 @@ def pandas() -> Any:
 
 def _dtype(values: Sequence[Any], empty: str) -> str | None:
     """The column's dtype from its values, ``empty`` when none is present (None: let pandas infer it)."""
-    present = [v for v in values if v is not None]
-    missing = len(present) < len(values)
-    if not present:
+    kinds = set(map(type, values))
+    missing = type(None) in kinds
+    kinds.discard(type(None))
+    if not kinds:
         return empty
-    if all(isinstance(v, bool) for v in present):
+    if kinds == {bool}:
         return "boolean" if missing else "bool"
-    if all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in present):
-        fits = all(-2**63 <= v < 2**63 for v in present)  # else exact Python ints, one per cell
+    if all(issubclass(k, numbers.Integral) and not issubclass(k, (bool, np.bool_)) for k in kinds):
+        present = [v for v in values if v is not None] if missing else values
+        fits = -2**63 <= min(present) and max(present) < 2**63  # else exact Python ints, one per cell
         return ("Int64" if missing else "int64") if fits else None
-    if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in present):
+    if all(issubclass(k, numbers.Real) and not issubclass(k, (bool, np.bool_)) for k in kinds):
         return "float64"
     return None
 
@@ -91,7 +93,7 @@ def frame(columns: Mapping[str, Sequence[Any]], *, empty: Mapping[str, str] | No
                 cells[i] = v
             data[name] = pd.Series(cells, dtype=object).infer_objects()
         elif dtype == "float64":
-            data[name] = pd.Series([float("nan") if v is None else float(v) for v in values], dtype="float64")
+            data[name] = pd.Series(np.array([np.nan if v is None else v for v in values], dtype=np.float64))
         else:
             data[name] = pd.Series(values, dtype=dtype)
     return pd.DataFrame(data)

@@ -513,11 +513,19 @@ class Transcript(_Deferred):
         totals = self._totals()
         if totals is not None:
             raise totals._refuse()  # saying where the rounds went
-        R = self.rounds
+        ps, predictions, ys = self._columns()
+        try:
+            log = object.__getattribute__(self, "_log")
+        except AttributeError:
+            log = None
+        if isinstance(log, RoundLog):  # read off the log: a million rounds are not built one by one
+            ts, xs = range(log._first_t, log._first_t + len(log)), log._xs[: len(log)]
+        else:
+            ts, xs = [r.t for r in self.rounds], [r.x for r in self.rounds]
         return frame({
-            "t": [r.t for r in R], "x": [r.x for r in R], "p": [float(r.p) for r in R],
-            "prediction": [int(r.prediction) for r in R], "y": [int(r.y) for r in R],
-            "mistake": [bool(r.mistake) for r in R], "expected_mistake": [float(r.expected_mistake) for r in R],
+            "t": ts, "x": xs, "p": [float(p) for p in ps], "prediction": [int(v) for v in predictions],
+            "y": [int(y) for y in ys], "mistake": [a != b for a, b in zip(predictions, ys)],
+            "expected_mistake": [float(abs(p - y)) for p, y in zip(ps, ys)],
         })
 
     def _repr_html_(self) -> str:
