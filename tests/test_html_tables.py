@@ -95,6 +95,11 @@ def test_cells_are_escaped_and_cut():
     shown = body_rows(page)[0][0][0]
     assert len(shown) == ht.CELL_CHARS and shown.endswith("…") and long.startswith(shown[:-1])
     assert page.titles == [long[: ht.TITLE_CHARS]]  # the tooltip holds more of it, as text
+    result = "1/3 <= M_A <= 17/4 (partial: interrupted) after a long search"
+    page = parse(ht.panel(long * 10, [("result", result), ("name", long * 10)]))
+    text = "".join(page.text)
+    assert f"result: {result}" in text  # facts are not cut like cells
+    assert text.strip().startswith(long[: ht.TITLE_CHARS - 1] + "…\n") and len(text) < 3 * ht.TITLE_CHARS
 
 
 def test_a_table_reads_at_most_the_preview_rows():

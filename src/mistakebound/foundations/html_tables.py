@@ -49,8 +49,8 @@ def _text(value: Any) -> str:
     return number_text(value) if value is None or isinstance(value, (int, float)) else str(value)
 
 
-def cell(value: Any) -> str:
-    """``value`` as the escaped text of one cell: numbers by :func:`number_text`, None as ``-``, cut to :data:`CELL_CHARS`.
+def cell(value: Any, limit: int = CELL_CHARS) -> str:
+    """``value`` as escaped text: numbers by :func:`number_text`, None as ``-``, cut to ``limit`` characters.
 
     Examples
     --------
@@ -58,8 +58,8 @@ def cell(value: Any) -> str:
     ('2.585', '-', '&lt;x&gt;', '(0, 1)')
     """
     text = _text(value)
-    if len(text) > CELL_CHARS:
-        text = text[: CELL_CHARS - 1] + "…"
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
     return html.escape(text)
 
 
@@ -145,13 +145,16 @@ def note(text: str) -> str:
 def panel(title: str, facts: Sequence[tuple[str, Any]] = (), *parts: str) -> str:
     """A block: a bold ``title``, a line of ``name: value`` facts, then ``parts`` (tables, already HTML).
 
+    The title and the values are cut to :data:`TITLE_CHARS` characters (a table's cells to
+    :data:`CELL_CHARS`).
+
     Examples
     --------
     >>> panel("Transcript", [("rounds", 3), ("seed", None)])
     '<div class="mistakebound">\\n<p><strong>Transcript</strong></p>\\n<p>rounds: 3 · seed: -</p>\\n</div>'
     """
-    lines = ['<div class="mistakebound">', f"<p><strong>{html.escape(title)}</strong></p>"]
+    lines = ['<div class="mistakebound">', f"<p><strong>{cell(title, TITLE_CHARS)}</strong></p>"]
     if facts:
-        lines.append("<p>" + " · ".join(f"{html.escape(name)}: {cell(value)}" for name, value in facts) + "</p>")
+        lines.append("<p>" + " · ".join(f"{cell(name)}: {cell(value, TITLE_CHARS)}" for name, value in facts) + "</p>")
     lines += [*parts, "</div>"]
     return "\n".join(lines)
