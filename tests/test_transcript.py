@@ -332,3 +332,16 @@ def test_the_counterexample_of_a_check_aligns_string_instances():
     assert len(rows) == len(info.value.transcript) >= 1
     for line, r in zip(rows, info.value.transcript.rounds):
         assert _cells(line, starts)[:2] == [str(r.t), r.x]
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.floats(0, 1), st.floats(0, 1e-300), st.sampled_from([0.1, 0.3, 0.7])),
+                          st.integers(0, 1)), max_size=40))
+def test_expected_mistakes_is_the_exact_sum_rounded_once(pairs):
+    """Any stored p_t (tiny, huge exponent gaps, ties): the nearest float to sum |p_t - y_t| over the rationals."""
+    rounds = [Round(t=t, x=0, p=p, prediction=int(p > 0.5), y=y) for t, (p, y) in enumerate(pairs, start=1)]
+    assert Transcript(rounds=rounds).expected_mistakes == float(exact_expected(rounds))
+
+
+def test_expected_mistakes_of_fractions_stays_exact():
+    rounds = [Round(t=1, x=0, p=Fraction(1, 3), prediction=0, y=1), Round(t=2, x=0, p=Fraction(1, 3), prediction=0, y=0)]
+    assert Transcript(rounds=rounds).expected_mistakes == 1.0

@@ -312,6 +312,24 @@ class HypothesisClass:
         label = f"{self.name!r}, " if self.name else ""
         return f"HypothesisClass({label}{self.n_hypotheses} hypotheses x {self.n_instances} instances)"
 
+    def _repr_html_(self) -> str:
+        """The sizes and the top-left corner of the matrix, named rows and columns (for notebooks).
+
+        At most :data:`~mistakebound.foundations.html_tables.PREVIEW_ROWS` hypotheses and
+        :data:`~mistakebound.foundations.html_tables.PREVIEW_COLUMNS` instances are shown, the
+        others counted; nothing is computed (no dimension, no search), whatever the size.
+        """
+        from mistakebound.foundations import html_tables as ht
+
+        rows, columns = min(self.n_hypotheses, ht.PREVIEW_ROWS), min(self.n_instances, ht.PREVIEW_COLUMNS)
+        corner = self.matrix[:rows, :columns].tolist()
+        return ht.panel(
+            f"HypothesisClass {self.describe()}", [("hypotheses", self.n_hypotheses), ("instances", self.n_instances)],
+            ht.table(self.domain[:columns], corner, total=self.n_hypotheses, what="hypotheses",
+                       row_names=[self.hypothesis_name(i) for i in range(rows)],
+                       more_columns=self.n_instances - columns, what_columns="instances"),
+        )
+
     def describe(self) -> str:
         """A short human-readable name: the class name or its shape."""
         return self.name or f"class({self.n_hypotheses}x{self.n_instances})"

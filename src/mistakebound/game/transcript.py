@@ -421,13 +421,18 @@ class Transcript(_Deferred):
         if totals is not None:
             return float(totals.expected_mistakes)
         ps, _, ys = self._columns()
-        whole, parts = 0, []  # deterministic rounds (p = 0 or 1) add an integer; others exactly
+        whole, parts = 0, []  # deterministic rounds (p = 0 or 1) add an integer; others p, or 1 - p as 1 and -p
         for p, y in zip(ps, ys):
             if p == 0.0 or p == 1.0:
                 whole += p != y
+            elif y == 0:
+                parts.append(p)
             else:
-                parts.append(Fraction(p) if y == 0 else 1 - Fraction(p))
-        return float(sum(parts, Fraction(whole)))
+                whole += 1
+                parts.append(-p)
+        if all(type(p) is float for p in parts):  # math.fsum rounds the exact sum of floats once
+            return math.fsum([whole, *parts])
+        return float(sum(map(Fraction, parts), Fraction(whole)))
 
     @property
     def regret(self) -> float | None:
@@ -485,6 +490,79 @@ class Transcript(_Deferred):
         """
         rounds = self.rounds if limit is None else self.rounds[:limit]
         return format_rounds(rounds)
+
+    def _head(self, n: int) -> tuple:
+        """The first ``n`` rounds (at most), read off the log without building the others."""
+        try:
+            log = object.__getattribute__(self, "_log")
+        except AttributeError:
+            log = None
+        source = self.rounds if log is None else log
+        return tuple(source[i] for i in range(min(n, len(source))))
+
+    def to_pandas(self) -> Any:
+        """The rounds as a ``pandas.DataFrame``: one row per round, in order.
+
+        Columns ``t`` (int), ``x`` (the instance: numbers as numbers, vectors as tuples),
+        ``p`` (float: the learner's probability of label 1), ``prediction`` and ``y``
+        (int: the drawn and the true label), ``mistake`` (bool) and ``expected_mistake``
+        (float: ``|p - y|``).
+
+        Raises
+        ------
+        PandasDependencyError
+            If pandas is not installed (``pip install 'mistakebound[pandas]'``).
+        InvalidArgumentError
+            For a game that kept only its totals (``play(..., keep="totals")``).
+
+        Examples
+        --------
+        >>> T = Transcript(rounds=(Round(1, "a", 1.0, 1, 0), Round(2, "b", 0.25, 0, 0)))
+        >>> df = T.to_pandas()
+        >>> list(df.columns)
+        ['t', 'x', 'p', 'prediction', 'y', 'mistake', 'expected_mistake']
+        >>> df["x"].tolist(), df["mistake"].tolist(), float(df["expected_mistake"].sum())
+        (['a', 'b'], [True, False], 1.25)
+        """
+        from mistakebound.foundations.dataframes import frame, pandas
+
+        pandas()  # the missing library is named before the rounds are read
+        totals = self._totals()
+        if totals is not None:
+            raise totals._refuse()  # saying where the rounds went
+        ps, predictions, ys = self._columns()
+        try:
+            log = object.__getattribute__(self, "_log")
+        except AttributeError:
+            log = None
+        if isinstance(log, RoundLog):  # read off the log: a million rounds are not built one by one
+            ts, xs = range(log._first_t, log._first_t + len(log)), log._xs[: len(log)]
+        else:
+            ts, xs = [r.t for r in self.rounds], [r.x for r in self.rounds]
+        return frame({
+            "t": ts, "x": xs, "p": [float(p) for p in ps], "prediction": [int(v) for v in predictions],
+            "y": [int(y) for y in ys], "mistake": [a != b for a, b in zip(predictions, ys)],
+            "expected_mistake": [float(abs(p - y)) for p, y in zip(ps, ys)],
+        })
+
+    def _repr_html_(self) -> str:
+        """The totals and the first rounds, mistakes highlighted (for notebooks; bounded in size)."""
+        from mistakebound.foundations import html_tables as ht
+
+        facts = [("rounds", len(self)), ("mistakes", self.mistakes), ("expected mistakes", self.expected_mistakes)]
+        facts += [("regret", self.regret)] if self.regret is not None else []
+        facts += [("seed", self.seed), ("realizable", self.realizable)]
+        title = f"Transcript: {self.learner or '?'} vs {self.adversary or '?'} on {self.class_name or 'no class'}"
+        if not self.rounds_kept:
+            return ht.panel(title, facts, ht.note("rounds not kept (played with keep='totals')"))
+        head = self._head(ht.PREVIEW_ROWS)
+        rows = [(r.t, r.x, r.p, r.prediction, r.y, "✗" if r.mistake else "") for r in head]
+        return ht.panel(title, facts, ht.table(["t", "x", "p", "prediction", "y", "mistake"], rows,
+                                                   total=len(self), what="rounds", marked=[r.mistake for r in head]))
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's plain text (computed beside the HTML): the summary line, not every round."""
+        printer.text(f"Transcript({self.summary()}, seed {self.seed})")
 
     def summary(self) -> str:
         """One line with the players and the totals."""

@@ -132,6 +132,18 @@ class WorstCase(SearchResult):
         G = self.witness
         return tuple((G.nodes[t]["instance"], G.nodes[t]["label"]) for t in range(G.number_of_nodes() - 1))
 
+    def _repr_html_(self) -> str:
+        """The proven value and the first rounds of the adversary's line, mistakes highlighted (for notebooks)."""
+        from mistakebound.foundations import html_tables as ht
+
+        G = self.witness if self.witness is not None else nx.DiGraph()
+        steps = [G.nodes[t] for t in range(min(max(G.number_of_nodes() - 1, 0), ht.PREVIEW_ROWS))]
+        rows = [(t + 1, s["instance"], s["prediction"], s["label"], s["gain"]) for t, s in enumerate(steps)]
+        return ht.panel(f"Worst case of {self.learner or '?'} on {self.class_name or '?'}",
+                        [("result", self.describe()), ("positions", self.nodes), ("horizon", self.horizon)],
+                        ht.table(["round", "instance", "prediction", "label", "mistakes"], rows,
+                                 total=max(G.number_of_nodes() - 1, 0), what="rounds", marked=[s["gain"] > 0 for s in steps]))
+
 
 def _snapshot(learner: Any) -> Any:
     take = getattr(learner, "snapshot", None)

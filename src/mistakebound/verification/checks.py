@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
-from attrs import define, field, frozen
+from attrs import define, field, fields, frozen
 
 import mistakebound.game.play as _game
 from mistakebound.foundations.errors import GameError, InvalidArgumentError, MistakeboundError, NotApplicableError
@@ -392,6 +392,13 @@ class CheckSummary:
     max_ratio: float
     violations: int = 0
     refused: int = 0
+
+    def _repr_html_(self) -> str:
+        """What was played, as one line of facts (for notebooks)."""
+        from mistakebound.foundations import html_tables as ht
+
+        return ht.panel("check_learner: no counterexample found",
+                        [(a.name.replace("_", " "), getattr(self, a.name)) for a in fields(type(self))])
 
 
 @define

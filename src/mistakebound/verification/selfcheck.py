@@ -163,6 +163,12 @@ _COLUMNS = ("learner", "adversary", "class", "mistakes", "bound <=", "forced >="
 _RIGHT = {"mistakes", "bound <=", "forced >="}
 
 
+def _cells(r: CheckRow) -> list[str]:
+    """The texts of one row of the table, in the order of ``_COLUMNS``."""
+    note = " ".join(((f"[{r.measure}] " if r.measure != "mistakes" else "") + r.message).split())
+    return [r.learner, r.adversary, r.class_name, _fmt(r.mistakes), _fmt(r.bound), _fmt(r.forced), r.verdict, note]
+
+
 @frozen
 class CheckReport:
     """The rows of a check, with a verdict and a plain-text table.
@@ -225,14 +231,7 @@ class CheckReport:
         -------  -------------  -------------  --------  --------  ---------  -------  ----
         Halving  OppositeLabel  singletons(6)         1      2.58          -  ok
         """
-        cells = [list(_COLUMNS)]
-        for r in self.rows:
-            forced = _fmt(r.forced)
-            cells.append([
-                r.learner, r.adversary, r.class_name, _fmt(r.mistakes),
-                _fmt(r.bound), forced, r.verdict,
-                " ".join(((f"[{r.measure}] " if r.measure != "mistakes" else "") + r.message).split()),
-            ])
+        cells = [list(_COLUMNS)] + [_cells(r) for r in self.rows]
         widths = [max(len(line[i]) for line in cells) for i in range(len(_COLUMNS))]
         cells.insert(1, ["-" * w for w in widths])
         lines = []
@@ -243,6 +242,19 @@ class CheckReport:
             ]
             lines.append("  ".join(parts).rstrip())
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The verdict and the rows, those that failed first and highlighted (for notebooks; bounded in size)."""
+        from mistakebound.foundations import html_tables as ht
+
+        failed = [r for r in self.rows if not r.ok]
+        first = (failed + [r for r in self.rows if r.ok])[: ht.PREVIEW_ROWS]
+        hidden = len(failed) - sum(not r.ok for r in first)
+        verdict = "all bounds hold" if self.ok else "FAILED"
+        return ht.panel(f"Check report: {verdict}", [("summary", self.summary())],
+                          ht.table(_COLUMNS, [_cells(r) for r in first], total=len(self.rows),
+                                     what=f"rows ({hidden} of them failed)" if hidden else "rows (all ok)",
+                                     marked=[not r.ok for r in first]))
 
     def to_json(self) -> str:
         """The report as JSON text, lossless (see :func:`mistakebound.verification.report_json.report_to_json`).

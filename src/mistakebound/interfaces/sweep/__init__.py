@@ -23,7 +23,7 @@ __getattr__, __dir__ = lazy_attributes(globals(), {
     "mistakebound.interfaces.sweep.cells": ("FIELDS", "Cell", "expand", "run_cell"),
     "mistakebound.interfaces.sweep.config": ("Grid", "SweepConfig", "load_config"),
     "mistakebound.interfaces.sweep.executors": ("EXECUTORS", "DaskDependencyError"),
-    "mistakebound.interfaces.sweep.results": ("ResultsFile", "read_records"),
+    "mistakebound.interfaces.sweep.results": ("ResultsFile", "read_records", "read_frame"),
     "mistakebound.interfaces.sweep.runner": ("SweepResult", "sweep"),
     "mistakebound.interfaces.sweep.summary": ("format_summary", "plot_records", "replay_command"),
 })
@@ -43,6 +43,7 @@ __all__ = [
     "load_config",
     "plot_records",
     "read_records",
+    "read_frame",
     "replay_command",
     "run_cell",
     "Record",

@@ -41,7 +41,8 @@ from typing import Any, Iterable
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.interfaces.sweep.cells import FIELDS, INFRA
 
-__all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records", "finished", "RERUN"]
+__all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records", "read_frame", "records_frame", "finished",
+           "RERUN"]
 
 #: Verdicts of rows that do not count as recorded: a resumed sweep runs their cells again.
 RERUN = frozenset({INFRA})
@@ -230,3 +231,40 @@ def read_records(path: str | os.PathLike) -> list[dict]:
     if tuple(rows[0]) != FIELDS:
         raise InvalidArgumentError(f"path: {str(path)!r} is not a sweep results file")
     return [{k: decode(k, v) for k, v in zip(FIELDS, row)} for row in rows[1:] if len(row) == len(FIELDS)]
+
+
+def records_frame(records: Iterable[dict]) -> Any:
+    """Sweep records as a ``pandas.DataFrame``: one row per record, one typed column per field.
+
+    The columns are the records' keys in the order they first appear (so a column added to
+    :data:`~mistakebound.interfaces.sweep.cells.FIELDS` comes along), :data:`FIELDS` when
+    there are no records; a missing value is NaN (``<NA>`` in an integer or boolean column),
+    and a column without any value has the type :func:`decode` gives the field.
+
+    Raises
+    ------
+    PandasDependencyError
+        If pandas is not installed (``pip install 'mistakebound[pandas]'``).
+
+    Examples
+    --------
+    >>> df = records_frame([{"id": "a", "mistakes": 3, "exact": None}, {"id": "b", "mistakes": None, "exact": True}])
+    >>> list(df.columns), [str(t) for t in df.dtypes[1:]]
+    (['id', 'mistakes', 'exact'], ['Int64', 'boolean'])
+    """
+    from mistakebound.foundations.dataframes import frame
+
+    records = list(records)
+    columns = list(dict.fromkeys(k for r in records for k in r)) or list(FIELDS)
+    # a column with no value yet is typed as decode() reads the field: text, a flag or a number
+    empty = {k: "object" if k in _TEXT else "boolean" if k in _BOOL else "float64" for k in columns}
+    return frame({k: [r.get(k) for r in records] for k in columns}, empty=empty)
+
+
+def read_frame(path: str | os.PathLike) -> Any:
+    """A results file as a ``pandas.DataFrame`` (:func:`read_records`, then :func:`records_frame`).
+
+    ``pandas.read_csv`` reads the file too; this reads each field with the sweep's own
+    :func:`decode` (an id of digits stays text, ``inf`` a float, an empty field missing).
+    """
+    return records_frame(read_records(path))

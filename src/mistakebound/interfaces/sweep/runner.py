@@ -101,6 +101,13 @@ class SweepResult:
         """No bound broken, no cell failed, and none stopped by an infrastructure error."""
         return not self.broken and not self.errors and not self.infra
 
+    def to_pandas(self) -> Any:
+        """The records as a ``pandas.DataFrame``, one row per cell in grid order (see
+        :func:`~mistakebound.interfaces.sweep.results.records_frame`; pandas is optional)."""
+        from mistakebound.interfaces.sweep.results import records_frame
+
+        return records_frame(self.records)
+
 
 class SweepInterrupted(KeyboardInterrupt):
     """SIGTERM or SIGHUP during a sweep, handled as Ctrl-C; ``signal`` is its number."""
