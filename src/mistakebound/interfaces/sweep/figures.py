@@ -44,7 +44,7 @@ import numpy as np
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.text import number_text
 
-__all__ = ["plot_records", "doubling"]
+__all__ = ["plot_records", "sweep_figures", "doubling"]
 
 _MARKERS = "osD^vP*Xh<>p"
 _BROKEN = "#d62728"
@@ -207,11 +207,8 @@ def _size_label(doubles: bool) -> str:
 def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffix: str = ".png") -> list[Path]:
     """Draw each measured value against the size, over seeds, with the claims; return the files written.
 
-    Game cells: one figure per (class family, adversary, measure, horizon), named
-    ``FAMILY-ADVERSARY[-unrealizable][-T<horizon>].png`` (the horizon only when the
-    sweep has several).  Search cells: ``FAMILY-ldim.png`` (Ldim and VCdim with
-    ``log2 |H|``) and ``FAMILY-worst_case[-T<horizon>].png``.  Cells without a size
-    (a fixed class spec) or without a value (errors, ``n/a``) are left out.
+    The figures are those of :func:`sweep_figures`, each written to ``directory`` as
+    ``NAME`` + ``suffix`` (``.png``, ``.svg`` or ``.pdf``).
 
     Raises
     ------
@@ -225,6 +222,18 @@ def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffi
     folder = Path(directory)
     if not folder.is_dir():
         raise InvalidArgumentError(f"plot: the directory {str(directory)!r} does not exist")
+    return [save_figure(fig, folder / f"{name}{suffix}") for name, fig in sweep_figures(records)]
+
+
+def sweep_figures(records: Iterable[dict]) -> list[tuple[str, Any]]:
+    """The figures of a sweep's records, as ``(name, matplotlib Figure)`` pairs.
+
+    Game cells: one figure per (class family, adversary, measure, horizon), named
+    ``FAMILY-ADVERSARY[-unrealizable][-T<horizon>]`` (the horizon only when the sweep
+    has several).  Search cells: ``FAMILY-ldim`` (Ldim and VCdim with ``log2 |H|``) and
+    ``FAMILY-worst_case[-T<horizon>]``.  Cells without a size (a fixed class spec) or
+    without a value (errors, ``n/a``) are left out.
+    """
     records = [r for r in records if r.get("size") is not None]
     games: dict[tuple, dict[str, _Series]] = defaultdict(dict)
     searches: dict[tuple, dict[str, _Series]] = defaultdict(dict)
@@ -259,7 +268,7 @@ def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffi
             if r.get("exact") is False and r.get("lower") is not None:
                 top = float(r["upper"]) if math.isfinite(r["upper"]) else float(r.get("bound") or r["lower"]) * 1.5
                 one.intervals[size] = (float(r["lower"]), max(top, float(r["lower"])))
-    written: list[Path] = []
+    written: list[tuple[str, Any]] = []
     for (family, adversary, measure, horizon), series in sorted(games.items(), key=lambda kv: str(kv[0])):
         several = len(horizons[(family, adversary, measure)]) > 1
         kind = "realizable" if measure == "mistakes" else "unrealizable"
@@ -271,7 +280,7 @@ def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffi
         ax.set_ylabel(f"{measure}{' (log axis)' if spread else ''}\n{over}")
         name = f"{_slug(family)}-{_slug(adversary)}{'' if measure == 'mistakes' else '-unrealizable'}"
         name += f"-T{horizon}" if several else ""
-        written.append(save_figure(fig, folder / f"{name}{suffix}"))
+        written.append((name, fig))
     for (family, search, horizon), series in sorted(searches.items(), key=lambda kv: str(kv[0])):
         if search == "ldim":
             title = f"{family}: Ldim and VC dimension against size (exact searches), bound log2 |H|"
@@ -287,5 +296,5 @@ def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffi
         ax.set_ylabel(ylabel + (" (log axis)" if spread else ""))
         several = search == "worst_case" and len(horizons[(family, search)]) > 1
         name = f"{_slug(family)}-{search}" + (f"-T{horizon}" if several else "")
-        written.append(save_figure(fig, folder / f"{name}{suffix}"))
+        written.append((name, fig))
     return written
