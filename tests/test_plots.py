@@ -312,8 +312,8 @@ def _captured_plot(monkeypatch, capsys, *argv):
     real = plots.save_figure
     monkeypatch.setattr(plots, "save_figure", lambda fig, path, **kw: (saved.append(fig), real(fig, path, **kw))[1])
     code = main(["plot", *argv])
-    out = capsys.readouterr().out
-    return code, out, (saved[0] if saved else None)
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err, (saved[0] if saved else None)
 
 
 def test_equal_bounds_say_whose_bound_they_equal_and_coinciding_curves_say_so():
@@ -403,3 +403,4 @@ def test_a_learner_that_cannot_play_is_a_note_and_the_others_are_drawn(monkeypat
     code, out, fig = _captured_plot(monkeypatch, capsys, "intervals:32", "--learners", "littlestone-experts",
                                     "--adversary", "opposite-label", "--out", str(tmp_path / "q.png"))
     assert code == 2 and fig is None and not (tmp_path / "q.png").exists()
+    assert "error: LittlestoneExperts cannot play 100 rounds on intervals(32)" in out

@@ -55,7 +55,7 @@ def doubling(sizes: Iterable[float]) -> bool:
 
     Examples
     --------
-    >>> doubling([4, 8, 16, 32]), doubling([1, 2]), doubling([10, 20, 30])
+    >>> doubling([4, 8, 16, 32]), doubling([1, 2]), doubling([10, 20, 25])
     (True, False, False)
     """
     s = sorted(set(float(v) for v in sizes))
