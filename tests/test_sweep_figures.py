@@ -17,6 +17,8 @@ GAMES = {"grid": [
     {"kind": "game", "learners": ["Halving", PREFIX + "Overconfident"], "adversaries": ["OppositeLabel"],
      "classes": ["thresholds"], "sizes": [4, 8, 16], "seeds": [0, 1], "horizons": [20]},
     {"kind": "search", "search": "ldim", "classes": ["thresholds"], "sizes": [3, 7, 15, 31]},
+    {"kind": "search", "search": "vc", "classes": ["thresholds"], "sizes": [3, 7, 15, 31]},
+    {"kind": "search", "search": "vc", "classes": ["power_set"], "sizes": [3, 7]},
     {"kind": "search", "search": "worst_case", "learners": ["Halving", "Consistent"], "classes": ["singletons"],
      "sizes": [2, 4, 8], "max_nodes": 20000},
 ]}
@@ -47,7 +49,7 @@ def test_doubling_sizes_get_a_log2_axis_with_a_tick_at_each_size(figures):
     assert list(ax.get_xticks()) == [4, 8, 16, 32]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["4", "8", "16", "32"]  # no 3.0, 3.5
     assert "log2" in ax.get_xlabel()
-    assert figures["thresholds-ldim"].axes[0].get_xscale() == "log"  # 3, 7, 15, 31: doubling too
+    assert figures["thresholds-dimension"].axes[0].get_xscale() == "log"  # 3, 7, 15, 31: doubling too
     # sizes that do not double keep a linear axis
     linear = [{"kind": "game", "learner": "Halving", "adversary": "A", "class": f"thresholds:{n}", "size": n,
                "seed": 0, "horizon": 5, "realizable": True, "mistakes": 1} for n in (3, 4, 5)]
@@ -99,7 +101,7 @@ def test_equal_bounds_are_named_in_the_legend():
 
 
 def test_search_cells_are_plotted(records, figures):
-    ax = figures["thresholds-ldim"].axes[0]
+    ax = figures["thresholds-dimension"].axes[0]
     by_label = {ln.get_label(): ln for ln in ax.get_lines()}
     ldim = [r["ldim"] for r in records if r["search"] == "ldim"]
     assert list(by_label["Ldim"].get_ydata()) == ldim == [2, 3, 4, 5]
@@ -121,10 +123,32 @@ def test_a_partial_search_is_drawn_as_its_proven_interval():
     assert any(t.endswith("out of budget, proven interval") for t in _legend(fig))
 
 
+def _brute_vc(M) -> int:
+    """The VC dimension by trying every set of instances (small classes only)."""
+    import itertools
+
+    rows = {tuple(r) for r in M.tolist()}
+    best = 0
+    for k in range(1, M.shape[1] + 1):
+        if not any(len({tuple(r[i] for i in S) for r in rows}) == 2**k
+                   for S in itertools.combinations(range(M.shape[1]), k)):
+            break
+        best = k
+    return best
+
+
 def test_search_values_have_named_columns(records):
+    from mistakebound.game.registry import load_setting
+
     ldim = [r for r in records if r["search"] == "ldim"]
-    assert [(r["ldim"], r["vc"], r["mistakes"]) for r in ldim] == [(2, 1, None), (3, 1, None), (4, 1, None),
-                                                                   (5, 1, None)]
+    assert [(r["ldim"], r["vc"], r["mistakes"]) for r in ldim] == [(2, None, None), (3, None, None), (4, None, None),
+                                                                   (5, None, None)]
+    vc = [r for r in records if r["search"] == "vc"]
+    assert len(vc) == 6 and all(r["exact"] and r["verdict"] == "ok" for r in vc)
+    for r in vc:
+        assert r["vc"] == _brute_vc(load_setting(r["class"]).matrix) and r["ldim"] is None and r["mistakes"] is None
+        assert r["bound_measure"] == "VCdim <= log2|H|"
+    assert [r["vc"] for r in vc if r["class"].startswith("power_set")] == [3, 7]  # 2^n sets shatter n points
     worst = {(r["learner"], r["size"]): r for r in records if r["search"] == "worst_case"}
     assert worst["Consistent", 8]["worst_case"] == 7 and worst["Halving", 8]["worst_case"] == 1  # Halving errs once on singletons
     assert all(r["mistakes"] is None and r["ldim"] is None for r in worst.values())

@@ -12,8 +12,8 @@ Examples
 >>> from mistakebound.interfaces.sweep import sweep
 >>> result = sweep({"grid": [{"kind": "search", "search": "ldim", "classes": ["thresholds"],
 ...                           "sizes": [1, 3, 7, 15]}]})
->>> [(r["ldim"], r["vc"]) for r in result.records]
-[(1, 1), (2, 1), (3, 1), (4, 1)]
+>>> [r["ldim"] for r in result.records]
+[1, 2, 3, 4]
 """
 
 from mistakebound.foundations.lazy import lazy_attributes

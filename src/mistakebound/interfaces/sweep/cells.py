@@ -12,15 +12,16 @@ seed), the players built by name by :func:`mistakebound.game.registry.build`, an
 judges the learner's claim (:func:`~mistakebound.verification.claims.stated_bound`,
 :func:`~mistakebound.verification.claims.judge`), as every front end does.  A
 ``"search"`` cell computes ``Ldim`` of the class
-(:class:`~mistakebound.theory.littlestone.LdimSearch`, judged against ``log2 |H|``) and
-its VC dimension (:func:`~mistakebound.theory.vc.vc_bounds`, the same node budget)
+(:class:`~mistakebound.theory.littlestone.LdimSearch`, judged against ``log2 |H|``), its
+VC dimension (:func:`~mistakebound.theory.vc.vc_bounds`, judged against the same, as
+``VCdim <= Ldim``)
 or the learner's worst case (:func:`~mistakebound.theory.worst_case.worst_case_mistakes`,
 judged against the learner's claim) within ``max_nodes``; a search out of budget
 reports ``exact = false`` with its proven ``lower`` and ``upper`` bounds.
 
 Verdicts: :func:`~mistakebound.verification.claims.judge`'s (``ok``, ``BROKEN``,
 ``undecided`` when a partial search's interval straddles the claim, ``no bound`` when
-the learner states none for this game); ``budget`` for an ``ldim`` search out of its
+the learner states none for this game); ``budget`` for an ``ldim`` or ``vc`` search out of its
 node or time budget (its claim ``Ldim <= log2 |H|`` is a theorem, so only the proven
 interval ``lower``, ``upper`` says anything); ``n/a`` (the player does not apply to the
 class); ``error``, a *player error*, kept on resume (a player raised, ``SystemExit`` and
@@ -28,9 +29,9 @@ a player's own ``KeyboardInterrupt`` included, or a ``module:Class`` that cannot
 imported; its ``error_type`` and one-line ``error`` are recorded); and ``infra``, an
 *infrastructure error* (:data:`INFRA`): the cell did not fail, the machine did (its
 worker process died, memory ran out), and a resumed sweep runs it again.  A partial
-search has no ``ratio`` and no value (``ldim``, ``worst_case``, ``measured``): a lower
+search has no ``ratio`` and no value (``ldim``, ``vc``, ``worst_case``, ``measured``): a lower
 bound is never reported as if it were the value.  A search's value has its own column
-(``ldim`` with ``vc`` beside it, ``worst_case``), never ``mistakes``, which is a game's.
+(``ldim``, ``vc``, ``worst_case``), never ``mistakes``, which is a game's.
 ``seconds`` is the wall time of the game or search and ``peak_kib`` its :mod:`tracemalloc`
 peak in KiB (Python allocations, numpy buffers included); building the class and importing the players come before and are not
 measured (each worker builds and caches them once).
@@ -52,7 +53,9 @@ Examples
 (3, 3.0, 'ok', True)
 >>> r = run_cell(Cell(kind="search", search="ldim", cls="thresholds:7", size=7))
 >>> r["ldim"], r["vc"], r["mistakes"]
-(3, 1, None)
+(3, None, None)
+>>> run_cell(Cell(kind="search", search="vc", cls="thresholds:7", size=7))["vc"]
+1
 """
 
 from __future__ import annotations
@@ -86,10 +89,9 @@ __all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "INFRA", "CLASS_CACHE_BYTES", "clas
 #: The input columns of a record (a cell's canonical inputs, plus its id first).
 INPUT_FIELDS = ("id", "kind", "search", "learner", "adversary", "class", "size", "seed", "horizon",
                 "realizable", "max_nodes")
-#: Every column of a record, in file order.  A search's value has its own column: ``ldim`` and ``vc``
-#: (an ``ldim`` search finds both, as the ``ldim`` command does), ``worst_case`` (the learner's
-#: ``M_A(H)``); ``mistakes`` is a game's only.  Each is filled when exact; a partial search's
-#: interval is in ``lower`` and ``upper``.
+#: Every column of a record, in file order.  A search's value has its own column: ``ldim``,
+#: ``vc`` (the VC dimension) and ``worst_case`` (the learner's ``M_A(H)``); ``mistakes`` is a
+#: game's only.  Each is filled when exact; a partial search's interval is in ``lower`` and ``upper``.
 FIELDS = INPUT_FIELDS + (
     "rounds", "mistakes", "expected_mistakes", "regret", "measured", "ldim", "vc", "worst_case", "bound",
     "bound_measure", "forced",
@@ -124,7 +126,7 @@ class Cell:
     horizon : int or None
         Rounds of the game; for a worst-case search, None means no horizon.
     realizable : bool
-    search : {"ldim", "worst_case"} or None
+    search : {"ldim", "vc", "worst_case"} or None
     max_nodes : int or None
         The node budget of a search.
     """
@@ -376,32 +378,30 @@ def _searched(record: dict, result: Any, verdict: Verdict, column: str) -> None:
                                           f"{result.describe()}; it runs again on resume")
 
 
+#: What a VC search cell is judged against: ``VCdim(H) <= Ldim(H) <= log2 |H|`` (textbook, Section 21.1).
+_VC_SOURCE = "VCdim(H) <= Ldim(H) <= log2 |H| (textbook ch. 21, Section 21.1)"
+#: The searches of a class alone: the function, the record's column, the theorem judged, its measure.
+_CLASS_SEARCHES = {
+    "ldim": (lambda H, max_nodes: LdimSearch(H).bounds(max_nodes=max_nodes), "ldim", _LOG_SOURCE, "Ldim <= log2|H|"),
+    "vc": (lambda H, max_nodes: vc_bounds(H, max_nodes=max_nodes), "vc", _VC_SOURCE, "VCdim <= log2|H|"),
+}
+
+
 def _search(cell: Cell, record: dict) -> None:
     H = _class(cell.cls)
-    if cell.search == "ldim":
-        b = LdimSearch(H).bounds(max_nodes=cell.max_nodes)
-        verdict = judge(b, Bound(math.log2(H.n_hypotheses) if H.n_hypotheses else 0.0, source=_LOG_SOURCE))
-        _searched(record, b, verdict, "ldim")
-        record["bound_measure"] = "Ldim <= log2|H|"
+    if cell.search in _CLASS_SEARCHES:
+        run, column, source, measure = _CLASS_SEARCHES[cell.search]
+        b = run(H, cell.max_nodes)
+        verdict = judge(b, Bound(math.log2(H.n_hypotheses) if H.n_hypotheses else 0.0, source=source))
+        _searched(record, b, verdict, column)
+        record["bound_measure"] = measure
         if not b.exact and record["verdict"] in ("ok", "undecided"):  # the claim is a theorem: only the interval
             record["verdict"] = "budget"
             record["note"] = _one_line(f"{b.describe()} after {b.nodes} nodes: raise max_nodes for the exact value")
-        _vc(record, H, cell.max_nodes, b if b.exact else None)
         return
     learner = registry.build("learner", cell.learner, H, rounds=cell.horizon)
     W = worst_case_mistakes(learner, H, horizon=cell.horizon, max_nodes=cell.max_nodes)
     _searched(record, W, judge(W, stated_bound(learner, H, rounds=cell.horizon, realizable=True)), "worst_case")
-
-
-def _vc(record: dict, H: Any, max_nodes: int | None, ldim: Any) -> None:
-    """Beside Ldim, the VC dimension (``VCdim <= Ldim``) within the same node budget; a partial one in ``note``."""
-    b = vc_bounds(H, max_nodes=max_nodes, ldim=ldim)
-    if b.status == "interrupted":
-        raise KeyboardInterrupt
-    if b.exact:
-        record["vc"] = int(b.lower)
-    else:
-        record["note"] = "; ".join(filter(None, (record.get("note"), _one_line(f"{b.describe()} after {b.nodes} nodes"))))
 
 
 def _one_line(text: str) -> str:

@@ -7,9 +7,9 @@
   largest seed's value, the learner's bound dashed in its colour (equal bounds with
   interleaved dashes and ``(= bound of X)`` in the legend), and a red cross where a
   seed broke the bound;
-* for ``ldim`` search cells, Ldim and the VC dimension of each family against the size,
-  with the bound ``log2 |H|``; for ``worst_case`` cells, each learner's ``M_A(H)``
-  against its claim.  A search out of budget is drawn as its proven interval.
+* for ``ldim`` and ``vc`` search cells, Ldim and the VC dimension of each family against
+  the size, in one figure, with the bound ``log2 |H|``; for ``worst_case`` cells, each
+  learner's ``M_A(H)`` against its claim.  A search out of budget is drawn as its proven interval.
 
 When the sizes grow geometrically (``4, 8, 16, ...`` or ``3, 7, 15, ...``) the size axis is
 logarithmic in base 2 with a tick at each size.  Curves that would coincide are dodged
@@ -48,6 +48,8 @@ __all__ = ["plot_records", "sweep_figures", "doubling"]
 
 _MARKERS = "osD^vP*Xh<>p"
 _BROKEN = "#d62728"
+#: The searches of a class, drawn together: their record column and their name.
+_DIMENSIONS = {"ldim": "Ldim", "vc": "VCdim"}
 
 
 def doubling(sizes: Iterable[float]) -> bool:
@@ -62,8 +64,23 @@ def doubling(sizes: Iterable[float]) -> bool:
     return len(s) >= 3 and s[0] > 0 and all(b >= 1.5 * a for a, b in zip(s, s[1:]))
 
 
-def _family(spec: str) -> str:
-    return re.split(r"[:(]", spec, maxsplit=1)[0]
+def _family(spec: str, size: Any) -> str:
+    """The class entry a spec was made from: ``thresholds`` for ``thresholds:8``, ``random:{n},30`` for
+    ``random:8,30`` (size 8), so that the classes of two entries of one family get two figures.
+
+    Examples
+    --------
+    >>> _family("thresholds:8", 8), _family("random:8,30,0.5,1", 8), _family("k_sparse:6,2", 6)
+    ('thresholds', 'random:{n},30,0.5,1', 'k_sparse:{n},2')
+    """
+    name, colon, args = spec.partition(":")
+    tokens = args.split(",")
+    if not colon or str(size) not in tokens:
+        return re.split(r"[:(]", spec, maxsplit=1)[0]
+    if tokens == [str(size)]:
+        return name
+    tokens[tokens.index(str(size))] = "{n}"
+    return f"{name}:{','.join(tokens)}"
 
 
 def _slug(text: str) -> str:
@@ -230,7 +247,7 @@ def sweep_figures(records: Iterable[dict]) -> list[tuple[str, Any]]:
 
     Game cells: one figure per (class family, adversary, measure, horizon), named
     ``FAMILY-ADVERSARY[-unrealizable][-T<horizon>]`` (the horizon only when the sweep
-    has several).  Search cells: ``FAMILY-ldim`` (Ldim and VCdim with ``log2 |H|``) and
+    has several).  Search cells: ``FAMILY-dimension`` (Ldim and VCdim with ``log2 |H|``) and
     ``FAMILY-worst_case[-T<horizon>]``.  Cells without a size (a fixed class spec) or
     without a value (errors, ``n/a``) are left out.
     """
@@ -240,7 +257,7 @@ def sweep_figures(records: Iterable[dict]) -> list[tuple[str, Any]]:
     horizons: dict[tuple, set] = defaultdict(set)
     for r in records:
         size = float(r["size"])
-        family = _family(r["class"])
+        family = _family(r["class"], r["size"])
         if r.get("kind") == "game":
             measure, value, bound = _game_value(r)
             if value is None:
@@ -249,14 +266,14 @@ def sweep_figures(records: Iterable[dict]) -> list[tuple[str, Any]]:
             horizons[key[:3]].add(r.get("horizon"))
             one = games[key].setdefault(r["learner"], _Series())
             one.add(size, value, bound, r.get("verdict"))
-        elif r.get("search") == "ldim":
-            key = (family, "ldim", None)
-            for name, column in (("Ldim", "ldim"), ("VCdim", "vc")):
-                one = searches[key].setdefault(name, _Series())
-                one.add(size, r.get(column), None, None)
-                if column == "ldim" and r.get("exact") is False and r.get("lower") is not None:
-                    top = min(float(r["upper"]), float(r["bound"])) if r.get("bound") is not None else float(r["upper"])
-                    one.intervals[size] = (float(r["lower"]), top)
+        elif r.get("search") in _DIMENSIONS:
+            key = (family, "dimension", None)
+            name = _DIMENSIONS[r["search"]]
+            one = searches[key].setdefault(name, _Series())
+            one.add(size, r.get(r["search"]), None, None)
+            if r.get("exact") is False and r.get("lower") is not None:  # both are at most log2 |H|
+                top = min(float(r["upper"]), float(r["bound"])) if r.get("bound") is not None else float(r["upper"])
+                one.intervals[size] = (float(r["lower"]), top)
             if r.get("bound") is not None:
                 one = searches[key].setdefault("log2 |H|", _Series())
                 one.bounds[size] = float(r["bound"])
@@ -282,9 +299,11 @@ def sweep_figures(records: Iterable[dict]) -> list[tuple[str, Any]]:
         name += f"-T{horizon}" if several else ""
         written.append((name, fig))
     for (family, search, horizon), series in sorted(searches.items(), key=lambda kv: str(kv[0])):
-        if search == "ldim":
-            title = f"{family}: Ldim and VC dimension against size (exact searches), bound log2 |H|"
+        if search == "dimension":
+            shown = " and ".join(n for n in ("Ldim", "VCdim") if n in series)
+            title = f"{family}: {shown} against size, with the bound log2 |H|"
             ylabel = "dimension"
+            series = {k: series[k] for k in ("Ldim", "VCdim", "log2 |H|") if k in series}  # the same order always
         else:
             rounds = "no horizon" if horizon is None else f"horizon {horizon}"
             title = f"{family}: worst case M_A(H) of each learner ({rounds}), with its claim"

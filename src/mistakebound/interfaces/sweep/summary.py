@@ -48,7 +48,7 @@ def replay_command(record: dict) -> str:
         command = (f"mistakebound worst-case {q(record['learner'])} {q(record['class'])} "
                    f"--max-nodes {record['max_nodes']}")
         return command if record.get("horizon") is None else command + f" --horizon {record['horizon']}"
-    return f"mistakebound ldim {q(record['class'])} --max-nodes {record['max_nodes']}"
+    return f"mistakebound ldim {q(record['class'])} --max-nodes {record['max_nodes']}"  # it finds VCdim too
 
 
 def violations(records: Iterable[dict]) -> list[dict]:
@@ -66,7 +66,8 @@ def _where(r: dict) -> str:
 
 
 def learner_table(records: Iterable[dict]) -> list[dict]:
-    """One row per learner (``"(ldim)"`` for Ldim searches): counts and the worst ratio of exact values.
+    """One row per learner (``"(ldim)"``, ``"(vc)"`` for searches of a class): counts and the worst ratio of exact
+    values.
 
     Examples
     --------
