@@ -128,7 +128,8 @@ def test_regret_plot_labels_and_randomized_learners():
     (line,) = bound_lines(ax)
     assert line.get_ydata()[0] == pytest.approx(bound.value)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert texts[0].endswith(f"regret {T.regret:.4g}") and texts[1].endswith("bound = 14.42")  # 4 significant digits
+    assert texts[0].endswith(f"regret {T.regret:.4g}")
+    assert texts[1].endswith("bound = 14.42 for every t <= T")  # 4 significant digits; tuned to the horizon
 
 
 def test_bounds_may_be_bounds_numbers_or_none_and_a_bound_without_a_number_draws_no_line():
@@ -404,3 +405,18 @@ def test_a_learner_that_cannot_play_is_a_note_and_the_others_are_drawn(monkeypat
                                     "--adversary", "opposite-label", "--out", str(tmp_path / "q.png"))
     assert code == 2 and fig is None and not (tmp_path / "q.png").exists()
     assert "error: LittlestoneExperts cannot play 100 rounds on intervals(32)" in out
+
+
+def test_a_deterministic_curve_beside_a_randomized_one_counts_mistakes_and_log_markers_spread():
+    from mistakebound.learners.experts_from_class import ExpertsFromClass
+
+    H = classes.singletons(8)
+    games = [play(Halving(H), OppositeLabel(), H, rounds=8, seed=0), play(ExpertsFromClass(H, 8), OppositeLabel(), H,
+                                                                          rounds=8, seed=0)]
+    texts = _legend(plot_cumulative(games, [None, None], "t", labels=["Halving", "EFC"]).axes[0])
+    assert texts[0] == "Halving: 1 mistake" and texts[1].startswith("EFC: 0.875 expected mistakes")
+    H = classes.singletons(500)
+    T = play(Consistent(H), OppositeLabel(), H, rounds=500, seed=0)
+    (line,) = data_lines(plot_cumulative([T], [None], "t", log=True).axes[0])
+    marks = np.asarray(line.get_markevery(), dtype=float)
+    assert len(marks) >= 10 and marks[len(marks) // 2] < 100  # half the markers in the first fifth: even on log t

@@ -185,3 +185,14 @@ def test_the_summary_names_the_worst_cell_in_full(records):
     for row in table:
         line = next(line for line in text.splitlines() if line.startswith(row["learner"] + " "))
         assert row["at"] is None or f"  {row['at']}  " in line
+
+
+def test_two_entries_of_one_family_get_a_figure_each():
+    from mistakebound.interfaces.sweep.figures import sweep_figures
+
+    pytest.importorskip("matplotlib")
+    rows = sweep({"grid": [{"kind": "search", "search": "vc", "classes": ["random:{n},6,0.5,1", "random:{n},9,0.5,1"],
+                            "sizes": [4, 8, 16]}]}, executor="inprocess").records
+    figures = dict(sweep_figures(rows))
+    assert sorted(figures) == ["random-n-6-0.5-1-dimension", "random-n-9-0.5-1-dimension"]
+    assert figures["random-n-9-0.5-1-dimension"].axes[0].get_title().startswith("random:{n},9,0.5,1: VCdim")

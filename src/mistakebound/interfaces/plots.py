@@ -274,6 +274,11 @@ def _label(value: float) -> str:
     return number_text(value, digits=4)
 
 
+def _randomized(transcript: Any) -> bool:
+    """Whether a learner predicted with a probability other than 0 or 1 in the game."""
+    return not isinstance(transcript, OCOTranscript) and any(not float(r.p).is_integer() for r in transcript.rounds)
+
+
 def _measure_of(bound: Any) -> str | None:
     claim = bound.claim if isinstance(bound, BoundCurve) else bound
     return claim.measure if isinstance(claim, Bound) and claim.stated else None
@@ -377,7 +382,7 @@ def plot_cumulative(
     if len(names) != len(transcripts):
         raise InvalidArgumentError(f"labels: expected one per transcript ({len(transcripts)}), got {len(names)}")
     curves = [cumulative_curve(t, H=H, measure=measure) for t in transcripts]
-    randomized = any(not float(r.p).is_integer() for t in transcripts if not isinstance(t, OCOTranscript) for r in t.rounds)
+    randomized = any(_randomized(t) for t in transcripts)
 
     fig = _figure(PAPER_WIDTH, 4.6 + 0.25 * len(notes))
     ax = fig.add_subplot()
@@ -385,11 +390,11 @@ def plot_cumulative(
     n = len(transcripts)
     longest = max(len(c) - 1 for c in curves)
     step = max(1, math.ceil(longest / 14))  # about 14 markers on the longest curve
-    for i, (curve, name, color) in enumerate(zip(curves, names, colors)):
+    for i, (curve, name, color, game) in enumerate(zip(curves, names, colors, transcripts)):
         total = _label(curve[-1])
         if measure == "regret":
             summary = f"regret {total}"
-        elif randomized:
+        elif not float(curve[-1]).is_integer() or _randomized(game):
             summary = f"{total} expected mistakes"
         else:
             summary = f"{total} mistake{'' if curve[-1] == 1 else 's'}"
@@ -399,7 +404,11 @@ def plot_cumulative(
         # earlier curves drawn thicker and below, each with its own marker at its own rounds (offset by
         # i * step / n), so curves that coincide stay visible
         last = len(curve) - 1
-        marks = sorted(set(range(min((i * step) // n, last), last + 1, step)) | {last})
+        if log:  # as evenly spaced on a logarithmic axis: geometric, each curve's a fraction of a step later
+            spots = np.geomspace(1, max(longest, 1), 14) * (max(longest, 1) ** (1 / 13)) ** (i / n)
+            marks = sorted({int(round(x)) for x in spots if x <= last} | {last})
+        else:
+            marks = sorted(set(range(min((i * step) // n, last), last + 1, step)) | {last})
         ax.plot(
             np.arange(len(curve)), curve, color=color, zorder=2 + i,
             linewidth=1.2 + 1.8 * (n - 1 - i) / max(n - 1, 1) if n > 1 else 1.8,
@@ -421,8 +430,9 @@ def plot_cumulative(
             also = "" if j == 0 else f" (= bound of {names[members[0]]})"
             if shape[0] == "flat":
                 tops.append(shape[1])
+                tuned = isinstance(bounds[i], Bound) and "at most T rounds" in bounds[i].assumptions
                 ax.axhline(shape[1], color=colors[i], linestyle=style, linewidth=1.6, zorder=1,
-                           label=f"{names[i]} bound = {_label(shape[1])}{also}")
+                           label=f"{names[i]} bound = {_label(shape[1])}{' for every t <= T' if tuned else ''}{also}")
             else:
                 _, ts, values = shape
                 tops.append(max(values))
