@@ -248,7 +248,7 @@ def test_plot_with_random_arguments(files, data):
     names = data.draw(st.lists(learners, min_size=0, max_size=2)).copy()
     argv = ["plot", data.draw(class_args(files)), "--learners", ",".join(names),
             "--adversary", data.draw(adversaries), "--out", data.draw(out_args(files, [".png", ".svg", ".jpg"]))]
-    argv += data.draw(flags({"--rounds": small_numbers, "--seed": numbers}, ["--unrealizable"]))
+    argv += data.draw(flags({"--rounds": small_numbers, "--seed": numbers}, ["--unrealizable", "--log"]))
     assert_well_behaved(argv)
 
 

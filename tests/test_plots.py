@@ -128,7 +128,8 @@ def test_regret_plot_labels_and_randomized_learners():
     (line,) = bound_lines(ax)
     assert line.get_ydata()[0] == pytest.approx(bound.value)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert texts[0].endswith(f"regret {T.regret:.4g}") and texts[1].endswith("bound = 14.42")  # 4 significant digits
+    assert texts[0].endswith(f"regret {T.regret:.4g}")
+    assert texts[1].endswith("bound = 14.42 for every t <= T")  # 4 significant digits; tuned to the horizon
 
 
 def test_bounds_may_be_bounds_numbers_or_none_and_a_bound_without_a_number_draws_no_line():
@@ -296,3 +297,126 @@ def test_missing_matplotlib_names_the_extra(monkeypatch):
     H = classes.thresholds(3)
     with pytest.raises(PlotDependencyError, match=r"mistakebound\[plot\]"):
         draw_tree(shattered_tree(H), H)
+
+
+# ------------------------------------------------- issue 16: a researcher's first figures
+def _legend(ax) -> list[str]:
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def _captured_plot(monkeypatch, capsys, *argv):
+    """Run ``mistakebound plot ...`` and return (exit code, stdout, the figure it saved)."""
+    import mistakebound.interfaces.plots as plots
+    from mistakebound.interfaces.cli import main
+
+    saved = []
+    real = plots.save_figure
+    monkeypatch.setattr(plots, "save_figure", lambda fig, path, **kw: (saved.append(fig), real(fig, path, **kw))[1])
+    code = main(["plot", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err, (saved[0] if saved else None)
+
+
+def test_equal_bounds_say_whose_bound_they_equal_and_coinciding_curves_say_so():
+    H = classes.thresholds(15)  # Halving's log2 16 = 4 = SOA's Ldim, and both err once against OppositeLabel
+    transcripts = [play(L(H), OppositeLabel(), H, rounds=20, seed=0) for L in (Halving, SOA, Consistent)]
+    assert np.array_equal(cumulative_curve(transcripts[0]), cumulative_curve(transcripts[1]))
+    fig = plot_cumulative(transcripts, [4.0, 4, 15], "t", labels=["Halving", "SOA", "Consistent"])
+    ax = fig.axes[0]
+    texts = _legend(ax)
+    assert "Halving bound = 4" in texts and "SOA bound = 4 (= bound of Halving)" in texts
+    assert "Consistent bound = 15" in texts  # a bound equal to no other says nothing more
+    assert any(t.startswith("SOA: 1 mistake (same curve as Halving)") for t in texts)
+    curves = data_lines(ax)
+    assert len({line.get_marker() for line in curves}) == 3  # a marker each
+    assert curves[0].get_linewidth() > curves[1].get_linewidth()  # the one below is thicker
+
+
+def test_markers_of_coinciding_curves_sit_at_different_rounds():
+    H = classes.singletons(40)
+    transcripts = [play(Consistent(H), OppositeLabel(), H, rounds=40, seed=0) for _ in range(3)]
+    fig = plot_cumulative(transcripts, [None] * 3, "t", labels=["a", "b", "c"])
+    marks = [set(line.get_markevery()) - {len(transcripts[0])} for line in data_lines(fig.axes[0])]
+    assert all(marks) and not (marks[0] & marks[1]) and not (marks[1] & marks[2])
+
+
+def test_log_sets_logarithmic_axes_that_keep_zero(monkeypatch, capsys, tmp_path):
+    H = classes.thresholds(7)
+    T = play(Halving(H), OppositeLabel(), H, rounds=10, seed=0)
+    fig = plot_cumulative([T], [1000.0], "t", log=True)
+    ax = fig.axes[0]
+    assert (ax.get_xscale(), ax.get_yscale()) == ("symlog", "symlog")
+    assert ax.get_ylim()[0] <= 0 < 1000 < ax.get_ylim()[1]  # round 0, a count of 0 and the bound all shown
+    assert plot_cumulative([T], [3.0], "t").axes[0].get_yscale() == "linear"
+    code, _, fig = _captured_plot(monkeypatch, capsys, "thresholds:7", "--learners", "halving", "--adversary",
+                                  "opposite-label", "--log", "--out", str(tmp_path / "p.png"))
+    assert code == 0 and fig.axes[0].get_yscale() == "symlog"
+
+
+def test_a_long_title_is_wrapped_inside_the_figure():
+    H = classes.thresholds(7)
+    T = play(Halving(H), OppositeLabel(), H, rounds=10, seed=0)
+    title = "Cumulative mistakes on " + "a class with a long description, " * 4 + "(realizable, seed 0)"
+    fig = plot_cumulative([T], [3.0], title)
+    fig.canvas.draw()
+    box = fig.axes[0].title.get_window_extent()
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.width  # nothing clipped
+    assert fig.axes[0].get_title().replace("\n", " ") == title  # every word kept
+    assert fig.get_figwidth() == pytest.approx(6.5)  # printed at 100% on a paper's text width
+
+
+def test_a_regret_bound_that_grows_with_t_is_drawn_as_a_curve(monkeypatch, capsys, tmp_path):
+    from mistakebound.interfaces.plots import BoundCurve, claim_curve
+    from mistakebound.learners import DoublingTrick
+
+    H = classes.thresholds(7)
+    learner = DoublingTrick.for_setting(H)
+    T = play(learner, ObliviousCoin(), H, rounds=60, seed=1, realizable=False)
+    curve = claim_curve(learner, H, rounds=60, realizable=False, transcript=T)
+    assert isinstance(curve, BoundCurve) and curve.t == tuple(range(1, 61))
+    for t, value in zip(curve.t, curve.value):  # each point is the learner's own claim for t rounds
+        assert value == pytest.approx(stated_bound(learner, H, rounds=t, realizable=False).value)
+    assert curve.value[-1] == stated_bound(learner, H, rounds=60, realizable=False, transcript=T).value
+    assert len(set(curve.value)) > 5  # not flat
+    # a claim that does not change with t stays one number, drawn flat
+    assert claim_curve(Halving(H), H, rounds=60) == stated_bound(Halving(H), H, rounds=60)
+    code, out, fig = _captured_plot(monkeypatch, capsys, "thresholds:7", "--learners", "doubling-trick,halving",
+                                    "--adversary", "oblivious-coin", "--rounds", "60", "--unrealizable",
+                                    "--out", str(tmp_path / "r.png"))
+    assert code == 0, out
+    (line,) = [ln for ln in fig.axes[0].get_lines() if ln.get_label().startswith("DoublingTrick bound(t)")]
+    assert np.asarray(line.get_xdata()).tolist() == list(range(1, 61))
+    assert np.asarray(line.get_ydata()) == pytest.approx(curve.value)
+
+
+def test_a_learner_that_cannot_play_is_a_note_and_the_others_are_drawn(monkeypatch, capsys, tmp_path):
+    # LittlestoneExperts refuses intervals(32) for 100 rounds (10^11 groups of experts)
+    code, out, fig = _captured_plot(monkeypatch, capsys, "intervals:32", "--learners",
+                                    "halving,soa,littlestone-experts", "--adversary", "opposite-label",
+                                    "--out", str(tmp_path / "p.png"))
+    assert code == 0, out
+    assert [row.split()[0] for row in out.splitlines()[2:4]] == ["Halving", "SOA"]
+    assert "LittlestoneExperts not drawn: LittlestoneExperts cannot play 100 rounds on intervals(32)" in out
+    assert len(data_lines(fig.axes[0])) == 2
+    assert "LittlestoneExperts not drawn" in fig._supxlabel.get_text()
+    assert (tmp_path / "p.png").stat().st_size > 1000
+    # when no learner can play, there is nothing to draw: the refusal is the error
+    code, out, fig = _captured_plot(monkeypatch, capsys, "intervals:32", "--learners", "littlestone-experts",
+                                    "--adversary", "opposite-label", "--out", str(tmp_path / "q.png"))
+    assert code == 2 and fig is None and not (tmp_path / "q.png").exists()
+    assert "error: LittlestoneExperts cannot play 100 rounds on intervals(32)" in out
+
+
+def test_a_deterministic_curve_beside_a_randomized_one_counts_mistakes_and_log_markers_spread():
+    from mistakebound.learners.experts_from_class import ExpertsFromClass
+
+    H = classes.singletons(8)
+    games = [play(Halving(H), OppositeLabel(), H, rounds=8, seed=0), play(ExpertsFromClass(H, 8), OppositeLabel(), H,
+                                                                          rounds=8, seed=0)]
+    texts = _legend(plot_cumulative(games, [None, None], "t", labels=["Halving", "EFC"]).axes[0])
+    assert texts[0] == "Halving: 1 mistake" and texts[1].startswith("EFC: 0.875 expected mistakes")
+    H = classes.singletons(500)
+    T = play(Consistent(H), OppositeLabel(), H, rounds=500, seed=0)
+    (line,) = data_lines(plot_cumulative([T], [None], "t", log=True).axes[0])
+    marks = np.asarray(line.get_markevery(), dtype=float)
+    assert len(marks) >= 10 and marks[len(marks) // 2] < 100  # half the markers in the first fifth: even on log t

@@ -69,7 +69,8 @@ def test_game_records_agree_with_direct_play_and_searches_with_independent_oracl
         if r["learner"] == "ExpertsFromClass":  # randomized: judged on its expected mistakes
             assert r["bound_measure"] == "expected mistakes" and r["measured"] == pytest.approx(T.expected_mistakes)
     for r in (r for r in inprocess if r["search"] == "ldim"):
-        assert r["exact"] and r["mistakes"] == textbook_ldim(load_setting(r["class"]).matrix)
+        assert r["exact"] and r["ldim"] == textbook_ldim(load_setting(r["class"]).matrix)
+        assert r["mistakes"] is None and r["vc"] is None  # a search's value has its own column, never a game's
     for r in (r for r in inprocess if r["search"] == "worst_case"):
         H = load_setting(r["class"])
         learner = build("learner", r["learner"], H)
@@ -80,7 +81,9 @@ def test_game_records_agree_with_direct_play_and_searches_with_independent_oracl
         # a search out of budget proved only its interval: the claim inside it is never "ok"
         if not W.exact:
             assert r["verdict"] == ("BROKEN" if W.lower > claim.value + TOLERANCE else "undecided")
-            assert r["mistakes"] is None and r["upper"] == float("inf")
+            assert r["worst_case"] is None and r["mistakes"] is None and r["upper"] == float("inf")
+        else:
+            assert r["worst_case"] == W.lower and r["mistakes"] is None
     assert any(not r["exact"] for r in inprocess if r["search"] == "worst_case"), "no partial search tested"
 
 
@@ -244,7 +247,7 @@ def test_a_partial_worst_case_search_is_never_ok_from_the_claim():
                         "classes": ["singletons"], "sizes": [5], "max_nodes": 1}]}
     records = {r["learner"]: r for r in sweep(config, executor="inprocess").records}
     honest, planted = records["Consistent"], records[PREFIX + "Overconfident"]
-    assert honest["exact"] is False and honest["upper"] == float("inf") and honest["mistakes"] is None
+    assert honest["exact"] is False and honest["upper"] == float("inf") and honest["worst_case"] is None
     assert honest["lower"] <= honest["bound"] == 4
     assert honest["verdict"] == "undecided" and "against bound 4" in honest["note"]
     assert planted["lower"] > planted["bound"] == 0 and planted["verdict"] == "BROKEN"
@@ -343,8 +346,8 @@ def test_an_ldim_search_out_of_budget_is_budget_not_ok_and_its_lower_bound_is_no
     partial, exact = sweep(config, executor="inprocess").records
     assert (partial["exact"], partial["lower"], partial["upper"]) == (False, 1.0, 10.0)
     assert partial["verdict"] == "budget" and "raise max_nodes" in partial["note"]
-    assert partial["ratio"] is None and partial["mistakes"] is None and partial["measured"] is None
-    assert exact["verdict"] == "ok" and exact["ratio"] == 1.0 and exact["mistakes"] == 3
+    assert partial["ratio"] is None and partial["ldim"] is None and partial["measured"] is None
+    assert exact["verdict"] == "ok" and exact["ratio"] == 1.0 and (exact["ldim"], exact["mistakes"]) == (3, None)
     text = format_summary([partial, exact])
     row = next(line for line in text.splitlines() if line.startswith("(ldim) "))
     assert row.split()[2:4] == ["1", "thresholds:7"]  # the worst ratio of the exact cell only
@@ -414,7 +417,7 @@ def test_a_search_stopped_by_memory_is_an_infrastructure_error_that_keeps_its_pr
     assert (record["verdict"], record["error_type"]) == ("infra", "InsufficientMemoryError")
     assert "out of memory after 7 nodes" in record["error"] and "runs again on resume" in record["error"]
     assert (record["exact"], record["lower"], record["upper"]) == (False, 2.0, 5.0)  # what it proved is kept
-    assert record["ratio"] is None and record["mistakes"] is None
+    assert record["ratio"] is None and record["ldim"] is None
     # out of nodes instead: a finished cell, verdict budget (not ok, not an error)
     monkeypatch.setattr(cells.LdimSearch, "bounds",
                         lambda self, **kw: SearchResult(lower=2, upper=5, status="budget", nodes=7))

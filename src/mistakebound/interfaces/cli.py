@@ -949,7 +949,7 @@ def _cmd_tree(args, out) -> int:
 
 
 def _cmd_plot(args, out) -> int:
-    from mistakebound.interfaces.plots import FIGURE_FORMATS, plot_cumulative, save_figure
+    from mistakebound.interfaces.plots import FIGURE_FORMATS, claim_curve, plot_cumulative, save_figure
 
     if args.rounds is None:
         args.rounds = DEFAULT_ROUNDS
@@ -962,11 +962,20 @@ def _cmd_plot(args, out) -> int:
     _require_plots()
     setting = registry.load_setting(args.cls)
     games: list[tuple[str, Any, Bound, Verdict]] = []
+    learners: list[Any] = []
+    refused: list[tuple[str, MistakeboundError]] = []  # learners that cannot play this game: a note each
     try:
         with Progress(len(names), desc="plot", unit="games") as bar:
             for name, label in zip(names, labels):
-                _, T, claim, verdict = _run_game(args, setting, name)
-                games.append((label, T, claim, verdict))
+                try:
+                    learner, T, claim, verdict = _run_game(args, setting, name)
+                except GameError:
+                    raise
+                except MistakeboundError as exc:  # refused (not applicable, too large...): the others are drawn
+                    refused.append((label, exc))
+                else:
+                    games.append((label, T, claim, verdict))
+                    learners.append(learner)
                 bar.update()
     except KeyboardInterrupt:
         print(f"interrupted after {len(games)} of {len(names)} games; no figure written", file=out)
@@ -974,20 +983,27 @@ def _cmd_plot(args, out) -> int:
         return EXIT_INTERRUPTED
     except GameError as exc:  # a player broke a rule: a game errored (exit 1), as in play
         message = " ".join(str(exc).split())
-        print(f"game {len(games) + 1} of {len(names)} stopped: {message}; no figure written", file=out)
+        print(f"game {len(games) + len(refused) + 1} of {len(names)} stopped: {message}; no figure written", file=out)
         _print_games(games, out)
         _error("plot", f"error: {message}")
         return EXIT_BROKEN
+    if not games:  # nothing to draw: the first refusal is the error (bad input, exit 2)
+        raise refused[0][1]
+    notes = [f"{label} not drawn: {' '.join(str(exc).split())}" for label, exc in refused]
     oco = isinstance(setting, OCOSetting)
     regret_curve = oco or (args.unrealizable and isinstance(setting, (HypothesisClass, ExpertAdvice)))
     measure = "regret" if regret_curve else "mistakes"  # spaces without a best hypothesis: mistakes
     kind = "online convex optimisation" if oco else ("unrealizable" if args.unrealizable else "realizable")
     what = "Regret" if measure == "regret" else "Cumulative mistakes"
     title = f"{what} on {setting.describe()} against {adversary_name} ({kind}, seed {args.seed})"
-    bounds = [c if c.stated and (c.measure == "regret") == regret_curve else None for _, _, c, _ in games]
+    bounds = [claim_curve(learner, setting, rounds=args.rounds, realizable=not args.unrealizable, transcript=T)
+              if c.stated and (c.measure == "regret") == regret_curve else None
+              for learner, (_, T, c, _) in zip(learners, games)]
     fig = plot_cumulative([T for _, T, _, _ in games], bounds, title, H=setting, measure=measure,
-                          labels=[label for label, _, _, _ in games])
+                          labels=[label for label, _, _, _ in games], log=args.log, notes=notes)
     _print_games(games, out)  # the games first: a figure that cannot be written loses none of them
+    for note in notes:
+        print(note, file=out)
     _write_output("--out", args.out, out, f"wrote {args.out}", save=lambda: save_figure(fig, args.out))
     return EXIT_BROKEN if any(v.broken for *_, v in games) else EXIT_OK
 
@@ -1212,8 +1228,9 @@ def _parser() -> argparse.ArgumentParser:
         "plot", "draw cumulative mistakes (or regret) against the learners' claims",
         "Play each learner of --learners against --adversary on SETTING (same seed) and draw "
         "cumulative mistakes over the rounds, or with --unrealizable (and on oco settings) the "
-        "regret, each learner's claimed bound a dashed line of its colour. Needs matplotlib "
-        "(pip install 'mistakebound[plot]').",
+        "regret, each learner's claimed bound dashed in its colour (a curve in t when the claim "
+        "grows with the rounds). A learner that cannot play this game is left out with a note "
+        "under the figure. Needs matplotlib (pip install 'mistakebound[plot]').",
     )
     plot.add_argument("cls", metavar="SETTING", help="a zoo class, a space, or a class file (listed below)")
     plot.add_argument("--learners", required=True, metavar="L1,L2", help="comma-separated learner names")
@@ -1222,6 +1239,8 @@ def _parser() -> argparse.ArgumentParser:
     plot.add_argument("--seed", type=seed, default=0, help="seed of every game (default 0)")
     plot.add_argument("--unrealizable", action="store_true", help="unrealizable games; plot the regret")
     plot.add_argument("--out", metavar="FILE", required=True, help="the figure: a .png, .svg or .pdf file name")
+    plot.add_argument("--log", action="store_true",
+                      help="logarithmic axes (linear below 1, so 0 stays on them): for bounds far above the curves")
     plot.set_defaults(run=_cmd_plot)
 
     from mistakebound.interfaces.sweep.cli import add_parser as add_sweep_parser

@@ -1,8 +1,11 @@
 """Figures: cumulative mistakes (or regret) against the proven bounds, and game trees.
 
 * :func:`plot_cumulative` draws, for one or several transcripts, the cumulative
-  (expected) mistakes or the regret over the rounds, with each learner's proven bound
-  as a dashed horizontal line of the same colour.
+  (expected) mistakes or the regret over the rounds, with each learner's claimed bound
+  dashed in the same colour: a horizontal line, or a curve in ``t`` when the claim grows
+  with the rounds (:func:`claim_curve`).  Equal bounds and coinciding curves stay
+  distinguishable, the legend sits under the axes, ``log=True`` gives logarithmic axes,
+  and ``notes`` (a learner that could not play) are printed under the figure.
 * :func:`draw_tree` draws a shattered tree (:func:`~mistakebound.shattered_tree`):
   internal nodes labelled with their instances, edges with the labels 0 and 1, leaves
   with the names of their witness hypotheses; the layout is layered (depth by depth,
@@ -37,19 +40,22 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.text import number_text
+from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.spaces import ExpertAdvice
-from mistakebound.verification.claims import Bound
+from mistakebound.verification.claims import Bound, stated_bound
 
 __all__ = [
     "PlotDependencyError",
@@ -59,7 +65,10 @@ __all__ = [
     "save_figure",
     "write_atomically",
     "cumulative_curve",
+    "claim_curve",
+    "BoundCurve",
     "FIGURE_FORMATS",
+    "PAPER_WIDTH",
 ]
 
 #: The file suffixes :func:`save_figure` writes.
@@ -161,8 +170,99 @@ def _best_in_hindsight(rounds: Sequence[Any], H: Any) -> np.ndarray:
     return np.asarray(best, dtype=float)
 
 
+@frozen
+class BoundCurve:
+    """A learner's claim as a function of the rounds: ``value[i]`` bounds the game's first ``t[i]`` rounds.
+
+    Made by :func:`claim_curve`; :func:`plot_cumulative` draws it as a dashed curve.
+
+    Attributes
+    ----------
+    t : tuple of int
+        Rounds, increasing.
+    value : tuple of float
+        The claim for a game of ``t[i]`` rounds.
+    claim : Bound
+        The claim for the whole game (the one judged), whose value is ``value[-1]``.
+    """
+
+    t: tuple = field(converter=lambda ts: tuple(int(t) for t in ts))
+    value: tuple = field(converter=lambda vs: tuple(float(v) for v in vs))
+    claim: Bound = field(factory=lambda: Bound(None))
+
+    def __attrs_post_init__(self) -> None:
+        if len(self.t) != len(self.value) or not self.t:
+            raise InvalidArgumentError(f"value: expected one value per round t ({len(self.t)}), got {len(self.value)}")
+
+
+def _sample_rounds(n: int, points: int) -> list[int]:
+    """The rounds a claim is asked about: every ``t`` up to ``points``, else ``points`` spread linearly and geometrically."""
+    if n <= points:
+        return list(range(1, n + 1))
+    spread = np.concatenate([np.linspace(1, n, points // 2), np.geomspace(1, n, points - points // 2)])
+    return sorted({int(round(t)) for t in spread} | {n})
+
+
+def claim_curve(
+    learner: Any, setting: Any, *, rounds: int | None = None, realizable: bool = True, transcript: Any = None,
+    points: int = 150,
+) -> BoundCurve | Bound:
+    """The learner's claim for the first ``t`` rounds, ``t = 1 .. T``: its bound as a function of ``t``.
+
+    Each value is the learner's own claim for a game of ``t`` rounds, asked through
+    :func:`~mistakebound.verification.claims.stated_bound` (the one lookup of a claim);
+    the last is the claim for the whole game, read with its transcript (the one judged).
+    A claim that does not change with ``t`` (a mistake bound, or a learner tuned to the
+    horizon ``T``, whose claim holds for every game of at most ``T`` rounds), or that needs
+    the finished game to be stated, is returned as that one :class:`Bound`, drawn flat.
+
+    Parameters
+    ----------
+    learner
+        The learner that played (its claim may depend on its parameters).
+    setting : HypothesisClass or Space
+    rounds : int, optional
+        The horizon the game was played with.
+    realizable : bool
+    transcript : Transcript, optional
+        The finished game; ``T`` is its length (else ``rounds``).
+    points : int
+        At most about this many rounds are asked (every ``t`` for short games).
+
+    Returns
+    -------
+    BoundCurve or Bound
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.learners import Halving, DoublingTrick
+    >>> H = classes.thresholds(7)
+    >>> claim_curve(Halving(H), H, rounds=20).value  # log2 |H|: the same for every t
+    3.0
+    >>> c = claim_curve(DoublingTrick.for_setting(H), H, rounds=20, realizable=False)
+    >>> c.t[:3], [round(v, 2) for v in c.value[:3]], c.claim.measure  # sqrt(2)/(sqrt(2)-1) sqrt(2 ln 8) sqrt(t)
+    ((1, 2, 3), [6.96, 9.85, 12.06], 'regret')
+    """
+    claim = stated_bound(learner, setting, rounds=rounds, realizable=realizable, transcript=transcript)
+    n = len(transcript) if transcript is not None else rounds
+    if not claim.stated or not n or not math.isfinite(claim.value):
+        return claim
+    ts = _sample_rounds(int(n), check_int("points", points, 2))
+    values = []
+    for t in ts[:-1]:
+        c = stated_bound(learner, setting, rounds=t, realizable=realizable)
+        if not c.stated or c.measure != claim.measure or not math.isfinite(c.value):
+            return claim  # the claim needs the finished game: only its value at T is known
+        values.append(float(c.value))
+    alone = stated_bound(learner, setting, rounds=int(n), realizable=realizable)
+    if not alone.stated or alone.value != claim.value or all(v == claim.value for v in values):
+        return claim  # flat, or read off the transcript (so its earlier values are not comparable)
+    return BoundCurve(ts, values + [float(claim.value)], claim)
+
+
 def _line_height(bound: Any) -> float | None:
-    """Where a claim's dashed line goes: its value (a Bound's, or a number), None for none or inf."""
+    """Where a flat claim's dashed line goes: its value (a Bound's, or a number), None for none or inf."""
     value = bound.value if isinstance(bound, Bound) else bound
     if value is None:
         return None
@@ -174,6 +274,42 @@ def _label(value: float) -> str:
     return number_text(value, digits=4)
 
 
+def _randomized(transcript: Any) -> bool:
+    """Whether a learner predicted with a probability other than 0 or 1 in the game."""
+    return not isinstance(transcript, OCOTranscript) and any(not float(r.p).is_integer() for r in transcript.rounds)
+
+
+def _measure_of(bound: Any) -> str | None:
+    claim = bound.claim if isinstance(bound, BoundCurve) else bound
+    return claim.measure if isinstance(claim, Bound) and claim.stated else None
+
+
+def _bound_shape(bound: Any) -> tuple | None:
+    """``("flat", v)``, ``("curve", ts, values)`` or None (nothing to draw): the key equal bounds share."""
+    if isinstance(bound, BoundCurve):
+        return ("curve", bound.t, bound.value)
+    v = _line_height(bound)
+    return None if v is None else ("flat", v)
+
+
+#: Figure width in inches: a full text width of a paper (``6.5in``), so the figure prints at 100%.
+PAPER_WIDTH = 6.5
+_MARKERS = "osD^vP*Xh<>p"
+
+
+def _wrap(text: str, width_inches: float, fontsize: float) -> str:
+    """``text`` wrapped to lines that fit ``width_inches`` at ``fontsize`` points."""
+    per_line = max(20, int(width_inches * 72 / (0.52 * fontsize)))
+    lines = []
+    for part in text.split("\n"):
+        head, paren, tail = part.partition(" (")  # a parenthesis that does not fit goes whole to the next line
+        if len(part) > per_line and paren and len(head) <= per_line:
+            lines += [head, *textwrap.wrap("(" + tail, per_line)]
+        else:
+            lines += textwrap.wrap(part, per_line) or [""]
+    return "\n".join(lines)
+
+
 def plot_cumulative(
     transcripts: Sequence[Any],
     bounds: Sequence[Any],
@@ -182,6 +318,8 @@ def plot_cumulative(
     H: Any = None,
     measure: str = "mistakes",
     labels: Sequence[str] | None = None,
+    log: bool = False,
+    notes: Sequence[str] = (),
 ):
     """Cumulative mistakes (or regret) over the rounds, one curve per transcript.
 
@@ -191,21 +329,30 @@ def plot_cumulative(
         One game per learner (usually against the same adversary, on the same class).
     bounds : sequence
         For each transcript the learner's claim: a
-        :class:`~mistakebound.verification.claims.Bound`, a number or None (no line).  Each is drawn as a
-        dashed horizontal line in the colour of its curve; bounds of equal value are
-        drawn with interleaved dashes so every colour stays visible.
+        :class:`~mistakebound.verification.claims.Bound` or a number (a dashed
+        horizontal line in the colour of its curve), a :class:`BoundCurve` (the claim as
+        a function of ``t``, from :func:`claim_curve`: a dashed curve), or None (no
+        line).  Equal bounds are drawn with interleaved dashes, so every colour stays
+        visible, and the legend says ``(= bound of X)``; curves that coincide get their
+        markers at different rounds and ``(same curve as X)``.
     title : str
-        The figure's title (name the class and the adversary).
+        The figure's title (name the class and the adversary); wrapped, never clipped.
     H : HypothesisClass, optional
         The class; needed for ``measure="regret"``.
     measure : {"mistakes", "regret"}
         See :func:`cumulative_curve`.
     labels : sequence of str, optional
         Legend names; default the transcripts' learner descriptions.
+    log : bool
+        Logarithmic axes (``symlog``: linear between -1 and 1, so round 0 and a count of
+        0 stay on them), for bounds far above the curves and for long games.
+    notes : sequence of str
+        Printed under the figure, e.g. a learner that could not play and why.
 
     Returns
     -------
     matplotlib.figure.Figure
+        ``PAPER_WIDTH`` inches wide; the legend sits under the axes, never over a curve.
 
     Raises
     ------
@@ -225,70 +372,100 @@ def plot_cumulative(
             f"bounds: expected one per transcript ({len(transcripts)}), got {len(bounds)}"
         )
     for i, b in enumerate(bounds):  # a claim is drawn only beside the curve of what it bounds
-        if isinstance(b, Bound) and b.stated and (b.measure == "regret") != (measure == "regret"):
+        m = _measure_of(b)
+        if m is not None and (m == "regret") != (measure == "regret"):
             raise InvalidArgumentError(
-                f"bounds[{i}]: a bound on {b.measure} cannot be drawn on a curve of {measure}; "
+                f"bounds[{i}]: a bound on {m} cannot be drawn on a curve of {measure}; "
                 "pass None, or plot the measure it bounds"
             )
     names = list(labels) if labels is not None else [t.learner or f"learner {i + 1}" for i, t in enumerate(transcripts)]
     if len(names) != len(transcripts):
         raise InvalidArgumentError(f"labels: expected one per transcript ({len(transcripts)}), got {len(names)}")
     curves = [cumulative_curve(t, H=H, measure=measure) for t in transcripts]
-    randomized = any(not float(r.p).is_integer() for t in transcripts if not isinstance(t, OCOTranscript) for r in t.rounds)
+    randomized = any(_randomized(t) for t in transcripts)
 
-    fig = _figure(8.0, 5.0)
+    fig = _figure(PAPER_WIDTH, 4.6 + 0.25 * len(notes))
     ax = fig.add_subplot()
     colors = [f"C{i % 10}" for i in range(len(transcripts))]
     n = len(transcripts)
-    markers = "osD^vP*X"
     longest = max(len(c) - 1 for c in curves)
-    for i, (curve, name, color) in enumerate(zip(curves, names, colors)):
+    step = max(1, math.ceil(longest / 14))  # about 14 markers on the longest curve
+    for i, (curve, name, color, game) in enumerate(zip(curves, names, colors, transcripts)):
         total = _label(curve[-1])
         if measure == "regret":
             summary = f"regret {total}"
-        elif randomized:
+        elif not float(curve[-1]).is_integer() or _randomized(game):
             summary = f"{total} expected mistakes"
         else:
             summary = f"{total} mistake{'' if curve[-1] == 1 else 's'}"
-        # earlier curves drawn thicker and below, so curves that coincide stay visible
-        thick = 1.4 + 2.2 * (n - 1 - i) / max(n - 1, 1) if n > 1 else 2.0
+        same = next((names[j] for j in range(i) if np.array_equal(curves[j], curve)), None)
+        if same is not None:
+            summary += f" (same curve as {same})"
+        # earlier curves drawn thicker and below, each with its own marker at its own rounds (offset by
+        # i * step / n), so curves that coincide stay visible
+        last = len(curve) - 1
+        if log:  # as evenly spaced on a logarithmic axis: geometric, each curve's a fraction of a step later
+            spots = np.geomspace(1, max(longest, 1), 14) * (max(longest, 1) ** (1 / 13)) ** (i / n)
+            marks = sorted({int(round(x)) for x in spots if x <= last} | {last})
+        else:
+            marks = sorted(set(range(min((i * step) // n, last), last + 1, step)) | {last})
         ax.plot(
-            np.arange(len(curve)), curve, color=color, linewidth=thick, zorder=2 + i,
-            marker=markers[i % len(markers)] if longest <= 80 else None,
-            markersize=3.5 + 2.5 * (n - 1 - i) / max(n - 1, 1) if n > 1 else 4.5,
+            np.arange(len(curve)), curve, color=color, zorder=2 + i,
+            linewidth=1.2 + 1.8 * (n - 1 - i) / max(n - 1, 1) if n > 1 else 1.8,
+            marker=_MARKERS[i % len(_MARKERS)], markevery=marks,
+            markersize=4.0 + 2.0 * (n - 1 - i) / max(n - 1, 1) if n > 1 else 4.5,
             label=f"{name}: {summary}",
         )
-    values = [_line_height(b) for b in bounds]
-    groups: dict[float, list[int]] = {}
-    for i, v in enumerate(values):
-        if v is not None:
-            groups.setdefault(v, []).append(i)
+    shapes = [_bound_shape(b) for b in bounds]
+    groups: dict[tuple, list[int]] = {}
+    for i, shape in enumerate(shapes):
+        if shape is not None:
+            groups.setdefault(shape, []).append(i)
     dash = 7.0
-    for v, members in groups.items():
+    tops: list[float] = []
+    for shape, members in groups.items():
         k = len(members)
         for j, i in enumerate(members):
             style = (0, (dash, 0.6 * dash)) if k == 1 else (j * dash, (dash, dash * (k - 1)))
-            ax.axhline(
-                v, color=colors[i], linestyle=style, linewidth=1.6, zorder=1,
-                label=f"{names[i]} bound = {_label(v)}",
-            )
+            also = "" if j == 0 else f" (= bound of {names[members[0]]})"
+            if shape[0] == "flat":
+                tops.append(shape[1])
+                tuned = isinstance(bounds[i], Bound) and "at most T rounds" in bounds[i].assumptions
+                ax.axhline(shape[1], color=colors[i], linestyle=style, linewidth=1.6, zorder=1,
+                           label=f"{names[i]} bound = {_label(shape[1])}{' for every t <= T' if tuned else ''}{also}")
+            else:
+                _, ts, values = shape
+                tops.append(max(values))
+                ax.plot(ts, values, color=colors[i], linestyle=style, linewidth=1.6, zorder=1,
+                        label=f"{names[i]} bound(t): {_label(values[-1])} at t = {ts[-1]}{also}")
     ax.set_xlabel("round t")
     if measure == "regret":
-        ax.set_ylabel("regret (expected mistakes minus best hypothesis)")
+        ax.set_ylabel("regret (expected mistakes\nminus best hypothesis)" if not isinstance(transcripts[0], OCOTranscript)
+                      else "regret (against the best fixed point)")
     else:
         ax.set_ylabel("cumulative expected mistakes" if randomized else "cumulative mistakes")
-    ax.set_title(title)
-    ax.set_xlim(0, max(longest, 1) * 1.02)
-    top = max([float(np.max(c)) for c in curves] + [v for v in values if v is not None] + [1.0])
+    ax.set_title(_wrap(title, PAPER_WIDTH - 0.3, 10), fontsize=10)
+    top = max([float(np.max(c)) for c in curves] + tops + [1.0])
     bottom = min([float(np.min(c)) for c in curves] + [0.0])
-    ax.set_ylim(bottom - 0.04 * (top - bottom), top + 0.08 * (top - bottom))
     from matplotlib.ticker import MaxNLocator
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    if not randomized and measure == "mistakes":
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if log:
+        ax.set_xscale("symlog", linthresh=1)
+        ax.set_yscale("symlog", linthresh=1)
+        ax.set_xlim(0, max(longest, 1) * 1.15)
+        ax.set_ylim(min(bottom * 1.5, 0), top * 1.6)
+    else:
+        ax.set_xlim(0, max(longest, 1) * 1.02)
+        ax.set_ylim(bottom - 0.04 * (top - bottom), top + 0.08 * (top - bottom))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if not randomized and measure == "mistakes":
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="best", fontsize=_FONT, framealpha=0.9)
+    entries = len(ax.get_legend_handles_labels()[1])
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncols=2 if entries > 3 else 1,
+              fontsize=_FONT - 1, frameon=False)
+    if notes:
+        fig.supxlabel(_wrap("\n".join(notes), PAPER_WIDTH - 0.3, _FONT - 1), fontsize=_FONT - 1, color="#a04000")
     return fig
 
 

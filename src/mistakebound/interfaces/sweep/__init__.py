@@ -5,14 +5,14 @@
 run them in-process, on a local process pool or on a Dask cluster
 (:mod:`~mistakebound.interfaces.sweep.executors`), stream one CSV row per finished cell and resume
 from it (:mod:`~mistakebound.interfaces.sweep.results`), and summarise and plot what they found
-(:mod:`~mistakebound.interfaces.sweep.summary`).
+(:mod:`~mistakebound.interfaces.sweep.summary`, :mod:`~mistakebound.interfaces.sweep.figures`).
 
 Examples
 --------
 >>> from mistakebound.interfaces.sweep import sweep
 >>> result = sweep({"grid": [{"kind": "search", "search": "ldim", "classes": ["thresholds"],
 ...                           "sizes": [1, 3, 7, 15]}]})
->>> [r["mistakes"] for r in result.records]
+>>> [r["ldim"] for r in result.records]
 [1, 2, 3, 4]
 """
 
@@ -25,7 +25,8 @@ __getattr__, __dir__ = lazy_attributes(globals(), {
     "mistakebound.interfaces.sweep.executors": ("EXECUTORS", "DaskDependencyError"),
     "mistakebound.interfaces.sweep.results": ("ResultsFile", "read_records", "read_frame"),
     "mistakebound.interfaces.sweep.runner": ("SweepResult", "sweep"),
-    "mistakebound.interfaces.sweep.summary": ("format_summary", "plot_records", "replay_command"),
+    "mistakebound.interfaces.sweep.summary": ("format_summary", "replay_command"),
+    "mistakebound.interfaces.sweep.figures": ("plot_records",),
 })
 
 __all__ = [

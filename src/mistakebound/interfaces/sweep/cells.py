@@ -12,14 +12,16 @@ seed), the players built by name by :func:`mistakebound.game.registry.build`, an
 judges the learner's claim (:func:`~mistakebound.verification.claims.stated_bound`,
 :func:`~mistakebound.verification.claims.judge`), as every front end does.  A
 ``"search"`` cell computes ``Ldim`` of the class
-(:class:`~mistakebound.theory.littlestone.LdimSearch`, judged against ``log2 |H|``)
+(:class:`~mistakebound.theory.littlestone.LdimSearch`, judged against ``log2 |H|``), its
+VC dimension (:func:`~mistakebound.theory.vc.vc_bounds`, judged against the same, as
+``VCdim <= Ldim``)
 or the learner's worst case (:func:`~mistakebound.theory.worst_case.worst_case_mistakes`,
 judged against the learner's claim) within ``max_nodes``; a search out of budget
 reports ``exact = false`` with its proven ``lower`` and ``upper`` bounds.
 
 Verdicts: :func:`~mistakebound.verification.claims.judge`'s (``ok``, ``BROKEN``,
 ``undecided`` when a partial search's interval straddles the claim, ``no bound`` when
-the learner states none for this game); ``budget`` for an ``ldim`` search out of its
+the learner states none for this game); ``budget`` for an ``ldim`` or ``vc`` search out of its
 node or time budget (its claim ``Ldim <= log2 |H|`` is a theorem, so only the proven
 interval ``lower``, ``upper`` says anything); ``n/a`` (the player does not apply to the
 class); ``error``, a *player error*, kept on resume (a player raised, ``SystemExit`` and
@@ -27,10 +29,11 @@ a player's own ``KeyboardInterrupt`` included, or a ``module:Class`` that cannot
 imported; its ``error_type`` and one-line ``error`` are recorded); and ``infra``, an
 *infrastructure error* (:data:`INFRA`): the cell did not fail, the machine did (its
 worker process died, memory ran out), and a resumed sweep runs it again.  A partial
-search has no ``ratio`` and no ``mistakes`` or ``measured``: a lower bound is never
-reported as if it were the value.  ``seconds`` is the wall time of the game or search and
-``peak_kib`` its :mod:`tracemalloc` peak in KiB (Python allocations, numpy buffers
-included); building the class and importing the players come before and are not
+search has no ``ratio`` and no value (``ldim``, ``vc``, ``worst_case``, ``measured``): a lower
+bound is never reported as if it were the value.  A search's value has its own column
+(``ldim``, ``vc``, ``worst_case``), never ``mistakes``, which is a game's.
+``seconds`` is the wall time of the game or search and ``peak_kib`` its :mod:`tracemalloc`
+peak in KiB (Python allocations, numpy buffers included); building the class and importing the players come before and are not
 measured (each worker builds and caches them once).
 
 Each process keeps the classes it built in a cache bounded in bytes
@@ -48,8 +51,11 @@ Examples
 >>> record = run_cell(cell)
 >>> record["mistakes"], record["bound"], record["verdict"], record["id"] == cell.id
 (3, 3.0, 'ok', True)
->>> run_cell(Cell(kind="search", search="ldim", cls="thresholds:7", size=7))["mistakes"]
-3
+>>> r = run_cell(Cell(kind="search", search="ldim", cls="thresholds:7", size=7))
+>>> r["ldim"], r["vc"], r["mistakes"]
+(3, None, None)
+>>> run_cell(Cell(kind="search", search="vc", cls="thresholds:7", size=7))["vc"]
+1
 """
 
 from __future__ import annotations
@@ -73,6 +79,7 @@ from mistakebound.game import registry
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.play import play
 from mistakebound.theory.littlestone import LdimSearch
+from mistakebound.theory.vc import vc_bounds
 from mistakebound.theory.worst_case import worst_case_mistakes
 from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, judge_played, stated_bound
 
@@ -82,9 +89,12 @@ __all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "INFRA", "CLASS_CACHE_BYTES", "clas
 #: The input columns of a record (a cell's canonical inputs, plus its id first).
 INPUT_FIELDS = ("id", "kind", "search", "learner", "adversary", "class", "size", "seed", "horizon",
                 "realizable", "max_nodes")
-#: Every column of a record, in file order.
+#: Every column of a record, in file order.  A search's value has its own column: ``ldim``,
+#: ``vc`` (the VC dimension) and ``worst_case`` (the learner's ``M_A(H)``); ``mistakes`` is a
+#: game's only.  Each is filled when exact; a partial search's interval is in ``lower`` and ``upper``.
 FIELDS = INPUT_FIELDS + (
-    "rounds", "mistakes", "expected_mistakes", "regret", "measured", "bound", "bound_measure", "forced",
+    "rounds", "mistakes", "expected_mistakes", "regret", "measured", "ldim", "vc", "worst_case", "bound",
+    "bound_measure", "forced",
     "forced_measure", "ratio", "note",
     "verdict", "exact", "lower", "upper", "nodes", "error_type", "error", "seconds", "peak_kib",
 )
@@ -116,7 +126,7 @@ class Cell:
     horizon : int or None
         Rounds of the game; for a worst-case search, None means no horizon.
     realizable : bool
-    search : {"ldim", "worst_case"} or None
+    search : {"ldim", "vc", "worst_case"} or None
     max_nodes : int or None
         The node budget of a search.
     """
@@ -351,13 +361,15 @@ def _game(cell: Cell, record: dict) -> None:
 _LOG_SOURCE = "Ldim(H) <= log2 |H| (Theorem 21.3 and Lemma 21.6, textbook ch. 21)"
 
 
-def _searched(record: dict, result: Any, verdict: Verdict) -> None:
-    """Write a search's proven interval and its verdict; a partial search gets no value and no ratio."""
+def _searched(record: dict, result: Any, verdict: Verdict, column: str) -> None:
+    """Write a search's proven interval, its value in ``column`` (when exact) and its verdict; a partial
+    search gets no value and no ratio."""
     if result.status == "interrupted":
         raise KeyboardInterrupt  # a real Ctrl-C, or the player's own (see run_cell)
     exact = bool(result.exact)
     record.update(exact=exact, lower=float(result.lower), upper=float(result.upper), nodes=int(result.nodes),
-                  mistakes=_number(result.lower) if exact else None, measured=float(result.lower) if exact else None)
+                  measured=float(result.lower) if exact else None)
+    record[column] = _number(result.lower) if exact else None
     _judged(record, verdict)
     if not exact:
         record["ratio"] = None  # lower / bound is not the ratio: the value is unknown
@@ -366,20 +378,30 @@ def _searched(record: dict, result: Any, verdict: Verdict) -> None:
                                           f"{result.describe()}; it runs again on resume")
 
 
+#: What a VC search cell is judged against: ``VCdim(H) <= Ldim(H) <= log2 |H|`` (textbook, Section 21.1).
+_VC_SOURCE = "VCdim(H) <= Ldim(H) <= log2 |H| (textbook ch. 21, Section 21.1)"
+#: The searches of a class alone: the function, the record's column, the theorem judged, its measure.
+_CLASS_SEARCHES = {
+    "ldim": (lambda H, max_nodes: LdimSearch(H).bounds(max_nodes=max_nodes), "ldim", _LOG_SOURCE, "Ldim <= log2|H|"),
+    "vc": (lambda H, max_nodes: vc_bounds(H, max_nodes=max_nodes), "vc", _VC_SOURCE, "VCdim <= log2|H|"),
+}
+
+
 def _search(cell: Cell, record: dict) -> None:
     H = _class(cell.cls)
-    if cell.search == "ldim":
-        b = LdimSearch(H).bounds(max_nodes=cell.max_nodes)
-        verdict = judge(b, Bound(math.log2(H.n_hypotheses) if H.n_hypotheses else 0.0, source=_LOG_SOURCE))
-        _searched(record, b, verdict)
-        record["bound_measure"] = "Ldim <= log2|H|"
+    if cell.search in _CLASS_SEARCHES:
+        run, column, source, measure = _CLASS_SEARCHES[cell.search]
+        b = run(H, cell.max_nodes)
+        verdict = judge(b, Bound(math.log2(H.n_hypotheses) if H.n_hypotheses else 0.0, source=source))
+        _searched(record, b, verdict, column)
+        record["bound_measure"] = measure
         if not b.exact and record["verdict"] in ("ok", "undecided"):  # the claim is a theorem: only the interval
             record["verdict"] = "budget"
             record["note"] = _one_line(f"{b.describe()} after {b.nodes} nodes: raise max_nodes for the exact value")
         return
     learner = registry.build("learner", cell.learner, H, rounds=cell.horizon)
     W = worst_case_mistakes(learner, H, horizon=cell.horizon, max_nodes=cell.max_nodes)
-    _searched(record, W, judge(W, stated_bound(learner, H, rounds=cell.horizon, realizable=True)))
+    _searched(record, W, judge(W, stated_bound(learner, H, rounds=cell.horizon, realizable=True)), "worst_case")
 
 
 def _one_line(text: str) -> str:

@@ -72,7 +72,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "needs pip install 'mistakebound[dask]')")
     p.add_argument("--batch", type=positive, default=None, help="cells per task sent to a worker")
     p.add_argument("--plot", metavar="DIR", default=None,
-                   help="write plots of mistakes (regret) against size per learner, with bounds, to DIR")
+                   help="write figures to DIR: mistakes (regret) against size per learner, mean and band over "
+                        "seeds, bounds dashed, broken ones marked; Ldim, VCdim and worst cases of search cells")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-import", action="store_true",
                    help="refuse every module:Class player, for a config from someone else: only registered "
@@ -100,7 +101,8 @@ def _run(args: Any, out: TextIO | None) -> int:
     from mistakebound.interfaces.sweep.config import load_config
     from mistakebound.interfaces.sweep.results import ResultsFile, finished
     from mistakebound.interfaces.sweep.runner import SweepInterrupted, sweep
-    from mistakebound.interfaces.sweep.summary import format_summary, plot_records
+    from mistakebound.interfaces.sweep.figures import plot_records
+    from mistakebound.interfaces.sweep.summary import format_summary
 
     out = sys.stdout if out is None else out
     config = load_config(args.config, allow_imports=not getattr(args, "no_import", False))

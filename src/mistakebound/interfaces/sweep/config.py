@@ -2,8 +2,8 @@
 
 A configuration is a list of grids, each a ``[[grid]]`` table of a TOML file.  A
 ``"game"`` grid plays every learner against every adversary on every class, size,
-seed and horizon; a ``"search"`` grid runs an exact search (``"ldim"`` of each class,
-or ``"worst_case"`` of each learner on each class) within a node budget::
+seed and horizon; a ``"search"`` grid runs an exact search (``"ldim"`` or ``"vc"`` of each
+class, or ``"worst_case"`` of each learner on each class) within a node budget::
 
     [[grid]]
     kind = "game"
@@ -17,7 +17,7 @@ or ``"worst_case"`` of each learner on each class) within a node budget::
 
     [[grid]]
     kind = "search"
-    search = "worst_case"                    # or "ldim" (no learners then)
+    search = "worst_case"                    # or "ldim", "vc" (no learners then)
     learners = ["Halving"]
     classes = ["thresholds", "k_sparse:{n},2"] # "{n}" is replaced by each size
     sizes = [3, 4]
@@ -80,7 +80,7 @@ __all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "KINDS", "SEA
 #: The kinds of grid.
 KINDS = ("game", "search")
 #: The searches a ``"search"`` grid can run.
-SEARCHES = ("ldim", "worst_case")
+SEARCHES = ("ldim", "vc", "worst_case")
 
 _GAME_KEYS = {"kind", "learners", "adversaries", "classes", "sizes", "seeds", "horizons", "realizable"}
 _SEARCH_KEYS = {"kind", "search", "learners", "classes", "sizes", "horizons", "max_nodes"}
@@ -210,7 +210,7 @@ class Grid:
         Rounds of each game; for ``worst_case`` searches, None means no horizon.
     realizable : bool
     search : str or None
-        ``"ldim"`` or ``"worst_case"`` for search grids.
+        ``"ldim"``, ``"vc"`` or ``"worst_case"`` for search grids.
     max_nodes : int
         Node budget of each search.
     """
@@ -272,10 +272,10 @@ class Grid:
         max_nodes = table.get("max_nodes", 200_000)
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
             raise _fail(where + "max_nodes", max_nodes, "an integer >= 1")
-        if search == "ldim":
+        if search in ("ldim", "vc"):
             for key in ("learners", "horizons"):
                 if key in table:
-                    raise InvalidArgumentError(f"{where}{key}: an 'ldim' search takes no {key}; remove the key")
+                    raise InvalidArgumentError(f"{where}{key}: an {search!r} search takes no {key}; remove the key")
             learners: tuple = ()
             horizons: tuple = (None,)
         else:

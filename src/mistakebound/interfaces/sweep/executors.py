@@ -55,9 +55,9 @@ Examples
 --------
 >>> from mistakebound.interfaces.sweep.cells import Cell
 >>> cells = [Cell(kind="search", search="ldim", cls=f"thresholds:{n}", size=n) for n in (3, 7)]
->>> [r["mistakes"] for batch in execute(cells, executor="inprocess") for r in batch]
+>>> [r["ldim"] for batch in execute(cells, executor="inprocess") for r in batch]
 [2, 3]
->>> sorted(r["mistakes"] for batch in execute(cells, executor="processes", workers=2) for r in batch)
+>>> sorted(r["ldim"] for batch in execute(cells, executor="processes", workers=2) for r in batch)
 [2, 3]
 """
 

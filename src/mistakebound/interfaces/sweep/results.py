@@ -12,7 +12,12 @@ leave the same rows.
 
 Columns are :data:`~mistakebound.interfaces.sweep.cells.FIELDS`; an empty field is None, booleans
 are ``true``/``false``, numbers are written with ``repr`` (exact round trip) and read
-back as ints when they look like ints.
+back as ints when they look like ints.  The header is the file's format: a file of an
+earlier version (:data:`LEGACY_FIELDS`, whose search rows kept Ldim or the worst case in
+``mistakes``, without ``ldim``, ``vc`` and ``worst_case`` columns) is still read, its
+search values moved to their own columns (``vc`` stays empty: it was not computed), and
+:meth:`ResultsFile.load` rewrites it in the current format before a resumed sweep
+appends to it.
 
 Examples
 --------
@@ -42,10 +47,15 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.interfaces.sweep.cells import FIELDS, INFRA
 
 __all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records", "read_frame", "records_frame", "finished",
-           "RERUN"]
+           "upgraded", "RERUN", "LEGACY_FIELDS"]
 
 #: Verdicts of rows that do not count as recorded: a resumed sweep runs their cells again.
 RERUN = frozenset({INFRA})
+
+#: The columns of results files written before search values had their own columns (``ldim``,
+#: ``vc``, ``worst_case``): read, and upgraded by :func:`upgraded`.
+LEGACY_FIELDS = tuple(f for f in FIELDS if f not in ("ldim", "vc", "worst_case"))
+_SEARCH_COLUMN = {"ldim": "ldim", "worst_case": "worst_case"}
 
 _TEXT = {"id", "kind", "search", "learner", "adversary", "class", "bound_measure", "forced_measure", "note",
          "verdict", "error_type", "error"}
@@ -123,6 +133,8 @@ class ResultsFile:
         self._fh = None
         #: Whether :meth:`load` dropped a torn last line.
         self.dropped_torn_line = False
+        #: Whether :meth:`load` rewrote a file of an earlier format (:data:`LEGACY_FIELDS`) in this one.
+        self.upgraded = False
 
     def load(self) -> dict[str, dict]:
         """The records already in the file, by cell id (the first that is not ``infra``, else the last).
@@ -148,22 +160,15 @@ class ResultsFile:
         if not data:
             return {}
         rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
-        if tuple(rows[0]) != FIELDS:
-            raise InvalidArgumentError(
-                f"out: {str(self.path)!r} is not a sweep results file (its header is "
-                f"{','.join(rows[0])[:80]!r}...); expected the columns {','.join(FIELDS[:4])},...; "
-                "choose another --out or remove the file"
-            )
+        columns = _columns(rows[0], self.path, "out", hint="; choose another --out or remove the file")
         records: dict[str, dict] = {}
-        for line, row in enumerate(rows[1:], start=2):
-            if len(row) != len(FIELDS):
-                raise InvalidArgumentError(
-                    f"out: {str(self.path)!r} line {line}: expected {len(FIELDS)} fields, got {len(row)}"
-                )
-            try:
-                record = {k: decode(k, v) for k, v in zip(FIELDS, row)}
-            except ValueError as exc:
-                raise InvalidArgumentError(f"out: {str(self.path)!r} line {line}: {exc}") from None
+        read = [_record(columns, row, self.path, line, "out") for line, row in enumerate(rows[1:], start=2)]
+        if columns != FIELDS:  # an earlier format: rewritten in this one before anything is appended
+            from mistakebound.foundations.files import write_atomically
+
+            write_atomically(self.path, "".join([",".join(FIELDS) + "\n"] + [_row(r) for r in read]))
+            self.upgraded = True
+        for record in read:
             old = records.get(record["id"])
             if old is None or old["verdict"] in RERUN:  # a later row replaces an infrastructure error
                 records[record["id"]] = record
@@ -228,9 +233,52 @@ def read_records(path: str | os.PathLike) -> list[dict]:
     rows = list(csv.reader(io.StringIO(data, newline="")))
     if not rows:
         return []
-    if tuple(rows[0]) != FIELDS:
-        raise InvalidArgumentError(f"path: {str(path)!r} is not a sweep results file")
-    return [{k: decode(k, v) for k, v in zip(FIELDS, row)} for row in rows[1:] if len(row) == len(FIELDS)]
+    columns = _columns(rows[0], path, "path")
+    return [_record(columns, row, path, line, "path") for line, row in enumerate(rows[1:], start=2) if len(row) == len(columns)]
+
+
+def _columns(header: list[str], path: Any, parameter: str, hint: str = "") -> tuple:
+    """The columns a results file's header names: :data:`FIELDS`, or :data:`LEGACY_FIELDS` for an older file."""
+    columns = tuple(header)
+    if columns not in (FIELDS, LEGACY_FIELDS):
+        raise InvalidArgumentError(
+            f"{parameter}: {str(path)!r} is not a sweep results file (its header is "
+            f"{','.join(header)[:80]!r}...); expected the columns {','.join(FIELDS[:4])},...{hint}"
+        )
+    return columns
+
+
+def _record(columns: tuple, row: list[str], path: Any, line: int, parameter: str) -> dict:
+    """One row as a record of :data:`FIELDS` (:func:`upgraded` from an older format)."""
+    if len(row) != len(columns):
+        raise InvalidArgumentError(
+            f"{parameter}: {str(path)!r} line {line}: expected {len(columns)} fields, got {len(row)}"
+        )
+    try:
+        record = {k: decode(k, v) for k, v in zip(columns, row)}
+    except ValueError as exc:
+        raise InvalidArgumentError(f"{parameter}: {str(path)!r} line {line}: {exc}") from None
+    return record if columns == FIELDS else upgraded(record)
+
+
+def upgraded(record: dict) -> dict:
+    """A record of an earlier results file (:data:`LEGACY_FIELDS`) in the current columns.
+
+    A search's value moves from ``mistakes`` to its own column (``ldim`` or
+    ``worst_case``); ``vc`` stays empty, as the earlier sweep did not compute it.
+
+    Examples
+    --------
+    >>> old = dict.fromkeys(LEGACY_FIELDS) | {"kind": "search", "search": "ldim", "mistakes": 3}
+    >>> new = upgraded(old)
+    >>> new["ldim"], new["mistakes"], new["vc"], tuple(new) == FIELDS
+    (3, None, None, True)
+    """
+    new = {k: record.get(k) for k in FIELDS}
+    column = _SEARCH_COLUMN.get(record.get("search")) if record.get("kind") == "search" else None
+    if column is not None:
+        new[column], new["mistakes"] = record.get("mistakes"), None
+    return new
 
 
 def records_frame(records: Iterable[dict]) -> Any:

@@ -1,4 +1,4 @@
-"""What a sweep found: a table per learner, the broken bounds with replay commands, plots.
+"""What a sweep found: a table per learner, the broken bounds with replay commands.
 
 :func:`format_summary` prints, per learner, the cells, the worst ratio of the measured
 quantity (mistakes, expected mistakes or regret, as the learner's bound states it) to
@@ -8,11 +8,9 @@ left the claim undecided, searches out of budget (``budget``), and cells not app
 then every violation with the command that replays it (:func:`replay_command`), the
 first errors and the first infrastructure errors.  The worst ratio is taken over exact
 values only: a partial search proved a lower bound, not its value, so it has no ratio
-(its interval is in the ``lower`` and ``upper`` columns).  :func:`plot_records` draws, for each
-class family and adversary, the worst mistakes (or regret, for unrealizable games) over
-seeds and horizons against the size, one line per learner with its bound dashed in the
-same colour, and writes the figures with :func:`mistakebound.interfaces.plots.save_figure`
-(atomically; matplotlib imported on first use).
+(its interval is in the ``lower`` and ``upper`` columns).  The ``at`` column names the
+worst cell in full (class, seed, horizon, adversary).  The figures are in
+:mod:`~mistakebound.interfaces.sweep.figures`.
 
 Examples
 --------
@@ -20,9 +18,9 @@ Examples
 >>> records = [run_cell(Cell(kind="game", learner="Halving", adversary="OppositeLabel",
 ...                          cls=f"thresholds:{n}", size=n, seed=0, horizon=30)) for n in (3, 7)]
 >>> print(format_summary(records))  # doctest: +ELLIPSIS
-learner  cells  worst ratio  at                      broken  errors  infra  undecided  budget  n/a
--------  -----  -----------  ----------------------  ------  ------  -----  ---------  ------  ---
-Halving  2      0.5          thresholds:3 seed 0...  0       0       0      0          0       0
+learner  cells  worst ratio  at                                         broken  errors  infra  undecided  budget  n/a
+-------  -----  -----------  -----------------------------------------  ------  ------  -----  ---------  ------  ---
+Halving  2      0.5          thresholds:3 seed 0 T 30 vs OppositeLabel  0       0       0      0          0       0
 <BLANKLINE>
 no bound broken in 2 cells
 >>> replay_command(records[0])
@@ -31,17 +29,12 @@ no bound broken in 2 cells
 
 from __future__ import annotations
 
-import math
-import os
-import re
 import shlex
-from collections import defaultdict
-from pathlib import Path
 from typing import Iterable
 
 from mistakebound.foundations.text import number_text
 
-__all__ = ["replay_command", "learner_table", "format_summary", "violations", "plot_records"]
+__all__ = ["replay_command", "learner_table", "format_summary", "violations"]
 
 
 def replay_command(record: dict) -> str:
@@ -55,7 +48,7 @@ def replay_command(record: dict) -> str:
         command = (f"mistakebound worst-case {q(record['learner'])} {q(record['class'])} "
                    f"--max-nodes {record['max_nodes']}")
         return command if record.get("horizon") is None else command + f" --horizon {record['horizon']}"
-    return f"mistakebound ldim {q(record['class'])} --max-nodes {record['max_nodes']}"
+    return f"mistakebound ldim {q(record['class'])} --max-nodes {record['max_nodes']}"  # it finds VCdim too
 
 
 def violations(records: Iterable[dict]) -> list[dict]:
@@ -73,7 +66,8 @@ def _where(r: dict) -> str:
 
 
 def learner_table(records: Iterable[dict]) -> list[dict]:
-    """One row per learner (``"(ldim)"`` for Ldim searches): counts and the worst ratio of exact values.
+    """One row per learner (``"(ldim)"``, ``"(vc)"`` for searches of a class): counts and the worst ratio of exact
+    values.
 
     Examples
     --------
@@ -109,15 +103,14 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def format_summary(records: Iterable[dict], *, max_errors: int = 5, max_where: int = 22) -> str:
-    """The summary as text: the learner table, the violations with replay commands, errors."""
+def format_summary(records: Iterable[dict], *, max_errors: int = 5) -> str:
+    """The summary as text: the learner table (the worst cell named in full), the violations with replay
+    commands, errors."""
     records = list(records)
     table = learner_table(records)
 
     def short(text: str | None) -> str:
-        if text is None:
-            return "-"
-        return text if len(text) <= max_where else text[: max_where - 3] + "..."
+        return "-" if text is None else text
 
     lines = [_table(
         ["learner", "cells", "worst ratio", "at", "broken", "errors", "infra", "undecided", "budget", "n/a"],
@@ -144,68 +137,3 @@ def format_summary(records: Iterable[dict], *, max_errors: int = 5, max_where: i
         lines.append(f"{len(partial)} search(es) out of budget: only their proven interval [lower, upper] is "
                      "known, and no ratio is taken from them (raise max_nodes for exact values)")
     return "\n".join(lines)
-
-
-def _family(spec: str) -> str:
-    return re.split(r"[:(]", spec, maxsplit=1)[0]
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "sweep"
-
-
-def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffix: str = ".png") -> list[Path]:
-    """Draw mistakes (or regret) against size per learner, with the bounds; return the files.
-
-    One figure per (class family, adversary, realizable) of the game cells that have a
-    size and a measured value, named ``FAMILY-ADVERSARY[-unrealizable].png``; the
-    point at each size is the worst over seeds and horizons, and each learner's bound at
-    that size is drawn dashed in the learner's colour.
-
-    Raises
-    ------
-    InvalidArgumentError
-        If ``directory`` does not exist.
-    PlotDependencyError
-        If matplotlib is not installed.
-    """
-    from mistakebound.foundations.errors import InvalidArgumentError
-    from mistakebound.interfaces.plots import _figure, save_figure
-
-    folder = Path(directory)
-    if not folder.is_dir():
-        raise InvalidArgumentError(f"plot: the directory {str(directory)!r} does not exist")
-    groups: dict[tuple, dict[str, dict[int, list]]] = defaultdict(lambda: defaultdict(dict))
-    for r in records:
-        if r.get("kind") != "game" or r.get("size") is None or r.get("mistakes") is None:
-            continue
-        realizable = r.get("realizable", True)
-        value = r["mistakes"] if realizable else r.get("regret")
-        if value is None:
-            continue
-        key = (_family(r["class"]), r["adversary"], realizable)
-        point = groups[key][r["learner"]].setdefault(r["size"], [-math.inf, None])
-        point[0] = max(point[0], float(value))
-        bound = r.get("bound") if (r.get("bound_measure") == "regret") != realizable else None
-        if bound is not None:
-            point[1] = bound if point[1] is None else max(point[1], bound)
-    written: list[Path] = []
-    for (family, adversary, realizable), learners in sorted(groups.items(), key=lambda kv: str(kv[0])):
-        fig = _figure(6.0, 4.0)
-        ax = fig.add_subplot()
-        for i, (learner, points) in enumerate(sorted(learners.items())):
-            colour = f"C{i % 10}"
-            sizes = sorted(points)
-            ax.plot(sizes, [points[s][0] for s in sizes], marker="o", color=colour, label=learner)
-            bounded = [s for s in sizes if points[s][1] is not None and math.isfinite(points[s][1])]
-            if bounded:
-                ax.plot(bounded, [points[s][1] for s in bounded], linestyle="--", color=colour,
-                        label=f"{learner} bound")
-        measure = "mistakes" if realizable else "regret"
-        ax.set_xlabel("size")
-        ax.set_ylabel(f"worst {measure} over seeds and horizons")
-        ax.set_title(f"{family} vs {adversary} ({'realizable' if realizable else 'unrealizable'})", fontsize=10)
-        ax.legend(fontsize=8)
-        name = f"{_slug(family)}-{_slug(adversary)}{'' if realizable else '-unrealizable'}{suffix}"
-        written.append(save_figure(fig, folder / name))
-    return written
