@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 import pickle
 import re
 import subprocess
 import sys
+import threading
 from importlib import metadata
 
 import numpy as np
@@ -399,6 +401,64 @@ def test_ldim_applies_its_budget_to_the_vc_search_too(capsys):
     # without a budget the VC dimension is exact (the textbook search as the oracle)
     code, out, err = run(capsys, "ldim", "random:60,8,0.3,0")
     assert code == 0 and facts(out)["VCdim"] == textbook_vcdim(classes.random(60, 8, 0.3, 0).matrix)
+
+
+def test_ldim_prints_and_flushes_the_ldim_line_before_the_vc_search_starts():
+    """A VC search that never ends: the reader of the pipe has the Ldim line all the same."""
+    script = ("import time\n"
+              "from mistakebound.theory import vc\n"
+              "def forever(*a, **k):\n"
+              "    time.sleep(120)\n"
+              "vc.vc_bounds = forever\n"
+              "from mistakebound.interfaces.cli import main\n"
+              "main(['ldim', 'thresholds:7'])\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # a pipe: block-buffered unless flushed
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True, env=env)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(p.stdout.readline() for _ in range(5)), daemon=True)
+    reader.start()
+    try:
+        reader.join(30)  # the VC search sleeps for 120 s: lines held in a buffer would come after it
+        assert lines == ["class: thresholds(7)\n", "|H| = 8\n", "|X| = 7\n", "Ldim = 3\n",
+                         "log2|H| = 3.00 (upper bound on Ldim)\n"]
+        assert p.poll() is None  # still searching for VCdim
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_ldim_with_a_small_budget_prints_every_parameter_s_line(capsys):
+    """``--max-nodes`` stops both searches: each prints its proven bounds, neither hides the other."""
+    H = classes.random(3000, 30, 0.3, 0)
+    code, out, err = run(capsys, "ldim", "random:3000,30,0.3,0", "--max-nodes", "3")
+    assert code == 3, err
+    lines = out.splitlines()
+    ldim = re.fullmatch(r"(\d+) <= Ldim <= (\d+) \(partial: budget\), after 3 nodes in [\d.]+ s", lines[3])
+    vc = re.fullmatch(r"(\d+) <= VCdim <= (\d+) \(partial: budget; VCdim <= Ldim\), after \d+ nodes", lines[5])
+    assert ldim and vc, lines
+    assert int(ldim[1]) <= littlestone_dimension(H) <= int(ldim[2])
+    assert int(vc[1]) <= vc_dimension(H) <= int(vc[2]) <= int(ldim[2])
+    assert lines[6:] == ["the Littlestone dimension is partial: raise --max-nodes / --time-limit for the exact value",
+                         "the VC dimension is partial: raise --max-nodes / --time-limit for the exact value"]
+
+
+def test_ldim_what_chooses_the_parameters_and_skips_the_vc_search(capsys, monkeypatch):
+    from mistakebound.theory import vc
+
+    def no_vc(*args, **kwargs):
+        raise AssertionError("the VC search ran")
+
+    monkeypatch.setattr(vc, "vc_bounds", no_vc)
+    code, out, err = run(capsys, "ldim", "thresholds:7", "--what", "ldim")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[3:] == ["Ldim = 3", "log2|H| = 3.00 (upper bound on Ldim)"]
+    code, out, err = run(capsys, "ldim", "singletons:3", "--what", "rldim")
+    assert code == 0 and "VCdim" not in out and out.splitlines()[3:5] == ["Ldim = 1", "log2|H| = 1.58 (upper bound on Ldim)"]
+    # singletons(n): the learner puts p = (1 - v(n-1)) / 2 on the instance shown, so v(n) = 1 - 2^(1-n)
+    assert out.splitlines()[5].startswith("RL = 3/4 ")
+    code, out, err = run(capsys, "ldim", "thresholds:7", "--what", "vcdim")
+    assert code == 2 and out == "" and "--what" in err and "among ldim, vc, rldim" in err
 
 
 # ------------------------------------------------------------- exit codes, output files
