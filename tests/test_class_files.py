@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import os
 import pathlib
 import re
@@ -839,3 +840,27 @@ def test_an_npy_header_with_a_negative_size_is_refused_by_its_shape(tmp_path):
     with pytest.raises(InvalidArgumentError, match=r"shape \(-5, 3\)") as info:
         load_class(path)
     assert "Failed to read" not in str(info.value)  # numpy's own text is not passed through
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".npy", ".json", "from_matrix"])
+def test_every_message_counts_rows_and_columns_from_1_and_says_so(tmp_path, suffix):
+    """The same bad entry (matrix[1, 0] = 2) is at row 2, column 1 in every message, whichever way it came."""
+    from mistakebound import HypothesisClass
+
+    matrix = [[0, 1], [2, 0]]
+    if suffix == "from_matrix":
+        with pytest.raises(InvalidClassError) as info:
+            HypothesisClass.from_matrix(matrix)
+    else:
+        path = tmp_path / f"bad{suffix}"
+        if suffix == ".csv":
+            path.write_text("0,1\n2,0\n")
+        elif suffix == ".npy":
+            np.save(path, np.array(matrix))
+        else:
+            path.write_text(json.dumps({"format": "mistakebound.class", "version": 1, "name": None, "names": None,
+                                        "domain": [0, 1], "matrix": matrix}))
+        with pytest.raises(InvalidClassError) as info:
+            load_class(path)
+    message = str(info.value)
+    assert "row 2, column 1" in message and "rows and columns counted from 1" in message, message

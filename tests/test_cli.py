@@ -191,7 +191,7 @@ def parse_tree(text: list[str]):
             edge, _, body = body.partition(" -> ")
             labels.append(int(edge))
         if "leaf: witness" in body:
-            row = int(body.rsplit("(row ", 1)[1].rstrip(")"))
+            row = int(body.rsplit("(row ", 1)[1].rstrip(")")) - 1  # printed counted from 1
             leaves.append((row, list(zip([x for _, x in stack], labels))))
         else:
             stack.append((depth, ast.literal_eval(body.split(" x = ", 1)[1])))
@@ -229,6 +229,25 @@ def test_ldim_tree_is_shattered_and_has_full_depth(capsys, spec, args):
             assert H.label(row, x) == y
         paths.add(tuple(y for _, y in path))
     assert len(paths) == 2 ** d
+
+
+def test_ldim_tree_counts_witness_rows_from_1_as_the_file_messages_do(capsys, tmp_path):
+    """A .csv class's witness row is the line of the file, as in the loader's messages."""
+    lines = ["0,1", "1,0", "1,1", "0,0"]
+    path = tmp_path / "four.csv"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "ldim", str(path), "--tree")
+    assert code == 0, err
+    assert "rows and columns counted from 1" in out.splitlines()[6]
+    printed = sorted(int(line.rsplit("(row ", 1)[1].rstrip(")")) for line in out.splitlines() if "leaf:" in line)
+    assert printed == [1, 2, 3, 4]  # power_set(2): every line of the file is a witness, numbered as lines
+    leaves = parse_tree(out.splitlines()[7:])
+    for row, labelled in leaves:  # the witness in file line row + 1 gives the labels along its path
+        assert all(int(lines[row].split(",")[x]) == y for x, y in labelled)
+    path.write_text("0,1\n1,2\n")
+    code, out, err = run(capsys, "ldim", str(path))
+    assert code == 2 and "row 2, column 2: '2' is not 0 or 1; expected every entry to be 0 or 1 (rows and columns " \
+                          "counted from 1)" in err
 
 
 def test_npy_csv_and_json_files_give_the_same_numbers_as_the_zoo(capsys, tmp_path):

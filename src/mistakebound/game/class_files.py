@@ -120,7 +120,7 @@ from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.validation import brief, check_flag, check_int
 from mistakebound.game.classes import MAX_ENTRIES
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 
 __all__ = [
     "load_class",
@@ -268,7 +268,8 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
         for j, v in enumerate(row):
             if type(v) is not int or (v != 0 and v != 1):
                 raise InvalidClassError(
-                    f"matrix: row {i + 1}, column {j + 1} holds {brief(v)}; expected every entry to be 0 or 1"
+                    f"matrix: row {i + 1}, column {j + 1} holds {brief(v)}; expected every entry to be 0 or 1 "
+                    f"({COUNTED_FROM_1})"
                 )
     arr = np.array(matrix, dtype=np.uint8).reshape(len(matrix), len(domain))
     return HypothesisClass.from_matrix(arr, domain, names, name=name)
@@ -372,7 +373,7 @@ def _npy_class(path: Path, max_bytes: int | None, size: int) -> HypothesisClass:
     if bad is not None:
         i, j = bad
         raise _refuse(path, f"row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1",
-                      "every entry to be 0 or 1", InvalidClassError)
+                      f"every entry to be 0 or 1 ({COUNTED_FROM_1})", InvalidClassError)
     return HypothesisClass.from_matrix(arr, name=path.name)
 
 
@@ -434,8 +435,8 @@ def _not_entry(path: Path, cell: str, row: int, column: int) -> InvalidClassErro
     shown = "an empty cell" if not s else repr(s)
     why = (" (its exact value is not 0 or 1; entries are compared as written, not rounded)"
            if s and _kind(s) == _NUMBER and _DECIMAL.fullmatch(s) and abs(float(s) - 0.5) == 0.5 else "")
-    return _refuse(path, f"row {row}, column {column}: {shown} is not 0 or 1{why}", "every entry to be 0 or 1",
-                   InvalidClassError)
+    return _refuse(path, f"row {row}, column {column}: {shown} is not 0 or 1{why}",
+                   f"every entry to be 0 or 1 ({COUNTED_FROM_1})", InvalidClassError)
 
 
 def _instance(cell: str) -> int | str:

@@ -84,7 +84,7 @@ import numpy as np
 
 from mistakebound.foundations.errors import GameError, GameInterrupted, MistakeboundError
 from mistakebound.game import registry
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 from mistakebound.game.oco import OCOSetting, OCOTranscript
 from mistakebound.game.play import Observer, play
 from mistakebound.game.transcript import round_record
@@ -158,7 +158,9 @@ def format_tree(tree, H: HypothesisClass) -> str:
     """A shattered tree as indented text: node instances, edge labels, leaf witnesses.
 
     Nodes are numbered as in the textbook (root 1, children ``2i`` along label 0 and
-    ``2i + 1`` along label 1); each line is one node, indented by its depth.
+    ``2i + 1`` along label 1); each line is one node, indented by its depth.  A leaf's
+    witness row is counted from 1, as in every message about a class's rows
+    (:data:`~mistakebound.game.hypothesis_class.COUNTED_FROM_1`).
 
     Examples
     --------
@@ -188,7 +190,7 @@ def format_tree(tree, H: HypothesisClass) -> str:
         else:
             w = attrs.get("witness")
             name = attrs.get("witness_name") or (H.hypothesis_name(w) if w is not None else "?")
-            lines.append(f"{prefix}[{node}] leaf: witness {name} (row {w})")
+            lines.append(f"{prefix}[{node}] leaf: witness {name} (row {'?' if w is None else w + 1})")
         for child in reversed(children):
             stack.append((child, depth + 1, tree.edges[node, child]["label"]))
     return "\n".join(lines)
@@ -243,7 +245,8 @@ def _cmd_ldim(args, out) -> int:
         except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
             print(f"no shattered tree: {_partial_reason(exc.result.status)}", file=out)
             return EXIT_INTERRUPTED
-        print(f"shattered tree of depth {bounds.lower} (root 1; children 2i on label 0, 2i+1 on label 1):", file=out)
+        print(f"shattered tree of depth {bounds.lower} (root 1; children 2i on label 0, 2i+1 on label 1; "
+              f"{COUNTED_FROM_1}):", file=out)
         print(format_tree(tree, H), file=out)
     return EXIT_OK
 
