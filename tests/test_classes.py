@@ -482,3 +482,24 @@ def test_large_instances_are_vectorised(call):
         call()
         best = min(best, time.perf_counter() - start)
     assert best < 1.0
+
+
+# ------------------------------------------------------------------ one boolean syntax
+@pytest.mark.parametrize("word, value", [("true", True), ("yes", True), ("1", True), ("TRUE", True), ("Yes", True),
+                                         ("empty", True), ("false", False), ("no", False), ("0", False),
+                                         ("False", False)])
+def test_every_documented_boolean_spelling_gives_the_same_class_everywhere(word, value):
+    from mistakebound.game import registry
+    from mistakebound.game.specs import BOOLEAN_SPELLINGS
+
+    assert all(pair in BOOLEAN_SPELLINGS for pair in ("true/false", "yes/no", "1/0", "empty is true"))
+    expected = classes.singletons(6, value)
+    for spec in (f"singletons:6,{word}", f"singletons:6,include_empty={word}", f"singletons(6, {word})"):
+        for H in (classes.from_spec(spec), registry.load_setting(spec)):
+            assert H.name == expected.name and H.matrix.tolist() == expected.matrix.tolist()
+
+
+@pytest.mark.parametrize("word", ["2", "-1", "0.5", "maybe", "nope"])
+def test_a_boolean_parameter_refuses_other_values_naming_the_spellings(word):
+    with pytest.raises(InvalidArgumentError, match=r"include_empty: expected a boolean, true/false, yes/no or 1/0"):
+        classes.from_spec(f"singletons:6,{word}")

@@ -363,6 +363,23 @@ def test_check_help_says_what_it_plays_and_the_exit_codes(capsys):
     assert code == 0
     assert "every registered learner against every applicable adversary" in " ".join(out.split())
     assert "exit codes: 0 ok, 1 a bound is broken" in " ".join(out.split())
+    for absent in ("zoo classes", "thresholds:N", "learners (", "adversaries (", "spaces (", "class file"):
+        assert absent not in out
+
+
+@pytest.mark.parametrize("command, lists, absent", [
+    ("ldim", ("zoo classes", "a boolean is true/false, yes/no or 1/0"), ("learners (", "adversaries (", "spaces (")),
+    ("worst-case", ("learners (", "zoo classes"), ("adversaries (", "spaces (")),
+    ("verify", ("learners (", "zoo classes"), ("adversaries (", "spaces (")),
+    ("play", ("learners (", "adversaries (", "zoo classes", "spaces ("), ()),
+])
+def test_each_command_s_help_lists_only_the_names_it_takes(capsys, command, lists, absent):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    for needle in lists:
+        assert needle in out, needle
+    for needle in absent:
+        assert needle not in out, needle
 
 
 # ------------------------------------------------------------------------ as a process

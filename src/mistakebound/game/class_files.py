@@ -97,7 +97,7 @@ x<4,1,1,1
 >>> load_class(folder / "bad.csv")
 Traceback (most recent call last):
 ...
-mistakebound.foundations.errors.InvalidClassError: path: '.../bad.csv': row 2, column 2: '2' is not 0 or 1; expected every entry to be 0 or 1
+mistakebound.foundations.errors.InvalidClassError: path: '.../bad.csv': row 2, column 2: '2' is not 0 or 1; expected every entry to be 0 or 1 (rows and columns counted from 1)
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
     >>> class_from_json(text)
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidClassError: matrix: row 2, column 2 holds 2; expected every entry to be 0 or 1
+    mistakebound.foundations.errors.InvalidClassError: matrix: row 2, column 2 holds 2; expected every entry to be 0 or 1 (rows and columns counted from 1)
     """
     data = jf.parse(text, what="class", fmt=CLASS_FORMAT)
     jf.check_keys("class", data, ["format", "version", "name", "names", "domain", "matrix"])

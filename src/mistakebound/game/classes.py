@@ -33,7 +33,7 @@ import numpy as np
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import brief, check_int, check_probability
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.specs import closest_hint, normal_name, parse_spec
+from mistakebound.game.specs import closest_hint, normal_name, parse_spec, spec_flags
 
 __all__ = [
     "ZOO",
@@ -728,7 +728,8 @@ def from_spec(spec: str) -> HypothesisClass:
 
     The text is read by :func:`mistakebound.game.specs.parse_spec` (arguments
     positional or ``key=value``; integers, floats, and the words ``true``/``empty``/
-    ``yes`` and ``false``/``no`` as booleans, for ``singletons``' ``include_empty``);
+    ``yes`` and ``false``/``no`` as booleans; a boolean parameter, ``singletons``'
+    ``include_empty``, also takes ``1``/``0``: :data:`~mistakebound.game.specs.BOOLEAN_SPELLINGS`);
     the name ignores case, ``-`` and ``_``.  The ``name(...)`` form is what
     :attr:`HypothesisClass.name` holds, so ``from_spec(H.name)`` rebuilds a zoo class.
 
@@ -777,4 +778,5 @@ def from_spec(spec: str) -> HypothesisClass:
         raise InvalidArgumentError(
             f"spec {spec!r}: {name} takes arguments {_usage(name)!r}, got {len(args) + len(kwargs)} argument(s)"
         ) from None
+    args, kwargs = spec_flags(ZOO[name], args, kwargs)  # include_empty: true/false, yes/no, 1/0
     return ZOO[name](*args, **kwargs)

@@ -1084,17 +1084,21 @@ def _fill(text: str) -> str:
     return textwrap.fill(text, width=78)
 
 
-def _players_usage() -> str:
-    """The registered learners and adversaries, one per line with a summary."""
+def _players_usage(adversaries: bool = True) -> str:
+    """The registered learners (and adversaries), one per line with a summary."""
     lines = ["learners (LEARNER; case, '-' and '_' ignored; or module:Class; parameters as Name(key=value)):"]
     lines += registry.usage("learner")
-    lines.append("adversaries (ADVERSARY):")
-    lines += registry.usage("adversary")
+    if adversaries:
+        lines.append("adversaries (ADVERSARY):")
+        lines += registry.usage("adversary")
     return "\n".join(lines)
 
 
 def _settings_usage(spaces: bool) -> str:
-    lines = ["zoo classes (CLASS, e.g. thresholds:64, k_sparse:8,2, singletons:5,empty):"]
+    from mistakebound.game.specs import BOOLEAN_SPELLINGS
+
+    lines = [f"zoo classes (CLASS, e.g. thresholds:64, k_sparse:8,2, singletons:5,true; a boolean is "
+             f"{BOOLEAN_SPELLINGS}):"]
     lines += registry.usage("class")
     if spaces:
         lines.append("spaces (SETTING, as NAME:ARGS with arguments by position or key=value):")
@@ -1103,11 +1107,13 @@ def _settings_usage(spaces: bool) -> str:
     return "\n".join(lines)
 
 
-def _epilog(players: bool, settings: str) -> str:
+def _epilog(players: bool | str, settings: str) -> str:
+    """A command's help epilog: only the names it takes (``players`` True: learners and
+    adversaries, ``"learners"``: learners only; ``settings`` ``"all"``, ``"classes"`` or ``""``)."""
     parts = []
     if players:
         try:
-            parts.append(_players_usage())
+            parts.append(_players_usage(adversaries=players is True))
         except Exception:  # noqa: BLE001 - help must work even if the registry cannot be listed
             pass
     if settings:
@@ -1159,7 +1165,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def command(name: str, summary: str, description: str, players: bool = True, settings: str = "all"):
+    def command(name: str, summary: str, description: str, players: bool | str = True, settings: str = "all"):
         return sub.add_parser(
             name, help=summary, description=_fill(description),
             epilog=_epilog(players, settings), formatter_class=formatter,
@@ -1239,7 +1245,7 @@ def _parser() -> argparse.ArgumentParser:
         "adversary's optimal line and Ldim(H), and judge the learner's claim against it. A "
         "search that runs out of its budget prints proven lower and upper bounds and exits 3; "
         "a claim the search proves broken exits 1.",
-        settings="classes",
+        players="learners", settings="classes",
     )
     worst.add_argument("learner", metavar="LEARNER", help="a learner name (listed below) or module:Class")
     worst.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
@@ -1258,7 +1264,7 @@ def _parser() -> argparse.ArgumentParser:
         "--learner, the predictions a worst-case certificate records are replayed against that "
         "learner (built on CLASS). Exit 0 if every step checks, 1 naming the first that fails, "
         "2 if the file cannot be read.",
-        players=False, settings="classes",
+        players="learners", settings="classes",
     )
     check_p.add_argument("file", metavar="FILE", help="the certificate (.json or .json.gz)")
     check_p.add_argument("cls", metavar="CLASS", nargs="?", default=None,
