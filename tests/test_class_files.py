@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import string
+import sys
 import tracemalloc
 
 import numpy as np
@@ -695,7 +696,9 @@ def test_files_larger_than_max_bytes_are_refused_before_reading(tmp_path):
 
 def test_npy_header_claiming_a_huge_matrix_is_refused_before_allocation(tmp_path):
     cases = [  # (shape, max_bytes, message)
-        ((2**20, 2**20), None, f"has {2**40} entries, more than the limit of {classes.MAX_ENTRIES}"),
+        ((2**32, 2**32), None, f"has {2**64} entries, more than the limit of {classes.MAX_ENTRIES} (what an array "
+                               "can hold on this machine)"),
+        ((2**20, 2**20), None, r"declares shape (1048576, 1048576) (1099511627776 bytes of data) but the file holds"),
         ((30000, 30000), None, r"declares shape (30000, 30000) (900000000 bytes of data) but the file holds 16"),
         ((30000, 30000), 10**6, "needs 900000000 bytes, more than max_bytes = 1000000"),
     ]
@@ -720,8 +723,10 @@ def test_csv_that_could_hold_more_than_max_entries_is_refused_before_parsing(tmp
     assert "the file has 202 bytes, room for up to 101 entries, more than the limit of 100" in message
 
 
-def test_a_huge_sparse_csv_is_refused_unread(tmp_path):
-    assert class_files.MAX_ENTRIES == classes.MAX_ENTRIES  # the zoo's limit, not a second one
+def test_a_huge_sparse_csv_is_refused_unread(tmp_path, monkeypatch):
+    assert class_files.MAX_ENTRIES == classes.MAX_ENTRIES == sys.maxsize  # an array's limit, not a second one
+    monkeypatch.setattr(classes, "MAX_ENTRIES", 2**30)  # a machine whose arrays hold 2^30 entries
+    monkeypatch.setattr(class_files, "MAX_ENTRIES", 2**30)
     path = tmp_path / "huge.csv"
     with open(path, "wb") as fh:
         fh.truncate(2 * classes.MAX_ENTRIES + 2)

@@ -497,6 +497,17 @@ def test_ldim_what_chooses_the_parameters_and_skips_the_vc_search(capsys, monkey
     assert code == 2 and out == "" and "--what" in err and "among ldim, vc, rldim" in err
 
 
+def test_power_set_17_is_searched_unless_the_memory_budget_refuses_it(capsys, monkeypatch):
+    code, out, err = run(capsys, "ldim", "power_set:17", "--what", "ldim")
+    assert code == 0, err
+    assert out.splitlines()[1:4] == [f"|H| = {2**17}", "|X| = 17", "Ldim = 17"]
+    monkeypatch.setenv("MISTAKEBOUND_MEMORY_LIMIT", "1K")  # less than this process holds already
+    code, out, err = run(capsys, "ldim", "power_set:17")
+    assert code == 2 and out == ""
+    assert_one_line_error(err, "CLASS: 'power_set:17': d: power_set(17), a 131,072 x 17 table", "needs about",
+                          "(the MISTAKEBOUND_MEMORY_LIMIT budget); too large for this machine: give a smaller d")
+
+
 # ------------------------------------------------------------- exit codes, output files
 SHORT_GAME = ["play", "halving", "binary-search-threshold", "thresholds:7", "--quiet"]
 

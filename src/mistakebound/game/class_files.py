@@ -306,8 +306,8 @@ def _read_npy(path: Path, max_bytes: int | None, size: int) -> np.ndarray:
     entries = int(np.prod(shape, dtype=object))
     need = entries * dtype.itemsize
     if entries > MAX_ENTRIES:
-        raise _refuse(path, f"the matrix of shape {shape} has {entries} entries, more than the limit of {MAX_ENTRIES}",
-                      f"at most {MAX_ENTRIES} entries")
+        raise _refuse(path, f"the matrix of shape {shape} has {entries} entries, more than the limit of {MAX_ENTRIES} "
+                            "(what an array can hold on this machine)", f"at most {MAX_ENTRIES} entries")
     if max_bytes is not None and need > max_bytes:
         raise _refuse(path, f"the matrix of shape {shape} needs {need} bytes, more than max_bytes = {max_bytes}",
                       "a smaller matrix (or pass a larger max_bytes, or None for no limit)")
@@ -1031,7 +1031,8 @@ def _count_lines(fh: Any) -> int:
 def _csv_class(path: Path, size: int) -> HypothesisClass:
     if (size + 1) // 2 > MAX_ENTRIES:  # an entry takes a character and a separator
         raise _refuse(path, f"the file has {size} bytes, room for up to {(size + 1) // 2} entries, more than "
-                            f"the limit of {MAX_ENTRIES}", "a smaller matrix (save large classes as .npy)")
+                            f"the limit of {MAX_ENTRIES} (what an array can hold on this machine)",
+                      "a smaller matrix (save large classes as .npy)")
     names = None
     try:
         with open(path, "rb") as fh:
