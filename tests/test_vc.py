@@ -567,7 +567,8 @@ def test_ldim_help_states_the_vc_default_limit_and_the_memory_budget(capsys):
     assert f"a VC search still running after {cli.LDIM_VC_NOTE_SECONDS:g} s says on stderr how long it may take" in text
     assert "Each parameter's search has a budget of its own: the whole of --max-nodes and of --time-limit" in text
     assert "MemAvailable, the cgroup limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers" in text
-    assert "prints the bounds it proved on its line, the other parameters' lines still follow, and the command exits 3" in text
+    assert "prints the bounds it proved on its line, the other parameters' lines still follow, and the command " \
+           "exits 3" in text
 
 
 def test_ldim_prints_vcdim_at_most_ldim_when_the_vc_search_cannot_fit(monkeypatch, capsys):

@@ -332,8 +332,9 @@ def _vc_line(args, H: HypothesisClass, ldim: Any, stopped: bool, out, partial: l
     print(f"{vc.lower} <= VCdim <= {min(vc.upper, top)} (partial: {vc.status}; VCdim <= Ldim), "
           f"after {vc.nodes} nodes", file=out, flush=True)
     if vc.status == "budget" and default_limit and vc.seconds >= limit:
-        partial.append(("VC dimension", f"its search stopped at the default limit of {limit:.1f} s (the longer of "
-                                        f"{LDIM_VC_SECONDS:g} s and the Ldim search's time); give --time-limit for more"))
+        partial.append(("VC dimension", f"its search stopped at the default limit of {limit:.1f} s (the longer "
+                                        f"of {LDIM_VC_SECONDS:g} s and the Ldim search's time); give --time-limit "
+                                        "for more"))
     else:
         partial.append(("VC dimension", _partial_reason(vc.status)))
     return vc
