@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import os
 import pathlib
 import re
 import string
+import sys
 import tracemalloc
 
 import numpy as np
@@ -694,7 +696,9 @@ def test_files_larger_than_max_bytes_are_refused_before_reading(tmp_path):
 
 def test_npy_header_claiming_a_huge_matrix_is_refused_before_allocation(tmp_path):
     cases = [  # (shape, max_bytes, message)
-        ((2**20, 2**20), None, f"has {2**40} entries, more than the limit of {classes.MAX_ENTRIES}"),
+        ((2**32, 2**32), None, f"has {2**64} entries, more than the limit of {classes.MAX_ENTRIES} (what an array "
+                               "can hold on this machine)"),
+        ((2**20, 2**20), None, r"declares shape (1048576, 1048576) (1099511627776 bytes of data) but the file holds"),
         ((30000, 30000), None, r"declares shape (30000, 30000) (900000000 bytes of data) but the file holds 16"),
         ((30000, 30000), 10**6, "needs 900000000 bytes, more than max_bytes = 1000000"),
     ]
@@ -719,8 +723,10 @@ def test_csv_that_could_hold_more_than_max_entries_is_refused_before_parsing(tmp
     assert "the file has 202 bytes, room for up to 101 entries, more than the limit of 100" in message
 
 
-def test_a_huge_sparse_csv_is_refused_unread(tmp_path):
-    assert class_files.MAX_ENTRIES == classes.MAX_ENTRIES  # the zoo's limit, not a second one
+def test_a_huge_sparse_csv_is_refused_unread(tmp_path, monkeypatch):
+    assert class_files.MAX_ENTRIES == classes.MAX_ENTRIES == sys.maxsize  # an array's limit, not a second one
+    monkeypatch.setattr(classes, "MAX_ENTRIES", 2**30)  # a machine whose arrays hold 2^30 entries
+    monkeypatch.setattr(class_files, "MAX_ENTRIES", 2**30)
     path = tmp_path / "huge.csv"
     with open(path, "wb") as fh:
         fh.truncate(2 * classes.MAX_ENTRIES + 2)
@@ -839,3 +845,27 @@ def test_an_npy_header_with_a_negative_size_is_refused_by_its_shape(tmp_path):
     with pytest.raises(InvalidArgumentError, match=r"shape \(-5, 3\)") as info:
         load_class(path)
     assert "Failed to read" not in str(info.value)  # numpy's own text is not passed through
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".npy", ".json", "from_matrix"])
+def test_every_message_counts_rows_and_columns_from_1_and_says_so(tmp_path, suffix):
+    """The same bad entry (matrix[1, 0] = 2) is at row 2, column 1 in every message, whichever way it came."""
+    from mistakebound import HypothesisClass
+
+    matrix = [[0, 1], [2, 0]]
+    if suffix == "from_matrix":
+        with pytest.raises(InvalidClassError) as info:
+            HypothesisClass.from_matrix(matrix)
+    else:
+        path = tmp_path / f"bad{suffix}"
+        if suffix == ".csv":
+            path.write_text("0,1\n2,0\n")
+        elif suffix == ".npy":
+            np.save(path, np.array(matrix))
+        else:
+            path.write_text(json.dumps({"format": "mistakebound.class", "version": 1, "name": None, "names": None,
+                                        "domain": [0, 1], "matrix": matrix}))
+        with pytest.raises(InvalidClassError) as info:
+            load_class(path)
+    message = str(info.value)
+    assert "row 2, column 1" in message and "rows and columns counted from 1" in message, message

@@ -353,12 +353,30 @@ def test_random_requires_a_seed():
         classes.random(3, 3, 0.5)
 
 
-@pytest.mark.parametrize("f", [classes.monotone_disjunctions, classes.monotone_conjunctions, classes.parities,
-                               classes.disjunctions, classes.projections, classes.power_set])
-def test_exponential_families_refuse_n_above_16(f):
-    with pytest.raises(InvalidArgumentError, match=r"^\w: expected an integer <= 16, got 17") as info:
-        f(17)
-    assert "entries" in str(info.value) and "GiB" in str(info.value)
+def test_power_set_17_is_built_when_the_memory_takes_it():
+    """No cap below the memory check: power_set(17), 2^17 rows as from_matrix takes them (it was refused at d > 16)."""
+    H = classes.power_set(17)
+    assert H.matrix.shape == (2**17, 17) and H.names[-1] == "{" + ",".join(map(str, range(17))) + "}"
+    assert H.matrix[0b10000000000000001].tolist() == [1] + [0] * 15 + [1]  # row r is r in binary, instance 0 on top
+    assert classes.from_spec("power_set:17").matrix.shape == (2**17, 17)
+
+
+@pytest.mark.parametrize("call, param", [(lambda: classes.power_set(17), "d"), (lambda: classes.parities(9), "n"),
+                                         (lambda: classes.thresholds(3000), "N"),
+                                         (lambda: classes.random(5000, 1000, 0.5, 0), "n_hypotheses")])
+def test_a_table_is_refused_by_the_memory_check_alone(monkeypatch, call, param):
+    from mistakebound.foundations.errors import InsufficientMemoryError
+    from mistakebound.foundations.memory import MEMORY_LIMIT_VARIABLE, available_memory
+
+    monkeypatch.setenv(MEMORY_LIMIT_VARIABLE, "1G")
+    if available_memory() < 2**20:  # pragma: no cover - this process alone holds more than a gigabyte
+        pytest.skip("the process holds more than the budget the test gives it")
+    assert call().n_hypotheses > 1  # fits in a gigabyte
+    monkeypatch.setenv(MEMORY_LIMIT_VARIABLE, "1K")  # less than this process already holds
+    with pytest.raises(InsufficientMemoryError, match=rf"^{param}: .* table: .* entries .* needs about .* "
+                                                      rf"\(the {MEMORY_LIMIT_VARIABLE} budget\); too large for "
+                                                      rf"this machine: give a smaller {param}$"):
+        call()
 
 
 @pytest.mark.parametrize(
@@ -373,8 +391,11 @@ def test_exponential_families_refuse_n_above_16(f):
         lambda: classes.random(10**5, 10**5, 0.5, 0),
     ],
 )
-def test_oversized_tables_are_refused_before_allocation(call):
-    with pytest.raises(InvalidArgumentError, match="too large") as info:
+def test_oversized_tables_are_refused_before_allocation(call, monkeypatch):
+    from mistakebound.foundations.errors import InsufficientMemoryError
+
+    monkeypatch.setenv("MISTAKEBOUND_MEMORY_LIMIT", "1G")
+    with pytest.raises((InvalidArgumentError, InsufficientMemoryError), match="too large") as info:
         call()
     assert "entries" in str(info.value) and "GiB" in str(info.value)
 
@@ -482,3 +503,24 @@ def test_large_instances_are_vectorised(call):
         call()
         best = min(best, time.perf_counter() - start)
     assert best < 1.0
+
+
+# ------------------------------------------------------------------ one boolean syntax
+@pytest.mark.parametrize("word, value", [("true", True), ("yes", True), ("1", True), ("TRUE", True), ("Yes", True),
+                                         ("empty", True), ("false", False), ("no", False), ("0", False),
+                                         ("False", False)])
+def test_every_documented_boolean_spelling_gives_the_same_class_everywhere(word, value):
+    from mistakebound.game import registry
+    from mistakebound.game.specs import BOOLEAN_SPELLINGS
+
+    assert all(pair in BOOLEAN_SPELLINGS for pair in ("true/false", "yes/no", "1/0", "empty is true"))
+    expected = classes.singletons(6, value)
+    for spec in (f"singletons:6,{word}", f"singletons:6,include_empty={word}", f"singletons(6, {word})"):
+        for H in (classes.from_spec(spec), registry.load_setting(spec)):
+            assert H.name == expected.name and H.matrix.tolist() == expected.matrix.tolist()
+
+
+@pytest.mark.parametrize("word", ["2", "-1", "0.5", "maybe", "nope"])
+def test_a_boolean_parameter_refuses_other_values_naming_the_spellings(word):
+    with pytest.raises(InvalidArgumentError, match=r"include_empty: expected a boolean, true/false, yes/no or 1/0"):
+        classes.from_spec(f"singletons:6,{word}")

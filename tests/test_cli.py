@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 import pickle
 import re
 import subprocess
 import sys
+import threading
 from importlib import metadata
 
 import numpy as np
@@ -189,7 +191,7 @@ def parse_tree(text: list[str]):
             edge, _, body = body.partition(" -> ")
             labels.append(int(edge))
         if "leaf: witness" in body:
-            row = int(body.rsplit("(row ", 1)[1].rstrip(")"))
+            row = int(body.rsplit("(row ", 1)[1].rstrip(")")) - 1  # printed counted from 1
             leaves.append((row, list(zip([x for _, x in stack], labels))))
         else:
             stack.append((depth, ast.literal_eval(body.split(" x = ", 1)[1])))
@@ -227,6 +229,25 @@ def test_ldim_tree_is_shattered_and_has_full_depth(capsys, spec, args):
             assert H.label(row, x) == y
         paths.add(tuple(y for _, y in path))
     assert len(paths) == 2 ** d
+
+
+def test_ldim_tree_counts_witness_rows_from_1_as_the_file_messages_do(capsys, tmp_path):
+    """A .csv class's witness row is the line of the file, as in the loader's messages."""
+    lines = ["0,1", "1,0", "1,1", "0,0"]
+    path = tmp_path / "four.csv"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "ldim", str(path), "--tree")
+    assert code == 0, err
+    assert "rows and columns counted from 1" in out.splitlines()[6]
+    printed = sorted(int(line.rsplit("(row ", 1)[1].rstrip(")")) for line in out.splitlines() if "leaf:" in line)
+    assert printed == [1, 2, 3, 4]  # power_set(2): every line of the file is a witness, numbered as lines
+    leaves = parse_tree(out.splitlines()[7:])
+    for row, labelled in leaves:  # the witness in file line row + 1 gives the labels along its path
+        assert all(int(lines[row].split(",")[x]) == y for x, y in labelled)
+    path.write_text("0,1\n1,2\n")
+    code, out, err = run(capsys, "ldim", str(path))
+    assert code == 2 and "row 2, column 2: '2' is not 0 or 1; expected every entry to be 0 or 1 (rows and columns " \
+                          "counted from 1)" in err
 
 
 def test_npy_csv_and_json_files_give_the_same_numbers_as_the_zoo(capsys, tmp_path):
@@ -342,6 +363,23 @@ def test_check_help_says_what_it_plays_and_the_exit_codes(capsys):
     assert code == 0
     assert "every registered learner against every applicable adversary" in " ".join(out.split())
     assert "exit codes: 0 ok, 1 a bound is broken" in " ".join(out.split())
+    for absent in ("zoo classes", "thresholds:N", "learners (", "adversaries (", "spaces (", "class file"):
+        assert absent not in out
+
+
+@pytest.mark.parametrize("command, lists, absent", [
+    ("ldim", ("zoo classes", "a boolean is true/false, yes/no or 1/0"), ("learners (", "adversaries (", "spaces (")),
+    ("worst-case", ("learners (", "zoo classes"), ("adversaries (", "spaces (")),
+    ("verify", ("learners (", "zoo classes"), ("adversaries (", "spaces (")),
+    ("play", ("learners (", "adversaries (", "zoo classes", "spaces ("), ()),
+])
+def test_each_command_s_help_lists_only_the_names_it_takes(capsys, command, lists, absent):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    for needle in lists:
+        assert needle in out, needle
+    for needle in absent:
+        assert needle not in out, needle
 
 
 # ------------------------------------------------------------------------ as a process
@@ -399,6 +437,76 @@ def test_ldim_applies_its_budget_to_the_vc_search_too(capsys):
     # without a budget the VC dimension is exact (the textbook search as the oracle)
     code, out, err = run(capsys, "ldim", "random:60,8,0.3,0")
     assert code == 0 and facts(out)["VCdim"] == textbook_vcdim(classes.random(60, 8, 0.3, 0).matrix)
+
+
+def test_ldim_prints_and_flushes_the_ldim_line_before_the_vc_search_starts():
+    """A VC search that never ends: the reader of the pipe has the Ldim line all the same."""
+    script = ("import time\n"
+              "from mistakebound.theory import vc\n"
+              "def forever(*a, **k):\n"
+              "    time.sleep(120)\n"
+              "vc.vc_bounds = forever\n"
+              "from mistakebound.interfaces.cli import main\n"
+              "main(['ldim', 'thresholds:7'])\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # a pipe: block-buffered unless flushed
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True, env=env)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(p.stdout.readline() for _ in range(5)), daemon=True)
+    reader.start()
+    try:
+        reader.join(30)  # the VC search sleeps for 120 s: lines held in a buffer would come after it
+        assert lines == ["class: thresholds(7)\n", "|H| = 8\n", "|X| = 7\n", "Ldim = 3\n",
+                         "log2|H| = 3.00 (upper bound on Ldim)\n"]
+        assert p.poll() is None  # still searching for VCdim
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_ldim_with_a_small_budget_prints_every_parameter_s_line(capsys):
+    """``--max-nodes`` stops both searches: each prints its proven bounds, neither hides the other."""
+    H = classes.random(3000, 30, 0.3, 0)
+    code, out, err = run(capsys, "ldim", "random:3000,30,0.3,0", "--max-nodes", "3")
+    assert code == 3, err
+    lines = out.splitlines()
+    ldim = re.fullmatch(r"(\d+) <= Ldim <= (\d+) \(partial: budget\), after 3 nodes in [\d.]+ s", lines[3])
+    vc = re.fullmatch(r"(\d+) <= VCdim <= (\d+) \(partial: budget; VCdim <= Ldim\), after \d+ nodes", lines[5])
+    assert ldim and vc, lines
+    assert int(ldim[1]) <= littlestone_dimension(H) <= int(ldim[2])
+    assert int(vc[1]) <= vc_dimension(H) <= int(vc[2]) <= int(ldim[2])
+    assert lines[6:] == ["the Littlestone dimension is partial: raise --max-nodes / --time-limit for the exact value",
+                         "the VC dimension is partial: raise --max-nodes / --time-limit for the exact value"]
+
+
+def test_ldim_what_chooses_the_parameters_and_skips_the_vc_search(capsys, monkeypatch):
+    from mistakebound.theory import vc
+
+    def no_vc(*args, **kwargs):
+        raise AssertionError("the VC search ran")
+
+    monkeypatch.setattr(vc, "vc_bounds", no_vc)
+    code, out, err = run(capsys, "ldim", "thresholds:7", "--what", "ldim")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[3:] == ["Ldim = 3", "log2|H| = 3.00 (upper bound on Ldim)"]
+    code, out, err = run(capsys, "ldim", "singletons:3", "--what", "rldim")
+    assert code == 0 and "VCdim" not in out
+    assert out.splitlines()[3:5] == ["Ldim = 1", "log2|H| = 1.58 (upper bound on Ldim)"]
+    # singletons(n): the learner puts p = (1 - v(n-1)) / 2 on the instance shown, so v(n) = 1 - 2^(1-n)
+    assert out.splitlines()[5].startswith("RL = 3/4 ")
+    code, out, err = run(capsys, "ldim", "thresholds:7", "--what", "vcdim")
+    assert code == 2 and out == "" and "--what" in err and "among ldim, vc, rldim" in err
+
+
+def test_power_set_17_is_searched_unless_the_memory_budget_refuses_it(capsys, monkeypatch):
+    code, out, err = run(capsys, "ldim", "power_set:17", "--what", "ldim")
+    assert code == 0, err
+    assert out.splitlines()[1:4] == [f"|H| = {2**17}", "|X| = 17", "Ldim = 17"]
+    monkeypatch.setenv("MISTAKEBOUND_MEMORY_LIMIT", "1K")  # less than this process holds already
+    code, out, err = run(capsys, "ldim", "power_set:17")
+    assert code == 2 and out == ""
+    assert_one_line_error(err, "CLASS: 'power_set:17': d: power_set(17), a 131,072 x 17 table", "needs about",
+                          "(the MISTAKEBOUND_MEMORY_LIMIT budget); too large for this machine: give a smaller d")
 
 
 # ------------------------------------------------------------- exit codes, output files

@@ -567,8 +567,12 @@ def test_bad_input_exits_2_with_suggestions(capsys, tmp_path, monkeypatch, argv,
 def test_help_lists_learners_adversaries_and_the_zoo(capsys, argv):
     code, out, _ = run(capsys, *argv)
     assert code == 0
-    for name in (*registry.names("learner"), *registry.names("adversary"), *classes.ZOO):
+    takes_adversaries = argv[0] != "worst-case"  # worst-case takes a learner and no adversary
+    for name in (*registry.names("learner"), *classes.ZOO):
         assert name in out, name
+    assert ("adversaries (ADVERSARY):" in out) == takes_adversaries
+    if takes_adversaries:
+        assert all(name in out for name in registry.names("adversary"))
     assert "module:Class" in out
     spaces = registry.names("space")
     if argv[0] in ("worst-case", "tree"):  # they search finite classes: no space is offered

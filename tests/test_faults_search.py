@@ -367,9 +367,12 @@ def test_a_class_too_large_for_the_limit_gives_the_bounds_that_need_no_search():
                             capture_output=True, text=True, timeout=60, env=env)
     assert result.returncode == 3 and result.stderr == "", result.stderr
     lines = result.stdout.splitlines()
-    assert lines[:4] == ["class: random(100000,200,0.3,1)", "|H| = 100000", "|X| = 200",
-                         "0 <= Ldim <= 16 (partial: memory; Ldim <= log2|H|), not searched"]
-    assert re.fullmatch(r"the result is partial: H: a Littlestone search of 100000 hypotheses x 200 instances "
-                        r"needs about .*, but only .* of memory is available \(the MISTAKEBOUND_MEMORY_LIMIT "
-                        r"budget\); search a smaller class", lines[4]), lines[4]
-    assert len(lines) == 5
+    assert lines[:6] == ["class: random(100000,200,0.3,1)", "|H| = 100000", "|X| = 200",
+                         "0 <= Ldim <= 16 (partial: memory; Ldim <= log2|H|), not searched",
+                         "log2|H| = 16.61 (upper bound on Ldim)",
+                         "0 <= VCdim <= 16 (partial: memory; VCdim <= Ldim), not searched"]
+    for line, search in zip(lines[6:], ("the Littlestone dimension", "the VC dimension")):
+        assert re.fullmatch(rf"{search} is partial: H: a \w+ search of 100000 hypotheses x 200 instances "
+                            r"needs about .*, but only .* of memory is available \(the MISTAKEBOUND_MEMORY_LIMIT "
+                            r"budget\); search a smaller class", line), line
+    assert len(lines) == 8

@@ -281,3 +281,23 @@ def test_imports_modes_keep_registered_names_and_are_checked():
         assert registry.resolve("adversary", "oblivious-coin(labels=coin)", imports=imports)[0].name == "ObliviousCoin"
     with pytest.raises(InvalidArgumentError, match="imports: expected one of 'import', 'check', 'refuse', got 'no'"):
         registry.find("learner", "halving", imports="no")
+
+
+def test_a_player_s_boolean_parameter_takes_the_spellings_of_the_zoo(tmp_path, monkeypatch):
+    """Booleans are written one way for players too: 1/0, true/false, yes/no."""
+    (tmp_path / "flag_players.py").write_text(
+        "from mistakebound.learners import Halving\n"
+        "class Flagged(Halving):\n"
+        "    '''Halving with a flag.'''\n"
+        "    def __init__(self, H, strict=False):\n"
+        "        super().__init__(H)\n"
+        "        self.strict = strict\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "flag_players", raising=False)
+    H = classes.thresholds(7)
+    for word, value in (("1", True), ("yes", True), ("true", True), ("0", False), ("no", False), ("false", False)):
+        learner = registry.build("learner", f"flag_players:Flagged(strict={word})", H)
+        assert learner.strict is value
+    with pytest.raises(InvalidArgumentError, match=r"strict: expected a boolean, true/false, yes/no or 1/0"):
+        registry.build("learner", "flag_players:Flagged(strict=2)", H)

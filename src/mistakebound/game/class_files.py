@@ -97,7 +97,7 @@ x<4,1,1,1
 >>> load_class(folder / "bad.csv")
 Traceback (most recent call last):
 ...
-mistakebound.foundations.errors.InvalidClassError: path: '.../bad.csv': row 2, column 2: '2' is not 0 or 1; expected every entry to be 0 or 1
+mistakebound.foundations.errors.InvalidClassError: path: '.../bad.csv': row 2, column 2: '2' is not 0 or 1; expected every entry to be 0 or 1 (rows and columns counted from 1)
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.validation import brief, check_flag, check_int
 from mistakebound.game.classes import MAX_ENTRIES
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 
 __all__ = [
     "load_class",
@@ -237,7 +237,7 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
     >>> class_from_json(text)
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidClassError: matrix: row 2, column 2 holds 2; expected every entry to be 0 or 1
+    mistakebound.foundations.errors.InvalidClassError: matrix: row 2, column 2 holds 2; expected every entry to be 0 or 1 (rows and columns counted from 1)
     """
     data = jf.parse(text, what="class", fmt=CLASS_FORMAT)
     jf.check_keys("class", data, ["format", "version", "name", "names", "domain", "matrix"])
@@ -268,7 +268,8 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
         for j, v in enumerate(row):
             if type(v) is not int or (v != 0 and v != 1):
                 raise InvalidClassError(
-                    f"matrix: row {i + 1}, column {j + 1} holds {brief(v)}; expected every entry to be 0 or 1"
+                    f"matrix: row {i + 1}, column {j + 1} holds {brief(v)}; expected every entry to be 0 or 1 "
+                    f"({COUNTED_FROM_1})"
                 )
     arr = np.array(matrix, dtype=np.uint8).reshape(len(matrix), len(domain))
     return HypothesisClass.from_matrix(arr, domain, names, name=name)
@@ -305,8 +306,8 @@ def _read_npy(path: Path, max_bytes: int | None, size: int) -> np.ndarray:
     entries = int(np.prod(shape, dtype=object))
     need = entries * dtype.itemsize
     if entries > MAX_ENTRIES:
-        raise _refuse(path, f"the matrix of shape {shape} has {entries} entries, more than the limit of {MAX_ENTRIES}",
-                      f"at most {MAX_ENTRIES} entries")
+        raise _refuse(path, f"the matrix of shape {shape} has {entries} entries, more than the limit of {MAX_ENTRIES} "
+                            "(what an array can hold on this machine)", f"at most {MAX_ENTRIES} entries")
     if max_bytes is not None and need > max_bytes:
         raise _refuse(path, f"the matrix of shape {shape} needs {need} bytes, more than max_bytes = {max_bytes}",
                       "a smaller matrix (or pass a larger max_bytes, or None for no limit)")
@@ -372,7 +373,7 @@ def _npy_class(path: Path, max_bytes: int | None, size: int) -> HypothesisClass:
     if bad is not None:
         i, j = bad
         raise _refuse(path, f"row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1",
-                      "every entry to be 0 or 1", InvalidClassError)
+                      f"every entry to be 0 or 1 ({COUNTED_FROM_1})", InvalidClassError)
     return HypothesisClass.from_matrix(arr, name=path.name)
 
 
@@ -434,8 +435,8 @@ def _not_entry(path: Path, cell: str, row: int, column: int) -> InvalidClassErro
     shown = "an empty cell" if not s else repr(s)
     why = (" (its exact value is not 0 or 1; entries are compared as written, not rounded)"
            if s and _kind(s) == _NUMBER and _DECIMAL.fullmatch(s) and abs(float(s) - 0.5) == 0.5 else "")
-    return _refuse(path, f"row {row}, column {column}: {shown} is not 0 or 1{why}", "every entry to be 0 or 1",
-                   InvalidClassError)
+    return _refuse(path, f"row {row}, column {column}: {shown} is not 0 or 1{why}",
+                   f"every entry to be 0 or 1 ({COUNTED_FROM_1})", InvalidClassError)
 
 
 def _instance(cell: str) -> int | str:
@@ -1030,7 +1031,8 @@ def _count_lines(fh: Any) -> int:
 def _csv_class(path: Path, size: int) -> HypothesisClass:
     if (size + 1) // 2 > MAX_ENTRIES:  # an entry takes a character and a separator
         raise _refuse(path, f"the file has {size} bytes, room for up to {(size + 1) // 2} entries, more than "
-                            f"the limit of {MAX_ENTRIES}", "a smaller matrix (save large classes as .npy)")
+                            f"the limit of {MAX_ENTRIES} (what an array can hold on this machine)",
+                      "a smaller matrix (save large classes as .npy)")
     names = None
     try:
         with open(path, "rb") as fh:

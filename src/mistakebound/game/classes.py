@@ -10,8 +10,9 @@ builds a class from a short text such as ``"thresholds:64"`` or ``"k_sparse:8,2"
 
 Classes over the Boolean cube ``{0,1}^n`` list the instances as tuples in
 :func:`itertools.product` order, so instance ``j`` is the binary expansion of ``j`` with
-``x1`` as its most significant bit.  Tables are limited to ``2**30`` entries (1 GiB), and
-families with ``2^n`` rows or columns refuse ``n > 16`` outright.
+``x1`` as its most significant bit.  A table is built when the memory available takes it
+(the one check, :func:`~mistakebound.foundations.memory.require_memory`, before anything is
+allocated; ``MISTAKEBOUND_MEMORY_LIMIT`` caps it): there is no other limit on a size.
 
 Examples
 --------
@@ -26,14 +27,16 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import sys
 from collections.abc import Callable
 
 import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.validation import brief, check_int, check_probability
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.specs import closest_hint, normal_name, parse_spec
+from mistakebound.game.specs import closest_hint, normal_name, parse_spec, spec_flags
 
 __all__ = [
     "ZOO",
@@ -51,10 +54,15 @@ __all__ = [
     "thresholds",
 ]
 
-#: Largest exponent ``n`` accepted by the families with ``2^n`` rows or columns.
-MAX_EXPONENT = 16
-#: Largest table (rows x columns) any zoo function builds: 1 GiB of ``uint8``.
-MAX_ENTRIES = 2**30
+#: The most entries a table can have: numpy's limit on an array's size on this machine
+#: (``sys.maxsize``), not a policy.  Below it, :func:`~mistakebound.foundations.memory.require_memory`
+#: alone decides whether a table is built (:data:`BYTES_PER_ENTRY`, :data:`BYTES_PER_ROW`).
+MAX_ENTRIES = sys.maxsize
+#: Bytes a zoo class needs per entry of its table while it is built: the uint8 table and
+#: the three boolean arrays of :meth:`HypothesisClass.from_matrix`'s 0/1 check.
+BYTES_PER_ENTRY = 4
+#: Bytes per row besides the entries: the hypothesis's name (a short ``str``) and its slot.
+BYTES_PER_ROW = 100
 #: Largest seed :func:`random` accepts (the 128 bits of entropy of a numpy SeedSequence).
 MAX_SEED = 2**128 - 1
 # Rows are filled in blocks of about this many entries, to bound temporary arrays.
@@ -72,8 +80,8 @@ def _require_int(param: str, value: object, minimum: int = 1, maximum: int = MAX
     if value > maximum:
         raise InvalidArgumentError(
             f"{param}: expected an integer <= {maximum:,}, got {brief(value)}; "
-            + ("too large: the table would have more than the limit of "
-               f"{MAX_ENTRIES:,} entries (1 GiB as uint8)" if maximum == MAX_ENTRIES else "too large")
+            + ("too large: the table would have more entries than an array can hold on this machine "
+               f"({MAX_ENTRIES:,})" if maximum == MAX_ENTRIES else "too large")
         )
     return int(value)
 
@@ -83,27 +91,34 @@ def _size_text(rows: int, cols: int) -> str:
     return f"a {rows:,} x {cols:,} table: {entries:,} entries ({entries / 2**30:.3g} GiB as uint8)"
 
 
-def _require_size(spec: str, rows: int, cols: int) -> None:
-    """Refuse a table of more than :data:`MAX_ENTRIES` entries, saying what it would need."""
+def _require_size(spec: str, rows: int, cols: int, param: str) -> None:
+    """Refuse a table that no array can hold, or that the memory available cannot take.
+
+    The one memory check (:func:`~mistakebound.foundations.memory.require_memory`: free
+    memory, cgroup, ``ulimit -v``, ``MISTAKEBOUND_MEMORY_LIMIT``) decides, with
+    :data:`BYTES_PER_ENTRY` per entry and :data:`BYTES_PER_ROW` per row.
+    """
     if rows * cols > MAX_ENTRIES:
         raise InvalidArgumentError(
-            f"{spec}: too large; it would need {_size_text(rows, cols)}, "
-            f"more than the limit of {MAX_ENTRIES:,} entries"
+            f"{param}: {spec} is too large; it would need {_size_text(rows, cols)}, "
+            f"more than an array can hold on this machine ({MAX_ENTRIES:,} entries)"
         )
+    require_memory(BYTES_PER_ENTRY * rows * cols + BYTES_PER_ROW * rows, parameter=param,
+                   what=f"{spec}, {_size_text(rows, cols)},", advice=f"too large for this machine: give a smaller {param}")
 
 
 def _require_exponent(param: str, n: int, spec: str, size: Callable[[int], tuple[int, int]]) -> None:
-    """Refuse ``n > MAX_EXPONENT`` for a family of size ``2^n``, then check the table size.
+    """Refuse a family of size ``2^n`` (or ``3^n``) that no array can hold or memory cannot take.
 
     ``size(n)`` gives (rows, columns); it is only evaluated for moderate ``n``, so an
     enormous ``n`` is refused without computing ``2**n``.
     """
-    if n > MAX_EXPONENT:
-        need = _size_text(*size(n)) if n <= 64 else f"a table of more than 2^{n:,} entries"
+    if n > 64:  # at least 2^n entries: more than any array holds
         raise InvalidArgumentError(
-            f"{param}: expected an integer <= {MAX_EXPONENT}, got {n}; {spec} would need {need}"
+            f"{param}: {spec} is too large; it would need a table of more than 2^{n:,} entries, more than an "
+            f"array can hold on this machine ({MAX_ENTRIES:,} entries)"
         )
-    _require_size(spec, *size(n))
+    _require_size(spec, *size(n), param)
 
 
 # ------------------------------------------------------------------ building blocks
@@ -184,7 +199,7 @@ def thresholds(N: int) -> HypothesisClass:
     """
     N = _require_int("N", N)
     spec = f"thresholds({N})"
-    _require_size(spec, N + 1, N)
+    _require_size(spec, N + 1, N, "N")
     x = np.arange(1, N + 1)
     matrix = _fill(N + 1, N, lambda r: x[None, :] < (r + 1)[:, None])
     return HypothesisClass.from_matrix(matrix, range(1, N + 1), [f"x<{a}" for a in range(1, N + 2)], name=spec)
@@ -234,7 +249,7 @@ def intervals(N: int) -> HypothesisClass:
     N = _require_int("N", N)
     spec = f"intervals({N})"
     n_rows = N * (N + 1) // 2 + 1
-    _require_size(spec, n_rows, N)
+    _require_size(spec, n_rows, N, "N")
     a, b = np.triu_indices(N)  # 0-based ends, lexicographic in (a, b)
     a = np.append(a, N)  # the empty interval [N, -1] closes the list
     b = np.append(b, -1)
@@ -288,7 +303,7 @@ def singletons(d: int, include_empty: bool = False) -> HypothesisClass:
     include_empty = bool(include_empty)
     spec = f"singletons({d},empty)" if include_empty else f"singletons({d})"
     n_rows = d + include_empty
-    _require_size(spec, n_rows, d)
+    _require_size(spec, n_rows, d, "d")
     matrix = np.eye(n_rows, d, dtype=np.uint8)
     names = [f"x={j}" for j in range(1, d + 1)] + ["empty"] * include_empty
     return HypothesisClass.from_matrix(matrix, range(1, d + 1), names, name=spec)
@@ -310,7 +325,7 @@ def monotone_disjunctions(n: int) -> HypothesisClass:
     Parameters
     ----------
     n : int
-        Number of variables, between 1 and 16 (and at most 15 by the table-size limit).
+        Number of variables, at least 1 (the memory available bounds it).
 
     Returns
     -------
@@ -416,7 +431,7 @@ def monotone_conjunctions(n: int) -> HypothesisClass:
     Parameters
     ----------
     n : int
-        Number of variables, between 1 and 16 (and at most 15 by the table-size limit).
+        Number of variables, at least 1 (the memory available bounds it).
 
     Returns
     -------
@@ -459,7 +474,7 @@ def projections(n: int) -> HypothesisClass:
     Parameters
     ----------
     n : int
-        Number of variables, between 1 and 16.
+        Number of variables, at least 1 (the memory available bounds it).
 
     Returns
     -------
@@ -469,7 +484,7 @@ def projections(n: int) -> HypothesisClass:
     Raises
     ------
     InvalidArgumentError
-        If ``n`` is not an integer ``>= 1``, or ``n > 16``.
+        If ``n`` is not an integer ``>= 1``; ``InsufficientMemoryError`` if the table would not fit.
 
     Examples
     --------
@@ -502,7 +517,7 @@ def parities(n: int) -> HypothesisClass:
     Parameters
     ----------
     n : int
-        Number of variables, between 1 and 16 (and at most 15 by the table-size limit).
+        Number of variables, at least 1 (the memory available bounds it).
 
     Returns
     -------
@@ -545,7 +560,7 @@ def power_set(d: int) -> HypothesisClass:
     Parameters
     ----------
     d : int
-        Number of instances, between 1 and 16.
+        Number of instances, at least 1 (the memory available bounds it).
 
     Returns
     -------
@@ -555,7 +570,7 @@ def power_set(d: int) -> HypothesisClass:
     Raises
     ------
     InvalidArgumentError
-        If ``d`` is not an integer ``>= 1``, or ``d > 16``.
+        If ``d`` is not an integer ``>= 1``; ``InsufficientMemoryError`` if the table would not fit.
 
     Examples
     --------
@@ -568,9 +583,8 @@ def power_set(d: int) -> HypothesisClass:
     d = _require_int("d", d)
     spec = f"power_set({d})"
     _require_exponent("d", d, spec, lambda d: (2**d, d))
-    _, codes = _cube(d)
-    shifts = np.arange(d - 1, -1, -1, dtype=np.uint32)
-    matrix = ((codes[:, None] >> shifts[None, :]) & 1).astype(np.uint8)
+    shifts = np.arange(d - 1, -1, -1, dtype=np.int64)
+    matrix = _fill(2**d, d, lambda r: (r[:, None] >> shifts[None, :]) & 1 == 1)
     names = [_set_name(i - 1 for i in _members(r, d)) for r in range(2**d)]
     return HypothesisClass.from_matrix(matrix, range(d), names, name=spec)
 
@@ -628,11 +642,11 @@ def k_sparse(d: int, k: int) -> HypothesisClass:
             if i < k:
                 raise InvalidArgumentError(
                     f"{spec}: too large; it would need more than {_size_text(n_rows, d)}, "
-                    f"more than the limit of {MAX_ENTRIES:,} entries"
+                    f"more than an array can hold on this machine ({MAX_ENTRIES:,} entries)"
                 )
             break
         term = term * (d - i) // (i + 1)
-    _require_size(spec, n_rows, d)
+    _require_size(spec, n_rows, d, "d")
     supports = [c for i in range(k + 1) for c in itertools.combinations(range(d), i)]
     rows = np.repeat(np.arange(n_rows), [len(c) for c in supports])
     cols = np.fromiter(itertools.chain.from_iterable(supports), dtype=np.int64, count=rows.size)
@@ -689,7 +703,7 @@ def random(n_hypotheses: int, n_instances: int, density: float, seed: int) -> Hy
     density = check_probability("density", density)
     seed = _require_int("seed", seed, minimum=0, maximum=MAX_SEED)
     spec = f"random({n_hypotheses},{n_instances},{density!r},{seed})"
-    _require_size(spec, n_hypotheses, n_instances)
+    _require_size(spec, n_hypotheses, n_instances, "n_hypotheses")
     rng = np.random.default_rng(seed)
     matrix = (rng.random((n_hypotheses, n_instances)) < density).astype(np.uint8)
     return HypothesisClass.from_matrix(
@@ -728,7 +742,8 @@ def from_spec(spec: str) -> HypothesisClass:
 
     The text is read by :func:`mistakebound.game.specs.parse_spec` (arguments
     positional or ``key=value``; integers, floats, and the words ``true``/``empty``/
-    ``yes`` and ``false``/``no`` as booleans, for ``singletons``' ``include_empty``);
+    ``yes`` and ``false``/``no`` as booleans; a boolean parameter, ``singletons``'
+    ``include_empty``, also takes ``1``/``0``: :data:`~mistakebound.game.specs.BOOLEAN_SPELLINGS`);
     the name ignores case, ``-`` and ``_``.  The ``name(...)`` form is what
     :attr:`HypothesisClass.name` holds, so ``from_spec(H.name)`` rebuilds a zoo class.
 
@@ -777,4 +792,5 @@ def from_spec(spec: str) -> HypothesisClass:
         raise InvalidArgumentError(
             f"spec {spec!r}: {name} takes arguments {_usage(name)!r}, got {len(args) + len(kwargs)} argument(s)"
         ) from None
+    args, kwargs = spec_flags(ZOO[name], args, kwargs)  # include_empty: true/false, yes/no, 1/0
     return ZOO[name](*args, **kwargs)

@@ -36,7 +36,11 @@ from attrs import field, frozen
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 
-__all__ = ["HypothesisClass", "require_class"]
+__all__ = ["COUNTED_FROM_1", "HypothesisClass", "require_class"]
+
+#: How every message that names a row or a column of a class's table counts them: from 1,
+#: as a spreadsheet or a text editor does (``matrix[i, j]`` is row ``i + 1``, column ``j + 1``).
+COUNTED_FROM_1 = "rows and columns counted from 1"
 
 
 def _validate_matrix(matrix: Any) -> np.ndarray:
@@ -60,7 +64,8 @@ def _validate_matrix(matrix: Any) -> np.ndarray:
     bad = ~((arr == 0) | (arr == 1))
     if bad.any():
         i, j = (int(v) for v in np.argwhere(bad)[0])
-        raise InvalidClassError(f"matrix: entries must be 0 or 1, found {arr[i, j].item()!r} at row {i}, column {j}")
+        raise InvalidClassError(f"matrix: row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1; expected "
+                                f"every entry to be 0 or 1 ({COUNTED_FROM_1}: matrix[{i}, {j}])")
     return _sealed(np.ascontiguousarray(arr, dtype=np.uint8))
 
 

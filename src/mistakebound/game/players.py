@@ -194,12 +194,19 @@ class ObliviousAdversary(Adversary):
         raise NotImplementedError
 
 
+def _attrs_init(cls: type) -> bool:
+    """Whether ``cls`` is built by the ``__init__`` attrs wrote (not a plain subclass's own)."""
+    owner = next(k for k in cls.__mro__ if "__init__" in k.__dict__)
+    return "__attrs_attrs__" in owner.__dict__
+
+
 def hyperparameters(player: Any) -> dict[str, Any]:
     """The arguments of ``type(player)(...)`` that rebuild ``player`` fresh: its ``__init__`` parameters.
 
     river's convention: the hyperparameters are the ``__init__`` arguments, and each is kept
     on the object under its own name.  An attrs class maps each ``__init__`` argument to its
-    field (``_rate`` for an argument ``rate``); any other class is read by the names of its
+    field (``_rate`` for an argument ``rate``); any other class (a plain subclass of an attrs
+    class with an ``__init__`` of its own included) is read by the names of its
     ``__init__`` signature, ``getattr(player, name)``.  Learned state (attrs
     ``field(init=False)``, or attributes that are no ``__init__`` argument) is left out.
 
@@ -236,7 +243,7 @@ def hyperparameters(player: Any) -> dict[str, Any]:
     mistakebound.foundations.errors.InvalidArgumentError: Hidden: __init__ takes 'rate' but the object has no attribute 'rate'; expected every __init__ argument stored under its own name (self.rate = rate) so that clone() can rebuild it
     """
     cls = type(player)
-    if attrs.has(cls):
+    if attrs.has(cls) and _attrs_init(cls):
         return {a.alias: getattr(player, a.name) for a in attrs.fields(cls) if a.init}
     try:
         params = inspect.signature(cls).parameters.values()

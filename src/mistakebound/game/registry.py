@@ -67,7 +67,7 @@ from mistakebound.foundations.validation import brief
 from mistakebound.game.class_files import SUFFIXES, load_class
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner, rebuild
-from mistakebound.game.specs import closest_hint, normal_name, parse_spec
+from mistakebound.game.specs import closest_hint, normal_name, parse_spec, spec_flags
 
 __all__ = [
     "KINDS",
@@ -423,7 +423,10 @@ def resolve(kind: str, spec: Any, *, imports: str = "import") -> tuple[Entry, di
         raise InvalidArgumentError(
             f"{kind}: parameters of {entry.name} are given by name, {entry.name}(key=value, ...); got {brief(spec)}"
         )
-    return entry, params
+    try:
+        return entry, spec_flags(entry.target, (), params)[1]  # booleans written as everywhere
+    except InvalidArgumentError as exc:
+        raise InvalidArgumentError(f"{kind}: {entry.name}: {exc}") from None
 
 
 def _takes(target: Any) -> list[inspect.Parameter]:
@@ -619,7 +622,8 @@ def load_setting(spec: Any) -> Any:
     for e in _space_entries():
         if normal_name(e.name) == normal_name(name):
             try:
-                return e.target(*args, **kwargs)
+                flagged, named = spec_flags(e.target, args, kwargs)  # booleans written as everywhere
+                return e.target(*flagged, **named)
             except TypeError as exc:
                 raise InvalidArgumentError(
                     f"CLASS: {spec!r}: {e.name} takes {e.usage()!r} ({exc})"

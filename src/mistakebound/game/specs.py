@@ -9,7 +9,10 @@ line, in sweep configurations and in the names the framework prints:
   framework prints (``H.describe()``), so every printed name can be typed back.
 
 Argument values are read as integers, then floats, then the words ``true``, ``yes``,
-``empty`` (True) and ``false``, ``no`` (False), else kept as text.  Names are compared
+``empty`` (True) and ``false``, ``no`` (False), else kept as text.  A boolean parameter
+(a class's, a space's or a player's: one whose default is True or False) is written one
+way everywhere, :data:`BOOLEAN_SPELLINGS`: :func:`spec_flags` turns the ``1`` and ``0``
+given to it into True and False, and refuses anything else.  Names are compared
 ignoring case, ``-``, ``_`` and spaces (:func:`normal_name`), everywhere.
 
 Examples
@@ -22,20 +25,26 @@ Examples
 ('singletons', (5, True), {})
 >>> normal_name("Binary-Search_Threshold")
 'binarysearchthreshold'
+>>> def singletons(d, include_empty=False): ...
+>>> spec_flags(singletons, (5, 1), {})
+((5, True), {})
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+import inspect
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from mistakebound.foundations.errors import InvalidArgumentError
 
-__all__ = ["parse_spec", "parse_value", "normal_name", "closest_hint"]
+__all__ = ["BOOLEAN_SPELLINGS", "parse_spec", "parse_value", "normal_name", "closest_hint", "spec_flags"]
 
 _TRUE_WORDS = ("true", "empty", "yes")
 _FALSE_WORDS = ("false", "no")
+#: How a boolean parameter is written in a spec, for every class, space and player.
+BOOLEAN_SPELLINGS = "true/false, yes/no or 1/0 (any case; empty is true, as singletons(5,empty) prints)"
 
 
 def normal_name(name: str) -> str:
@@ -108,6 +117,50 @@ def parse_spec(spec: Any, *, parameter: str = "spec") -> tuple[str, tuple, dict]
         else:
             positional.append(parse_value(token))
     return name, tuple(positional), keywords
+
+
+def _is_flag(p: inspect.Parameter) -> bool:
+    return isinstance(p.default, bool) or p.annotation in (bool, "bool")
+
+
+def spec_flags(target: Callable, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """``args`` and ``kwargs`` for ``target`` with its boolean parameters read as :data:`BOOLEAN_SPELLINGS`.
+
+    A parameter is boolean when its default is True or False (or it is annotated ``bool``);
+    the ``1`` and ``0`` a spec gives it become True and False.  Arguments that do not
+    bind to ``target`` are returned as they are (calling it reports them).
+
+    Raises
+    ------
+    InvalidArgumentError
+        When a boolean parameter is given something else (``2``, ``maybe``).
+
+    Examples
+    --------
+    >>> def singletons(d, include_empty=False): ...
+    >>> spec_flags(singletons, (3,), {"include_empty": 0})
+    ((3,), {'include_empty': False})
+    >>> spec_flags(singletons, (3, 2), {})
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: include_empty: expected a boolean, true/false, yes/no or 1/0 (any case; empty is true, as singletons(5,empty) prints), got 2
+    """
+    try:
+        signature = inspect.signature(target)
+        signature.bind_partial(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args, kwargs
+    positional = [p for p in signature.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+    def flag(p: inspect.Parameter | None, value: Any) -> Any:
+        if p is None or not _is_flag(p) or isinstance(value, bool):
+            return value
+        if type(value) is int and value in (0, 1):
+            return bool(value)
+        raise InvalidArgumentError(f"{p.name}: expected a boolean, {BOOLEAN_SPELLINGS}, got {value!r}")
+
+    return (tuple(flag(positional[i] if i < len(positional) else None, v) for i, v in enumerate(args)),
+            {k: flag(signature.parameters.get(k), v) for k, v in kwargs.items()})
 
 
 def closest_hint(name: str, known: Iterable[str]) -> str:

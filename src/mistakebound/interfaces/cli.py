@@ -2,8 +2,9 @@
 
 * ``check`` runs :func:`mistakebound.verification.selfcheck.run_check` and the scenario
   suites and prints the table and a one-line summary.
-* ``ldim CLASS`` prints the size, VC dimension and Littlestone dimension of a class, and
-  with ``--tree`` a shattered tree of depth ``Ldim``.
+* ``ldim CLASS`` prints the size, Littlestone dimension (first, as soon as it is known)
+  and VC dimension of a class (``--what`` chooses the parameters, each searched with a
+  budget of its own), and with ``--tree`` a shattered tree of depth ``Ldim``.
 * ``play LEARNER ADVERSARY SETTING`` plays one game, prints the transcript, the totals
   and the learner's claim with its verdict, and with ``--out FILE.jsonl`` writes it as
   JSON Lines.
@@ -51,9 +52,9 @@ Examples
 class: thresholds(7)
 |H| = 8
 |X| = 7
-VCdim = 1
 Ldim = 3
 log2|H| = 3.00 (upper bound on Ldim)
+VCdim = 1
 0
 >>> main(["play", "halving", "binary-search-threshold", "thresholds:7", "--quiet"])
 game: Halving vs BinarySearchThreshold on thresholds(7), realizable, seed 0, at most 100 rounds
@@ -83,7 +84,7 @@ import numpy as np
 
 from mistakebound.foundations.errors import GameError, GameInterrupted, MistakeboundError
 from mistakebound.game import registry
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 from mistakebound.game.oco import OCOSetting, OCOTranscript
 from mistakebound.game.play import Observer, play
 from mistakebound.game.transcript import format_rounds, instance_text, round_record
@@ -157,7 +158,9 @@ def format_tree(tree, H: HypothesisClass) -> str:
     """A shattered tree as indented text: node instances, edge labels, leaf witnesses.
 
     Nodes are numbered as in the textbook (root 1, children ``2i`` along label 0 and
-    ``2i + 1`` along label 1); each line is one node, indented by its depth.
+    ``2i + 1`` along label 1); each line is one node, indented by its depth.  A leaf's
+    witness row is counted from 1, as in every message about a class's rows
+    (:data:`~mistakebound.game.hypothesis_class.COUNTED_FROM_1`).
 
     Examples
     --------
@@ -187,48 +190,92 @@ def format_tree(tree, H: HypothesisClass) -> str:
         else:
             w = attrs.get("witness")
             name = attrs.get("witness_name") or (H.hypothesis_name(w) if w is not None else "?")
-            lines.append(f"{prefix}[{node}] leaf: witness {name} (row {w})")
+            lines.append(f"{prefix}[{node}] leaf: witness {name} (row {'?' if w is None else w + 1})")
         for child in reversed(children):
             stack.append((child, depth + 1, tree.edges[node, child]["label"]))
     return "\n".join(lines)
 
 
 def _cmd_ldim(args, out) -> int:
-    import threading
-    import warnings
+    """``ldim``: Ldim first (printed and flushed), then each parameter of ``--what`` with its own budget.
 
+    Each search gets the whole of ``--max-nodes`` / ``--time-limit``; one that stops early
+    prints its proven bounds on its own line, and the lines of the others still follow.
+    """
     from mistakebound.foundations.errors import InsufficientMemoryError
-    from mistakebound.foundations.memory import available_memory, format_bytes
-    from mistakebound.theory.littlestone import LdimBounds, LdimSearch
+    from mistakebound.theory.littlestone import LdimSearch
     from mistakebound.theory.search import SearchIncomplete
-    from mistakebound.theory.vc import vc_bounds
-
-    def why(status: str) -> str:  # what to do about a partial result
-        if status == "memory":
-            avail = available_memory()
-            return ("the search ran out of memory"
-                    + ("" if avail is None else f" ({format_bytes(avail)} available now)")
-                    + ": the bounds above are proven; search a smaller class or give it more memory")
-        return "raise --max-nodes / --time-limit for the exact value"
 
     _check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     H = _finite_class(args.cls, "ldim")
+    print(f"class: {H.describe()}", file=out)
+    print(f"|H| = {H.n_hypotheses}", file=out)
+    partial: list[tuple[str, str]] = []  # (parameter, what to do about it), printed after every line
     try:
         search = LdimSearch(H)
     except InsufficientMemoryError as exc:  # refused before it allocates: what holds without a search
-        print(f"class: {H.describe()}", file=out)
-        print(f"|H| = {H.n_hypotheses}", file=out)
-        print(f"|X| = {H.n_instances}", file=out)
-        print(f"0 <= Ldim <= {H.n_hypotheses.bit_length() - 1} (partial: memory; Ldim <= log2|H|), not searched",
-              file=out)
-        print(f"the result is partial: {' '.join(str(exc).split())}", file=out)
-        return EXIT_INTERRUPTED
+        search, refused = None, " ".join(str(exc).split())
+    else:
+        refused = None
+        if search.n_distinct != H.n_hypotheses:
+            print(f"distinct hypotheses = {search.n_distinct}", file=out)
     # what is known before any search, printed at once: a long search shows what it is searching
-    print(f"class: {H.describe()}", file=out)
-    print(f"|H| = {H.n_hypotheses}", file=out)
-    if search.n_distinct != H.n_hypotheses:
-        print(f"distinct hypotheses = {search.n_distinct}", file=out)
     print(f"|X| = {H.n_instances}", file=out, flush=True)
+    bounds = _ldim_line(args, H, search, refused, out, partial)
+    print(f"log2|H| = {math.log2(H.n_hypotheses):.2f} (upper bound on Ldim)", file=out, flush=True)
+    stopped = bounds.status == "interrupted"  # Ctrl-C or SIGTERM: no further search starts
+    vc = rl = None
+    if "vc" in args.what:
+        vc = _vc_line(args, H, bounds, stopped, out, partial)
+        stopped = stopped or (vc is not None and vc.status == "interrupted")
+    if "rldim" in args.what:
+        rl = _rldim_line(args, H, stopped, out, partial)
+    for name, reason in partial:
+        print(f"the {name} is partial: {reason}", file=out)
+    if search is None:
+        if args.certificate is not None:
+            print("certificate: not written: the Littlestone search did not run", file=out)
+    else:
+        _certify_ldim(args, H, search, bounds, vc, out, rl)
+    if partial:
+        return EXIT_INTERRUPTED
+    if args.tree:
+        try:
+            tree = search.tree()
+        except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
+            print(f"no shattered tree: {_partial_reason(exc.result.status)}", file=out)
+            return EXIT_INTERRUPTED
+        print(f"shattered tree of depth {bounds.lower} (root 1; children 2i on label 0, 2i+1 on label 1; "
+              f"{COUNTED_FROM_1}):", file=out)
+        print(format_tree(tree, H), file=out)
+    return EXIT_OK
+
+
+def _partial_reason(status: str) -> str:
+    """What to do about a search of ``ldim`` that stopped with ``status``."""
+    from mistakebound.foundations.memory import available_memory, format_bytes
+
+    if status == "memory":
+        avail = available_memory()
+        return ("the search ran out of memory"
+                + ("" if avail is None else f" ({format_bytes(avail)} available now)")
+                + ": the bounds above are proven; search a smaller class or give it more memory")
+    if status == "interrupted":
+        return f"interrupted ({startup.interrupted_by() or 'Ctrl-C'}): the bounds above are proven"
+    return "raise --max-nodes / --time-limit for the exact value"
+
+
+def _ldim_line(args, H: HypothesisClass, search, refused: str | None, out, partial: list) -> Any:
+    """Search Ldim with the whole budget and print its line (flushed): the value or its proven bounds."""
+    import warnings
+
+    from mistakebound.theory.littlestone import LdimBounds
+
+    log2 = H.n_hypotheses.bit_length() - 1
+    if search is None:
+        print(f"0 <= Ldim <= {log2} (partial: memory; Ldim <= log2|H|), not searched", file=out, flush=True)
+        partial.append(("Littlestone dimension", refused))
+        return LdimBounds(lower=0, upper=log2, status="memory")
     with warnings.catch_warnings(record=True) as caught:  # a worker lost: one line, not a warning's two
         warnings.simplefilter("always", RuntimeWarning)
         try:
@@ -241,74 +288,82 @@ def _cmd_ldim(args, out) -> int:
             _error("ldim", f"note: {w.message}")
         else:  # pragma: no cover - someone else's warning, shown as usual
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    if not bounds.exact:
-        print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s", file=out)
-        print(f"the result is partial: {why(bounds.status)}", file=out)
-        _certify_ldim(args, H, search, bounds, None, out)
-        return EXIT_INTERRUPTED
-    ldim = bounds.lower
-    vc = refused = None
-    if "vc" in args.what:
-        # the same budget for the VC search; without --time-limit, a default one: the VC search
-        # must not run for minutes after Ldim is known
-        default_limit = args.time_limit is None
-        left = max(LDIM_VC_SECONDS, bounds.seconds) if default_limit else max(args.time_limit - bounds.seconds, 1e-3)
-        # a VC search still running after LDIM_VC_NOTE_SECONDS says what is known meanwhile (stderr)
-        note = threading.Timer(LDIM_VC_NOTE_SECONDS, _note, ("ldim", (
-            f"note: Ldim = {ldim} (exact, found in {bounds.seconds:.2f} s); searching for VCdim (<= Ldim) "
-            f"for up to {left:.1f} s{' (--time-limit sets it)' if default_limit else ''}")))
-        note.daemon = True
-        note.start()
-        try:
-            vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=left, ldim=bounds)
-        except InsufficientMemoryError as exc:  # VCdim <= Ldim still holds
-            vc, refused = None, " ".join(str(exc).split())
-        finally:
-            note.cancel()
-        if vc is not None and (vc.exact or vc.lower == ldim):  # VCdim <= Ldim: a shattered set of size Ldim settles it
-            print(f"VCdim = {vc.lower}", file=out)
-        elif vc is not None:
-            print(f"{vc.lower} <= VCdim <= {min(vc.upper, ldim)} (partial: {vc.status}; VCdim <= Ldim), "
-                  f"after {vc.nodes} nodes", file=out)
-        else:
-            print(f"{min(ldim, 1)} <= VCdim <= {ldim} (partial: memory; VCdim <= Ldim), not searched", file=out)
-    print(f"Ldim = {ldim}", file=out)
-    print(f"log2|H| = {math.log2(H.n_hypotheses):.2f} (upper bound on Ldim)", file=out)
-    rl = None
-    if "rldim" in args.what:
-        from mistakebound.theory.randomized import RLdimSearch
+    if bounds.exact:
+        print(f"Ldim = {bounds.lower}", file=out, flush=True)
+    else:
+        print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s", file=out, flush=True)
+        partial.append(("Littlestone dimension", _partial_reason(bounds.status)))
+    return bounds
 
+
+def _vc_line(args, H: HypothesisClass, ldim: Any, stopped: bool, out, partial: list) -> Any:
+    """Search VCdim with its own budget and print its line: the value, or proven bounds (VCdim <= Ldim)."""
+    import threading
+
+    from mistakebound.foundations.errors import InsufficientMemoryError
+    from mistakebound.theory.vc import vc_bounds
+
+    top = ldim.upper  # VCdim <= Ldim (textbook, Section 21.1)
+    low = min(ldim.lower, 1)  # Ldim >= 1: two distinct hypotheses, split by an instance
+    if stopped:
+        print(f"{low} <= VCdim <= {top} (partial: interrupted; VCdim <= Ldim), not searched", file=out)
+        partial.append(("VC dimension", _partial_reason("interrupted")))
+        return None
+    # without --time-limit, a default one: the VC search must not run for minutes after Ldim is known
+    default_limit = args.time_limit is None
+    limit = max(LDIM_VC_SECONDS, ldim.seconds) if default_limit else args.time_limit
+    # a VC search still running after LDIM_VC_NOTE_SECONDS says how long it may take (stderr)
+    note = threading.Timer(LDIM_VC_NOTE_SECONDS, _note, ("ldim", (
+        f"note: searching for VCdim (<= {top}) for up to {limit:.1f} s"
+        f"{' (--time-limit sets it)' if default_limit else ''}")))
+    note.daemon = True
+    note.start()
+    try:
+        vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=limit, ldim=ldim)
+    except InsufficientMemoryError as exc:  # VCdim <= Ldim still holds
+        print(f"{low} <= VCdim <= {top} (partial: memory; VCdim <= Ldim), not searched", file=out)
+        partial.append(("VC dimension", " ".join(str(exc).split())))
+        return None
+    finally:
+        note.cancel()
+    if vc.exact or vc.lower == top:  # a shattered set of size Ldim settles it
+        print(f"VCdim = {vc.lower}", file=out, flush=True)
+        return vc
+    print(f"{vc.lower} <= VCdim <= {min(vc.upper, top)} (partial: {vc.status}; VCdim <= Ldim), "
+          f"after {vc.nodes} nodes", file=out, flush=True)
+    if vc.status == "budget" and default_limit and vc.seconds >= limit:
+        partial.append(("VC dimension", f"its search stopped at the default limit of {limit:.1f} s (the longer "
+                                        f"of {LDIM_VC_SECONDS:g} s and the Ldim search's time); give --time-limit "
+                                        "for more"))
+    else:
+        partial.append(("VC dimension", _partial_reason(vc.status)))
+    return vc
+
+
+def _rldim_line(args, H: HypothesisClass, stopped: bool, out, partial: list) -> Any:
+    """Search the randomized Littlestone dimension with its own budget and print its line."""
+    from mistakebound.foundations.errors import InsufficientMemoryError
+    from mistakebound.theory.randomized import RLdimSearch
+
+    name = "randomized Littlestone dimension"
+    if stopped:
+        print("RL not searched (interrupted)", file=out)
+        partial.append((name, _partial_reason("interrupted")))
+        return None
+    try:
         rl = RLdimSearch(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
-        found = rl.bounds()
-        if found.exact:
-            print(f"RL = {found.lower} (= {float(found.lower):.4g}; the best expected mistakes of a randomized "
-                  "learner, FHMM 2023)", file=out)
-        else:
-            print(f"{found.describe().replace('value', 'RL')}, after {found.nodes} nodes", file=out)
-    _certify_ldim(args, H, search, bounds, vc, out, rl)
-    if "vc" in args.what and vc is None:
-        print(f"the VC dimension is partial: {refused}", file=out)
-        return EXIT_INTERRUPTED
-    if vc is not None and not (vc.exact or vc.lower == ldim):
-        if vc.status == "budget" and default_limit and vc.seconds >= left:
-            print(f"the VC dimension is partial: its search stopped at the default limit of {left:.1f} s "
-                  f"(the longer of {LDIM_VC_SECONDS:g} s and the Ldim search's time); give --time-limit "
-                  "for more", file=out)
-        else:
-            print(f"the VC dimension is partial: {why(vc.status)}", file=out)
-        return EXIT_INTERRUPTED
-    if rl is not None and not found.exact:
-        print(f"the randomized Littlestone dimension is partial: {why(found.status)}", file=out)
-        return EXIT_INTERRUPTED
-    if args.tree:
-        try:
-            tree = search.tree()
-        except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
-            print(f"no shattered tree: {why(exc.result.status)}", file=out)
-            return EXIT_INTERRUPTED
-        print(f"shattered tree of depth {ldim} (root 1; children 2i on label 0, 2i+1 on label 1):", file=out)
-        print(format_tree(tree, H), file=out)
-    return EXIT_OK
+    except InsufficientMemoryError as exc:
+        print("RL not searched (partial: memory)", file=out)
+        partial.append((name, " ".join(str(exc).split())))
+        return None
+    found = rl.bounds()
+    if found.exact:
+        print(f"RL = {found.lower} (= {float(found.lower):.4g}; the best expected mistakes of a randomized "
+              "learner, FHMM 2023)", file=out, flush=True)
+    else:
+        print(f"{found.describe().replace('value', 'RL')}, after {found.nodes} nodes", file=out, flush=True)
+        partial.append((name, _partial_reason(found.status)))
+    return rl
 
 
 #: The file names ``--certificate`` takes: JSON, or JSON compressed with gzip (``.json.gz``).
@@ -1029,17 +1084,21 @@ def _fill(text: str) -> str:
     return textwrap.fill(text, width=78)
 
 
-def _players_usage() -> str:
-    """The registered learners and adversaries, one per line with a summary."""
+def _players_usage(adversaries: bool = True) -> str:
+    """The registered learners (and adversaries), one per line with a summary."""
     lines = ["learners (LEARNER; case, '-' and '_' ignored; or module:Class; parameters as Name(key=value)):"]
     lines += registry.usage("learner")
-    lines.append("adversaries (ADVERSARY):")
-    lines += registry.usage("adversary")
+    if adversaries:
+        lines.append("adversaries (ADVERSARY):")
+        lines += registry.usage("adversary")
     return "\n".join(lines)
 
 
 def _settings_usage(spaces: bool) -> str:
-    lines = ["zoo classes (CLASS, e.g. thresholds:64, k_sparse:8,2, singletons:5,empty):"]
+    from mistakebound.game.specs import BOOLEAN_SPELLINGS
+
+    lines = [f"zoo classes (CLASS, e.g. thresholds:64, k_sparse:8,2, singletons:5,true; a boolean is "
+             f"{BOOLEAN_SPELLINGS}):"]
     lines += registry.usage("class")
     if spaces:
         lines.append("spaces (SETTING, as NAME:ARGS with arguments by position or key=value):")
@@ -1048,11 +1107,13 @@ def _settings_usage(spaces: bool) -> str:
     return "\n".join(lines)
 
 
-def _epilog(players: bool, settings: str) -> str:
+def _epilog(players: bool | str, settings: str) -> str:
+    """A command's help epilog: only the names it takes (``players`` True: learners and
+    adversaries, ``"learners"``: learners only; ``settings`` ``"all"``, ``"classes"`` or ``""``)."""
     parts = []
     if players:
         try:
-            parts.append(_players_usage())
+            parts.append(_players_usage(adversaries=players is True))
         except Exception:  # noqa: BLE001 - help must work even if the registry cannot be listed
             pass
     if settings:
@@ -1104,7 +1165,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def command(name: str, summary: str, description: str, players: bool = True, settings: str = "all"):
+    def command(name: str, summary: str, description: str, players: bool | str = True, settings: str = "all"):
         return sub.add_parser(
             name, help=summary, description=_fill(description),
             epilog=_epilog(players, settings), formatter_class=formatter,
@@ -1123,27 +1184,31 @@ def _parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_cmd_check)
 
     ldim = command(
-        "ldim", "print |H|, |X|, VCdim and Ldim of a class",
-        "Print |H|, |X|, the VC dimension, the Littlestone dimension and the log2|H| bound "
+        "ldim", "print |H|, |X|, Ldim and VCdim (or RL) of a class",
+        "Print |H|, |X|, the Littlestone dimension, the log2|H| bound and the VC dimension "
         "of a class given as a zoo spec (e.g. thresholds:64, k_sparse:8,2) or a .npy/.csv/.json "
-        "class file (rows hypotheses, columns instances). The VC search runs after the Ldim "
-        "search, within what is left of --max-nodes / --time-limit; without --time-limit it "
-        f"stops after the longer of {LDIM_VC_SECONDS:g} s and the time the Ldim search took, and prints proven "
-        "bounds (VCdim <= Ldim) with exit 3. The sizes of the class are printed before the "
-        f"searches, and a VC search still running after {LDIM_VC_NOTE_SECONDS:g} s prints the Ldim found on stderr. "
+        "class file (rows hypotheses, columns instances); --what chooses the parameters. The "
+        "sizes of the class are printed before any search, and the Ldim line as soon as it is "
+        "known, before the other searches start. Each parameter's search has a budget of its "
+        "own: the whole of --max-nodes and of --time-limit, not a share. Without --time-limit "
+        f"the VC search stops after the longer of {LDIM_VC_SECONDS:g} s and the time the Ldim search took, and prints "
+        f"proven bounds (VCdim <= Ldim) with exit 3; a VC search still running after {LDIM_VC_NOTE_SECONDS:g} s "
+        "says on stderr how long it may take. "
         "The searches keep to one memory budget (the least of MemAvailable, the cgroup "
         "limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers). A search "
-        "that runs out of memory or of its budget, or is stopped by Ctrl-C or SIGTERM, "
-        "prints the bounds it proved and exits 3; a worker that dies is dropped with a note "
-        "on stderr, and the search goes on without it.",
+        "that runs out of memory or of its budget prints the bounds it proved on its line, the "
+        "other parameters' lines still follow, and the command exits 3; Ctrl-C or SIGTERM "
+        "stops it with the bounds proven so far and starts no further search. A worker that "
+        "dies is dropped with a note on stderr, and the search goes on without it.",
         players=False, settings="classes",
     )
     ldim.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     ldim.add_argument("--tree", action="store_true", help="also print a shattered tree of depth Ldim")
-    _add_budget(ldim, "the search")
+    _add_budget(ldim, "each search (Ldim, VC, RL: each has the whole budget, not a share)")
     ldim.add_argument("--what", type=_parameters, default=("ldim", "vc"), metavar="LIST",
-                      help="the parameters to compute, comma-separated, among: ldim (always), vc, rldim (the "
-                           "randomized Littlestone dimension, an exact fraction); default ldim,vc")
+                      help="the parameters to compute, comma-separated, among: ldim (always, printed first), vc, "
+                           "rldim (the randomized Littlestone dimension, an exact fraction); default ldim,vc; "
+                           "--what ldim skips the VC search")
     _add_certificate(ldim, "every parameter computed")
     ldim.add_argument("--workers", type=workers, default=1,
                       help="processes searching for Ldim, this one included (default 1); pays on long "
@@ -1180,7 +1245,7 @@ def _parser() -> argparse.ArgumentParser:
         "adversary's optimal line and Ldim(H), and judge the learner's claim against it. A "
         "search that runs out of its budget prints proven lower and upper bounds and exits 3; "
         "a claim the search proves broken exits 1.",
-        settings="classes",
+        players="learners", settings="classes",
     )
     worst.add_argument("learner", metavar="LEARNER", help="a learner name (listed below) or module:Class")
     worst.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
@@ -1199,7 +1264,7 @@ def _parser() -> argparse.ArgumentParser:
         "--learner, the predictions a worst-case certificate records are replayed against that "
         "learner (built on CLASS). Exit 0 if every step checks, 1 naming the first that fails, "
         "2 if the file cannot be read.",
-        players=False, settings="classes",
+        players="learners", settings="classes",
     )
     check_p.add_argument("file", metavar="FILE", help="the certificate (.json or .json.gz)")
     check_p.add_argument("cls", metavar="CLASS", nargs="?", default=None,
@@ -1408,9 +1473,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     class: singletons(3)
     |H| = 3
     |X| = 3
-    VCdim = 1
     Ldim = 1
     log2|H| = 1.58 (upper bound on Ldim)
+    VCdim = 1
     0
     """
     words = sys.argv[1:] if argv is None else list(argv)
