@@ -54,7 +54,7 @@ __all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "kernel_bounds
 AVAILABLE: bool = _kernel is not None
 
 #: A matrix of at most this many bytes is searched without reading the memory budget.
-SMALL_MATRIX_BYTES = 1 << 22
+SMALL_MATRIX_BYTES = 1 << 16
 
 #: The memo limit of such a search.
 SMALL_MEMO_BYTES = 64 << 20
