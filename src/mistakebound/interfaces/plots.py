@@ -49,6 +49,7 @@ from mistakebound.foundations.text import number_text
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.spaces import ExpertAdvice
+from mistakebound.theory.tree_layout import children, fit_layout
 from mistakebound.verification.claims import Bound
 
 __all__ = [
@@ -293,18 +294,10 @@ def plot_cumulative(
 
 
 # ------------------------------------------------------------------------------ trees
-def _root(tree) -> Any:
-    root = tree.graph.get("root")
-    if root is None or root not in tree:
-        roots = [n for n in tree if tree.in_degree(n) == 0]
-        if len(roots) != 1:
-            raise InvalidArgumentError(f"tree: expected a tree with one root, found {len(roots)} roots")
-        root = roots[0]
-    return root
-
-
-def _children(tree, node) -> list:
-    return sorted(tree.successors(node), key=lambda c: tree.edges[node, c].get("label", 0))
+#: The width a tree is drawn to by default: a paper's text column, in inches.
+PAGE_WIDTH = 6.5
+#: The size of a tree's text at that width, in points (a paper prints nothing below ~6).
+TREE_FONT = 7.0
 
 
 def _text(value: Any) -> str:
@@ -313,35 +306,50 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _layout(tree, root) -> tuple[dict, int, int]:
-    """Layered positions: leaves at x = 0, 1, 2, ... left to right, parents centred, y = -depth."""
-    pos: dict = {}
-    next_leaf = [0]
-    depth_max = [0]
-
-    def place(node, depth):  # iterative would be longer; trees here are shallow (depth <= ~12)
-        depth_max[0] = max(depth_max[0], depth)
-        kids = _children(tree, node)
-        if not kids:
-            pos[node] = (float(next_leaf[0]), -depth)
-            next_leaf[0] += 1
-            return
-        xs = []
-        for child in kids:
-            place(child, depth + 1)
-            xs.append(pos[child][0])
-        pos[node] = ((min(xs) + max(xs)) / 2, -depth)
-
-    place(root, 0)
-    return pos, next_leaf[0], depth_max[0]
+def _node_box(color: str, pad: float = 0.3) -> dict:
+    return dict(boxstyle=f"round,pad={pad}", facecolor=color, edgecolor="0.35", linewidth=0.8)
 
 
-def _node_box(color: str) -> dict:
-    return dict(boxstyle="round,pad=0.3", facecolor=color, edgecolor="0.35", linewidth=0.8)
+def _tree_texts(tree, H: Any) -> tuple[dict, dict]:
+    """The text of each internal node (its instance) and of each leaf (its witness)."""
+    node_text: dict = {}
+    leaf_text: dict = {}
+    for node in tree:
+        attrs = tree.nodes[node]
+        if tree.out_degree(node):
+            node_text[node] = _text(attrs.get("instance"))
+        else:
+            w = attrs.get("witness")
+            name = attrs.get("witness_name")
+            if name is None and w is not None and H is not None:
+                name = H.hypothesis_name(w)
+            leaf_text[node] = str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
+    return node_text, leaf_text
 
 
-def draw_tree(tree, H: Any = None, *, title: str | None = None):
-    """Draw a shattered tree: instances at the nodes, labels 0/1 on the edges, witnesses at the leaves.
+def _wrap(text: str, width: float, fontsize: float) -> str:
+    import textwrap
+
+    return textwrap.fill(text, max(int(width / (0.55 * fontsize / 72)), 20))
+
+
+def _check_size(name: str, value: Any, least: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < least:
+        raise InvalidArgumentError(f"{name}: expected a number >= {least:g}, got {value!r}")
+    return float(value)
+
+
+def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | None = None,
+              width: float = PAGE_WIDTH, fontsize: float = TREE_FONT):
+    """Draw a shattered tree to print at ``width`` inches: instances at the nodes, witnesses at the leaves.
+
+    The layout is layered (:func:`~mistakebound.theory.tree_layout.fit_layout`): the
+    child along label 0 on the left, each parent centred over its children.  A tree too
+    deep for ``width`` is cut: the levels that fit are drawn, and each subtree below the
+    cut is one grey triangle, its depth and leaves counted in the caption (or under it,
+    when the subtrees differ).  When the whole tree fits only without its leaves' names,
+    the leaves are dots.  Edges wide enough carry their label; the caption says that
+    left is 0 and right is 1 for all of them.
 
     Parameters
     ----------
@@ -351,69 +359,130 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None):
     H : HypothesisClass, optional
         The class, used for the title and to name witnesses without ``witness_name``.
     title : str, optional
-        Default: "Shattered tree of <class>, depth <d> (= Ldim)" when ``H`` is given.
+        Default: "Shattered tree of <class>: depth <d> = Ldim" when ``H`` is given.
+    levels : int, optional
+        Draw this many levels below the root, however wide that makes the figure;
+        default: as many as fit ``width`` at ``fontsize``.
+    width : float
+        The figure's width in inches (default 6.5, a paper's text width); wider only
+        when ``levels`` asks for more than fits.
+    fontsize : float
+        Points, at ``width`` inches (default 7; titles one point larger).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Its width grows with the number of leaves and the longest label, so labels of
-        neighbouring nodes do not overlap.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a graph that is not a tree, or a bad ``levels``, ``width`` or ``fontsize``.
+    PlotDependencyError
+        Without matplotlib.
+
+    Examples
+    --------
+    >>> from mistakebound import classes, shattered_tree
+    >>> H = classes.thresholds(4095)  # Ldim 12: 4096 leaves
+    >>> fig = draw_tree(shattered_tree(H), H)
+    >>> [round(float(v), 2) for v in fig.get_size_inches()]
+    [6.5, 3.12]
+    >>> fig.texts[-1].get_text().splitlines()[1]
+    'Levels 0-5 of 12 drawn: each triangle is a subtree of depth 7 with 128 leaves (4096 leaves in all).'
     """
-    root = _root(tree)
-    pos, n_leaves, depth = _layout(tree, root)
-    leaf_text: dict = {}
-    node_text: dict = {}
-    for node in tree:
-        attrs = tree.nodes[node]
-        if tree.out_degree(node):
-            node_text[node] = f"x = {_text(attrs.get('instance'))}"
-        else:
-            w = attrs.get("witness")
-            name = attrs.get("witness_name")
-            if name is None and w is not None and H is not None:
-                name = H.hypothesis_name(w)
-            leaf_text[node] = str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
-    # horizontal room: a leaf slot must hold its label; an internal node at the deepest
-    # internal level sits over two leaves, and a higher one over more
-    longest_leaf = max((len(t) for t in leaf_text.values()), default=1)
-    longest_node = max((len(t) for t in node_text.values()), default=1)
-    rotate = longest_leaf > 14
-    leaf_need = (2.2 if rotate else longest_leaf + 2) * _CHAR_INCHES
-    slot = max(leaf_need, (longest_node + 3) * _CHAR_INCHES / 2, 0.45)
-    width = max(5.0, min(slot * n_leaves + 1.0, 120.0))
-    leaf_height = (longest_leaf * _CHAR_INCHES + 0.3) if rotate else 0.45
-    level = 0.95
-    height = max(2.6, level * depth + leaf_height + 1.2)
-    fig = _figure(width, height)
-    ax = fig.add_subplot()
-    ax.set_axis_off()
-    for u, v, data in tree.edges(data=True):
-        (x0, y0), (x1, y1) = pos[u], pos[v]
-        ax.plot([x0, x1], [y0, y1], color="0.45", linewidth=1.0, zorder=1)
-        label = data.get("label")
-        if label is not None:
-            ax.text(
-                x0 + 0.5 * (x1 - x0), y0 + 0.5 * (y1 - y0), str(label), fontsize=_FONT - 1,
-                ha="center", va="center", color="0.1", zorder=3,
-                bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="0.6", linewidth=0.6),
-            )
-    for node, text in node_text.items():
-        x, y = pos[node]
-        ax.text(x, y, text, fontsize=_FONT, ha="center", va="center", zorder=4, bbox=_node_box("#dbe8f6"))
-    for node, text in leaf_text.items():
-        x, y = pos[node]
-        ax.text(
-            x, y, text, fontsize=_FONT, ha="center", va="top" if rotate else "center", zorder=4,
-            rotation=90 if rotate else 0, bbox=_node_box("#e3f2dc"),
-        )
-    ax.set_xlim(-0.6, max(n_leaves - 1, 0) + 0.6)
-    bottom = -depth - (leaf_height / level if rotate else 0.4)
-    ax.set_ylim(bottom, 0.45)
+    width = _check_size("width", width, 1.0)
+    fontsize = _check_size("fontsize", fontsize, 1.0)
+    node_text, leaf_text = _tree_texts(tree, H)
+    char = 0.62 * fontsize / 72  # inches: one character, roughly
+    line = 1.1 * fontsize / 72  # one line of text
+    pad = 0.4 * fontsize / 72  # a label's frame, both sides together
+    margin = 0.12
+    layout = fit_layout(tree, width=width - 2 * margin, levels=levels, line=line + pad, gap=0.03,
+                        width_of=lambda n: len(node_text[n]) * char + pad)
+    pitch = max(layout.pitch, (width - 2 * margin) / layout.slots)  # the room there is, shared out
+    W = max(width, layout.slots * pitch + 2 * margin)
+    left = (W - layout.slots * pitch) / 2
+    drawn_leaves = [n for n in layout.x if n in leaf_text]
+    longest_leaf = max((len(leaf_text[n]) for n in drawn_leaves), default=0)
+    across = longest_leaf * char + pad + 0.03 <= pitch  # leaf names written across, else upwards
+    # the text under the tree
     if title is None and H is not None:
-        d = tree.graph.get("depth", depth)
-        title = f"Shattered tree of {H.describe()}: depth {d} = Ldim, leaves named by witness"
+        title = f"Shattered tree of {H.describe()}: depth {tree.graph.get('depth', layout.depth)} = Ldim"
+    sizes = set(layout.elided.values())
+    notes = ["Nodes: the instance asked; left edge: label 0, right edge: label 1; leaves: a witness hypothesis."]
+    if layout.elided:
+        (d, n), = sizes if len(sizes) == 1 else [(None, None)]
+        each = (f"each triangle is a subtree of depth {d} with {n} leaves" if d is not None else
+                "each triangle is a subtree, its leaves counted under it")
+        notes.append(f"Levels 0-{layout.levels} of {layout.depth} drawn: {each} ({layout.leaves} leaves in all).")
+    if not layout.leaf_labels:
+        notes.append(f"The {layout.leaves} leaves are dots: their witnesses do not fit (the JSON export names them).")
+    caption = "\n".join(_wrap(n, W - 2 * margin, fontsize) for n in notes)
+    title = _wrap(title, W - 2 * margin, fontsize + 1) if title else ""
+    # heights, in inches, top down
+    title_h = (title.count("\n") + 1) * 1.3 * (fontsize + 1) / 72 + 0.1 if title else 0.0
+    level_h = max(0.42, 2.4 * line + pad)
+    if layout.leaf_labels and drawn_leaves and not across:
+        below = longest_leaf * char + pad
+    else:
+        below = line
+    if layout.elided:
+        below = max(below, 0.3 + (line + max(len(str(n)) for _, n in layout.elided.values()) * char
+                                   if len(sizes) > 1 else 0.3))
+    caption_h = (caption.count("\n") + 1) * 1.3 * fontsize / 72 + 0.1
+    Ht = margin + title_h + line + layout.levels * level_h + below + caption_h + margin
+
+    def X(node) -> float:
+        return left + (layout.x[node] + 0.5) * pitch
+
+    def Y(node) -> float:
+        return Ht - margin - title_h - line / 2 - 0.05 - layout.level[node] * level_h
+
+    Figure, Canvas = _matplotlib()
+    fig = Figure(figsize=(W, Ht))
+    Canvas(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    ax.set_xlim(0, W)
+    ax.set_ylim(0, Ht)
+    small = max(fontsize - 1, 1)
+    for node in layout.x:
+        if node in layout.elided or node in leaf_text:
+            continue
+        for child in children(tree, node):
+            x0, y0, x1, y1 = X(node), Y(node), X(child), Y(child)
+            ax.plot([x0, x1], [y0, y1], color="0.45", linewidth=0.7, zorder=1)
+            label = tree.edges[node, child].get("label")
+            if label is not None and abs(x1 - x0) >= 3 * line:  # room for the label's circle
+                ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(label), fontsize=small, ha="center", va="center",
+                        color="0.1", zorder=3,
+                        bbox=dict(boxstyle="circle,pad=0.12", facecolor="white", edgecolor="0.6", linewidth=0.5))
+    for node, text in node_text.items():
+        if node in layout.x and node not in layout.elided:
+            ax.text(X(node), Y(node), text, fontsize=fontsize, ha="center", va="center", zorder=4,
+                    bbox=_node_box("#dbe8f6", 0.2))
+    for node in drawn_leaves:
+        x, y = X(node), Y(node)
+        if not layout.leaf_labels:
+            ax.plot([x], [y], marker="o", markersize=2.5, color="#4f8a3c", zorder=4)
+        elif across:
+            ax.text(x, y, leaf_text[node], fontsize=fontsize, ha="center", va="center", zorder=4,
+                    bbox=_node_box("#e3f2dc", 0.2))
+        else:
+            ax.text(x, y + line / 2, leaf_text[node], fontsize=fontsize, ha="center", va="top", rotation=90,
+                    zorder=4, bbox=_node_box("#e3f2dc", 0.2))
+    from matplotlib.patches import Polygon
+
+    half = min(0.4 * pitch, 0.15)
+    for node, (d, n) in layout.elided.items():
+        x, y = X(node), Y(node)
+        ax.add_patch(Polygon([(x, y + 0.03), (x - half, y - 0.27), (x + half, y - 0.27)], closed=True,
+                             facecolor="0.85", edgecolor="0.4", linewidth=0.6, zorder=2))
+        if len(sizes) > 1:
+            ax.text(x, y - 0.3, str(n), fontsize=small, ha="center", va="top", rotation=90, zorder=4)
     if title:
-        ax.set_title(title, fontsize=_FONT + 2)
+        fig.text(0.5, 1 - margin / Ht, title, fontsize=fontsize + 1, ha="center", va="top")
+    fig.text(margin / W, margin / Ht, caption, fontsize=fontsize, ha="left", va="bottom", color="0.2")
     return fig
 
 
