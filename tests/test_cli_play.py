@@ -550,10 +550,7 @@ def test_worst_case_of_every_applicable_learner_from_the_command_line(capsys, ma
     (["play", "halving", "os.path", "thresholds:7"], ("adversary", "unknown name")),
 ])
 def test_bad_input_exits_2_with_suggestions(capsys, tmp_path, monkeypatch, argv, needles):
-    import mistakebound.interfaces.cli as cli
-
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(cli, "MAX_DRAWN_DEPTH", 3)
     code, out, err = run(capsys, *argv)
     assert code == 2, out + err
     assert out == ""

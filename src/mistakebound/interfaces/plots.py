@@ -372,6 +372,9 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     Returns
     -------
     matplotlib.figure.Figure
+        Its attribute ``tree_layout`` is the
+        :class:`~mistakebound.theory.tree_layout.TreeLayout` drawn (the levels shown, the
+        subtrees cut).
 
     Raises
     ------
@@ -409,7 +412,8 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     if title is None and H is not None:
         title = f"Shattered tree of {H.describe()}: depth {tree.graph.get('depth', layout.depth)} = Ldim"
     sizes = set(layout.elided.values())
-    notes = ["Nodes: the instance asked; left edge: label 0, right edge: label 1; leaves: a witness hypothesis."]
+    notes = ["Nodes: the instance asked; left edge: label 0, right edge: label 1"
+             + ("; leaves: a witness hypothesis." if layout.leaf_labels and drawn_leaves else ".")]
     if layout.elided:
         (d, n), = sizes if len(sizes) == 1 else [(None, None)]
         each = (f"each triangle is a subtree of depth {d} with {n} leaves" if d is not None else
@@ -483,6 +487,7 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     if title:
         fig.text(0.5, 1 - margin / Ht, title, fontsize=fontsize + 1, ha="center", va="top")
     fig.text(margin / W, margin / Ht, caption, fontsize=fontsize, ha="left", va="bottom", color="0.2")
+    fig.tree_layout = layout
     return fig
 
 
