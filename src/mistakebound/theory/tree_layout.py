@@ -235,7 +235,8 @@ def fit_layout(tree: nx.DiGraph, *, width: float, width_of: Callable[[Hashable],
         Node -> the width of its label written across (asked of internal nodes only).
     line : float
         The height of a line of text: a leaf's label and the count of a cut subtree are
-        written upwards, one line wide.
+        written upwards, one line wide.  When the cut subtrees are all alike (nothing to
+        count one by one) their marks are half a line wide; unlabelled leaves a third.
     gap : float
         The least room between the labels of two neighbours.
     levels : int, optional
