@@ -204,3 +204,28 @@ def test_the_layout_refuses_what_is_not_a_tree():
         tree_layout(nx.DiGraph([(1, 2)]), levels=1.5)
     with pytest.raises(InvalidArgumentError, match="expected a networkx DiGraph"):
         tree_layout([(1, 2)])
+
+
+# ------------------------------------------------------------------------ notebooks
+def test_trees_and_lines_draw_themselves_as_svg_in_notebooks():
+    import xml.etree.ElementTree as ET
+
+    from mistakebound import worst_case_mistakes
+    from mistakebound.learners import Halving
+
+    H = classes.thresholds(1023)
+    T = shattered_tree(H)
+    svg = ET.fromstring(T._repr_svg_())
+    assert svg.tag.endswith("svg") and float(svg.get("width")) <= 900  # depth 10, cut to a notebook's width
+    text = " ".join(t.text or "" for t in svg.iter() if t.tag.endswith("text"))
+    assert "levels 0-5 of 10 drawn" in text and "with 32 leaves" in text and "512" in text
+    small = shattered_tree(classes.thresholds(15))
+    text = " ".join(t.text or "" for t in ET.fromstring(small._repr_svg_()).iter() if t.tag.endswith("text"))
+    assert all(small.nodes[n]["witness_name"] in text for n in small if small.out_degree(n) == 0)
+    assert type(tree_from_json(tree_to_json(small))).__name__ == "ShatteredTree"
+    H = classes.monotone_disjunctions(3)
+    W = worst_case_mistakes(Halving(H), H)
+    line = ET.fromstring(W.strategy._repr_svg_())
+    text = [t.text for t in line.iter() if t.tag.endswith("text")]
+    assert text[0] == f"Adversary's line: {W.value} mistakes in {len(W.line)} rounds"
+    assert sum(1 for t in text if t.endswith(": mistake")) == W.value

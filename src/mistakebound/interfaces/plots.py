@@ -3,11 +3,11 @@
 * :func:`plot_cumulative` draws, for one or several transcripts, the cumulative
   (expected) mistakes or the regret over the rounds, with each learner's proven bound
   as a dashed horizontal line of the same colour.
-* :func:`draw_tree` draws a shattered tree (:func:`~mistakebound.shattered_tree`):
-  internal nodes labelled with their instances, edges with the labels 0 and 1, leaves
-  with the names of their witness hypotheses; the layout is layered (depth by depth,
-  leaves evenly spaced, each parent centred over its children), so no graph-layout
-  program is needed.
+* :func:`draw_tree` draws a shattered tree (:func:`~mistakebound.shattered_tree`) to
+  print at a paper's width: internal nodes labelled with their instances, edges with the
+  labels 0 and 1, leaves with the names of their witness hypotheses; the layout is
+  layered (:mod:`mistakebound.theory.tree_layout`), and a tree too deep for the page is
+  cut, the subtrees below the cut counted.
 * :func:`draw_strategy` draws the optimal line of a
   :func:`~mistakebound.theory.worst_case.worst_case_mistakes` search the same way, one node per
   round, the edges of forced mistakes in red.
@@ -28,9 +28,9 @@ Examples
 >>> fig = plot_cumulative([T], [4.0], "Halving on thresholds(15)")
 >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
 ('round t', 'cumulative mistakes')
->>> fig = draw_tree(shattered_tree(H), H)
->>> len(fig.axes[0].texts)  # 31 nodes and 30 edge labels
-61
+>>> fig = draw_tree(shattered_tree(H), H)  # 6.5 inches wide, 7 pt text
+>>> fig.tree_layout.levels, fig.tree_layout.elided  # all 4 levels drawn, nothing cut
+(4, {})
 """
 
 from __future__ import annotations
@@ -389,7 +389,7 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     >>> H = classes.thresholds(4095)  # Ldim 12: 4096 leaves
     >>> fig = draw_tree(shattered_tree(H), H)
     >>> [round(float(v), 2) for v in fig.get_size_inches()]
-    [6.5, 3.12]
+    [6.5, 3.64]
     >>> fig.texts[-1].get_text().splitlines()[1]
     'Levels 0-5 of 12 drawn: each triangle is a subtree of depth 7 with 128 leaves (4096 leaves in all).'
     """

@@ -77,6 +77,7 @@ from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgu
 from mistakebound.foundations.validation import brief, check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.canonical import projection, sorted_rows_key
+from mistakebound.theory.tree_graphs import ShatteredTree
 from mistakebound.theory.search import (
     Budget,
     OutOfBudget,
@@ -893,7 +894,7 @@ class LdimSearch:
         size = 1 << (depth + 1)
         val = [0] * size  # heap order: column at internal nodes, distinct row at leaves
         self._walk(V, depth, 1, val, {})
-        G = nx.DiGraph(depth=depth, root=1)
+        G = ShatteredTree(depth=depth, root=1)
         first_leaf = 1 << depth
         if depth == 0:
             G.add_node(1)

@@ -40,6 +40,7 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import brief
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.littlestone import is_shattered
+from mistakebound.theory.tree_graphs import ShatteredTree
 from mistakebound.theory.tree_layout import children, tree_layout
 
 __all__ = ["TREE_FORMAT", "tree_to_json", "tree_from_json", "tree_to_dot", "tree_to_tikz"]
@@ -147,7 +148,7 @@ def tree_from_json(text: str | bytes, H: HypothesisClass | None = None) -> nx.Di
     depth = jf.expect_int("depth", data["depth"])
     if type(data["nodes"]) is not list or not data["nodes"]:
         raise InvalidArgumentError(f"nodes: expected a non-empty JSON list, got {jf.type_name(data['nodes'])}")
-    T = nx.DiGraph(depth=depth)
+    T = ShatteredTree(depth=depth)
     for i, entry in enumerate(data["nodes"]):
         where = f"nodes[{i}]"
         if type(entry) is not dict:
