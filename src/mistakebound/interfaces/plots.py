@@ -49,7 +49,7 @@ from mistakebound.foundations.text import number_text
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.spaces import ExpertAdvice
-from mistakebound.theory.tree_layout import children, fit_layout
+from mistakebound.theory.tree_layout import children, fit_layout, instance_text, leaf_text
 from mistakebound.verification.claims import Bound
 
 __all__ = [
@@ -300,31 +300,15 @@ PAGE_WIDTH = 6.5
 TREE_FONT = 7.0
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, tuple):
-        return "(" + ",".join(str(v) for v in value) + ")"
-    return str(value)
-
-
 def _node_box(color: str, pad: float = 0.3) -> dict:
     return dict(boxstyle=f"round,pad={pad}", facecolor=color, edgecolor="0.35", linewidth=0.8)
 
 
 def _tree_texts(tree, H: Any) -> tuple[dict, dict]:
     """The text of each internal node (its instance) and of each leaf (its witness)."""
-    node_text: dict = {}
-    leaf_text: dict = {}
-    for node in tree:
-        attrs = tree.nodes[node]
-        if tree.out_degree(node):
-            node_text[node] = _text(attrs.get("instance"))
-        else:
-            w = attrs.get("witness")
-            name = attrs.get("witness_name")
-            if name is None and w is not None and H is not None:
-                name = H.hypothesis_name(w)
-            leaf_text[node] = str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
-    return node_text, leaf_text
+    node_text = {n: instance_text(tree.nodes[n].get("instance")) for n in tree if tree.out_degree(n)}
+    leaves = {n: leaf_text(tree, n, H) for n in tree if not tree.out_degree(n)}
+    return node_text, leaves
 
 
 def _wrap(text: str, width: float, fontsize: float) -> str:
@@ -395,7 +379,7 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     """
     width = _check_size("width", width, 1.0)
     fontsize = _check_size("fontsize", fontsize, 1.0)
-    node_text, leaf_text = _tree_texts(tree, H)
+    node_text, leaf_names = _tree_texts(tree, H)
     char = 0.62 * fontsize / 72  # inches: one character, roughly
     line = 1.1 * fontsize / 72  # one line of text
     pad = 0.4 * fontsize / 72  # a label's frame, both sides together
@@ -405,8 +389,8 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     pitch = max(layout.pitch, (width - 2 * margin) / layout.slots)  # the room there is, shared out
     W = max(width, layout.slots * pitch + 2 * margin)
     left = (W - layout.slots * pitch) / 2
-    drawn_leaves = [n for n in layout.x if n in leaf_text]
-    longest_leaf = max((len(leaf_text[n]) for n in drawn_leaves), default=0)
+    drawn_leaves = [n for n in layout.x if n in leaf_names]
+    longest_leaf = max((len(leaf_names[n]) for n in drawn_leaves), default=0)
     across = longest_leaf * char + pad + 0.03 <= pitch  # leaf names written across, else upwards
     # the text under the tree
     if title is None and H is not None:
@@ -451,7 +435,7 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     ax.set_ylim(0, Ht)
     small = max(fontsize - 1, 1)
     for node in layout.x:
-        if node in layout.elided or node in leaf_text:
+        if node in layout.elided or node in leaf_names:
             continue
         for child in children(tree, node):
             x0, y0, x1, y1 = X(node), Y(node), X(child), Y(child)
@@ -470,10 +454,10 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
         if not layout.leaf_labels:
             ax.plot([x], [y], marker="o", markersize=2.5, color="#4f8a3c", zorder=4)
         elif across:
-            ax.text(x, y, leaf_text[node], fontsize=fontsize, ha="center", va="center", zorder=4,
+            ax.text(x, y, leaf_names[node], fontsize=fontsize, ha="center", va="center", zorder=4,
                     bbox=_node_box("#e3f2dc", 0.2))
         else:
-            ax.text(x, y + line / 2, leaf_text[node], fontsize=fontsize, ha="center", va="top", rotation=90,
+            ax.text(x, y + line / 2, leaf_names[node], fontsize=fontsize, ha="center", va="top", rotation=90,
                     zorder=4, bbox=_node_box("#e3f2dc", 0.2))
     from matplotlib.patches import Polygon
 
@@ -522,7 +506,7 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         a = strategy.nodes[t]
         p = float(a.get("prediction", 0))
         predicted = _label(p) if p in (0.0, 1.0) else f"1 w.p. {p:.2f}"
-        texts.append(f"round {t + 1}: x = {_text(a['instance'])}\nlearner predicts {predicted}")
+        texts.append(f"round {t + 1}: x = {instance_text(a['instance'])}\nlearner predicts {predicted}")
         total += float(a.get("gain", 0))
     end = f"end: {_label(total)} mistake{'s' if total != 1 else ''}"
     if H is not None and hasattr(H, "column_masks"):

@@ -41,7 +41,7 @@ from mistakebound.foundations.validation import brief
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.littlestone import is_shattered
 from mistakebound.theory.tree_graphs import ShatteredTree
-from mistakebound.theory.tree_layout import children, tree_layout
+from mistakebound.theory.tree_layout import children, instance_text, leaf_text, tree_layout
 
 __all__ = ["TREE_FORMAT", "tree_to_json", "tree_from_json", "tree_to_dot", "tree_to_tikz"]
 
@@ -186,18 +186,6 @@ def _dot_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def _instance_text(value: Any) -> str:
-    if isinstance(value, tuple):
-        return "(" + ",".join(str(v) for v in value) + ")"
-    return str(value)
-
-
-def _leaf_text(tree: nx.DiGraph, node: Hashable) -> str:
-    attrs = tree.nodes[node]
-    name, w = attrs.get("witness_name"), attrs.get("witness")
-    return str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
-
-
 def tree_to_dot(tree: nx.DiGraph, *, name: str = "shattered_tree") -> str:
     """A Graphviz ``digraph``: boxes ``x = instance`` at internal nodes, the witnesses at the leaves.
 
@@ -224,10 +212,10 @@ def tree_to_dot(tree: nx.DiGraph, *, name: str = "shattered_tree") -> str:
              "  node [shape=box, style=rounded, fontsize=10];"]
     for node, _, _ in order:
         if tree.out_degree(node):
-            text = f"x = {_instance_text(tree.nodes[node].get('instance'))}"
+            text = f"x = {instance_text(tree.nodes[node].get('instance'))}"
             lines.append(f"  {_dot_string(str(node))} [label={_dot_string(text)}];")
         else:
-            lines.append(f"  {_dot_string(str(node))} [label={_dot_string(_leaf_text(tree, node))}, shape=ellipse];")
+            lines.append(f"  {_dot_string(str(node))} [label={_dot_string(leaf_text(tree, node))}, shape=ellipse];")
     for node, parent, label in order:
         if parent is not None:
             extra = "" if label is None else f" [label={_dot_string(str(label))}]"
@@ -277,9 +265,9 @@ def tree_to_tikz(tree: nx.DiGraph) -> str:
             closed = open_until.pop()
             lines.append("  " * depth[closed] + "]")
         if tree.out_degree(node):
-            text = _latex(f"x = {_instance_text(tree.nodes[node].get('instance'))}")
+            text = _latex(f"x = {instance_text(tree.nodes[node].get('instance'))}")
         else:
-            text = _latex(_leaf_text(tree, node))
+            text = _latex(leaf_text(tree, node))
         edge = "" if label is None else (
             f", edge label={{node[midway, fill=white, inner sep=1pt, font=\\scriptsize]{{{label}}}}}")
         if tree.out_degree(node):

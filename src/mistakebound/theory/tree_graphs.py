@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape
 
 import networkx as nx
 
-from mistakebound.theory.tree_layout import children, fit_layout
+from mistakebound.theory.tree_layout import children, fit_layout, instance_text, leaf_text
 
 __all__ = ["ShatteredTree", "AdversaryLine"]
 
@@ -33,12 +33,6 @@ _FONT = 11  # pixels
 _CHAR = 0.62 * _FONT
 _LINE = 1.3 * _FONT
 _WIDTH = 900  # pixels: a notebook's output column
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, tuple):
-        return "(" + ",".join(str(v) for v in value) + ")"
-    return str(value)
 
 
 def _svg(width: float, height: float, body: list[str]) -> str:
@@ -64,9 +58,8 @@ class ShatteredTree(nx.DiGraph):
         """The tree as SVG, at most 900 pixels wide: the levels that fit, deeper subtrees counted."""
         if self.number_of_nodes() == 0:
             return _svg(200, 30, ['<text x="5" y="20">empty tree</text>'])
-        texts = {n: _text(self.nodes[n].get("instance")) for n in self if self.out_degree(n)}
-        leaves = {n: str(self.nodes[n].get("witness_name", self.nodes[n].get("witness", "leaf")))
-                  for n in self if not self.out_degree(n)}
+        texts = {n: instance_text(self.nodes[n].get("instance")) for n in self if self.out_degree(n)}
+        leaves = {n: leaf_text(self, n) for n in self if not self.out_degree(n)}
         L = fit_layout(self, width=_WIDTH - 20, width_of=lambda n: len(texts[n]) * _CHAR + 6, line=_LINE + 2, gap=4)
         pitch = max(L.pitch, (_WIDTH - 20) / L.slots)
         W = L.slots * pitch + 20
@@ -125,7 +118,7 @@ class AdversaryLine(nx.DiGraph):
             predicted = f"{p:g}" if p in (0.0, 1.0) else f"1 w.p. {p:.2f}"
             gain = float(a.get("gain", 0))
             word = "mistake" if gain >= 1 else ("no mistake" if gain == 0 else f"expected {gain:.2f}")
-            rows.append((f"round {t + 1}: x = {_text(a.get('instance'))}, learner predicts {predicted}",
+            rows.append((f"round {t + 1}: x = {instance_text(a.get('instance'))}, learner predicts {predicted}",
                          f"y = {a.get('label')}: {word}", gain > 0))
         value = self.graph.get("value", sum(float(self.nodes[t].get("gain", 0)) for t in range(max(k, 0))))
         title = f"Adversary's line: {value:g} mistake{'' if value == 1 else 's'} in {k} rounds"

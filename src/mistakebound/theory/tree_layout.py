@@ -36,7 +36,7 @@ from attrs import evolve, frozen
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import brief
 
-__all__ = ["TreeLayout", "tree_root", "children", "tree_layout", "fit_layout"]
+__all__ = ["TreeLayout", "tree_root", "children", "tree_layout", "fit_layout", "instance_text", "leaf_text"]
 
 
 def tree_root(tree: nx.DiGraph) -> Hashable:
@@ -61,6 +61,26 @@ def tree_root(tree: nx.DiGraph) -> Hashable:
     if len(roots) != 1:
         raise InvalidArgumentError(f"tree: expected a tree with one root, found {len(roots)} roots")
     return roots[0]
+
+
+def instance_text(value: Any) -> str:
+    """How a node's instance is written: ``str``, a tuple without spaces (``(0,1,1)``).
+
+    >>> instance_text((0, 1, 1)), instance_text(12)
+    ('(0,1,1)', '12')
+    """
+    if isinstance(value, tuple):
+        return "(" + ",".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def leaf_text(tree: nx.DiGraph, node: Hashable, H: Any = None) -> str:
+    """How a leaf is written: its ``witness_name``, else ``H``'s name for its ``witness``, else ``h<row>``."""
+    attrs = tree.nodes[node]
+    w, name = attrs.get("witness"), attrs.get("witness_name")
+    if name is None and w is not None and H is not None:
+        name = H.hypothesis_name(w)
+    return str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
 
 
 def _label_key(value: Any) -> tuple:
