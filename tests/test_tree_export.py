@@ -184,10 +184,11 @@ def test_no_two_labels_of_a_fitted_layout_overlap(T, width, levels):
         return width_of(n)
 
     boxes = {n: (L.x[n] * L.pitch - extent(n) / 2, L.x[n] * L.pitch + extent(n) / 2) for n in L.x}
-    for k in range(L.levels + 1):
-        row = L.row(k)
+    bottom = sorted((n for n in L.x if n in L.elided or T.out_degree(n) == 0), key=L.x.__getitem__)
+    assert [L.x[n] for n in bottom] == list(range(L.slots))  # the bottom row, one slot each
+    for row in [bottom] + [L.row(k) for k in range(L.levels + 1)]:  # labels written upwards pass lower levels
         for a, b in zip(row, row[1:]):
-            assert boxes[a][1] + gap <= boxes[b][0] + 1e-9, (k, a, b)  # left to right, gap apart
+            assert boxes[a][1] + gap <= boxes[b][0] + 1e-9, (a, b)  # left to right, gap apart
     for n in L.x:  # parents centred over their children, children one level down
         kids = [c for c in T.successors(n) if c in L.x]
         if kids:
