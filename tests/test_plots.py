@@ -286,6 +286,17 @@ def test_strategy_drawing_shows_every_round_and_marks_mistakes(learner, spec):
     assert overlapping_texts(fig) == []
 
 
+def test_a_long_worst_case_line_fits_the_page_width():
+    H = classes.from_spec("singletons:12,empty")
+    W = worst_case_mistakes(Consistent(H), H)
+    fig = draw_strategy(W.strategy, H, learner="Consistent")
+    width, height = fig.get_size_inches()
+    assert width <= 6.5 and height <= 9  # before: 13.7 x 14 inches
+    assert min(text_heights_points(fig)) >= 6
+    assert overlapping_texts(fig) == []
+    assert sum(t.get_text().startswith("round ") for t in fig.axes[0].texts) == 12
+
+
 # ----------------------------------------------------------------------------- saving
 @pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
 def test_save_writes_atomically_with_normal_permissions(tmp_path, suffix):

@@ -67,7 +67,6 @@ __all__ = [
 FIGURE_FORMATS = (".png", ".svg", ".pdf")
 
 _FONT = 9  # points, for node and edge text
-_CHAR_INCHES = 0.62 * _FONT / 72  # the width of one character of _FONT, roughly
 
 
 class PlotDependencyError(MistakeboundError, ImportError):
@@ -417,7 +416,7 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     if layout.elided:
         below = max(below, 0.3 + (line + max(len(str(n)) for _, n in layout.elided.values()) * char
                                    if len(sizes) > 1 else 0.3))
-    caption_h = (caption.count("\n") + 1) * 1.3 * fontsize / 72 + 0.1
+    caption_h = (caption.count("\n") + 1) * 1.3 * fontsize / 72 + 0.04
     Ht = margin + title_h + line + layout.levels * level_h + below + caption_h + margin
 
     def X(node) -> float:
@@ -475,7 +474,8 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     return fig
 
 
-def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title: str | None = None):
+def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title: str | None = None,
+                  width: float = PAGE_WIDTH, fontsize: float = TREE_FONT):
     """Draw the optimal adversary line of a worst-case search, one node per round.
 
     Parameters
@@ -489,6 +489,11 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
     learner : str, optional
         The learner's name, for the default title.
     title : str, optional
+    width : float
+        The widest the figure gets, in inches (default 6.5, a paper's text width): the
+        steps left and right shrink to fit it.
+    fontsize : float
+        Points (default 7; the title one point larger, the edges one smaller).
 
     Returns
     -------
@@ -496,6 +501,9 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         The line goes down one level per round, to the left on label 0 and to the
         right on label 1 (as in a shattered tree); edges of mistakes are red.
     """
+    width = _check_size("width", width, 1.0)
+    fontsize = _check_size("fontsize", fontsize, 1.0)
+    char = 0.62 * fontsize / 72
     k = strategy.number_of_nodes() - 1
     xs = [0.0]
     for t in range(k):
@@ -525,13 +533,17 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         where = f" on {H.describe()}" if H is not None else ""
         title = f"Worst case{who}{where}:\nthe adversary's optimal line forces {_label(value)} mistakes"
     longest = max(len(line) for t in texts for line in t.splitlines())
-    box = longest * _CHAR_INCHES + 0.3  # inches
-    unit = 0.55 * box  # one step left or right; consecutive rounds sit on different levels
+    box = longest * char + 0.2  # inches
     span = max(xs) - min(xs)
-    title_width = max(len(line) for line in title.splitlines()) * (_FONT + 2) / _FONT * _CHAR_INCHES
-    width = min(max(span * unit + box + 0.8, title_width + 0.6, 4.0), 60.0)
-    height = max(2.6, 1.0 * (k + 1) + 1.0)
-    fig = _figure(width, height)
+    # one step left or right; consecutive rounds sit on different levels, so any step keeps them apart
+    unit = min(0.55 * box, (width - box - 0.6) / span) if span else 0.55 * box
+    unit = max(unit, 0.05)
+    title = "\n".join(_wrap(line, width - 0.4, fontsize + 1) for line in title.splitlines())
+    title_width = max(len(line) for line in title.splitlines()) * (fontsize + 1) / fontsize * char
+    fig_width = min(max(span * unit + box + 0.6, title_width + 0.4, 3.0), max(width, box + 0.6))
+    level = 4.6 * fontsize / 72  # two lines of a node, an edge's label between
+    height = max(2.0, level * (k + 1) + 0.25 * (title.count("\n") + 1) + 0.4)
+    fig = _figure(fig_width, height)
     ax = fig.add_subplot()
     ax.set_axis_off()
     for t in range(k):
@@ -541,19 +553,19 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         ax.plot([xs[t], xs[t + 1]], [-t, -t - 1], color=color, linewidth=2.2 if gain > 0 else 1.2, zorder=1)
         word = "mistake" if gain >= 1 else ("no mistake" if gain == 0 else f"expected {gain:.2f}")
         ax.text(
-            (xs[t] + xs[t + 1]) / 2, -t - 0.5, f"y = {a['label']}: {word}", fontsize=_FONT - 1,
+            (xs[t] + xs[t + 1]) / 2, -t - 0.5, f"y = {a['label']}: {word}", fontsize=max(fontsize - 1, 1),
             ha="center", va="center", color=color, zorder=3,
             bbox=dict(boxstyle="round,pad=0.2", facecolor="white", edgecolor=color, linewidth=0.6),
         )
     for t, text in enumerate(texts):
         ax.text(
-            xs[t], -t, text, fontsize=_FONT, ha="center", va="center", zorder=4,
+            xs[t], -t, text, fontsize=fontsize, ha="center", va="center", zorder=4,
             bbox=_node_box("#e3f2dc" if t == k else "#dbe8f6"),
         )
-    margin = (box / 2 + 0.2) / unit
+    margin = (box / 2 + 0.15) / unit
     ax.set_xlim(min(xs) - margin, max(xs) + margin)
     ax.set_ylim(-k - 0.6, 0.6)
-    ax.set_title(title, fontsize=_FONT + 2)
+    ax.set_title(title, fontsize=fontsize + 1)
     return fig
 
 
