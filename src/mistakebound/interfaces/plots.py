@@ -540,7 +540,7 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
     unit = max(unit, 0.05)
     title = "\n".join(_wrap(line, width - 0.4, fontsize + 1) for line in title.splitlines())
     title_width = max(len(line) for line in title.splitlines()) * (fontsize + 1) / fontsize * char
-    fig_width = min(max(span * unit + box + 0.6, title_width + 0.4, 3.0), max(width, box + 0.6))
+    fig_width = max(span * unit + box + 0.6, title_width + 0.4, 3.0)
     level = 4.6 * fontsize / 72  # two lines of a node, an edge's label between
     height = max(2.0, level * (k + 1) + 0.25 * (title.count("\n") + 1) + 0.4)
     fig = _figure(fig_width, height)
