@@ -68,3 +68,21 @@ def test_bad_formats_and_sizes_exit_2_writing_nothing(capsys, tmp_path, monkeypa
     assert code == 2
     assert needle in err and len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_exports_need_no_matplotlib_and_figures_name_the_extra(capsys, tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError("No module named 'matplotlib'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    code, out, err = run(capsys, "tree", "thresholds:7", "--out", str(tmp_path / "t.dot"))
+    assert code == 0, err
+    code, out, err = run(capsys, "tree", "thresholds:7", "--out", str(tmp_path / "t.png"))
+    assert code == 2 and "mistakebound[plot]" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.dot"]

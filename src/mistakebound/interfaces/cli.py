@@ -963,7 +963,7 @@ def _cmd_tree(args, out) -> int:
         learner = registry.build("learner", args.worst_case, H, rounds=args.horizon)
         name = registry.find("learner", args.worst_case).name
         W = _worst_case(learner, H, args, f"worst case of {name}")
-        fig = draw_strategy(W.witness, H, learner=name)
+        fig = draw_strategy(W.witness, H, learner=name, width=args.width)
         state = (f"{number_text(W.lower)} mistakes (exact)" if W.exact else
                  f"between {number_text(W.lower)} and {number_text(W.upper)} mistakes (partial: {W.status})")
         what = f"the worst-case line of {name} on {H.describe()}, {state}"
@@ -1249,11 +1249,13 @@ def _parser() -> argparse.ArgumentParser:
     check_p.set_defaults(run=_cmd_verify)
 
     tree = command(
-        "tree", "draw a shattered tree (or a worst-case line) to PNG or SVG",
+        "tree", "draw a shattered tree (or a worst-case line), or write it as DOT, TikZ or JSON",
         "Draw a shattered tree of CLASS of depth Ldim: nodes labelled with their instances, "
-        "edges with the labels 0 and 1, leaves with the witness hypotheses. With "
-        "--worst-case LEARNER draw instead the adversary's optimal line against LEARNER. "
-        "Needs matplotlib (pip install 'mistakebound[plot]').",
+        "edges with the labels 0 and 1, leaves with the witness hypotheses, to print at --width "
+        "inches with 7 pt text; a tree too deep for that is cut, the subtrees below the cut "
+        "counted. --format dot|tikz|json (or the suffix .dot, .tex, .json) writes the whole tree "
+        "as text instead. With --worst-case LEARNER draw the adversary's optimal line against "
+        "LEARNER. Figures need matplotlib (pip install 'mistakebound[plot]').",
         settings="classes",
     )
     tree.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
