@@ -371,8 +371,9 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     >>> from mistakebound import classes, shattered_tree
     >>> H = classes.thresholds(4095)  # Ldim 12: 4096 leaves
     >>> fig = draw_tree(shattered_tree(H), H)
-    >>> [round(float(v), 2) for v in fig.get_size_inches()]
-    [6.5, 3.64]
+    >>> width, height = fig.get_size_inches()  # inches: a paper's text width, however deep
+    >>> float(width), bool(height < 4)
+    (6.5, True)
     >>> fig.texts[-1].get_text().splitlines()[1]
     'Levels 0-5 of 12 drawn: each triangle is a subtree of depth 7 with 128 leaves (4096 leaves in all).'
     """
