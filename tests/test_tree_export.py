@@ -230,3 +230,23 @@ def test_trees_and_lines_draw_themselves_as_svg_in_notebooks():
     text = [t.text for t in line.iter() if t.tag.endswith("text")]
     assert text[0] == f"Adversary's line: {W.value} mistakes in {len(W.line)} rounds"
     assert sum(1 for t in text if t.endswith(": mistake")) == W.value
+
+
+def test_tikz_compiles_with_pdflatex_where_it_is_installed(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed: the bracket structure above is what is checked")
+    T = shattered_tree(classes.monotone_disjunctions(3))
+    odd = nx.DiGraph([(1, 2, {"label": 0}), (1, 3, {"label": 1})])
+    odd.nodes[1]["instance"] = "50%_{a}~^\\ <x>"
+    odd.nodes[2]["witness_name"] = "x<1 & #2 $"
+    (tmp_path / "tree.tex").write_text(tree_to_tikz(T))
+    (tmp_path / "odd.tex").write_text(tree_to_tikz(odd))
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{forest}"
+                                      "\\begin{document}\\input{tree.tex}\\input{odd.tex}\\end{document}\n")
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 1000

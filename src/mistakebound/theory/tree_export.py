@@ -238,7 +238,8 @@ def tree_to_tikz(tree: nx.DiGraph) -> str:
     """A ``forest`` environment (LaTeX, ``\\usepackage{forest}``): instances at nodes, witnesses at leaves.
 
     Node texts are escaped for LaTeX and braced (commas and brackets in them are safe);
-    each edge is labelled 0 or 1 at its middle.
+    each edge is labelled 0 or 1 at its middle.  A tree wider than the page can be scaled
+    to it with ``\\resizebox{\\linewidth}{!}{...}`` around the environment (package graphicx).
 
     Examples
     --------
@@ -248,7 +249,7 @@ def tree_to_tikz(tree: nx.DiGraph) -> str:
     >>> T.nodes[2]["witness_name"] = "x_1 & x_2"
     >>> print(tree_to_tikz(T))
     \\begin{forest}
-    for tree={draw, rounded corners, font=\\small, l sep=6mm, s sep=2mm}
+    for tree={draw, rounded corners, font=\\footnotesize, inner sep=2pt, l sep=4mm, s sep=1mm}
     [{x = (0,1)}
       [{x\\_1 \\& x\\_2}, edge label={node[midway, fill=white, inner sep=1pt, font=\\scriptsize]{0}}]
       [{leaf}, edge label={node[midway, fill=white, inner sep=1pt, font=\\scriptsize]{1}}]
@@ -256,7 +257,7 @@ def tree_to_tikz(tree: nx.DiGraph) -> str:
     \\end{forest}
     """
     order = _walk(tree)
-    lines = [r"\begin{forest}", r"for tree={draw, rounded corners, font=\small, l sep=6mm, s sep=2mm}"]
+    lines = [r"\begin{forest}", r"for tree={draw, rounded corners, font=\footnotesize, inner sep=2pt, l sep=4mm, s sep=1mm}"]
     depth: dict = {}
     open_until: list = []  # the nodes whose bracket is open, the deepest last
     for node, parent, label in order:
