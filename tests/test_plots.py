@@ -178,21 +178,68 @@ def overlapping_texts(fig) -> list[tuple[str, str]]:
     return [(a, b) for (a, ea), (b, eb) in itertools.combinations(boxes, 2) if ea.overlaps(eb)]
 
 
+def text_heights_points(fig) -> list[float]:
+    """The font size (points, at the figure's own size) of each text of a figure."""
+    return [t.get_fontsize() for t in fig.axes[0].texts + fig.texts if t.get_text()]
+
+
+def _text_of(value) -> str:
+    return "(" + ",".join(map(str, value)) + ")" if isinstance(value, tuple) else str(value)
+
+
 @pytest.mark.parametrize("spec", ["thresholds:31", "monotone_disjunctions:4", "intervals:6", "k_sparse:6,2", "parities:3"])
-def test_tree_labels_every_node_edge_and_leaf_without_overlap(spec):
+def test_tree_labels_every_drawn_node_and_nothing_overlaps(spec):
     H = classes.from_spec(spec)
     tree = shattered_tree(H)
     d = littlestone_dimension(H)
     fig = draw_tree(tree, H)
-    ax = fig.axes[0]
-    texts = [t.get_text() for t in ax.texts]
-    assert len(texts) == (2 ** (d + 1) - 1) + (2 ** (d + 1) - 2)  # nodes + edge labels
-    assert texts.count("0") + texts.count("1") >= 2 ** (d + 1) - 2
-    leaves = [n for n in tree if tree.out_degree(n) == 0]
-    for leaf in leaves:
-        assert H.hypothesis_name(tree.nodes[leaf]["witness"]) in texts
-    assert str(d) in ax.get_title() and H.describe() in ax.get_title()
+    layout = fig.tree_layout
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    for node in layout.x:  # every internal node drawn shows its instance, every leaf its witness (or is a dot)
+        if node in layout.elided:
+            continue
+        if tree.out_degree(node):
+            assert _text_of(tree.nodes[node]["instance"]) in texts
+        elif layout.leaf_labels:
+            assert H.hypothesis_name(tree.nodes[node]["witness"]) in texts
+    assert layout.levels <= d and layout.depth == d
+    assert str(d) in fig.texts[0].get_text() and H.describe() in fig.texts[0].get_text()
     assert overlapping_texts(fig) == []
+    assert min(text_heights_points(fig)) >= 6  # printed at its own width, 6.5 inches
+    assert fig.get_size_inches()[0] == pytest.approx(6.5)
+
+
+@pytest.mark.parametrize("d", [4, 6, 8, 10, 12])
+def test_deep_trees_fit_a_page_and_count_what_they_cut(d):
+    H = classes.thresholds(2 ** d - 1)
+    fig = draw_tree(shattered_tree(H), H)
+    width, height = fig.get_size_inches()
+    assert width == pytest.approx(6.5) and height <= 4.5  # before: 120 x 11 inches at depth 10, refused beyond 8
+    layout = fig.tree_layout
+    assert layout.levels >= min(d, 5)  # at least the first five levels, whatever the depth
+    leaves_drawn = sum(1 for n in layout.x if n not in layout.elided and layout.level[n] == d)
+    assert sum(n for _, n in layout.elided.values()) + leaves_drawn == 2 ** d  # every leaf accounted for
+    caption = fig.texts[-1].get_text()
+    if layout.levels < d:
+        assert f"Levels 0-{layout.levels} of {d} drawn" in caption and f"({2 ** d} leaves in all)" in caption
+        assert len(layout.elided) == 2 ** layout.levels
+    assert overlapping_texts(fig) == []
+    assert min(text_heights_points(fig)) >= 6
+
+
+def test_levels_draws_more_on_a_wider_figure_and_width_is_checked():
+    H = classes.thresholds(255)
+    tree = shattered_tree(H)
+    fig = draw_tree(tree, H, levels=8)
+    assert fig.tree_layout.levels == 8 and fig.tree_layout.elided == {}
+    assert fig.get_size_inches()[0] > 6.5
+    assert overlapping_texts(fig) == []
+    assert draw_tree(tree, H, width=13).tree_layout.levels > draw_tree(tree, H).tree_layout.levels
+    for bad in (0.5, float("nan"), "6"):
+        with pytest.raises(InvalidArgumentError, match="width: expected a number >= 1"):
+            draw_tree(tree, H, width=bad)
+    with pytest.raises(InvalidArgumentError, match="levels: expected an int >= 0"):
+        draw_tree(tree, H, levels=-1)
 
 
 def test_tree_layout_centres_parents_and_orders_children_by_label():
@@ -201,19 +248,20 @@ def test_tree_layout_centres_parents_and_orders_children_by_label():
     fig = draw_tree(tree, H)
     positions = {}
     for text in fig.axes[0].texts:
-        positions.setdefault(text.get_text(), []).append(text.get_position())
+        if text.get_fontsize() == 7:  # nodes and leaves; the edge labels are a point smaller
+            positions.setdefault(text.get_text(), []).append(text.get_position())
     for node in tree:
         if tree.out_degree(node) == 0:
             continue
-        (px, py), = positions[f"x = {tree.nodes[node]['instance']}"]
+        (px, py), = positions[str(tree.nodes[node]["instance"])]
         kids = sorted(tree.successors(node), key=lambda c: tree.edges[node, c]["label"])
         child_pos = []
         for c in kids:
             a = tree.nodes[c]
-            key = f"x = {a['instance']}" if tree.out_degree(c) else a["witness_name"]
+            key = str(a["instance"]) if tree.out_degree(c) else a["witness_name"]
             (cx, cy), = positions[key]
             child_pos.append((cx, cy))
-            assert cy == py - 1
+            assert cy < py
         assert child_pos[0][0] < px < child_pos[1][0]  # label 0 on the left
         assert px == pytest.approx((child_pos[0][0] + child_pos[1][0]) / 2)
 
@@ -237,6 +285,17 @@ def test_strategy_drawing_shows_every_round_and_marks_mistakes(learner, spec):
     assert any(t.startswith(f"end: {W.value} mistake") for t in texts)
     assert learner.__name__ in ax.get_title() and H.describe() in ax.get_title()
     assert overlapping_texts(fig) == []
+
+
+def test_a_long_worst_case_line_fits_the_page_width():
+    H = classes.from_spec("singletons:12,empty")
+    W = worst_case_mistakes(Consistent(H), H)
+    fig = draw_strategy(W.strategy, H, learner="Consistent")
+    width, height = fig.get_size_inches()
+    assert width <= 6.5 and height <= 9  # before: 13.7 x 14 inches
+    assert min(text_heights_points(fig)) >= 6
+    assert overlapping_texts(fig) == []
+    assert sum(t.get_text().startswith("round ") for t in fig.axes[0].texts) == 12
 
 
 # ----------------------------------------------------------------------------- saving

@@ -121,8 +121,6 @@ __all__ = [
 
 #: Default number of rounds of ``play`` and ``plot``.
 DEFAULT_ROUNDS = 100
-#: Deepest shattered tree ``tree`` draws (2^8 = 256 leaves).
-MAX_DRAWN_DEPTH = 8
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
 
@@ -958,17 +956,52 @@ def _cmd_verify(args, out) -> int:
 
 
 # ------------------------------------------------------------------------ tree, plot
-def _cmd_tree(args, out) -> int:
-    from mistakebound.interfaces.plots import FIGURE_FORMATS, draw_strategy, draw_tree
+#: What ``tree --format`` writes, and the file names each format takes.
+TREE_FORMATS = {"png": (".png",), "svg": (".svg",), "pdf": (".pdf",), "dot": (".dot", ".gv"),
+                "tikz": (".tex", ".tikz"), "json": (".json",)}
 
-    _check_out(args.out, FIGURE_FORMATS, "figure")
-    _require_plots()
+
+def _tree_format(args) -> str:
+    """The format ``tree`` writes: ``--format``, else the one ``--out``'s suffix names."""
+    if args.format is not None:
+        _check_out(args.out, TREE_FORMATS[args.format], f"{args.format}")
+        return args.format
+    suffixes = tuple(x for names in TREE_FORMATS.values() for x in names)
+    _check_out(args.out, suffixes, "figure or export")
+    suffix = Path(args.out).suffix.lower()
+    return next(f for f, names in TREE_FORMATS.items() if suffix in names)
+
+
+def _inches(text: str) -> float:
+    """A width in inches, at least 1 (``tree --width``)."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 1):
+        raise argparse.ArgumentTypeError(f"expected a width in inches >= 1, got {text!r}")
+    return value
+
+
+def _cmd_tree(args, out) -> int:
+    from mistakebound.interfaces.plots import draw_strategy, draw_tree
+
+    fmt = _tree_format(args)
+    figure = fmt in ("png", "svg", "pdf")
+    if args.worst_case and not figure:
+        raise _BadInput(f"--format: {fmt} exports a shattered tree; a worst-case line is drawn "
+                        "(png, svg or pdf) or written with 'mistakebound worst-case --certificate'")
+    if figure:
+        _require_plots()
     H = _finite_class(args.cls, "tree")
     if args.worst_case:
         learner = registry.build("learner", args.worst_case, H, rounds=args.horizon)
         name = registry.find("learner", args.worst_case).name
         W = _worst_case(learner, H, args, f"worst case of {name}")
-        fig = draw_strategy(W.witness, H, learner=name)
+        fig = draw_strategy(W.witness, H, learner=name, width=args.width)
         state = (f"{number_text(W.lower)} mistakes (exact)" if W.exact else
                  f"between {number_text(W.lower)} and {number_text(W.upper)} mistakes (partial: {W.status})")
         what = f"the worst-case line of {name} on {H.describe()}, {state}"
@@ -983,11 +1016,6 @@ def _cmd_tree(args, out) -> int:
         bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit)
         if bounds.exact:
             depth = bounds.lower
-            if depth > MAX_DRAWN_DEPTH:
-                raise _BadInput(
-                    f"CLASS: {H.describe()} has Ldim {depth}; a shattered tree of that depth has 2^{depth} leaves, "
-                    f"too many to draw (at most depth {MAX_DRAWN_DEPTH}); use 'mistakebound ldim --tree' for text"
-                )
             try:  # the value is proven; the tree is read off the memo (searching again only what it lost)
                 tree = search.tree(max_nodes=None if args.max_nodes is None else max(args.max_nodes - bounds.nodes, 1),
                                    time_limit=None if args.time_limit is None else max(args.time_limit - bounds.seconds, 1e-3))
@@ -997,8 +1025,18 @@ def _cmd_tree(args, out) -> int:
         print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s; no tree drawn", file=out)
         print("the result is partial: raise --max-nodes / --time-limit for the exact value and the tree", file=out)
         return EXIT_INTERRUPTED
-    fig = draw_tree(tree, H)
     what = f"a shattered tree of {H.describe()}, depth {depth} = Ldim, {2 ** depth} leaves"
+    if not figure:
+        from mistakebound.theory import tree_export
+
+        text = {"dot": tree_export.tree_to_dot, "tikz": tree_export.tree_to_tikz,
+                "json": lambda T: tree_export.tree_to_json(T, H)}[fmt](tree)
+        _write_output("--out", args.out, out, f"wrote {args.out}: {what} ({fmt})", data=text + "\n")
+        return EXIT_OK
+    fig = draw_tree(tree, H, levels=args.levels, width=args.width)
+    drawn = fig.tree_layout
+    if drawn.levels < drawn.depth:
+        what += f", levels 0-{drawn.levels} drawn (the rest counted; --levels draws more)"
     _save_drawing(fig, args.out, out, what)
     return EXIT_OK
 
@@ -1275,18 +1313,29 @@ def _parser() -> argparse.ArgumentParser:
     check_p.set_defaults(run=_cmd_verify)
 
     tree = command(
-        "tree", "draw a shattered tree (or a worst-case line) to PNG or SVG",
+        "tree", "draw a shattered tree (or a worst-case line), or write it as DOT, TikZ or JSON",
         "Draw a shattered tree of CLASS of depth Ldim: nodes labelled with their instances, "
-        "edges with the labels 0 and 1, leaves with the witness hypotheses. With "
-        "--worst-case LEARNER draw instead the adversary's optimal line against LEARNER. "
-        "Needs matplotlib (pip install 'mistakebound[plot]').",
+        "edges with the labels 0 and 1, leaves with the witness hypotheses, to print at --width "
+        "inches with 7 pt text; a tree too deep for that is cut, the subtrees below the cut "
+        "counted. --format dot|tikz|json (or the suffix .dot, .tex, .json) writes the whole tree "
+        "as text instead. With --worst-case LEARNER draw the adversary's optimal line against "
+        "LEARNER. Figures need matplotlib (pip install 'mistakebound[plot]').",
         settings="classes",
     )
     tree.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     tree.add_argument("--worst-case", metavar="LEARNER", help="draw the worst-case line against this learner")
     tree.add_argument("--horizon", type=seed, default=None, help="with --worst-case: limit games to this many rounds")
     _add_budget(tree, "the search (the shattered tree's, or with --worst-case the worst case's)")
-    tree.add_argument("--out", metavar="FILE", required=True, help="the figure: a .png, .svg or .pdf file name")
+    tree.add_argument("--out", metavar="FILE", required=True,
+                      help="the file: a figure (.png, .svg, .pdf) or an export (.dot, .tex, .json)")
+    tree.add_argument("--format", choices=tuple(TREE_FORMATS), default=None,
+                      help="what to write (default: the one --out's suffix names): a figure, a Graphviz "
+                           "digraph (dot), a LaTeX forest (tikz) or the tree's nodes (json, read back by "
+                           "mistakebound.theory.tree_export.tree_from_json)")
+    tree.add_argument("--levels", type=seed, default=None,
+                      help="figures: draw this many levels below the root (default: as many as fit --width)")
+    tree.add_argument("--width", type=_inches, default=6.5, metavar="INCHES",
+                      help="figures: the width to print at, text at 7 pt (default 6.5, a paper's text width)")
     tree.set_defaults(run=_cmd_tree)
 
     plot = command(

@@ -6,11 +6,11 @@
   with the rounds (:func:`claim_curve`).  Equal bounds and coinciding curves stay
   distinguishable, the legend sits under the axes, ``log=True`` gives logarithmic axes,
   and ``notes`` (a learner that could not play) are printed under the figure.
-* :func:`draw_tree` draws a shattered tree (:func:`~mistakebound.shattered_tree`):
-  internal nodes labelled with their instances, edges with the labels 0 and 1, leaves
-  with the names of their witness hypotheses; the layout is layered (depth by depth,
-  leaves evenly spaced, each parent centred over its children), so no graph-layout
-  program is needed.
+* :func:`draw_tree` draws a shattered tree (:func:`~mistakebound.shattered_tree`) to
+  print at a paper's width: internal nodes labelled with their instances, edges with the
+  labels 0 and 1, leaves with the names of their witness hypotheses; the layout is
+  layered (:mod:`mistakebound.theory.tree_layout`), and a tree too deep for the page is
+  cut, the subtrees below the cut counted.
 * :func:`draw_strategy` draws the optimal line of a
   :func:`~mistakebound.theory.worst_case.worst_case_mistakes` search the same way, one node per
   round, the edges of forced mistakes in red.
@@ -31,9 +31,9 @@ Examples
 >>> fig = plot_cumulative([T], [4.0], "Halving on thresholds(15)")
 >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
 ('round t', 'cumulative mistakes')
->>> fig = draw_tree(shattered_tree(H), H)
->>> len(fig.axes[0].texts)  # 31 nodes and 30 edge labels
-61
+>>> fig = draw_tree(shattered_tree(H), H)  # 6.5 inches wide, 7 pt text
+>>> fig.tree_layout.levels, fig.tree_layout.elided  # all 4 levels drawn, nothing cut
+(4, {})
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.spaces import ExpertAdvice
+from mistakebound.theory.tree_layout import children, fit_layout, instance_text, leaf_text
 from mistakebound.verification.claims import Bound, stated_bound
 
 __all__ = [
@@ -75,7 +76,6 @@ __all__ = [
 FIGURE_FORMATS = (".png", ".svg", ".pdf")
 
 _FONT = 9  # points, for node and edge text
-_CHAR_INCHES = 0.62 * _FONT / 72  # the width of one character of _FONT, roughly
 
 
 class PlotDependencyError(MistakeboundError, ImportError):
@@ -470,55 +470,46 @@ def plot_cumulative(
 
 
 # ------------------------------------------------------------------------------ trees
-def _root(tree) -> Any:
-    root = tree.graph.get("root")
-    if root is None or root not in tree:
-        roots = [n for n in tree if tree.in_degree(n) == 0]
-        if len(roots) != 1:
-            raise InvalidArgumentError(f"tree: expected a tree with one root, found {len(roots)} roots")
-        root = roots[0]
-    return root
+#: The width a tree is drawn to by default: a paper's text column, in inches.
+PAGE_WIDTH = 6.5
+#: The size of a tree's text at that width, in points (a paper prints nothing below ~6).
+TREE_FONT = 7.0
 
 
-def _children(tree, node) -> list:
-    return sorted(tree.successors(node), key=lambda c: tree.edges[node, c].get("label", 0))
+def _node_box(color: str, pad: float = 0.3) -> dict:
+    return dict(boxstyle=f"round,pad={pad}", facecolor=color, edgecolor="0.35", linewidth=0.8)
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, tuple):
-        return "(" + ",".join(str(v) for v in value) + ")"
-    return str(value)
+def _tree_texts(tree, H: Any) -> tuple[dict, dict]:
+    """The text of each internal node (its instance) and of each leaf (its witness)."""
+    node_text = {n: instance_text(tree.nodes[n].get("instance")) for n in tree if tree.out_degree(n)}
+    leaves = {n: leaf_text(tree, n, H) for n in tree if not tree.out_degree(n)}
+    return node_text, leaves
 
 
-def _layout(tree, root) -> tuple[dict, int, int]:
-    """Layered positions: leaves at x = 0, 1, 2, ... left to right, parents centred, y = -depth."""
-    pos: dict = {}
-    next_leaf = [0]
-    depth_max = [0]
+def _wrap(text: str, width: float, fontsize: float) -> str:
+    import textwrap
 
-    def place(node, depth):  # iterative would be longer; trees here are shallow (depth <= ~12)
-        depth_max[0] = max(depth_max[0], depth)
-        kids = _children(tree, node)
-        if not kids:
-            pos[node] = (float(next_leaf[0]), -depth)
-            next_leaf[0] += 1
-            return
-        xs = []
-        for child in kids:
-            place(child, depth + 1)
-            xs.append(pos[child][0])
-        pos[node] = ((min(xs) + max(xs)) / 2, -depth)
-
-    place(root, 0)
-    return pos, next_leaf[0], depth_max[0]
+    return textwrap.fill(text, max(int(width / (0.55 * fontsize / 72)), 20))
 
 
-def _node_box(color: str) -> dict:
-    return dict(boxstyle="round,pad=0.3", facecolor=color, edgecolor="0.35", linewidth=0.8)
+def _check_size(name: str, value: Any, least: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < least:
+        raise InvalidArgumentError(f"{name}: expected a number >= {least:g}, got {value!r}")
+    return float(value)
 
 
-def draw_tree(tree, H: Any = None, *, title: str | None = None):
-    """Draw a shattered tree: instances at the nodes, labels 0/1 on the edges, witnesses at the leaves.
+def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | None = None,
+              width: float = PAGE_WIDTH, fontsize: float = TREE_FONT):
+    """Draw a shattered tree to print at ``width`` inches: instances at the nodes, witnesses at the leaves.
+
+    The layout is layered (:func:`~mistakebound.theory.tree_layout.fit_layout`): the
+    child along label 0 on the left, each parent centred over its children.  A tree too
+    deep for ``width`` is cut: the levels that fit are drawn, and each subtree below the
+    cut is one grey triangle, its depth and leaves counted in the caption (or under it,
+    when the subtrees differ).  When the whole tree fits only without its leaves' names,
+    the leaves are dots.  Edges wide enough carry their label; the caption says that
+    left is 0 and right is 1 for all of them.
 
     Parameters
     ----------
@@ -528,73 +519,141 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None):
     H : HypothesisClass, optional
         The class, used for the title and to name witnesses without ``witness_name``.
     title : str, optional
-        Default: "Shattered tree of <class>, depth <d> (= Ldim)" when ``H`` is given.
+        Default: "Shattered tree of <class>: depth <d> = Ldim" when ``H`` is given.
+    levels : int, optional
+        Draw this many levels below the root, however wide that makes the figure;
+        default: as many as fit ``width`` at ``fontsize``.
+    width : float
+        The figure's width in inches (default 6.5, a paper's text width); wider only
+        when ``levels`` asks for more than fits.
+    fontsize : float
+        Points, at ``width`` inches (default 7; titles one point larger).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Its width grows with the number of leaves and the longest label, so labels of
-        neighbouring nodes do not overlap.
+        Its attribute ``tree_layout`` is the
+        :class:`~mistakebound.theory.tree_layout.TreeLayout` drawn (the levels shown, the
+        subtrees cut).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a graph that is not a tree, or a bad ``levels``, ``width`` or ``fontsize``.
+    PlotDependencyError
+        Without matplotlib.
+
+    Examples
+    --------
+    >>> from mistakebound import classes, shattered_tree
+    >>> H = classes.thresholds(4095)  # Ldim 12: 4096 leaves
+    >>> fig = draw_tree(shattered_tree(H), H)
+    >>> width, height = fig.get_size_inches()  # inches: a paper's text width, however deep
+    >>> float(width), bool(height < 4)
+    (6.5, True)
+    >>> fig.texts[-1].get_text().splitlines()[1]
+    'Levels 0-5 of 12 drawn: each triangle is a subtree of depth 7 with 128 leaves (4096 leaves in all).'
     """
-    root = _root(tree)
-    pos, n_leaves, depth = _layout(tree, root)
-    leaf_text: dict = {}
-    node_text: dict = {}
-    for node in tree:
-        attrs = tree.nodes[node]
-        if tree.out_degree(node):
-            node_text[node] = f"x = {_text(attrs.get('instance'))}"
-        else:
-            w = attrs.get("witness")
-            name = attrs.get("witness_name")
-            if name is None and w is not None and H is not None:
-                name = H.hypothesis_name(w)
-            leaf_text[node] = str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
-    # horizontal room: a leaf slot must hold its label; an internal node at the deepest
-    # internal level sits over two leaves, and a higher one over more
-    longest_leaf = max((len(t) for t in leaf_text.values()), default=1)
-    longest_node = max((len(t) for t in node_text.values()), default=1)
-    rotate = longest_leaf > 14
-    leaf_need = (2.2 if rotate else longest_leaf + 2) * _CHAR_INCHES
-    slot = max(leaf_need, (longest_node + 3) * _CHAR_INCHES / 2, 0.45)
-    width = max(5.0, min(slot * n_leaves + 1.0, 120.0))
-    leaf_height = (longest_leaf * _CHAR_INCHES + 0.3) if rotate else 0.45
-    level = 0.95
-    height = max(2.6, level * depth + leaf_height + 1.2)
-    fig = _figure(width, height)
-    ax = fig.add_subplot()
-    ax.set_axis_off()
-    for u, v, data in tree.edges(data=True):
-        (x0, y0), (x1, y1) = pos[u], pos[v]
-        ax.plot([x0, x1], [y0, y1], color="0.45", linewidth=1.0, zorder=1)
-        label = data.get("label")
-        if label is not None:
-            ax.text(
-                x0 + 0.5 * (x1 - x0), y0 + 0.5 * (y1 - y0), str(label), fontsize=_FONT - 1,
-                ha="center", va="center", color="0.1", zorder=3,
-                bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="0.6", linewidth=0.6),
-            )
-    for node, text in node_text.items():
-        x, y = pos[node]
-        ax.text(x, y, text, fontsize=_FONT, ha="center", va="center", zorder=4, bbox=_node_box("#dbe8f6"))
-    for node, text in leaf_text.items():
-        x, y = pos[node]
-        ax.text(
-            x, y, text, fontsize=_FONT, ha="center", va="top" if rotate else "center", zorder=4,
-            rotation=90 if rotate else 0, bbox=_node_box("#e3f2dc"),
-        )
-    ax.set_xlim(-0.6, max(n_leaves - 1, 0) + 0.6)
-    bottom = -depth - (leaf_height / level if rotate else 0.4)
-    ax.set_ylim(bottom, 0.45)
+    width = _check_size("width", width, 1.0)
+    fontsize = _check_size("fontsize", fontsize, 1.0)
+    node_text, leaf_names = _tree_texts(tree, H)
+    char = 0.62 * fontsize / 72  # inches: one character, roughly
+    line = 1.1 * fontsize / 72  # one line of text
+    pad = 0.4 * fontsize / 72  # a label's frame, both sides together
+    margin = 0.12
+    layout = fit_layout(tree, width=width - 2 * margin, levels=levels, line=line + pad, gap=0.03,
+                        width_of=lambda n: len(node_text[n]) * char + pad)
+    pitch = max(layout.pitch, (width - 2 * margin) / layout.slots)  # the room there is, shared out
+    W = max(width, layout.slots * pitch + 2 * margin)
+    left = (W - layout.slots * pitch) / 2
+    drawn_leaves = [n for n in layout.x if n in leaf_names]
+    longest_leaf = max((len(leaf_names[n]) for n in drawn_leaves), default=0)
+    across = longest_leaf * char + pad + 0.03 <= pitch  # leaf names written across, else upwards
+    # the text under the tree
     if title is None and H is not None:
-        d = tree.graph.get("depth", depth)
-        title = f"Shattered tree of {H.describe()}: depth {d} = Ldim, leaves named by witness"
+        title = f"Shattered tree of {H.describe()}: depth {tree.graph.get('depth', layout.depth)} = Ldim"
+    sizes = set(layout.elided.values())
+    notes = ["Nodes: the instance asked; left edge: label 0, right edge: label 1"
+             + ("; leaves: a witness hypothesis." if layout.leaf_labels and drawn_leaves else ".")]
+    if layout.elided:
+        (d, n), = sizes if len(sizes) == 1 else [(None, None)]
+        each = (f"each triangle is a subtree of depth {d} with {n} leaves" if d is not None else
+                "each triangle is a subtree, its leaves counted under it")
+        notes.append(f"Levels 0-{layout.levels} of {layout.depth} drawn: {each} ({layout.leaves} leaves in all).")
+    if not layout.leaf_labels:
+        notes.append(f"The {layout.leaves} leaves are dots: their witnesses do not fit (the JSON export names them).")
+    caption = "\n".join(_wrap(n, W - 2 * margin, fontsize) for n in notes)
+    title = _wrap(title, W - 2 * margin, fontsize + 1) if title else ""
+    # heights, in inches, top down
+    title_h = (title.count("\n") + 1) * 1.3 * (fontsize + 1) / 72 + 0.1 if title else 0.0
+    level_h = max(0.42, 2.4 * line + pad)
+    if layout.leaf_labels and drawn_leaves and not across:
+        below = longest_leaf * char + pad
+    else:
+        below = line
+    if layout.elided:
+        below = max(below, 0.3 + (line + max(len(str(n)) for _, n in layout.elided.values()) * char
+                                   if len(sizes) > 1 else 0.3))
+    caption_h = (caption.count("\n") + 1) * 1.3 * fontsize / 72 + 0.04
+    Ht = margin + title_h + line + layout.levels * level_h + below + caption_h + margin
+
+    def X(node) -> float:
+        return left + (layout.x[node] + 0.5) * pitch
+
+    def Y(node) -> float:
+        return Ht - margin - title_h - line / 2 - 0.05 - layout.level[node] * level_h
+
+    Figure, Canvas = _matplotlib()
+    fig = Figure(figsize=(W, Ht))
+    Canvas(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    ax.set_xlim(0, W)
+    ax.set_ylim(0, Ht)
+    small = max(fontsize - 1, 1)
+    for node in layout.x:
+        if node in layout.elided or node in leaf_names:
+            continue
+        for child in children(tree, node):
+            x0, y0, x1, y1 = X(node), Y(node), X(child), Y(child)
+            ax.plot([x0, x1], [y0, y1], color="0.45", linewidth=0.7, zorder=1)
+            label = tree.edges[node, child].get("label")
+            if label is not None and abs(x1 - x0) >= 3 * line:  # room for the label's circle
+                ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(label), fontsize=small, ha="center", va="center",
+                        color="0.1", zorder=3,
+                        bbox=dict(boxstyle="circle,pad=0.12", facecolor="white", edgecolor="0.6", linewidth=0.5))
+    for node, text in node_text.items():
+        if node in layout.x and node not in layout.elided:
+            ax.text(X(node), Y(node), text, fontsize=fontsize, ha="center", va="center", zorder=4,
+                    bbox=_node_box("#dbe8f6", 0.2))
+    for node in drawn_leaves:
+        x, y = X(node), Y(node)
+        if not layout.leaf_labels:
+            ax.plot([x], [y], marker="o", markersize=2.5, color="#4f8a3c", zorder=4)
+        elif across:
+            ax.text(x, y, leaf_names[node], fontsize=fontsize, ha="center", va="center", zorder=4,
+                    bbox=_node_box("#e3f2dc", 0.2))
+        else:
+            ax.text(x, y + line / 2, leaf_names[node], fontsize=fontsize, ha="center", va="top", rotation=90,
+                    zorder=4, bbox=_node_box("#e3f2dc", 0.2))
+    from matplotlib.patches import Polygon
+
+    half = min(0.4 * pitch, 0.15)
+    for node, (d, n) in layout.elided.items():
+        x, y = X(node), Y(node)
+        ax.add_patch(Polygon([(x, y + 0.03), (x - half, y - 0.27), (x + half, y - 0.27)], closed=True,
+                             facecolor="0.85", edgecolor="0.4", linewidth=0.6, zorder=2))
+        if len(sizes) > 1:
+            ax.text(x, y - 0.3, str(n), fontsize=small, ha="center", va="top", rotation=90, zorder=4)
     if title:
-        ax.set_title(title, fontsize=_FONT + 2)
+        fig.text(0.5, 1 - margin / Ht, title, fontsize=fontsize + 1, ha="center", va="top")
+    fig.text(margin / W, margin / Ht, caption, fontsize=fontsize, ha="left", va="bottom", color="0.2")
+    fig.tree_layout = layout
     return fig
 
 
-def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title: str | None = None):
+def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title: str | None = None,
+                  width: float = PAGE_WIDTH, fontsize: float = TREE_FONT):
     """Draw the optimal adversary line of a worst-case search, one node per round.
 
     Parameters
@@ -608,6 +667,11 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
     learner : str, optional
         The learner's name, for the default title.
     title : str, optional
+    width : float
+        The widest the figure gets, in inches (default 6.5, a paper's text width): the
+        steps left and right shrink to fit it.
+    fontsize : float
+        Points (default 7; the title one point larger, the edges one smaller).
 
     Returns
     -------
@@ -615,6 +679,9 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         The line goes down one level per round, to the left on label 0 and to the
         right on label 1 (as in a shattered tree); edges of mistakes are red.
     """
+    width = _check_size("width", width, 1.0)
+    fontsize = _check_size("fontsize", fontsize, 1.0)
+    char = 0.62 * fontsize / 72
     k = strategy.number_of_nodes() - 1
     xs = [0.0]
     for t in range(k):
@@ -625,7 +692,7 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         a = strategy.nodes[t]
         p = float(a.get("prediction", 0))
         predicted = _label(p) if p in (0.0, 1.0) else f"1 w.p. {p:.2f}"
-        texts.append(f"round {t + 1}: x = {_text(a['instance'])}\nlearner predicts {predicted}")
+        texts.append(f"round {t + 1}: x = {instance_text(a['instance'])}\nlearner predicts {predicted}")
         total += float(a.get("gain", 0))
     end = f"end: {_label(total)} mistake{'s' if total != 1 else ''}"
     if H is not None and hasattr(H, "column_masks"):
@@ -644,13 +711,17 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         where = f" on {H.describe()}" if H is not None else ""
         title = f"Worst case{who}{where}:\nthe adversary's optimal line forces {_label(value)} mistakes"
     longest = max(len(line) for t in texts for line in t.splitlines())
-    box = longest * _CHAR_INCHES + 0.3  # inches
-    unit = 0.55 * box  # one step left or right; consecutive rounds sit on different levels
+    box = longest * char + 0.2  # inches
     span = max(xs) - min(xs)
-    title_width = max(len(line) for line in title.splitlines()) * (_FONT + 2) / _FONT * _CHAR_INCHES
-    width = min(max(span * unit + box + 0.8, title_width + 0.6, 4.0), 60.0)
-    height = max(2.6, 1.0 * (k + 1) + 1.0)
-    fig = _figure(width, height)
+    # one step left or right; consecutive rounds sit on different levels, so any step keeps them apart
+    unit = min(0.55 * box, (width - box - 0.6) / span) if span else 0.55 * box
+    unit = max(unit, 0.05)
+    title = "\n".join(_wrap(line, width - 0.4, fontsize + 1) for line in title.splitlines())
+    title_width = max(len(line) for line in title.splitlines()) * (fontsize + 1) / fontsize * char
+    fig_width = max(span * unit + box + 0.6, title_width + 0.4, 3.0)
+    level = 4.6 * fontsize / 72  # two lines of a node, an edge's label between
+    height = max(2.0, level * (k + 1) + 0.25 * (title.count("\n") + 1) + 0.4)
+    fig = _figure(fig_width, height)
     ax = fig.add_subplot()
     ax.set_axis_off()
     for t in range(k):
@@ -660,19 +731,19 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         ax.plot([xs[t], xs[t + 1]], [-t, -t - 1], color=color, linewidth=2.2 if gain > 0 else 1.2, zorder=1)
         word = "mistake" if gain >= 1 else ("no mistake" if gain == 0 else f"expected {gain:.2f}")
         ax.text(
-            (xs[t] + xs[t + 1]) / 2, -t - 0.5, f"y = {a['label']}: {word}", fontsize=_FONT - 1,
+            (xs[t] + xs[t + 1]) / 2, -t - 0.5, f"y = {a['label']}: {word}", fontsize=max(fontsize - 1, 1),
             ha="center", va="center", color=color, zorder=3,
             bbox=dict(boxstyle="round,pad=0.2", facecolor="white", edgecolor=color, linewidth=0.6),
         )
     for t, text in enumerate(texts):
         ax.text(
-            xs[t], -t, text, fontsize=_FONT, ha="center", va="center", zorder=4,
+            xs[t], -t, text, fontsize=fontsize, ha="center", va="center", zorder=4,
             bbox=_node_box("#e3f2dc" if t == k else "#dbe8f6"),
         )
-    margin = (box / 2 + 0.2) / unit
+    margin = (box / 2 + 0.15) / unit
     ax.set_xlim(min(xs) - margin, max(xs) + margin)
     ax.set_ylim(-k - 0.6, 0.6)
-    ax.set_title(title, fontsize=_FONT + 2)
+    ax.set_title(title, fontsize=fontsize + 1)
     return fig
 
 

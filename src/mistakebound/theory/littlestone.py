@@ -78,6 +78,7 @@ from mistakebound.foundations.validation import brief, check_callable, check_ins
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.canonical import projection, sorted_rows_key
+from mistakebound.theory.tree_graphs import ShatteredTree
 from mistakebound.theory.search import (
     Budget,
     OutOfBudget,
@@ -912,7 +913,7 @@ class LdimSearch:
         size = 1 << (depth + 1)
         val = [0] * size  # heap order: column at internal nodes, distinct row at leaves
         self._walk(V, depth, 1, val, {})
-        G = nx.DiGraph(depth=depth, root=1)
+        G = ShatteredTree(depth=depth, root=1)
         first_leaf = 1 << depth
         if depth == 0:
             G.add_node(1)

@@ -73,6 +73,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import _as_label, _as_probability
 from mistakebound.game.players import describe, is_randomized, state_key_hint
 from mistakebound.theory.search import Budget, Clock, OutOfBudget, OutOfMemory, SearchResult, run_within
+from mistakebound.theory.tree_graphs import AdversaryLine
 
 __all__ = ["WorstCase", "worst_case_mistakes", "memo_bytes_needed"]
 
@@ -870,7 +871,7 @@ class _FastGame:
 
 
 def _strategy_graph(line: tuple, value: float) -> nx.DiGraph:
-    G = nx.DiGraph(value=value)
+    G = AdversaryLine(value=value)
     G.add_node(0)
     for t, (x, p, y, gain) in enumerate(line):
         G.nodes[t].update(instance=x, prediction=p, label=y, gain=gain)

@@ -1,0 +1,299 @@
+"""Where the nodes of a tree go when it is drawn in layers, and where a deep tree is cut.
+
+A tree of depth ``d`` has up to ``2^d`` leaves: no page holds the leaves of a depth-12
+tree side by side at a readable size.  :func:`fit_layout` therefore draws the first
+``levels`` levels only, as many as fit the width asked, and replaces every subtree below
+the cut by one mark that counts its depth and its leaves (:attr:`TreeLayout.elided`).
+
+The layout is layered: the node at depth ``k`` sits on level ``k``; the bottom row (the
+leaves drawn and the cut nodes) is spaced evenly, left to right in the order of the edge
+labels (label 0 before label 1); each parent is centred over its children, so no two
+nodes of a level ever overlap.  Positions are in *slots* (the bottom row at
+``x = 0, 1, 2, ...``); :attr:`TreeLayout.pitch` says how wide a slot must be for the
+labels of every level to fit side by side.  The figures (:func:`mistakebound.interfaces.plots.draw_tree`)
+and the notebook pictures (:mod:`mistakebound.theory.tree_graphs`) use this one layout.
+
+Examples
+--------
+>>> import networkx as nx
+>>> T = nx.balanced_tree(2, 3, create_using=nx.DiGraph)  # depth 3, 8 leaves
+>>> full = tree_layout(T)
+>>> full.levels, full.depth, full.slots, full.x[0]
+(3, 3, 8, 3.5)
+>>> cut = tree_layout(T, levels=1)  # the root and its two children; each hides a subtree
+>>> cut.slots, sorted(cut.elided.items())
+(2, [(1, (2, 4)), (2, (2, 4))])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import networkx as nx
+from attrs import evolve, frozen
+
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import brief
+
+__all__ = ["TreeLayout", "tree_root", "children", "tree_layout", "fit_layout", "instance_text", "leaf_text"]
+
+
+def tree_root(tree: nx.DiGraph) -> Hashable:
+    """The root of ``tree``: ``tree.graph["root"]`` when set, else the one node without a parent.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``tree`` is not a networkx DiGraph or has no single root.
+
+    Examples
+    --------
+    >>> tree_root(nx.DiGraph([(5, 6), (5, 7)]))
+    5
+    """
+    if not isinstance(tree, nx.DiGraph):
+        raise InvalidArgumentError(f"tree: expected a networkx DiGraph, got {brief(tree)}")
+    root = tree.graph.get("root")
+    if root is not None and root in tree:
+        return root
+    roots = [n for n in tree if tree.in_degree(n) == 0]
+    if len(roots) != 1:
+        raise InvalidArgumentError(f"tree: expected a tree with one root, found {len(roots)} roots")
+    return roots[0]
+
+
+def instance_text(value: Any) -> str:
+    """How a node's instance is written: ``str``, a tuple without spaces (``(0,1,1)``).
+
+    >>> instance_text((0, 1, 1)), instance_text(12)
+    ('(0,1,1)', '12')
+    """
+    if isinstance(value, tuple):
+        return "(" + ",".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def leaf_text(tree: nx.DiGraph, node: Hashable, H: Any = None) -> str:
+    """How a leaf is written: its ``witness_name``, else ``H``'s name for its ``witness``, else ``h<row>``."""
+    attrs = tree.nodes[node]
+    w, name = attrs.get("witness"), attrs.get("witness_name")
+    if name is None and w is not None and H is not None:
+        name = H.hypothesis_name(w)
+    return str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
+
+
+def _label_key(value: Any) -> tuple:
+    return (0, value) if isinstance(value, (int, float)) else (1, str(value))
+
+
+def children(tree: nx.DiGraph, node: Hashable) -> list:
+    """The children of ``node``, the one along edge label 0 first (edges without a label count as 0)."""
+    return sorted(tree.successors(node), key=lambda c: _label_key(tree.edges[node, c].get("label", 0)))
+
+
+@frozen
+class TreeLayout:
+    """The layered positions of a tree's first ``levels`` levels.
+
+    Attributes
+    ----------
+    root : hashable
+    x : dict
+        Node -> horizontal position in slots (the bottom row at 0, 1, 2, ...), for every
+        node drawn.
+    level : dict
+        Node -> its depth (0 for the root), for every node drawn.
+    levels : int
+        The deepest level drawn.
+    depth : int
+        The depth of the whole tree (edges on its longest root-to-leaf path).
+    elided : dict
+        Node on level ``levels`` that has children -> ``(depth, leaves)`` of the subtree
+        below it that is not drawn (its depth counted from that node).
+    slots : int
+        Positions on the bottom row.
+    pitch : float
+        The width of a slot (in the unit of the label widths given to
+        :func:`fit_layout`; 1.0 from :func:`tree_layout`).
+    leaf_labels : bool
+        Whether the leaves are drawn with their labels (:func:`fit_layout` drops them when
+        only that makes the whole tree fit).
+    leaves : int
+        Leaves of the whole tree, drawn or counted under the cut.
+    """
+
+    root: Any
+    x: dict
+    level: dict
+    levels: int
+    depth: int
+    elided: dict
+    slots: int
+    leaves: int = 0
+    pitch: float = 1.0
+    leaf_labels: bool = True
+
+    def row(self, k: int) -> list:
+        """The nodes drawn on level ``k``, left to right."""
+        return sorted((n for n, lv in self.level.items() if lv == k), key=self.x.__getitem__)
+
+
+class _Stats:
+    """Per node of a tree: depth, height and leaves below, computed once (no recursion)."""
+
+    def __init__(self, tree: nx.DiGraph):
+        self.tree = tree
+        self.root = tree_root(tree)
+        self.kids: dict = {}
+        self.level: dict = {self.root: 0}
+        order = [self.root]
+        for node in order:  # breadth first
+            kids = children(tree, node)
+            self.kids[node] = kids
+            for c in kids:
+                if c in self.level:
+                    raise InvalidArgumentError(f"tree: expected a tree, node {brief(c)} is reached twice")
+                self.level[c] = self.level[node] + 1
+                order.append(c)
+        if len(order) != tree.number_of_nodes():
+            raise InvalidArgumentError(
+                f"tree: expected a tree, {tree.number_of_nodes() - len(order)} nodes are not below the root")
+        self.height: dict = {}
+        self.leaves: dict = {}
+        for node in reversed(order):
+            kids = self.kids[node]
+            self.height[node] = 1 + max(self.height[c] for c in kids) if kids else 0
+            self.leaves[node] = sum(self.leaves[c] for c in kids) if kids else 1
+        self.depth = self.height[self.root]
+
+    def layout(self, levels: int) -> TreeLayout:
+        x: dict = {}
+        level: dict = {}
+        elided: dict = {}
+        slot = 0
+        stack: list = [(self.root, False)]
+        while stack:  # depth first, children in label order; a parent placed after its children
+            node, done = stack.pop()
+            k = self.level[node]
+            kids = self.kids[node] if k < levels else []
+            if done:
+                x[node] = (x[kids[0]] + x[kids[-1]]) / 2
+                continue
+            level[node] = k
+            if not kids:
+                x[node] = float(slot)
+                slot += 1
+                if self.kids[node]:
+                    elided[node] = (self.height[node], self.leaves[node])
+                continue
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(kids))
+        return TreeLayout(root=self.root, x=x, level=level, levels=min(levels, self.depth), depth=self.depth,
+                          elided=elided, slots=slot, leaves=self.leaves[self.root])
+
+
+def _check_levels(levels: Any) -> int | None:
+    if levels is None:
+        return None
+    if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
+        raise InvalidArgumentError(f"levels: expected an int >= 0 (the levels to draw below the root), got {brief(levels)}")
+    return levels
+
+
+def tree_layout(tree: nx.DiGraph, *, levels: int | None = None) -> TreeLayout:
+    """The layered layout of ``tree`` down to level ``levels`` (default: all), slots of width 1.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``tree`` is not a tree with one root, or ``levels`` is not an int >= 0.
+
+    Examples
+    --------
+    >>> T = nx.DiGraph([(1, 2), (1, 3), (3, 6), (3, 7)])
+    >>> L = tree_layout(T)
+    >>> L.x  # leaves 2, 6, 7 at slots 0, 1, 2; node 3 over 6 and 7; the root over 2 and 3
+    {2: 0.0, 6: 1.0, 7: 2.0, 3: 1.5, 1: 0.75}
+    """
+    stats = _Stats(tree)
+    levels = _check_levels(levels)
+    return stats.layout(stats.depth if levels is None else levels)
+
+
+def _pitch(layout: TreeLayout, stats: _Stats, width_of: Callable, line: float, gap: float, leaf_labels: bool) -> float:
+    """The narrowest slot in which every level's labels fit side by side, ``gap`` apart."""
+
+    def width(node) -> float:
+        if node in layout.elided:
+            return line if counted else line / 2  # the mark of a cut subtree, with its count written upwards
+        if not stats.kids[node]:
+            return line if leaf_labels else line / 3  # a leaf's label is written upwards, or a dot
+        return width_of(node)
+
+    counted = len(set(layout.elided.values())) > 1  # cut subtrees that differ are counted one by one
+    pitch = 0.0
+    bottom = sorted((n for n in layout.x if n in layout.elided or not stats.kids[n]), key=layout.x.__getitem__)
+    for row in [bottom] + [layout.row(k) for k in range(layout.levels + 1)]:
+        for a, b in zip(row, row[1:]):
+            pitch = max(pitch, ((width(a) + width(b)) / 2 + gap) / (layout.x[b] - layout.x[a]))
+    if layout.slots == 1:
+        return width(layout.root)
+    return pitch
+
+
+def fit_layout(tree: nx.DiGraph, *, width: float, width_of: Callable[[Hashable], float], line: float,
+               gap: float, levels: int | None = None) -> TreeLayout:
+    """The layout with the most levels whose labels fit in ``width``, and its slot width.
+
+    Parameters
+    ----------
+    tree : networkx.DiGraph
+    width : float
+        The room for the bottom row (in any unit, the same as the others).
+    width_of : callable
+        Node -> the width of its label written across (asked of internal nodes only).
+    line : float
+        The height of a line of text: a leaf's label and the count of a cut subtree are
+        written upwards, one line wide.  When the cut subtrees are all alike (nothing to
+        count one by one) their marks are half a line wide; unlabelled leaves a third.
+    gap : float
+        The least room between the labels of two neighbours.
+    levels : int, optional
+        Draw exactly this many levels below the root (or all, if the tree is shallower),
+        however wide that is; ``pitch`` is then the least that fits.
+
+    Returns
+    -------
+    TreeLayout
+        With ``pitch`` set.  Without ``levels``: the deepest cut that fits ``width``; the
+        whole tree when it fits, if need be with its leaves unlabelled; at least the root.
+
+    Examples
+    --------
+    >>> T = nx.balanced_tree(2, 6, create_using=nx.DiGraph)  # 64 leaves
+    >>> L = fit_layout(T, width=40, width_of=lambda n: 2.0, line=1.0, gap=0.25)
+    >>> L.levels, L.slots, L.leaf_labels, L.slots * L.pitch <= 40
+    (5, 32, True, True)
+    """
+    stats = _Stats(tree)
+    levels = _check_levels(levels)
+    if levels is not None:
+        layout = stats.layout(levels)
+        pitch = _pitch(layout, stats, width_of, line, gap, True)
+        return evolve(layout, pitch=pitch)
+    best = None
+    for k in range(stats.depth + 1):
+        layout = stats.layout(k)
+        pitch = _pitch(layout, stats, width_of, line, gap, True)
+        if layout.slots * pitch <= width or best is None:
+            best = evolve(layout, pitch=pitch)
+            if layout.slots * pitch <= width:
+                continue
+        if k == stats.depth:  # the whole tree, its leaves unlabelled, before cutting above the leaves
+            bare = _pitch(layout, stats, width_of, line, gap, False)
+            if layout.slots * bare <= width:
+                best = evolve(layout, pitch=bare, leaf_labels=False)
+        break
+    return best
+
