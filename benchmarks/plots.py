@@ -5,8 +5,9 @@ draws one panel per class family (the cases sharing a ``family``), in two figure
 (prefixed ``smoke_`` for a smoke run): ``scaling_ldim.png`` (Littlestone dimension,
 the "hard" random classes included) and ``scaling_vc.png`` (VC dimension).  Each
 panel shows the engine's median seconds (filled circles, solid line) and the textbook baseline's one run where it finished
-(filled squares, dashed line); where the baseline was killed at the cap, an open
-triangle pointing up sits at the cap: a lower bound, the true time is above it.
+(filled squares, dashed line), and the second baseline's, the pruned alpha-beta search
+(diamonds, dotted line); where a baseline was killed at the cap, an open triangle
+pointing up sits at the cap: a lower bound, the true time is above it.
 Baselines skipped past an unfinished size are not drawn (they were not measured).
 
 matplotlib is imported on first use; files are written atomically.  To redraw the
@@ -40,27 +41,30 @@ FIGURES = {"scaling_ldim.png": ("ldim", "hard"), "scaling_vc.png": ("vc",)}
 def family_series(records: list[dict], kinds: tuple[str, ...]) -> dict[str, dict[str, list]]:
     """Per family (in first-seen order), the points of the plot.
 
-    Returns ``{family: {"ours": [(n, s)], "baseline": [(n, s)], "capped": [(n, cap)]}}``
-    over the records of the given kinds that name a family; ``capped`` holds the sizes
-    where the baseline was killed (``cap`` is filled in by the caller's payload).
+    Returns ``{family: {"ours": [(n, s)], "baseline": [(n, s)], "capped": [n],
+    "alphabeta": [(n, s)], "alphabeta_capped": [n]}}`` over the records of the given kinds
+    that name a family; the ``capped`` lists hold the sizes where that baseline was killed
+    (its cap is the caller's payload's).
 
     Examples
     --------
     >>> r = {"kind": "vc", "family": "f", "n_hypotheses": 4, "median_s": 0.1,
-    ...      "baseline_status": "timeout", "baseline_s": None}
+    ...      "baseline_status": "timeout", "baseline_s": None, "alphabeta_status": "ok", "alphabeta_s": 0.5}
     >>> family_series([r], ("vc",))
-    {'f': {'ours': [(4, 0.1)], 'baseline': [], 'capped': [4]}}
+    {'f': {'ours': [(4, 0.1)], 'baseline': [], 'capped': [4], 'alphabeta': [(4, 0.5)], 'alphabeta_capped': []}}
     """
     out: dict[str, dict[str, list]] = {}
     for r in records:
         if r.get("kind") not in kinds or r.get("family") is None or not r.get("n_hypotheses"):
             continue
-        s = out.setdefault(r["family"], {"ours": [], "baseline": [], "capped": []})
+        s = out.setdefault(r["family"], {"ours": [], "baseline": [], "capped": [], "alphabeta": [],
+                                         "alphabeta_capped": []})
         s["ours"].append((r["n_hypotheses"], r["median_s"]))
-        if r.get("baseline_status") == "ok":
-            s["baseline"].append((r["n_hypotheses"], r["baseline_s"]))
-        elif r.get("baseline_status") == "timeout":
-            s["capped"].append(r["n_hypotheses"])
+        for name, capped in (("baseline", "capped"), ("alphabeta", "alphabeta_capped")):
+            if r.get(f"{name}_status") == "ok":
+                s[name].append((r["n_hypotheses"], r[f"{name}_s"]))
+            elif r.get(f"{name}_status") == "timeout":
+                s[capped].append(r["n_hypotheses"])
     return out
 
 
@@ -87,6 +91,12 @@ def _panel(ax, family: str, series: dict[str, list], cap: float) -> None:
     if series["capped"]:
         ax.plot(series["capped"], [cap] * len(series["capped"]), "^", markerfacecolor="none",
                 markeredgecolor="tab:red", markersize=9, linestyle="none", label=f"textbook > {cap:g} s (killed)")
+    if series.get("alphabeta"):
+        ax.plot(*zip(*sorted(series["alphabeta"])), "D:", color="tab:green", markersize=4,
+                label="pruned alpha-beta search")
+    if series.get("alphabeta_capped"):
+        ax.plot(series["alphabeta_capped"], [cap] * len(series["alphabeta_capped"]), "^", markerfacecolor="none",
+                markeredgecolor="tab:green", markersize=7, linestyle="none")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_title(family, fontsize=9)
@@ -107,10 +117,12 @@ def _legend(fig, axes, cap: float) -> None:
     handles = [
         Line2D([], [], color="tab:blue", marker="o", label="mistakebound (median of the repeats)"),
         Line2D([], [], color="tab:red", marker="s", linestyle="--", label="textbook recursion (one run)"),
+        Line2D([], [], color="tab:green", marker="D", markersize=4, linestyle=":",
+               label="pruned alpha-beta search (one run; the second baseline)"),
         Line2D([], [], color="tab:red", marker="^", markerfacecolor="none", linestyle="none",
-               label=f"textbook killed at {cap:g} s: a lower bound"),
+               label=f"a baseline killed at {cap:g} s (its colour): a lower bound"),
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    fig.legend(handles=handles, loc="outside lower center", ncols=4, fontsize=8, frameon=False)
 
 
 def plot_scaling(payload: dict[str, Any], folder: str | os.PathLike) -> list[Path]:
