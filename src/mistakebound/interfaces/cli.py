@@ -1249,8 +1249,9 @@ def _parser() -> argparse.ArgumentParser:
                            "--what ldim skips the VC search")
     _add_certificate(ldim, "every parameter computed")
     ldim.add_argument("--workers", type=workers, default=1,
-                      help="processes searching for Ldim, this one included (default 1); pays on long "
-                           "searches of large classes (see the README's Performance section)")
+                      help="processes searching for Ldim with the Python search, this one included "
+                           "(default 1: the compiled search, faster where it is built); pays only without "
+                           "it, or on very long searches (see the README's Performance section)")
     ldim.set_defaults(run=_cmd_ldim)
 
     play_p = command(
