@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-IMPORT_NAMES = {"scikit-learn": "sklearn", "dask[distributed]": "distributed"}
+IMPORT_NAMES = {"scikit-learn": "sklearn", "dask[distributed]": "distributed", "pytest-xdist": "xdist"}
 
 
 def test_every_package_of_the_test_extra_is_importable():
