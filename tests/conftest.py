@@ -1,14 +1,9 @@
-"""The suite's settings: one hypothesis profile, and which tests share a pytest-xdist worker.
+"""The suite's settings: where compiled modules go, and one hypothesis profile.
 
-``pyproject.toml`` runs the suite on every core (``-n auto --dist loadgroup``); ``-n 0``
-runs it in one process, as before.  Tests are handed out one by one, except the groups
-:func:`xdist_group` names, whose tests run in order on one worker:
-
-- every ``faults`` test (they kill processes, send signals at timed moments and fill
-  disks; in one group they never overlap one another, as when run alone with ``-m faults``);
-- the tests of a module that use a module-scoped fixture of that module (the fixture is
-  built once, not once per worker, and tests that pass state along it, like the README's
-  console blocks sharing one folder, see it in order).
+``pyproject.toml`` runs the suite on every core with pytest-xdist (``-n auto --dist
+loadfile``): each test file runs whole, in order, on one worker, so a module-scoped
+fixture is built once and tests that pass state along one (the README's console blocks
+sharing one folder) see it in order.  ``-n 0`` runs the suite in one process.
 
 When ``PYTHONDONTWRITEBYTECODE`` is set (as on this project's machines), the suite and every
 process it starts keep compiled modules in a folder of their own in the temporary directory
@@ -46,31 +41,3 @@ def pytest_configure(config: pytest.Config) -> None:
         sys.dont_write_bytecode = False
         os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
         del os.environ["PYTHONDONTWRITEBYTECODE"]
-
-
-#: The group of the fault-injection tests (marker ``faults``).
-FAULTS_GROUP = "faults"
-
-
-def xdist_group(item: pytest.Item) -> str | None:
-    """The xdist group ``item`` runs in, None when any worker may run it alone."""
-    if item.get_closest_marker("faults") is not None:
-        return FAULTS_GROUP
-    module = getattr(item, "module", None)
-    fixtures = getattr(item, "_fixtureinfo", None)
-    if module is None or fixtures is None:
-        return None
-    for name in fixtures.names_closure:
-        for definition in fixtures.name2fixturedefs.get(name, ()):
-            if definition.scope == "module" and getattr(definition.func, "__module__", None) == module.__name__:
-                return module.__name__
-    return None
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (its hook adds the group to the node id)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            group = xdist_group(item)
-            if group is not None:
-                item.add_marker(pytest.mark.xdist_group(group))

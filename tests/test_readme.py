@@ -71,7 +71,7 @@ def test_readme_shows_the_ldim_command():
 def console_folder(tmp_path_factory):
     """One folder for every console block, in order: a file one command writes, the next reads.
 
-    Module-scoped, so under xdist one worker runs all its tests, in order (tests/conftest.py)."""
+    Module-scoped; xdist runs a test file whole on one worker (``--dist loadfile``), in order."""
     return tmp_path_factory.mktemp("console")
 
 
