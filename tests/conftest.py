@@ -5,7 +5,8 @@ loadfile``): each test file runs whole, in order, on one worker, so a module-sco
 fixture is built once and tests that pass state along one (the README's console blocks
 sharing one folder) see it in order.  ``-n 0`` runs the suite in one process.
 
-When ``PYTHONDONTWRITEBYTECODE`` is set (as on this project's machines), the suite and every
+When ``PYTHONDONTWRITEBYTECODE`` (or ``python -B``) forbids ``.pyc`` files (as on this
+project's machines), the suite and every
 process it starts keep compiled modules in a folder of their own in the temporary directory
 (``PYTHONPYCACHEPREFIX``), never beside the sources: without them each worker rewrites and
 compiles every test module, and each subprocess compiles the package, on every run.
@@ -36,8 +37,8 @@ PYCACHE = Path(tempfile.gettempdir()) / f"mistakebound-pycache-{getattr(os, 'get
 
 def pytest_configure(config: pytest.Config) -> None:
     """Keep compiled modules, in :data:`PYCACHE`, for this process and its children (xdist workers too)."""
-    if sys.dont_write_bytecode and os.environ.get("PYTHONDONTWRITEBYTECODE"):
+    if sys.dont_write_bytecode:  # PYTHONDONTWRITEBYTECODE or python -B
         sys.pycache_prefix = sys.pycache_prefix or str(PYCACHE)
         sys.dont_write_bytecode = False
         os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
-        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
