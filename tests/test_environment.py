@@ -9,12 +9,14 @@ makes such a skip visible as a failure instead of a quiet ``s``.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-IMPORT_NAMES = {"scikit-learn": "sklearn", "dask[distributed]": "distributed"}
+IMPORT_NAMES = {"scikit-learn": "sklearn", "dask[distributed]": "distributed", "pytest-xdist": "xdist"}
 
 
 def test_every_package_of_the_test_extra_is_importable():
@@ -23,3 +25,11 @@ def test_every_package_of_the_test_extra_is_importable():
     assert names, "the test extra is empty"
     missing = [n for n in names if importlib.util.find_spec(IMPORT_NAMES.get(n, n)) is None]
     assert not missing, f"the test extra is not fully installed (missing {missing}): pip install '.[test]'"
+
+
+def test_the_suite_and_its_subprocesses_keep_compiled_modules_outside_the_sources():
+    """tests/conftest.py: even under PYTHONDONTWRITEBYTECODE, no worker or subprocess compiles every module anew."""
+    assert not sys.dont_write_bytecode and "PYTHONDONTWRITEBYTECODE" not in os.environ
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or sys.pycache_prefix
+    if prefix:  # where the .pyc files go instead: never inside the checkout
+        assert sys.pycache_prefix == prefix and not Path(prefix).resolve().is_relative_to(ROOT), prefix

@@ -99,7 +99,9 @@ def test_readme_shows_the_ldim_command():
 
 @pytest.fixture(scope="module")
 def console_folder(tmp_path_factory):
-    """One folder for every console block, in order: a file one command writes, the next reads."""
+    """One folder for every console block, in order: a file one command writes, the next reads.
+
+    Module-scoped; xdist runs a test file whole on one worker (``--dist loadfile``), in order."""
     return tmp_path_factory.mktemp("console")
 
 

@@ -1,0 +1,44 @@
+"""The suite's settings: where compiled modules go, and one hypothesis profile.
+
+``pyproject.toml`` runs the suite on every core with pytest-xdist (``-n auto --dist
+loadfile``): each test file runs whole, in order, on one worker, so a module-scoped
+fixture is built once and tests that pass state along one (the README's console blocks
+sharing one folder) see it in order.  ``-n 0`` runs the suite in one process.
+
+When ``PYTHONDONTWRITEBYTECODE`` (or ``python -B``) forbids ``.pyc`` files (as on this
+project's machines), the suite and every
+process it starts keep compiled modules in a folder of their own in the temporary directory
+(``PYTHONPYCACHEPREFIX``), never beside the sources: without them each worker rewrites and
+compiles every test module, and each subprocess compiles the package, on every run.
+
+The hypothesis profile ``mistakebound`` (loaded here, chosen again with
+``--hypothesis-profile``) sets no deadline and skips the ``too_slow`` health check:
+both time the machine, which other jobs and the second worker share, not the code.  It
+changes no test's number of examples.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+PROFILE = "mistakebound"
+settings.register_profile(PROFILE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(PROFILE)
+
+#: Where compiled modules go when the environment forbids them beside the sources.
+PYCACHE = Path(tempfile.gettempdir()) / f"mistakebound-pycache-{getattr(os, 'getuid', lambda: 0)()}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep compiled modules, in :data:`PYCACHE`, for this process and its children (xdist workers too)."""
+    if sys.dont_write_bytecode:  # PYTHONDONTWRITEBYTECODE or python -B
+        sys.pycache_prefix = sys.pycache_prefix or str(PYCACHE)
+        sys.dont_write_bytecode = False
+        os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
