@@ -104,14 +104,16 @@ def test_smoke_run_writes_nonempty_scaling_plots(smoke):
 
 
 def test_family_series_separates_finished_and_killed_baselines():
-    def rec(n, status, b=None, kind="ldim", family="f"):
+    def rec(n, status, b=None, kind="ldim", family="f", ab_status="ok", ab=0.25):
         return {"kind": kind, "family": family, "n_hypotheses": n, "median_s": n / 1000,
-                "baseline_status": status, "baseline_s": b}
+                "baseline_status": status, "baseline_s": b, "alphabeta_status": ab_status,
+                "alphabeta_s": ab if ab_status == "ok" else None}
 
-    records = [rec(4, "ok", 0.5), rec(8, "timeout"), rec(16, "skipped"), rec(4, "ok", 1.0, kind="vc"),
-               rec(4, "ok", 1.0, family=None)]
+    records = [rec(4, "ok", 0.5), rec(8, "timeout", ab=0.75), rec(16, "skipped", ab_status="timeout"),
+               rec(4, "ok", 1.0, kind="vc"), rec(4, "ok", 1.0, family=None)]
     assert family_series(records, ("ldim",)) == {
-        "f": {"ours": [(4, 0.004), (8, 0.008), (16, 0.016)], "baseline": [(4, 0.5)], "capped": [8]}
+        "f": {"ours": [(4, 0.004), (8, 0.008), (16, 0.016)], "baseline": [(4, 0.5)], "capped": [8],
+              "alphabeta": [(4, 0.25), (8, 0.75)], "alphabeta_capped": [16]}
     }
 
 

@@ -23,7 +23,10 @@ import textwrap
 import time
 import uuid
 
+import numpy as np
 import pytest
+
+from mistakebound.game import classes
 
 pytestmark = [
     pytest.mark.faults,
@@ -360,14 +363,17 @@ def test_ldim_on_the_command_line_under_ulimit_prints_proven_bounds():
     assert_proven_partial(result.stdout, result.stderr)
 
 
-def test_a_class_too_large_for_the_limit_gives_the_bounds_that_need_no_search():
+def test_a_class_too_large_for_the_limit_gives_the_bounds_that_need_no_search(tmp_path):
+    # from a class file: the zoo's random() checks its own draw against the budget first
+    path = tmp_path / "big.npy"
+    np.save(path, classes.random(100000, 200, 0.3, seed=1).matrix)
     env = {**os.environ}
-    env["MISTAKEBOUND_MEMORY_LIMIT"] = "100M"  # about what the process holds once the class is built
-    result = subprocess.run([sys.executable, "-m", "mistakebound", "ldim", "random:100000,200,0.3,1"],
+    env["MISTAKEBOUND_MEMORY_LIMIT"] = "100M"  # about what the process holds once the class is read
+    result = subprocess.run([sys.executable, "-m", "mistakebound", "ldim", str(path)],
                             capture_output=True, text=True, timeout=60, env=env)
     assert result.returncode == 3 and result.stderr == "", result.stderr
     lines = result.stdout.splitlines()
-    assert lines[:6] == ["class: random(100000,200,0.3,1)", "|H| = 100000", "|X| = 200",
+    assert lines[:6] == ["class: big.npy", "|H| = 100000", "|X| = 200",
                          "0 <= Ldim <= 16 (partial: memory; Ldim <= log2|H|), not searched",
                          "log2|H| = 16.61 (upper bound on Ldim)",
                          "0 <= VCdim <= 16 (partial: memory; VCdim <= Ldim), not searched"]

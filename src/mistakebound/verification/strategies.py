@@ -538,10 +538,13 @@ def separable_streams(*, d: Any, gamma: Any, R: Any = 1.0, min_rounds: Any = 1, 
             x = (2 * y - 1) * a * u
             if dim > 1:
                 w = np.array([draw(unit) for _ in range(dim)])
+                # twice: one pass leaves a part along u of about 1e-16 |w|, which the scaling
+                # by r / norm below magnified past the stated margin and radius when |w| was small
+                w -= np.dot(w, u) * u
                 w -= np.dot(w, u) * u
                 norm = np.linalg.norm(w)
                 r = draw(fraction) * math.sqrt(max(radius**2 - a**2, 0.0))
-                if norm > 1e-9 and r > 0:
+                if norm > 1e-6 and r > 0:
                     x = x + (r / norm) * w
             pairs.append((tuple(float(v) + 0.0 for v in x), y))  # + 0.0 turns -0.0 into 0.0
         return MarginStream(pairs=tuple(pairs), comparator=tuple(float(v) + 0.0 for v in u), gamma=margin, R=radius)
