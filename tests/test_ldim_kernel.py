@@ -169,3 +169,10 @@ def test_larger_random_classes_against_the_python_search(n, m, density, seed):
     H = classes.random(n, m, density, seed=seed)
     search = LdimSearch(H)
     assert run(H.matrix)[:3] == (search.ldim(search.full), search.ldim(search.full), 0)
+
+
+@pytest.mark.parametrize("max_nodes", [2**63, 10**30])
+def test_a_budget_past_what_c_counts_is_no_budget(max_nodes):
+    # found by test_fuzz_api: 2^63 does not fit a C long long
+    b = littlestone_bounds(classes.thresholds(63), max_nodes=max_nodes)
+    assert (b.lower, b.upper, b.status) == (6, 6, "exact")

@@ -61,6 +61,10 @@ SMALL_MEMO_BYTES = 64 << 20
 
 _STATUS = ("exact", "budget", "interrupted", "memory")
 
+#: A node budget the compiled search takes as it is (a C long long); a larger one is as
+#: good as none (2^62 nodes are centuries of search).
+NODES_UNLIMITED = 1 << 62
+
 
 def kernel_bounds(H: HypothesisClass, budget: Any, memo_bytes: int) -> dict | None:
     """Proven bounds on ``Ldim(H)`` from the compiled search within ``budget``, or None.
@@ -80,7 +84,7 @@ def kernel_bounds(H: HypothesisClass, budget: Any, memo_bytes: int) -> dict | No
     n, m = M.shape
     t0 = time.perf_counter()
     lower, upper, code, nodes, _distinct, exc = _kernel.ldim_bounds(
-        M, n, m, -1 if budget.max_nodes is None else budget.max_nodes,
+        M, n, m, -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED),
         -1.0 if budget.time_limit is None else budget.time_limit, memo_bytes,
     )
     seconds = time.perf_counter() - t0
