@@ -173,23 +173,20 @@ def format_tree(tree, H: HypothesisClass) -> str:
         0 -> [6] leaf: witness ...
         1 -> [7] leaf: witness ...
     """
-    root = tree.graph.get("root")
-    if root is None:
-        root = next(n for n in tree if tree.in_degree(n) == 0)
+    from mistakebound.theory.tree_layout import children, leaf_text, tree_root
+
     lines: list[str] = []
-    stack = [(root, 0, None)]
+    stack = [(tree_root(tree), 0, None)]
     while stack:
         node, depth, edge = stack.pop()
-        attrs = tree.nodes[node]
         prefix = "  " * depth + ("" if edge is None else f"{edge} -> ")
-        children = sorted(tree.successors(node), key=lambda c: tree.edges[node, c]["label"])
-        if children:
-            lines.append(f"{prefix}[{node}] x = {attrs['instance']!r}")
+        below = children(tree, node)
+        if below:
+            lines.append(f"{prefix}[{node}] x = {tree.nodes[node]['instance']!r}")
         else:
-            w = attrs.get("witness")
-            name = attrs.get("witness_name") or (H.hypothesis_name(w) if w is not None else "?")
-            lines.append(f"{prefix}[{node}] leaf: witness {name} (row {'?' if w is None else w + 1})")
-        for child in reversed(children):
+            w = tree.nodes[node].get("witness")
+            lines.append(f"{prefix}[{node}] leaf: witness {leaf_text(tree, node, H)} (row {'?' if w is None else w + 1})")
+        for child in reversed(below):
             stack.append((child, depth + 1, tree.edges[node, child]["label"]))
     return "\n".join(lines)
 
