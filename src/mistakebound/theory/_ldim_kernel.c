@@ -29,8 +29,7 @@ enum { ST_EXACT = 0, ST_BUDGET = 1, ST_INTERRUPTED = 2, ST_MEMORY = 3 };
 
 typedef struct {
     int W;           /* words per bitset */
-    int ncols;       /* distinct non-constant columns */
-    word *cols;      /* ncols * W */
+    word *cols;      /* the distinct non-constant columns, W words each */
     long long nodes, max_nodes;
     double deadline; /* < 0: none */
     int stopped;     /* 0, or a status */
@@ -155,10 +154,9 @@ static void memo_put(Ctx *c, const word *v, int lo_w, int hi_w, uint64_t h, int 
         return;
     }
     size_t len = (size_t)(hi_w - lo_w) + 2;
-    if (2 * (c->used + 1) > c->cap && !memo_grow_slots(c)) {
-        memo_clear(c); /* full: start again (exact all the same) */
-        memo_find(c, v, lo_w, hi_w, h, &slot);
-    } else if (2 * (c->used + 1) > c->cap) {
+    /* grow, or when the memo may not grow, empty it (answers stay exact); the slot moves */
+    if (2 * (c->used + 1) > c->cap) {
+        if (!memo_grow_slots(c)) memo_clear(c);
         memo_find(c, v, lo_w, hi_w, h, &slot);
     }
     if (c->arena_len + len > c->arena_cap && !memo_grow_arena(c, len)) {
@@ -455,7 +453,6 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
         cand[nc] = nc;
         nc++;
     }
-    c.ncols = nc;
     free(distinct);
     distinct = NULL;
     free(chash);

@@ -637,7 +637,7 @@ class _FastGame:
         # a policy whose mistakes are bounded by a theorem the search can apply (the
         # majority vote: floor(log2 |V|)); moves that cannot beat the best are skipped
         # (MajorityVote.move_caps)
-        self.at_most = MajorityVote.mistakes_at_most if type(policy) is MajorityVote else None
+        self.vote = policy if type(policy) is MajorityVote else None
         self.randomized = is_randomized(learner)
         self.keys = VersionSpaceKeys(H, symmetries)
         self.domain = H.domain
@@ -755,13 +755,15 @@ class _FastGame:
         all_moves = self.keys.all_moves
         child_cand = self.keys.candidates(moves) if self.keys.instances else None
         order: Any = enumerate(moves)
-        at_most = self.at_most
-        if at_most is not None:  # most promising first; stop once nothing left can beat the best
-            top = at_most(V) if h is None else min(h, at_most(V))
-            caps = policy.move_caps(V, moves, nxt)
+        vote = self.vote
+        if vote is not None:  # most promising first; stop once nothing left can beat the best
+            top = vote.mistakes_at_most(V)
+            if h is not None:
+                top = min(h, top)
+            caps = vote.move_caps(V, moves, nxt)
             order = sorted(enumerate(moves), key=lambda item: -caps[item[0]])
         for pos, j in order:
-            if at_most is not None and (caps[pos] <= best or best >= top):
+            if vote is not None and (caps[pos] <= best or best >= top):
                 break
             ones = V & cols[j]
             try:
