@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -175,3 +176,11 @@ def test_frame_types_each_column_from_its_values(values, dtype):
     df = frame({"c": values})
     assert str(df["c"].dtype) == dtype
     assert [None if pd.isna(v) else v for v in df["c"].tolist()] == values
+
+
+def test_numpy_booleans_make_a_flag_column_missing_values_included():
+    from mistakebound.foundations.dataframes import frame
+
+    df = frame({"flag": [np.bool_(True), None, False]})
+    assert str(df["flag"].dtype) == "boolean" and df["flag"].tolist()[0] is True
+    assert str(frame({"flag": [np.bool_(False), np.bool_(True)]})["flag"].dtype) == "bool"

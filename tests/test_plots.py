@@ -236,7 +236,7 @@ def test_levels_draws_more_on_a_wider_figure_and_width_is_checked():
     assert overlapping_texts(fig) == []
     assert draw_tree(tree, H, width=13).tree_layout.levels > draw_tree(tree, H).tree_layout.levels
     for bad in (0.5, float("nan"), "6"):
-        with pytest.raises(InvalidArgumentError, match="width: expected a number >= 1"):
+        with pytest.raises(InvalidArgumentError, match="width: expected a finite number >= 1"):
             draw_tree(tree, H, width=bad)
     with pytest.raises(InvalidArgumentError, match="levels: expected an int >= 0"):
         draw_tree(tree, H, levels=-1)
@@ -421,6 +421,7 @@ def test_a_long_title_is_wrapped_inside_the_figure():
     box = fig.axes[0].title.get_window_extent()
     assert box.x0 >= 0 and box.x1 <= fig.bbox.width  # nothing clipped
     assert fig.axes[0].get_title().replace("\n", " ") == title  # every word kept
+    assert "\n(realizable, seed 0)" in fig.axes[0].get_title()  # a parenthesis moves whole to the next line
     assert fig.get_figwidth() == pytest.approx(6.5)  # printed at 100% on a paper's text width
 
 

@@ -6,6 +6,7 @@ import json
 import re
 
 import networkx as nx
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,6 +53,23 @@ def test_json_of_another_class_or_a_damaged_tree_is_refused():
     data["format"] = "mistakebound.class"
     with pytest.raises(InvalidArgumentError, match="format"):
         tree_from_json(json.dumps(data))
+    data = json.loads(text)
+    data["depth"] = 7  # the tree read has depth 4
+    with pytest.raises(InvalidArgumentError, match=r"depth: expected the depth of the tree read, 4, got 7"):
+        tree_from_json(json.dumps(data))
+
+
+def test_json_writes_the_trees_own_depth_and_refuses_a_witness_that_is_no_row():
+    H = classes.thresholds(3)
+    T = shattered_tree(H)
+    T.graph["depth"] = 9  # a wrong attribute does not reach the file
+    assert json.loads(tree_to_json(T, H))["depth"] == 2
+    leaf = next(n for n in T if not T.out_degree(n))
+    T.nodes[leaf]["witness"] = 1.7  # was written as row 1
+    with pytest.raises(InvalidArgumentError, match="witness: expected an int, got 1.7"):
+        tree_to_json(T, H)
+    T.nodes[leaf]["witness"] = np.int64(1)  # a numpy row number is one
+    assert json.loads(tree_to_json(T))["nodes"]
 
 
 # ----------------------------------------------------------------------------- DOT

@@ -60,13 +60,13 @@ def _dtype(values: Sequence[Any], empty: str) -> str | None:
     kinds.discard(type(None))
     if not kinds:
         return empty
-    if kinds == {bool}:
+    if kinds <= {bool, np.bool_}:  # numpy's bool is no Integral: it would fall through to object
         return "boolean" if missing else "bool"
-    if all(issubclass(k, numbers.Integral) and not issubclass(k, (bool, np.bool_)) for k in kinds):
+    if all(issubclass(k, numbers.Integral) and k is not bool for k in kinds):
         present = [v for v in values if v is not None] if missing else values
         fits = -2**63 <= min(present) and max(present) < 2**63  # else exact Python ints, one per cell
         return ("Int64" if missing else "int64") if fits else None
-    if all(issubclass(k, numbers.Real) and not issubclass(k, (bool, np.bool_)) for k in kinds):
+    if all(issubclass(k, numbers.Real) and k is not bool for k in kinds):
         return "float64"
     return None
 

@@ -488,8 +488,7 @@ class Transcript(_Deferred):
         1  left  1  1           0  yes
         2  up    0  0           0  no
         """
-        rounds = self.rounds if limit is None else self.rounds[:limit]
-        return format_rounds(rounds)
+        return format_rounds(self.rounds if limit is None else self._head(limit))  # a log's others unbuilt
 
     def _head(self, n: int) -> tuple:
         """The first ``n`` rounds (at most), read off the log without building the others."""
@@ -550,7 +549,8 @@ class Transcript(_Deferred):
         from mistakebound.foundations import html_tables as ht
 
         facts = [("rounds", len(self)), ("mistakes", self.mistakes), ("expected mistakes", self.expected_mistakes)]
-        facts += [("regret", self.regret)] if self.regret is not None else []
+        regret = self.regret  # a pass over the rounds: once
+        facts += [("regret", regret)] if regret is not None else []
         facts += [("seed", self.seed), ("realizable", self.realizable)]
         title = f"Transcript: {self.learner or '?'} vs {self.adversary or '?'} on {self.class_name or 'no class'}"
         if not self.rounds_kept:

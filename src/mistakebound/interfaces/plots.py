@@ -51,7 +51,7 @@ from attrs import field, frozen
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.text import number_text
-from mistakebound.foundations.validation import check_int
+from mistakebound.foundations.validation import check_int, check_real
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.spaces import ExpertAdvice
@@ -470,8 +470,6 @@ def plot_cumulative(
 
 
 # ------------------------------------------------------------------------------ trees
-#: The width a tree is drawn to by default: a paper's text column, in inches.
-PAGE_WIDTH = 6.5
 #: The size of a tree's text at that width, in points (a paper prints nothing below ~6).
 TREE_FONT = 7.0
 
@@ -487,20 +485,8 @@ def _tree_texts(tree, H: Any) -> tuple[dict, dict]:
     return node_text, leaves
 
 
-def _wrap(text: str, width: float, fontsize: float) -> str:
-    import textwrap
-
-    return textwrap.fill(text, max(int(width / (0.55 * fontsize / 72)), 20))
-
-
-def _check_size(name: str, value: Any, least: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < least:
-        raise InvalidArgumentError(f"{name}: expected a number >= {least:g}, got {value!r}")
-    return float(value)
-
-
 def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | None = None,
-              width: float = PAGE_WIDTH, fontsize: float = TREE_FONT):
+              width: float = PAPER_WIDTH, fontsize: float = TREE_FONT):
     """Draw a shattered tree to print at ``width`` inches: instances at the nodes, witnesses at the leaves.
 
     The layout is layered (:func:`~mistakebound.theory.tree_layout.fit_layout`): the
@@ -554,8 +540,8 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     >>> fig.texts[-1].get_text().splitlines()[1]
     'Levels 0-5 of 12 drawn: each triangle is a subtree of depth 7 with 128 leaves (4096 leaves in all).'
     """
-    width = _check_size("width", width, 1.0)
-    fontsize = _check_size("fontsize", fontsize, 1.0)
+    width = check_real("width", width, minimum=1.0)
+    fontsize = check_real("fontsize", fontsize, minimum=1.0)
     node_text, leaf_names = _tree_texts(tree, H)
     char = 0.62 * fontsize / 72  # inches: one character, roughly
     line = 1.1 * fontsize / 72  # one line of text
@@ -653,7 +639,7 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
 
 
 def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title: str | None = None,
-                  width: float = PAGE_WIDTH, fontsize: float = TREE_FONT):
+                  width: float = PAPER_WIDTH, fontsize: float = TREE_FONT):
     """Draw the optimal adversary line of a worst-case search, one node per round.
 
     Parameters
@@ -679,8 +665,8 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
         The line goes down one level per round, to the left on label 0 and to the
         right on label 1 (as in a shattered tree); edges of mistakes are red.
     """
-    width = _check_size("width", width, 1.0)
-    fontsize = _check_size("fontsize", fontsize, 1.0)
+    width = check_real("width", width, minimum=1.0)
+    fontsize = check_real("fontsize", fontsize, minimum=1.0)
     char = 0.62 * fontsize / 72
     k = strategy.number_of_nodes() - 1
     xs = [0.0]

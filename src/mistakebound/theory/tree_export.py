@@ -34,6 +34,7 @@ from collections.abc import Hashable
 from typing import Any
 
 import networkx as nx
+import numpy as np
 
 from mistakebound.foundations import json_format as jf
 from mistakebound.foundations.errors import InvalidArgumentError
@@ -94,13 +95,15 @@ def tree_to_json(tree: nx.DiGraph, H: HypothesisClass | None = None) -> str:
             entry["instance"] = jf.encode_instance(attrs.get("instance"), f"{where}: instance")
         else:
             w = attrs.get("witness")
-            entry["witness"] = None if w is None else jf.expect_int(f"{where}: witness", int(w))
+            # a numpy integer is a row number; anything else but an int is refused, not truncated
+            entry["witness"] = None if w is None else jf.expect_int(
+                f"{where}: witness", int(w) if isinstance(w, np.integer) else w)
             name = attrs.get("witness_name")
             if name is None and w is not None and H is not None:
                 name = H.hypothesis_name(int(w))
             entry["witness_name"] = None if name is None else str(name)
         nodes.append(entry)
-    depth = tree.graph.get("depth", tree_layout(tree, levels=0).depth)
+    depth = tree_layout(tree, levels=0).depth  # the tree's own, whatever its graph attribute says
     return jf.dumps({**jf.header(TREE_FORMAT), "class": None if H is None else H.describe(),
                      "depth": int(depth), "nodes": nodes})
 
@@ -174,6 +177,9 @@ def tree_from_json(text: str | bytes, H: HypothesisClass | None = None) -> nx.Di
         if parent not in T or "instance" not in T.nodes[parent]:
             raise InvalidArgumentError(f"{where}.parent: expected the id of an earlier internal node, got {parent}")
         T.add_edge(parent, node, label=_label(f"{where}.label", entry["label"]))
+    found = tree_layout(T, levels=0).depth
+    if found != depth:
+        raise InvalidArgumentError(f"depth: expected the depth of the tree read, {found}, got {depth}")
     if H is not None and not is_shattered(H, T):
         raise InvalidArgumentError(
             f"tree: {H.describe()} does not shatter the tree read (a path no hypothesis realises, "

@@ -35,6 +35,7 @@ from attrs import evolve, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import brief
+from mistakebound.game.transcript import instance_text  # one way to write an instance, in tables and trees
 
 __all__ = ["TreeLayout", "tree_root", "children", "tree_layout", "fit_layout", "instance_text", "leaf_text"]
 
@@ -61,17 +62,6 @@ def tree_root(tree: nx.DiGraph) -> Hashable:
     if len(roots) != 1:
         raise InvalidArgumentError(f"tree: expected a tree with one root, found {len(roots)} roots")
     return roots[0]
-
-
-def instance_text(value: Any) -> str:
-    """How a node's instance is written: ``str``, a tuple without spaces (``(0,1,1)``).
-
-    >>> instance_text((0, 1, 1)), instance_text(12)
-    ('(0,1,1)', '12')
-    """
-    if isinstance(value, tuple):
-        return "(" + ",".join(str(v) for v in value) + ")"
-    return str(value)
 
 
 def leaf_text(tree: nx.DiGraph, node: Hashable, H: Any = None) -> str:

@@ -46,7 +46,6 @@ from mistakebound.foundations.text import number_text
 
 __all__ = ["plot_records", "sweep_figures", "doubling"]
 
-_MARKERS = "osD^vP*Xh<>p"
 _BROKEN = "#d62728"
 #: The searches of a class, drawn together: their record column and their name.
 _DIMENSIONS = {"ldim": "Ldim", "vc": "VCdim"}
@@ -139,6 +138,8 @@ def _draw(ax: Any, series: dict[str, _Series]) -> tuple[int, bool]:
     for name, one in series.items():
         if one.bounds:
             equal[_bound_key(one)].append(name)
+    from mistakebound.interfaces.plots import _MARKERS
+
     broken_labelled = False
     seeds = 1
     for i, (name, one) in enumerate(series.items()):

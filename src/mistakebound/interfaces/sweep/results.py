@@ -54,8 +54,15 @@ RERUN = frozenset({INFRA})
 
 #: The columns of results files written before search values had their own columns (``ldim``,
 #: ``vc``, ``worst_case``): read, and upgraded by :func:`upgraded`.
-LEGACY_FIELDS = tuple(f for f in FIELDS if f not in ("ldim", "vc", "worst_case"))
-_SEARCH_COLUMN = {"ldim": "ldim", "worst_case": "worst_case"}
+#: Written out, not derived from FIELDS: the old header stays what it was when FIELDS grows.
+LEGACY_FIELDS = (
+    "id", "kind", "search", "learner", "adversary", "class", "size", "seed", "horizon", "realizable", "max_nodes",
+    "rounds", "mistakes", "expected_mistakes", "regret", "measured", "bound", "bound_measure", "forced",
+    "forced_measure", "ratio", "note", "verdict", "exact", "lower", "upper", "nodes", "error_type", "error",
+    "seconds", "peak_kib",
+)
+#: The searches whose value an old file kept in ``mistakes`` (each now has a column of its name).
+_SEARCH_COLUMNS = ("ldim", "worst_case")
 
 _TEXT = {"id", "kind", "search", "learner", "adversary", "class", "bound_measure", "forced_measure", "note",
          "verdict", "error_type", "error"}
@@ -275,8 +282,8 @@ def upgraded(record: dict) -> dict:
     (3, None, None, True)
     """
     new = {k: record.get(k) for k in FIELDS}
-    column = _SEARCH_COLUMN.get(record.get("search")) if record.get("kind") == "search" else None
-    if column is not None:
+    column = record.get("search")
+    if record.get("kind") == "search" and column in _SEARCH_COLUMNS:
         new[column], new["mistakes"] = record.get("mistakes"), None
     return new
 
