@@ -75,7 +75,8 @@ def certificate(matrix: np.ndarray, *, partial_upper: bool = False) -> dict:
         upper = le(full)
     return {
         "format": verify.FORMAT, "version": verify.VERSION,
-        "class": {"n_hypotheses": n, "n_instances": m, "rows": rows, "sha256": class_hash(rows, m)},
+        "class": {"n_hypotheses": n, "n_instances": m, "rows": rows, "domain": list(range(m)),
+                  "sha256": class_hash(rows, list(range(m)))},
         "spaces": [format(V, "x") for V, _ in sorted(spaces.items(), key=lambda item: item[1])],
         "results": [{"result": "ldim", "facts": facts,
                      "claim": {"lower": [lower, facts[lower][2]], "upper": [upper, facts[upper][2]]}}],
@@ -217,9 +218,9 @@ def test_a_truncated_file_and_another_class_are_rejected(tmp_path):
     with pytest.raises(CertificateError, match="not a JSON certificate"):
         verify.check_file(str(path))
     path.write_text(text)
-    assert verify.check_file(str(path), c["class"]["rows"]) == {"ldim": (1, 1)}
+    assert verify.check_file(str(path), c["class"]) == {"ldim": (1, 1)}
     with pytest.raises(CertificateError, match="another class"):
-        verify.check_file(str(path), ["0", "1", "2"])
+        verify.check_file(str(path), {**c["class"], "rows": ["0", "1", "2"]})
 
 
 def test_the_checker_runs_as_a_program_with_nothing_of_the_package_importable(tmp_path):
@@ -233,7 +234,8 @@ def test_the_checker_runs_as_a_program_with_nothing_of_the_package_importable(tm
                          cwd=tmp_path, timeout=60)
     value = textbook_ldim(matrix)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == f"verified: {value} <= Ldim <= {value}"
+    assert run.stdout.strip() == (f"verified: {value} <= Ldim(H) <= {value}, where H is the class of 4 hypotheses "
+                                  f"on 3 instances with sha256 {c['class']['sha256']}")
     section = c["results"][0]
     k = section["claim"]["lower"][0]
     section["facts"][k][2] += 1
@@ -350,7 +352,8 @@ def _document(rows: list[str], facts: list, spaces: list[int]) -> dict:
     m = len(rows[0])
     hexes = [format(int(r[::-1], 2), "x") for r in rows]
     return {"format": verify.FORMAT, "version": verify.VERSION,
-            "class": {"n_hypotheses": len(rows), "n_instances": m, "rows": hexes, "sha256": class_hash(hexes, m)},
+            "class": {"n_hypotheses": len(rows), "n_instances": m, "rows": hexes, "domain": list(range(m)),
+                      "sha256": class_hash(hexes, list(range(m)))},
             "spaces": [format(V, "x") for V in spaces], "results": [{"result": "ldim", "facts": facts, "claim": {}}]}
 
 

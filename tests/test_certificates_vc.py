@@ -289,13 +289,13 @@ def test_a_truncated_file_and_another_class_are_rejected(tmp_path):
     vc_section(H, w)
     path = w.write(tmp_path / "c.json")
     text = path.read_text()
-    assert verify.check_file(str(path), w.rows) == {"vc": (2, 2)}
+    assert verify.check_file(str(path), w.cls) == {"vc": (2, 2)}
     path.write_text(text[: len(text) // 2])
     with pytest.raises(CertificateError, match="not a JSON certificate"):
         verify.check_file(str(path))
     path.write_text(text)
     with pytest.raises(CertificateError, match="another class"):
-        verify.check_file(str(path), w.rows[::-1])
+        verify.check_file(str(path), {**w.cls, "rows": w.rows[::-1]})
 
 
 def test_the_checker_runs_as_a_program_with_nothing_of_the_package_importable(tmp_path):
@@ -310,7 +310,8 @@ def test_the_checker_runs_as_a_program_with_nothing_of_the_package_importable(tm
         run = subprocess.run([sys.executable, "-I", "-S", str(CHECKER), str(path)], capture_output=True, text=True,
                              cwd=tmp_path, timeout=60)
         assert run.returncode == 0, run.stderr
-        assert run.stdout.strip() == f"verified: {d} <= VCdim <= {d}"
+        assert run.stdout.strip() == (f"verified: {d} <= VCdim(H) <= {d}, where H is the class of 60 hypotheses on "
+                                      f"9 instances with sha256 {w.cls['sha256']}")
     doc = json.loads(gzip.decompress(path.read_bytes()))
     doc["results"][0]["upper"]["value"] -= 1
     path = tmp_path / "tampered.json"

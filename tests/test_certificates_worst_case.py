@@ -108,8 +108,12 @@ def test_halving_exceeds_ldim_and_the_replay_tells_learners_apart():
     W, doc = certify(Halving(H), H)
     assert check(doc) == {"worst-case": (3, 3)}
     replay(doc, Halving(H), H)
-    with pytest.raises(CertificateError, match="replay: state 0, instance 0 .*recorded prediction 0"):
+    with pytest.raises(CertificateError, match="replay: the certificate says its table is the learner 'Halving', not 'Consistent'"):
         replay(doc, Consistent(H), H)
+    renamed = copy.deepcopy(doc)
+    renamed["results"][0]["learner"] = "Consistent"  # the name alone is not enough: every prediction is replayed
+    with pytest.raises(CertificateError, match="replay: state 0, instance 0 .*recorded prediction 0"):
+        replay(renamed, Consistent(H), H)
     with pytest.raises(CertificateError, match="another class"):
         replay(doc, Halving(classes.thresholds(3)), classes.thresholds(3))
     _, doc_soa = certify(SOA(H), H)
@@ -358,14 +362,14 @@ def test_tampering_is_rejected_in_almost_every_case_and_the_step_is_named():
 
 @pytest.mark.parametrize("edit, message", [
     (lambda sec: sec["states"][0][1].append([0, 0, 3]), "state 0: two transitions on instance 0, label 0"),
-    (lambda sec: sec["states"][0].__setitem__(2, "1"), "state 0: instance 0: a stay needs"),
+    (lambda sec: sec["states"][0].__setitem__(2, "1"), "state 0: instance 0: a stay and a transition"),
     (lambda sec: sec["states"][0].__setitem__(0, [1, "3/2", 0]), "state 0 instance 1: a prediction must be in"),
     (lambda sec: sec["states"][0].__setitem__(0, "11"), "state 0: expected 3 predictions"),
     (lambda sec: sec["facts"][0].__setitem__(2, None), "fact 0: rounds must be null without a horizon"),
     (lambda sec: sec["facts"].insert(0, [3, 4, 0, "ge", 1, [0, 0]]), "fact 0: instance 0, label 0 is no legal move"),
     (lambda sec: sec["facts"][0].__setitem__(4, "inf"), "fact 0: expected a finite value"),
-    (lambda sec: sec["facts"][7].__setitem__(5, ["cycle", [[0, 0]]]), "fact 7: expected ['cycle'"),
-    (lambda sec: sec.pop("learner"), "learner"),
+    (lambda sec: sec["facts"][7].__setitem__(5, ["cycle", [[0, 0]]]), "fact 7: a cycle proves an infinite value only"),
+    (lambda sec: sec.__setitem__("learner", 5), "learner: expected the learner's name"),
     (lambda sec: sec.__setitem__("horizon", -1), "horizon"),
 ])
 def test_malformed_tables_and_steps_are_rejected_by_name(edit, message):
@@ -384,13 +388,13 @@ def test_a_truncated_file_and_another_class_are_rejected(tmp_path):
     worst_case_section(Halving(H), H, writer)
     path = writer.write(tmp_path / "c.json")
     text = path.read_text()
-    assert verify.check_file(str(path), writer.rows) == {"worst-case": (2, 2)}
+    assert verify.check_file(str(path), writer.cls) == {"worst-case": (2, 2)}
     path.write_text(text[: len(text) // 2])
     with pytest.raises(CertificateError, match="not a JSON certificate"):
         verify.check_file(str(path))
     path.write_text(text)
     with pytest.raises(CertificateError, match="another class"):
-        verify.check_file(str(path), writer.rows[::-1])
+        verify.check_file(str(path), {**writer.cls, "rows": writer.rows[::-1]})
 
 
 def test_the_checker_runs_as_a_program_with_nothing_of_the_package_importable(tmp_path):
@@ -402,7 +406,10 @@ def test_the_checker_runs_as_a_program_with_nothing_of_the_package_importable(tm
         run = subprocess.run([sys.executable, "-I", "-S", str(CHECKER), str(path)], capture_output=True, text=True,
                              cwd=tmp_path, timeout=60)
         assert run.returncode == 0, run.stderr
-        assert run.stdout.strip() == "verified: 3 <= M_A(H) <= 3"
+        assert run.stdout.strip() == (
+            "verified: 3 <= M_A(H) <= 3 with no horizon, where A is the learner that makes the moves the certificate "
+            f"records (a table of {len(writer.document()['results'][0]['states'])} states, said to be 'Halving'; not "
+            f"replayed) and H is the class of 9 hypotheses on 8 instances with sha256 {writer.cls['sha256']}")
     doc = writer.document()
     sec = doc["results"][0]
     k = sec["claim"]["upper"][0]

@@ -46,10 +46,15 @@ def test_ldim_writes_a_certificate_that_another_process_verifies(tmp_path, capsy
     assert f"wrote {path}: a certificate of Ldim = {L}, VCdim = {d}" in out
     done = cli("verify", str(path), "intervals:9", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[:2] == [f"verified: {L} <= Ldim <= {L}", f"verified: {d} <= VCdim <= {d}"]
+    sha = json.loads(path.read_text())["class"]["sha256"]
+    named = f"where H is intervals(9) (46 hypotheses on 9 instances, sha256 {sha})"
+    assert done.stdout.splitlines() == [f"verified: {L} <= Ldim(H) <= {L}, {named}",
+                                        f"verified: {d} <= VCdim(H) <= {d}, {named}"]
     alone = subprocess.run([sys.executable, "-I", "-S", str(CHECKER), str(path)], capture_output=True, text=True,
                            timeout=60)
-    assert alone.returncode == 0 and f"verified: {L} <= Ldim <= {L}" in alone.stdout, alone.stderr
+    assert alone.returncode == 0, alone.stderr
+    assert f"verified: {L} <= Ldim(H) <= {L}, where H is the class of 46 hypotheses on 9 instances with sha256 {sha}" \
+        in alone.stdout
 
 
 def test_a_partial_ldim_certifies_its_interval(tmp_path, capsys):
@@ -71,10 +76,13 @@ def test_worst_case_certifies_halving_above_ldim_and_replays_the_learner(tmp_pat
     code, out, _ = run(capsys, "verify", str(path), str(cls), "--learner", "halving")
     assert code == 0
     L = textbook_ldim(halving_exceeds_ldim().matrix)
-    assert L == 2 and out.splitlines()[:2] == ["verified: 3 <= M_A(H) <= 3", f"verified: {L} <= Ldim <= {L}"]
-    assert "replayed: the recorded predictions are those of halving" in out
+    sha = json.loads(gzip.decompress(path.read_bytes()))["class"]["sha256"]
+    named = f"H is h.npy (9 hypotheses on 8 instances, sha256 {sha})"
+    assert L == 2 and out.splitlines() == [
+        "verified: 3 <= M_A(H) <= 3 with no horizon, where A is Halving (replayed: it makes every move the "
+        f"certificate records) and {named}", f"verified: {L} <= Ldim(H) <= {L}, where {named}"]
     code, out, _ = run(capsys, "verify", str(path), str(cls), "--learner", "consistent")
-    assert code == 1 and "REJECTED: replay: state 0, instance 0" in out
+    assert code == 1 and "REJECTED: replay: the certificate says its table is the learner 'Halving', not 'Consistent'" in out
 
 
 def test_verify_names_the_first_failing_step_and_the_wrong_class(tmp_path, capsys):
@@ -95,7 +103,7 @@ def test_verify_refuses_what_it_cannot_read_with_one_line(tmp_path, capsys):
     truncated = tmp_path / "cut.json.gz"
     truncated.write_bytes(gzip.compress(b'{"format": "mistakebound-certificate", "vers')[:20])
     code, out, _ = run(capsys, "verify", str(truncated))
-    assert code == 1 and out.startswith("REJECTED: file: not a JSON certificate")
+    assert code == 1 and out.startswith("REJECTED: file: not a gzip-compressed certificate")
     code, _, err = run(capsys, "verify", str(tmp_path / "missing.json"))
     assert code == 2 and "FILE: cannot read" in err and len(err.strip().splitlines()) == 1
     code, _, err = run(capsys, "verify", str(truncated), "--learner", "halving")
@@ -128,8 +136,9 @@ def test_verify_runs_with_no_search_module_importable(tmp_path, capsys):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     H = registry.load_setting("intervals:6")
-    assert done.stdout.splitlines()[:2] == [f"verified: {textbook_ldim(H.matrix)} <= Ldim <= {textbook_ldim(H.matrix)}",
-                                            f"verified: {textbook_vcdim(H.matrix)} <= VCdim <= {textbook_vcdim(H.matrix)}"]
+    L, d = textbook_ldim(H.matrix), textbook_vcdim(H.matrix)
+    assert [line.split(",")[0] for line in done.stdout.splitlines()] == [
+        f"verified: {L} <= Ldim(H) <= {L}", f"verified: {d} <= VCdim(H) <= {d}"]
 
 
 @pytest.mark.parametrize("suffix", [".json", ".json.gz"])

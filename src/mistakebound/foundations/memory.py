@@ -56,7 +56,6 @@ mistakebound.foundations.errors.InsufficientMemoryError: max_nodes: a search of 
 from __future__ import annotations
 
 import os
-import re
 from types import EllipsisType
 
 try:
@@ -64,6 +63,9 @@ try:
 except ImportError:  # pragma: no cover - not Unix
     resource = None  # type: ignore[assignment]
 
+# the size grammar and the variable live with the certificate checker, which reads the variable too
+# and must import nothing of the package; this module takes them from there (one home for each)
+from mistakebound.certificates.document import MEMORY_LIMIT_VARIABLE, parse_size
 from mistakebound.foundations.errors import InsufficientMemoryError
 
 __all__ = [
@@ -76,10 +78,6 @@ __all__ = [
     "require_memory",
 ]
 
-#: The environment variable holding the bytes this process may use in all (its share of
-#: its parent's budget).
-MEMORY_LIMIT_VARIABLE = "MISTAKEBOUND_MEMORY_LIMIT"
-
 #: Where the control groups are mounted, and where this process's groups are listed.
 CGROUP_ROOT = "/sys/fs/cgroup"
 PROC_CGROUP = "/proc/self/cgroup"
@@ -88,20 +86,6 @@ PROC_MEMINFO = "/proc/meminfo"
 
 #: cgroup v1 writes "no limit" as a number near 2**63.
 _NO_LIMIT = 1 << 60
-
-_SIZE = re.compile(r"\s*(\d+)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
-
-
-def parse_size(text: str | None) -> int | None:
-    """A size in bytes (``"512M"``, ``"2G"``, ``"1048576"``), or None when it is not a positive size."""
-    if text is None:
-        return None
-    m = _SIZE.fullmatch(str(text))
-    if m is None:
-        return None
-    n = int(m.group(1)) << (10 * "_kmgt".index(m.group(2).lower() or "_"))
-    return n if n > 0 else None
-
 
 def _read(path: str) -> str | None:
     try:

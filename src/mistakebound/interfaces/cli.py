@@ -913,42 +913,50 @@ def _cmd_worst_case(args, out) -> int:
 # ------------------------------------------------------------------------ verify
 def _cmd_verify(args, out) -> int:
     """Check a certificate with the independent checker; with CLASS, of that class; with --learner, replayed."""
-    from mistakebound.certificates.verify import CertificateError, check, describe, load
+    from mistakebound.certificates.verify import CertificateError, describe, check, load
+    from mistakebound.foundations.memory import available_memory
 
     if args.learner is not None and args.cls is None:
         raise _BadInput("--learner: replaying a worst-case certificate needs CLASS (the class the learner is built on)")
-    rows = None
+    H = expected = None
     if args.cls is not None:
-        from mistakebound.theory.certificate import row_numbers
+        from mistakebound.theory.certificate import class_section
 
         H = _finite_class(args.cls, "verify")
-        rows = [format(r, "x") for r in row_numbers(H)]
+        expected = class_section(H)
+    memory = available_memory()
     try:
-        document = load(args.file)
-        proven = check(document, rows)
+        document = load(args.file, memory=memory)
+        proven = check(document, expected, memory=memory)
+    except MemoryError:
+        raise _BadInput(f"FILE: cannot check {args.file!r}: out of memory; expected a certificate the "
+                        "memory available can hold") from None
     except OSError as exc:
         raise _BadInput(f"FILE: cannot read {args.file!r}: {exc.strerror or exc}; expected a certificate "
                         "written with --certificate") from None
     except CertificateError as exc:
         print(f"REJECTED: {exc}", file=out)
         return EXIT_BROKEN
-    for line in describe(proven):
-        print(f"verified: {line}", file=out)
-    if args.cls is not None:
-        print(f"the certificate speaks of {H.describe()}", file=out)
+    learner_text = None
     if args.learner is not None:
         from mistakebound.theory.worst_case_certificate import replay
 
-        sections = [r for r in document["results"] if r.get("result") == "worst-case"]
-        if not sections:
+        if "worst-case" not in proven:
             raise _BadInput("--learner: the certificate has no worst-case result to replay")
-        learner = registry.build("learner", args.learner, H, rounds=sections[0].get("horizon"))
+        learner = registry.build("learner", args.learner, H, rounds=proven["worst-case"].about["horizon"])
         try:
             replay(document, learner, H)
         except CertificateError as exc:
             print(f"REJECTED: {exc}", file=out)
             return EXIT_BROKEN
-        print(f"replayed: the recorded predictions are those of {args.learner}", file=out)
+        from mistakebound.game.players import describe as describe_player
+
+        learner_text = f"{describe_player(learner)} (replayed: it makes every move the certificate records)"
+    H_text = None
+    if H is not None:
+        H_text = f"{H.describe()} ({H.n_hypotheses} hypotheses on {H.n_instances} instances, sha256 {expected['sha256']})"
+    for line in describe(proven, H=H_text, learner=learner_text):
+        print(f"verified: {line}", file=out)
     return EXIT_OK
 
 

@@ -3,7 +3,7 @@
 A certificate (format ``mistakebound-certificate``, documented and checked by
 :mod:`mistakebound.certificates.verify`, which shares no code with this module beyond the
 format's constants and :func:`~mistakebound.certificates.verify.class_hash`) holds the
-class it speaks of, a table of version spaces (sets of the class's rows, as bitsets) and
+class it speaks of (:func:`class_section`: its shape, rows, domain and hash), a table of version spaces (sets of the class's rows, as bitsets) and
 one section per result (``"ldim"``, ``"vc"``, ``"worst-case"``, ``"rldim"``).  Each search's
 producer adds its section to one :class:`CertificateWriter`, so the results about one
 class share its rows and its spaces; :meth:`CertificateWriter.write` writes the document
@@ -26,6 +26,8 @@ Examples
 >>> w.add({"result": "ldim", "facts": [], "claim": {}})
 >>> sorted(w.document())
 ['class', 'format', 'results', 'spaces', 'version']
+>>> class_section(classes.thresholds(2))["domain"]
+[1, 2]
 """
 
 from __future__ import annotations
@@ -40,9 +42,10 @@ import numpy as np
 from mistakebound.certificates.verify import FORMAT, VERSION, class_hash
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.json_format import encode_instance
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 
-__all__ = ["CertificateWriter", "row_numbers"]
+__all__ = ["CertificateWriter", "class_section", "row_numbers"]
 
 
 def row_numbers(H: HypothesisClass) -> list[int]:
@@ -57,12 +60,34 @@ def row_numbers(H: HypothesisClass) -> list[int]:
     return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
+def _instance(x: object, j: int) -> object:
+    """Instance ``x`` as JSON: as class files write it, else (an object JSON cannot hold) its ``repr``."""
+    try:
+        return encode_instance(x, f"domain[{j}]")
+    except InvalidArgumentError:
+        return {"repr": repr(x)}
+
+
+def class_section(H: HypothesisClass) -> dict:
+    """The class of ``H`` as a certificate writes it: its shape, rows, domain and their hash.
+
+    The one description of a class in certificates: the writer puts it in every document, and
+    ``mistakebound verify FILE CLASS`` gives it to the checker, which compares the two exactly.
+    """
+    require_class(H)
+    rows = [format(r, "x") for r in row_numbers(H)]
+    domain = [_instance(x, j) for j, x in enumerate(H.domain)]
+    return {"n_hypotheses": H.n_hypotheses, "n_instances": H.n_instances, "rows": rows, "domain": domain,
+            "sha256": class_hash(rows, domain)}
+
+
 class CertificateWriter:
     """One certificate document under construction: the class of ``H``, its spaces, its sections."""
 
     def __init__(self, H: HypothesisClass):
         self.H = require_class(H)
-        self.rows = [format(r, "x") for r in row_numbers(H)]
+        self.cls = class_section(H)
+        self.rows = self.cls["rows"]
         self._spaces: dict[int, int] = {}
         self._table: list = []
         self._sections: list[dict] = []
@@ -105,10 +130,9 @@ class CertificateWriter:
 
     def document(self) -> dict:
         """The certificate as a JSON-ready dictionary."""
-        n, m = self.H.n_hypotheses, self.H.n_instances
         return {
             "format": FORMAT, "version": VERSION,
-            "class": {"n_hypotheses": n, "n_instances": m, "rows": self.rows, "sha256": class_hash(self.rows, m)},
+            "class": self.cls,
             "spaces": self._table,
             "results": self._sections,
         }

@@ -34,7 +34,13 @@ Examples
 >>> replay(writer.document(), Consistent(H), H)
 Traceback (most recent call last):
 ...
-mistakebound.certificates.verify.CertificateError: replay: state 0, instance 0 ('x0'): recorded prediction 0, ...
+mistakebound.certificates.document.CertificateError: replay: the certificate says its table is the learner 'Halving', not 'Consistent'
+>>> document = writer.document()
+>>> document["results"][0]["learner"] = "Consistent"     # renamed: every prediction is still replayed
+>>> replay(document, Consistent(H), H)
+Traceback (most recent call last):
+...
+mistakebound.certificates.document.CertificateError: replay: state 0, instance 0 ('x0'): recorded prediction 0, ...
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ from mistakebound.certificates.verify import CertificateError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.game.play import _as_label, _as_probability
 from mistakebound.game.players import describe, is_randomized
-from mistakebound.theory.certificate import CertificateWriter, row_numbers
+from mistakebound.theory.certificate import CertificateWriter, class_section
 from mistakebound.theory.worst_case import WorstCase, _worst_case
 
 __all__ = ["replay", "worst_case_section"]
@@ -242,9 +248,9 @@ def _state(rec: _Recorder, s: int, m: int) -> list:
 def _section(certificate: dict, H: HypothesisClass) -> dict:
     if certificate.get("result") == "worst-case":
         return certificate
-    cls = certificate.get("class") or {}
-    if cls.get("rows") != [format(r, "x") for r in row_numbers(H)]:
-        raise CertificateError("replay: the certificate speaks of another class than the one given")
+    if certificate.get("class") != class_section(H):
+        raise CertificateError("replay: the certificate speaks of another class than the one given "
+                               "(its shape, rows or domain differ)")
     for section in certificate.get("results") or []:
         if isinstance(section, dict) and section.get("result") == "worst-case":
             return section
@@ -254,7 +260,8 @@ def _section(certificate: dict, H: HypothesisClass) -> dict:
 def replay(certificate: dict, learner: Any, H: HypothesisClass) -> None:
     """Confirm that a ``"worst-case"`` section's table is the behaviour of ``learner`` (in its initial state) on ``H``.
 
-    ``certificate`` is the section or the whole document (then its class must be ``H``).  Every
+    ``certificate`` is the section or the whole document (then its class must be ``H``: shape,
+    rows and domain), and the section must name the learner as ``describe(learner)`` does.  Every
     recorded transition is replayed from the initial state (on snapshots) and every recorded
     prediction compared exactly; a state reached twice must have the same ``state_key()`` each
     time, and every state must be reached.  Returns None; raises
@@ -262,6 +269,9 @@ def replay(certificate: dict, learner: Any, H: HypothesisClass) -> None:
     The learner is not modified.  (See the module's examples.)
     """
     section = _section(certificate, require_class(H))
+    if section.get("learner") != describe(learner):
+        raise CertificateError(f"replay: the certificate says its table is the learner {section.get('learner')!r}, "
+                               f"not {describe(learner)!r}")
     states = section.get("states") or []
     randomized = is_randomized(learner)
     keyed = callable(getattr(learner, "state_key", None))
