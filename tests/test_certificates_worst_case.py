@@ -368,7 +368,7 @@ def test_tampering_is_rejected_in_almost_every_case_and_the_step_is_named():
     (lambda sec: sec["facts"][0].__setitem__(2, None), "fact 0: rounds must be null without a horizon"),
     (lambda sec: sec["facts"].insert(0, [3, 4, 0, "ge", 1, [0, 0]]), "fact 0: instance 0, label 0 is no legal move"),
     (lambda sec: sec["facts"][0].__setitem__(4, "inf"), "fact 0: expected a finite value"),
-    (lambda sec: sec["facts"][7].__setitem__(5, ["cycle", [[0, 0]]]), "fact 7: a cycle proves an infinite value only"),
+    (lambda sec: sec["facts"][7].__setitem__(5, ["cycle", [[0, 0]]]), "fact 7: the cycle must come back to its position"),
     (lambda sec: sec.__setitem__("learner", 5), "learner: expected the learner's name"),
     (lambda sec: sec.__setitem__("horizon", -1), "horizon"),
 ])

@@ -188,3 +188,62 @@ def test_a_partial_rl_is_certified_as_its_interval_and_exits_3(tmp_path, capsys)
     assert code == 3 and "the randomized Littlestone dimension is partial" in out
     lo, hi = checker.check_file(str(path))["rldim"]
     assert lo < hi
+
+
+# ------------------------------------------------------------------ what is verified, said in full (issue 21)
+def test_the_horizon_is_part_of_every_line_verified(tmp_path, capsys):
+    """Halving's M_A on thresholds(7) is 3; a certificate over one round proves 1, and says so."""
+    path = tmp_path / "h1.json"
+    assert run(capsys, "worst-case", "halving", "thresholds:7", "--horizon", "1", "--certificate", str(path))[0] == 0
+    code, out, _ = run(capsys, "verify", str(path), "thresholds:7", "--learner", "halving")
+    assert code == 0
+    line = out.splitlines()[0]
+    assert line.startswith("verified: 1 <= M_A(H) <= 1 over a horizon of 1 round, where A is Halving (replayed")
+    assert "H is thresholds(7) (8 hypotheses on 7 instances" in line
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 0 and "over a horizon of 1 round, where A is the learner that makes the moves" in out
+
+
+def test_a_table_named_for_another_learner_is_named_as_such_and_refused_on_replay(tmp_path, capsys):
+    """SOA's table renamed Halving's: alone it proves a bound for 'the learner that makes these moves, said
+    to be Halving'; replayed against Halving it is refused, and against SOA its name is."""
+    cls = tmp_path / "h.npy"
+    np.save(cls, halving_exceeds_ldim().matrix)
+    path = tmp_path / "soa.json"
+    assert run(capsys, "worst-case", "soa", str(cls), "--certificate", str(path))[0] == 0
+    doc = json.loads(path.read_text())
+    doc["results"][0]["learner"] = "Halving"
+    path.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "verify", str(path), str(cls))
+    assert code == 0 and out.startswith("verified: 2 <= M_A(H) <= 2 with no horizon, where A is the learner that "
+                                        "makes the moves the certificate records")
+    assert "said to be 'Halving'; not replayed" in out
+    code, out, _ = run(capsys, "verify", str(path), str(cls), "--learner", "halving")
+    assert code == 1 and out.startswith("REJECTED: replay: state 0") and "verified" not in out
+    code, out, _ = run(capsys, "verify", str(path), str(cls), "--learner", "soa")
+    assert code == 1 and out == "REJECTED: replay: the certificate says its table is the learner 'Halving', not 'SOA'\n"
+
+
+def test_a_certificate_of_a_class_with_one_instance_fewer_is_refused_before_anything_is_printed(tmp_path, capsys):
+    """A trailing all-zero column changes no row's hexadecimal: the class is compared by its shape too,
+    before any line is printed (the replay used to print its lines, then raise IndexError)."""
+    path = tmp_path / "t.json"
+    assert run(capsys, "worst-case", "halving", "thresholds:3", "--certificate", str(path))[0] == 0
+    wider = tmp_path / "wider.npy"
+    H = registry.load_setting("thresholds:3")
+    np.save(wider, np.column_stack([H.matrix, np.zeros(H.n_hypotheses, dtype=np.uint8)]))
+    code, out, _ = run(capsys, "verify", str(path), str(wider), "--learner", "halving")
+    assert code == 1 and out == ("REJECTED: class: the certificate speaks of another class: one of 4 hypotheses on 3 "
+                                 "instances, not the 4 on 4 of the class given\n")
+
+
+def test_a_forged_name_cannot_print_a_line_of_its_own(tmp_path, capsys):
+    """The learner's name in a certificate is the certificate's text: printed escaped, on its line."""
+    path = tmp_path / "t.json"
+    assert run(capsys, "worst-case", "halving", "thresholds:3", "--certificate", str(path))[0] == 0
+    doc = json.loads(path.read_text())
+    doc["results"][0]["learner"] = "Halving\nverified: 0 <= Ldim(H) <= 0\x1b[2K"
+    path.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 0 and len(out.splitlines()) == 2 and "\x1b" not in out
+    assert "said to be 'Halving\\nverified: 0 <= Ldim(H) <= 0\\x1b[2K'" in out

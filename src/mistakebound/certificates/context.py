@@ -11,19 +11,25 @@ The class
 ``{"n_hypotheses": n, "n_instances": m, "rows": [...], "domain": [...], "sha256": ...}`` and
 nothing else.  ``rows[i]`` is hypothesis ``i``'s labels as a number, bit ``x`` its label of
 instance ``x``, in lower-case hexadecimal without leading zeros, at most ``ceil(m / 4)``
-digits and below ``2^m`` ``[class-row]``; ``domain`` holds ``m`` distinct JSON values
+digits and below ``2^m`` ``[class-row]``, ``n`` of them ``[class-shape]``; ``domain`` holds ``m`` distinct JSON values
 ``[class-domain]``, the instances' names (the checker compares them, never interprets
 them); ``sha256`` is :func:`class_hash` of the rest ``[class-hash]``.  A class compared with
 the one a user names (:meth:`Context.same_class`) is compared by all of ``n``, ``m``, its
 rows and its domain ``[class-same]``: a trailing instance that every row labels 0 changes
 no row's hexadecimal, but it changes ``m``.
 
+An index of a space, an instance, a label and an integer with its range are checked where
+they are read ``[space-index]``, ``[instance]``, ``[label]``, ``[integer]``; a fact cites only
+facts before it, of the kind and on the space its step requires ``[earlier]``; a section's claim
+is ``{"lower": [fact, value], "upper": [fact, value]}``, either side optional ``[claim-shape]``.
+
 Values
 ------
 Integers are JSON integers (never ``true``, never ``1.0``); exact fractions are strings
 ``"p/q"`` in lowest terms with ``q >= 2``, written with ASCII digits and no leading zero;
-``"inf"`` is infinity where a kind allows it.  Numerator and denominator have at most
-``BITS + n + m`` bits ``[value-size]`` (:meth:`Context.number`): enough for the exact value
+``"inf"`` is infinity where a kind allows it ``[value-grammar]``.  Numerator and denominator
+have at most ``BITS + n + m`` bits, and the text at most the digits that allows, checked
+before it is converted ``[value-size]`` (:meth:`Context.number`): enough for the exact value
 of any double (1,075 bits), any sum of them along a play, and the dyadic values of the
 randomized recursion, whose denominators double at most once per row.  Each kind bounds
 its own integers further (an Ldim is at most ``n``).
@@ -44,7 +50,8 @@ when an instance is dropped that is a copy (equal or complementary on the space)
 kept, or when an instance's labels are flipped.  The checker requires:
 
 1. every instance splitting ``V`` is listed exactly once ``[map-cover]`` and is sent to an
-   instance ``z`` that splits ``W`` ``[map-target]``, with a flip 0 or 1 ``[map-entry]``;
+   instance ``z`` with a flip 0 or 1 ``[map-entry]`` (``z`` then splits ``W``, or 3 and 4 below
+   fail: the listed instance writes both letters on ``V``'s rows, a ``z`` constant on ``W`` one);
 2. every instance splitting ``W`` that is no ``z`` is a copy of some ``z`` on ``W``
    ``[map-copies]``;
 3. without a shift: on every row of ``V``, all instances sent to one ``z`` read the same
@@ -120,13 +127,27 @@ def class_hash(rows: list[str], domain: list) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def memory_needed(n: int, m: int, spaces: int) -> int:
-    """Bytes, about, that checking a class of ``n`` rows and ``m`` instances with ``spaces`` spaces holds.
+def memory_needed(n: int, m: int, width: int, spaces: int = 0) -> int:
+    """Bytes, about, that checking a class of ``n`` rows on ``m`` instances holds, beyond its text.
 
-    The rows and columns as numbers (a Python integer takes about 40 bytes besides its bits),
-    the text the columns are cut from (two copies of ``n * m`` characters) and the spaces.
+    ``width`` is the number of instances some row labels 1 (those from ``width`` on are all 0):
+    the columns up to it as numbers (a Python integer takes about 48 bytes besides its bits),
+    the text they are cut from (two copies of ``n * width`` characters), a pointer per
+    instance, and ``spaces`` sets of rows.
     """
-    return n * (40 + m // 8) + m * (48 + n // 8) + 2 * n * m + spaces * (48 + n // 8)
+    return 8 * m + width * (48 + n // 8) + 2 * n * width + spaces * (48 + n // 8)
+
+
+def _name(x: object) -> str:
+    """An instance's name as the checker compares it: its canonical JSON (``str`` of an integer is that)."""
+    return str(x) if type(x) is int else canonical_json(x)
+
+
+def _identity(cls: object) -> tuple | None:
+    """``(n, m, rows, domain as canonical texts)`` of a class section (None when it is not one)."""
+    if not isinstance(cls, dict) or not isinstance(cls.get("rows"), list) or not isinstance(cls.get("domain"), list):
+        return None
+    return cls.get("n_hypotheses"), cls.get("n_instances"), cls["rows"], [_name(x) for x in cls["domain"]]
 
 
 def _decimal(digits: str) -> int:
@@ -162,12 +183,14 @@ class Context:
         self.bits = BITS + n + m
         self.spaces: list[int] = []
         self.proven: dict[str, tuple] = {}
-        if memory is not None and memory_needed(n, m, 0) > memory:
+        self.rows = [self._row(i, r) for i, r in enumerate(rows)]  # no larger than their text
+        self.width = max(r.bit_length() for r in self.rows)  # every row labels the instances from here on 0
+        if memory is not None and memory_needed(n, m, self.width) > memory:
             raise UnreadableCertificate(f"class: checking a class of {n:,} rows and {m:,} instances needs about "
-                                        f"{memory_needed(n, m, 0):,} bytes, more than the {memory:,} the checker may use")
-        self.rows = [self._row(i, r) for i, r in enumerate(rows)]
-        names = [canonical_json(x) for x in domain]
-        if len(set(names)) != m:  # [class-domain]
+                                        f"{memory_needed(n, m, self.width):,} bytes, more than the {memory:,} the "
+                                        "checker may use")
+        names = [_name(x) for x in domain]
+        if len(set(names)) != len(names):  # [class-domain]
             raise self.fail("class", "the domain names an instance twice; expected distinct instances")
         if cls["sha256"] != class_hash(rows, domain):  # [class-hash]
             raise self.fail("class", "its sha256 does not match its rows and domain")
@@ -189,7 +212,7 @@ class Context:
 
     def _columns(self) -> list[int]:
         """The columns, by transposing the rows written in binary over the instances some row labels 1."""
-        width = max(r.bit_length() for r in self.rows)  # instances from ``width`` on: every row labels 0
+        width = self.width
         if width == 0:
             return [0] * self.m
         # in ``table``, row i's label of instance x is character i * width + x: column x is every width-th from x
@@ -203,33 +226,32 @@ class Context:
 
     def same_class(self, expected: object) -> None:
         """Refuse unless ``expected`` (a class section, as its writer writes it) is this class exactly."""
-        if not isinstance(expected, dict):
-            raise self.fail("class", "expected the class given as a class section")
-        n, m = expected.get("n_hypotheses"), expected.get("n_instances")
-        if (n, m) != (self.n, self.m):  # [class-same]
-            raise self.fail("class", f"the certificate speaks of another class: one of {self.n} hypotheses on "
-                                     f"{self.m} instances, not the {n} on {m} of the class given")
-        rows = expected.get("rows")
-        for i, (mine, theirs) in enumerate(zip(self.text_rows, rows or [])):
-            if mine != theirs:  # [class-same]
-                raise self.fail("class", f"the certificate speaks of another class: its row {i} is not row {i} "
-                                         "of the class given")
-        domain = [canonical_json(x) for x in expected.get("domain") or []]
-        for x, (mine, theirs) in enumerate(zip(self.domain, domain)):
-            if mine != theirs:  # [class-same]
-                raise self.fail("class", f"the certificate speaks of another class: its instance {x} is "
-                                         f"{brief(mine)}, not {brief(theirs)} as in the class given")
-        if len(rows or []) != self.n or len(domain) != self.m:  # [class-same]
-            raise self.fail("class", "the class given is malformed (its rows or domain do not match its shape)")
+        theirs = _identity(expected)
+        if theirs != (self.n, self.m, self.text_rows, self.domain):  # [class-same]
+            raise self.fail("class", f"the certificate speaks of another class: {self._difference(theirs)}")
+
+    def _difference(self, theirs: tuple | None) -> str:
+        """The first way the class given (its identity, None if malformed) differs from this one, in words."""
+        if theirs is None:
+            return "the class given is malformed"
+        n, m, rows, domain = theirs
+        if (n, m) != (self.n, self.m):
+            return f"one of {self.n} hypotheses on {self.m} instances, not the {n} on {m} of the class given"
+        i = next(i for i, (a, b) in enumerate(zip(self.text_rows + self.domain, rows + domain)) if a != b)
+        if i < self.n:
+            return f"its row {i} is not row {i} of the class given"
+        x = i - self.n
+        return f"its instance {x} is {brief(self.domain[x])}, not {brief(domain[x])} as in the class given"
 
     # ------------------------------------------------------------------ the spaces
     def read_spaces(self, table: object, memory: int | None = None) -> None:
         """Read the table of spaces (each a non-empty set of rows); see the module's docstring."""
         if not isinstance(table, list):
             raise self.fail("spaces", "expected a list of spaces")
-        if memory is not None and memory_needed(self.n, self.m, len(table)) > memory:
-            raise UnreadableCertificate(f"spaces: {len(table):,} spaces of {self.n:,} rows need about "
-                                        f"{memory_needed(self.n, self.m, len(table)):,} bytes with the class, "
+        need = memory_needed(self.n, self.m, self.width, len(table))
+        if memory is not None and need > memory:
+            raise UnreadableCertificate(f"spaces: {len(table):,} spaces of {self.n:,} rows need about {need:,} bytes "
+                                        "with the class, "
                                         f"more than the {memory:,} the checker may use")
         digits = max(1, -(-self.n // 4))
         for k, entry in enumerate(table):
@@ -238,12 +260,13 @@ class Context:
                 if len(entry) != 3 or type(entry[2]) is not int or entry[2] not in (0, 1):  # [space-part]
                     raise self.fail(where, "expected [space, instance, label 0/1]")
                 s = self.part(self.space(entry[0], where), self.instance(entry[1], where), entry[2])
-            elif isinstance(entry, str) and len(entry) <= digits and _HEX.fullmatch(entry):  # [space-hex]
+            else:
+                if not (isinstance(entry, str) and len(entry) <= digits and _HEX.fullmatch(entry)):  # [space-hex]
+                    raise self.fail(where, "expected a set of rows in lower-case hexadecimal or [space, instance, "
+                                           "label]")
                 s = int(entry, 16)
                 if s.bit_length() > self.n:  # [space-hex]
                     raise self.fail(where, f"names a row beyond the {self.n} of the class")
-            else:
-                raise self.fail(where, "expected a set of rows in lower-case hexadecimal or [space, instance, label]")
             if s == 0:  # [space-empty]
                 raise self.fail(where, "expected a non-empty set of rows")
             self.spaces.append(s)
@@ -257,7 +280,7 @@ class Context:
 
     def space(self, index: object, where: str) -> int:
         """The space at ``index`` of the table (an error naming ``where`` if there is none)."""
-        if type(index) is not int or not 0 <= index < len(self.spaces):
+        if type(index) is not int or not 0 <= index < len(self.spaces):  # [space-index]
             raise self.fail(where, f"expected the index of a space (0..{len(self.spaces) - 1}), got {brief(index)}")
         return self.spaces[index]
 
@@ -276,19 +299,19 @@ class Context:
 
     def instance(self, x: object, where: str) -> int:
         """``x`` if it is an instance of the class (an error naming ``where`` otherwise)."""
-        if type(x) is not int or not 0 <= x < self.m:
+        if type(x) is not int or not 0 <= x < self.m:  # [instance]
             raise self.fail(where, f"expected an instance 0..{self.m - 1}, got {brief(x)}")
         return x
 
     def label_of(self, y: object, where: str) -> int:
         """``y`` if it is a label, the integer 0 or 1 (an error naming ``where`` otherwise)."""
-        if type(y) is not int or y not in (0, 1):
+        if type(y) is not int or y not in (0, 1):  # [label]
             raise self.fail(where, f"expected a label 0 or 1, got {brief(y)}")
         return y
 
     def integer(self, value: object, where: str, low: int, high: int, what: str = "a value") -> int:
         """``value`` if it is a JSON integer in ``[low, high]`` (an error naming ``where`` otherwise)."""
-        if type(value) is not int or not low <= value <= high:
+        if type(value) is not int or not low <= value <= high:  # [integer]
             raise self.fail(where, f"expected {what}, an integer {low}..{high}, got {brief(value)}")
         return value
 
@@ -316,10 +339,10 @@ class Context:
         """The value of fact ``f``, which must be listed before this one (``len(seen)`` facts are) and be a
         ``kind`` fact on exactly ``space`` (any space when None); ``seen[k]`` is ``(space index, kind, value)``."""
         prefix = f"{what}: " if what else ""
-        if type(f) is not int or not 0 <= f < len(seen):
+        if type(f) is not int or not 0 <= f < len(seen):  # [earlier]
             raise self.fail(where, f"{prefix}expected the index of an earlier fact, got {brief(f)}")
         s, fkind, value = seen[f]
-        if fkind != kind or (space is not None and self.spaces[s] != space):
+        if fkind != kind or (space is not None and self.spaces[s] != space):  # [earlier]
             raise self.fail(where, f"{prefix}fact {f} is not a {kind!r} fact on that part of the space")
         return value
 
@@ -337,17 +360,22 @@ class Context:
             return value
         if infinite and value == "inf":
             return math.inf
-        if isinstance(value, str) and len(value) <= 2 * (self.bits // 3 + 2) + 2:  # [value-size]
-            m = _FRACTION.fullmatch(value)
-            if m and max(len(m.group(2)), len(m.group(3))) <= self.bits // 3 + 1:  # [value-size]
-                p, q = _decimal(m.group(2)), _decimal(m.group(3))
-                if max(p.bit_length(), q.bit_length()) > self.bits:  # [value-size]
-                    raise self.fail(where, f"the fraction has more than the {self.bits} bits any value of this "
-                                           "class needs")
-                if q >= 2 and math.gcd(p, q) == 1:  # [value-grammar]
-                    return Fraction(-p if m.group(1) else p, q)
-        raise self.fail(where, "expected an integer, a fraction 'p/q' in lowest terms (q >= 2)"
-                               f"{' or ' + repr('inf') if infinite else ''}, got {brief(value)}")
+        digits = self.bits // 3 + 1  # a number of b bits has at most 0.302 b + 1 decimal digits
+        if not isinstance(value, str) or len(value) > 2 * digits + 2:  # [value-size]
+            raise self._not_a_number(value, where, infinite)
+        m = _FRACTION.fullmatch(value)
+        if m is None:  # [value-grammar]
+            raise self._not_a_number(value, where, infinite)
+        p, q = _decimal(m.group(2)), _decimal(m.group(3))
+        if max(p.bit_length(), q.bit_length()) > self.bits:  # [value-size]
+            raise self.fail(where, f"the fraction has more than the {self.bits} bits any value of this class needs")
+        if q < 2 or math.gcd(p, q) != 1:  # [value-grammar]
+            raise self._not_a_number(value, where, infinite)
+        return Fraction(-p if m.group(1) else p, q)
+
+    def _not_a_number(self, value: object, where: str, infinite: bool) -> CertificateError:
+        return self.fail(where, "expected an integer, a fraction 'p/q' in lowest terms (q >= 2)"
+                                f"{' or ' + repr('inf') if infinite else ''}, got {brief(value)}")
 
     def claim(self, section: dict, name: str, seen: list, at_root=None, root: str = "on all rows") -> tuple:
         """A section's claimed ``(lower, upper)``, each naming a fact and its value (None where not claimed).
@@ -401,8 +429,6 @@ class Context:
             if not (isinstance(e, list) and len(e) == 3 and type(e[2]) is int and e[2] in (0, 1)):  # [map-entry]
                 raise self.fail(where, f"expected [instance, instance, flip 0/1], got {brief(e)}")
             x, z = self.instance(e[0], where), self.instance(e[1], where)
-            if z not in target:  # [map-target]
-                raise self.fail(where, f"instance {z} does not split the space mapped to")
             onto.setdefault(z, []).append((x, e[2]))
             listed.append(x)
         if sorted(listed) != self.splitting(V):  # [map-cover]

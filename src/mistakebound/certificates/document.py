@@ -144,11 +144,12 @@ def load(path: str | os.PathLike, *, memory: int | None = None) -> object:
     limit = document_limit(memory)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     fd = os.open(path, flags)  # O_NONBLOCK: opening a FIFO with no writer must not wait for one
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise UnreadableCertificate(f"{os.fspath(path)!r} is not a regular file; expected a certificate file "
+                                    "(.json or .json.gz)")
     with open(fd, "rb", closefd=True) as raw:
-        info = os.fstat(raw.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise UnreadableCertificate(f"{os.fspath(path)!r} is not a regular file; expected a certificate file "
-                                        "(.json or .json.gz)")
         if info.st_size > limit:
             raise UnreadableCertificate(f"{os.fspath(path)!r} holds {info.st_size:,} bytes, more than the "
                                         f"{limit:,} the checker reads (1/{DOCUMENT_SHARE} of the memory it may use)")

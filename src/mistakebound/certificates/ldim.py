@@ -65,7 +65,7 @@ def check(section: dict, ctx) -> tuple[int | None, int | None, dict]:
         value = ctx.integer(value, where, 0, ctx.n, "an Ldim")  # [fact-shape]
 
         def child(f, want_kind: str, want_space: int | None, what: str) -> int:
-            return ctx.earlier(seen, f, want_kind, want_space, where, what)  # [earlier]
+            return ctx.earlier(seen, f, want_kind, want_space, where, what)
 
         if isinstance(step, list) and step[:1] == ["map"]:
             if len(step) not in (3, 4):

@@ -84,7 +84,7 @@ def check(section: dict, ctx) -> tuple[Fraction | None, Fraction | None, dict]:
             value = Fraction(ctx.number(value, where))  # [fact-shape]
 
         def child(f, want_kind: str, want_space: int | None) -> Fraction:
-            return ctx.earlier(seen, f, want_kind, want_space, where)  # [earlier]
+            return ctx.earlier(seen, f, want_kind, want_space, where)
 
         if kind != "ldim" and isinstance(step, list) and step[:1] == ["map"]:
             if len(step) != 3:

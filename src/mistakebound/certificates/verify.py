@@ -72,7 +72,7 @@ if __package__:
     from . import ldim, randomized, vc, worst_case
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
-                           environment_memory, load, parse_size)
+                           environment_memory, load, parse_json, parse_size)
 else:  # run as a program (python -I -S verify.py): the other modules are this file's neighbours
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import ldim  # type: ignore[no-redef]
@@ -81,10 +81,10 @@ else:  # run as a program (python -I -S verify.py): the other modules are this f
     import worst_case  # type: ignore[no-redef]
     from context import Context, brief, class_hash  # type: ignore[no-redef]
     from document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError,  # type: ignore[no-redef]
-                          UnreadableCertificate, environment_memory, load, parse_size)
+                          UnreadableCertificate, environment_memory, load, parse_json, parse_size)
 
 __all__ = ["FORMAT", "KINDS", "VERSION", "CertificateError", "Context", "Proven", "UnreadableCertificate", "check",
-           "check_file", "class_hash", "describe", "load", "main", "statement"]
+           "check_file", "class_hash", "describe", "load", "main", "parse_json", "statement"]
 
 #: The kinds of result this version checks, and the module that checks each.
 KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized}

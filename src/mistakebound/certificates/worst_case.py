@@ -52,10 +52,11 @@ earlier ``ge`` fact and the smallest of an earlier ``le`` fact there, so a step 
 * ``ge v null``, ``v <= 0`` ``[ge-zero]``: gains are never negative.
 * ``ge v [x, y]``: the move is legal and recorded, and its gain plus the child's ``ge`` value
   is at least ``v`` ``[ge-value]``: the adversary plays the move, then the child's line.
-* ``ge "inf" ["cycle", [[x, y], ...]]``, only without a horizon ``[cycle-horizon]``: the
-  moves, legal and recorded in turn, come back to the position with a positive total gain
-  ``[cycle-back]``; the table's behaviour depends only on the position, so repeating the
-  moves is a play and gains without bound.
+* ``ge "inf" ["cycle", [[x, y], ...]]``: the moves, legal and recorded in turn, come back to
+  the position, rounds included, with a positive total gain ``[cycle-back]``; the table's
+  behaviour depends only on the position, so repeating the moves is a play and gains
+  without bound.  (With a horizon the rounds left fall with every move, so no cycle comes
+  back: only a game without one can be worth infinity.)
 * ``le v null``, ``v`` finite and ``>= 0`` ``[le-finite]``: every legal move but the no-ops
   ``[le-noop]`` gains, plus the child's ``le`` value (which must exist), at most ``v``
   ``[le-value]``.  By induction on the length ``k`` of a play from the position: length 0 gains
@@ -89,8 +90,8 @@ _HEX = re.compile(r"0|[1-9a-f][0-9a-f]*")
 
 def _states(states: object, ctx) -> tuple[list, dict]:
     """Each state's predictions (a list of numbers or None) and the transitions ``(s, x, y) -> t``."""
-    if not isinstance(states, list) or not states:  # [state-shape]
-        raise ctx.fail("worst-case states", "expected a non-empty list of [predictions, transitions, stay]")
+    if not isinstance(states, list):  # [state-shape]
+        raise ctx.fail("worst-case states", "expected a list of [predictions, transitions, stay]")
     preds, nxt = [], {}
     for s, entry in enumerate(states):
         where = f"worst-case state {s}"
@@ -189,15 +190,13 @@ def check(section: dict, ctx) -> tuple:
             if value > 0:  # [ge-zero]
                 raise ctx.fail(where, f"ge {value} needs a step")
         elif kind == "ge" and isinstance(step, list) and step[:1] == ["cycle"]:
-            if r is not None:  # [cycle-horizon]
-                raise ctx.fail(where, "a cycle proves an infinite value only without a horizon")
             if len(step) != 2 or not isinstance(step[1], list) or not step[1]:
                 raise ctx.fail(where, "expected ['cycle', [[x, y], ...]]")
             pos, total = (V, s, r), 0
             for mv in step[1]:
-                if not (isinstance(mv, list) and len(mv) == 2):
-                    raise ctx.fail(where, f"expected a move [x, y], got {ctx.brief(mv)}")
-                gain, pos = move(where, pos[0], pos[1], None, *mv)
+                if pos is None or not (isinstance(mv, list) and len(mv) == 2):
+                    raise ctx.fail(where, f"expected a move [x, y] from a position, got {ctx.brief(mv)}")
+                gain, pos = move(where, *pos, *mv)
                 total += gain
             if pos != (V, s, r) or total <= 0:  # [cycle-back]
                 raise ctx.fail(where, "the cycle must come back to its position with a positive gain")
