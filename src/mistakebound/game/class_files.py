@@ -120,7 +120,7 @@ from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.validation import brief, check_flag, check_int
 from mistakebound.game.classes import MAX_ENTRIES
-from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
+from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass, first_bad_entry
 
 __all__ = [
     "load_class",
@@ -352,24 +352,11 @@ def read_npy_matrix(path: str | os.PathLike, max_bytes: int | None = DEFAULT_MAX
     return _read_npy(path, max_bytes, _check_file(path, max_bytes))
 
 
-def _first_bad_entry(arr: np.ndarray) -> tuple[int, int] | None:
-    """The (row, column) of the first entry of ``arr`` that is not 0 or 1, or None."""
-    if arr.size == 0 or arr.dtype.kind == "b":
-        return None
-    if arr.dtype.kind in "iu" and arr.min() >= 0 and arr.max() <= 1:
-        return None
-    bad = ~((arr == 0) | (arr == 1))
-    if not bad.any():
-        return None
-    i, j = np.argwhere(bad)[0]
-    return int(i), int(j)
-
-
 def _npy_class(path: Path, max_bytes: int | None, size: int) -> HypothesisClass:
     arr = _read_npy(path, max_bytes, size)
     if arr.shape[0] == 0:
         raise _refuse(path, f"holds a matrix of shape {arr.shape}", "at least one hypothesis (row)", InvalidClassError)
-    bad = _first_bad_entry(arr)
+    bad = first_bad_entry(arr)
     if bad is not None:
         i, j = bad
         raise _refuse(path, f"row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1",

@@ -36,19 +36,53 @@ from attrs import field, frozen
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 
-__all__ = ["COUNTED_FROM_1", "HypothesisClass", "require_class"]
+__all__ = [
+    "COUNTED_FROM_1",
+    "HypothesisClass",
+    "first_bad_entry",
+    "require_class",
+]
 
 #: How every message that names a row or a column of a class's table counts them: from 1,
 #: as a spreadsheet or a text editor does (``matrix[i, j]`` is row ``i + 1``, column ``j + 1``).
 COUNTED_FROM_1 = "rows and columns counted from 1"
 
 
+def first_bad_entry(arr: np.ndarray) -> tuple[int, int] | None:
+    """The (row, column) of the first entry of the 2-D ``arr`` that is not 0 or 1, or None.
+
+    Vectorised and without a copy when every entry is 0 or 1 in an integer or boolean
+    array (a minimum and a maximum); the entries are compared one by one only otherwise.
+
+    Examples
+    --------
+    >>> first_bad_entry(np.array([[0, 1], [1, 1]], dtype=np.uint8)) is None
+    True
+    >>> first_bad_entry(np.array([[0, 1.0], [0.5, 1]]))
+    (1, 0)
+    """
+    if arr.size == 0 or arr.dtype.kind == "b":
+        return None
+    if arr.dtype.kind in "iu" and arr.max() <= 1 and (arr.dtype.kind == "u" or arr.min() >= 0):
+        return None
+    bad = ~((arr == 0) | (arr == 1))
+    if not bad.any():
+        return None
+    i, j = np.argwhere(bad)[0]
+    return int(i), int(j)
+
+
 def _validate_matrix(matrix: Any) -> np.ndarray:
-    """Turn ``matrix`` into a read-only 2-D uint8 array of 0/1, or raise."""
+    """Turn ``matrix`` into a read-only 2-D uint8 array of 0/1, or raise.
+
+    A sealed matrix (:func:`_is_sealed`, C-contiguous) is checked and kept as it is, with
+    no copy; anything else is checked and copied into a sealed array.
+    """
     if isinstance(matrix, HypothesisClass):
         return matrix.matrix
+    sealed = _is_sealed(matrix) and matrix.flags.c_contiguous
     try:
-        arr = np.asarray(matrix)
+        arr = matrix if sealed else np.asarray(matrix)
     except (ValueError, TypeError) as exc:
         raise InvalidClassError(
             f"matrix: expected a rectangular 2-D array of 0/1, got a ragged or non-numeric input ({exc})"
@@ -61,16 +95,20 @@ def _validate_matrix(matrix: Any) -> np.ndarray:
         raise InvalidClassError(f"matrix: expected a 2-D array (hypotheses x instances), got {arr.ndim}-D shape {arr.shape}")
     if arr.shape[0] == 0:
         raise InvalidClassError("matrix: expected at least one hypothesis (row), got 0 rows")
-    bad = ~((arr == 0) | (arr == 1))
-    if bad.any():
-        i, j = (int(v) for v in np.argwhere(bad)[0])
+    bad = first_bad_entry(arr)
+    if bad is not None:
+        i, j = bad
         raise InvalidClassError(f"matrix: row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1; expected "
                                 f"every entry to be 0 or 1 ({COUNTED_FROM_1}: matrix[{i}, {j}])")
-    return _sealed(np.ascontiguousarray(arr, dtype=np.uint8))
+    return arr if sealed else _sealed(np.ascontiguousarray(arr, dtype=np.uint8))
 
 
 def _is_sealed(a: Any) -> bool:
-    """Whether ``a`` is a read-only uint8 2-D array whose memory belongs to an immutable ``bytes``."""
+    """Whether ``a`` is a read-only uint8 2-D array whose memory belongs to an immutable ``bytes``.
+
+    Sealed is not valid: :func:`_validate_matrix` still checks the entries and the shape
+    of a sealed array (without copying it).
+    """
     if not isinstance(a, np.ndarray) or a.dtype != np.uint8 or a.ndim != 2 or a.flags.writeable:
         return False
     base = a.base
@@ -88,9 +126,22 @@ def _sealed(a: np.ndarray) -> np.ndarray:
     return sealed
 
 
-def _matrix_field(matrix: Any) -> np.ndarray:
-    """The converter of :attr:`HypothesisClass.matrix`: a sealed matrix as it is, anything else validated and sealed."""
-    return matrix if _is_sealed(matrix) else _validate_matrix(matrix)
+def _names_field(names: Any) -> tuple | None:
+    """The converter of :attr:`HypothesisClass.names`: None, or a tuple of ``str`` (each name ``str()``-ed)."""
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise InvalidClassError(
+            f"names: expected a sequence of strings, one per row, got {type(names).__name__} {names!r}"
+        )
+    return tuple(str(n) for n in names)
+
+
+def _name_field(name: Any) -> str | None:
+    """The converter of :attr:`HypothesisClass.name`: None or a ``str``, else raise."""
+    if name is not None and not isinstance(name, str):
+        raise InvalidClassError(f"name: expected a string or None, got {name!r} of type {type(name).__name__}")
+    return name
 
 
 def _python_scalar(x: Any) -> Any:
@@ -153,25 +204,51 @@ class HypothesisClass:
     """An immutable finite hypothesis class over a finite domain.
 
     Build one with :meth:`from_matrix` or :meth:`from_functions`, or take one from
-    :mod:`mistakebound.game.classes`.
+    :mod:`mistakebound.game.classes`.  Every way of building one (those, :meth:`restrict`,
+    unpickling, and this constructor called directly) checks what :meth:`from_matrix`
+    documents; a matrix the class already owns (read-only ``uint8`` over a ``bytes``) is
+    checked without a copy.
 
     Parameters
     ----------
-    domain : tuple
-        The instances, distinct and hashable; ``domain[j]`` labels column ``j``.
-    matrix : numpy.ndarray
-        Read-only ``uint8`` array of shape ``(n_hypotheses, n_instances)`` holding 0/1,
-        owned by the class through an immutable buffer (it cannot be made writable).
-    names : tuple of str or None
-        Optional names of the hypotheses, one per row.
+    domain : iterable of hashable
+        The instances, distinct and hashable, one per column; ``domain[j]`` labels column
+        ``j``.  Kept as a tuple (numpy scalars as Python values).
+    matrix : array_like
+        The 0/1 table of shape ``(n_hypotheses, n_instances)``; kept as a read-only
+        ``uint8`` array owned by the class through an immutable buffer (it cannot be made
+        writable).
+    names : sequence of str or None
+        Optional names of the hypotheses, one per row (kept as a tuple of ``str``).
     name : str or None
         Optional name of the class itself, e.g. ``"thresholds(8)"``.
+
+    Raises
+    ------
+    InvalidClassError
+        As :meth:`from_matrix`; the message names the parameter.
+
+    Examples
+    --------
+    >>> HypothesisClass(domain=("a",), matrix=[[0, 1]])
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidClassError: domain: has 1 instances but the matrix has 2 columns; they must match
     """
 
     domain: tuple
-    matrix: np.ndarray = field(repr=False, converter=_matrix_field)
-    names: tuple | None = field(default=None, repr=False)
-    name: str | None = None
+    matrix: np.ndarray = field(repr=False, converter=_validate_matrix)
+    names: tuple | None = field(default=None, repr=False, converter=_names_field)
+    name: str | None = field(default=None, converter=_name_field)
+
+    def __attrs_post_init__(self) -> None:
+        # every constructor comes here (from_matrix, restrict, unpickling, a direct call): the
+        # domain is checked against the matrix it labels, and the names against its rows
+        object.__setattr__(self, "domain", _validate_domain(self.domain, self.matrix.shape[1]))
+        if self.names is not None and len(self.names) != self.matrix.shape[0]:
+            raise InvalidClassError(
+                f"names: got {len(self.names)} names for {self.matrix.shape[0]} hypotheses; give one name per row"
+            )
 
     # ----------------------------------------------------------- constructors
     @classmethod
@@ -209,21 +286,9 @@ class HypothesisClass:
         >>> H.domain
         (0, 1, 2)
         """
-        arr = _validate_matrix(matrix)
-        dom = tuple(range(arr.shape[1])) if domain is None else _validate_domain(domain, arr.shape[1])
-        if name is not None and not isinstance(name, str):
-            raise InvalidClassError(f"name: expected a string or None, got {name!r} of type {type(name).__name__}")
-        if names is not None:
-            if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
-                raise InvalidClassError(
-                    f"names: expected a sequence of strings, one per row, got {type(names).__name__} {names!r}"
-                )
-            names = tuple(str(n) for n in names)
-            if len(names) != arr.shape[0]:
-                raise InvalidClassError(
-                    f"names: got {len(names)} names for {arr.shape[0]} hypotheses; give one name per row"
-                )
-        return cls(domain=dom, matrix=arr, names=names, name=name)
+        arr = _validate_matrix(matrix)  # sealed: the constructor checks it again without a copy
+        return cls(domain=tuple(range(arr.shape[1])) if domain is None else domain, matrix=arr, names=names,
+                   name=name)
 
     @classmethod
     def from_functions(
@@ -409,7 +474,7 @@ class HypothesisClass:
                 f"rows: indices must lie in [0, {self.n_hypotheses - 1}], got {idx.min()}..{idx.max()}"
             )
         names = None if self.names is None else tuple(self.names[i] for i in idx)
-        return HypothesisClass.from_matrix(self.matrix[idx], self.domain, names, name=None)
+        return HypothesisClass(domain=self.domain, matrix=_sealed(self.matrix[idx]), names=names)
 
     def _row_indices(self, rows: Any) -> np.ndarray:
         """Row indices from a bitset (a non-negative int) or an iterable of integers, or raise."""
@@ -466,8 +531,13 @@ class HypothesisClass:
 
 
 def _rebuild(domain: tuple, data: bytes, shape: tuple, names: tuple | None, name: str | None) -> HypothesisClass:
-    """Unpickle a :class:`HypothesisClass` (its matrix over the pickled bytes, not copied)."""
-    matrix = np.frombuffer(data, dtype=np.uint8).reshape(shape) if isinstance(data, bytes) else data
+    """Unpickle a :class:`HypothesisClass` (its matrix over the pickled bytes, not copied; validated as every class is)."""
+    matrix = data
+    if isinstance(data, bytes):
+        try:
+            matrix = np.frombuffer(data, dtype=np.uint8).reshape(shape)
+        except (ValueError, TypeError) as exc:
+            raise InvalidClassError(f"matrix: {len(data)} bytes cannot be a table of shape {shape!r} ({exc})") from None
     return HypothesisClass(domain=domain, matrix=matrix, names=names, name=name)
 
 
