@@ -509,6 +509,24 @@ def test_power_set_17_is_searched_unless_the_memory_budget_refuses_it(capsys, mo
                           "(the MISTAKEBOUND_MEMORY_LIMIT budget); too large for this machine: give a smaller d")
 
 
+def test_a_class_file_of_too_many_rows_is_refused_at_once_in_one_line(capsys, tmp_path):
+    """Issue 21: a 128-byte .npy declaring shape (10**13, 0) (no data to miss) was a class of 10^13 hypotheses."""
+    import io
+
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "|u1", "fortran_order": False, "shape": (10**13, 0)})
+    path = tmp_path / "many.npy"
+    path.write_bytes(header.getvalue())
+    assert path.stat().st_size == 128
+    for argv in (["ldim", str(path)], ["worst-case", "halving", str(path)],
+                 ["play", "halving", "binary-search-threshold", str(path), "--quiet"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "", (argv, code, out)
+        assert_one_line_error(err, f"path: {str(path)!r}: a matrix of shape (10000000000000, 0) (uint8)",
+                              "a 10,000,000,000,000 x 0 table: 0 entries", "needs about",
+                              "expected a smaller file (or more memory)")
+
+
 # ------------------------------------------------------------- exit codes, output files
 SHORT_GAME = ["play", "halving", "binary-search-threshold", "thresholds:7", "--quiet"]
 

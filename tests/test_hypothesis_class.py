@@ -428,3 +428,14 @@ def test_every_constructor_gives_a_valid_class_or_names_the_bad_parameter(data, 
     assert H.name is None or isinstance(H.name, str)
     assert not H.matrix.flags.writeable
 
+
+def test_a_class_of_many_rows_and_no_instances_is_refused_before_it_is_built():
+    """No entries, but a class of 10^13 rows: every constructor checks the shape against the memory budget."""
+    from mistakebound.foundations.errors import InsufficientMemoryError
+
+    empty = np.zeros((10**13, 0), dtype=np.uint8)  # numpy allocates nothing for it
+    for build in (lambda: HypothesisClass.from_matrix(empty),
+                  lambda: HypothesisClass(domain=(), matrix=_sealed_array(b"", (10**13, 0)))):
+        with pytest.raises(InsufficientMemoryError, match=r"^matrix: the class, a 10,000,000,000,000 x 0 table: "
+                                                          r"0 entries .* needs about .*; expected a smaller class$"):
+            build()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import sys
 import types
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
@@ -35,17 +36,147 @@ from attrs import field, frozen
 
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
+from mistakebound.foundations.memory import require_memory
 
 __all__ = [
+    "BYTES_PER_COLUMN",
+    "BYTES_PER_DISTINCT_ROW",
+    "BYTES_PER_ENTRY",
+    "BYTES_PER_ROW",
     "COUNTED_FROM_1",
     "HypothesisClass",
+    "MAX_ENTRIES",
+    "SMALL_CLASS_BYTES",
+    "class_memory",
     "first_bad_entry",
     "require_class",
+    "require_class_memory",
+    "table_text",
 ]
 
 #: How every message that names a row or a column of a class's table counts them: from 1,
 #: as a spreadsheet or a text editor does (``matrix[i, j]`` is row ``i + 1``, column ``j + 1``).
 COUNTED_FROM_1 = "rows and columns counted from 1"
+
+
+#: The most entries a table can have: numpy's limit on an array's size on this machine
+#: (``sys.maxsize``), not a policy.  Below it, :func:`require_class_memory` alone decides.
+MAX_ENTRIES = sys.maxsize
+#: Bytes per entry of a class's table: the uint8 table itself and, while it is built or its
+#: bitsets are packed, up to two bytes more (the copy that is sealed, the boolean arrays of
+#: the 0/1 check of a float table, the padded copy of :func:`columns_to_masks`).
+BYTES_PER_ENTRY = 3
+#: Bytes per hypothesis besides its entries: its name (a short ``str`` and its slots) and
+#: the int64 group :meth:`HypothesisClass.distinct_rows` gives every row.
+BYTES_PER_ROW = 100
+#: Bytes per distinct row, of which a class has at most ``min(n, 2**m)``: the key, the dict
+#: slot and the representative :meth:`HypothesisClass.distinct_rows` keeps for it.
+BYTES_PER_DISTINCT_ROW = 160
+#: Bytes per instance besides its entries: the instance, its slot in the domain and in the
+#: index of the domain, and the header of its bitset.
+BYTES_PER_COLUMN = 200
+#: A class estimated to need at most this many bytes is built without reading the memory
+#: budget (reading it takes about 0.1 ms, more than building such a class).
+SMALL_CLASS_BYTES = 1 << 20
+
+
+def class_memory(n_hypotheses: int, n_instances: int, *, table: bool = True) -> int:
+    """Bytes a class of ``n_hypotheses`` x ``n_instances`` takes, with what the package builds for any class.
+
+    The table (``n * m`` bytes, and the copies made while it is built:
+    :data:`BYTES_PER_ENTRY` per entry), the bitsets (:attr:`HypothesisClass.column_masks`,
+    ``n`` bits per instance, and the rows packed into bits by
+    :meth:`HypothesisClass.distinct_rows`), :data:`BYTES_PER_ROW` per hypothesis,
+    :data:`BYTES_PER_DISTINCT_ROW` per distinct row (at most ``min(n, 2**m)``) and
+    :data:`BYTES_PER_COLUMN` per instance.  A class without instances still costs its rows.
+
+    Parameters
+    ----------
+    n_hypotheses, n_instances : int
+        The shape of the table (rows, columns), each >= 0.
+    table : bool
+        Count the table and its 0/1 check (False: for a table already built and sealed,
+        which the class keeps as it is).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> class_memory(8, 8) == 3 * 64 + (8 + 2 * 8) + 100 * 8 + 160 * 8 + 200 * 8
+    True
+    >>> class_memory(10**13, 0) >= 10**15  # no entries, but a group and a name per row
+    True
+    """
+    n, m = int(n_hypotheses), int(n_instances)
+    distinct = n if m >= n.bit_length() else min(n, 2**m)
+    return ((BYTES_PER_ENTRY * n * m if table else 0)
+            + m * ((n + 7) // 8) + 2 * n * ((m + 7) // 8)
+            + BYTES_PER_ROW * n + BYTES_PER_DISTINCT_ROW * distinct + BYTES_PER_COLUMN * m)
+
+
+def table_text(n_hypotheses: int, n_instances: int) -> str:
+    """``a 8 x 3 table: 24 entries (2.24e-08 GiB as uint8)``: a class's size in every message about it.
+
+    Examples
+    --------
+    >>> table_text(131072, 17)
+    'a 131,072 x 17 table: 2,228,224 entries (0.00208 GiB as uint8)'
+    """
+    entries = n_hypotheses * n_instances
+    return f"a {n_hypotheses:,} x {n_instances:,} table: {entries:,} entries ({entries / 2**30:.3g} GiB as uint8)"
+
+
+def require_class_memory(n_hypotheses: int, n_instances: int, *, parameter: str, what: str, advice: str,
+                         extra: int = 0, table: bool = True) -> None:
+    """Refuse, before it is built, a class that no array can hold or the memory available cannot take.
+
+    The one check of a class's size, whatever builds it (the zoo, a class file, a
+    constructor): more than :data:`MAX_ENTRIES` entries, or :func:`class_memory` (plus
+    ``extra``) more than :func:`~mistakebound.foundations.memory.require_memory` allows
+    (free memory, cgroup, ``ulimit -v``, ``MISTAKEBOUND_MEMORY_LIMIT``).
+
+    Parameters
+    ----------
+    n_hypotheses, n_instances : int
+        The shape of the class.
+    parameter : str
+        What makes the class this large (named first in the message).
+    what : str
+        The class in words (``"power_set(17)"``, ``"'H.npy'"``); the message adds its size.
+    advice : str
+        What the user can do instead.
+    extra : int
+        Bytes the caller needs besides the class (a file's own array, say).
+    table : bool
+        As for :func:`class_memory`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For more entries than an array can hold.
+    InsufficientMemoryError
+        For more memory than is available.
+
+    Examples
+    --------
+    >>> require_class_memory(8, 3, parameter="N", what="thresholds(7)", advice="give a smaller N")
+    >>> require_class_memory(10**13, 0, parameter="path", what="'H.npy'",
+    ...                      advice="expected a smaller file")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InsufficientMemoryError: path: 'H.npy', a 10,000,000,000,000 x 0 table: 0 entries (0 GiB as uint8) with the arrays and bitsets every class builds per row and column, needs about ...; expected a smaller file
+    """
+    size = table_text(n_hypotheses, n_instances)
+    if n_hypotheses * n_instances > MAX_ENTRIES:
+        raise InvalidArgumentError(
+            f"{parameter}: {what} is too large; it would need {size}, more than an array can hold on this "
+            f"machine ({MAX_ENTRIES:,} entries); {advice}"
+        )
+    require_memory(class_memory(n_hypotheses, n_instances, table=table) + extra, parameter=parameter,
+                   what=f"{what}, {size} with the arrays and bitsets every class builds per row and column,",
+                   advice=advice)
 
 
 def first_bad_entry(arr: np.ndarray) -> tuple[int, int] | None:
@@ -76,7 +207,9 @@ def _validate_matrix(matrix: Any) -> np.ndarray:
     """Turn ``matrix`` into a read-only 2-D uint8 array of 0/1, or raise.
 
     A sealed matrix (:func:`_is_sealed`, C-contiguous) is checked and kept as it is, with
-    no copy; anything else is checked and copied into a sealed array.
+    no copy; anything else is checked and copied into a sealed array.  Either way the
+    shape is checked against :func:`require_class_memory` when the class is not small
+    (:data:`SMALL_CLASS_BYTES`).
     """
     if isinstance(matrix, HypothesisClass):
         return matrix.matrix
@@ -95,6 +228,10 @@ def _validate_matrix(matrix: Any) -> np.ndarray:
         raise InvalidClassError(f"matrix: expected a 2-D array (hypotheses x instances), got {arr.ndim}-D shape {arr.shape}")
     if arr.shape[0] == 0:
         raise InvalidClassError("matrix: expected at least one hypothesis (row), got 0 rows")
+    n, m = arr.shape
+    if class_memory(n, m, table=not sealed) > SMALL_CLASS_BYTES:
+        require_class_memory(n, m, parameter="matrix", what="the class", table=not sealed,
+                             advice="expected a smaller class")
     bad = first_bad_entry(arr)
     if bad is not None:
         i, j = bad
@@ -227,6 +364,8 @@ class HypothesisClass:
     ------
     InvalidClassError
         As :meth:`from_matrix`; the message names the parameter.
+    InsufficientMemoryError
+        As :meth:`from_matrix`.
 
     Examples
     --------
@@ -279,6 +418,9 @@ class HypothesisClass:
             For ragged, non-2-D, empty or non-0/1 input, a domain whose length does not
             match the number of columns, duplicate or unhashable instances, or names
             whose number does not match the number of rows.
+        InsufficientMemoryError
+            For a shape whose class the memory cannot take, before it is built
+            (:func:`require_class_memory`; a class without instances still costs its rows).
 
         Examples
         --------
