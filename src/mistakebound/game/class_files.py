@@ -120,6 +120,7 @@ import numpy as np
 from mistakebound.foundations import json_format as jf
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, InvalidClassError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import brief, check_flag, check_int
 from mistakebound.game.hypothesis_class import (
     COUNTED_FROM_1,
@@ -151,13 +152,9 @@ _EXPECTED_SUFFIX = "a file ending in .npy or .csv (a 0/1 matrix) or .json (a sav
 
 
 # ------------------------------------------------------------------------ messages
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
 def _refuse(path: Path, problem: str, expected: str, error: type = InvalidArgumentError) -> InvalidArgumentError:
     """The error ``path: 'FILE': PROBLEM; expected EXPECTED``, on one line."""
-    return error(_one_line(f"path: {str(path)!r}: {problem}; expected {expected}"))
+    return error(one_line(f"path: {str(path)!r}: {problem}; expected {expected}"))
 
 
 def _as_path(path: Any) -> Path:
@@ -1267,7 +1264,7 @@ def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_B
     try:
         return class_from_json(raw)
     except InvalidArgumentError as exc:
-        raise type(exc)(_one_line(f"path: {str(path)!r}: {exc}")) from None
+        raise type(exc)(one_line(f"path: {str(path)!r}: {exc}")) from None
     except InsufficientMemoryError as exc:
-        raise InsufficientMemoryError(_one_line(f"path: {str(path)!r}: {exc}"), needed=exc.needed,
+        raise InsufficientMemoryError(one_line(f"path: {str(path)!r}: {exc}"), needed=exc.needed,
                                       available=exc.available) from None

@@ -37,6 +37,7 @@ from attrs import field, frozen
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 from mistakebound.foundations.memory import require_memory
+from mistakebound.foundations.text import printable
 
 __all__ = [
     "BYTES_PER_COLUMN",
@@ -543,8 +544,16 @@ class HypothesisClass:
         )
 
     def describe(self) -> str:
-        """A short human-readable name: the class name or its shape."""
-        return self.name or f"class({self.n_hypotheses}x{self.n_instances})"
+        """A short human-readable name, on one line: the class name (control characters escaped) or its shape.
+
+        Examples
+        --------
+        >>> print(HypothesisClass.from_matrix([[0]], name="x\\nLdim = 99").describe())
+        x\\nLdim = 99
+        >>> HypothesisClass.from_matrix([[0, 1]]).describe()
+        'class(1x2)'
+        """
+        return printable(self.name) if self.name else f"class({self.n_hypotheses}x{self.n_instances})"
 
     @functools.cached_property
     def _index(self) -> types.MappingProxyType:
@@ -578,8 +587,18 @@ class HypothesisClass:
         return int(self.matrix[hypothesis, self.index_of(x)])
 
     def hypothesis_name(self, i: int) -> str:
-        """The name of hypothesis ``i`` (``"h{i}"`` when the class has no names)."""
-        return self.names[i] if self.names is not None else f"h{i}"
+        """The name of hypothesis ``i`` on one line, control characters escaped (``"h{i}"`` when the class has
+        no names; :attr:`names` keeps them as given).
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[0], [1]], names=["f\\tg", "h"])
+        >>> print(H.hypothesis_name(0))
+        f\\tg
+        >>> H.hypothesis_name(1)
+        'h'
+        """
+        return printable(self.names[i]) if self.names is not None else f"h{i}"
 
     # ----------------------------------------------------------- bitset view
     @functools.cached_property
