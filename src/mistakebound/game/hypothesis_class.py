@@ -272,6 +272,8 @@ def _names_field(names: Any) -> tuple | None:
         raise InvalidClassError(
             f"names: expected a sequence of strings, one per row, got {type(names).__name__} {names!r}"
         )
+    if type(names) is tuple and set(map(type, names)) <= {str}:  # already what the class keeps: checked in C
+        return names
     return tuple(str(n) for n in names)
 
 
