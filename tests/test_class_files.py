@@ -519,7 +519,7 @@ def test_float_cells_in_a_later_block_are_read_by_their_text(tmp_path, monkeypat
 
 def test_a_csv_that_cannot_fit_in_memory_is_refused_before_allocating(tmp_path, monkeypatch):
     path = write(tmp_path, "m.csv", "0,1,0,1\n" * 400_000)  # 1.6 million entries: a 1.6 MB matrix
-    limits = {"system": 3_000_000, "cgroup": None, "address space": None, "environment": None}
+    limits = {"system": 40_000_000, "cgroup": None, "address space": None, "environment": None}
     monkeypatch.setattr(memory, "memory_limits", lambda: dict(limits))  # the one budget, read by require_memory
     monkeypatch.setattr(class_files, "_BLOCK", 1 << 16)
     tracemalloc.start()
@@ -530,12 +530,17 @@ def test_a_csv_that_cannot_fit_in_memory_is_refused_before_allocating(tmp_path, 
     finally:
         tracemalloc.stop()
     message = str(info.value)
-    assert message.startswith(f"path: {str(path)!r}: a matrix of up to 400,000 rows x 4 columns (the rows read and "
-                              "the class's copy) needs about 3.1 MiB, but only 2.9 MiB of memory is available"), message
+    assert message.startswith(f"path: {str(path)!r}: a matrix of up to 400,000 rows x 4 columns and the class made "
+                              "of it, a 400,000 x 4 table: 1,600,000 entries"), message
+    assert "needs about 45.2 MiB, but only 38.1 MiB of memory is available" in message, message
     assert message.endswith("expected a smaller file (or more memory)"), message
-    assert (info.value.needed, info.value.available) == (3_200_000, 3_000_000)
+    # the rows read (1 byte an entry), and the class: 3 bytes an entry while it is built, 400,000 x 4 bits of
+    # column bitsets, 2 x 400,000 bytes of rows packed into bits, 100 bytes a row, 160 bytes for each of the
+    # 2^4 distinct rows there can be, 200 bytes a column
+    needed = 1_600_000 + 3 * 1_600_000 + 4 * 50_000 + 2 * 400_000 + 100 * 400_000 + 160 * 16 + 200 * 4
+    assert (info.value.needed, info.value.available) == (needed, 40_000_000)
     assert peak < 400_000, peak  # a block of the file at most, never the matrix
-    limits["system"] = 4_000_000
+    limits["system"] = 50_000_000
     assert load_class(path).matrix.shape == (400_000, 4)
 
 
@@ -546,8 +551,12 @@ def test_an_npy_that_cannot_fit_in_memory_is_refused_before_loading(tmp_path, mo
     monkeypatch.setattr(memory, "memory_limits", lambda: dict(limits))
     monkeypatch.setattr(np, "load", lambda *a, **k: pytest.fail("loaded before the memory check"))
     with pytest.raises(mistakebound.errors.InsufficientMemoryError, match=r"^path: '.*m\.npy': a matrix of shape "
-                       r"\(1000, 100\) \(float64\) and the class's 0/1 copy needs about 0\.9 MiB"):
+                       r"\(1000, 100\) \(float64\) and the class made of it, a 1,000 x 100 table: 100,000 entries "
+                       r".* needs about 1\.4 MiB") as info:
         load_class(path)
+    # the floats, and the class: 3 bytes an entry while it is built, 1,000 bits a column, 13 bytes a row packed into
+    # bits (twice), 100 bytes a row, 160 bytes a distinct row (all may be), 200 bytes a column
+    assert info.value.needed == 800_000 + 3 * 100_000 + 100 * 125 + 2 * 1000 * 13 + 100 * 1000 + 160 * 1000 + 200 * 100
     monkeypatch.undo()
     assert load_class(path).matrix.shape == (1000, 100)
 
@@ -712,6 +721,66 @@ def test_npy_header_claiming_a_huge_matrix_is_refused_before_allocation(tmp_path
             tracemalloc.stop()
         assert says in message, message
         assert peak < 1024 * 1024, peak
+
+
+def _limits(monkeypatch, available: int) -> None:
+    """The one memory budget, as require_memory reads it, set to ``available`` bytes."""
+    limits = {"system": available, "cgroup": None, "address space": None, "environment": None}
+    monkeypatch.setattr(memory, "memory_limits", lambda: dict(limits))
+
+
+def test_an_npy_of_many_rows_and_no_data_is_refused_before_any_row_is_walked(tmp_path):
+    """Issue 21: 128 bytes declaring (10**13, 0) hold all their 0 bytes of data, and were a class of 10^13
+    hypotheses; every class keeps at least a group (8 bytes) and a name per row: 10^13 rows cannot fit."""
+    path = write(tmp_path, "many.npy", npy_claiming((10**13, 0), data=b""))
+    assert path.stat().st_size == 128
+    tracemalloc.start()
+    try:
+        message = refused(lambda: load_class(path), path, mistakebound.errors.InsufficientMemoryError)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "a matrix of shape (10000000000000, 0) (uint8)" in message, message
+    assert "a 10,000,000,000,000 x 0 table: 0 entries" in message and "needs about" in message, message
+    assert message.endswith("expected a smaller file (or more memory)"), message
+    assert peak < 1024 * 1024, peak
+
+
+def test_an_npy_of_a_billion_rows_is_refused_by_what_its_rows_cost_not_only_its_bytes(tmp_path, monkeypatch):
+    """(10**9, 1): 1 GB of data, which a 16 GiB budget holds, but a class of 10^9 rows needs 100 bytes a row."""
+    path = write(tmp_path, "tall.npy", npy_claiming((10**9, 1), data=b""))
+    with open(path, "r+b") as fh:
+        fh.truncate(128 + 10**9)  # the data is all there (a sparse file: no disk is used)
+    if path.stat().st_blocks * 512 > 2**20:  # pragma: no cover - a file system without sparse files
+        pytest.skip("the file system does not keep sparse files")
+    _limits(monkeypatch, 16 * 2**30)
+    monkeypatch.setattr(np, "load", lambda *a, **k: pytest.fail("loaded before the memory check"))
+    with pytest.raises(mistakebound.errors.InsufficientMemoryError) as info:
+        load_class(path)
+    assert str(info.value).startswith(f"path: {str(path)!r}: a matrix of shape (1000000000, 1) (uint8)")
+    assert info.value.needed > 100 * 10**9 and info.value.available == 16 * 2**30
+
+
+def test_a_json_class_of_many_empty_rows_is_refused_by_what_its_rows_cost(tmp_path, monkeypatch):
+    rows = 200_000  # no instances: the matrix holds nothing, the class 100 bytes a row
+    text = ('{"format":"mistakebound.class","version":1,"name":null,"names":null,"domain":[],"matrix":['
+            + ",".join(["[]"] * rows) + "]}")
+    path = write(tmp_path, "empty.json", text)
+    _limits(monkeypatch, 10_000_000)
+    message = refused(lambda: load_class(path), path, mistakebound.errors.InsufficientMemoryError)
+    assert "matrix: a class of 200,000 rows, a 200,000 x 0 table: 0 entries" in message, message
+    assert "but only 9.5 MiB of memory is available" in message, message
+    _limits(monkeypatch, 40_000_000)
+    assert load_class(path).matrix.shape == (rows, 0)
+
+
+def test_a_csv_of_one_column_is_refused_by_what_its_rows_cost(tmp_path, monkeypatch):
+    path = write(tmp_path, "tall.csv", "0\n1\n" * 250_000)  # 1 MB: half a million rows of one entry
+    _limits(monkeypatch, 20_000_000)
+    message = refused(lambda: load_class(path), path, mistakebound.errors.InsufficientMemoryError)
+    assert "a matrix of up to 500,000 rows x 1 columns and the class made of it" in message, message
+    _limits(monkeypatch, 80_000_000)
+    assert load_class(path).matrix.shape == (500_000, 1)
 
 
 def test_csv_that_could_hold_more_than_max_entries_is_refused_before_parsing(tmp_path, monkeypatch):

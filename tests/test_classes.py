@@ -379,6 +379,23 @@ def test_a_table_is_refused_by_the_memory_check_alone(monkeypatch, call, param):
         call()
 
 
+def test_a_spec_is_refused_by_what_its_distinct_rows_cost_not_only_its_table(monkeypatch):
+    """random:100000,64: a 6.4 MB table and names, 35.6 MB as the zoo once counted them, but up to 100,000
+    distinct rows whose keys and groups the class builds (160 bytes each) and 8 bytes of bitsets a row."""
+    from mistakebound.foundations import memory
+    from mistakebound.foundations.errors import InsufficientMemoryError
+
+    limits = {"system": 45_000_000, "cgroup": None, "address space": None, "environment": None}
+    monkeypatch.setattr(memory, "memory_limits", lambda: dict(limits))
+    with pytest.raises(InsufficientMemoryError, match=r"^n_hypotheses: random\(100000,64,0.5,0\), a 100,000 x 64 "
+                                                      r"table: 6,400,000 entries .* per row and column, needs about") as info:
+        classes.from_spec("random:100000,64,0.5,0")
+    assert info.value.needed == (3 * 6_400_000 + 64 * 12_500 + 2 * 100_000 * 8 + 100 * 100_000 + 160 * 100_000
+                                 + 200 * 64)
+    limits["system"] = 60_000_000
+    assert classes.from_spec("random:100000,64,0.5,0").matrix.shape == (100_000, 64)
+
+
 @pytest.mark.parametrize(
     "call",
     [

@@ -14,6 +14,8 @@ from importlib import metadata
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mistakebound import littlestone_dimension, vc_dimension
 from mistakebound.foundations.errors import NotApplicableError
@@ -509,6 +511,24 @@ def test_power_set_17_is_searched_unless_the_memory_budget_refuses_it(capsys, mo
                           "(the MISTAKEBOUND_MEMORY_LIMIT budget); too large for this machine: give a smaller d")
 
 
+def test_a_class_file_of_too_many_rows_is_refused_at_once_in_one_line(capsys, tmp_path):
+    """Issue 21: a 128-byte .npy declaring shape (10**13, 0) (no data to miss) was a class of 10^13 hypotheses."""
+    import io
+
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "|u1", "fortran_order": False, "shape": (10**13, 0)})
+    path = tmp_path / "many.npy"
+    path.write_bytes(header.getvalue())
+    assert path.stat().st_size == 128
+    for argv in (["ldim", str(path)], ["worst-case", "halving", str(path)],
+                 ["play", "halving", "binary-search-threshold", str(path), "--quiet"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "", (argv, code, out)
+        assert_one_line_error(err, f"path: {str(path)!r}: a matrix of shape (10000000000000, 0) (uint8)",
+                              "a 10,000,000,000,000 x 0 table: 0 entries", "needs about",
+                              "expected a smaller file (or more memory)")
+
+
 # ------------------------------------------------------------- exit codes, output files
 SHORT_GAME = ["play", "halving", "binary-search-threshold", "thresholds:7", "--quiet"]
 
@@ -579,6 +599,74 @@ def test_names_from_files_are_printed_with_control_characters_escaped(capsys, tm
     code, out, err = run(capsys, "ldim", str(path))
     assert code == 2 and "\x1b" not in err
     assert_one_line_error(err, "evil\\x1b[2J\\r.csv", "row 2, column 2: '\\x1b2' is not 0 or 1")
+
+
+# ---------------------------------------------- no way into the output: names are one line (issue 21)
+#: What a name may hold that must never reach the terminal as it is: line breaks of every kind, tabs,
+#: terminal escapes, the Unicode line and paragraph separators, a bidirectional override.
+_BREAKING = ["\n", "\r", "\t", "\x1b[31m", "\x1b]0;owned\x07", "\u2028", "\u2029", "\x85", "\x0b", "\x0c",
+             "\x1c", "\u202e"]
+_RAW = set("".join(_BREAKING)) - set("[]0;31mowned")  # the characters the output must never hold
+
+
+def _class_json(name: str, names: list[str], domain: list[str]) -> str:
+    import json
+
+    matrix = [[int(j < i) for j in range(len(domain))] for i in range(len(names))]  # thresholds: Ldim 2 for 4 rows
+    return json.dumps({"format": "mistakebound.class", "version": 1, "name": name, "names": names,
+                       "domain": domain, "matrix": matrix})
+
+
+def _assert_lines_kept(out: str, baseline: str) -> None:
+    """``out`` has the lines of ``baseline`` (the same run with plain names), and no raw control character."""
+    assert not _RAW & set(out.replace("\n", "")), [c for c in out if c in _RAW and c != "\n"]
+    assert len(out.splitlines()) == out.count("\n") == baseline.count("\n"), (out, baseline)
+
+
+def test_a_class_named_to_forge_a_line_prints_its_name_on_one_line(capsys, tmp_path):
+    """Issue 21's reproducer: a class named ``x\\nLdim = 99`` printed a line ``Ldim = 99`` before the real value."""
+    path = tmp_path / "forged.json"
+    path.write_text(_class_json("x\nLdim = 99", ["a", "b", "c", "d"], ["p", "q", "r"]))
+    code, out, err = run(capsys, "ldim", str(path))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "class: x\\nLdim = 99"
+    assert [line for line in lines if line.startswith("Ldim")] == ["Ldim = 2"]  # thresholds on 3 points
+
+
+def test_a_file_name_with_a_line_break_is_printed_on_its_wrote_line(capsys, tmp_path):
+    target = tmp_path / "game\nwrote fake.jsonl"
+    code, out, err = run(capsys, "play", "halving", "binary-search-threshold", "thresholds:7", "--quiet",
+                         "--out", str(target))
+    assert code == 0, err
+    assert target.exists()
+    wrote = [line for line in out.splitlines() if line.startswith("wrote ")]
+    assert wrote == [f"wrote {tmp_path}/game\\nwrote fake.jsonl (3 rounds and a summary, JSON Lines)"], out
+
+
+_NAMES = st.lists(st.sampled_from(["a", "b", " ", "=", *_BREAKING]), min_size=1, max_size=6).map("".join)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=_NAMES, names=st.lists(_NAMES, min_size=4, max_size=4),
+       domain=st.lists(_NAMES, min_size=3, max_size=3, unique=True), out_name=_NAMES.filter(lambda t: "\x00" not in t))
+def test_names_never_add_a_line_or_a_raw_control_character(capsys, tmp_path_factory, name, names, domain, out_name):
+    """Class, hypothesis and instance names and output file names, whatever they hold, in ldim, worst-case and play."""
+    folder = tmp_path_factory.mktemp("names")
+    plain = folder / "plain.json"
+    plain.write_text(_class_json("plain", ["h1", "h2", "h3", "h4"], ["x1", "x2", "x3"]))
+    drawn = folder / "drawn.json"
+    drawn.write_text(_class_json(name, names, domain))
+    out_file = str(folder / (out_name.replace("/", "_") + ".jsonl"))
+    for argv in (["ldim", "{}", "--tree"], ["worst-case", "halving", "{}"],
+                 ["play", "halving", "oppositelabel", "{}", "--rounds", "3", "--out", "{out}"]):
+        outputs = []
+        for path, out_path in ((plain, str(folder / "plain.jsonl")), (drawn, out_file)):
+            code, out, err = run(capsys, *[a.format(path, out=out_path) for a in argv])
+            assert code == 0, (argv, err)
+            assert not _RAW & set(err), err
+            outputs.append(out)
+        _assert_lines_kept(outputs[1], outputs[0])
 
 
 @pytest.mark.parametrize("raised, code, says", [

@@ -364,21 +364,23 @@ def test_ldim_on_the_command_line_under_ulimit_prints_proven_bounds():
 
 
 def test_a_class_too_large_for_the_limit_gives_the_bounds_that_need_no_search(tmp_path):
-    # from a class file: the zoo's random() checks its own draw against the budget first
+    # from a class file: the zoo's random() checks its own draw against the budget first.  A class
+    # of many rows over few instances: the class takes about 115 MB to read (its rows: at most 16
+    # are distinct), a search of it about 210 MB (it assumes every row distinct)
     path = tmp_path / "big.npy"
-    np.save(path, classes.random(100000, 200, 0.3, seed=1).matrix)
+    np.save(path, classes.random(10**6, 4, 0.3, seed=1).matrix)
     env = {**os.environ}
-    env["MISTAKEBOUND_MEMORY_LIMIT"] = "100M"  # about what the process holds once the class is read
+    env["MISTAKEBOUND_MEMORY_LIMIT"] = "220M"  # what the process holds once the class is read, and 150 MB
     result = subprocess.run([sys.executable, "-m", "mistakebound", "ldim", str(path)],
                             capture_output=True, text=True, timeout=60, env=env)
     assert result.returncode == 3 and result.stderr == "", result.stderr
     lines = result.stdout.splitlines()
-    assert lines[:6] == ["class: big.npy", "|H| = 100000", "|X| = 200",
-                         "0 <= Ldim <= 16 (partial: memory; Ldim <= log2|H|), not searched",
-                         "log2|H| = 16.61 (upper bound on Ldim)",
-                         "0 <= VCdim <= 16 (partial: memory; VCdim <= Ldim), not searched"]
+    assert lines[:6] == ["class: big.npy", "|H| = 1000000", "|X| = 4",
+                         "0 <= Ldim <= 19 (partial: memory; Ldim <= log2|H|), not searched",
+                         "log2|H| = 19.93 (upper bound on Ldim)",
+                         "0 <= VCdim <= 19 (partial: memory; VCdim <= Ldim), not searched"]
     for line, search in zip(lines[6:], ("the Littlestone dimension", "the VC dimension")):
-        assert re.fullmatch(rf"{search} is partial: H: a \w+ search of 100000 hypotheses x 200 instances "
+        assert re.fullmatch(rf"{search} is partial: H: a \w+ search of 1000000 hypotheses x 4 instances "
                             r"needs about .*, but only .* of memory is available \(the MISTAKEBOUND_MEMORY_LIMIT "
                             r"budget\); search a smaller class", line), line
     assert len(lines) == 8

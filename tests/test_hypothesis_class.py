@@ -356,3 +356,86 @@ def test_the_matrix_cannot_be_made_writable_however_the_class_is_built():
 def test_a_class_built_directly_is_validated():
     with pytest.raises(InvalidClassError, match="0 or 1"):
         HypothesisClass(domain=(0,), matrix=[[2]])
+
+
+# ------------------------------------------------------- every constructor validates (issue 21)
+def _sealed_array(data: bytes, shape: tuple) -> np.ndarray:
+    """A read-only uint8 array over an immutable ``bytes``: what the class keeps, and what it once took unchecked."""
+    return np.frombuffer(data, dtype=np.uint8).reshape(shape)
+
+
+def test_a_sealed_matrix_given_directly_is_validated_too():
+    """The reproducer of issue 21: entries 2 and 255, and a domain of 1 instance for 2 columns, were accepted."""
+    m = _sealed_array(bytes([0, 2, 255, 1]), (2, 2))
+    exc = _raises_naming("matrix", HypothesisClass, domain=(0, 1), matrix=m)
+    assert "row 1, column 2: 2 is not 0 or 1" in str(exc)
+    ok = _sealed_array(bytes([0, 1, 1, 1]), (2, 2))
+    _raises_naming("domain", HypothesisClass, domain=(0,), matrix=ok)
+    _raises_naming("domain", HypothesisClass, domain=(0, 0), matrix=ok)
+    _raises_naming("domain", HypothesisClass, domain=({0}, 1), matrix=ok)
+    _raises_naming("names", HypothesisClass, domain=(0, 1), matrix=ok, names=("only one",))
+    _raises_naming("names", HypothesisClass, domain=(0, 1), matrix=ok, names="ab")
+    _raises_naming("name", HypothesisClass, domain=(0, 1), matrix=ok, name=3)
+    H = HypothesisClass(domain=(0, 1), matrix=ok, names=("f", "g"), name="two")
+    assert H.matrix is ok  # a sealed, valid matrix is kept as it is: no copy
+
+
+def test_unpickling_validates_what_it_rebuilds():
+    from mistakebound.game.hypothesis_class import _rebuild
+
+    _raises_naming("matrix", _rebuild, (0, 1), bytes([0, 7, 1, 1]), (2, 2), None, None)
+    _raises_naming("domain", _rebuild, (0,), bytes([0, 1, 1, 1]), (2, 2), None, None)
+    _raises_naming("names", _rebuild, (0, 1), bytes([0, 1, 1, 1]), (2, 2), ("f",), None)
+    _raises_naming("matrix", _rebuild, (0, 1), bytes([0, 1, 1]), (1, 2), None, None)  # the bytes do not fit the shape
+
+
+_DOMAIN_ITEMS = st.one_of(st.integers(-3, 3), st.sampled_from(["a", "b", 0.0, 1.0, True, None, (0, 1)]),
+                          st.just([0]), st.just({1}))
+
+
+@SETTINGS
+@given(
+    data=st.binary(min_size=0, max_size=24),
+    rows=st.integers(0, 6),
+    domain=st.one_of(st.none(), st.lists(_DOMAIN_ITEMS, max_size=6), st.just("ab"), st.just(3)),
+    names=st.one_of(st.none(), st.lists(st.one_of(st.text(max_size=3), st.integers()), max_size=6), st.just("ab")),
+    name=st.one_of(st.none(), st.text(max_size=3), st.integers()),
+    how=st.sampled_from(["direct sealed", "direct array", "from_matrix", "unpickled"]),
+)
+def test_every_constructor_gives_a_valid_class_or_names_the_bad_parameter(data, rows, domain, names, name, how):
+    from mistakebound.game.hypothesis_class import _rebuild
+
+    cols = len(data) // rows if rows else 0
+    raw = data[:rows * cols]
+    arr = _sealed_array(raw, (rows, cols)) if how != "direct array" else np.frombuffer(raw, np.uint8).reshape(rows, cols).copy()
+    dom = tuple(range(cols)) if domain is None and how != "from_matrix" else domain
+    try:
+        if how == "from_matrix":
+            H = HypothesisClass.from_matrix(arr, dom, names, name=name)
+        elif how == "unpickled":
+            H = _rebuild(dom, raw, (rows, cols), names, name)
+        else:
+            H = HypothesisClass(domain=dom, matrix=arr, names=names, name=name)
+    except InvalidClassError as exc:
+        assert str(exc).split(":")[0] in ("matrix", "domain", "names", "name"), str(exc)
+        return
+    assert rows >= 1 and H.matrix.shape == (rows, cols) and H.matrix.dtype == np.uint8
+    assert set(np.unique(H.matrix).tolist()) <= {0, 1}
+    assert H.matrix.tobytes() == raw  # nothing changed on the way in
+    assert isinstance(H.domain, tuple) and len(H.domain) == cols and len(set(H.domain)) == cols
+    assert H.names is None or (isinstance(H.names, tuple) and len(H.names) == rows
+                               and all(isinstance(n, str) for n in H.names))
+    assert H.name is None or isinstance(H.name, str)
+    assert not H.matrix.flags.writeable
+
+
+def test_a_class_of_many_rows_and_no_instances_is_refused_before_it_is_built():
+    """No entries, but a class of 10^13 rows: every constructor checks the shape against the memory budget."""
+    from mistakebound.foundations.errors import InsufficientMemoryError
+
+    empty = np.zeros((10**13, 0), dtype=np.uint8)  # numpy allocates nothing for it
+    for build in (lambda: HypothesisClass.from_matrix(empty),
+                  lambda: HypothesisClass(domain=(), matrix=_sealed_array(b"", (10**13, 0)))):
+        with pytest.raises(InsufficientMemoryError, match=r"^matrix: the class, a 10,000,000,000,000 x 0 table: "
+                                                          r"0 entries .* needs about .*; expected a smaller class$"):
+            build()

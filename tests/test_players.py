@@ -140,3 +140,18 @@ def test_the_state_key_hint_names_the_learned_attributes():
     trained = AttrsWithPrivateField()
     assert state_key_hint(trained) == "def state_key(self): return (tuple(self.seen),)"
     assert state_key_hint(HiddenRate()).startswith("def state_key(self): return (self._rate,)")
+
+
+def test_a_player_is_described_on_one_line_whatever_its_type_is_named():
+    """Issue 21: a user's player type (``module:Class``) may be named anything; its description is one line."""
+    from mistakebound.game.players import describe
+
+    Evil = type("Evil\nLearner = 99\x1b[2J", (), {})
+    assert describe(Evil()) == "Evil\\nLearner = 99\\x1b[2J"
+
+    @define
+    class Named:
+        label: str = field(default="plain")
+
+    Named.__name__ = "Named\u2028"
+    assert describe(Named(label="two\nlines")) == "Named\\u2028(label='two\\nlines')"

@@ -423,3 +423,21 @@ def test_a_search_stopped_by_memory_is_an_infrastructure_error_that_keeps_its_pr
                         lambda self, **kw: SearchResult(lower=2, upper=5, status="budget", nodes=7))
     record = cells.run_cell(cell)
     assert (record["verdict"], record["error_type"], record["ratio"]) == ("budget", None, None)
+
+
+# ------------------------------------------------------------------ issue 21: names never forge a line
+def test_the_summary_prints_each_name_of_a_record_on_its_line():
+    """A record's names come from a configuration or a results file: a line break in them stays in its row."""
+    def record(learner: str, cls: str, adversary: str) -> dict:
+        return {"kind": "game", "id": "c1", "learner": learner, "adversary": adversary, "class": cls, "seed": 0,
+                "horizon": 3, "realizable": True, "verdict": "BROKEN", "note": "over", "ratio": 1.5, "exact": True,
+                "error_type": None, "error": None}
+
+    plain = format_summary([record("L", "c.json", "A"), dict(record("L", "c.json", "A"), id="c2", verdict="error",
+                                                              error_type="E", error="e")])
+    forged = format_summary([record("L\nx", "c\r\n.json\u2028", "A\x1b[2J"),
+                             dict(record("L\nx", "c\n.json", "A\x85"), id="c2\n", verdict="error", error_type="E",
+                                  error="e")])
+    assert forged.count("\n") == len(forged.splitlines()) - 1 == plain.count("\n")
+    assert not set("\r\x1b\u2028\x85") & set(forged)
+    assert "L\\nx" in forged and "c\\r\\n.json\\u2028" in forged

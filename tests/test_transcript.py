@@ -304,13 +304,14 @@ def test_every_row_of_the_table_has_its_columns_at_the_same_offsets(played, firs
                                         "yes" if r.mistake else "no"]
 
 
-def test_text_that_would_break_a_row_is_shown_as_its_repr():
+def test_text_that_would_break_a_row_is_shown_escaped():
     from mistakebound.game.transcript import format_rounds
 
-    header, _, *lines = format_rounds([Round(1, "two\nlines", 1.0, 1, 1), Round(2, "tab\there", 0.0, 0, 1)]).splitlines()
+    rounds = [Round(1, "two\nlines", 1.0, 1, 1), Round(2, "tab\there", 0.0, 0, 1), Round(3, "ls\u2028\x85", 0.0, 0, 1)]
+    header, _, *lines = format_rounds(rounds).splitlines()
     starts = _cell_starts(header)
-    assert len(lines) == 2
-    assert [_cells(line, starts)[1] for line in lines] == ["'two\\nlines'", "'tab\\there'"]
+    assert len(lines) == 3
+    assert [_cells(line, starts)[1] for line in lines] == ["two\\nlines", "tab\\there", "ls\\u2028\\x85"]
 
 
 def test_the_counterexample_of_a_check_aligns_string_instances():

@@ -65,12 +65,15 @@ counts), so a bad cell has the same ``row R, column C`` in every message, whiche
 was read; ``.npy`` rows and columns and JSON ``matrix`` rows and columns are numbered from
 1 too, while ``domain[j]`` and ``names[i]`` are JSON positions, from 0.  Sizes are checked
 before anything large is read: the file against ``max_bytes``, a ``.npy`` header's shape
-against ``max_bytes``, the file's size and :data:`~mistakebound.game.classes.MAX_ENTRIES`,
+against ``max_bytes``, the file's size and :data:`~mistakebound.game.hypothesis_class.MAX_ENTRIES`,
 the entries a ``.csv`` file could hold against
-:data:`~mistakebound.game.classes.MAX_ENTRIES`, and the matrix a ``.npy`` or ``.csv`` file
-needs (a ``.csv`` file's rows bounded by its lines, counted first) against the memory
-budget (:func:`~mistakebound.foundations.memory.require_memory`: cgroup limits, ``ulimit -v``
-and ``MISTAKEBOUND_MEMORY_LIMIT`` as well as the free memory), before it is allocated.  A
+:data:`~mistakebound.game.hypothesis_class.MAX_ENTRIES`, and the class a file makes, by its shape (a
+``.npy`` header's, a ``.csv`` file's rows bounded by its lines, counted first, a JSON
+matrix's rows and domain), against the memory budget
+(:func:`~mistakebound.game.hypothesis_class.require_class_memory`: the table and what every
+class builds per row and per column, against cgroup limits, ``ulimit -v`` and
+``MISTAKEBOUND_MEMORY_LIMIT`` as well as the free memory), before it is allocated: a
+``.npy`` file of shape ``(10**13, 0)`` holds no data, yet no memory holds its rows.  A
 ``.csv`` file is read in blocks of 1 MiB with numpy working on whole rows (a block of
 ``0,1,...`` rows without names in one reshape; Python looks at single cells only in rows
 that are not plain 0/1 grids, or to report a bad one), so it takes the memory the same
@@ -115,12 +118,17 @@ from typing import Any
 import numpy as np
 
 from mistakebound.foundations import json_format as jf
-from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
+from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, InvalidClassError
 from mistakebound.foundations.files import write_atomically
-from mistakebound.foundations.memory import require_memory
+from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import brief, check_flag, check_int
-from mistakebound.game.classes import MAX_ENTRIES
-from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
+from mistakebound.game.hypothesis_class import (
+    COUNTED_FROM_1,
+    MAX_ENTRIES,
+    HypothesisClass,
+    first_bad_entry,
+    require_class_memory,
+)
 
 __all__ = [
     "load_class",
@@ -144,13 +152,9 @@ _EXPECTED_SUFFIX = "a file ending in .npy or .csv (a 0/1 matrix) or .json (a sav
 
 
 # ------------------------------------------------------------------------ messages
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
 def _refuse(path: Path, problem: str, expected: str, error: type = InvalidArgumentError) -> InvalidArgumentError:
     """The error ``path: 'FILE': PROBLEM; expected EXPECTED``, on one line."""
-    return error(_one_line(f"path: {str(path)!r}: {problem}; expected {expected}"))
+    return error(one_line(f"path: {str(path)!r}: {problem}; expected {expected}"))
 
 
 def _as_path(path: Any) -> Path:
@@ -259,6 +263,8 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
         raise InvalidClassError("matrix: expected a JSON list of rows, each a list of 0/1")
     if not matrix:
         raise InvalidClassError("matrix: holds no rows; expected at least one hypothesis (row)")
+    require_class_memory(len(matrix), len(domain), parameter="matrix", what=f"a class of {len(matrix):,} rows",
+                         advice="expected a smaller class (or more memory)")
     for i, row in enumerate(matrix):
         if len(row) != len(domain):
             raise InvalidClassError(
@@ -314,9 +320,8 @@ def _read_npy(path: Path, max_bytes: int | None, size: int) -> np.ndarray:
     if need > size - offset:
         raise _refuse(path, f"the header declares shape {shape} ({need} bytes of data) but the file holds "
                             f"{size - offset} bytes after it", "a complete .npy file")
-    require_memory(need + entries, parameter="path",
-                   what=f"{str(path)!r}: a matrix of shape {shape} ({dtype}) and the class's 0/1 copy",
-                   advice="expected a smaller file (or more memory)")
+    require_class_memory(*shape, parameter="path", extra=need, advice="expected a smaller file (or more memory)",
+                         what=f"{str(path)!r}: a matrix of shape {shape} ({dtype}) and the class made of it")
     try:
         return np.load(path, allow_pickle=False)
     except (ValueError, OSError, EOFError, TypeError) as exc:
@@ -328,7 +333,7 @@ def read_npy_matrix(path: str | os.PathLike, max_bytes: int | None = DEFAULT_MAX
 
     Pickled object arrays are refused unread (nothing in a data file runs code), and so is
     a matrix that would need more than ``max_bytes`` of memory, hold more than
-    :data:`~mistakebound.game.classes.MAX_ENTRIES` entries, or more data than the file
+    :data:`~mistakebound.game.hypothesis_class.MAX_ENTRIES` entries, or more data than the file
     has, before anything is allocated.  The entries are not checked to be 0/1 (that is
     :func:`load_class`'s job).
 
@@ -352,24 +357,11 @@ def read_npy_matrix(path: str | os.PathLike, max_bytes: int | None = DEFAULT_MAX
     return _read_npy(path, max_bytes, _check_file(path, max_bytes))
 
 
-def _first_bad_entry(arr: np.ndarray) -> tuple[int, int] | None:
-    """The (row, column) of the first entry of ``arr`` that is not 0 or 1, or None."""
-    if arr.size == 0 or arr.dtype.kind == "b":
-        return None
-    if arr.dtype.kind in "iu" and arr.min() >= 0 and arr.max() <= 1:
-        return None
-    bad = ~((arr == 0) | (arr == 1))
-    if not bad.any():
-        return None
-    i, j = np.argwhere(bad)[0]
-    return int(i), int(j)
-
-
 def _npy_class(path: Path, max_bytes: int | None, size: int) -> HypothesisClass:
     arr = _read_npy(path, max_bytes, size)
     if arr.shape[0] == 0:
         raise _refuse(path, f"holds a matrix of shape {arr.shape}", "at least one hypothesis (row)", InvalidClassError)
-    bad = _first_bad_entry(arr)
+    bad = first_bad_entry(arr)
     if bad is not None:
         i, j = bad
         raise _refuse(path, f"row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1",
@@ -688,11 +680,10 @@ class _CsvReader:
             self._row(self.first_row, self.first_line, first=True)
 
     def _require_memory(self, rows: int, m: int) -> None:
-        """Refuse, before allocating, a matrix that would not fit (with the copy the class keeps)."""
-        require_memory(2 * rows * m, parameter="path",
-                       what=f"{str(self.path)!r}: a matrix of up to {rows:,} rows x {m:,} columns (the rows read "
-                            "and the class's copy)",
-                       advice="expected a smaller file (or more memory)")
+        """Refuse, before allocating, a matrix that would not fit (the rows read, and the class made of them)."""
+        require_class_memory(rows, m, parameter="path", extra=rows * m, advice="expected a smaller file (or more memory)",
+                             what=f"{str(self.path)!r}: a matrix of up to {rows:,} rows x {m:,} columns and the "
+                                  "class made of it")
 
     # ---------------------------------------------------------------- rows
     def _first(self, cells: list[str], row: int) -> None:
@@ -1273,4 +1264,7 @@ def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_B
     try:
         return class_from_json(raw)
     except InvalidArgumentError as exc:
-        raise type(exc)(_one_line(f"path: {str(path)!r}: {exc}")) from None
+        raise type(exc)(one_line(f"path: {str(path)!r}: {exc}")) from None
+    except InsufficientMemoryError as exc:
+        raise InsufficientMemoryError(one_line(f"path: {str(path)!r}: {exc}"), needed=exc.needed,
+                                      available=exc.available) from None

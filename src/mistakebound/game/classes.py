@@ -11,7 +11,8 @@ builds a class from a short text such as ``"thresholds:64"`` or ``"k_sparse:8,2"
 Classes over the Boolean cube ``{0,1}^n`` list the instances as tuples in
 :func:`itertools.product` order, so instance ``j`` is the binary expansion of ``j`` with
 ``x1`` as its most significant bit.  A table is built when the memory available takes it
-(the one check, :func:`~mistakebound.foundations.memory.require_memory`, before anything is
+and what every class builds beside it (the one check of a class's size,
+:func:`~mistakebound.game.hypothesis_class.require_class_memory`, before anything is
 allocated; ``MISTAKEBOUND_MEMORY_LIMIT`` caps it): there is no other limit on a size.
 
 Examples
@@ -27,15 +28,13 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import sys
 from collections.abc import Callable
 
 import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.validation import brief, check_int, check_probability
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import MAX_ENTRIES, HypothesisClass, require_class_memory, table_text
 from mistakebound.game.specs import closest_hint, normal_name, parse_spec, spec_flags
 
 __all__ = [
@@ -54,15 +53,6 @@ __all__ = [
     "thresholds",
 ]
 
-#: The most entries a table can have: numpy's limit on an array's size on this machine
-#: (``sys.maxsize``), not a policy.  Below it, :func:`~mistakebound.foundations.memory.require_memory`
-#: alone decides whether a table is built (:data:`BYTES_PER_ENTRY`, :data:`BYTES_PER_ROW`).
-MAX_ENTRIES = sys.maxsize
-#: Bytes a zoo class needs per entry of its table while it is built: the uint8 table and
-#: the three boolean arrays of :meth:`HypothesisClass.from_matrix`'s 0/1 check.
-BYTES_PER_ENTRY = 4
-#: Bytes per row besides the entries: the hypothesis's name (a short ``str``) and its slot.
-BYTES_PER_ROW = 100
 #: Largest seed :func:`random` accepts (the 128 bits of entropy of a numpy SeedSequence).
 MAX_SEED = 2**128 - 1
 # Rows are filled in blocks of about this many entries, to bound temporary arrays.
@@ -86,25 +76,10 @@ def _require_int(param: str, value: object, minimum: int = 1, maximum: int = MAX
     return int(value)
 
 
-def _size_text(rows: int, cols: int) -> str:
-    entries = rows * cols
-    return f"a {rows:,} x {cols:,} table: {entries:,} entries ({entries / 2**30:.3g} GiB as uint8)"
-
-
 def _require_size(spec: str, rows: int, cols: int, param: str) -> None:
-    """Refuse a table that no array can hold, or that the memory available cannot take.
-
-    The one memory check (:func:`~mistakebound.foundations.memory.require_memory`: free
-    memory, cgroup, ``ulimit -v``, ``MISTAKEBOUND_MEMORY_LIMIT``) decides, with
-    :data:`BYTES_PER_ENTRY` per entry and :data:`BYTES_PER_ROW` per row.
-    """
-    if rows * cols > MAX_ENTRIES:
-        raise InvalidArgumentError(
-            f"{param}: {spec} is too large; it would need {_size_text(rows, cols)}, "
-            f"more than an array can hold on this machine ({MAX_ENTRIES:,} entries)"
-        )
-    require_memory(BYTES_PER_ENTRY * rows * cols + BYTES_PER_ROW * rows, parameter=param,
-                   what=f"{spec}, {_size_text(rows, cols)},", advice=f"too large for this machine: give a smaller {param}")
+    """Refuse a table that no array can hold, or that the memory available cannot take
+    (:func:`~mistakebound.game.hypothesis_class.require_class_memory`, the one check of a class's size)."""
+    require_class_memory(rows, cols, parameter=param, what=spec, advice=f"too large for this machine: give a smaller {param}")
 
 
 def _require_exponent(param: str, n: int, spec: str, size: Callable[[int], tuple[int, int]]) -> None:
@@ -641,7 +616,7 @@ def k_sparse(d: int, k: int) -> HypothesisClass:
         if n_rows * d > MAX_ENTRIES:
             if i < k:
                 raise InvalidArgumentError(
-                    f"{spec}: too large; it would need more than {_size_text(n_rows, d)}, "
+                    f"{spec}: too large; it would need more than {table_text(n_rows, d)}, "
                     f"more than an array can hold on this machine ({MAX_ENTRIES:,} entries)"
                 )
             break

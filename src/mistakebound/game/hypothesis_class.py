@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import sys
 import types
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
@@ -35,20 +36,187 @@ from attrs import field, frozen
 
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
+from mistakebound.foundations.memory import require_memory
+from mistakebound.foundations.text import printable
 
-__all__ = ["COUNTED_FROM_1", "HypothesisClass", "require_class"]
+__all__ = [
+    "BYTES_PER_COLUMN",
+    "BYTES_PER_DISTINCT_ROW",
+    "BYTES_PER_ENTRY",
+    "BYTES_PER_ROW",
+    "COUNTED_FROM_1",
+    "HypothesisClass",
+    "MAX_ENTRIES",
+    "SMALL_CLASS_BYTES",
+    "class_memory",
+    "first_bad_entry",
+    "require_class",
+    "require_class_memory",
+    "table_text",
+]
 
 #: How every message that names a row or a column of a class's table counts them: from 1,
 #: as a spreadsheet or a text editor does (``matrix[i, j]`` is row ``i + 1``, column ``j + 1``).
 COUNTED_FROM_1 = "rows and columns counted from 1"
 
 
+#: The most entries a table can have: numpy's limit on an array's size on this machine
+#: (``sys.maxsize``), not a policy.  Below it, :func:`require_class_memory` alone decides.
+MAX_ENTRIES = sys.maxsize
+#: Bytes per entry of a class's table: the uint8 table itself and, while it is built or its
+#: bitsets are packed, up to two bytes more (the copy that is sealed, the boolean arrays of
+#: the 0/1 check of a float table, the padded copy of :func:`columns_to_masks`).
+BYTES_PER_ENTRY = 3
+#: Bytes per hypothesis besides its entries: its name (a short ``str`` and its slots) and
+#: the int64 group :meth:`HypothesisClass.distinct_rows` gives every row.
+BYTES_PER_ROW = 100
+#: Bytes per distinct row, of which a class has at most ``min(n, 2**m)``: the key, the dict
+#: slot and the representative :meth:`HypothesisClass.distinct_rows` keeps for it.
+BYTES_PER_DISTINCT_ROW = 160
+#: Bytes per instance besides its entries: the instance, its slot in the domain and in the
+#: index of the domain, and the header of its bitset.
+BYTES_PER_COLUMN = 200
+#: A class estimated to need at most this many bytes is built without reading the memory
+#: budget (reading it takes about 0.1 ms, more than building such a class).
+SMALL_CLASS_BYTES = 1 << 20
+
+
+def class_memory(n_hypotheses: int, n_instances: int, *, table: bool = True) -> int:
+    """Bytes a class of ``n_hypotheses`` x ``n_instances`` takes, with what the package builds for any class.
+
+    The table (``n * m`` bytes, and the copies made while it is built:
+    :data:`BYTES_PER_ENTRY` per entry), the bitsets (:attr:`HypothesisClass.column_masks`,
+    ``n`` bits per instance, and the rows packed into bits by
+    :meth:`HypothesisClass.distinct_rows`), :data:`BYTES_PER_ROW` per hypothesis,
+    :data:`BYTES_PER_DISTINCT_ROW` per distinct row (at most ``min(n, 2**m)``) and
+    :data:`BYTES_PER_COLUMN` per instance.  A class without instances still costs its rows.
+
+    Parameters
+    ----------
+    n_hypotheses, n_instances : int
+        The shape of the table (rows, columns), each >= 0.
+    table : bool
+        Count the table and its 0/1 check (False: for a table already built and sealed,
+        which the class keeps as it is).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> class_memory(8, 8) == 3 * 64 + (8 + 2 * 8) + 100 * 8 + 160 * 8 + 200 * 8
+    True
+    >>> class_memory(10**13, 0) >= 10**15  # no entries, but a group and a name per row
+    True
+    """
+    n, m = int(n_hypotheses), int(n_instances)
+    distinct = n if m >= n.bit_length() else min(n, 2**m)
+    return ((BYTES_PER_ENTRY * n * m if table else 0)
+            + m * ((n + 7) // 8) + 2 * n * ((m + 7) // 8)
+            + BYTES_PER_ROW * n + BYTES_PER_DISTINCT_ROW * distinct + BYTES_PER_COLUMN * m)
+
+
+def table_text(n_hypotheses: int, n_instances: int) -> str:
+    """``a 8 x 3 table: 24 entries (2.24e-08 GiB as uint8)``: a class's size in every message about it.
+
+    Examples
+    --------
+    >>> table_text(131072, 17)
+    'a 131,072 x 17 table: 2,228,224 entries (0.00208 GiB as uint8)'
+    """
+    entries = n_hypotheses * n_instances
+    return f"a {n_hypotheses:,} x {n_instances:,} table: {entries:,} entries ({entries / 2**30:.3g} GiB as uint8)"
+
+
+def require_class_memory(n_hypotheses: int, n_instances: int, *, parameter: str, what: str, advice: str,
+                         extra: int = 0, table: bool = True) -> None:
+    """Refuse, before it is built, a class that no array can hold or the memory available cannot take.
+
+    The one check of a class's size, whatever builds it (the zoo, a class file, a
+    constructor): more than :data:`MAX_ENTRIES` entries, or :func:`class_memory` (plus
+    ``extra``) more than :func:`~mistakebound.foundations.memory.require_memory` allows
+    (free memory, cgroup, ``ulimit -v``, ``MISTAKEBOUND_MEMORY_LIMIT``).
+
+    Parameters
+    ----------
+    n_hypotheses, n_instances : int
+        The shape of the class.
+    parameter : str
+        What makes the class this large (named first in the message).
+    what : str
+        The class in words (``"power_set(17)"``, ``"'H.npy'"``); the message adds its size.
+    advice : str
+        What the user can do instead.
+    extra : int
+        Bytes the caller needs besides the class (a file's own array, say).
+    table : bool
+        As for :func:`class_memory`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For more entries than an array can hold.
+    InsufficientMemoryError
+        For more memory than is available.
+
+    Examples
+    --------
+    >>> require_class_memory(8, 3, parameter="N", what="thresholds(7)", advice="give a smaller N")
+    >>> require_class_memory(10**13, 0, parameter="path", what="'H.npy'",
+    ...                      advice="expected a smaller file")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InsufficientMemoryError: path: 'H.npy', a 10,000,000,000,000 x 0 table: 0 entries (0 GiB as uint8) with the arrays and bitsets every class builds per row and column, needs about ...; expected a smaller file
+    """
+    size = table_text(n_hypotheses, n_instances)
+    if n_hypotheses * n_instances > MAX_ENTRIES:
+        raise InvalidArgumentError(
+            f"{parameter}: {what} is too large; it would need {size}, more than an array can hold on this "
+            f"machine ({MAX_ENTRIES:,} entries); {advice}"
+        )
+    require_memory(class_memory(n_hypotheses, n_instances, table=table) + extra, parameter=parameter,
+                   what=f"{what}, {size} with the arrays and bitsets every class builds per row and column,",
+                   advice=advice)
+
+
+def first_bad_entry(arr: np.ndarray) -> tuple[int, int] | None:
+    """The (row, column) of the first entry of the 2-D ``arr`` that is not 0 or 1, or None.
+
+    Vectorised and without a copy when every entry is 0 or 1 in an integer or boolean
+    array (a minimum and a maximum); the entries are compared one by one only otherwise.
+
+    Examples
+    --------
+    >>> first_bad_entry(np.array([[0, 1], [1, 1]], dtype=np.uint8)) is None
+    True
+    >>> first_bad_entry(np.array([[0, 1.0], [0.5, 1]]))
+    (1, 0)
+    """
+    if arr.size == 0 or arr.dtype.kind == "b":
+        return None
+    if arr.dtype.kind in "iu" and arr.max() <= 1 and (arr.dtype.kind == "u" or arr.min() >= 0):
+        return None
+    bad = ~((arr == 0) | (arr == 1))
+    if not bad.any():
+        return None
+    i, j = np.argwhere(bad)[0]
+    return int(i), int(j)
+
+
 def _validate_matrix(matrix: Any) -> np.ndarray:
-    """Turn ``matrix`` into a read-only 2-D uint8 array of 0/1, or raise."""
+    """Turn ``matrix`` into a read-only 2-D uint8 array of 0/1, or raise.
+
+    A sealed matrix (:func:`_is_sealed`, C-contiguous) is checked and kept as it is, with
+    no copy; anything else is checked and copied into a sealed array.  Either way the
+    shape is checked against :func:`require_class_memory` when the class is not small
+    (:data:`SMALL_CLASS_BYTES`).
+    """
     if isinstance(matrix, HypothesisClass):
         return matrix.matrix
+    sealed = _is_sealed(matrix) and matrix.flags.c_contiguous
     try:
-        arr = np.asarray(matrix)
+        arr = matrix if sealed else np.asarray(matrix)
     except (ValueError, TypeError) as exc:
         raise InvalidClassError(
             f"matrix: expected a rectangular 2-D array of 0/1, got a ragged or non-numeric input ({exc})"
@@ -61,16 +229,24 @@ def _validate_matrix(matrix: Any) -> np.ndarray:
         raise InvalidClassError(f"matrix: expected a 2-D array (hypotheses x instances), got {arr.ndim}-D shape {arr.shape}")
     if arr.shape[0] == 0:
         raise InvalidClassError("matrix: expected at least one hypothesis (row), got 0 rows")
-    bad = ~((arr == 0) | (arr == 1))
-    if bad.any():
-        i, j = (int(v) for v in np.argwhere(bad)[0])
+    n, m = arr.shape
+    if class_memory(n, m, table=not sealed) > SMALL_CLASS_BYTES:
+        require_class_memory(n, m, parameter="matrix", what="the class", table=not sealed,
+                             advice="expected a smaller class")
+    bad = first_bad_entry(arr)
+    if bad is not None:
+        i, j = bad
         raise InvalidClassError(f"matrix: row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1; expected "
                                 f"every entry to be 0 or 1 ({COUNTED_FROM_1}: matrix[{i}, {j}])")
-    return _sealed(np.ascontiguousarray(arr, dtype=np.uint8))
+    return arr if sealed else _sealed(np.ascontiguousarray(arr, dtype=np.uint8))
 
 
 def _is_sealed(a: Any) -> bool:
-    """Whether ``a`` is a read-only uint8 2-D array whose memory belongs to an immutable ``bytes``."""
+    """Whether ``a`` is a read-only uint8 2-D array whose memory belongs to an immutable ``bytes``.
+
+    Sealed is not valid: :func:`_validate_matrix` still checks the entries and the shape
+    of a sealed array (without copying it).
+    """
     if not isinstance(a, np.ndarray) or a.dtype != np.uint8 or a.ndim != 2 or a.flags.writeable:
         return False
     base = a.base
@@ -88,9 +264,24 @@ def _sealed(a: np.ndarray) -> np.ndarray:
     return sealed
 
 
-def _matrix_field(matrix: Any) -> np.ndarray:
-    """The converter of :attr:`HypothesisClass.matrix`: a sealed matrix as it is, anything else validated and sealed."""
-    return matrix if _is_sealed(matrix) else _validate_matrix(matrix)
+def _names_field(names: Any) -> tuple | None:
+    """The converter of :attr:`HypothesisClass.names`: None, or a tuple of ``str`` (each name ``str()``-ed)."""
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise InvalidClassError(
+            f"names: expected a sequence of strings, one per row, got {type(names).__name__} {names!r}"
+        )
+    if type(names) is tuple and set(map(type, names)) <= {str}:  # already what the class keeps: checked in C
+        return names
+    return tuple(str(n) for n in names)
+
+
+def _name_field(name: Any) -> str | None:
+    """The converter of :attr:`HypothesisClass.name`: None or a ``str``, else raise."""
+    if name is not None and not isinstance(name, str):
+        raise InvalidClassError(f"name: expected a string or None, got {name!r} of type {type(name).__name__}")
+    return name
 
 
 def _python_scalar(x: Any) -> Any:
@@ -153,25 +344,53 @@ class HypothesisClass:
     """An immutable finite hypothesis class over a finite domain.
 
     Build one with :meth:`from_matrix` or :meth:`from_functions`, or take one from
-    :mod:`mistakebound.game.classes`.
+    :mod:`mistakebound.game.classes`.  Every way of building one (those, :meth:`restrict`,
+    unpickling, and this constructor called directly) checks what :meth:`from_matrix`
+    documents; a matrix the class already owns (read-only ``uint8`` over a ``bytes``) is
+    checked without a copy.
 
     Parameters
     ----------
-    domain : tuple
-        The instances, distinct and hashable; ``domain[j]`` labels column ``j``.
-    matrix : numpy.ndarray
-        Read-only ``uint8`` array of shape ``(n_hypotheses, n_instances)`` holding 0/1,
-        owned by the class through an immutable buffer (it cannot be made writable).
-    names : tuple of str or None
-        Optional names of the hypotheses, one per row.
+    domain : iterable of hashable
+        The instances, distinct and hashable, one per column; ``domain[j]`` labels column
+        ``j``.  Kept as a tuple (numpy scalars as Python values).
+    matrix : array_like
+        The 0/1 table of shape ``(n_hypotheses, n_instances)``; kept as a read-only
+        ``uint8`` array owned by the class through an immutable buffer (it cannot be made
+        writable).
+    names : sequence of str or None
+        Optional names of the hypotheses, one per row (kept as a tuple of ``str``).
     name : str or None
         Optional name of the class itself, e.g. ``"thresholds(8)"``.
+
+    Raises
+    ------
+    InvalidClassError
+        As :meth:`from_matrix`; the message names the parameter.
+    InsufficientMemoryError
+        As :meth:`from_matrix`.
+
+    Examples
+    --------
+    >>> HypothesisClass(domain=("a",), matrix=[[0, 1]])
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidClassError: domain: has 1 instances but the matrix has 2 columns; they must match
     """
 
     domain: tuple
-    matrix: np.ndarray = field(repr=False, converter=_matrix_field)
-    names: tuple | None = field(default=None, repr=False)
-    name: str | None = None
+    matrix: np.ndarray = field(repr=False, converter=_validate_matrix)
+    names: tuple | None = field(default=None, repr=False, converter=_names_field)
+    name: str | None = field(default=None, converter=_name_field)
+
+    def __attrs_post_init__(self) -> None:
+        # every constructor comes here (from_matrix, restrict, unpickling, a direct call): the
+        # domain is checked against the matrix it labels, and the names against its rows
+        object.__setattr__(self, "domain", _validate_domain(self.domain, self.matrix.shape[1]))
+        if self.names is not None and len(self.names) != self.matrix.shape[0]:
+            raise InvalidClassError(
+                f"names: got {len(self.names)} names for {self.matrix.shape[0]} hypotheses; give one name per row"
+            )
 
     # ----------------------------------------------------------- constructors
     @classmethod
@@ -202,6 +421,9 @@ class HypothesisClass:
             For ragged, non-2-D, empty or non-0/1 input, a domain whose length does not
             match the number of columns, duplicate or unhashable instances, or names
             whose number does not match the number of rows.
+        InsufficientMemoryError
+            For a shape whose class the memory cannot take, before it is built
+            (:func:`require_class_memory`; a class without instances still costs its rows).
 
         Examples
         --------
@@ -209,21 +431,9 @@ class HypothesisClass:
         >>> H.domain
         (0, 1, 2)
         """
-        arr = _validate_matrix(matrix)
-        dom = tuple(range(arr.shape[1])) if domain is None else _validate_domain(domain, arr.shape[1])
-        if name is not None and not isinstance(name, str):
-            raise InvalidClassError(f"name: expected a string or None, got {name!r} of type {type(name).__name__}")
-        if names is not None:
-            if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
-                raise InvalidClassError(
-                    f"names: expected a sequence of strings, one per row, got {type(names).__name__} {names!r}"
-                )
-            names = tuple(str(n) for n in names)
-            if len(names) != arr.shape[0]:
-                raise InvalidClassError(
-                    f"names: got {len(names)} names for {arr.shape[0]} hypotheses; give one name per row"
-                )
-        return cls(domain=dom, matrix=arr, names=names, name=name)
+        arr = _validate_matrix(matrix)  # sealed: the constructor checks it again without a copy
+        return cls(domain=tuple(range(arr.shape[1])) if domain is None else domain, matrix=arr, names=names,
+                   name=name)
 
     @classmethod
     def from_functions(
@@ -336,8 +546,16 @@ class HypothesisClass:
         )
 
     def describe(self) -> str:
-        """A short human-readable name: the class name or its shape."""
-        return self.name or f"class({self.n_hypotheses}x{self.n_instances})"
+        """A short human-readable name, on one line: the class name (control characters escaped) or its shape.
+
+        Examples
+        --------
+        >>> print(HypothesisClass.from_matrix([[0]], name="x\\nLdim = 99").describe())
+        x\\nLdim = 99
+        >>> HypothesisClass.from_matrix([[0, 1]]).describe()
+        'class(1x2)'
+        """
+        return printable(self.name) if self.name else f"class({self.n_hypotheses}x{self.n_instances})"
 
     @functools.cached_property
     def _index(self) -> types.MappingProxyType:
@@ -371,8 +589,18 @@ class HypothesisClass:
         return int(self.matrix[hypothesis, self.index_of(x)])
 
     def hypothesis_name(self, i: int) -> str:
-        """The name of hypothesis ``i`` (``"h{i}"`` when the class has no names)."""
-        return self.names[i] if self.names is not None else f"h{i}"
+        """The name of hypothesis ``i`` on one line, control characters escaped (``"h{i}"`` when the class has
+        no names; :attr:`names` keeps them as given).
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[0], [1]], names=["f\\tg", "h"])
+        >>> print(H.hypothesis_name(0))
+        f\\tg
+        >>> H.hypothesis_name(1)
+        'h'
+        """
+        return printable(self.names[i]) if self.names is not None else f"h{i}"
 
     # ----------------------------------------------------------- bitset view
     @functools.cached_property
@@ -409,7 +637,7 @@ class HypothesisClass:
                 f"rows: indices must lie in [0, {self.n_hypotheses - 1}], got {idx.min()}..{idx.max()}"
             )
         names = None if self.names is None else tuple(self.names[i] for i in idx)
-        return HypothesisClass.from_matrix(self.matrix[idx], self.domain, names, name=None)
+        return HypothesisClass(domain=self.domain, matrix=_sealed(self.matrix[idx]), names=names)
 
     def _row_indices(self, rows: Any) -> np.ndarray:
         """Row indices from a bitset (a non-negative int) or an iterable of integers, or raise."""
@@ -466,8 +694,13 @@ class HypothesisClass:
 
 
 def _rebuild(domain: tuple, data: bytes, shape: tuple, names: tuple | None, name: str | None) -> HypothesisClass:
-    """Unpickle a :class:`HypothesisClass` (its matrix over the pickled bytes, not copied)."""
-    matrix = np.frombuffer(data, dtype=np.uint8).reshape(shape) if isinstance(data, bytes) else data
+    """Unpickle a :class:`HypothesisClass` (its matrix over the pickled bytes, not copied; validated as every class is)."""
+    matrix = data
+    if isinstance(data, bytes):
+        try:
+            matrix = np.frombuffer(data, dtype=np.uint8).reshape(shape)
+        except (ValueError, TypeError) as exc:
+            raise InvalidClassError(f"matrix: {len(data)} bytes cannot be a table of shape {shape!r} ({exc})") from None
     return HypothesisClass(domain=domain, matrix=matrix, names=names, name=name)
 
 

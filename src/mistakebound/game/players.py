@@ -59,6 +59,7 @@ import attrs
 import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.text import printable
 from mistakebound.game.hypothesis_class import HypothesisClass
 
 __all__ = ["Learner", "Adversary", "ObliviousAdversary", "describe", "is_randomized", "hyperparameters", "rebuild",
@@ -369,7 +370,7 @@ def describe(player: Any) -> str:
     """
     name = type(player).__name__
     if not attrs.has(type(player)):
-        return name
+        return printable(name)
     parts = []
     for a in attrs.fields(type(player)):
         if not a.init or not a.repr:
@@ -379,7 +380,7 @@ def describe(player: Any) -> str:
             continue
         shown = a.repr(value) if callable(a.repr) else repr(value)
         parts.append(f"{a.name.lstrip('_')}={shown}")
-    return f"{name}({', '.join(parts)})" if parts else name
+    return printable(f"{name}({', '.join(parts)})" if parts else name)
 
 
 def _same(value: Any, default: Any) -> bool:

@@ -63,6 +63,7 @@ import attrs
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError, NotApplicableError
+from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import brief
 from mistakebound.game.class_files import SUFFIXES, load_class
 from mistakebound.game.hypothesis_class import HypothesisClass
@@ -470,7 +471,7 @@ def _default_build(entry: Entry, setting: Any, rounds: int | None, params: dict)
 
 def _first_line(exc: BaseException) -> str:
     text = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
-    return " ".join(text.split())
+    return one_line(text)
 
 
 def _a(word: str) -> str:
@@ -636,7 +637,7 @@ def load_setting(spec: Any) -> Any:
         try:
             return from_spec(text)
         except MistakeboundError as exc:
-            message = " ".join(str(exc).split())
+            message = one_line(exc)
             own = f"spec {text!r}: "
             raise InvalidArgumentError(f"CLASS: {spec!r}: {message.removeprefix(own)}") from None
     known = [*ZOO, *(e.name for e in _space_entries())]

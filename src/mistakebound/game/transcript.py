@@ -38,7 +38,7 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.foundations.text import number_text
+from mistakebound.foundations.text import number_text, printable
 
 __all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record", "json_value",
            "format_rounds", "instance_text"]
@@ -565,9 +565,9 @@ class Transcript(_Deferred):
         printer.text(f"Transcript({self.summary()}, seed {self.seed})")
 
     def summary(self) -> str:
-        """One line with the players and the totals."""
+        """One line with the players and the totals (names escaped by :func:`~mistakebound.foundations.text.printable`)."""
         regret = "" if self.regret is None else f", regret {self.regret:g}"
-        return (
+        return printable(
             f"{self.learner} vs {self.adversary} on {self.class_name or 'no class'}: "
             f"{len(self)} rounds, {self.mistakes} mistakes "
             f"(expected {self.expected_mistakes:g}){regret}"
@@ -577,23 +577,22 @@ class Transcript(_Deferred):
 def instance_text(x: Any) -> str:
     """An instance as one cell of a table: on one line, with no padding of its own.
 
-    Tuples and arrays read ``(a,b,c)``; text is shown as it is, unless it holds a line
-    break, a tab or another unprintable character, which would break the row: then its
-    ``repr``.
+    Tuples and arrays read ``(a,b,c)``; text is shown as it is, its line breaks, tabs and
+    other control characters, which would break the row, escaped
+    (:func:`~mistakebound.foundations.text.printable`, as every name is).
 
     Examples
     --------
     >>> instance_text((0, 1, 1)), instance_text(np.array([0.5, 1.0])), instance_text("a b")
     ('(0,1,1)', '(0.5,1.0)', 'a b')
-    >>> instance_text("two\\nlines")
-    "'two\\\\nlines'"
+    >>> print(instance_text("two\\nlines"))
+    two\\nlines
     """
     if isinstance(x, np.ndarray):
         x = tuple(x.tolist()) if x.ndim else x.item()
     if isinstance(x, tuple):
         return "(" + ",".join(instance_text(v) for v in x) + ")"
-    text = str(x)
-    return text if text.isprintable() else repr(text)
+    return printable(str(x))
 
 
 def format_rounds(rounds: Sequence[Any]) -> str:

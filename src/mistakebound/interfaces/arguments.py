@@ -19,9 +19,9 @@ argparse.ArgumentTypeError: expected an integer >= 1, got '0'
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
+from mistakebound.foundations.text import printable
 # the exit codes are defined in a module of their own (the start-up guard reads them before argparse loads)
 from mistakebound.interfaces.exit_codes import EXIT_BAD_INPUT, EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK
 
@@ -35,7 +35,6 @@ __all__ = [
     "Parser",
     "integer",
     "positive",
-    "printable",
     "seed",
     "seconds",
     "shortened",
@@ -45,34 +44,6 @@ __all__ = [
 
 #: The most processes --workers may ask for (a typo must not start thousands).
 MAX_WORKERS = 256
-
-
-#: Characters never printed as they are: C0 and C1 controls, DEL, and the invisible format
-#: characters that reorder or hide text (bidirectional overrides, zero-width marks, BOM).
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-_UNPRINTABLE_IN_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-
-
-def printable(text: str, *, lines: bool = False) -> str:
-    r"""``text`` with control characters escaped as Python writes them (``\x1b``, ``\r``).
-
-    Every message and every line the command line prints goes through it, so a file name
-    holding a terminal escape sequence is shown, never obeyed.  With ``lines=True`` line
-    breaks and tabs are kept (for whole blocks of output).
-
-    Examples
-    --------
-    >>> print(printable("a\x1b[31mb.csv"))
-    a\x1b[31mb.csv
-    >>> print(printable("two\nlines"))
-    two\nlines
-    >>> printable("row\tcol\n", lines=True) == "row\tcol\n"
-    True
-    """
-    pattern = _UNPRINTABLE_IN_LINES if lines else _UNPRINTABLE
-    if pattern.search(text) is None:
-        return text
-    return pattern.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 #: The most characters of an error line; the middle of a longer one is cut (and says so).

@@ -97,13 +97,12 @@ from mistakebound.interfaces.arguments import (
     EXIT_OK,
     Parser,
     positive,
-    printable,
     seconds,
     shortened,
     seed,
     workers,
 )
-from mistakebound.foundations.text import number_text
+from mistakebound.foundations.text import number_text, one_line, printable
 from mistakebound.interfaces.progress import Progress
 if TYPE_CHECKING:  # the commands import the claims when they run: `verify` loads no search
     from mistakebound.verification.claims import Bound, Verdict
@@ -209,7 +208,7 @@ def _cmd_ldim(args, out) -> int:
     try:
         search = LdimSearch(H)
     except InsufficientMemoryError as exc:  # refused before it allocates: what holds without a search
-        search, refused = None, " ".join(str(exc).split())
+        search, refused = None, one_line(exc)
     else:
         refused = None
         if search.n_distinct != H.n_hypotheses:
@@ -317,7 +316,7 @@ def _vc_line(args, H: HypothesisClass, ldim: Any, stopped: bool, out, partial: l
         vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=limit, ldim=ldim)
     except InsufficientMemoryError as exc:  # VCdim <= Ldim still holds
         print(f"{low} <= VCdim <= {top} (partial: memory; VCdim <= Ldim), not searched", file=out)
-        partial.append(("VC dimension", " ".join(str(exc).split())))
+        partial.append(("VC dimension", one_line(exc)))
         return None
     finally:
         note.cancel()
@@ -349,7 +348,7 @@ def _rldim_line(args, H: HypothesisClass, stopped: bool, out, partial: list) -> 
         rl = RLdimSearch(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
     except InsufficientMemoryError as exc:
         print("RL not searched (partial: memory)", file=out)
-        partial.append((name, " ".join(str(exc).split())))
+        partial.append((name, one_line(exc)))
         return None
     found = rl.bounds()
     if found.exact:
@@ -446,7 +445,7 @@ def _cmd_check(args, out) -> int:
             print(file=out)
         print(f"interrupted: {report.summary()} so far", file=out)
         if json_path:
-            print(f"no JSON report written to {json_path} (the check did not finish)", file=out)
+            print(printable(f"no JSON report written to {json_path} (the check did not finish)"), file=out)
         return EXIT_INTERRUPTED
     report = CheckReport(rows=rows)
     print(report.format_table(), file=out)
@@ -604,7 +603,8 @@ def _write_output(option: str, path: str, out, line: str, *, data: Any = None, s
     :func:`~mistakebound.foundations.files.write_atomically`), or ``save()`` does the
     writing (a figure, through :func:`~mistakebound.interfaces.plots.save_figure`).  The
     results were printed before: a failure loses the file, never what was computed.  A
-    symbolic link is kept and its target written, and ``line`` then says so.
+    symbolic link is kept and its target written, and ``line`` then says so.  ``line`` is
+    printed on one line, its control characters escaped (the file name's too).
     """
     from mistakebound.foundations.errors import InvalidArgumentError
     from mistakebound.foundations.files import output_target, write_atomically
@@ -626,7 +626,7 @@ def _write_output(option: str, path: str, out, line: str, *, data: Any = None, s
     if target != Path(path):
         note = f"a symbolic link: its target {str(target)!r} was written, the link kept"
         line = line[:-1] + f"; {note})" if line.endswith(")") else f"{line} ({note})"
-    print(line, file=out)
+    print(printable(line), file=out)  # one line, whatever the file name holds
 
 
 def _require_plots() -> None:
@@ -784,12 +784,12 @@ def _cmd_play(args, out) -> int:
             print(_oco_table(T) if isinstance(T, OCOTranscript) else format_transcript(T.rounds), file=out)
         for line in _totals(T, setting):
             print(line, file=out)
-        message = " ".join(str(failed.error).split())
+        message = one_line(failed.error)
         print(f"bound = not judged: {message}", file=out)
         _error("play", f"error: {message}")
         return EXIT_BROKEN
     except GameError as exc:
-        message = " ".join(str(exc).split())
+        message = one_line(exc)
         print(f"game stopped: {message}", file=out)
         played = exc.transcript
         if played is not None:
@@ -809,7 +809,7 @@ def _cmd_play(args, out) -> int:
     if forced_line:
         print(forced_line, file=out)
     if args.out and stream:
-        print(f"wrote {args.out} ({len(T)} rounds and a summary, JSON Lines)", file=out)
+        print(printable(f"wrote {args.out} ({len(T)} rounds and a summary, JSON Lines)"), file=out)
     elif args.out:
         records = transcript_records(T, claim=claim, verdict=verdict)
         _write_output("--out", args.out, out, f"wrote {args.out} ({len(T)} rounds and a summary, JSON Lines)",
@@ -1080,7 +1080,7 @@ def _cmd_plot(args, out) -> int:
         _print_games(games, out)
         return EXIT_INTERRUPTED
     except GameError as exc:  # a player broke a rule: a game errored (exit 1), as in play
-        message = " ".join(str(exc).split())
+        message = one_line(exc)
         print(f"game {len(games) + len(refused) + 1} of {len(names)} stopped: {message}; no figure written", file=out)
         _print_games(games, out)
         _error("plot", f"error: {message}")
@@ -1429,7 +1429,7 @@ def _error(command: str, message: str, exc: BaseException | None = None) -> None
 
 def _note(command: str, message: str, exc: BaseException | None = None) -> None:
     """One line on stderr that reports no outcome (a note while the command works): not counted in ``_SAID``."""
-    message = shortened(" ".join(str(message).split()) or (type(exc).__name__ if exc is not None else "error"))
+    message = shortened(one_line(message) or (type(exc).__name__ if exc is not None else "error"))
     try:
         print(printable(f"mistakebound{' ' + command if command else ''}: {message}"), file=sys.stderr, flush=True)
     except (OSError, ValueError):  # stderr closed: the exit code still says it

@@ -39,7 +39,7 @@ from typing import Any
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.foundations.text import number_text
+from mistakebound.foundations.text import number_text, one_line
 from mistakebound.game import classes as zoo
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
@@ -165,7 +165,7 @@ _RIGHT = {"mistakes", "bound <=", "forced >="}
 
 def _cells(r: CheckRow) -> list[str]:
     """The texts of one row of the table, in the order of ``_COLUMNS``."""
-    note = " ".join(((f"[{r.measure}] " if r.measure != "mistakes" else "") + r.message).split())
+    note = one_line((f"[{r.measure}] " if r.measure != "mistakes" else "") + r.message)
     return [r.learner, r.adversary, r.class_name, _fmt(r.mistakes), _fmt(r.bound), _fmt(r.forced), r.verdict, note]
 
 

@@ -75,6 +75,7 @@ from typing import Any
 from attrs import asdict, frozen
 
 from mistakebound.foundations.errors import InsufficientMemoryError, NotApplicableError
+from mistakebound.foundations.text import one_line
 from mistakebound.game import registry
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.play import play
@@ -405,7 +406,8 @@ def _search(cell: Cell, record: dict) -> None:
 
 
 def _one_line(text: str) -> str:
-    text = " ".join(str(text).split())
+    """A record's note or error: :func:`~mistakebound.foundations.text.one_line`, cut at :data:`_MAX_ERROR` characters."""
+    text = one_line(text)
     return text if len(text) <= _MAX_ERROR else text[: _MAX_ERROR - 3] + "..."
 
 

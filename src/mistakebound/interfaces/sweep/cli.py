@@ -40,6 +40,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from mistakebound.foundations.text import printable
 from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, positive
 
 __all__ = ["add_parser", "run"]
@@ -134,18 +135,18 @@ def _run(args: Any, out: TextIO | None) -> int:
         except (MistakeboundError, OSError):
             done = "the finished"
         how = f"stopped by {exc.args[0]}" if isinstance(exc, SweepInterrupted) else _interrupted_by()
-        print(f"sweep: {how}; {done} cells recorded in {path}; run the same command again to resume",
+        print(printable(f"sweep: {how}; {done} cells recorded in {path}; run the same command again to resume"),
               file=out)
         return EXIT_INTERRUPTED
     rerun = f", {result.rerun} of them again after infrastructure errors" if result.rerun else ""
-    print(f"sweep: {len(cells)} cells ({result.ran} run now{rerun}, {result.skipped} already recorded) on "
-          f"{result.executor} -> {path}", file=out)
+    print(printable(f"sweep: {len(cells)} cells ({result.ran} run now{rerun}, {result.skipped} already recorded) "
+                    f"on {result.executor} -> {path}"), file=out)
     if todo != result.ran:  # cannot happen unless the file changed under us
         print(f"sweep: warning: expected to run {todo} cells, ran {result.ran}", file=out)
     print(format_summary(result.records), file=out)
     if args.plot is not None:
         files = plot_records(result.records, args.plot)
-        print(f"wrote {len(files)} plot(s) to {args.plot}", file=out)
+        print(printable(f"wrote {len(files)} plot(s) to {args.plot}"), file=out)
     if result.broken or result.errors:
         return EXIT_BROKEN
     if result.infra:

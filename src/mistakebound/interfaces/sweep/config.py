@@ -73,6 +73,7 @@ from typing import Any
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import brief, check_int
 
 __all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "KINDS", "SEARCHES"]
@@ -146,7 +147,7 @@ def resolve_player(name: Any, kind: str, key: str, *, allow_imports: bool = True
     try:  # names and parameters checked here, so that a typo fails the config, not every cell
         entry, _ = registry.resolve(kind, text, imports="check" if allow_imports else "refuse")
     except InvalidArgumentError as exc:
-        message = " ".join(str(exc).split())
+        message = one_line(exc)
         for prefix in (f"{kind}: ", "spec "):
             message = message.removeprefix(prefix)
         raise InvalidArgumentError(f"{key}: {message}") from None
@@ -170,7 +171,7 @@ def _check_class(key: str, entry: Any, sizes: tuple[int, ...]) -> str:
         try:
             registry.load_setting(spec)
         except (MistakeboundError, TypeError, ValueError, OverflowError) as exc:
-            message = " ".join(str(exc).split())
+            message = one_line(exc)
             raise InvalidArgumentError(f"{key}: class {entry!r} as {message}") from None
     return entry
 

@@ -75,6 +75,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.text import one_line
 from mistakebound.interfaces.sweep.cells import Cell, error_record, infra_record, interrupts_from, run_cell
 
 __all__ = ["EXECUTORS", "DaskDependencyError", "WorkerPool", "execute", "batches", "default_workers",
@@ -677,7 +678,7 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
                     records = future.result()
                 except Exception as exc:  # noqa: BLE001 - the worker died with the batch
                     batch, marker, attempt = tasks[future.key]
-                    message = " ".join(str(exc).split())
+                    message = one_line(exc)
                     lost = f"the dask worker running this cell was lost ({type(exc).__name__}: {message})"
                     records, again = _lost_batch(batch, _started(marker), attempt, remote=markers is None, why=lost)
                     for cells_again, next_attempt in again:

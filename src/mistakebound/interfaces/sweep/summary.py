@@ -32,7 +32,7 @@ from __future__ import annotations
 import shlex
 from typing import Iterable
 
-from mistakebound.foundations.text import number_text
+from mistakebound.foundations.text import number_text, printable
 
 __all__ = ["replay_command", "learner_table", "format_summary", "violations"]
 
@@ -97,6 +97,7 @@ def learner_table(records: Iterable[dict]) -> list[dict]:
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
+    rows = [[printable(c) for c in r] for r in rows]  # a cell is one line, whatever a name in a record holds
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(), "  ".join("-" * w for w in widths)]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
@@ -121,15 +122,15 @@ def format_summary(records: Iterable[dict], *, max_errors: int = 5) -> str:
     if broken:
         lines.append(f"{len(broken)} bound(s) broken:")
         for r in broken:
-            lines.append(f"  {r['learner'] or r['class']}: {r.get('note') or 'broken'} on {_where(r)}")
-            lines.append(f"    replay: {replay_command(r)}")
+            lines.append(printable(f"  {r['learner'] or r['class']}: {r.get('note') or 'broken'} on {_where(r)}"))
+            lines.append(printable(f"    replay: {replay_command(r)}"))
     else:
         lines.append(f"no bound broken in {len(records)} cells")
     for verdict, title in (("error", "failed"), ("infra", "stopped by infrastructure errors (run again on resume)")):
         failed = [r for r in records if r.get("verdict") == verdict]
         if failed:
             lines.append(f"{len(failed)} cell(s) {title}:")
-            lines.extend(f"  {r['id']} {_where(r)}: {r['error_type']}: {r['error']}" for r in failed[:max_errors])
+            lines.extend(printable(f"  {r['id']} {_where(r)}: {r['error_type']}: {r['error']}") for r in failed[:max_errors])
             if len(failed) > max_errors:
                 lines.append(f"  ... and {len(failed) - max_errors} more (see the error columns of the results file)")
     partial = [r for r in records if r.get("exact") is False and r.get("verdict") not in ("BROKEN", "infra")]
