@@ -1,22 +1,31 @@
 """Certificates: proofs of exact results that a small, independent checker verifies.
 
-A certificate is a JSON document (format ``mistakebound-certificate``, version 1) holding
-the class it speaks of (its rows and their SHA-256), a table of version spaces (row sets,
-as bitsets or as parts of earlier ones) and one section per result, each a list of facts
-justified one step at a time by facts listed before it.  The searches write them
+A certificate is a JSON document (format ``mistakebound-certificate``, version 2) holding
+the class it speaks of (its rows, its domain and their SHA-256), a table of version spaces
+(row sets, as bitsets or as parts of earlier ones) and one section per result, each a list
+of facts justified one step at a time by facts listed before it.  The searches write them
 (:mod:`mistakebound.theory.certificate` and the producers beside each search; ``--certificate``
 on the command line); this package checks them and imports nothing of the searches, nor
 anything outside the standard library:
 
-* :mod:`~mistakebound.certificates.verify`: the document, the class and the spaces, and the
-  program (``python -I -S verify.py FILE`` runs it alone);
-* :mod:`~mistakebound.certificates.ldim`: the Littlestone dimension (textbook recursion), with
-  relabelled and shifted copies of version spaces checked row by row;
+* :mod:`~mistakebound.certificates.verify`: the document's header, what is verified (a
+  statement per result, naming the class and, for a worst case, the horizon and the
+  learner), and the program (``python -I -S verify.py FILE`` runs it alone);
+* :mod:`~mistakebound.certificates.document`: reading a file within bounds (regular files
+  only, text capped by the memory the checker may use) through one strict JSON grammar;
+* :mod:`~mistakebound.certificates.context`: the class and its identity, the table of
+  spaces, the grammar of values, and relabelled and shifted copies of spaces;
+* :mod:`~mistakebound.certificates.ldim`: the Littlestone dimension (textbook recursion);
 * :mod:`~mistakebound.certificates.vc`: the VC dimension;
 * :mod:`~mistakebound.certificates.worst_case`: a learner's worst case ``M_A(H)`` (textbook
   Definition 21.1) for the predictions and moves the certificate records;
 * :mod:`~mistakebound.certificates.randomized`: the randomized Littlestone dimension
   (Filmus, Hanneke, Mehalel and Moran 2023), in exact fractions.
+
+Each kind's module argues, step by step, why a step that checks is true; each condition the
+argument relies on is named in brackets, and the line of code that checks it carries the
+same name (``tests/test_certificate_mutations.py`` disables each such line in turn and shows
+that a false certificate then gets through).
 """
 
 __all__: list[str] = []
