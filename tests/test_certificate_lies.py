@@ -12,6 +12,7 @@ import copy
 import json
 import subprocess
 import sys
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -187,3 +188,22 @@ def test_only_the_integer_version_2_is_read(version):
     doc["version"] = version
     with pytest.raises(CertificateError, match="^header: expected format 'mistakebound-certificate' version 2"):
         check(doc)
+
+
+# ------------------------------------------------------------------ the lemmas the checker's steps cite
+@settings(max_examples=150)
+@given(M=class_matrices(max_rows=8, max_cols=4))
+def test_the_bounds_the_checker_cites_hold_on_every_space_of_the_recursion(M):
+    """The checker trusts a few lemmas (its docstrings argue them); here the oracle tests each on every
+    space the recursion reaches: Ldim <= log2 d; RL <= log2(d) / 2; RL <= Ldim (1 - 2^(1-d)); a term
+    of RL at most (1 + log2(d0) / 2 + log2(d1) / 2) / 2; VCdim <= Ldim."""
+    tb = cl.Textbook(M)
+    assert tb.vc() <= tb.ldim(tb.full)
+    for V in tb.closure():
+        d, L, rl = tb.distinct(V), tb.ldim(V), tb.rl(V)
+        assert 2 ** L <= d
+        assert 2 ** (2 * rl.numerator) <= d ** rl.denominator  # 2^(2 RL) <= d
+        assert rl <= L * (1 - Fraction(1, 2 ** (d - 1)))
+        for _, V0, V1 in tb.parts(V):
+            term = (1 + tb.rl(V0) + tb.rl(V1)) / 2  # (2 term - 1) * 2 <= log2(d0 d1)
+            assert 2 ** ((4 * term - 2).numerator) <= (tb.distinct(V0) * tb.distinct(V1)) ** (4 * term - 2).denominator
