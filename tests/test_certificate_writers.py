@@ -1,24 +1,29 @@
 """A certificate the project writes always verifies (issue 21): every writer, on the awkward classes.
 
-For every kind (``ldim``, ``vc``, ``worst-case`` for several learners, ``rldim``), on classes
-drawn with the shapes where writers go wrong (repeated rows, rows all equal, a single row, a
-single instance or none, copied and complementary columns, constant columns at the end, a
-domain of strings, tuples, floats and objects JSON cannot hold) and on partial searches
-(small ``max_nodes``, horizons 0, 1, 2), the document a writer produces
+For every kind (``ldim``, ``vc``, ``rldim``, and ``worst-case`` for Halving, Consistent, SOA, the
+optimal randomized learner, weighted majority over the rows and the learners that read vectors),
+on classes drawn with the shapes where writers go wrong (repeated rows, rows all equal, a single
+row, a single instance or none, copied and complementary columns, constant columns at the end,
+the zoo's symmetric classes as they are and relabelled, domains of every JSON type and of objects
+JSON cannot hold, some sharing a ``repr``) and on partial searches (small ``max_nodes``, horizons
+0, 1 and 2), the document a writer produces
 
 1. passes :func:`~mistakebound.certificates.verify.check` against the class's own section
-   (:func:`~mistakebound.theory.certificate.class_section`: shape, rows and domain);
+   (:func:`~mistakebound.theory.certificate.class_section`), and its class, read here without
+   the writer, is the class: shape, every label, every instance (:func:`of_class`);
 2. states bounds the independent oracles find true (``lower <= value <= upper``, equal when
    the search was exact): ``textbook_ldim`` and ``textbook_vcdim`` of ``benchmarks.baseline``,
-   ``oracle_value`` of tests/test_worst_case.py, ``oracle_rl`` of tests/test_randomized.py;
-3. reads back from the file :meth:`CertificateWriter.write` writes (``.json`` and
-   ``.json.gz``) to the same statements, and a worst case replays against its learner;
-4. is accepted by the checker run as a program (``python -I -S verify.py FILE``), on a
-   sample of the shapes, and through the command line once per kind.
+   ``oracle_value`` of tests/test_worst_case.py (with a learner's rule, or its first predictions
+   over one round), ``oracle_rl`` and ``optimal_rule`` of tests/test_randomized.py;
+3. reads back from the files :meth:`CertificateWriter.write` writes (``.json`` and ``.json.gz``)
+   to the same statements, and a worst case replays against its learner;
+4. is accepted by the checker run as a program (``python -I -S verify.py FILE``) on a sample of
+   the shapes, and through the command line once per kind.
 """
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import tempfile
@@ -33,10 +38,14 @@ from hypothesis import strategies as st
 
 from benchmarks.baseline import textbook_ldim, textbook_vcdim
 from mistakebound import HypothesisClass
+from mistakebound import classes as zoo
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import check, describe
+from mistakebound.foundations.errors import NotApplicableError
 from mistakebound.foundations.json_format import decode_instance
+from mistakebound.game import registry
 from mistakebound.game.class_files import load_class, save_class
+from mistakebound.game.players import is_randomized
 from mistakebound.interfaces.cli import main
 from mistakebound.learners import SOA, Consistent, ExpertsFromClass, Halving, OptimalRandomizedLearner
 from mistakebound.theory.certificate import CertificateWriter, class_section
@@ -50,7 +59,9 @@ from tests.test_randomized import SYMMETRIC, optimal_rule, oracle_rl, relabelled
 from tests.test_worst_case import consistent_rule, halving_rule, oracle_value
 
 CHECKER = Path(verify.__file__)
-PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: Worst cases search several learners per example.
+WORST_CASES = settings(PROPERTY, max_examples=100)
 
 
 # ------------------------------------------------------------------------------ the classes
@@ -91,27 +102,28 @@ def _shaped(draw, M: np.ndarray, shape: str) -> np.ndarray:
 
 
 @st.composite
-def awkward_classes(draw, *, max_rows: int = 7, max_cols: int = 4, zoo: bool = False) -> HypothesisClass:
-    """``tests.strategies.class_matrices`` with up to two :data:`SHAPES` applied, over a drawn domain (the
-    default ``0, 1, ...`` half the time).  ``zoo``: a symmetric class of the zoo instead (``SYMMETRIC`` of
-    tests/test_randomized.py), as it is (its twins' rows correspond by a shift) or relabelled
-    (``relabelled_classes``: rows shuffled and repeated, columns permuted, complemented, copied), where
-    the searches answer version spaces by relabelled twins and the certificates hold ``"map"`` steps."""
-    if zoo:
-        M = draw(st.one_of(st.sampled_from(SYMMETRIC), relabelled_classes())).matrix
-    else:
-        M = draw(class_matrices(max_rows=max_rows, max_cols=max_cols))
-    for shape in draw(st.lists(st.sampled_from(SHAPES), max_size=2)):
+def awkward_classes(draw, matrices=None, *, first: tuple[str, ...] = ()) -> HypothesisClass:
+    """A matrix of ``matrices`` (default: ``tests.strategies.class_matrices``) with the shapes ``first`` and
+    up to two drawn :data:`SHAPES` applied, over a drawn domain (the default ``0, 1, ...`` half the time)."""
+    M = draw(class_matrices(max_rows=7, max_cols=4) if matrices is None else matrices)
+    for shape in first + tuple(draw(st.lists(st.sampled_from(SHAPES), max_size=2))):
         M = _shaped(draw, M, shape).astype(np.uint8)
     m = M.shape[1]
     domain = draw(st.one_of(st.none(), st.lists(instances, min_size=m, max_size=m, unique=True)))
     return HypothesisClass.from_matrix(M, domain=domain)
 
 
+#: The symmetric classes of the zoo (``SYMMETRIC`` of tests/test_randomized.py) as they are (rows of twins
+#: correspond by a shift) or relabelled (``relabelled_classes``: rows shuffled and repeated, columns
+#: permuted, complemented, copied): the searches answer version spaces by their twins, with "map" steps.
+ZOO = st.one_of(st.sampled_from(SYMMETRIC), relabelled_classes()).map(lambda H: H.matrix)
 #: Small drawn classes and the zoo's symmetric ones, each with the shapes applied.
-CLASSES = st.one_of(awkward_classes(), awkward_classes(zoo=True))
-#: The brute-force VC dimension tries every set of instances: at most 10 of them.
-NARROW = CLASSES.filter(lambda H: H.n_instances <= 10)
+CLASSES = st.one_of(awkward_classes(), awkward_classes(ZOO))
+#: Thresholds (a chain of sets of rows: VC dimension 1, certified as a laminar family from 4 thresholds on)
+#: with a column copied and complemented (a chain of two copies), then the shapes drawn.
+LAMINAR = awkward_classes(st.integers(4, 7).map(lambda k: zoo.thresholds(k).matrix), first=("copied columns",))
+#: For the VC dimension, laminar ones too; the brute force tries every set of instances: at most 10 of them.
+NARROW = st.one_of(CLASSES, LAMINAR).filter(lambda H: H.n_instances <= 10)
 
 
 # ------------------------------------------------------------------------------ the checks
@@ -230,7 +242,14 @@ LEARNERS = {
 }
 
 
-@PROPERTY
+def first_round(learner, H: HypothesisClass, horizon: int) -> Fraction:
+    """The worst case of ``learner`` over ``horizon`` <= 1 rounds: the recursion with its first predictions."""
+    assert horizon <= 1
+    predict = learner.predict_proba_one if is_randomized(learner) else learner.predict_one
+    return oracle_value(H, lambda rows, j: Fraction(float(predict(H.domain[j]))), horizon)
+
+
+@WORST_CASES
 @given(H=CLASSES, horizon=st.sampled_from([None, 0, 1, 2]), max_nodes=BUDGETS)
 def test_worst_case_certificates_verify_with_the_recursions_value_and_replay(H, horizon, max_nodes):
     for name, (Learner, truth) in LEARNERS.items():
@@ -243,8 +262,9 @@ def test_worst_case_certificates_verify_with_the_recursions_value_and_replay(H, 
         replay(writer.document(), Learner(H), H)
 
 
-@PROPERTY
-@given(H=awkward_classes(max_rows=6), horizon=st.sampled_from([0, 1, 2]), max_nodes=st.sampled_from([None, 2]))
+@WORST_CASES
+@given(H=awkward_classes(class_matrices(max_rows=6, max_cols=4)), horizon=st.sampled_from([0, 1, 2]),
+       max_nodes=st.sampled_from([None, 2]))
 def test_worst_case_certificates_of_a_learner_without_a_state_key(H, horizon, max_nodes):
     """Weighted majority over the class's rows (zoo, randomized, no ``state_key``: one state per node of
     the game tree; its probabilities are floats with long exact values).  Over one round its weights
@@ -254,10 +274,45 @@ def test_worst_case_certificates_of_a_learner_without_a_state_key(H, horizon, ma
     lower, upper = verified(writer, H)["worst-case"]
     assert 0 <= lower <= upper <= horizon and (lower == upper) == W.exact
     if horizon <= 1:
-        first = ExpertsFromClass(H, 1)
-        holds((lower, upper), oracle_value(H, lambda rows, j: Fraction(first.predict_proba_one(H.domain[j])),
-                                           horizon), exact=W.exact)
+        holds((lower, upper), first_round(ExpertsFromClass(H, 1), H, horizon), exact=W.exact)
     replay(writer.document(), ExpertsFromClass(H, max(horizon, 1)), H)
+
+
+@st.composite
+def vector_classes(draw) -> HypothesisClass:
+    """Classes over distinct 0/1 vectors of length 3 (the zero vector among them, or not), as the learners
+    that read vectors play on: ``class_matrices``' columns, the first ones cut to the 8 vectors there are."""
+    M = draw(class_matrices(max_rows=6, max_cols=5))[:, :8]
+    vectors = draw(st.permutations([tuple(int(b) for b in format(v, "03b")) for v in range(8)]))
+    return HypothesisClass.from_matrix(M, domain=vectors[:M.shape[1]])
+
+
+#: The zoo's learners that read vectors and have a ``state_key``: the Perceptron errs forever on the zero
+#: vector labelled 0 (its certificate proves an infinite value by a cycle of moves).
+VECTOR_LEARNERS = ("Perceptron", "Winnow", "LittlestoneWinnow", "DisjunctionElimination")
+
+
+@settings(PROPERTY, max_examples=80)
+@given(H=vector_classes(), horizon=st.sampled_from([None, 0, 1, 2]), max_nodes=st.sampled_from([None, 3]))
+def test_worst_case_certificates_of_learners_on_vectors(H, horizon, max_nodes):
+    """No oracle knows these learners' states: their values are checked where one round decides them
+    (horizons 0 and 1); everywhere the certificate checks, reads back and replays."""
+    for name in VECTOR_LEARNERS:
+        try:
+            learner = registry.build("learner", name, H, rounds=horizon)
+        except NotApplicableError:
+            continue
+        writer = CertificateWriter(H)
+        budget = 300 if max_nodes is None and horizon is None else max_nodes  # a Winnow's states may not repeat
+        W, _ = worst_case_section(learner, H, writer, horizon=horizon, max_nodes=budget)
+        lower, upper = verified(writer, H)["worst-case"]
+        assert lower <= (math.inf if upper is None else upper) and (horizon is None or upper <= horizon), name
+        if horizon is not None and horizon <= 1:
+            holds((lower, upper), first_round(registry.build("learner", name, H, rounds=horizon), H, horizon),
+                  exact=W.exact)
+        if lower == math.inf:
+            event(f"{name}: an infinite worst case")
+        replay(writer.document(), registry.build("learner", name, H, rounds=horizon), H)
 
 
 # ------------------------------------------------------------------------------ every kind in one document
@@ -278,7 +333,7 @@ def assert_true_of(proven: dict, H: HypothesisClass) -> None:
     holds(proven["worst-case"], oracle_value(H, halving_rule(H)), exact=True)
 
 
-@settings(PROPERTY, max_examples=50)
+@settings(PROPERTY, max_examples=80)
 @given(H=NARROW)
 def test_a_document_of_every_kind_verifies_and_replays(H):
     writer = every_kind(H)
