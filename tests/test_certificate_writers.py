@@ -69,6 +69,7 @@ WORST_CASES = settings(PROPERTY, max_examples=100)
 SHAPES = ("repeated rows", "equal rows", "single row", "single instance", "trailing zeros", "trailing ones",
           "copied columns")
 
+
 @define(eq=False)
 class Token:
     """An instance JSON cannot hold, told apart from another by identity: two may have one ``repr``."""
@@ -327,6 +328,7 @@ def every_kind(H: HypothesisClass) -> CertificateWriter:
 
 
 def assert_true_of(proven: dict, H: HypothesisClass) -> None:
+    """Every bound of :func:`every_kind`'s document is exact and the oracles' value."""
     holds(proven["ldim"], ldim_of(H), exact=True)
     holds(proven["vc"], textbook_vcdim(H.matrix), exact=True)
     holds(proven["rldim"], oracle_rl(H), exact=True)
@@ -341,13 +343,15 @@ def test_a_document_of_every_kind_verifies_and_replays(H):
     replay(writer.document(), Halving(H), H)
 
 
-#: Explicit classes of the awkward shapes, each checked by the checker run as a program.
 def _class(rows: list[str], domain=None) -> HypothesisClass:
+    """The class whose rows are given as strings of labels (instance 0 first)."""
     return HypothesisClass.from_matrix(np.array([[int(c) for c in r] for r in rows], dtype=np.uint8).reshape(
         len(rows), -1), domain=domain)
 
 
-SAMPLE = {  # columns a, a, 1 - a, b, 0 over the rows (a, b) = 00, 10, 01, 11, 00
+#: Explicit classes of the awkward shapes, each checked by the checker run as a program (the first: columns
+#: a, a, 1 - a, b, 0 over the rows (a, b) = 00, 10, 01, 11, 00).
+SAMPLE = {
     "repeated rows, copied and complementary columns, trailing zeros": _class(["00100", "11000", "00110", "11010",
                                                                                "00100"]),
     "single row over strings": _class(["101"], domain=["a", "b", "c"]),
