@@ -73,6 +73,24 @@ def oracle_rl(H: HypothesisClass) -> Fraction:
     return game_oracle(H)(frozenset(range(H.n_hypotheses)))
 
 
+def optimal_rule(H: HypothesisClass):
+    """The optimal randomized learner's probability of label 1 on column j given the rows left (FHMM):
+    forced where one side is empty, else clip((1 + v(S^1) - v(S^0)) / 2) by the oracle (a ``rule`` of
+    ``oracle_value`` in tests/test_worst_case.py)."""
+    v = game_oracle(H)
+
+    def rule(rows: frozenset, j: int) -> Fraction:
+        S1 = frozenset(r for r in rows if H.matrix[r, j] == 1)
+        S0 = rows - S1
+        if not S0:
+            return Fraction(1)
+        if not S1:
+            return Fraction(0)
+        return min(Fraction(1), max(Fraction(0), (1 + v(S1) - v(S0)) / 2))
+
+    return rule
+
+
 def n_distinct(H: HypothesisClass) -> int:
     return len(H.distinct_rows()[0])
 
@@ -444,19 +462,12 @@ def test_learner_worst_case_is_rl(H):
 @given(hypothesis_classes(max_rows=10, max_cols=6), st.lists(st.integers(0, 10**6), max_size=8))
 def test_learner_probabilities_solve_the_round(H, picks):
     """Along a realizable line, p = clip((1 + v(S^1) - v(S^0))/2) from the oracle, forced labels get p in {0,1}."""
-    v = game_oracle(H)
+    rule = optimal_rule(H)
     L = OptimalRandomizedLearner(H)
     rows = frozenset(range(H.n_hypotheses))
     for pick in picks:
         for j, x in enumerate(H.domain):
-            S1 = frozenset(r for r in rows if H.matrix[r, j] == 1)
-            S0 = rows - S1
-            if not S0:
-                expected = Fraction(1)
-            elif not S1:
-                expected = Fraction(0)
-            else:
-                expected = min(Fraction(1), max(Fraction(0), (1 + v(S1) - v(S0)) / 2))
+            expected = rule(rows, j)
             assert L.predict_proba_one(x) == float(expected)
             assert L.last_probability == expected == L.probability(x)
         if H.n_instances == 0:

@@ -23,29 +23,30 @@ from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.strategies import hypothesis_classes
 
 
-def oracle_value(H: HypothesisClass, rule) -> float:
+def oracle_value(H: HypothesisClass, rule, horizon: int | None = None) -> float:
     """max over legal (x, y) of gain + value, by plain recursion on frozensets of rows.
 
     ``rule(rows, j)`` is the learner's probability of label 1 on column j given the
     version space ``rows`` (a learner whose state is a function of the version space).
+    With a ``horizon``, the game over that many rounds (0 rounds: value 0).
     """
     M = H.matrix
 
     @lru_cache(maxsize=None)
-    def value(rows: frozenset) -> float:
+    def value(rows: frozenset, left: int | None) -> float:
         best = 0
-        for j in range(M.shape[1]):
+        for j in range(M.shape[1] if left != 0 else 0):
             p = rule(rows, j)
             for y in (0, 1):
                 sub = frozenset(r for r in rows if M[r, j] == y)
                 if not sub or (sub == rows and abs(p - y) == 0):
                     continue
-                if sub == rows:
+                if sub == rows and left is None:
                     return math.inf  # a mistake that changes nothing can be repeated forever
-                best = max(best, abs(p - y) + value(sub))
+                best = max(best, abs(p - y) + value(sub, None if left is None else left - 1))
         return best
 
-    return value(frozenset(range(M.shape[0])))
+    return value(frozenset(range(M.shape[0])), horizon)
 
 
 def halving_rule(H):

@@ -35,6 +35,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,25 @@ def _instance(x: object, j: int) -> object:
         return {"repr": repr(x)}
 
 
+def _domain(H: HypothesisClass) -> list:
+    """The domain of ``H`` as JSON, a distinct value per instance (the checker refuses a domain naming one twice).
+
+    Instances are written by :func:`_instance`; objects JSON cannot hold that share a ``repr``
+    while Python tells them apart (two NaNs, two objects equal only to themselves) also get
+    their ``"position"`` in the domain.
+
+    Examples
+    --------
+    >>> nan = float("nan")
+    >>> _domain(HypothesisClass.from_matrix([[0, 1, 0]], domain=[nan, float("nan"), complex(0, 1)]))
+    [{'repr': 'nan', 'position': 0}, {'repr': 'nan', 'position': 1}, {'repr': '1j'}]
+    """
+    domain = [_instance(x, j) for j, x in enumerate(H.domain)]
+    reprs = Counter(x["repr"] for x in domain if isinstance(x, dict) and "repr" in x)
+    return [{**x, "position": j} if isinstance(x, dict) and reprs.get(x.get("repr"), 0) > 1 else x
+            for j, x in enumerate(domain)]
+
+
 def class_section(H: HypothesisClass) -> dict:
     """The class of ``H`` as a certificate writes it: its shape, rows, domain and their hash.
 
@@ -76,7 +96,7 @@ def class_section(H: HypothesisClass) -> dict:
     """
     require_class(H)
     rows = [format(r, "x") for r in row_numbers(H)]
-    domain = [_instance(x, j) for j, x in enumerate(H.domain)]
+    domain = _domain(H)
     return {"n_hypotheses": H.n_hypotheses, "n_instances": H.n_instances, "rows": rows, "domain": domain,
             "sha256": class_hash(rows, domain)}
 
