@@ -966,6 +966,9 @@ def _hostile_cases(tb: Textbook, docs: dict) -> list[tuple[str, str, Callable[[d
         ("ldim", "a domain one short", lambda d: d["class"]["domain"].pop() if m else False),
         ("ldim", "an instance twice in the domain", lambda d: d["class"]["domain"].__setitem__(-1, 0) if m > 1
          else False),
+        ("ldim", "a NaN in the domain (a document given in memory)", lambda d: d["class"]["domain"].__setitem__(
+            0, float("nan")) if m else False),
+        ("ldim", "a set in the domain", lambda d: d["class"]["domain"].__setitem__(0, {1, 2}) if m else False),
         ("ldim", "a row with a leading zero", lambda d: d["class"]["rows"].__setitem__(0, "0" + d["class"]["rows"][0])),
         ("ldim", "a row in upper case", lambda d: d["class"]["rows"].__setitem__(0, "A") if m >= 4 else False),
         ("ldim", "a row labelling instance m", lambda d: d["class"]["rows"].__setitem__(0, format(1 << m, "x"))
@@ -1092,7 +1095,7 @@ def hostile(tb: Textbook, rng: random.Random) -> Iterator[Lie]:
         if cls != docs[kind]["class"] and isinstance(cls.get("rows"), list) and isinstance(cls.get("domain"), list):
             try:
                 cls["sha256"] = class_hash(cls["rows"], cls["domain"])
-            except (TypeError, ValueError):
+            except (TypeError, ValueError):  # a value JSON cannot hold: the hash cannot be computed either
                 pass
         yield Lie("grammar", doc, why=why)
 

@@ -138,9 +138,15 @@ def memory_needed(n: int, m: int, width: int, spaces: int = 0) -> int:
     return 8 * m + width * (48 + n // 8) + 2 * n * width + spaces * (48 + n // 8)
 
 
-def _name(x: object) -> str:
-    """An instance's name as the checker compares it: its canonical JSON (``str`` of an integer is that)."""
-    return str(x) if type(x) is int else canonical_json(x)
+def _name(x: object) -> str | None:
+    """An instance's name as the checker compares it: its canonical JSON (``str`` of an integer is that);
+    None for a value no JSON document holds (NaN, a set: possible in a document given in memory)."""
+    if type(x) is int:
+        return str(x)
+    try:
+        return canonical_json(x)
+    except (TypeError, ValueError):
+        return None
 
 
 def _identity(cls: object) -> tuple | None:
@@ -190,8 +196,9 @@ class Context:
                                         f"{memory_needed(n, m, self.width):,} bytes, more than the {memory:,} the "
                                         "checker may use")
         names = [_name(x) for x in domain]
-        if len(set(names)) != len(names):  # [class-domain]
-            raise self.fail("class", "the domain names an instance twice; expected distinct instances")
+        if None in names or len(set(names)) != len(names):  # [class-domain]
+            raise self.fail("class", "the domain names an instance twice, or holds a value JSON cannot hold (NaN, a "
+                                     "set); expected distinct JSON values")
         if cls["sha256"] != class_hash(rows, domain):  # [class-hash]
             raise self.fail("class", "its sha256 does not match its rows and domain")
         self.text_rows, self.domain = rows, names
