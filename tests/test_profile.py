@@ -18,7 +18,7 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.interfaces import cli
 from mistakebound.theory import ldim_kernel, profile
 from mistakebound.theory.littlestone import LdimEngine, ldim_engine
-from mistakebound.theory.profile import class_profile
+from mistakebound.theory.profile import class_profile, profile_steps
 from tests.strategies import class_matrices
 from tests.test_randomized import oracle_rl
 
@@ -48,12 +48,19 @@ def test_a_budgeted_profile_holds_the_truth_and_says_why_each_part_is_partial(M,
         assert (name in P.partial) == (not result.exact)
 
 
-def test_answers_come_in_order_as_soon_as_each_is_known():
+def test_answers_come_in_order_and_each_search_runs_only_when_its_answer_is_asked_for(monkeypatch):
+    from mistakebound.theory import vc
+
+    searched = []
+    original = vc.vc_bounds
+    monkeypatch.setattr(vc, "vc_bounds", lambda *a, **k: searched.append("vc") or original(*a, **k))
+    steps = profile_steps(classes.intervals(5), what=("rldim", "vc"))
     seen = []
-    P = class_profile(classes.intervals(5), what=("rldim", "vc"),
-                      on_result=lambda name, result, P: seen.append((name, None if result is None else result.exact)))
-    assert seen == [("class", None), ("ldim", True), ("vc", True), ("rldim", True)]
+    for name, result, P in steps:
+        seen.append((name, None if result is None else result.exact, list(searched)))
+    assert seen == [("class", None, []), ("ldim", True, []), ("vc", True, ["vc"]), ("rldim", True, ["vc"])]
     assert P.ldim.value == textbook_ldim(classes.intervals(5).matrix)
+    assert P == class_profile(classes.intervals(5), what=("rldim", "vc"))
 
 
 def test_the_door_chooses_the_engine_from_the_request():
@@ -133,3 +140,18 @@ def test_the_front_doors_benchmark_runs_in_smoke_mode(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[2:]] == front_doors.SMOKE
     assert all(float(line.split()[-1]) > 0 for line in lines[2:])
+
+
+def test_a_kept_profile_certifies_what_it_proved_and_the_checker_agrees():
+    from mistakebound.certificates.verify import check
+    from mistakebound.theory.certificate import class_section
+
+    H = classes.intervals(7)
+    P = class_profile(H, what=("ldim", "vc", "rldim"), keep_search=True)
+    proven = check(P.certificate().document(), class_section(H))
+    assert proven == {"ldim": (P.ldim.value,) * 2, "vc": (P.vc.value,) * 2, "rldim": (P.rldim.value,) * 2}
+    partial = class_profile(classes.random(300, 20, 0.4, seed=2), what="ldim", max_nodes=5, keep_search=True)
+    (bounds,) = check(partial.certificate().document()).values()
+    assert bounds == (partial.ldim.lower, partial.ldim.upper)
+    with pytest.raises(InvalidArgumentError, match="keep_search=True"):
+        class_profile(H).certificate()

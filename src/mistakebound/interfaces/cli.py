@@ -199,7 +199,7 @@ def _cmd_ldim(args, out) -> int:
     parameter that stops early with its proven bounds on its own line, the others' lines
     still following.
     """
-    from mistakebound.theory.profile import class_profile
+    from mistakebound.theory.profile import profile_steps
     from mistakebound.theory.search import SearchIncomplete
 
     _check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
@@ -207,9 +207,9 @@ def _cmd_ldim(args, out) -> int:
     print(f"class: {H.describe()}", file=out)
     print(f"|H| = {H.n_hypotheses}", file=out)
     lines = _ProfileLines(args, H, out)
-    P = class_profile(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit, workers=args.workers,
-                      keep_search=args.tree or args.certificate is not None, on_result=lines,
-                      note=lambda text: _error("ldim", text))
+    for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
+                                              workers=args.workers, keep_search=args.tree or args.certificate is not None):
+        lines(parameter, result, P)
     for name, reason in lines.partial:
         print(f"the {name} is partial: {reason}", file=out)
     if P.search is None:
@@ -250,7 +250,7 @@ PARAMETER_NAMES = {"ldim": "Littlestone dimension", "vc": "VC dimension", "rldim
 
 
 class _ProfileLines:
-    """Prints each answer of :func:`~mistakebound.theory.profile.class_profile` as it comes (its ``on_result``).
+    """Prints each answer of :func:`~mistakebound.theory.profile.profile_steps` as it comes.
 
     Collects in ``partial`` the (parameter, what to do about it) lines printed after them all.
     """
@@ -285,6 +285,8 @@ class _ProfileLines:
         print(f"|X| = {self.H.n_instances}", file=self.out, flush=True)
 
     def _ldim(self, bounds, P) -> None:
+        for text in P.notes:  # a worker lost: one line on stderr
+            _error("ldim", text)
         if bounds.exact:
             print(f"Ldim = {bounds.lower}", file=self.out, flush=True)
         elif P.partial["ldim"].startswith("memory: "):
@@ -345,30 +347,19 @@ CERTIFICATE_SUFFIXES = (".json", ".gz")
 
 
 def _certify_ldim(args, P, out) -> None:
-    """With ``--certificate``: certify what ``ldim`` proved (Ldim, and VCdim and RL if searched) and write it."""
+    """With ``--certificate``: the certificate of what ``ldim`` proved (the profile's), written."""
     if args.certificate is None:
         return
-    from mistakebound.theory.certificate import CertificateWriter
-    from mistakebound.theory.ldim_certificate import ldim_section
-    from mistakebound.theory.search import Budget, OutOfBudget
-    from mistakebound.theory.vc_certificate import vc_section
+    from mistakebound.theory.search import OutOfBudget
 
-    writer = CertificateWriter(P.H)
-    budget = Budget(max_nodes=args.max_nodes, time_limit=args.time_limit)
     try:
-        section = ldim_section(P.search, writer, lower=P.ldim.lower, upper=P.ldim.upper, budget=budget)
+        writer = P.certificate(max_nodes=args.max_nodes, time_limit=args.time_limit)
     except OutOfBudget:
         print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
               "raise --max-nodes / --time-limit", file=out)
         return
-    done = [_claimed(section, "Ldim")]
-    if P.vc is not None:
-        vsection = vc_section(P.H, writer, max_nodes=args.max_nodes, time_limit=args.time_limit)
-        done.append(_claimed(vsection, "VCdim"))
-    if P.rl_search is not None:
-        from mistakebound.theory.randomized_certificate import rldim_section
-
-        done.append(_claimed(rldim_section(P.rl_search, writer), "RL"))
+    names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
+    done = [_claimed(section, names[section["result"]]) for section in writer.document()["results"]]
     _write_certificate(args.certificate, writer, out, done)
 
 

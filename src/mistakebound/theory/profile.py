@@ -21,8 +21,9 @@ what two distinct rows prove.  Without a time limit the VC search gets a default
 minutes after the Ldim is known; a search stopped by Ctrl-C starts no other.
 
 The command line's ``mistakebound ldim`` is a printer of this door's answers
-(``on_result`` hands each one over as soon as it is known), so the two can never give
-different answers or speeds.
+(:func:`profile_steps` hands each over as soon as it is known, and runs the next search
+only when asked for the next answer: the library never calls back into a front end), so
+the two can never give different answers or speeds.
 
 Examples
 --------
@@ -42,7 +43,7 @@ True
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -53,11 +54,12 @@ from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.search import Budget, SearchResult
 
 if TYPE_CHECKING:  # the searches are imported when a profile is computed: importing this module is cheap
+    from mistakebound.theory.certificate import CertificateWriter
     from mistakebound.theory.littlestone import LdimBounds, LdimEngine, LdimSearch
     from mistakebound.theory.randomized import RLdimBounds, RLdimSearch
     from mistakebound.theory.vc import VCBounds
 
-__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile"]
+__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps"]
 
 #: The parameters a profile holds, in the order they are computed (cheapest first).
 PARAMETERS = ("ldim", "vc", "rldim")
@@ -105,6 +107,8 @@ class Profile:
         The VC search's time limit (the default when none was given).
     engine : {"compiled", "python", "parallel"} or None
         The engine that searched the Ldim (None: refused for memory).
+    notes : tuple of str
+        One-line notes of the searches (a worker lost in a parallel search).
     """
 
     H: HypothesisClass
@@ -113,10 +117,11 @@ class Profile:
     vc: VCBounds | None = None
     rldim: RLdimBounds | None = None
     partial: dict = field(factory=dict)
-    search: LdimSearch | None = field(default=None, repr=False)
-    rl_search: RLdimSearch | None = field(default=None, repr=False)
+    search: LdimSearch | None = field(default=None, repr=False, eq=False)
+    rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
     vc_seconds: float | None = None
     engine: str | None = None
+    notes: tuple = ()
 
     def tree(self, *, max_nodes: int | None = None, time_limit: float | None = None):
         """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim).
@@ -127,6 +132,38 @@ class Profile:
         if self.search is None or not self.ldim.exact:
             raise InvalidArgumentError("tree: expected a profile searched with keep_search=True and an exact Ldim")
         return self.search.tree(max_nodes=max_nodes, time_limit=time_limit)
+
+    def certificate(self, *, max_nodes: int | None = None, time_limit: float | None = None) -> CertificateWriter:
+        """A certificate of what this profile proved, read off its searches (``keep_search=True``).
+
+        Its ``"ldim"`` section certifies the Ldim's proven bounds; a ``"vc"`` section follows
+        when the VC dimension was searched (its certificate search gets ``max_nodes`` and
+        ``time_limit``), an ``"rldim"`` one when the randomized Ldim was.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For a profile searched without ``keep_search``.
+        OutOfBudget
+            When the budget runs out while the shattered tree is read off the search.
+        """
+        from mistakebound.theory.certificate import CertificateWriter
+        from mistakebound.theory.ldim_certificate import ldim_section
+
+        if self.search is None:
+            raise InvalidArgumentError("certificate: expected a profile searched with keep_search=True")
+        writer = CertificateWriter(self.H)
+        ldim_section(self.search, writer, lower=self.ldim.lower, upper=self.ldim.upper,
+                     budget=Budget(max_nodes=max_nodes, time_limit=time_limit))
+        if self.vc is not None:
+            from mistakebound.theory.vc_certificate import vc_section
+
+            vc_section(self.H, writer, max_nodes=max_nodes, time_limit=time_limit)
+        if self.rl_search is not None:
+            from mistakebound.theory.randomized_certificate import rldim_section
+
+            rldim_section(self.rl_search, writer)
+        return writer
 
 
 def _n_distinct(H: HypothesisClass) -> int:
@@ -192,10 +229,60 @@ def _rldim(H: HypothesisClass, ldim: LdimBounds, n: int, budget: Budget
     return evolve(found, lower=lower, upper=upper), search, found.status
 
 
+def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
+                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False
+                  ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+    """:func:`class_profile` one parameter at a time: yields ``(parameter, result, profile so far)``.
+
+    First ``("class", None, profile)`` before any search (``n_distinct`` known, ``ldim`` the
+    bounds that hold without a search, ``partial["ldim"]`` set if the Ldim search is refused
+    for memory), then ``"ldim"`` and each parameter of ``what`` as soon as it is known
+    (``result`` None when it was not searched).  A front end shows each while the next
+    search has not started yet: the searches run when the next step is asked for.
+    """
+    from mistakebound.theory.littlestone import LdimBounds, ldim_engine
+
+    H = require_class(H)
+    chosen = _parameters(what)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
+    n = _n_distinct(H)
+    try:
+        engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
+    except InsufficientMemoryError as exc:
+        engine, refused = None, str(exc)
+    lo, hi = min(n - 1, 1), n.bit_length() - 1  # two distinct rows force a mistake; Ldim <= log2 n
+    before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=lo, upper=hi, status="exact" if lo == hi else "budget"),
+                     partial={} if refused is None else {"ldim": f"memory: {refused}"})
+    yield "class", None, before
+    notes: list[str] = []
+    bounds, why = _ldim(engine, refused, H.n_hypotheses, n, notes.append)
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, partial={} if why is None else {"ldim": why},
+                      search=None if engine is None or not keep_search else engine.search,
+                      engine=None if engine is None else engine.name, notes=tuple(notes))
+    yield "ldim", bounds, profile
+    stopped = bounds.status == "interrupted"
+    if "vc" in chosen:
+        limit = time_limit if time_limit is not None else max(VC_SECONDS, bounds.seconds)
+        if stopped:
+            vc, why = None, "not searched: interrupted"
+        else:
+            vc, why = _vc(H, bounds, budget, limit)
+            stopped = vc.status == "interrupted"
+        profile = evolve(profile, vc=vc, vc_seconds=limit,
+                         partial={**profile.partial, **({} if why is None else {"vc": why})})
+        yield "vc", vc, profile
+    if "rldim" in chosen:
+        if stopped:
+            rl, rl_search, why = None, None, "not searched: interrupted"
+        else:
+            rl, rl_search, why = _rldim(H, bounds, n, budget)
+        profile = evolve(profile, rldim=rl, rl_search=rl_search,
+                         partial={**profile.partial, **({} if why is None else {"rldim": why})})
+        yield "rldim", rl, profile
+
+
 def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
-                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
-                  on_result: Callable[[str, SearchResult | None, Profile], None] | None = None,
-                  note: Callable[[str], None] | None = None) -> Profile:
+                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False) -> Profile:
     """The parameters ``what`` of ``H``, each exact or proven bounds, cheapest first (Ldim always).
 
     Parameters
@@ -212,63 +299,19 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     keep_search : bool
         Keep the Python Littlestone search in the profile (``Profile.search``), for a
         shattered tree or a certificate to be read off it; the value is then found by it.
-    on_result : callable, optional
-        Called as ``on_result(parameter, result, profile_so_far)`` as soon as each
-        parameter is known (``result`` None when it was not searched), so that a front end
-        can show it while the next search runs; first as ``on_result("class", None,
-        profile)`` before any search, with ``n_distinct`` known and ``ldim`` the bounds
-        that hold without a search.
-    note : callable, optional
-        Called with a one-line note (a worker lost in a parallel search); default: none.
 
     Returns
     -------
     Profile
+        :func:`profile_steps` gives the same answers one at a time, as each is known.
 
     Raises
     ------
     InvalidArgumentError
         For a bad ``H``, ``what``, budget or ``workers``.
     """
-    from mistakebound.theory.littlestone import LdimBounds, ldim_engine
-
-    H = require_class(H)
-    chosen = _parameters(what)
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
-    tell = on_result or (lambda *args: None)
-    n = _n_distinct(H)
-    try:
-        engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
-    except InsufficientMemoryError as exc:
-        engine, refused = None, str(exc)
-    lo, hi = min(n - 1, 1), n.bit_length() - 1  # two distinct rows force a mistake; Ldim <= log2 n
-    before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=lo, upper=hi, status="exact" if lo == hi else "budget"),
-                     partial={} if refused is None else {"ldim": f"memory: {refused}"})
-    tell("class", None, before)
-    bounds, why = _ldim(engine, refused, H.n_hypotheses, n, note or (lambda text: None))
-    partial = {} if why is None else {"ldim": why}
-    profile = Profile(H=H, n_distinct=n, ldim=bounds, partial=partial,
-                      search=None if engine is None or not keep_search else engine.search,
-                      engine=None if engine is None else engine.name)
-    tell("ldim", bounds, profile)
-    stopped = bounds.status == "interrupted"
-    if "vc" in chosen:
-        limit = time_limit if time_limit is not None else max(VC_SECONDS, bounds.seconds)
-        if stopped:
-            vc, why = None, "not searched: interrupted"
-        else:
-            vc, why = _vc(H, bounds, budget, limit)
-            stopped = vc.status == "interrupted"
-        profile = evolve(profile, vc=vc, vc_seconds=limit,
-                         partial={**profile.partial, **({} if why is None else {"vc": why})})
-        tell("vc", vc, profile)
-    if "rldim" in chosen:
-        if stopped:
-            rl, rl_search, why = None, None, "not searched: interrupted"
-        else:
-            rl, rl_search, why = _rldim(H, bounds, n, budget)
-        profile = evolve(profile, rldim=rl, rl_search=rl_search,
-                         partial={**profile.partial, **({} if why is None else {"rldim": why})})
-        tell("rldim", rl, profile)
+    profile = None
+    for _, _, profile in profile_steps(H, what=what, max_nodes=max_nodes, time_limit=time_limit, workers=workers,
+                                       keep_search=keep_search):
+        pass
     return profile
-
