@@ -1142,16 +1142,14 @@ def _add_budget(p: argparse.ArgumentParser, what: str, default_nodes: int | None
                    help=f"stop {what} after this many seconds and print proven bounds (exit 3); Ctrl-C does the same")
 
 
-#: The parameters ``ldim --what`` computes.
-LDIM_PARAMETERS = ("ldim", "vc", "rldim")
-
-
 def _parameters(text: str) -> tuple[str, ...]:
-    """``--what``: a comma-separated list of :data:`LDIM_PARAMETERS` (ldim is always computed)."""
+    """``--what``: a comma-separated list of the profile's parameters (ldim is always computed)."""
+    from mistakebound.theory.profile import PARAMETERS  # the library's list
+
     names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
-    unknown = [n for n in names if n not in LDIM_PARAMETERS]
+    unknown = [n for n in names if n not in PARAMETERS]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(LDIM_PARAMETERS)}, "
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(PARAMETERS)}, "
                                          f"got {text!r}")
     return names
 
