@@ -21,7 +21,7 @@ import mistakebound
 from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 from mistakebound.foundations import memory
-from mistakebound.game import class_files, classes
+from mistakebound.game import class_csv, class_files, classes
 from mistakebound.game.class_files import load_class, read_npy_matrix, save_class
 from mistakebound.verification.strategies import hypothesis_classes
 
@@ -100,7 +100,7 @@ def test_generated_classes_round_trip_through_every_format(tmp_path_factory, H):
 
 
 def _is_integer_text(s):
-    return class_files._INTEGER.fullmatch(s.strip()) is not None
+    return class_csv._INTEGER.fullmatch(s.strip()) is not None
 
 
 #: Names a spreadsheet would hold: commas, quotes, line breaks and spaces inside, none around.
@@ -299,7 +299,7 @@ def test_anything_else_is_refused_by_its_text_not_its_float(tmp_path, cell, wher
     text = f"0,1,0\n1,{cell},1\n" if where == "body" else f"0,1,0\n{cell},1,1\n"
     path = write(tmp_path, "H.csv", text)
     column = 2 if where == "body" else 1
-    if where == "column 1" and class_files._kind(cell) == class_files._TEXT:  # a text there: a name column
+    if where == "column 1" and class_csv._kind(cell) == class_csv._TEXT:  # a text there: a name column
         H = load_class(path)
         assert H.names == ("0", cell.strip()) and H.matrix.tolist() == [[1, 0], [1, 1]]
         return
@@ -374,9 +374,9 @@ def csv_files(draw):
 
 def _slow(monkeypatch):
     """Read every CSV cell by cell, in Python: the reference the numpy paths must agree with."""
-    monkeypatch.setattr(class_files._CsvReader, "_fast", lambda self, *a: None)
-    monkeypatch.setattr(class_files._CsvReader, "_grid", lambda self, arr: False)
-    monkeypatch.setattr(class_files._CsvReader, "_quick_line", lambda self, raw: False)
+    monkeypatch.setattr(class_csv._CsvReader, "_fast", lambda self, *a: None)
+    monkeypatch.setattr(class_csv._CsvReader, "_grid", lambda self, arr: False)
+    monkeypatch.setattr(class_csv._CsvReader, "_quick_line", lambda self, raw: False)
 
 
 @FILES
@@ -384,7 +384,7 @@ def _slow(monkeypatch):
 def test_the_numpy_paths_read_what_the_cell_by_cell_reader_reads(tmp_path, monkeypatch, case, block):
     data, H, _, _ = case
     path = write(tmp_path, "H.csv", data)
-    monkeypatch.setattr(class_files, "_BLOCK", block)
+    monkeypatch.setattr(class_csv, "_BLOCK", block)
     G = load_class(path)
     if H.names is not None or H.domain != tuple(range(H.n_instances)):
         same_class(G, H, name=False)
@@ -424,7 +424,7 @@ def test_a_bad_cell_is_reported_at_one_position_whatever_the_path(tmp_path, monk
     path = write(tmp_path, "H.csv", (b"\xef\xbb\xbf" if bom else b"") + end.join(lines).encode())
     expected = f"row {rows[i]}, column {column}: {bad!r} is not 0 or 1"
     for block in (5, 1 << 20):
-        monkeypatch.setattr(class_files, "_BLOCK", block)
+        monkeypatch.setattr(class_csv, "_BLOCK", block)
         message = refused(lambda: load_class(path), path, InvalidArgumentError)
         assert expected in message, (message, expected)
         with monkeypatch.context() as m:
@@ -466,7 +466,7 @@ def test_a_bad_cell_in_a_later_block_of_a_plain_grid_is_found(tmp_path, monkeypa
     """Blocks after the first of a file of one-character cells are read in one reshape: a cell that is
     not 0 or 1 there (a digit, a character just below "0" or above "9"), or a row of the same length
     that is not three cells, is still found, where it is."""
-    monkeypatch.setattr(class_files, "_BLOCK", block)
+    monkeypatch.setattr(class_csv, "_BLOCK", block)
     rows = ["0,1,0", "1,1,1", "0,0,0"] * 10
     rows[24] = bad
     path = write(tmp_path, "H.csv", ("\n".join(rows) + "\n").encode())
@@ -506,7 +506,7 @@ def test_an_unclosed_quote_is_refused_with_its_row(tmp_path, text, says):
 def test_float_cells_in_a_later_block_are_read_by_their_text(tmp_path, monkeypatch, bad, says, block):
     """pandas' ``1.0``/``0.0`` cells (under a header, beside names), read in bulk after the first
     block: another number is found where it is, another spelling of 0 or 1 is read as it."""
-    monkeypatch.setattr(class_files, "_BLOCK", block)
+    monkeypatch.setattr(class_csv, "_BLOCK", block)
     rows = ["h0,0.0,1.0,0.0", "h1,1.0,1.0,1.0", "h2,0.0,0.0,0.0"] * 10
     rows[24] = "h24," + bad
     path = write(tmp_path, "H.csv", (",a,b,c\n" + "\n".join(rows) + "\n").encode())
@@ -521,7 +521,7 @@ def test_a_csv_that_cannot_fit_in_memory_is_refused_before_allocating(tmp_path, 
     path = write(tmp_path, "m.csv", "0,1,0,1\n" * 400_000)  # 1.6 million entries: a 1.6 MB matrix
     limits = {"system": 40_000_000, "cgroup": None, "address space": None, "environment": None}
     monkeypatch.setattr(memory, "memory_limits", lambda: dict(limits))  # the one budget, read by require_memory
-    monkeypatch.setattr(class_files, "_BLOCK", 1 << 16)
+    monkeypatch.setattr(class_csv, "_BLOCK", 1 << 16)
     tracemalloc.start()
     try:
         with pytest.raises(mistakebound.errors.InsufficientMemoryError) as info:
@@ -784,7 +784,7 @@ def test_a_csv_of_one_column_is_refused_by_what_its_rows_cost(tmp_path, monkeypa
 
 
 def test_csv_that_could_hold_more_than_max_entries_is_refused_before_parsing(tmp_path, monkeypatch):
-    monkeypatch.setattr(class_files, "MAX_ENTRIES", 100)
+    monkeypatch.setattr(class_csv, "MAX_ENTRIES", 100)  # the limit the CSV reader reads
     path = write(tmp_path, "m.csv", "0,1,0,1,0\n" * 20)  # 200 bytes: room for 100 entries
     assert load_class(path).matrix.shape == (20, 5)
     path = write(tmp_path, "n.csv", "0,1,0,1,0\n" * 20 + "1\n")
@@ -796,6 +796,7 @@ def test_a_huge_sparse_csv_is_refused_unread(tmp_path, monkeypatch):
     assert class_files.MAX_ENTRIES == classes.MAX_ENTRIES == sys.maxsize  # an array's limit, not a second one
     monkeypatch.setattr(classes, "MAX_ENTRIES", 2**30)  # a machine whose arrays hold 2^30 entries
     monkeypatch.setattr(class_files, "MAX_ENTRIES", 2**30)
+    monkeypatch.setattr(class_csv, "MAX_ENTRIES", 2**30)
     path = tmp_path / "huge.csv"
     with open(path, "wb") as fh:
         fh.truncate(2 * classes.MAX_ENTRIES + 2)

@@ -498,3 +498,51 @@ def test_a_signal_whose_interrupt_never_reached_the_command_still_exits_3(monkey
     assert code == cli.EXIT_INTERRUPTED
     assert "Ldim = 1" in out
     assert one_line(err, "interrupted (Ctrl-C)", "partial")
+
+
+def test_a_signal_inside_a_callback_is_raised_again_in_ordinary_code_without_a_traceback(monkeypatch, capsys):
+    """A signal that strikes while the import lock's weak-reference callback runs (the CI flake of
+    stop 28): Python prints an exception raised there as "Exception ignored" with a traceback and
+    drops it.  The command's hook sends the signal again, so the next line of ordinary code raises."""
+    import weakref
+
+    from mistakebound.interfaces import startup
+
+    old_handler = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # restored after the test
+    for key, value in {"cli": True, "pid": os.getpid(), "signal": None}.items():
+        monkeypatch.setitem(startup._state, key, value)
+    try:
+        startup.begin()
+        assert sys.unraisablehook is startup._unraisable
+
+        class Thing:
+            pass
+
+        thing = Thing()
+        ref = weakref.ref(thing, lambda _ref: startup._interrupt(signal.SIGINT, None))
+        with pytest.raises(KeyboardInterrupt):
+            del thing  # the callback raises; Python cannot propagate it from there
+            for _ in range(1000):  # the handler runs at the next check of pending signals
+                time.sleep(0.001)
+        assert ref() is None
+        assert startup._state["signal"] == signal.SIGINT  # remembered: the command says it was interrupted
+    finally:
+        signal.signal(signal.SIGINT, old_handler)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_the_callback_hook_passes_other_exceptions_to_the_hook_before_it(monkeypatch):
+    from mistakebound.interfaces import startup
+
+    seen = []
+    monkeypatch.setitem(startup._state, "unraisablehook", seen.append)
+    monkeypatch.setitem(startup._state, "signal", signal.SIGINT)
+
+    class Unraisable:
+        exc_value = ValueError("not a signal")
+
+    startup._unraisable(Unraisable)
+    assert seen == [Unraisable]
+    assert startup._state["signal"] == signal.SIGINT

@@ -50,6 +50,7 @@ __all__ = [
     "check_instance",
     "integer_converter",
     "real_converter",
+    "refuse_file",
 ]
 
 
@@ -245,3 +246,19 @@ def real_converter(name: str, **limits: Any) -> Callable[[Any], float | None]:
         return check_real(name, value, **limits)
 
     return convert
+
+
+def refuse_file(path: Any, problem: str, expected: str, error: type = InvalidArgumentError) -> InvalidArgumentError:
+    """The refusal of an input file, on one line: ``path: 'FILE': PROBLEM; expected EXPECTED``.
+
+    Every reader of a file the user names (class files in every format) refuses with it, so
+    the messages have one form.  Returns the error, for the caller to raise.
+
+    Examples
+    --------
+    >>> refuse_file("a.csv", "row 2 is short", "3 cells a row")
+    InvalidArgumentError("path: 'a.csv': row 2 is short; expected 3 cells a row")
+    """
+    from mistakebound.foundations.text import one_line
+
+    return error(one_line(f"path: {str(path)!r}: {problem}; expected {expected}"))

@@ -39,7 +39,7 @@ from mistakebound.interfaces.exit_codes import EXIT_INTERRUPTED  # not arguments
 __all__ = ["is_cli_process", "guard_startup", "begin", "finish", "interrupted_by"]
 
 _SIGNALS = ("SIGINT", "SIGTERM")
-_state: dict = {"cli": None, "pid": None, "signal": None}
+_state: dict = {"cli": None, "pid": None, "signal": None, "unraisablehook": sys.unraisablehook}
 
 
 def _script_is_the_command(script: str) -> bool:
@@ -170,10 +170,39 @@ def guard_startup() -> None:
         atexit.register(_ignore_signals_at_exit)  # registered first, so it runs last
 
 
+def _unraisable(unraisable) -> None:
+    """``sys.unraisablehook`` of the command: a signal that struck inside a callback is raised again.
+
+    Python cannot raise out of some callbacks (a weak reference's, the import lock's while a module
+    loads): the ``KeyboardInterrupt`` of :func:`_interrupt` would be printed as "Exception ignored"
+    with its traceback and then lost.  Here the signal is forgotten and sent again, so that its handler
+    raises in the ordinary code that runs next (sent from a thread a moment later: sent from here, it
+    would raise inside this hook); anything else goes to the hook that was there before.  Should the
+    thread not start (the interpreter shutting down), the signal stays remembered and the command
+    still ends with exit code 3 and its one line."""
+    exc = getattr(unraisable, "exc_value", None)
+    signum = _state["signal"]
+    if isinstance(exc, KeyboardInterrupt) and signum is not None and os.getpid() == _state["pid"]:
+        import threading
+
+        try:
+            resend = threading.Timer(0.005, os.kill, (os.getpid(), signum))
+            resend.daemon = True
+            _state["signal"] = None
+            resend.start()
+        except RuntimeError:  # pragma: no cover - no new threads at shutdown
+            _state["signal"] = signum
+        return
+    _state["unraisablehook"](unraisable)
+
+
 def begin() -> None:
     """In the command-line process: Ctrl-C and SIGTERM raise ``KeyboardInterrupt`` from now on."""
     if is_cli_process():
         _install({name: _interrupt for name in _SIGNALS})
+        if sys.unraisablehook is not _unraisable:
+            _state["unraisablehook"] = sys.unraisablehook
+            sys.unraisablehook = _unraisable
 
 
 def finish() -> None:

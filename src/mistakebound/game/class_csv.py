@@ -1,0 +1,821 @@
+"""The CSV layout of a class file: how a class is read from one and written to one.
+
+:func:`~mistakebound.game.class_files.load_class` and
+:func:`~mistakebound.game.class_files.save_class` choose the format by the suffix; this
+module holds the ``.csv`` reader (:func:`read_csv_class`) and writer (:func:`write_csv_class`),
+with the refusals of :func:`~mistakebound.foundations.validation.refuse_file`.
+
+The CSV layout
+--------------
+Comma-separated, quoted as spreadsheets do (a cell holding a comma, a quote or a line
+break is written between double quotes, a quote inside doubled), UTF-8 (a byte-order mark,
+as Excel's "CSV UTF-8" writes, is accepted and ignored), lines ending in ``\\n``,
+``\\r\\n`` or ``\\r``, blank lines ignored, spaces around a cell ignored.  Every row has
+the same number of cells.  A cell is an *entry* if its text is a decimal numeral whose
+exact value is 0 or 1 (``0``, ``1``, ``1.0``, ``-0``, ``1e0``, numpy's
+``1.000000000000000000e+00``): the text is compared, not the float it rounds to, so
+``1.0000000000000001`` is not an entry.  Any other cell is a *number* if it reads as one
+(``2``, ``0.5``, ``nan``), *empty*, or else *text*.  Rows are hypotheses, columns
+instances, and:
+
+* the first row is a **header** of instance names if its first cell is empty, or if one of
+  its other cells is a number other than 0 and 1 or text (so ``x1,x2`` and ``1,2,3`` are
+  headers);
+* the first column holds **hypothesis names** if its first cell is empty, or if one of its
+  other cells is text (a column of numbers is entries: a mistyped ``2`` is reported, not
+  taken for a name; instances are often numbered, hypotheses named in words);
+* the first cell is then the label of the name column (header and names), the first
+  instance (header only), the first hypothesis's name (names only) or an entry (neither).
+  If it is not an entry while nothing else marks a header or names, it starts the header
+  of a file of one column, names the hypothesis of a file of one row, and is refused as
+  ambiguous in any other file;
+* every other cell is an entry (an empty one is refused), the instances are distinct, and
+  there is at least one hypothesis and one instance.
+
+:func:`save_class` writes the matrix alone when the class has the default domain and no
+names, a header row when it has another domain, and a header row over a name column, with
+an empty first cell, when it has names (the layout pandas and spreadsheets write).
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import os
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mistakebound.foundations import json_format as jf
+from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
+from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.validation import brief, refuse_file
+from mistakebound.game.hypothesis_class import COUNTED_FROM_1, MAX_ENTRIES, HypothesisClass, require_class_memory
+
+__all__ = ["read_csv_class", "write_csv_class"]
+
+
+_ENTRY_CELLS = frozenset({"0", "1"})
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_ENTRY, _NUMBER, _TEXT, _EMPTY = "entry", "number", "text", "empty"
+_BOM = codecs.BOM_UTF8
+#: Bytes read at a time: the parser holds a block and the matrix, never a copy of the file.
+_BLOCK = 1 << 20
+#: Longest quoted cell (bytes) before an unclosed quote is reported (csv's own limit is 131,072 characters).
+_MAX_QUOTED = 1 << 20
+_VALUES: dict[str, int | None] = {}  # cell text -> 0, 1 or None (not an entry), for the texts seen lately
+
+
+def _entry_value(s: str) -> int | None:
+    """0 or 1 when the stripped cell ``s`` is a decimal numeral whose exact value is 0 or 1, else None.
+
+    The text is compared, not the nearest float: ``1.0``, ``1e0``, ``-0`` and numpy's
+    ``1.000000000000000000e+00`` are entries; ``1.0000000000000001`` (a float would round it
+    to 1), ``0x1``, ``nan`` and ``true`` are not.
+    """
+    if s == "0":
+        return 0
+    if s == "1":
+        return 1
+    value = _VALUES.get(s, -1)
+    if value == -1:
+        value = None
+        if _DECIMAL.fullmatch(s):
+            exact = Decimal(s)
+            value = 0 if exact == 0 else (1 if exact == 1 else None)
+        if len(_VALUES) > 4096:
+            _VALUES.clear()
+        _VALUES[s] = value
+    return value
+
+
+def _kind(cell: str) -> str:
+    """Whether a cell is an entry (exactly 0 or 1), another number, text, or empty."""
+    s = cell.strip()
+    if s in _ENTRY_CELLS:
+        return _ENTRY
+    if not s:
+        return _EMPTY
+    if _entry_value(s) is not None:
+        return _ENTRY
+    try:
+        float(s)
+    except ValueError:
+        return _TEXT
+    return _NUMBER
+
+
+def _not_entry(path: Path, cell: str, row: int, column: int) -> InvalidClassError:
+    """The refusal of a cell that is not 0 or 1, at its row and column (from 1)."""
+    s = cell.strip()
+    shown = "an empty cell" if not s else repr(s)
+    why = (" (its exact value is not 0 or 1; entries are compared as written, not rounded)"
+           if s and _kind(s) == _NUMBER and _DECIMAL.fullmatch(s) and abs(float(s) - 0.5) == 0.5 else "")
+    return refuse_file(path, f"row {row}, column {column}: {shown} is not 0 or 1{why}",
+                   f"every entry to be 0 or 1 ({COUNTED_FROM_1})", InvalidClassError)
+
+
+def _instance(cell: str) -> int | str:
+    """An instance name of a header: an integer written as one is an int, anything else a str."""
+    s = cell.strip()
+    if _INTEGER.fullmatch(s):
+        try:
+            return int(s)
+        except ValueError:  # more digits than int() converts
+            return s
+    return s
+
+
+def _detect(path: Path, first_row: list[str], names_seen: bool, has_body: bool,
+            first_line: int) -> tuple[bool, bool]:
+    """``(header, names)``: whether row 1 is a header and column 1 holds names (the module's rules).
+
+    ``first_row`` is the first row's cells; ``names_seen`` whether a later row's first cell
+    is text; ``has_body`` whether there are later rows.
+    """
+    corner = first_row[0].strip()
+    if corner == "":
+        return True, True
+    header = any(_kind(c) in (_NUMBER, _TEXT) for c in first_row[1:])
+    if header or names_seen or _kind(corner) == _ENTRY:
+        return header, names_seen
+    if len(first_row) == 1:
+        return True, False  # one column: it cannot be names alone, so row 1 is its header
+    if not has_body and _kind(corner) == _TEXT:
+        return False, True  # one row: it cannot be a header alone, so its first cell is a name
+    if _kind(corner) == _NUMBER:
+        raise _not_entry(path, corner, first_line, 1)
+    raise refuse_file(
+        path,
+        f"row {first_line}, column 1 holds the text {corner!r}, but no other cell of its row or column says "
+        "whether it starts a header row or a name column",
+        "an entry there, or an empty first cell over a header row and a name column",
+        InvalidClassError,
+    )
+
+
+# --- records: where the rows of a CSV file start and end
+_CELL = rb'(?> *"(?:[^"]|"")*+"[^,\r\n]*+| *(?:[^ ",\r\n][^,\r\n]*+)?)'
+_CELLS = re.compile(_CELL + rb"(?:," + _CELL + rb")*+")  # closed cells, to a line end or an open quote
+_AFTER_QUOTE = re.compile(rb"[^,\r\n]*+(?:," + _CELL + rb")*+")
+
+
+def _terminator(data: bytes, e: int) -> int:
+    """The index after the line end at ``data[e]`` (``\\n``, ``\\r\\n`` or ``\\r``)."""
+    return e + 2 if data[e] == 13 and data[e + 1:e + 2] == b"\n" else e + 1
+
+
+def _lines_in(data: bytes) -> int:
+    """The number of line ends in ``data`` (``\\n``, ``\\r\\n`` and a lone ``\\r`` each count once)."""
+    if len(data) < 4096:
+        n = data.count(b"\n")
+    else:
+        n = int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == 10))
+    if b"\r" in data:
+        n += data.count(b"\r") - data.count(b"\r\n")
+    return n
+
+
+class _OpenQuote(Exception):
+    """A record whose quoted cell does not close within the data (``at``: where the quote opened)."""
+
+    def __init__(self, at: int):
+        super().__init__(at)
+        self.at = at
+
+
+def _record_end(data: bytes, start: int) -> int:
+    """The index after the record that starts at ``data[start]`` (cells may be quoted over lines).
+
+    Raises :class:`_OpenQuote` when a quoted cell does not close in ``data``.
+    """
+    e = _CELLS.match(data, start).end()
+    while True:
+        if e == len(data):
+            raise _OpenQuote(start)
+        if data[e] in b"\r\n":
+            return _terminator(data, e)
+        quote = data.index(b'"', e)  # the cells stopped at a quote that does not close in data
+        raise _OpenQuote(quote)
+
+
+def _records(data: bytes) -> tuple[list[tuple[int, int]], int, bool]:
+    """The ``(start, end)`` of each whole record of ``data``, where an unfinished one starts, and
+    whether every record is one line ending in ``\\n`` (no quoted line break, no lone ``\\r``).
+
+    A line whose quotes all close (checked up to its last quote, which is all a quote can
+    change) is a record; only a line that leaves a quoted cell open is followed further.
+    """
+    found, start, n = [], 0, len(data)
+    one_line = b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
+    while start < n:
+        end = -1
+        if one_line:
+            nl = data.find(b"\n", start)
+            if nl < 0:
+                break
+            last_quote = data.rfind(b'"', start, nl)
+            if last_quote < 0 or _CELLS.match(data, start, last_quote + 1).end() == last_quote + 1:
+                end = nl + 1
+        if end < 0:
+            try:
+                end = _record_end(data, start)
+            except _OpenQuote:
+                break
+            one_line = False
+        found.append((start, end))
+        start = end
+    return found, start, one_line
+
+
+def _blocks(path: Path, fh: Any, offset: int) -> Any:
+    """``(data, offset, line, plain)``: the file from ``offset`` in blocks of whole records.
+
+    ``offset`` is where ``data`` starts in the file and ``line`` the number of its first
+    line; ``plain`` when each line of ``data`` is one record ending in ``\\n`` (no quoted
+    cell spans lines, no lone ``\\r``), so that the lines can be cut at ``\\n`` bytes.
+    """
+    pending: list[bytes] = []
+    size, line = 0, 1
+    while True:
+        chunk = fh.read(_BLOCK)
+        if chunk:
+            pending.append(chunk)
+            size += len(chunk)
+            cut = chunk.rfind(b"\n")
+            if cut < 0:
+                cut = chunk.rfind(b"\r", 0, len(chunk) - 1)
+            if cut < 0:
+                continue  # a line longer than a block: read on
+            data = b"".join(pending)
+            cut += size - len(chunk) + 1
+        elif not pending:
+            return
+        else:
+            data = b"".join(pending)
+            if data[-1:] not in (b"\n", b"\r"):
+                data += b"\n"  # the last line, without its line end
+            cut = len(data)
+        block, rest = data[:cut], data[cut:]
+        plain = b"\r" not in block or block.count(b"\r") == block.count(b"\r\n")
+        if b'"' in block:
+            records, end, one_line = _records(block)
+            if end < len(block):  # a quoted cell opens and does not close in this block
+                quote = _CELLS.match(block, end).end()
+                quote = block.find(b'"', quote)
+                if not chunk or len(block) - quote > _MAX_QUOTED:
+                    row, column = line + _lines_in(block[:end]), _column_at(block[end:], quote - end)
+                    raise refuse_file(path, f"row {row}, column {column}: a quoted cell is not closed "
+                                        f"{'before the end of the file' if not chunk else 'within 1 MiB'}",
+                                  "a closing double quote (a quote inside a quoted cell is written twice)")
+                block, rest = block[:end], block[end:] + rest
+            plain = plain and one_line
+        if block:
+            yield block, offset, line, plain
+            offset += len(block)
+            line += _lines_in(block)
+        pending, size = ([rest], len(rest)) if rest else ([], 0)
+
+
+def _column_at(raw: bytes, position: int) -> int:
+    """The column (from 1) of the cell holding byte ``position`` of the record ``raw``."""
+    prefix = raw[:position].decode("utf-8", "replace")
+    if '"' not in prefix:
+        return prefix.count(",") + 1
+    try:
+        return max(len(next(csv.reader([prefix], skipinitialspace=True), [])), 1)
+    except csv.Error:  # pragma: no cover - the prefix of a record csv could not split
+        return prefix.count(",") + 1
+
+
+def _decode(path: Path, raw: bytes, row: int, offset: int) -> str:  # noqa: ARG001 - offset: where raw starts
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise refuse_file(path, f"row {row}, column {_column_at(raw, exc.start)}: the byte 0x{raw[exc.start]:02x} is "
+                            "not UTF-8 text", "a UTF-8 (or ASCII) CSV file") from None
+
+
+def _split(path: Path, raw: bytes, row: int, offset: int) -> list[str]:
+    """The cells of one record (its bytes, line end included)."""
+    text = _decode(path, raw, row, offset)
+    if '"' not in text:
+        return text.rstrip("\r\n").split(",")
+    try:
+        return next(csv.reader([text], skipinitialspace=True))
+    except csv.Error as exc:
+        raise refuse_file(path, f"row {row}: {exc}", "a comma-separated file") from None
+
+
+def _blank(cells: list[str]) -> bool:
+    return len(cells) <= 1 and (not cells or not cells[0].strip())
+
+
+class _Restart(Exception):
+    """Column 1 holds a text after all: read the file again with a name column."""
+
+
+class _CsvReader:
+    """Reads the rows of a CSV file into a matrix: numpy on whole blocks, Python only where needed.
+
+    Rows and columns are numbered from 1 in every message: the row by the line of the
+    file it starts on, the column by the cell's place in its row (the name column counts).
+    """
+
+    def __init__(self, path: Path, size: int, max_rows: int, names: bool | None):
+        self.path, self.size, self.max_rows = path, size, max_rows
+        self.force_names = names
+        self.first_row: list[str] | None = None
+        self.first_line = 0
+        self.names: bool | None = None
+        self.header = False
+        self.width = 0  # cells per row
+        self.matrix: np.ndarray | None = None
+        self.rows = 0  # rows of entries read (the first row not included)
+        self.hypothesis_names: list[str] = []
+        self.names_seen = False  # a first cell of a later row is text
+        self.second_line = 0  # the line of the first row below row 1
+        self.column_1_bad: tuple[int, str] | None = None  # (row, cell): column 1 not 0/1, if it holds entries
+
+    # ------------------------------------------------------------ the layout
+    def _start(self, first_cell: str) -> None:
+        """The first row below row 1 begins with ``first_cell``: guess the layout, allocate the matrix."""
+        corner = self.first_row[0].strip()
+        header = any(_kind(c) in (_NUMBER, _TEXT) for c in self.first_row[1:])
+        if self.force_names is not None:
+            names = self.force_names
+        else:
+            names = (corner == "" or _kind(first_cell) == _TEXT
+                     or (not header and _kind(corner) == _TEXT and self.width > 1))
+        if corner == "":
+            header = True
+        elif not header and not names and _kind(corner) != _ENTRY and self.width == 1:
+            header = True
+        self.names, self.header = names, header
+        m = self.width - (1 if names else 0)
+        if m == 0:
+            raise refuse_file(self.path, "column 1 holds hypothesis names and no column of entries follows",
+                          "at least one column of 0/1 entries, one per instance", InvalidClassError)
+        # at most a row per line, and a row has m entries, w - 1 commas and a line end; row 1 too unless a header
+        rows = min(self.max_rows - (1 if header else 0), (self.size + 1) // (self.width + m))
+        self._require_memory(rows, m)
+        self.matrix = np.empty((rows, m), dtype=np.uint8)
+        if not header:  # row 1 is a row of entries (a name first, with a name column)
+            self._row(self.first_row, self.first_line, first=True)
+
+    def _require_memory(self, rows: int, m: int) -> None:
+        """Refuse, before allocating, a matrix that would not fit (the rows read, and the class made of them)."""
+        require_class_memory(rows, m, parameter="path", extra=rows * m, advice="expected a smaller file (or more memory)",
+                             what=f"{str(self.path)!r}: a matrix of up to {rows:,} rows x {m:,} columns and the "
+                                  "class made of it")
+
+    # ---------------------------------------------------------------- rows
+    def _first(self, cells: list[str], row: int) -> None:
+        self.first_row, self.first_line, self.width = cells, row, len(cells)
+
+    def _ragged(self, cells: list[str], row: int) -> InvalidClassError:
+        hint = (" (a header row over a name column starts with an empty cell)"
+                if len(cells) == self.width + 1 and row == self.second_line else "")
+        return refuse_file(self.path, f"row {row} has {len(cells)} cells but row {self.first_line} has {self.width}{hint}",
+                       f"the same number of cells in every row ({self.width})", InvalidClassError)
+
+    def _row(self, cells: list[str], row: int, first: bool = False) -> None:
+        """One row of the body (or row 1 when it is not a header, ``first``), cell by cell."""
+        if len(cells) != self.width:
+            raise self._ragged(cells, row)
+        if self.rows >= self.matrix.shape[0]:  # pragma: no cover - the line count bounds the rows
+            raise refuse_file(self.path, "holds more rows than lines", "a CSV file that does not change while read")
+        out = self.matrix[self.rows]
+        is_first, first = first, cells[0]
+        if self.names:
+            self.hypothesis_names.append(first.strip())
+            if not self.names_seen and not is_first and _kind(first) == _TEXT:
+                self.names_seen = True
+            entries = cells[1:]
+        else:
+            entries = cells
+            value = _entry_value(first.strip())
+            if value is None:
+                if not is_first and self.force_names is None and _kind(first) == _TEXT:
+                    raise _Restart
+                if self.column_1_bad is None:
+                    self.column_1_bad = (row, first)
+                entries = ["0", *cells[1:]]
+        stripped = ",".join(entries).replace(" ", "").replace("\t", "").split(",")  # C speed, for " 0, 1"
+        if len(stripped) != len(entries) or not _ENTRY_CELLS.issuperset(stripped):
+            stripped = [cell.strip() for cell in entries]
+        if not _ENTRY_CELLS.issuperset(stripped):  # other spellings ("1.0"), or a bad cell to report
+            skip = 1 if self.names else 0
+            for j, s in enumerate(stripped):
+                value = _entry_value(s)
+                if value is None:
+                    raise _not_entry(self.path, entries[j], row, j + 1 + skip)
+                stripped[j] = "1" if value else "0"
+        out[:] = np.frombuffer("".join(stripped).encode("ascii"), dtype=np.uint8) - 48
+        self.rows += 1
+
+    def _body(self, cells: list[str], row: int) -> None:
+        if self.first_row is None:
+            self._first(cells, row)
+        else:
+            if self.names is None:
+                self.second_line = row
+                self._start(cells[0])
+            self._row(cells, row)
+
+    # -------------------------------------------------------------- blocks
+    def feed(self, data: bytes, offset: int, line: int, plain: bool) -> None:
+        if not plain:
+            self._slow_records(data, offset, line)
+            return
+        arr = np.frombuffer(data, dtype=np.uint8)
+        if self.names is False and self._grid(arr):
+            return
+        ends = np.flatnonzero(arr == 10)
+        if not len(ends):  # pragma: no cover - a plain block ends with a line end
+            return
+        starts = np.empty_like(ends)
+        starts[0] = 0
+        starts[1:] = ends[:-1] + 1
+        i = 0
+        while (self.names is None) and i < len(ends):  # row 1 and the row below it, in Python
+            s, e = int(starts[i]), int(ends[i]) + 1
+            cells = _split(self.path, data[s:e], line + i, offset + s)
+            if not _blank(cells):
+                self._body(cells, line + i)
+            i += 1
+        if i == len(ends):
+            return
+        starts, ends, line = starts[i:], ends[i:], line + i
+        block = self._fast(arr, data, starts, ends)
+        if block is None:
+            self._slow_lines(data, offset, line, starts, ends)
+            return
+        k = block.shape[0]
+        if self.rows + k > self.matrix.shape[0]:  # pragma: no cover - the line count bounds the rows
+            raise refuse_file(self.path, "holds more rows than lines", "a CSV file that does not change while read")
+        self.matrix[self.rows:self.rows + k] = block
+        self.rows += k
+
+    def _grid(self, arr: np.ndarray) -> bool:
+        """Read a block of rows ``d,d,...,d\\n`` (one-character entries, no names, no blank lines) as one
+        reshape, without looking for the line ends; False (nothing read) for any other block."""
+        m = self.matrix.shape[1]
+        stride = 2 * m  # m digits, m - 1 commas, the line end
+        k = len(arr) // stride
+        if not k or len(arr) != k * stride:
+            return False
+        rows = arr.reshape(k, stride)
+        if not ((rows[:, -1] == 10).all() and (rows[:, 1:-1:2] == 44).all()):
+            return False
+        digits = rows[:, 0::2] - 48  # wraps below "0": anything but "0" and "1" is > 1
+        if not (digits <= 1).all():
+            return False
+        if self.rows + k > self.matrix.shape[0]:  # pragma: no cover - the line count bounds the rows
+            raise refuse_file(self.path, "holds more rows than lines", "a CSV file that does not change while read")
+        self.matrix[self.rows:self.rows + k] = digits
+        self.rows += k
+        return True
+
+    def _slow_lines(self, data: bytes, offset: int, line: int, starts: np.ndarray, ends: np.ndarray) -> None:
+        for i, (s, e) in enumerate(zip(starts.tolist(), ends.tolist())):
+            raw = data[s:e + 1]
+            if self.names is not None and self._quick_line(raw):
+                continue
+            cells = _split(self.path, raw, line + i, offset + s)
+            if not _blank(cells):
+                self._body(cells, line + i)
+
+    def _quick_line(self, raw: bytes) -> bool:
+        """Read a row of plain ``0``/``1`` cells (spaces around them allowed) with byte operations; False
+        (nothing read) when it is anything else, which the cell-by-cell reader then reads or reports."""
+        if b'"' in raw:
+            return False
+        body = raw.rstrip(b"\r\n")
+        name = b""
+        if self.names:
+            name, comma, body = body.partition(b",")
+            if not comma:
+                return False
+        packed = body.replace(b" ", b"").replace(b"\t", b"")
+        m = self.matrix.shape[1]
+        if len(packed) != 2 * m - 1 or packed[1::2].count(b",") != m - 1 or packed[0::2].translate(None, b"01"):
+            return False
+        if self.names:
+            try:
+                text = name.decode("utf-8").strip()
+            except UnicodeDecodeError:
+                return False
+            self.hypothesis_names.append(text)
+            if not self.names_seen and _kind(text) == _TEXT:
+                self.names_seen = True
+        self.matrix[self.rows] = np.frombuffer(packed[0::2], dtype=np.uint8) - 48
+        self.rows += 1
+        return True
+
+    def _slow_records(self, data: bytes, offset: int, line: int) -> None:
+        records, _, _ = _records(data)
+        for s, e in records:
+            raw = data[s:e]
+            cells = _split(self.path, raw, line, offset + s)
+            if not _blank(cells):
+                self._body(cells, line)
+            line += _lines_in(raw)
+
+    def _fast(self, arr: np.ndarray, data: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
+        """The entries of the lines ``starts..ends`` of a plain block, or None to read them cell by cell.
+
+        Every line must be blank or hold ``m`` entries of one width ``L`` (``0``, or ``1.0``,
+        or numpy's ``1.000000000000000000e+00``) after the name, with the same line end.
+        """
+        lengths = ends - starts  # without the \n
+        cr = arr[np.maximum(ends - 1, 0)] == 13
+        blank = (lengths == 0) | ((lengths == 1) & cr)
+        if blank.any():
+            keep = ~blank
+            if not keep.any():
+                return np.empty((0, self.matrix.shape[1]), dtype=np.uint8)
+            starts, ends, lengths, cr = starts[keep], ends[keep], lengths[keep], cr[keep]
+        if not (cr.all() or not cr.any()):
+            return None
+        crlf = bool(cr[0])
+        m = self.matrix.shape[1]
+        s0, e0 = int(starts[0]), int(ends[0]) - crlf
+        last = data.rfind(b",", s0, e0)
+        width = e0 - last - 1 if self.names or m > 1 else e0 - s0  # the characters of the last cell
+        if width < 1 or (last < 0 and (self.names or m > 1)):
+            return None
+        span = m * (width + 1)  # the entries and their commas (one before each, with names; after, without)
+        k = len(starts)
+        if self.names:
+            first = ends - crlf - span  # where each row's ",c,c,...,c" starts
+            if (first < starts).any():
+                return None
+            if span >= 256:  # long rows, few of them: copy each (a gather of k x span indices costs 10x more)
+                gathered = np.empty((k, span), dtype=np.uint8)
+                for r, f in enumerate(first.tolist()):
+                    gathered[r] = arr[f:f + span]
+            else:
+                gathered = arr[first[:, None] + np.arange(span)]  # (k, span): ",c,c,...,c" of each row
+            if not (gathered[:, 0::width + 1] == 44).all():
+                return None
+            buffer, offset, stride = gathered, 1, span
+        else:
+            if not (lengths == span - 1 + crlf).all():
+                return None
+            first = int(starts[0])
+            if not (np.diff(starts) == span + crlf).all():
+                return None  # lines of the right length, but not back to back (blank lines between)
+            rows = arr[first:first + k * (span + crlf)].reshape(k, span + crlf)
+            seps = rows[:, width:span:width + 1]
+            if not ((seps[:, :-1] == 44).all() and (seps[:, -1] == (13 if crlf else 10)).all()):
+                return None
+            buffer, offset, stride = arr, first, span + crlf
+        values = self._values(buffer, offset, stride, k, m, width)
+        if values is None:
+            return None
+        if self.names:
+            names = []
+            for s, t in zip(starts.tolist(), (ends - crlf - span).tolist()):
+                try:
+                    text = data[s:t].decode("utf-8")
+                except UnicodeDecodeError:
+                    return None
+                if '"' in text:  # a quoted name ("h, 1", as R writes every name)
+                    try:
+                        cells = next(csv.reader([text], skipinitialspace=True))
+                    except (csv.Error, StopIteration):
+                        return None
+                    if len(cells) != 1:
+                        return None
+                    text = cells[0]
+                elif "," in text:
+                    return None
+                names.append(text.strip())
+            if not self.names_seen:
+                self.names_seen = any(_kind(n) == _TEXT for n in names)
+            self.hypothesis_names.extend(names)
+        return values
+
+    @staticmethod
+    def _values(buffer: np.ndarray, offset: int, stride: int, k: int, m: int, width: int) -> np.ndarray | None:
+        """0/1 of ``k`` rows of ``m`` cells of ``width`` characters in ``buffer`` (rows ``stride`` bytes
+        apart from ``offset``, cells ``width + 1``), or None if a cell is not an entry."""
+        if width == 1:
+            digits = np.ndarray((k, m), dtype=np.uint8, buffer=buffer, offset=offset, strides=(stride, 2))
+            values = digits - 48
+            return values if (values <= 1).all() else None
+        # "0.0" and "1.0" (numpy's "0.000...e+00" and "1.000...e+00"): one tail after the first digit, which
+        # is then the value; compared byte by byte, as the digits are
+        cells = np.ndarray((k, m, width), dtype=np.uint8, buffer=buffer, offset=offset,
+                           strides=(stride, width + 1, 1))
+        tail = bytes(cells[0, 0, 1:])
+        try:
+            shared = (_entry_value("0" + tail.decode("ascii").strip()) == 0
+                      and _entry_value("1" + tail.decode("ascii").strip()) == 1 and tail == tail.strip())
+        except UnicodeDecodeError:
+            shared = False
+        if shared:
+            lead = cells[:, :, 0] - 48
+            if (lead <= 1).all() and (cells[:, :, 1:] == np.frombuffer(tail, dtype=np.uint8)).all():
+                return lead
+        text = np.ndarray((k, m), dtype=f"S{width}", buffer=buffer, offset=offset, strides=(stride, width + 1))
+        values = np.empty((k, m), dtype=np.uint8)
+        done = np.zeros((k, m), dtype=bool)
+        for _ in range(8):  # the distinct texts are few ("1.0" and "0.0")
+            left = np.flatnonzero(~done)
+            if not len(left):
+                return values
+            word = text.flat[int(left[0])]
+            if len(word) != width:  # NUL bytes, which numpy drops at the end
+                return None
+            try:
+                value = _entry_value(word.decode("ascii").strip())
+            except UnicodeDecodeError:
+                return None
+            if value is None:
+                return None
+            same = text == word
+            values[same] = value
+            done |= same
+        return None
+
+    # -------------------------------------------------------------- result
+    def result(self) -> HypothesisClass:
+        path = self.path
+        if self.first_row is None:
+            raise refuse_file(path, "holds no entries (only blank lines)", "rows of 0/1 entries, one per hypothesis")
+        if self.names is None:  # one row only
+            header, names = _detect(path, self.first_row, False, False, self.first_line)
+            if header:
+                raise refuse_file(path, f"row {self.first_line} is a header row (instance names) and no row of entries "
+                                    "follows", "at least one row of 0/1 entries, one per hypothesis", InvalidClassError)
+            self.names, self.header = names, False
+            if self.width - names == 0:
+                raise refuse_file(path, "column 1 holds hypothesis names and no column of entries follows",
+                              "at least one column of 0/1 entries, one per instance", InvalidClassError)
+            self.matrix = np.empty((1, self.width - names), dtype=np.uint8)
+            self._row(self.first_row, self.first_line, first=True)
+        else:
+            header, names = _detect(path, self.first_row, self.names_seen, True, self.first_line)
+            if (header, names) != (self.header, self.names):  # the guess was wrong: only a refusal is left
+                raise refuse_file(path, f"row {self.first_line}, column 1 holds the text {self.first_row[0].strip()!r}, "
+                                    "but no other cell of its row or column says whether it starts a header row or "
+                                    "a name column", "an entry there, or an empty first cell over a header row and a "
+                                                     "name column", InvalidClassError)
+        if not self.names and self.column_1_bad is not None:
+            row, cell = self.column_1_bad
+            raise _not_entry(path, cell, row, 1)
+        if self.rows == 0:
+            raise refuse_file(path, f"row {self.first_line} is a header row (instance names) and no row of entries follows",
+                          "at least one row of 0/1 entries, one per hypothesis", InvalidClassError)
+        skip = 1 if self.names else 0
+        domain = None
+        if self.header:
+            domain, seen = [], {}
+            cells = self.first_row[skip:]
+            for k, cell in enumerate(cells):
+                x, column = _instance(cell), k + 1 + skip
+                if x in seen:
+                    why = ("" if any(_kind(c) == _TEXT for c in cells) else
+                           f"; row {self.first_line} was read as a header because it holds numbers other than 0 and 1")
+                    raise refuse_file(path, f"row {self.first_line}, columns {seen[x]} and {column}: instance {x!r} "
+                                        f"appears twice{why}", "distinct instance names", InvalidClassError)
+                seen[x] = column
+                domain.append(x)
+        matrix = self.matrix[:self.rows]
+        self.matrix = None
+        try:
+            return HypothesisClass.from_matrix(matrix, domain, self.hypothesis_names if self.names else None,
+                                               name=path.name)
+        except InvalidClassError as exc:  # pragma: no cover - everything from_matrix checks is checked above
+            raise refuse_file(path, str(exc), "a valid class", InvalidClassError) from None
+
+
+def _count_lines(fh: Any) -> int:
+    """The line ends in the rest of the file (an upper bound on its rows), read block by block."""
+    n, last = 0, b""
+    while chunk := fh.read(_BLOCK):
+        n += _lines_in(chunk)
+        if last == b"\r" and chunk[:1] == b"\n":
+            n -= 1
+        last = chunk[-1:]
+    return n
+
+
+def read_csv_class(path: Path, size: int) -> HypothesisClass:
+    if (size + 1) // 2 > MAX_ENTRIES:  # an entry takes a character and a separator
+        raise refuse_file(path, f"the file has {size} bytes, room for up to {(size + 1) // 2} entries, more than "
+                            f"the limit of {MAX_ENTRIES} (what an array can hold on this machine)",
+                      "a smaller matrix (save large classes as .npy)")
+    names = None
+    try:
+        with open(path, "rb") as fh:
+            start = len(_BOM) if fh.read(len(_BOM)) == _BOM else 0  # a byte-order mark is not a cell
+            fh.seek(start)
+            lines = _count_lines(fh) + 1
+            for _ in range(2):
+                fh.seek(start)
+                reader = _CsvReader(path, size, lines, names)
+                try:
+                    for block in _blocks(path, fh, start):
+                        reader.feed(*block)
+                except _Restart:  # column 1 holds a text after rows that looked like entries: names
+                    names = True
+                    continue
+                return reader.result()
+    except OSError as exc:
+        raise refuse_file(path, f"cannot read the file ({exc.strerror or exc})", "a readable file") from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+# ------------------------------------------------------------------ writing csv
+def _quote(cell: str) -> str:
+    """A CSV cell as spreadsheets quote it: between double quotes if it holds , " or a line break."""
+    if any(c in cell for c in ',"\r\n'):
+        return '"' + cell.replace('"', '""') + '"'
+    return cell
+
+
+def _csv_lines(H: HypothesisClass, path: Path, matrix_only: bool) -> tuple[list[str] | None, list[str] | None]:
+    """The header cells and the name cells to write (each None when not written), or refused.
+
+    Checks that the file reads back as ``H``: the cells survive quoting and the reader's
+    trimming, instances keep their types, and :func:`_detect` sees the intended layout.
+    """
+    if H.n_instances == 0:
+        raise refuse_file(path, f"{H!r} has no instances, and a .csv row needs at least one entry",
+                      "a class with instances (save it to .json or .npy)")
+    default_domain = H.domain == tuple(range(H.n_instances)) and all(type(x) is int for x in H.domain)
+    if matrix_only or (H.names is None and default_domain):
+        return None, None
+    lossy = "a .json file (which keeps everything), or matrix_only=True to write the matrix alone"
+    instances = []
+    for j, x in enumerate(H.domain):
+        if type(x) is int:
+            try:
+                instances.append(str(x))
+            except ValueError:  # more digits than str() converts
+                raise refuse_file(path, f"instance {j + 1} is an integer of {x.bit_length()} bits, too long for a "
+                                    ".csv header", lossy) from None
+        elif type(x) is str:
+            instances.append(x)
+        else:
+            raise refuse_file(path, f"instance {j + 1} of {H!r} is {brief(x)} of type {jf.type_name(x)}, and a .csv "
+                                "header keeps only str and int instances", lossy)
+        if _instance(instances[-1]) != x or type(_instance(instances[-1])) is not type(x):
+            why = ("has surrounding spaces, which a .csv file does not keep" if x != x.strip() else
+                   "would read back as the integer " + x) if type(x) is str else "would not read back"
+            raise refuse_file(path, f"instance {j + 1} of {H!r}, {brief(x)}, {why}", lossy)
+    names = None if H.names is None else list(H.names)
+    for i, name in enumerate(names or ()):
+        if name != name.strip():
+            raise refuse_file(path, f"hypothesis name {i + 1} of {H!r}, {brief(name)}, has surrounding spaces, which a "
+                                ".csv file does not keep", lossy)
+    header = ([""] if names is not None else []) + instances
+    # What the reader will see: the cells after quoting, and the layout they make.
+    text = ",".join(map(_quote, header)) + "\n" + "".join(_quote(n) + ",0\n" for n in names or ())
+    cells = [row for row in csv.reader(io.StringIO(text, newline=""), skipinitialspace=True)]
+    seen = [c.strip() for c in cells[0]] + [row[0].strip() if row else "" for row in cells[1:]]
+    if len(cells[0]) != len(header) or len(cells) != 1 + len(names or ()) or seen != header + (names or []):
+        raise refuse_file(path, f"a hypothesis or instance name of {H!r} does not survive CSV quoting", lossy)
+    if names is None:  # the header must be recognised without a name column
+        try:
+            layout = _detect(path, header, False, True, 1)  # column 1 holds entries: no text below row 1
+        except InvalidArgumentError:
+            layout = None
+        if layout != (True, False):
+            raise refuse_file(path, f"the instances of {H!r} would not be read back as a header row (a header needs "
+                                "a cell other than the first that is not 0 or 1, and a first cell that is not empty)",
+                          lossy)
+    return header, names
+
+
+def write_csv_class(H: HypothesisClass, path: Path, matrix_only: bool) -> Path:
+    header, names = _csv_lines(H, path, matrix_only)
+    n, m = H.matrix.shape
+    chunk = max(1, 2**22 // (2 * m))  # rows per block of about 4 MiB of text
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as fh:
+            if header is not None:
+                fh.write((",".join(map(_quote, header)) + "\n").encode("utf-8"))
+            for start in range(0, n, chunk):
+                block = H.matrix[start:start + chunk]
+                text = np.full((block.shape[0], 2 * m), ord(","), dtype=np.uint8)
+                text[:, 0::2] = block + ord("0")
+                text[:, -1] = ord("\n")
+                if names is None:
+                    fh.write(text.tobytes())
+                else:
+                    fh.write(b"".join((_quote(names[start + i]) + ",").encode("utf-8") + row.tobytes()
+                                      for i, row in enumerate(text)))
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    return write_atomically(path, write)
