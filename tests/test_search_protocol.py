@@ -43,7 +43,7 @@ from mistakebound.theory.randomized import (
     randomized_littlestone_bounds,
     randomized_littlestone_dimension,
 )
-from mistakebound.theory.search import STATUSES, SearchIncomplete, SearchInterrupted, SearchResult
+from mistakebound.theory.search import MEMO_FRACTION, STATUSES, SearchIncomplete, SearchInterrupted, SearchResult
 from mistakebound.theory.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
 from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
 from tests.strategies import class_matrices, sparse_matrices
@@ -451,16 +451,16 @@ def test_memos_limited_by_a_small_budget_stop_before_they_outgrow_it(M, learner_
     learner = learner_type(H)  # SOA holds a Littlestone search: made before memory is short
     per = worst_case.memo_bytes_needed(H, 1, worst_case._deep_size(learner.state_key()))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(memory, "available_memory", lambda: int(entries * per / worst_case.MEMO_FRACTION))
+        mp.setattr(memory, "available_memory", lambda: int(entries * per / MEMO_FRACTION))
         W = worst_case_mistakes(learner, H)
         assert W.status in ("exact", "memory")
         check_shape(W, WORST_CASE_ORACLES[learner_type](H), WorstCase, None)
         per_rl = randomized._ENTRY_BYTES + (H.n_hypotheses + 7) // 8
-        avail = max(int(entries * per_rl / randomized.MEMO_FRACTION), search_memory_estimate(H))
+        avail = max(int(entries * per_rl / MEMO_FRACTION), search_memory_estimate(H))
         mp.setattr(memory, "available_memory", lambda: avail)
         search = RLdimSearch(H)
         b = search.bounds()
-        assert search.memo_limit == max(1, int(avail * randomized.MEMO_FRACTION) // per_rl)
+        assert search.memo_limit == max(1, int(avail * MEMO_FRACTION) // per_rl)
         # checked where a node starts; the nodes open on the stack finish: at most |H| more
         assert b.status in ("exact", "memory") and len(search._value) <= search.memo_limit + H.n_hypotheses
         check_shape(b, oracle_rl(H), RLdimBounds, None)

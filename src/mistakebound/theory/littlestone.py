@@ -85,6 +85,7 @@ from mistakebound.theory.search import (
     SearchIncomplete,
     SearchInterrupted,
     SearchResult,
+    memo_share,
     require_exact,
     run_within,
 )
@@ -111,8 +112,6 @@ FORM_MIN = 16
 #: Every this many canonical forms computed, the size threshold doubles if fewer than
 #: one in eight was answered from the canonical memo (classes without symmetry).
 CANONICAL_WINDOW = 16
-#: Fraction of the available memory the memo may use by default.
-MEMO_FRACTION = 0.25
 #: The memo limit when the available memory cannot be read.
 DEFAULT_MEMO_BYTES = 1 << 30
 #: A parallel worker's search runs its tick (fact exchange, stop checks) every this many nodes.
@@ -143,48 +142,38 @@ def search_memory_estimate(H: HypothesisClass) -> int:
 
 
 def default_memo_bytes(available: int | None | EllipsisType = ...) -> int:
-    """The memo limit a search takes by default: :data:`MEMO_FRACTION` of the available memory.
+    """The memo limit a search takes by default: its :func:`~mistakebound.theory.search.memo_share`.
 
-    The available memory is :func:`~mistakebound.foundations.memory.available_memory`
-    (the machine's, the cgroup's, ``ulimit -v``, and in a worker its share), read now
-    unless the caller passes what it read; :data:`DEFAULT_MEMO_BYTES` when none is
-    known; at least 1 MiB.
+    That is :data:`~mistakebound.theory.search.MEMO_FRACTION` of ``available``, the memory
+    available (:func:`~mistakebound.foundations.memory.available_memory`: the machine's,
+    the cgroup's, ``ulimit -v``, and in a worker its share) as the caller read it, read
+    now by default; :data:`DEFAULT_MEMO_BYTES` when none is known; at least 1 MiB.
 
     Examples
     --------
     >>> default_memo_bytes() >= 1 << 20
     True
+    >>> default_memo_bytes(1 << 34) == 1 << 32, default_memo_bytes(None) == DEFAULT_MEMO_BYTES
+    (True, True)
     """
-    avail = memory.available_memory() if available is ... else available
-    return DEFAULT_MEMO_BYTES if avail is None else max(int(avail * MEMO_FRACTION), 1 << 20)
+    share = memo_share(memory.available_memory() if available is ... else available)
+    return DEFAULT_MEMO_BYTES if share is None else max(share, 1 << 20)
 
 
-def _require_search_memory(H: HypothesisClass) -> int | None:
-    """Refuse a search of ``H`` whose bitsets would not fit; the memory available, as read."""
-    available = memory.available_memory()
+def _require_search_memory(H: HypothesisClass, available: int | None | EllipsisType = ...) -> int | None:
+    """Refuse a search of ``H`` whose bitsets would not fit; the memory available, as read.
+
+    ``available`` is the budget as the caller read it; read here by default (once: the
+    value returned is what the search's defaults take).
+    """
+    if available is ...:
+        available = memory.available_memory()
     memory.require_memory(
         search_memory_estimate(H), parameter="H",
         what=f"a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
         advice="search a smaller class", available=available,
     )
     return available
-
-
-def _kernel_memo_bytes(H: HypothesisClass) -> int:
-    """The memo limit of the compiled search of ``H`` (see :mod:`mistakebound.theory.ldim_kernel`).
-
-    A small matrix gets :data:`~mistakebound.theory.ldim_kernel.SMALL_MEMO_BYTES` without
-    reading the memory budget; a larger class must fit the budget as for
-    :class:`LdimSearch`, and gets the same default memo.
-    """
-    if H.n_hypotheses * H.n_instances <= ldim_kernel.SMALL_MATRIX_BYTES:
-        return ldim_kernel.SMALL_MEMO_BYTES
-    return default_memo_bytes(_require_search_memory(H))
-
-
-def _available_text() -> str:
-    avail = memory.available_memory()
-    return "unknown" if avail is None else memory.format_bytes(avail)
 
 
 class LdimSearch:
@@ -234,6 +223,10 @@ class LdimSearch:
         (:func:`~mistakebound.foundations.memory.available_memory`: the least of the
         machine's, the cgroup's, ``ulimit -v`` and ``MISTAKEBOUND_MEMORY_LIMIT``; 1 GiB
         when none is known).
+    available : int or None, optional
+        The memory available as the caller already read it (a front door reads the
+        budget once and passes it down; None: unknown); read when the search is created
+        by default.
 
     Raises
     ------
@@ -270,10 +263,11 @@ class LdimSearch:
     0
     """
 
-    def __init__(self, H: HypothesisClass, *, max_memo_bytes: int | None = None):
+    def __init__(self, H: HypothesisClass, *, max_memo_bytes: int | None = None,
+                 available: int | None | EllipsisType = ...):
         self.H = require_class(H)
         max_memo_bytes = check_int("max_memo_bytes", max_memo_bytes, 1, optional=True)
-        available = _require_search_memory(H)  # read once: SOA builds a search per game
+        available = _require_search_memory(H, available)  # read once: SOA builds a search per game
         self.max_memo_bytes = default_memo_bytes(available) if max_memo_bytes is None else int(max_memo_bytes)
         #: Whether the memo limit is the default one (a parallel search then shares it out).
         self.memo_is_default = max_memo_bytes is None
@@ -287,11 +281,12 @@ class LdimSearch:
         except MemoryError as exc:
             if isinstance(exc, InsufficientMemoryError):
                 raise
+            left = memory.available_memory()  # what is left now that the allocation failed
             raise InsufficientMemoryError(
                 f"H: a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances ran out of "
                 f"memory while reading the class (estimated {memory.format_bytes(search_memory_estimate(H))}, "
-                f"{_available_text()} available); search a smaller class",
-                needed=search_memory_estimate(H), available=memory.available_memory(),
+                f"{'unknown' if left is None else memory.format_bytes(left)} available); search a smaller class",
+                needed=search_memory_estimate(H), available=left,
             ) from None
         # one representative column per split of the full class (the smallest index);
         # constant columns dropped
@@ -1190,11 +1185,17 @@ def littlestone_bounds(
     """
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
     H = require_class(H)
+    available: int | None | EllipsisType = ...  # the memory budget, read at most once on this path
     if workers == 1 and ldim_kernel.AVAILABLE:  # the compiled search (mistakebound.theory.ldim_kernel)
-        found = ldim_kernel.kernel_bounds(H, budget, _kernel_memo_bytes(H))
+        if H.n_hypotheses * H.n_instances <= ldim_kernel.SMALL_MATRIX_BYTES:  # a fixed memo, the budget unread
+            memo_bytes = ldim_kernel.SMALL_MEMO_BYTES
+        else:  # a larger class must fit the budget as for LdimSearch, and gets the same default memo
+            available = _require_search_memory(H)
+            memo_bytes = default_memo_bytes(available)
+        found = ldim_kernel.kernel_bounds(H, budget, memo_bytes)
         if found is not None:
             return LdimBounds(**found)
-    return LdimSearch(H).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=workers)
+    return LdimSearch(H, available=available).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=workers)
 
 
 def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
