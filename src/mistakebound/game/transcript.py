@@ -39,6 +39,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.text import number_text, printable
+from mistakebound.foundations.text_tables import text_table
 
 __all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record", "json_value",
            "format_rounds", "instance_text"]
@@ -624,6 +625,4 @@ def format_rounds(rounds: Sequence[Any]) -> str:
         mistake = "?" if prediction is None else ("yes" if prediction != r.y else "no")
         rows.append([str(r.t), instance_text(r.x), number_text(r.p),
                      "?" if prediction is None else str(prediction), str(r.y), mistake])
-    widths = [max([len(h), *(len(row[i]) for row in rows)]) for i, h in enumerate(header)]
-    lines = [header, ["-" * w for w in widths], *rows]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines)
+    return text_table(header, rows)

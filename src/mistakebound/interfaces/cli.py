@@ -103,6 +103,7 @@ from mistakebound.interfaces.arguments import (
     workers,
 )
 from mistakebound.foundations.text import number_text, one_line, printable
+from mistakebound.foundations.text_tables import text_table
 from mistakebound.interfaces.progress import Progress
 if TYPE_CHECKING:  # the commands import the claims when they run: `verify` loads no search
     from mistakebound.verification.claims import Bound, Verdict
@@ -473,14 +474,6 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(lines)
-
-
 def format_transcript(rounds: Sequence[Any]) -> str:
     """The rounds of a game as a table (:func:`~mistakebound.game.transcript.format_rounds`).
 
@@ -727,7 +720,7 @@ def _totals(T: Any, setting: Any) -> list[str]:
 
 def _oco_table(T: OCOTranscript) -> str:
     rows = [[str(r.t), "(" + ",".join(number_text(v) for v in r.w) + ")", number_text(r.value)] for r in T.rounds]
-    return _table(["t", "w", "loss"], rows)
+    return text_table(["t", "w", "loss"], rows)
 
 
 def _stream_game(args: Any, setting: Any, bar: Progress) -> tuple:
@@ -882,7 +875,7 @@ def _cmd_worst_case(args, out) -> int:
                          "yes" if gain == 1 else ("no" if gain == 0 else number_text(gain))])
         what = "optimal line" if W.exact else "best line found"
         print(f"{what} (the adversary's instances and labels; replay with MinimaxAdversary):", file=out)
-        print(_table(["t", "x", "p", "y", "mistake"], rows), file=out)
+        print(text_table(["t", "x", "p", "y", "mistake"], rows), file=out)
     else:
         print("optimal line: empty (no instance splits the class, or the horizon is 0)", file=out)
     if writer is None:
@@ -1119,7 +1112,7 @@ def _print_games(games, out) -> None:
             {"ok": "ok", "no bound": "-"}.get(verdict.status, verdict.status),
         ])
     if rows:
-        print(_table(["learner", "rounds", "mistakes", "expected", "regret", "bound", "verdict"], rows), file=out)
+        print(text_table(["learner", "rounds", "mistakes", "expected", "regret", "bound", "verdict"], rows), file=out)
 
 
 # --------------------------------------------------------------------------- parser

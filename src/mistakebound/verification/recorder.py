@@ -34,6 +34,7 @@ from typing import Any
 from attrs import frozen
 
 from mistakebound.foundations.errors import MistakeboundError
+from mistakebound.foundations.text_tables import text_table
 from mistakebound.game.play import GameInfo, Observer, observing
 from mistakebound.game.transcript import Transcript
 from mistakebound.verification.claims import forced_bound, judge_played
@@ -166,8 +167,4 @@ class GameRecorder(Observer):
             return str(value)
 
         body = [[cell(row[c]) for c in columns] for row in self.rows()]
-        widths = [max(len(c), *(len(r[i]) for r in body)) for i, c in enumerate(columns)]
-        lines = []
-        for r in [columns, *body]:
-            lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))).rstrip())
-        return "\n".join(lines)
+        return text_table(columns, body, right=columns[2:], rule=False)
