@@ -80,8 +80,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from mistakebound.foundations.errors import GameError, GameInterrupted, MistakeboundError
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
@@ -102,6 +100,7 @@ from mistakebound.interfaces.arguments import (
     seed,
     workers,
 )
+from mistakebound.foundations.json_format import json_value
 from mistakebound.foundations.text import number_text, one_line, printable
 from mistakebound.foundations.text_tables import text_table
 from mistakebound.interfaces.progress import Progress
@@ -462,18 +461,6 @@ def _cmd_check(args, out) -> int:
 
 
 # ------------------------------------------------------------------ players and games
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (tuple, list, set, frozenset)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
-
-
 def format_transcript(rounds: Sequence[Any]) -> str:
     """The rounds of a game as a table (:func:`~mistakebound.game.transcript.format_rounds`).
 
@@ -509,7 +496,7 @@ def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict |
     (1, True, None)
     """
     claimed = None if claim is None else {
-        "value": _jsonable(claim.value), "measure": claim.measure, "source": claim.source,
+        "value": json_value(claim.value), "measure": claim.measure, "source": claim.source,
         "assumptions": list(claim.assumptions), "reason": claim.reason,
     }
     forced = None if verdict is None else verdict.forced
@@ -517,7 +504,7 @@ def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict |
         "bound": claimed if claim is not None and claim.stated else None,
         "claim": claimed,
         "forced": None if forced is None or not forced.stated else {
-            "value": _jsonable(forced.value), "measure": forced.measure, "source": forced.source},
+            "value": json_value(forced.value), "measure": forced.measure, "source": forced.source},
         "verdict": None if verdict is None else verdict.status,
         "bound_holds": None if verdict is None else verdict.holds,
         "message": None if verdict is None else verdict.message,
@@ -540,7 +527,7 @@ def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict |
             "version_space": None if T.version_space is None else list(T.version_space),
             **judged,
         }
-    records.append({k: _jsonable(v) for k, v in summary.items()})
+    records.append({k: json_value(v) for k, v in summary.items()})
     return records
 
 
