@@ -172,21 +172,16 @@ def format_tree(tree, H: HypothesisClass) -> str:
         0 -> [6] leaf: witness ...
         1 -> [7] leaf: witness ...
     """
-    from mistakebound.theory.tree_layout import children, leaf_text, tree_root
+    from mistakebound.theory.tree_walk import depth_first, leaf_text
 
     lines: list[str] = []
-    stack = [(tree_root(tree), 0, None)]
-    while stack:
-        node, depth, edge = stack.pop()
-        prefix = "  " * depth + ("" if edge is None else f"{edge} -> ")
-        below = children(tree, node)
-        if below:
+    for node, parent, edge, depth in depth_first(tree):
+        prefix = "  " * depth + ("" if parent is None else f"{edge} -> ")
+        if tree.out_degree(node):
             lines.append(f"{prefix}[{node}] x = {tree.nodes[node]['instance']!r}")
         else:
             w = tree.nodes[node].get("witness")
             lines.append(f"{prefix}[{node}] leaf: witness {leaf_text(tree, node, H)} (row {'?' if w is None else w + 1})")
-        for child in reversed(below):
-            stack.append((child, depth + 1, tree.edges[node, child]["label"]))
     return "\n".join(lines)
 
 

@@ -79,6 +79,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.canonical import projection, sorted_rows_key
 from mistakebound.theory.tree_graphs import ShatteredTree
+from mistakebound.theory.tree_walk import depth_first
 from mistakebound.theory.search import (
     Budget,
     OutOfBudget,
@@ -1323,18 +1324,25 @@ def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
     if not isinstance(tree, nx.DiGraph) or tree.number_of_nodes() == 0:
         return False
     roots = [n for n in tree if tree.in_degree(n) == 0]
-    if len(roots) != 1 or not nx.is_arborescence(tree):
+    if len(roots) != 1:
+        return False
+    try:
+        steps = depth_first(tree, root=roots[0])
+    except InvalidArgumentError:  # not a tree below its root
         return False
     cols = H.column_masks
     full = H.full_mask
     depths: set[int] = set()
-    stack: list[tuple[Hashable, int, int]] = [(roots[0], full, 0)]
-    while stack:
-        node, V, d = stack.pop()
+    split: dict = {}  # internal node -> (the hypotheses on its path, its instance's column)
+    for node, parent, label, d in steps:
+        if parent is None:
+            V = full
+        else:  # the parent checked that its two edges are labelled 0 and 1
+            W, c1 = split[parent]
+            V = W & c1 if _edge_label(label) == 1 else W & ~c1
         if V == 0:
             return False
-        children = list(tree.successors(node))
-        if not children:
+        if not tree.out_degree(node):
             depths.add(d)
             w = tree.nodes[node].get("witness")
             if w is not None:
@@ -1342,13 +1350,11 @@ def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
                     return False
             continue
         x = tree.nodes[node].get("instance")
-        if len(children) != 2 or x not in H:
+        if tree.out_degree(node) != 2 or x not in H:
             return False
-        labels = [_edge_label(tree.edges[node, c].get("label")) for c in children]
+        labels = [_edge_label(tree.edges[node, c].get("label")) for c in tree.successors(node)]
         if sorted(labels, key=str) != [0, 1]:  # None (not a label) sorts apart from 0 and 1
             return False
-        c1 = cols[H.index_of(x)]
-        for child, y in zip(children, labels):
-            stack.append((child, V & c1 if y == 1 else V & ~c1, d + 1))
+        split[node] = (V, cols[H.index_of(x)])
     return len(depths) == 1
 
