@@ -573,12 +573,8 @@ class LdimSearch:
         return self._runs > 0
 
     def _version_space(self, V: object) -> int:
-        if isinstance(V, bool) or not isinstance(V, (int, np.integer)) or not 0 <= V <= self.full:
-            raise InvalidArgumentError(
-                f"V: expected a bitset over the {self.n_distinct} distinct rows (an int in 0..{brief(self.full)}), "
-                f"got {brief(V)}"
-            )
-        return int(V)
+        return check_int("V", V, 0, self.full, expected=lambda: (
+            f"a bitset over the {self.n_distinct} distinct rows (an int in 0..{brief(self.full)})"))
 
     def _splitting(self, V: int) -> list[int]:
         cols = self.columns

@@ -99,7 +99,6 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import math
-import numbers
 import sys
 from fractions import Fraction
 from typing import ClassVar
@@ -108,8 +107,8 @@ import numpy as np
 from attrs import frozen
 
 from mistakebound.foundations import memory
-from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.memory import require_memory
+from mistakebound.foundations.validation import brief, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.hypothesis_class import require_class
 from mistakebound.foundations.bitset import mask_to_indices
@@ -410,12 +409,8 @@ class RLdimSearch:
 
     # ------------------------------------------------------------- internals
     def _require_mask(self, V: object) -> int:
-        if isinstance(V, bool) or not isinstance(V, numbers.Integral) or V <= 0 or V > self.full:
-            raise InvalidArgumentError(
-                f"V: expected a non-empty bitset over the {self.n_distinct} distinct rows "
-                f"(an int in 1..{self.full}), got {V!r}"
-            )
-        return int(V)
+        return check_int("V", V, 1, self.full, expected=lambda: (
+            f"a non-empty bitset over the {self.n_distinct} distinct rows (an int in 1..{brief(self.full)})"))
 
     def _splitting(self, V: int, cand) -> list[int]:
         """Columns of ``cand`` that split ``V``, one per distinct split (equal or complementary)."""

@@ -66,7 +66,7 @@ from typing import Any, ClassVar
 from attrs import define, field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
-from mistakebound.foundations.validation import check_int, check_real
+from mistakebound.foundations.validation import check_choice, check_int, check_real
 
 __all__ = [
     "MEMO_FRACTION",
@@ -251,8 +251,7 @@ def run_within(search: Callable[[], Any]) -> str:
 
 
 def _status(instance: Any, attribute: Any, value: Any) -> None:
-    if value not in STATUSES:
-        raise InvalidArgumentError(f"status: expected one of {', '.join(map(repr, STATUSES))}, got {value!r}")
+    check_choice("status", value, STATUSES)
     if value == "exact" and instance.lower != instance.upper:
         raise InvalidArgumentError(
             f"status: an exact result needs lower == upper, got lower = {instance.lower!r}, upper = {instance.upper!r}"

@@ -34,8 +34,7 @@ from typing import Any
 import networkx as nx
 from attrs import evolve, frozen
 
-from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.foundations.validation import brief
+from mistakebound.foundations.validation import check_int
 from mistakebound.theory.tree_walk import depth_first
 
 __all__ = ["TreeLayout", "tree_layout", "fit_layout"]
@@ -143,11 +142,8 @@ class _Stats:
 
 
 def _check_levels(levels: Any) -> int | None:
-    if levels is None:
-        return None
-    if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
-        raise InvalidArgumentError(f"levels: expected an int >= 0 (the levels to draw below the root), got {brief(levels)}")
-    return levels
+    return None if levels is None else check_int("levels", levels, 0,
+                                                 expected="an int >= 0 (the levels to draw below the root)")
 
 
 def tree_layout(tree: nx.DiGraph, *, levels: int | None = None) -> TreeLayout:
