@@ -476,3 +476,28 @@ def test_memory_is_a_status_of_every_search():
     assert r.describe() == "1 <= value <= 3 (partial: memory)"
     with pytest.raises(SearchIncomplete, match=r"search stopped \(memory\) after 7 nodes"):
         r.value
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_every_search_reads_the_memory_budget_once_and_takes_its_memo_share(monkeypatch, compiled):
+    """The budget is read once per search (it walks the cgroup files) and passed down; every default memo
+    is memo_share of what was read."""
+    from mistakebound.foundations import memory
+    from mistakebound.theory import ldim_kernel, randomized, vc
+    from mistakebound.theory.littlestone import default_memo_bytes
+
+    H = classes.random(1100, 4000, 0.5, seed=0)  # past the compiled search's small matrices: it reads the budget
+    T = classes.thresholds(40)
+    C = classes.random(300, 12, 0.5, seed=1)
+    monkeypatch.setattr(vc, "CELL_BYTES", 1)  # the VC search of C asks whether its cube fits the memory
+    reads: list = []
+    monkeypatch.setattr(memory, "available_memory", lambda: reads.append(1) or 1 << 34)
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", compiled and ldim_kernel.AVAILABLE)
+    learner = Halving(T)
+    for run in (lambda: littlestone_bounds(H, max_nodes=1), lambda: RLdimSearch(T), lambda: RLdimSearch(T, max_nodes=9),
+                lambda: vc_bounds(C), lambda: worst_case_mistakes(learner, T)):
+        reads.clear()
+        run()
+        assert len(reads) == 1
+    assert search_module.memo_share(1 << 34) == int((1 << 34) * MEMO_FRACTION) == default_memo_bytes(1 << 34)
+    assert RLdimSearch(T).memo_limit == search_module.memo_share(1 << 34) // (randomized._ENTRY_BYTES + 6)  # 41 rows
