@@ -60,3 +60,13 @@ def test_the_recorder_writes_its_numbers_as_every_table_does():
         "learner  adversary  games  max mistakes  max mistakes/bound  violations",
         "L        A              2          1000                 0.5           0",
     ]
+
+
+def test_printable_takes_its_fast_path_only_for_text_it_would_leave_as_it_is():
+    """``str.isprintable`` lets text through at C speed: every character the escapes catch is unprintable to it."""
+    import sys
+
+    from mistakebound.foundations import text
+
+    for pattern in (text._UNPRINTABLE, text._UNPRINTABLE_IN_LINES):
+        assert not [c for c in map(chr, range(sys.maxunicode + 1)) if c.isprintable() and pattern.match(c)]

@@ -55,12 +55,13 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], *, right: C
     >>> print(text_table(["a", "b"], [], rule=False))
     a  b
     """
-    header = [printable(h) for h in header]
-    body = [[printable(c) for c in r] for r in rows]
+    header, body = list(header), list(rows)
+    if not ("".join(header) + "".join(map("".join, body))).isprintable():  # (one look at all the text, in C)
+        header = [printable(h) for h in header]
+        body = [[printable(c) for c in r] for r in body]
     widths = [max([len(h), *(len(r[i]) for r in body)]) for i, h in enumerate(header)]
-    flush_right = [h in right for h in header]
     lines = [header, *([["-" * w for w in widths]] if rule else []), *body]
-    return "\n".join(
-        "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(line, widths, flush_right)).rstrip()
-        for line in lines
-    )
+    if not right:
+        return "\n".join("  ".join([c.ljust(w) for c, w in zip(line, widths)]).rstrip() for line in lines)
+    align = [str.rjust if h in right else str.ljust for h in header]
+    return "\n".join("  ".join([a(c, w) for c, w, a in zip(line, widths, align)]).rstrip() for line in lines)

@@ -172,12 +172,13 @@ def format_tree(tree, H: HypothesisClass) -> str:
         0 -> [6] leaf: witness ...
         1 -> [7] leaf: witness ...
     """
-    from mistakebound.theory.tree_walk import depth_first, leaf_text
+    from mistakebound.theory.tree_walk import depth_first, leaf_text, successors
 
     lines: list[str] = []
+    succ = successors(tree)
     for node, parent, edge, depth in depth_first(tree):
         prefix = "  " * depth + ("" if parent is None else f"{edge} -> ")
-        if tree.out_degree(node):
+        if succ[node]:
             lines.append(f"{prefix}[{node}] x = {tree.nodes[node]['instance']!r}")
         else:
             w = tree.nodes[node].get("witness")

@@ -79,7 +79,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.canonical import projection, sorted_rows_key
 from mistakebound.theory.tree_graphs import ShatteredTree
-from mistakebound.theory.tree_walk import depth_first
+from mistakebound.theory.tree_walk import depth_first, successors
 from mistakebound.theory.search import (
     Budget,
     OutOfBudget,
@@ -1327,18 +1327,15 @@ def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
     except InvalidArgumentError:  # not a tree below its root
         return False
     cols = H.column_masks
-    full = H.full_mask
+    succ = successors(tree)
     depths: set[int] = set()
-    split: dict = {}  # internal node -> (the hypotheses on its path, its instance's column)
-    for node, parent, label, d in steps:
-        if parent is None:
-            V = full
-        else:  # the parent checked that its two edges are labelled 0 and 1
-            W, c1 = split[parent]
-            V = W & c1 if _edge_label(label) == 1 else W & ~c1
+    space = {roots[0]: H.full_mask}  # node -> the hypotheses that realise its path (set by its parent)
+    for node, _, _, d in steps:
+        V = space.pop(node)
         if V == 0:
             return False
-        if not tree.out_degree(node):
+        below = succ[node]
+        if not below:
             depths.add(d)
             w = tree.nodes[node].get("witness")
             if w is not None:
@@ -1346,11 +1343,13 @@ def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
                     return False
             continue
         x = tree.nodes[node].get("instance")
-        if tree.out_degree(node) != 2 or x not in H:
+        if len(below) != 2 or x not in H:
             return False
-        labels = [_edge_label(tree.edges[node, c].get("label")) for c in tree.successors(node)]
+        labels = [_edge_label(edge.get("label")) for edge in below.values()]
         if sorted(labels, key=str) != [0, 1]:  # None (not a label) sorts apart from 0 and 1
             return False
-        split[node] = (V, cols[H.index_of(x)])
+        c1 = cols[H.index_of(x)]
+        for child, y in zip(below, labels):
+            space[child] = V & c1 if y == 1 else V & ~c1
     return len(depths) == 1
 

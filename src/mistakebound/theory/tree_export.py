@@ -92,7 +92,7 @@ def tree_to_json(tree: nx.DiGraph, H: HypothesisClass | None = None) -> str:
                 name = H.hypothesis_name(int(w))
             entry["witness_name"] = None if name is None else str(name)
         nodes.append(entry)
-    depth = max(s.depth for s in steps)  # the tree's own, whatever its graph attribute says
+    depth = max(step[3] for step in steps)  # the tree's own, whatever its graph attribute says
     return jf.dumps({**jf.header(TREE_FORMAT), "class": None if H is None else H.describe(),
                      "depth": int(depth), "nodes": nodes})
 
@@ -166,7 +166,7 @@ def tree_from_json(text: str | bytes, H: HypothesisClass | None = None) -> nx.Di
         if parent not in T or "instance" not in T.nodes[parent]:
             raise InvalidArgumentError(f"{where}.parent: expected the id of an earlier internal node, got {parent}")
         T.add_edge(parent, node, label=_label(f"{where}.label", entry["label"]))
-    found = max(s.depth for s in depth_first(T))  # refuses nodes not below the root
+    found = max(step[3] for step in depth_first(T))  # refuses nodes not below the root
     if found != depth:
         raise InvalidArgumentError(f"depth: expected the depth of the tree read, {found}, got {depth}")
     if H is not None and not is_shattered(H, T):

@@ -92,21 +92,24 @@ class _Stats:
 
     def __init__(self, tree: nx.DiGraph):
         steps = depth_first(tree)  # refuses what is not a tree with one root
-        self.root = steps[0].node
-        self.order = [s.node for s in steps]  # depth first: a subtree is the run after its root
-        self.level: dict = {s.node: s.depth for s in steps}
-        self.kids: dict = {s.node: [] for s in steps}
-        for s in steps[1:]:
-            self.kids[s.parent].append(s.node)  # met in label order
-        self.height: dict = {}
-        self.leaves: dict = {}
-        self.size: dict = {}
+        self.root = steps[0][0]
+        self.order = [step[0] for step in steps]  # depth first: a subtree is the run after its root
+        self.level = {step[0]: step[3] for step in steps}
+        self.kids = kids = {node: [] for node in self.order}
+        for node, parent, _, _ in steps[1:]:
+            kids[parent].append(node)  # met in label order
+        self.height = height = {}
+        self.leaves = leaves = {}
+        self.size = size = {}  # nodes in the subtree
         for node in reversed(self.order):  # children before their parent
             kids = self.kids[node]
-            self.height[node] = 1 + max(self.height[c] for c in kids) if kids else 0
-            self.leaves[node] = sum(self.leaves[c] for c in kids) if kids else 1
-            self.size[node] = 1 + sum(self.size[c] for c in kids)
-        self.depth = self.height[self.root]
+            if kids:
+                height[node] = 1 + max([height[c] for c in kids])
+                leaves[node] = sum([leaves[c] for c in kids])
+                size[node] = 1 + sum([size[c] for c in kids])
+            else:
+                height[node], leaves[node], size[node] = 0, 1, 1
+        self.depth = height[self.root]
 
     def layout(self, levels: int) -> TreeLayout:
         x: dict = {}

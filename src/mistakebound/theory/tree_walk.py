@@ -4,10 +4,11 @@ Every reader of a tree in the layout of
 :func:`~mistakebound.theory.littlestone.shattered_tree` (internal nodes with
 ``instance``, edges with ``label``, leaves with ``witness`` and ``witness_name``) reads it
 with these: :func:`tree_root`, :func:`children` (the child along label 0 first),
-:func:`depth_first` (the one walk over a tree, each node with its parent, edge label and
-depth), and :func:`leaf_text` and :func:`node_texts` (how its nodes are written).  The
-exports (:mod:`~mistakebound.theory.tree_export`: JSON, DOT, TikZ), the layout of the
-figures (:mod:`~mistakebound.theory.tree_layout`), the notebook pictures
+:func:`successors` (every node's children at once), :func:`depth_first` (the one walk over
+a tree: each node with its parent, edge label and depth, children in label order), and
+:func:`leaf_text` and :func:`node_texts` (how its nodes are written).  The exports
+(:mod:`~mistakebound.theory.tree_export`: JSON, DOT, TikZ), the layout of the figures
+(:mod:`~mistakebound.theory.tree_layout`), the notebook pictures
 (:mod:`~mistakebound.theory.tree_graphs`), the command line's text form and
 :func:`~mistakebound.theory.littlestone.is_shattered` all walk a tree with
 :func:`depth_first`.
@@ -18,14 +19,14 @@ Examples
 >>> T = nx.DiGraph([(1, 3, {"label": 1}), (1, 2, {"label": 0}), (3, 6, {"label": 0}), (3, 7, {"label": 1})])
 >>> tree_root(T), children(T, 1)
 (1, [2, 3])
->>> [(s.node, s.depth) for s in depth_first(T)]
+>>> [(node, depth) for node, parent, label, depth in depth_first(T)]
 [(1, 0), (2, 1), (3, 1), (6, 2), (7, 2)]
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, NamedTuple
+from typing import Any
 
 import networkx as nx
 
@@ -33,7 +34,7 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import brief
 from mistakebound.game.transcript import instance_text  # one way to write an instance, in tables and trees
 
-__all__ = ["Step", "children", "depth_first", "leaf_text", "node_texts", "tree_root"]
+__all__ = ["children", "depth_first", "leaf_text", "node_texts", "successors", "tree_root"]
 
 
 def tree_root(tree: nx.DiGraph) -> Hashable:
@@ -64,6 +65,11 @@ def _label_key(value: Any) -> tuple:
     return (0, value) if isinstance(value, (int, float)) else (1, str(value))
 
 
+def _by_label(edge: tuple) -> tuple:
+    """The sort key of ``(child, edge attributes)``: the edge's label (0 when it has none)."""
+    return _label_key(edge[1].get("label", 0))
+
+
 def children(tree: nx.DiGraph, node: Hashable) -> list:
     """The children of ``node``, the one along edge label 0 first (edges without a label count as 0).
 
@@ -72,25 +78,29 @@ def children(tree: nx.DiGraph, node: Hashable) -> list:
     >>> children(nx.DiGraph([(1, 3, {"label": 1}), (1, 2, {"label": 0})]), 1)
     [2, 3]
     """
-    return sorted(tree.successors(node), key=lambda c: _label_key(tree.edges[node, c].get("label", 0)))
+    return [c for c, _ in sorted(tree.succ[node].items(), key=_by_label)]
 
 
-class Step(NamedTuple):
-    """A node as :func:`depth_first` meets it: its parent, the label of the edge from the parent, its depth."""
+def successors(tree: nx.DiGraph) -> dict:
+    """Node -> ``{child: edge attributes}``, the whole tree at once (networkx's ``adjacency()``, as a dict).
 
-    node: Hashable
-    parent: Hashable | None
-    label: Any
-    depth: int
+    The readers that look at every node's children take this once instead of a view per node.
+
+    Examples
+    --------
+    >>> successors(nx.DiGraph([(1, 2, {"label": 0})]))
+    {1: {2: {'label': 0}}, 2: {}}
+    """
+    return dict(tree.adjacency())
 
 
-def depth_first(tree: nx.DiGraph, *, root: Hashable | None = None) -> list[Step]:
+def depth_first(tree: nx.DiGraph, *, root: Hashable | None = None) -> list[tuple[Hashable, Hashable | None, Any, int]]:
     """Every node of ``tree``, depth first: each node before its children, the child along label 0 first.
 
-    The root's ``parent`` and ``label`` are None; ``label`` is the edge's ``label``
-    attribute as it is (None when absent).  In this order the subtree of a node is the run
-    of nodes after it that are deeper than it, and the children of a node come in label
-    order.
+    Each node comes as ``(node, parent, label, depth)``: the root's ``parent`` and
+    ``label`` are None; ``label`` is the ``label`` attribute of the edge from the parent as
+    it is (None when absent).  In this order the subtree of a node is the run of nodes
+    after it that are deeper than it, and the children of a node come in label order.
 
     Parameters
     ----------
@@ -100,7 +110,7 @@ def depth_first(tree: nx.DiGraph, *, root: Hashable | None = None) -> list[Step]
 
     Returns
     -------
-    list of Step
+    list of tuple
         ``(node, parent, label, depth)``, one per node of ``tree``.
 
     Raises
@@ -112,7 +122,7 @@ def depth_first(tree: nx.DiGraph, *, root: Hashable | None = None) -> list[Step]
     Examples
     --------
     >>> T = nx.DiGraph([(1, 3, {"label": 1}), (1, 2, {"label": 0})])
-    >>> [tuple(s) for s in depth_first(T)]
+    >>> depth_first(T)
     [(1, None, None, 0), (2, 1, 0, 1), (3, 1, 1, 1)]
     >>> depth_first(nx.DiGraph([(1, 2), (1, 3), (2, 3)]))
     Traceback (most recent call last):
@@ -120,18 +130,22 @@ def depth_first(tree: nx.DiGraph, *, root: Hashable | None = None) -> list[Step]
     mistakebound.foundations.errors.InvalidArgumentError: tree: expected a tree, node 3 is reached twice
     """
     root = tree_root(tree) if root is None else root
-    steps: list[Step] = []
+    succ = successors(tree)
+    steps: list = []
     seen: set = set()
-    stack: list[Step] = [Step(root, None, None, 0)]
+    stack: list = [(root, None, None, 0)]
     while stack:
         step = stack.pop()
-        node = step.node
+        node = step[0]
         if node in seen:
             raise InvalidArgumentError(f"tree: expected a tree, node {brief(node)} is reached twice")
         seen.add(node)
         steps.append(step)
-        depth = step.depth + 1
-        stack.extend(Step(c, node, tree.edges[node, c].get("label"), depth) for c in reversed(children(tree, node)))
+        below = succ[node]
+        if below:
+            depth = step[3] + 1
+            edges = sorted(below.items(), key=_by_label) if len(below) > 1 else list(below.items())
+            stack.extend([(c, node, attrs.get("label"), depth) for c, attrs in reversed(edges)])  # 0-child on top
     if len(steps) != tree.number_of_nodes():
         raise InvalidArgumentError(
             f"tree: expected a tree, {tree.number_of_nodes() - len(steps)} nodes are not below the root")
