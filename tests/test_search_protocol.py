@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from benchmarks.baseline import textbook_ldim
 from tests.players import MajorityVote
 from mistakebound import HypothesisClass
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game import classes
 from mistakebound.game.examples import halving_exceeds_ldim
 from mistakebound.learners import SOA, Consistent, Halving
@@ -501,3 +502,13 @@ def test_every_search_reads_the_memory_budget_once_and_takes_its_memo_share(monk
         assert len(reads) == 1
     assert search_module.memo_share(1 << 34) == int((1 << 34) * MEMO_FRACTION) == default_memo_bytes(1 << 34)
     assert RLdimSearch(T).memo_limit == search_module.memo_share(1 << 34) // (randomized._ENTRY_BYTES + 6)  # 41 rows
+
+
+def test_a_bad_version_space_of_a_large_class_is_refused_by_name():
+    """The message of a refused V is written whatever the class's size (the bitset's bound had 5,964 digits:
+    more than Python writes an int with, which raised a ValueError instead)."""
+    H = classes.random(20000, 20, 0.5, seed=0)  # about 19,800 distinct rows
+    for search in (RLdimSearch(H), LdimSearch(H)):
+        with pytest.raises(InvalidArgumentError, match=r"^V: expected a (non-empty )?bitset over the \d+ distinct rows "
+                                                       r"\(an int in [01]\.\.an integer of \d+ bits\), got -1$"):
+            search.bounds(-1)
