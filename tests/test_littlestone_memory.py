@@ -23,7 +23,7 @@ from mistakebound.theory.littlestone import (
     search_memory_estimate,
     shattered_tree,
 )
-from mistakebound.theory.search import SearchIncomplete, SearchInterrupted
+from mistakebound.theory.search import MEMO_FRACTION, SearchIncomplete, SearchInterrupted
 from tests.strategies import class_matrices
 
 SETTINGS = settings(max_examples=150, deadline=None)
@@ -205,7 +205,7 @@ def test_a_one_byte_memo_evicts_and_stays_exact():
 
 def test_the_default_memo_limit_is_a_fraction_of_available_memory(monkeypatch):
     monkeypatch.setattr(memory, "available_memory", lambda: 1 << 34)
-    assert LdimSearch(classes.thresholds(7)).max_memo_bytes == int((1 << 34) * ls.MEMO_FRACTION)
+    assert LdimSearch(classes.thresholds(7)).max_memo_bytes == int((1 << 34) * MEMO_FRACTION)
     monkeypatch.setattr(memory, "available_memory", lambda: None)
     assert LdimSearch(classes.thresholds(7)).max_memo_bytes == ls.DEFAULT_MEMO_BYTES
 

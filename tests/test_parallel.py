@@ -28,6 +28,7 @@ from mistakebound.theory import parallel
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.theory.parallel import _parallel_bounds, parallel_littlestone_bounds
+from mistakebound.theory.search import MEMO_FRACTION
 from tests.strategies import class_matrices, sparse_matrices
 
 # every call starts worker processes (tens of milliseconds each with forkserver): few examples
@@ -520,7 +521,7 @@ def test_the_processes_share_one_memory_budget(monkeypatch):
     with lockstep():
         b = _parallel_bounds(H, 3, None, None, 0, stats)
     assert b.exact and asked == [3]
-    quarter = share * littlestone.MEMO_FRACTION
+    quarter = share * MEMO_FRACTION
     # a worker's budget is its share less what it holds (tens of MiB): its memo a quarter of that
     assert len(stats["worker_memo_bytes"]) == 2
     for limit in stats["worker_memo_bytes"]:

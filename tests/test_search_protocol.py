@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from benchmarks.baseline import textbook_ldim
 from tests.players import MajorityVote
 from mistakebound import HypothesisClass
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game import classes
 from mistakebound.game.examples import halving_exceeds_ldim
 from mistakebound.learners import SOA, Consistent, Halving
@@ -43,7 +44,7 @@ from mistakebound.theory.randomized import (
     randomized_littlestone_bounds,
     randomized_littlestone_dimension,
 )
-from mistakebound.theory.search import STATUSES, SearchIncomplete, SearchInterrupted, SearchResult
+from mistakebound.theory.search import MEMO_FRACTION, STATUSES, SearchIncomplete, SearchInterrupted, SearchResult
 from mistakebound.theory.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
 from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
 from tests.strategies import class_matrices, sparse_matrices
@@ -451,16 +452,16 @@ def test_memos_limited_by_a_small_budget_stop_before_they_outgrow_it(M, learner_
     learner = learner_type(H)  # SOA holds a Littlestone search: made before memory is short
     per = worst_case.memo_bytes_needed(H, 1, worst_case._deep_size(learner.state_key()))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(memory, "available_memory", lambda: int(entries * per / worst_case.MEMO_FRACTION))
+        mp.setattr(memory, "available_memory", lambda: int(entries * per / MEMO_FRACTION))
         W = worst_case_mistakes(learner, H)
         assert W.status in ("exact", "memory")
         check_shape(W, WORST_CASE_ORACLES[learner_type](H), WorstCase, None)
         per_rl = randomized._ENTRY_BYTES + (H.n_hypotheses + 7) // 8
-        avail = max(int(entries * per_rl / randomized.MEMO_FRACTION), search_memory_estimate(H))
+        avail = max(int(entries * per_rl / MEMO_FRACTION), search_memory_estimate(H))
         mp.setattr(memory, "available_memory", lambda: avail)
         search = RLdimSearch(H)
         b = search.bounds()
-        assert search.memo_limit == max(1, int(avail * randomized.MEMO_FRACTION) // per_rl)
+        assert search.memo_limit == max(1, int(avail * MEMO_FRACTION) // per_rl)
         # checked where a node starts; the nodes open on the stack finish: at most |H| more
         assert b.status in ("exact", "memory") and len(search._value) <= search.memo_limit + H.n_hypotheses
         check_shape(b, oracle_rl(H), RLdimBounds, None)
@@ -476,3 +477,38 @@ def test_memory_is_a_status_of_every_search():
     assert r.describe() == "1 <= value <= 3 (partial: memory)"
     with pytest.raises(SearchIncomplete, match=r"search stopped \(memory\) after 7 nodes"):
         r.value
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_every_search_reads_the_memory_budget_once_and_takes_its_memo_share(monkeypatch, compiled):
+    """The budget is read once per search (it walks the cgroup files) and passed down; every default memo
+    is memo_share of what was read."""
+    from mistakebound.foundations import memory
+    from mistakebound.theory import ldim_kernel, randomized, vc
+    from mistakebound.theory.littlestone import default_memo_bytes
+
+    H = classes.random(1100, 4000, 0.5, seed=0)  # past the compiled search's small matrices: it reads the budget
+    T = classes.thresholds(40)
+    C = classes.random(300, 12, 0.5, seed=1)
+    monkeypatch.setattr(vc, "CELL_BYTES", 1)  # the VC search of C asks whether its cube fits the memory
+    reads: list = []
+    monkeypatch.setattr(memory, "available_memory", lambda: reads.append(1) or 1 << 34)
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", compiled and ldim_kernel.AVAILABLE)
+    learner = Halving(T)
+    for run in (lambda: littlestone_bounds(H, max_nodes=1), lambda: RLdimSearch(T), lambda: RLdimSearch(T, max_nodes=9),
+                lambda: vc_bounds(C), lambda: worst_case_mistakes(learner, T)):
+        reads.clear()
+        run()
+        assert len(reads) == 1
+    assert search_module.memo_share(1 << 34) == int((1 << 34) * MEMO_FRACTION) == default_memo_bytes(1 << 34)
+    assert RLdimSearch(T).memo_limit == search_module.memo_share(1 << 34) // (randomized._ENTRY_BYTES + 6)  # 41 rows
+
+
+def test_a_bad_version_space_of_a_large_class_is_refused_by_name():
+    """The message of a refused V is written whatever the class's size (the bitset's bound had 5,964 digits:
+    more than Python writes an int with, which raised a ValueError instead)."""
+    H = classes.random(20000, 20, 0.5, seed=0)  # about 19,800 distinct rows
+    for search in (RLdimSearch(H), LdimSearch(H)):
+        with pytest.raises(InvalidArgumentError, match=r"^V: expected a (non-empty )?bitset over the \d+ distinct rows "
+                                                       r"\(an int in [01]\.\.an integer of \d+ bits\), got -1$"):
+            search.bounds(-1)

@@ -713,6 +713,7 @@ def test_the_cube_settles_a_large_random_class():
 
 
 def test_the_cube_is_not_used_when_memory_is_short_or_a_certificate_is_kept(monkeypatch):
+    from mistakebound.foundations import memory
     from mistakebound.theory import vc
     from mistakebound.theory.search import Budget
 
@@ -721,9 +722,9 @@ def test_the_cube_is_not_used_when_memory_is_short_or_a_certificate_is_kept(monk
     order = list(range(12))
     assert vc._VCSearch(H, Budget().start())._use_cube(order)
     assert not vc._VCSearch(H, Budget().start(), record=True)._use_cube(order)  # the certificate reads the rows'
-    monkeypatch.setattr(vc, "available_memory", lambda: 2 * 2**12)  # the cube's arrays would not fit
+    monkeypatch.setattr(memory, "available_memory", lambda: 2 * 2**12)  # the cube's arrays would not fit
     assert not vc._VCSearch(H, Budget().start())._use_cube(order)
-    monkeypatch.setattr(vc, "available_memory", lambda: None)
+    monkeypatch.setattr(memory, "available_memory", lambda: None)
     monkeypatch.setattr(vc, "CUBE_WORK", 2**12)  # the sweep would be too long
     assert not vc._VCSearch(H, Budget().start())._use_cube(order)
     monkeypatch.setattr(vc, "CUBE_WORK", 2**40)

@@ -16,7 +16,10 @@ The class files (:mod:`mistakebound.game.class_files`), transcripts
   (``{"float": "inf"}``, ``{"float": "-inf"}``, ``{"float": "nan"}``) where a format allows them;
 * instances (:func:`encode_instance`, :func:`decode_instance`): ``int``, ``float``, ``str``,
   ``bool``, ``None`` and tuples of those, nested at most :data:`MAX_INSTANCE_DEPTH` deep, a
-  tuple written as ``{"tuple": [...]}`` so that it reads back as a tuple.
+  tuple written as ``{"tuple": [...]}`` so that it reads back as a tuple;
+* values of the free-form records that are written but never read back by a format (the
+  JSON Lines of ``play --out``, a game's summary, a claim's value): :func:`json_value`, the
+  one conversion of numpy scalars, arrays, tuples and sets, and non-finite floats.
 
 Every refusal is an :class:`~mistakebound.foundations.errors.InvalidArgumentError` whose
 message starts with where the value sits (``rounds[3].p``, ``domain[0]``; indices in
@@ -62,6 +65,7 @@ __all__ = [
     "decode_tagged_number",
     "encode_instance",
     "decode_instance",
+    "json_value",
     "header",
     "dumps",
     "parse",
@@ -297,6 +301,31 @@ def decode_instance(value: Any, where: str = "instance", depth: int = 0) -> Any:
     raise InvalidArgumentError(
         f"{where}: expected a scalar or {{\"tuple\": [...]}}, got {value!r} of type {kind.__name__}"
     )
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as JSON can hold it: numpy scalars as Python ones, arrays, tuples and sets as lists,
+    and non-finite floats as text (``"inf"``).
+
+    For records that are written and never read back as a format (no tags: a tuple comes
+    back as a list, ``"inf"`` as a string).
+
+    Examples
+    --------
+    >>> json_value((np.int64(1), 0.5, float("inf")))
+    [1, 0.5, 'inf']
+    >>> json_value({"a": 1})  # anything else is left as it is
+    {'a': 1}
+    """
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return [json_value(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
 
 
 # ------------------------------------------------------------------- documents

@@ -87,6 +87,8 @@ def printable(text: str, *, lines: bool = False) -> str:
     >>> printable("row\tcol\n", lines=True) == "row\tcol\n"
     True
     """
+    if text.isprintable():  # the common case, at C speed: every character escaped below is unprintable to str
+        return text
     pattern = _UNPRINTABLE_IN_LINES if lines else _UNPRINTABLE
     if pattern.search(text) is None:
         return text

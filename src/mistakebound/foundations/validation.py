@@ -87,29 +87,48 @@ def _fail(name: str, value: Any, expected: str, optional: bool) -> InvalidArgume
 
 
 def check_int(
-    name: str, value: Any, minimum: int | None = None, maximum: int | None = None, *, optional: bool = False
+    name: str, value: Any, minimum: int | None = None, maximum: int | None = None, *, optional: bool = False,
+    expected: str | Callable[[], str] | None = None,
 ) -> int | None:
     """``value`` as an ``int`` in ``[minimum, maximum]`` (bools refused); None too if ``optional``.
+
+    ``expected`` says in words what the integer is, for the message, when the range alone
+    does not (``"a bitset over the 7 distinct rows (an int in 0..127)"``), or is a function
+    returning those words (called only for a refusal: a text that costs something to
+    write).  Cheap enough for a search's entry points: a plain ``int`` in range is
+    returned at once, and the message is only written for a refusal.
 
     Raises
     ------
     InvalidArgumentError
         ``"NAME: expected an integer >= MIN, got VALUE"`` (or ``from MIN to MAX``, or
-        ``<= MAX``; ``None or ...`` when ``optional``).
+        ``<= MAX``, or ``expected``; ``None or ...`` when ``optional``).
+
+    Examples
+    --------
+    >>> check_int("V", 9, 0, 7, expected="a bitset over 3 rows (an int in 0..7)")
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: V: expected a bitset over 3 rows (an int in 0..7), got 9
     """
+    if type(value) is int and (minimum is None or value >= minimum) and (maximum is None or value <= maximum):
+        return value
     if value is None and optional:
         return None
-    if minimum is not None and maximum is not None:
-        expected = f"an integer from {minimum} to {maximum}"
-    elif minimum is not None:
-        expected = f"an integer >= {minimum}"
-    elif maximum is not None:
-        expected = f"an integer <= {maximum}"
-    else:
-        expected = "an integer"
-    if not _is_integer(value) or (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise _fail(name, value, expected, optional)
-    return int(value)
+    if _is_integer(value) and (minimum is None or value >= minimum) and (maximum is None or value <= maximum):
+        return int(value)
+    if callable(expected):
+        expected = expected()
+    elif expected is None:
+        if minimum is not None and maximum is not None:
+            expected = f"an integer from {minimum} to {maximum}"
+        elif minimum is not None:
+            expected = f"an integer >= {minimum}"
+        elif maximum is not None:
+            expected = f"an integer <= {maximum}"
+        else:
+            expected = "an integer"
+    raise _fail(name, value, expected, optional)
 
 
 def check_real(
@@ -178,11 +197,21 @@ def check_probability(name: str, value: Any) -> float:
         raise _fail(name, value, "a probability in [0, 1]", False) from None
 
 
-def check_flag(name: str, value: Any) -> bool:
-    """``value`` if it is a bool (numpy bools included), else refused; no truthiness guessing."""
+def check_flag(name: str, value: Any, *, expected: str = "True or False") -> bool:
+    """``value`` if it is a bool (numpy bools included), else refused; no truthiness guessing.
+
+    ``expected`` is what the message says was expected.
+
+    Examples
+    --------
+    >>> check_flag("include_empty", "yes", expected="a bool")
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: include_empty: expected a bool, got 'yes'
+    """
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    raise _fail(name, value, "True or False", False)
+    raise _fail(name, value, expected, False)
 
 
 def check_choice(name: str, value: Any, choices: Collection[Any]) -> Any:

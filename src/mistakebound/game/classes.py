@@ -33,7 +33,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.foundations.validation import brief, check_int, check_probability
+from mistakebound.foundations.validation import brief, check_flag, check_int, check_probability
 from mistakebound.game.hypothesis_class import MAX_ENTRIES, HypothesisClass, require_class_memory, table_text
 from mistakebound.game.specs import closest_hint, normal_name, parse_spec, spec_flags
 
@@ -273,9 +273,7 @@ def singletons(d: int, include_empty: bool = False) -> HypothesisClass:
     ('singletons(2,empty)', ('x=1', 'x=2', 'empty'))
     """
     d = _require_int("d", d)
-    if not isinstance(include_empty, (bool, np.bool_)):
-        raise InvalidArgumentError(f"include_empty: expected a bool, got {include_empty!r}")
-    include_empty = bool(include_empty)
+    include_empty = check_flag("include_empty", include_empty, expected="a bool")
     spec = f"singletons({d},empty)" if include_empty else f"singletons({d})"
     n_rows = d + include_empty
     _require_size(spec, n_rows, d, "d")

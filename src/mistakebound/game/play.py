@@ -56,7 +56,7 @@ from mistakebound.foundations.errors import (
     PlayerError,
     UnrealizableLabelError,
 )
-from mistakebound.foundations.validation import brief, check_int
+from mistakebound.foundations.validation import brief, check_choice, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.players import describe, is_randomized
@@ -505,8 +505,7 @@ def play(
     >>> json.loads(out.getvalue().splitlines()[-1])["t"]
     10000
     """
-    if keep not in KEEP:
-        raise InvalidArgumentError(f"keep: expected one of {', '.join(map(repr, KEEP))}, got {brief(keep)}")
+    check_choice("keep", keep, KEEP)
     if isinstance(H, OCOSetting):
         if keep != "rounds" or out is not None:
             raise InvalidArgumentError("keep: an online convex optimisation game keeps its rounds; "

@@ -64,7 +64,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError, NotApplicableError
 from mistakebound.foundations.text import one_line
-from mistakebound.foundations.validation import brief
+from mistakebound.foundations.validation import brief, check_choice
 from mistakebound.game.class_files import SUFFIXES, load_class
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Learner, rebuild
@@ -223,8 +223,7 @@ def entries(kind: str) -> tuple[Entry, ...]:
     >>> "Halving" in names("learner") and "OppositeLabel" in names("adversary")
     True
     """
-    if kind not in KINDS:
-        raise InvalidArgumentError(f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}")
+    check_choice("kind", kind, KINDS)
     if kind == "class":
         return _class_entries()
     if kind == "space":
@@ -358,10 +357,8 @@ def find(kind: str, name: Any, *, imports: str = "import") -> Entry:
     ...
     mistakebound.foundations.errors.InvalidArgumentError: learner: 'this:s' names the standard library module 'this', which holds no learner; expected 'package.module:Class' of your own module or of an installed package
     """
-    if kind not in KINDS:
-        raise InvalidArgumentError(f"kind: expected one of {', '.join(map(repr, KINDS))}, got {kind!r}")
-    if imports not in IMPORTS:
-        raise InvalidArgumentError(f"imports: expected one of {', '.join(map(repr, IMPORTS))}, got {brief(imports)}")
+    check_choice("kind", kind, KINDS)
+    check_choice("imports", imports, IMPORTS)
     if not isinstance(name, str) or not name.strip():
         raise InvalidArgumentError(f"{kind}: expected a name such as {names(kind)[0]!r}, got {name!r}")
     base = name.strip()

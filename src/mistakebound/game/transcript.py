@@ -38,9 +38,11 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.json_format import json_value
 from mistakebound.foundations.text import number_text, printable
+from mistakebound.foundations.text_tables import text_table
 
-__all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record", "json_value",
+__all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record",
            "format_rounds", "instance_text"]
 
 
@@ -111,26 +113,6 @@ class RoundLog(Sequence):
         n = len(self)
         t0 = self._first_t
         return tuple(map(Round, range(t0, t0 + n), self._xs[:n], self._ps[:n], self._predictions, self._ys[:n]))
-
-
-def json_value(value: Any) -> Any:
-    """``value`` as JSON can hold it: numpy scalars as Python ones, arrays, tuples and sets as lists,
-    and non-finite floats as text (``"inf"``).
-
-    Examples
-    --------
-    >>> json_value((np.int64(1), 0.5, float("inf")))
-    [1, 0.5, 'inf']
-    """
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (tuple, list, set, frozenset)):
-        return [json_value(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
 
 
 def round_record(r: Round) -> dict:
@@ -624,6 +606,4 @@ def format_rounds(rounds: Sequence[Any]) -> str:
         mistake = "?" if prediction is None else ("yes" if prediction != r.y else "no")
         rows.append([str(r.t), instance_text(r.x), number_text(r.p),
                      "?" if prediction is None else str(prediction), str(r.y), mistake])
-    widths = [max([len(h), *(len(row[i]) for row in rows)]) for i, h in enumerate(header)]
-    lines = [header, ["-" * w for w in widths], *rows]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines)
+    return text_table(header, rows)

@@ -81,8 +81,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from mistakebound.foundations.errors import GameError, GameInterrupted, MistakeboundError
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
@@ -103,7 +101,9 @@ from mistakebound.interfaces.arguments import (
     seed,
     workers,
 )
+from mistakebound.foundations.json_format import json_value
 from mistakebound.foundations.text import number_text, one_line, printable
+from mistakebound.foundations.text_tables import text_table
 from mistakebound.interfaces.progress import Progress
 if TYPE_CHECKING:  # the commands import the claims when they run: `verify` loads no search
     from mistakebound.verification.claims import Bound, Verdict
@@ -173,21 +173,17 @@ def format_tree(tree, H: HypothesisClass) -> str:
         0 -> [6] leaf: witness ...
         1 -> [7] leaf: witness ...
     """
-    from mistakebound.theory.tree_layout import children, leaf_text, tree_root
+    from mistakebound.theory.tree_walk import depth_first, leaf_text, successors
 
     lines: list[str] = []
-    stack = [(tree_root(tree), 0, None)]
-    while stack:
-        node, depth, edge = stack.pop()
-        prefix = "  " * depth + ("" if edge is None else f"{edge} -> ")
-        below = children(tree, node)
-        if below:
+    succ = successors(tree)
+    for node, parent, edge, depth in depth_first(tree):
+        prefix = "  " * depth + ("" if parent is None else f"{edge} -> ")
+        if succ[node]:
             lines.append(f"{prefix}[{node}] x = {tree.nodes[node]['instance']!r}")
         else:
             w = tree.nodes[node].get("witness")
             lines.append(f"{prefix}[{node}] leaf: witness {leaf_text(tree, node, H)} (row {'?' if w is None else w + 1})")
-        for child in reversed(below):
-            stack.append((child, depth + 1, tree.edges[node, child]["label"]))
     return "\n".join(lines)
 
 
@@ -429,26 +425,6 @@ def _cmd_check(args, out) -> int:
 
 
 # ------------------------------------------------------------------ players and games
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (tuple, list, set, frozenset)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(lines)
-
-
 def format_transcript(rounds: Sequence[Any]) -> str:
     """The rounds of a game as a table (:func:`~mistakebound.game.transcript.format_rounds`).
 
@@ -484,7 +460,7 @@ def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict |
     (1, True, None)
     """
     claimed = None if claim is None else {
-        "value": _jsonable(claim.value), "measure": claim.measure, "source": claim.source,
+        "value": json_value(claim.value), "measure": claim.measure, "source": claim.source,
         "assumptions": list(claim.assumptions), "reason": claim.reason,
     }
     forced = None if verdict is None else verdict.forced
@@ -492,7 +468,7 @@ def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict |
         "bound": claimed if claim is not None and claim.stated else None,
         "claim": claimed,
         "forced": None if forced is None or not forced.stated else {
-            "value": _jsonable(forced.value), "measure": forced.measure, "source": forced.source},
+            "value": json_value(forced.value), "measure": forced.measure, "source": forced.source},
         "verdict": None if verdict is None else verdict.status,
         "bound_holds": None if verdict is None else verdict.holds,
         "message": None if verdict is None else verdict.message,
@@ -515,7 +491,7 @@ def transcript_records(T: Any, *, claim: Bound | None = None, verdict: Verdict |
             "version_space": None if T.version_space is None else list(T.version_space),
             **judged,
         }
-    records.append({k: _jsonable(v) for k, v in summary.items()})
+    records.append({k: json_value(v) for k, v in summary.items()})
     return records
 
 
@@ -695,7 +671,7 @@ def _totals(T: Any, setting: Any) -> list[str]:
 
 def _oco_table(T: OCOTranscript) -> str:
     rows = [[str(r.t), "(" + ",".join(number_text(v) for v in r.w) + ")", number_text(r.value)] for r in T.rounds]
-    return _table(["t", "w", "loss"], rows)
+    return text_table(["t", "w", "loss"], rows)
 
 
 def _stream_game(args: Any, setting: Any, bar: Progress) -> tuple:
@@ -850,7 +826,7 @@ def _cmd_worst_case(args, out) -> int:
                          "yes" if gain == 1 else ("no" if gain == 0 else number_text(gain))])
         what = "optimal line" if W.exact else "best line found"
         print(f"{what} (the adversary's instances and labels; replay with MinimaxAdversary):", file=out)
-        print(_table(["t", "x", "p", "y", "mistake"], rows), file=out)
+        print(text_table(["t", "x", "p", "y", "mistake"], rows), file=out)
     else:
         print("optimal line: empty (no instance splits the class, or the horizon is 0)", file=out)
     if writer is None:
@@ -1082,7 +1058,7 @@ def _print_games(games, out) -> None:
             {"ok": "ok", "no bound": "-"}.get(verdict.status, verdict.status),
         ])
     if rows:
-        print(_table(["learner", "rounds", "mistakes", "expected", "regret", "bound", "verdict"], rows), file=out)
+        print(text_table(["learner", "rounds", "mistakes", "expected", "regret", "bound", "verdict"], rows), file=out)
 
 
 # --------------------------------------------------------------------------- parser

@@ -55,7 +55,9 @@ from mistakebound.foundations.validation import check_int, check_real
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOTranscript
 from mistakebound.game.spaces import ExpertAdvice
-from mistakebound.theory.tree_layout import children, fit_layout, instance_text, leaf_text
+from mistakebound.game.transcript import instance_text
+from mistakebound.theory.tree_layout import fit_layout
+from mistakebound.theory.tree_walk import children, node_texts
 from mistakebound.verification.claims import Bound, stated_bound
 
 __all__ = [
@@ -478,13 +480,6 @@ def _node_box(color: str, pad: float = 0.3) -> dict:
     return dict(boxstyle=f"round,pad={pad}", facecolor=color, edgecolor="0.35", linewidth=0.8)
 
 
-def _tree_texts(tree, H: Any) -> tuple[dict, dict]:
-    """The text of each internal node (its instance) and of each leaf (its witness)."""
-    node_text = {n: instance_text(tree.nodes[n].get("instance")) for n in tree if tree.out_degree(n)}
-    leaves = {n: leaf_text(tree, n, H) for n in tree if not tree.out_degree(n)}
-    return node_text, leaves
-
-
 def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | None = None,
               width: float = PAPER_WIDTH, fontsize: float = TREE_FONT):
     """Draw a shattered tree to print at ``width`` inches: instances at the nodes, witnesses at the leaves.
@@ -542,7 +537,7 @@ def draw_tree(tree, H: Any = None, *, title: str | None = None, levels: int | No
     """
     width = check_real("width", width, minimum=1.0)
     fontsize = check_real("fontsize", fontsize, minimum=1.0)
-    node_text, leaf_names = _tree_texts(tree, H)
+    node_text, leaf_names = node_texts(tree, H)
     char = 0.62 * fontsize / 72  # inches: one character, roughly
     line = 1.1 * fontsize / 72  # one line of text
     pad = 0.4 * fontsize / 72  # a label's frame, both sides together

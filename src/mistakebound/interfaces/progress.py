@@ -35,6 +35,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO, TypeVar
 
+from mistakebound.foundations.validation import check_int
+
 __all__ = ["Progress", "progress", "ENV_VARIABLE", "format_duration"]
 
 #: Environment variable: ``0`` silences every bar, ``1`` shows bars even on a non-terminal.
@@ -113,9 +115,7 @@ class Progress:
         clock: Callable[[], float] | None = None,
         unit: str = "",
     ):
-        if total is not None and (isinstance(total, bool) or not isinstance(total, int) or total < 0):
-            raise ValueError(f"total: expected None or an integer >= 0, got {total!r}")
-        self.total = total
+        self.total = check_int("total", total, 0, optional=True)
         self.desc = desc
         self.stream = sys.stderr if stream is None else stream
         self.enabled = _enabled_for(self.stream) if enabled is None else bool(enabled)

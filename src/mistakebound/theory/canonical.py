@@ -1,4 +1,4 @@
-"""Canonical forms of version spaces: one memo key for the sub-classes that differ by a relabelling.
+"""Normal forms of version spaces: one memo key for the sub-classes that differ by a relabelling.
 
 Every search of this layer (Ldim, randomized Ldim) gives a version space a value that depends
 only on the *set of words* its hypotheses write on the instances that split it, up to
@@ -23,6 +23,17 @@ only costs memo hits, never correctness.
   moments of the row weights it holds (ties kept in the order given).
 * :func:`relabelled_key` -- the two together: a key that also forgets the columns'
   order and polarity, with the column order and flips that map a space onto its key.
+* :func:`sorted_rows_and_columns_key` -- a key that forgets the order of the rows and of
+  the columns and nothing else: rows and columns sorted alternately until neither moves.
+
+Two relabellings, two keys.  The values of a class (Ldim, RL) do not change when an
+instance's labels are complemented or a row is copied, so their searches key a version
+space by :func:`relabelled_key` of its distinct rows.  A *learner's* predictions can
+change under both (Halving and SOA predict 1 on a tie, so complementing an instance moves
+the tie; Halving counts copies), so the worst-case search, which memoises a learner's
+positions, keys them only up to the symmetries the learner declares
+(:class:`~mistakebound.theory.symmetry.VersionSpaceKeys`): :func:`sorted_rows_and_columns_key`
+of the rows of the space, every copy kept, each column with its polarity.
 
 Examples
 --------
@@ -39,7 +50,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["normal_columns", "projection", "relabelled_key", "sorted_rows_key"]
+__all__ = ["normal_columns", "projection", "relabelled_key", "sorted_rows_and_columns_key", "sorted_rows_key"]
+
+#: :func:`sorted_rows_and_columns_key` sorts rows and columns at most this many times each.
+SORT_ROUNDS = 8
 
 
 def projection(matrix: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
@@ -121,3 +135,42 @@ def relabelled_key(sub: np.ndarray) -> tuple[tuple, np.ndarray, np.ndarray]:
     normalised, order, flips = normal_columns(sub)
     rows, _ = sorted_rows_key(normalised)
     return (sub.shape[1], sub.shape[0], rows), order, flips
+
+
+def sorted_rows_and_columns_key(sub: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """A key of the 0/1 matrix ``sub`` that forgets the order of its rows and of its columns, nothing else.
+
+    The rows are sorted (lexicographically, over the columns in their current order), then
+    the columns (over the rows in their new order), alternately, until neither moves or
+    :data:`SORT_ROUNDS` rounds have passed.  The key is the sorted matrix, its columns
+    packed one after another (a heuristic normal form: exact, not complete, as the other
+    keys here).  Unlike :func:`relabelled_key`, a column is never complemented and copies
+    of a row count (see the module's docstring for which search needs which).
+
+    Returns
+    -------
+    key : bytes
+    order : numpy.ndarray
+        Column ``i`` of the sorted matrix is column ``order[i]`` of ``sub``.
+
+    Examples
+    --------
+    >>> a = np.array([[1, 0, 0], [1, 1, 0], [0, 0, 0]], dtype=np.uint8)
+    >>> b = a[[2, 0, 1]][:, [2, 1, 0]]  # rows and columns in another order
+    >>> sorted_rows_and_columns_key(a)[0] == sorted_rows_and_columns_key(b)[0]
+    True
+    >>> sorted_rows_and_columns_key(a)[0] == sorted_rows_and_columns_key(1 - a)[0]  # polarity is kept
+    False
+    """
+    A = sub.T  # columns as rows
+    k, s = A.shape
+    order = np.arange(k)
+    for _ in range(SORT_ROUNDS):
+        r = np.lexsort(A[::-1]) if k else np.arange(s)  # the rows of ``sub``
+        A = A[:, r]
+        c = np.lexsort(A.T[::-1]) if s else np.arange(k)  # its columns
+        A = A[c]
+        order = order[c]
+        if (r == np.arange(s)).all() and (c == np.arange(k)).all():
+            break
+    return np.packbits(A, axis=1).tobytes(), order

@@ -79,12 +79,14 @@ from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.canonical import projection, sorted_rows_key
 from mistakebound.theory.tree_graphs import ShatteredTree
+from mistakebound.theory.tree_walk import depth_first, successors
 from mistakebound.theory.search import (
     Budget,
     OutOfBudget,
     SearchIncomplete,
     SearchInterrupted,
     SearchResult,
+    memo_share,
     require_exact,
     run_within,
 )
@@ -114,8 +116,6 @@ FORM_MIN = 16
 #: Every this many canonical forms computed, the size threshold doubles if fewer than
 #: one in eight was answered from the canonical memo (classes without symmetry).
 CANONICAL_WINDOW = 16
-#: Fraction of the available memory the memo may use by default.
-MEMO_FRACTION = 0.25
 #: The memo limit when the available memory cannot be read.
 DEFAULT_MEMO_BYTES = 1 << 30
 #: A parallel worker's search runs its tick (fact exchange, stop checks) every this many nodes.
@@ -146,48 +146,38 @@ def search_memory_estimate(H: HypothesisClass) -> int:
 
 
 def default_memo_bytes(available: int | None | EllipsisType = ...) -> int:
-    """The memo limit a search takes by default: :data:`MEMO_FRACTION` of the available memory.
+    """The memo limit a search takes by default: its :func:`~mistakebound.theory.search.memo_share`.
 
-    The available memory is :func:`~mistakebound.foundations.memory.available_memory`
-    (the machine's, the cgroup's, ``ulimit -v``, and in a worker its share), read now
-    unless the caller passes what it read; :data:`DEFAULT_MEMO_BYTES` when none is
-    known; at least 1 MiB.
+    That is :data:`~mistakebound.theory.search.MEMO_FRACTION` of ``available``, the memory
+    available (:func:`~mistakebound.foundations.memory.available_memory`: the machine's,
+    the cgroup's, ``ulimit -v``, and in a worker its share) as the caller read it, read
+    now by default; :data:`DEFAULT_MEMO_BYTES` when none is known; at least 1 MiB.
 
     Examples
     --------
     >>> default_memo_bytes() >= 1 << 20
     True
+    >>> default_memo_bytes(1 << 34) == 1 << 32, default_memo_bytes(None) == DEFAULT_MEMO_BYTES
+    (True, True)
     """
-    avail = memory.available_memory() if available is ... else available
-    return DEFAULT_MEMO_BYTES if avail is None else max(int(avail * MEMO_FRACTION), 1 << 20)
+    share = memo_share(memory.available_memory() if available is ... else available)
+    return DEFAULT_MEMO_BYTES if share is None else max(share, 1 << 20)
 
 
-def _require_search_memory(H: HypothesisClass) -> int | None:
-    """Refuse a search of ``H`` whose bitsets would not fit; the memory available, as read."""
-    available = memory.available_memory()
+def _require_search_memory(H: HypothesisClass, available: int | None | EllipsisType = ...) -> int | None:
+    """Refuse a search of ``H`` whose bitsets would not fit; the memory available, as read.
+
+    ``available`` is the budget as the caller read it; read here by default (once: the
+    value returned is what the search's defaults take).
+    """
+    if available is ...:
+        available = memory.available_memory()
     memory.require_memory(
         search_memory_estimate(H), parameter="H",
         what=f"a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
         advice="search a smaller class", available=available,
     )
     return available
-
-
-def _kernel_memo_bytes(H: HypothesisClass) -> int:
-    """The memo limit of the compiled search of ``H`` (see :mod:`mistakebound.theory.ldim_kernel`).
-
-    A small matrix gets :data:`~mistakebound.theory.ldim_kernel.SMALL_MEMO_BYTES` without
-    reading the memory budget; a larger class must fit the budget as for
-    :class:`LdimSearch`, and gets the same default memo.
-    """
-    if H.n_hypotheses * H.n_instances <= ldim_kernel.SMALL_MATRIX_BYTES:
-        return ldim_kernel.SMALL_MEMO_BYTES
-    return default_memo_bytes(_require_search_memory(H))
-
-
-def _available_text() -> str:
-    avail = memory.available_memory()
-    return "unknown" if avail is None else memory.format_bytes(avail)
 
 
 class LdimSearch:
@@ -237,6 +227,10 @@ class LdimSearch:
         (:func:`~mistakebound.foundations.memory.available_memory`: the least of the
         machine's, the cgroup's, ``ulimit -v`` and ``MISTAKEBOUND_MEMORY_LIMIT``; 1 GiB
         when none is known).
+    available : int or None, optional
+        The memory available as the caller already read it (a front door reads the
+        budget once and passes it down; None: unknown); read when the search is created
+        by default.
 
     Raises
     ------
@@ -273,10 +267,11 @@ class LdimSearch:
     0
     """
 
-    def __init__(self, H: HypothesisClass, *, max_memo_bytes: int | None = None):
+    def __init__(self, H: HypothesisClass, *, max_memo_bytes: int | None = None,
+                 available: int | None | EllipsisType = ...):
         self.H = require_class(H)
         max_memo_bytes = check_int("max_memo_bytes", max_memo_bytes, 1, optional=True)
-        available = _require_search_memory(H)  # read once: SOA builds a search per game
+        available = _require_search_memory(H, available)  # read once: SOA builds a search per game
         self.max_memo_bytes = default_memo_bytes(available) if max_memo_bytes is None else int(max_memo_bytes)
         #: Whether the memo limit is the default one (a parallel search then shares it out).
         self.memo_is_default = max_memo_bytes is None
@@ -290,11 +285,12 @@ class LdimSearch:
         except MemoryError as exc:
             if isinstance(exc, InsufficientMemoryError):
                 raise
+            left = memory.available_memory()  # what is left now that the allocation failed
             raise InsufficientMemoryError(
                 f"H: a Littlestone search of {H.n_hypotheses} hypotheses x {H.n_instances} instances ran out of "
                 f"memory while reading the class (estimated {memory.format_bytes(search_memory_estimate(H))}, "
-                f"{_available_text()} available); search a smaller class",
-                needed=search_memory_estimate(H), available=memory.available_memory(),
+                f"{'unknown' if left is None else memory.format_bytes(left)} available); search a smaller class",
+                needed=search_memory_estimate(H), available=left,
             ) from None
         # one representative column per split of the full class (the smallest index);
         # constant columns dropped
@@ -580,12 +576,8 @@ class LdimSearch:
         return self._runs > 0
 
     def _version_space(self, V: object) -> int:
-        if isinstance(V, bool) or not isinstance(V, (int, np.integer)) or not 0 <= V <= self.full:
-            raise InvalidArgumentError(
-                f"V: expected a bitset over the {self.n_distinct} distinct rows (an int in 0..{brief(self.full)}), "
-                f"got {brief(V)}"
-            )
-        return int(V)
+        return check_int("V", V, 0, self.full, expected=lambda: (
+            f"a bitset over the {self.n_distinct} distinct rows (an int in 0..{brief(self.full)})"))
 
     def _splitting(self, V: int) -> list[int]:
         cols = self.columns
@@ -1194,6 +1186,7 @@ class LdimEngine:
     workers: int | None = 1
     search: LdimSearch | None = None
     memo_bytes: int = 0
+    available: int | None | EllipsisType = ...  # the memory budget as read when the engine was chosen
 
     def run(self, V: int | None = None) -> LdimBounds:
         """Search within the budget; the compiled search falls back to Python when it cannot start."""
@@ -1201,7 +1194,7 @@ class LdimEngine:
             found = ldim_kernel.kernel_bounds(self.H, self.budget, self.memo_bytes)
             if found is not None:
                 return LdimBounds(**found)
-            self.name, self.search = "python", LdimSearch(self.H)
+            self.name, self.search = "python", LdimSearch(self.H, available=self.available)
         return self.search.bounds(V, max_nodes=self.budget.max_nodes, time_limit=self.budget.time_limit,
                                   workers=self.workers)
 
@@ -1231,7 +1224,12 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
     H = require_class(H)
     budget = budget or Budget()
     if workers == 1 and not keep_search and ldim_kernel.AVAILABLE:
-        return LdimEngine(H, budget, "compiled", memo_bytes=_kernel_memo_bytes(H))
+        # a small matrix gets the compiled search's fixed memo, the memory budget unread; a larger
+        # class must fit the budget as for LdimSearch (read once), and gets the same default memo
+        if H.n_hypotheses * H.n_instances <= ldim_kernel.SMALL_MATRIX_BYTES:
+            return LdimEngine(H, budget, "compiled", memo_bytes=ldim_kernel.SMALL_MEMO_BYTES)
+        available = _require_search_memory(H)
+        return LdimEngine(H, budget, "compiled", memo_bytes=default_memo_bytes(available), available=available)
     return LdimEngine(H, budget, "python" if workers == 1 else "parallel", workers=workers, search=LdimSearch(H))
 
 
@@ -1386,18 +1384,22 @@ def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
     if not isinstance(tree, nx.DiGraph) or tree.number_of_nodes() == 0:
         return False
     roots = [n for n in tree if tree.in_degree(n) == 0]
-    if len(roots) != 1 or not nx.is_arborescence(tree):
+    if len(roots) != 1:
+        return False
+    try:
+        steps = depth_first(tree, root=roots[0])
+    except InvalidArgumentError:  # not a tree below its root
         return False
     cols = H.column_masks
-    full = H.full_mask
+    succ = successors(tree)
     depths: set[int] = set()
-    stack: list[tuple[Hashable, int, int]] = [(roots[0], full, 0)]
-    while stack:
-        node, V, d = stack.pop()
+    space = {roots[0]: H.full_mask}  # node -> the hypotheses that realise its path (set by its parent)
+    for node, _, _, d in steps:
+        V = space.pop(node)
         if V == 0:
             return False
-        children = list(tree.successors(node))
-        if not children:
+        below = succ[node]
+        if not below:
             depths.add(d)
             w = tree.nodes[node].get("witness")
             if w is not None:
@@ -1405,13 +1407,13 @@ def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
                     return False
             continue
         x = tree.nodes[node].get("instance")
-        if len(children) != 2 or x not in H:
+        if len(below) != 2 or x not in H:
             return False
-        labels = [_edge_label(tree.edges[node, c].get("label")) for c in children]
+        labels = [_edge_label(edge.get("label")) for edge in below.values()]
         if sorted(labels, key=str) != [0, 1]:  # None (not a label) sorts apart from 0 and 1
             return False
         c1 = cols[H.index_of(x)]
-        for child, y in zip(children, labels):
-            stack.append((child, V & c1 if y == 1 else V & ~c1, d + 1))
+        for child, y in zip(below, labels):
+            space[child] = V & c1 if y == 1 else V & ~c1
     return len(depths) == 1
 

@@ -57,7 +57,8 @@ only help, and only what they proved is used.
 **Memory.**  The processes share one memory budget
 (:func:`~mistakebound.foundations.memory.available_memory` when the workers start,
 divided equally): each worker gets its share through ``MISTAKEBOUND_MEMORY_LIMIT``, and
-the default memo of every process, this one included, is a quarter of its share.
+the default memo of every process, this one included, is its
+:func:`~mistakebound.theory.search.memo_share` of its share (a quarter).
 
 Workers are started with the ``forkserver`` method where the platform has it (a fork of
 a clean, single-threaded server, so threads in the caller do not matter) and ``spawn``
@@ -93,10 +94,10 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.littlestone import (
-    MEMO_FRACTION,
     LdimBounds,
     LdimRun,
     LdimSearch,
+    default_memo_bytes,
     install_workers_engine,
 )
 from mistakebound.theory.search import Budget, OutOfBudget, run_within
@@ -343,7 +344,7 @@ class _Run:
         if quota is not None:
             run.limit_nodes(quota)
         if share is not None and self.search.memo_is_default:  # this process keeps to its share too
-            self.search.limit_memo(max(int(share * MEMO_FRACTION), 1 << 20))
+            self.search.limit_memo(default_memo_bytes(share))
         run.publish()
         if self.need is not None:
             self.begin_level(self.need)

@@ -99,7 +99,6 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import math
-import numbers
 import sys
 from fractions import Fraction
 from typing import ClassVar
@@ -108,14 +107,14 @@ import numpy as np
 from attrs import frozen
 
 from mistakebound.foundations import memory
-from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.memory import require_memory
+from mistakebound.foundations.validation import brief, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.hypothesis_class import require_class
 from mistakebound.foundations.bitset import mask_to_indices
 from mistakebound.theory.canonical import projection, relabelled_key
 from mistakebound.theory.littlestone import LdimSearch
-from mistakebound.theory.search import Budget, Clock, OutOfMemory, SearchResult, run_within
+from mistakebound.theory.search import Budget, Clock, OutOfMemory, SearchResult, memo_share, run_within
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -137,9 +136,6 @@ CANONICAL_MIN = 8
 CANONICAL_WINDOW = 64
 #: Estimated bytes of one memo entry (the version space, its value and its best split).
 _ENTRY_BYTES = 240
-#: Without ``max_nodes``, the search stops (status ``"memory"``) before its memo holds more
-#: entries than fit in this fraction of the memory available when it was created.
-MEMO_FRACTION = 0.25
 
 _HALF = Fraction(1, 2)
 _ZERO = Fraction(0)
@@ -200,8 +196,9 @@ class RLdimSearch:
     H : HypothesisClass
     max_nodes : int, optional
         Budget of version spaces each query (:meth:`bounds`, :meth:`value`) may expand
-        (default: none; the memo is then limited to :data:`MEMO_FRACTION` of the memory
-        available, and a query that would outgrow it stops with status ``"memory"``).
+        (default: none; the memo is then limited to its
+        :func:`~mistakebound.theory.search.memo_share` of the memory available when the
+        search is created, and a query that would outgrow it stops with status ``"memory"``).
     time_limit : float, optional
         Budget of seconds for each query (default: none).
 
@@ -243,18 +240,20 @@ class RLdimSearch:
     def __init__(self, H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None):
         self.H = require_class(H)
         self.budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+        available = memory.available_memory()  # read once, for every check and default below
+        entry = _ENTRY_BYTES + (H.n_hypotheses + 7) // 8
         if max_nodes is not None:
             require_memory(
-                self.budget.max_nodes * (_ENTRY_BYTES + (H.n_hypotheses + 7) // 8), parameter="max_nodes",
+                self.budget.max_nodes * entry, parameter="max_nodes",
                 what=f"a randomized-Littlestone search of up to {self.budget.max_nodes} version spaces over "
                      f"{H.n_hypotheses} hypotheses", advice="lower max_nodes or search a smaller class",
+                available=available,
             )
-        self.ldim_search = LdimSearch(H)
-        # without a node budget the memo is limited by memory: MEMO_FRACTION of what is
+        self.ldim_search = LdimSearch(H, available=available)
+        # without a node budget the memo is limited by memory: its memo_share of what is
         # available (the Ldim memo has its own limit), None when that is unknown
-        available = memory.available_memory() if max_nodes is None else None
-        entry = _ENTRY_BYTES + (H.n_hypotheses + 7) // 8
-        self.memo_limit = None if available is None else max(1, int(available * MEMO_FRACTION) // entry)
+        share = memo_share(available) if max_nodes is None else None
+        self.memo_limit = None if share is None else max(1, share // entry)
         self.columns = self.ldim_search.columns
         self.full = self.ldim_search.full
         self.representatives = self.ldim_search.representatives
@@ -410,12 +409,8 @@ class RLdimSearch:
 
     # ------------------------------------------------------------- internals
     def _require_mask(self, V: object) -> int:
-        if isinstance(V, bool) or not isinstance(V, numbers.Integral) or V <= 0 or V > self.full:
-            raise InvalidArgumentError(
-                f"V: expected a non-empty bitset over the {self.n_distinct} distinct rows "
-                f"(an int in 1..{self.full}), got {V!r}"
-            )
-        return int(V)
+        return check_int("V", V, 1, self.full, expected=lambda: (
+            f"a non-empty bitset over the {self.n_distinct} distinct rows (an int in 1..{brief(self.full)})"))
 
     def _splitting(self, V: int, cand) -> list[int]:
         """Columns of ``cand`` that split ``V``, one per distinct split (equal or complementary)."""

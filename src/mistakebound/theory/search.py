@@ -25,9 +25,11 @@ into the result's status.
 :mod:`mistakebound.foundations.memory` (the least of ``MemAvailable``, the cgroup limit,
 ``ulimit -v`` and ``MISTAKEBOUND_MEMORY_LIMIT``).  A search refuses to start
 (:class:`~mistakebound.foundations.errors.InsufficientMemoryError`) when what it needs
-up front cannot fit; its memo takes a fraction of that budget by default, and a search
+up front cannot fit; its memo takes :data:`MEMO_FRACTION` of that budget by default
+(:func:`memo_share`, the one place every search's default comes from), and a search
 whose memo would outgrow it stops before allocating (it raises :class:`OutOfMemory`,
-status ``"memory"``).  A ``MemoryError`` inside a search (the estimate was too low, or
+status ``"memory"``).  A search reads the budget once, when it starts, and passes what
+it read to the checks and defaults below it (``available=``).  A ``MemoryError`` inside a search (the estimate was too low, or
 another process took the memory) is caught the same way: the search stops with the
 bounds it proved, status ``"memory"``, instead of dying.
 
@@ -64,9 +66,10 @@ from typing import Any, ClassVar
 from attrs import define, field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
-from mistakebound.foundations.validation import check_int, check_real
+from mistakebound.foundations.validation import check_choice, check_int, check_real
 
 __all__ = [
+    "MEMO_FRACTION",
     "STATUSES",
     "Budget",
     "Clock",
@@ -75,6 +78,7 @@ __all__ = [
     "SearchResult",
     "SearchIncomplete",
     "SearchInterrupted",
+    "memo_share",
     "require_exact",
     "run_within",
 ]
@@ -85,6 +89,27 @@ STATUSES = ("exact", "budget", "interrupted", "memory")
 
 #: A :class:`Clock` reads the time once every this many nodes.
 CLOCK_STRIDE = 64
+
+#: The fraction of the memory available that a search's memo may take by default (the
+#: Ldim, randomized-Ldim and worst-case searches alike): a memo's estimate runs below the
+#: search's peak (measured: by a factor of 2 to 5), so a quarter leaves room for the rest.
+MEMO_FRACTION = 0.25
+
+
+def memo_share(available: int | None) -> int | None:
+    """The bytes a search's memo may take by default: :data:`MEMO_FRACTION` of ``available``.
+
+    ``available`` is the memory budget as the search read it
+    (:func:`~mistakebound.foundations.memory.available_memory`, read once when the search
+    starts); None when it is unknown, and then None (each search says what it does
+    without a limit).
+
+    Examples
+    --------
+    >>> memo_share(4 * 2**30) == 2**30, memo_share(None)
+    (True, None)
+    """
+    return None if available is None else int(available * MEMO_FRACTION)
 
 
 def _max_nodes(value: Any) -> int | None:
@@ -226,8 +251,7 @@ def run_within(search: Callable[[], Any]) -> str:
 
 
 def _status(instance: Any, attribute: Any, value: Any) -> None:
-    if value not in STATUSES:
-        raise InvalidArgumentError(f"status: expected one of {', '.join(map(repr, STATUSES))}, got {value!r}")
+    check_choice("status", value, STATUSES)
     if value == "exact" and instance.lower != instance.upper:
         raise InvalidArgumentError(
             f"status: an exact result needs lower == upper, got lower = {instance.lower!r}, upper = {instance.upper!r}"

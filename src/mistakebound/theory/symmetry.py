@@ -61,6 +61,7 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import _as_label, _as_probability
 from mistakebound.game.players import is_randomized
+from mistakebound.theory.canonical import projection, sorted_rows_and_columns_key, sorted_rows_key
 
 __all__ = ["SYMMETRIES", "MajorityVote", "declared_symmetries", "keeps_methods", "policy_of", "VersionSpaceKeys",
            "symmetry_violations", "fast_path_violations"]
@@ -187,7 +188,10 @@ class VersionSpaceKeys:
     order: one column per distinct column of ``V`` (constant ones included) under
     ``"instances"``, every column otherwise.  Move ``i`` of two version spaces with one key
     are the same move up to the relabelling, so a move recorded by its position in this
-    list can be replayed from any copy.
+    list can be replayed from any copy.  The normal forms are those of
+    :mod:`~mistakebound.theory.canonical` that keep what a learner's predictions may depend
+    on: a column's polarity and every copy of a row (the Ldim and RL searches forget both,
+    a class's values do not depend on them).
 
     Without symmetries the key is ``V``.  Under ``"instances"`` it is the sorted set of the
     distinct columns of ``V`` with the rows of ``V`` renumbered in order (cheap: integer
@@ -239,8 +243,7 @@ class VersionSpaceKeys:
         if V >> low == (1 << s) - 1:
             return dict(zip(map(int.__rshift__, seen, repeat(low)), seen.values()))
         reps = list(seen.values())
-        idx = mask_to_indices(V)
-        sub = self.matrix.take(idx, axis=0).take(np.asarray(reps, dtype=np.int64), axis=1)
+        sub = projection(self.matrix, mask_to_indices(V), np.asarray(reps, dtype=np.int64))
         packed = np.packbits(sub.T, axis=1, bitorder="little")
         return {int.from_bytes(row.tobytes(), "little"): j for row, j in zip(packed, reps)}
 
@@ -254,11 +257,10 @@ class VersionSpaceKeys:
             moves = [comp[c] for c in order]
             if not self.rows:
                 return key, moves
-            return self._normal(V.bit_count(), order, moves)
+            return self._permuted(V.bit_count(), order, moves)
         idx = mask_to_indices(V)  # rows alone: sort the rows over every column
-        packed = np.packbits(self.matrix.take(idx, axis=0), axis=1)
-        rows = sorted(r.tobytes() for r in packed)
-        return ("rows", len(rows), b"".join(rows)), self.all_moves
+        rows, _ = sorted_rows_key(self.matrix.take(idx, axis=0))
+        return ("rows", idx.size, rows), self.all_moves
 
     def moves(self, V: int, cand: tuple | None = None) -> tuple[Any, list[int]]:
         """The final key (None under ``"instances"`` alone: :meth:`quick`'s) and the moves of ``V``."""
@@ -267,27 +269,24 @@ class VersionSpaceKeys:
         moves = [comp[c] for c in order]
         if not self.rows:
             return None, moves
-        return self._normal(V.bit_count(), order, moves)
+        return self._permuted(V.bit_count(), order, moves)
 
     @staticmethod
-    def _normal(s: int, comps: list[int], moves: list[int]) -> tuple[Any, list[int]]:
-        """Rows and columns of the ``s x k`` matrix (columns ``comps``) sorted alternately: key and moves."""
+    def _permuted(s: int, comps: list[int], moves: list[int]) -> tuple[Any, list[int]]:
+        """Key and moves of the ``s x k`` matrix of columns ``comps`` up to rows and columns in any order.
+
+        The normal form is :func:`~mistakebound.theory.canonical.sorted_rows_and_columns_key`:
+        unlike the Ldim and RL searches' :func:`~mistakebound.theory.canonical.relabelled_key`,
+        it keeps each column's polarity and every copy of a row, which a learner's
+        predictions may depend on (the module docstring of
+        :mod:`~mistakebound.theory.canonical` says why).
+        """
         k = len(comps)
         nb = (s + 7) // 8 or 1
         raw = np.frombuffer(b"".join(c.to_bytes(nb, "little") for c in comps), dtype=np.uint8).reshape(k, nb)
         A = np.unpackbits(raw, axis=1, bitorder="little")[:, :s]  # k x s: columns as rows
-        cols = np.arange(k)
-        for _ in range(8):
-            # sort rows of the s x k matrix (lexicographically over the columns in their order)
-            r = np.lexsort(A[::-1]) if k else np.arange(s)
-            A = A[:, r]
-            c = np.lexsort(A.T[::-1]) if s else np.arange(k)
-            A = A[c]
-            cols = cols[c]
-            if (r == np.arange(s)).all() and (c == np.arange(k)).all():
-                break
-        key = ("rows", s, k, np.packbits(A, axis=1).tobytes())
-        return key, [moves[i] for i in cols.tolist()]
+        key, cols = sorted_rows_and_columns_key(A.T)
+        return ("rows", s, k, key), [moves[i] for i in cols.tolist()]
 
 
 # ---------------------------------------------------------------------- checks

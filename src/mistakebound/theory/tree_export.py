@@ -30,7 +30,6 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 import networkx as nx
@@ -40,26 +39,15 @@ from mistakebound.foundations import json_format as jf
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import brief
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.transcript import instance_text
 from mistakebound.theory.littlestone import is_shattered
 from mistakebound.theory.tree_graphs import ShatteredTree
-from mistakebound.theory.tree_layout import children, instance_text, leaf_text, tree_layout
+from mistakebound.theory.tree_walk import depth_first, leaf_text
 
 __all__ = ["TREE_FORMAT", "tree_to_json", "tree_from_json", "tree_to_dot", "tree_to_tikz"]
 
 #: The ``"format"`` of a shattered tree's JSON document.
 TREE_FORMAT = "mistakebound.shattered_tree"
-
-
-def _walk(tree: nx.DiGraph) -> list[tuple[Hashable, Any, int]]:
-    """``(node, parent, label)`` in depth-first order, the 0-child first (the root's parent is None)."""
-    root = tree_layout(tree, levels=0).root  # checks that ``tree`` is a tree with one root
-    out: list = []
-    stack: list = [(root, None, None)]
-    while stack:
-        node, parent, label = stack.pop()
-        out.append((node, parent, label))
-        stack.extend((c, node, tree.edges[node, c].get("label")) for c in reversed(children(tree, node)))
-    return out
 
 
 # ---------------------------------------------------------------------------- JSON
@@ -86,7 +74,8 @@ def tree_to_json(tree: nx.DiGraph, H: HypothesisClass | None = None) -> str:
     '{"format":"mistakebound.shattered_tree","version":1,"class":null,"depth":1,"nodes":[{"id":1,"parent":null,"label":null,"instance":{"tuple":[0,1]}},{"id":2,"parent":1,"label":0,"witness":null,"witness_name":null},{"id":3,"parent":1,"label":1,"witness":null,"witness_name":null}]}'
     """
     nodes = []
-    for node, parent, label in _walk(tree):
+    steps = depth_first(tree)  # parent first; refuses what is not a tree with one root
+    for node, parent, label, _ in steps:
         where = f"node {brief(node)}"
         entry = {"id": jf.expect_int(f"{where}: id", node), "parent": parent,
                  "label": None if label is None else _label(f"{where}: label", label)}
@@ -103,7 +92,7 @@ def tree_to_json(tree: nx.DiGraph, H: HypothesisClass | None = None) -> str:
                 name = H.hypothesis_name(int(w))
             entry["witness_name"] = None if name is None else str(name)
         nodes.append(entry)
-    depth = tree_layout(tree, levels=0).depth  # the tree's own, whatever its graph attribute says
+    depth = max(step[3] for step in steps)  # the tree's own, whatever its graph attribute says
     return jf.dumps({**jf.header(TREE_FORMAT), "class": None if H is None else H.describe(),
                      "depth": int(depth), "nodes": nodes})
 
@@ -177,7 +166,7 @@ def tree_from_json(text: str | bytes, H: HypothesisClass | None = None) -> nx.Di
         if parent not in T or "instance" not in T.nodes[parent]:
             raise InvalidArgumentError(f"{where}.parent: expected the id of an earlier internal node, got {parent}")
         T.add_edge(parent, node, label=_label(f"{where}.label", entry["label"]))
-    found = tree_layout(T, levels=0).depth
+    found = max(step[3] for step in depth_first(T))  # refuses nodes not below the root
     if found != depth:
         raise InvalidArgumentError(f"depth: expected the depth of the tree read, {found}, got {depth}")
     if H is not None and not is_shattered(H, T):
@@ -213,16 +202,16 @@ def tree_to_dot(tree: nx.DiGraph, *, name: str = "shattered_tree") -> str:
       "1" -> "3" [label="1"];
     }
     """
-    order = _walk(tree)
+    order = depth_first(tree)
     lines = [f"digraph {_dot_string(name)} {{", "  graph [ordering=out];",
              "  node [shape=box, style=rounded, fontsize=10];"]
-    for node, _, _ in order:
+    for node, *_ in order:
         if tree.out_degree(node):
             text = f"x = {instance_text(tree.nodes[node].get('instance'))}"
             lines.append(f"  {_dot_string(str(node))} [label={_dot_string(text)}];")
         else:
             lines.append(f"  {_dot_string(str(node))} [label={_dot_string(leaf_text(tree, node))}, shape=ellipse];")
-    for node, parent, label in order:
+    for node, parent, label, _ in order:
         if parent is not None:
             extra = "" if label is None else f" [label={_dot_string(str(label))}]"
             lines.append(f"  {_dot_string(str(parent))} -> {_dot_string(str(node))}{extra};")
@@ -262,15 +251,11 @@ def tree_to_tikz(tree: nx.DiGraph) -> str:
     ]
     \\end{forest}
     """
-    order = _walk(tree)
     lines = [r"\begin{forest}", r"for tree={draw, rounded corners, font=\footnotesize, inner sep=2pt, l sep=4mm, s sep=1mm}"]
-    depth: dict = {}
-    open_until: list = []  # the nodes whose bracket is open, the deepest last
-    for node, parent, label in order:
-        depth[node] = 0 if parent is None else depth[parent] + 1
-        while open_until and open_until[-1] != parent:
-            closed = open_until.pop()
-            lines.append("  " * depth[closed] + "]")
+    open_until: list = []  # the depths of the nodes whose bracket is open, the deepest last
+    for node, parent, label, depth in depth_first(tree):
+        while open_until and open_until[-1] >= depth:  # the subtrees this node is not in are closed
+            lines.append("  " * open_until.pop() + "]")
         if tree.out_degree(node):
             text = _latex(f"x = {instance_text(tree.nodes[node].get('instance'))}")
         else:
@@ -278,12 +263,11 @@ def tree_to_tikz(tree: nx.DiGraph) -> str:
         edge = "" if label is None else (
             f", edge label={{node[midway, fill=white, inner sep=1pt, font=\\scriptsize]{{{label}}}}}")
         if tree.out_degree(node):
-            lines.append("  " * depth[node] + f"[{{{text}}}{edge}")
-            open_until.append(node)
+            lines.append("  " * depth + f"[{{{text}}}{edge}")
+            open_until.append(depth)
         else:
-            lines.append("  " * depth[node] + f"[{{{text}}}{edge}]")
+            lines.append("  " * depth + f"[{{{text}}}{edge}]")
     while open_until:
-        closed = open_until.pop()
-        lines.append("  " * depth[closed] + "]")
+        lines.append("  " * open_until.pop() + "]")
     lines.append(r"\end{forest}")
     return "\n".join(lines)

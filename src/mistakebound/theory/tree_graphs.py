@@ -25,7 +25,9 @@ from xml.sax.saxutils import escape
 
 import networkx as nx
 
-from mistakebound.theory.tree_layout import children, fit_layout, instance_text, leaf_text
+from mistakebound.game.transcript import instance_text
+from mistakebound.theory.tree_layout import fit_layout
+from mistakebound.theory.tree_walk import children, node_texts
 
 __all__ = ["ShatteredTree", "AdversaryLine"]
 
@@ -58,8 +60,7 @@ class ShatteredTree(nx.DiGraph):
         """The tree as SVG, at most 900 pixels wide: the levels that fit, deeper subtrees counted."""
         if self.number_of_nodes() == 0:
             return _svg(200, 30, ['<text x="5" y="20">empty tree</text>'])
-        texts = {n: instance_text(self.nodes[n].get("instance")) for n in self if self.out_degree(n)}
-        leaves = {n: leaf_text(self, n) for n in self if not self.out_degree(n)}
+        texts, leaves = node_texts(self)
         L = fit_layout(self, width=_WIDTH - 20, width_of=lambda n: len(texts[n]) * _CHAR + 6, line=_LINE + 2, gap=4)
         pitch = max(L.pitch, (_WIDTH - 20) / L.slots)
         W = L.slots * pitch + 20

@@ -11,7 +11,8 @@ labels (label 0 before label 1); each parent is centred over its children, so no
 nodes of a level ever overlap.  Positions are in *slots* (the bottom row at
 ``x = 0, 1, 2, ...``); :attr:`TreeLayout.pitch` says how wide a slot must be for the
 labels of every level to fit side by side.  The figures (:func:`mistakebound.interfaces.plots.draw_tree`)
-and the notebook pictures (:mod:`mistakebound.theory.tree_graphs`) use this one layout.
+and the notebook pictures (:mod:`mistakebound.theory.tree_graphs`) use this one layout; it
+reads the tree with the one walk of :mod:`mistakebound.theory.tree_walk`.
 
 Examples
 --------
@@ -33,53 +34,10 @@ from typing import Any
 import networkx as nx
 from attrs import evolve, frozen
 
-from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.foundations.validation import brief
-from mistakebound.game.transcript import instance_text  # one way to write an instance, in tables and trees
+from mistakebound.foundations.validation import check_int
+from mistakebound.theory.tree_walk import depth_first
 
-__all__ = ["TreeLayout", "tree_root", "children", "tree_layout", "fit_layout", "instance_text", "leaf_text"]
-
-
-def tree_root(tree: nx.DiGraph) -> Hashable:
-    """The root of ``tree``: ``tree.graph["root"]`` when set, else the one node without a parent.
-
-    Raises
-    ------
-    InvalidArgumentError
-        If ``tree`` is not a networkx DiGraph or has no single root.
-
-    Examples
-    --------
-    >>> tree_root(nx.DiGraph([(5, 6), (5, 7)]))
-    5
-    """
-    if not isinstance(tree, nx.DiGraph):
-        raise InvalidArgumentError(f"tree: expected a networkx DiGraph, got {brief(tree)}")
-    root = tree.graph.get("root")
-    if root is not None and root in tree:
-        return root
-    roots = [n for n in tree if tree.in_degree(n) == 0]
-    if len(roots) != 1:
-        raise InvalidArgumentError(f"tree: expected a tree with one root, found {len(roots)} roots")
-    return roots[0]
-
-
-def leaf_text(tree: nx.DiGraph, node: Hashable, H: Any = None) -> str:
-    """How a leaf is written: its ``witness_name``, else ``H``'s name for its ``witness``, else ``h<row>``."""
-    attrs = tree.nodes[node]
-    w, name = attrs.get("witness"), attrs.get("witness_name")
-    if name is None and w is not None and H is not None:
-        name = H.hypothesis_name(w)
-    return str(name if name is not None else (f"h{w}" if w is not None else "leaf"))
-
-
-def _label_key(value: Any) -> tuple:
-    return (0, value) if isinstance(value, (int, float)) else (1, str(value))
-
-
-def children(tree: nx.DiGraph, node: Hashable) -> list:
-    """The children of ``node``, the one along edge label 0 first (edges without a label count as 0)."""
-    return sorted(tree.successors(node), key=lambda c: _label_key(tree.edges[node, c].get("label", 0)))
+__all__ = ["TreeLayout", "tree_layout", "fit_layout"]
 
 
 @frozen
@@ -130,65 +88,65 @@ class TreeLayout:
 
 
 class _Stats:
-    """Per node of a tree: depth, height and leaves below, computed once (no recursion)."""
+    """Per node of a tree: children, depth, height, leaves and subtree size, from one walk (:func:`depth_first`)."""
 
     def __init__(self, tree: nx.DiGraph):
-        self.tree = tree
-        self.root = tree_root(tree)
-        self.kids: dict = {}
-        self.level: dict = {self.root: 0}
-        order = [self.root]
-        for node in order:  # breadth first
-            kids = children(tree, node)
-            self.kids[node] = kids
-            for c in kids:
-                if c in self.level:
-                    raise InvalidArgumentError(f"tree: expected a tree, node {brief(c)} is reached twice")
-                self.level[c] = self.level[node] + 1
-                order.append(c)
-        if len(order) != tree.number_of_nodes():
-            raise InvalidArgumentError(
-                f"tree: expected a tree, {tree.number_of_nodes() - len(order)} nodes are not below the root")
-        self.height: dict = {}
-        self.leaves: dict = {}
-        for node in reversed(order):
+        steps = depth_first(tree)  # refuses what is not a tree with one root
+        self.root = steps[0][0]
+        self.order = [step[0] for step in steps]  # depth first: a subtree is the run after its root
+        self.level = {step[0]: step[3] for step in steps}
+        self.kids = kids = {node: [] for node in self.order}
+        for node, parent, _, _ in steps[1:]:
+            kids[parent].append(node)  # met in label order
+        self.height = height = {}
+        self.leaves = leaves = {}
+        self.size = size = {}  # nodes in the subtree
+        for node in reversed(self.order):  # children before their parent
             kids = self.kids[node]
-            self.height[node] = 1 + max(self.height[c] for c in kids) if kids else 0
-            self.leaves[node] = sum(self.leaves[c] for c in kids) if kids else 1
-        self.depth = self.height[self.root]
+            if kids:
+                height[node] = 1 + max([height[c] for c in kids])
+                leaves[node] = sum([leaves[c] for c in kids])
+                size[node] = 1 + sum([size[c] for c in kids])
+            else:
+                height[node], leaves[node], size[node] = 0, 1, 1
+        self.depth = height[self.root]
 
     def layout(self, levels: int) -> TreeLayout:
         x: dict = {}
         level: dict = {}
         elided: dict = {}
         slot = 0
-        stack: list = [(self.root, False)]
-        while stack:  # depth first, children in label order; a parent placed after its children
-            node, done = stack.pop()
+        open_: list = []  # the nodes drawn whose children are being placed, the deepest last
+        order, i = self.order, 0
+        while i < len(order):  # the walk's order, each subtree below the cut skipped whole
+            node = order[i]
             k = self.level[node]
-            kids = self.kids[node] if k < levels else []
-            if done:
-                x[node] = (x[kids[0]] + x[kids[-1]]) / 2
-                continue
+            while open_ and self.level[open_[-1]] >= k:  # a parent is placed after its children
+                self._centre(open_.pop(), x)
             level[node] = k
-            if not kids:
-                x[node] = float(slot)
-                slot += 1
-                if self.kids[node]:
-                    elided[node] = (self.height[node], self.leaves[node])
+            if k < levels and self.kids[node]:
+                open_.append(node)
+                i += 1
                 continue
-            stack.append((node, True))
-            stack.extend((c, False) for c in reversed(kids))
+            x[node] = float(slot)
+            slot += 1
+            if self.kids[node]:
+                elided[node] = (self.height[node], self.leaves[node])
+            i += self.size[node]
+        while open_:
+            self._centre(open_.pop(), x)
         return TreeLayout(root=self.root, x=x, level=level, levels=min(levels, self.depth), depth=self.depth,
                           elided=elided, slots=slot, leaves=self.leaves[self.root])
 
+    def _centre(self, node, x: dict) -> None:
+        """Place ``node`` over its first and last children (placed already)."""
+        kids = self.kids[node]
+        x[node] = (x[kids[0]] + x[kids[-1]]) / 2
+
 
 def _check_levels(levels: Any) -> int | None:
-    if levels is None:
-        return None
-    if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
-        raise InvalidArgumentError(f"levels: expected an int >= 0 (the levels to draw below the root), got {brief(levels)}")
-    return levels
+    return None if levels is None else check_int("levels", levels, 0,
+                                                 expected="an int >= 0 (the levels to draw below the root)")
 
 
 def tree_layout(tree: nx.DiGraph, *, levels: int | None = None) -> TreeLayout:

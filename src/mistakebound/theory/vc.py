@@ -65,14 +65,16 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import EllipsisType
 from typing import ClassVar
 
 import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.bitset import columns_to_masks
+from mistakebound.foundations import memory
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
-from mistakebound.foundations.memory import available_memory, format_bytes, require_memory
+from mistakebound.foundations.memory import format_bytes, require_memory
 from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.hypothesis_class import require_class
@@ -151,9 +153,11 @@ class _VCSearch:
     whatever the number of cells.  The clock is read inside both loops.
     """
 
-    def __init__(self, H: HypothesisClass, clock: Clock, ldim_upper: int | None = None, record: bool = False):
+    def __init__(self, H: HypothesisClass, clock: Clock, ldim_upper: int | None = None, record: bool = False,
+                 available: int | None | EllipsisType = ...):
         self.H = H
         self.clock = clock
+        self.available = available  # the memory budget as the caller read it (...: read when needed)
         reps, _ = H.distinct_rows()
         D = H.matrix if reps.size == H.n_hypotheses else H.matrix[reps]
         self.n_distinct = n = int(D.shape[0])
@@ -319,7 +323,7 @@ class _VCSearch:
             return False
         if self._cube_work(m) > CUBE_WORK:
             return False
-        available = available_memory()
+        available = memory.available_memory() if self.available is ... else self.available
         return available is None or 2 * ((2 << m) + 16 * self.n_distinct) <= available
 
     def _cube_search(self, coords: list[int]) -> None:
@@ -651,17 +655,19 @@ def _searched(H: HypothesisClass, budget: Budget, ldim_upper: int | None,
     ``copies``, ``parents``; read by :mod:`mistakebound.theory.vc_certificate`).
     """
     what = f"a VC search of {H.n_hypotheses} hypotheses x {H.n_instances} instances"
-    require_memory(vc_memory_estimate(H), parameter="H", what=what, advice="search a smaller class")
+    available = memory.available_memory()  # read once, for the check and the choice of the cube
+    require_memory(vc_memory_estimate(H), parameter="H", what=what, advice="search a smaller class",
+                   available=available)
     clock = budget.start()
     try:
-        search = _VCSearch(H, clock, ldim_upper, record)
+        search = _VCSearch(H, clock, ldim_upper, record, available)
     except MemoryError as exc:
         if isinstance(exc, InsufficientMemoryError):
             raise
         raise InsufficientMemoryError(
             f"H: {what} ran out of memory while reading the class (estimated "
             f"{format_bytes(vc_memory_estimate(H))}); search a smaller class",
-            needed=vc_memory_estimate(H), available=available_memory(),
+            needed=vc_memory_estimate(H), available=memory.available_memory(),
         ) from None
     status = run_within(search.run)
     return search, search.result(status)

@@ -72,7 +72,7 @@ from mistakebound.foundations.validation import check_callable, check_instance, 
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import _as_label, _as_probability
 from mistakebound.game.players import describe, is_randomized, state_key_hint
-from mistakebound.theory.search import Budget, Clock, OutOfBudget, OutOfMemory, SearchResult, run_within
+from mistakebound.theory.search import Budget, Clock, OutOfBudget, OutOfMemory, SearchResult, memo_share, run_within
 from mistakebound.theory.tree_graphs import AdversaryLine
 
 __all__ = ["WorstCase", "worst_case_mistakes", "memo_bytes_needed"]
@@ -158,11 +158,6 @@ def _snapshot(learner: Any) -> Any:
 # can make it higher).
 _ENTRY_OVERHEAD = 40 + 64 + 56
 
-#: Without ``max_nodes``, the search stops (status ``"memory"``) before its memo estimate
-#: exceeds this fraction of the memory available when it starts: the estimate is below
-#: the search's peak (measured: by a factor of 2 to 5).
-MEMO_FRACTION = 0.25
-
 
 def _deep_size(obj: Any, depth: int = 0) -> int:
     """Approximate bytes held by a state key (ints, bytes, tuples, arrays...)."""
@@ -201,8 +196,9 @@ def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: 
 
     With ``max_nodes``, a search whose memo cannot fit is refused before it starts (and
     ``max_nodes`` bounds the memo: None is returned); without, the limit is the most entries that fit in
-    :data:`MEMO_FRACTION` of the memory available
-    (:func:`~mistakebound.foundations.memory.available_memory`; None when unknown).  A
+    the search's :func:`~mistakebound.theory.search.memo_share` of the memory available
+    (:func:`~mistakebound.foundations.memory.available_memory`; None when unknown): the
+    search stops (status ``"memory"``) before its memo estimate outgrows it.  A
     learner without ``state_key()`` is searched without a memo: nothing to check.
     """
     if not keyed:
@@ -218,10 +214,10 @@ def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: 
             advice="lower max_nodes, give a horizon, or search a smaller class",
         )
         return None  # the node budget bounds the memo
-    available = memory.available_memory()
-    if available is None:
+    share = memo_share(memory.available_memory())
+    if share is None:
         return None
-    return max(1, int(available * MEMO_FRACTION) // memo_bytes_needed(H, 1, key_bytes))
+    return max(1, share // memo_bytes_needed(H, 1, key_bytes))
 
 
 def _check_learner(learner: Any) -> None:
@@ -258,7 +254,8 @@ def worst_case_mistakes(
         ``state_key()`` and for learners that change state without a mistake.
     max_nodes : int, optional
         Budget of positions to expand (default: none; the memo is then limited to what
-        fits in a quarter of the memory available, :data:`MEMO_FRACTION`).
+        fits in a quarter of the memory available,
+        :data:`~mistakebound.theory.search.MEMO_FRACTION`).
     time_limit : float, optional
         Budget of seconds (default: none).
     progress : callable, optional

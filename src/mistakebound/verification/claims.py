@@ -60,6 +60,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.text import number_text
+from mistakebound.foundations.validation import check_choice
 from mistakebound.game.registry import describe_setting
 
 __all__ = [
@@ -102,8 +103,7 @@ def _check_value(instance: Any, attribute: Any, value: Any) -> None:
 
 
 def _check_measure(instance: Any, attribute: Any, value: Any) -> None:
-    if value not in MEASURES:
-        raise InvalidArgumentError(f"measure: expected one of {', '.join(map(repr, MEASURES))}, got {value!r}")
+    check_choice("measure", value, MEASURES)
 
 
 @frozen

@@ -28,12 +28,13 @@ Halving  OppositeLabel      1             1               0.333           0
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from attrs import frozen
 
 from mistakebound.foundations.errors import MistakeboundError
+from mistakebound.foundations.text import number_text
+from mistakebound.foundations.text_tables import text_table
 from mistakebound.game.play import GameInfo, Observer, observing
 from mistakebound.game.transcript import Transcript
 from mistakebound.verification.claims import forced_bound, judge_played
@@ -158,16 +159,5 @@ class GameRecorder(Observer):
         if not self.records:
             return "no games were played through mistakebound.play"
 
-        def cell(value: Any) -> str:
-            if value is None:
-                return "-"
-            if isinstance(value, float):
-                return "inf" if math.isinf(value) else f"{value:.3g}"
-            return str(value)
-
-        body = [[cell(row[c]) for c in columns] for row in self.rows()]
-        widths = [max(len(c), *(len(r[i]) for r in body)) for i, c in enumerate(columns)]
-        lines = []
-        for r in [columns, *body]:
-            lines.append("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))).rstrip())
-        return "\n".join(lines)
+        body = [[number_text(row[c], digits=3) for c in columns] for row in self.rows()]
+        return text_table(columns, body, right=columns[2:], rule=False)

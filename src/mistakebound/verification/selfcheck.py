@@ -40,6 +40,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.foundations.text import number_text, one_line
+from mistakebound.foundations.text_tables import text_table
 from mistakebound.game import classes as zoo
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
@@ -231,17 +232,7 @@ class CheckReport:
         -------  -------------  -------------  --------  --------  ---------  -------  ----
         Halving  OppositeLabel  singletons(6)         1      2.58          -  ok
         """
-        cells = [list(_COLUMNS)] + [_cells(r) for r in self.rows]
-        widths = [max(len(line[i]) for line in cells) for i in range(len(_COLUMNS))]
-        cells.insert(1, ["-" * w for w in widths])
-        lines = []
-        for line in cells:
-            parts = [
-                text.rjust(w) if name in _RIGHT else text.ljust(w)
-                for name, text, w in zip(_COLUMNS, line, widths)
-            ]
-            lines.append("  ".join(parts).rstrip())
-        return "\n".join(lines)
+        return text_table(_COLUMNS, [_cells(r) for r in self.rows], right=_RIGHT)
 
     def _repr_html_(self) -> str:
         """The verdict and the rows, those that failed first and highlighted (for notebooks; bounded in size)."""

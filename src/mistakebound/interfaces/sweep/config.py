@@ -74,7 +74,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.text import one_line
-from mistakebound.foundations.validation import brief, check_int
+from mistakebound.foundations.validation import brief, check_choice, check_int
 
 __all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "KINDS", "SEARCHES"]
 
@@ -267,12 +267,8 @@ class Grid:
                 horizons=_ints(where, table, "horizons", 1, default=(100,)),
                 realizable=realizable,
             )
-        search = table.get("search")
-        if search not in SEARCHES:
-            raise _fail(where + "search", search, f"one of {', '.join(map(repr, SEARCHES))}")
-        max_nodes = table.get("max_nodes", 200_000)
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-            raise _fail(where + "max_nodes", max_nodes, "an integer >= 1")
+        search = check_choice(where + "search", table.get("search"), SEARCHES)
+        max_nodes = check_int(where + "max_nodes", table.get("max_nodes", 200_000), 1)
         if search in ("ldim", "vc"):
             for key in ("learners", "horizons"):
                 if key in table:

@@ -76,6 +76,7 @@ from typing import Any
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.text import one_line
+from mistakebound.foundations.validation import check_choice, check_int
 from mistakebound.interfaces.sweep.cells import Cell, error_record, infra_record, interrupts_from, run_cell
 
 __all__ = ["EXECUTORS", "DaskDependencyError", "WorkerPool", "execute", "batches", "default_workers",
@@ -138,12 +139,9 @@ def worker_environment(workers: int) -> dict[str, str]:
 
 
 def _check(executor: str, workers: int | None, batch: int | None) -> int:
-    if executor not in EXECUTORS:
-        raise InvalidArgumentError(f"executor: expected one of {', '.join(EXECUTORS)}, got {executor!r}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise InvalidArgumentError(f"workers: expected None or an integer >= 1, got {workers!r}")
-    if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
-        raise InvalidArgumentError(f"batch: expected None or an integer >= 1, got {batch!r}")
+    check_choice("executor", executor, EXECUTORS)
+    workers = check_int("workers", workers, 1, optional=True)
+    check_int("batch", batch, 1, optional=True)
     return workers or default_workers()
 
 

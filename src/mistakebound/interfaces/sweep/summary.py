@@ -33,6 +33,7 @@ import shlex
 from typing import Iterable
 
 from mistakebound.foundations.text import number_text, printable
+from mistakebound.foundations.text_tables import text_table
 
 __all__ = ["replay_command", "learner_table", "format_summary", "violations"]
 
@@ -96,14 +97,6 @@ def learner_table(records: Iterable[dict]) -> list[dict]:
     return list(rows.values())
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    rows = [[printable(c) for c in r] for r in rows]  # a cell is one line, whatever a name in a record holds
-    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(), "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(lines)
-
-
 def format_summary(records: Iterable[dict], *, max_errors: int = 5) -> str:
     """The summary as text: the learner table (the worst cell named in full), the violations with replay
     commands, errors."""
@@ -113,7 +106,7 @@ def format_summary(records: Iterable[dict], *, max_errors: int = 5) -> str:
     def short(text: str | None) -> str:
         return "-" if text is None else text
 
-    lines = [_table(
+    lines = [text_table(
         ["learner", "cells", "worst ratio", "at", "broken", "errors", "infra", "undecided", "budget", "n/a"],
         [[t["learner"], str(t["cells"]), number_text(t["worst_ratio"], digits=3), short(t["at"]), str(t["broken"]),
           str(t["errors"]), str(t["infra"]), str(t["undecided"]), str(t["budget"]), str(t["n/a"])] for t in table],
