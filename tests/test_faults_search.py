@@ -152,12 +152,12 @@ def test_a_worker_deep_in_a_long_side_dies_with_its_coordinator():
     script = textwrap.dedent(f"""
         import os, signal, sys, time
         from mistakebound.game import classes
-        from mistakebound.theory.parallel import _Pool
+        from mistakebound.theory.parallel_workers import WorkerPool
 
         if __name__ == "__main__":
             H = classes.{BIG.replace(":", "(").replace(",1", ", seed=1")})
             n = len(H.distinct_rows()[0])
-            pool = _Pool()
+            pool = WorkerPool()
             pool.start(H, 1, None, [])
             pool.send(0, (1 << n) - 1, {BIG_LDIM + 1}, None, {{}}, None)  # a refutation: minutes of work
             time.sleep(2)
@@ -179,13 +179,13 @@ def test_a_worker_whose_pipe_stays_open_still_dies_with_its_coordinator(tmp_path
     coordinator writes to."""
     script = textwrap.dedent("""
         import os, signal, subprocess, time
-        from mistakebound.theory import parallel
+        from mistakebound.theory import parallel_workers
 
         if __name__ == "__main__":
-            ctx = parallel._context()
+            ctx = parallel_workers._context()
             parent_end, child_end = ctx.Pipe()
             life_r, life_w = ctx.Pipe(duplex=False)
-            p = ctx.Process(target=parallel._worker_main, args=(child_end, life_r, ctx.RawValue("q", -1), None))
+            p = ctx.Process(target=parallel_workers._worker_main, args=(child_end, life_r, ctx.RawValue("q", -1), None))
             p.start()
             child_end.close(); life_r.close()
             # a process that outlives this one holds the other end of the worker's task pipe
@@ -226,12 +226,12 @@ def test_a_coordinator_killed_while_its_workers_start_leaves_no_traceback_and_no
     script = textwrap.dedent(f"""
         import os, signal, sys, threading, time
         from mistakebound.game import classes
-        from mistakebound.theory.parallel import _Pool
+        from mistakebound.theory.parallel_workers import WorkerPool
 
         if __name__ == "__main__":
             H = classes.{BIG.replace(":", "(").replace(",1", ", seed=1")})
             threading.Timer({delay}, os.kill, (os.getpid(), signal.SIGKILL)).start()
-            pool = _Pool()
+            pool = WorkerPool()
             pool.start(H, 2, None, [])
             time.sleep(5)
     """)

@@ -237,7 +237,7 @@ def test_ctrl_c_returns_the_bounds_proven_so_far(monkeypatch):
     truth = littlestone_dimension(H)
     monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)  # the Python search (the compiled one: test_ldim_kernel)
     calls = {"n": 0}
-    original = LdimSearch._splits3
+    original = LdimSearch._distinct_splits
 
     def interrupting(self, V, cand):
         calls["n"] += 1
@@ -245,7 +245,7 @@ def test_ctrl_c_returns_the_bounds_proven_so_far(monkeypatch):
             raise KeyboardInterrupt
         return original(self, V, cand)
 
-    monkeypatch.setattr(LdimSearch, "_splits3", interrupting)
+    monkeypatch.setattr(LdimSearch, "_distinct_splits", interrupting)
     b = littlestone_bounds(H)
     assert b.status == "interrupted" and b.lower <= truth <= b.upper
     calls["n"] = 0

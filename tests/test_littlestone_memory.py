@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import mistakebound.theory.littlestone as ls
+import mistakebound.theory.ldim_canonical as ldim_canonical
+import mistakebound.theory.ldim_search as ldim_search
 from benchmarks.baseline import textbook_ldim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
@@ -56,9 +57,9 @@ def test_shifted_blocks_agree_with_the_oracle_and_trees_are_shattered(M, copies,
     N = N[order]
     H = HypothesisClass.from_matrix(N)
     truth = oracle(N)
-    for smallest in (ls.CANONICAL_MIN, 2):  # 2: every version space goes through the canonical memo
+    for smallest in (ldim_canonical.CANONICAL_MIN, 2):  # 2: every version space goes through the canonical memo
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(ls, "CANONICAL_MIN", smallest)
+            mp.setattr(ldim_canonical, "CANONICAL_MIN", smallest)
             search = LdimSearch(H)
             assert search.ldim(search.full) == truth
             T = search.tree()
@@ -75,7 +76,7 @@ def test_sub_class_queries_through_the_canonical_memo_agree_with_the_oracle(M, d
     N = N[perm]  # the copies' rows interleaved, so their sub-classes are not windows
     H = HypothesisClass.from_matrix(N)
     mp = pytest.MonkeyPatch()
-    mp.setattr(ls, "CANONICAL_MIN", data.draw(st.sampled_from([2, 4, ls.CANONICAL_MIN])))
+    mp.setattr(ldim_canonical, "CANONICAL_MIN", data.draw(st.sampled_from([2, 4, ldim_canonical.CANONICAL_MIN])))
     try:
         check_sub_classes(H, N, data, where if M.shape[1] else None)
     finally:
@@ -207,7 +208,7 @@ def test_the_default_memo_limit_is_a_fraction_of_available_memory(monkeypatch):
     monkeypatch.setattr(memory, "available_memory", lambda: 1 << 34)
     assert LdimSearch(classes.thresholds(7)).max_memo_bytes == int((1 << 34) * MEMO_FRACTION)
     monkeypatch.setattr(memory, "available_memory", lambda: None)
-    assert LdimSearch(classes.thresholds(7)).max_memo_bytes == ls.DEFAULT_MEMO_BYTES
+    assert LdimSearch(classes.thresholds(7)).max_memo_bytes == ldim_search.DEFAULT_MEMO_BYTES
 
 
 @pytest.mark.parametrize("bad", [0, -5, 2.5, True, "1GB"])
@@ -290,7 +291,7 @@ def test_ctrl_c_while_building_a_tree_raises_search_interrupted(monkeypatch):
     H = classes.random(2000, 24, 0.3, seed=1)
     truth = littlestone_dimension(H)
     calls = {"n": 0}
-    original = LdimSearch._splits3
+    original = LdimSearch._distinct_splits
 
     def interrupting(self, V, cand):
         calls["n"] += 1
@@ -298,7 +299,7 @@ def test_ctrl_c_while_building_a_tree_raises_search_interrupted(monkeypatch):
             raise KeyboardInterrupt
         return original(self, V, cand)
 
-    monkeypatch.setattr(LdimSearch, "_splits3", interrupting)
+    monkeypatch.setattr(LdimSearch, "_distinct_splits", interrupting)
     with pytest.raises(SearchInterrupted) as info:
         shattered_tree(H)
     assert info.value.result.lower <= truth <= info.value.result.upper

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from benchmarks.baseline import textbook_ldim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
-from mistakebound.theory import littlestone
-from mistakebound.theory import parallel
+from mistakebound.theory import ldim_search
+from mistakebound.theory import parallel, parallel_workers
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.theory.parallel import _parallel_bounds, parallel_littlestone_bounds
@@ -54,12 +54,12 @@ def no_worker_left() -> bool:
 @contextlib.contextmanager
 def lockstep():
     """The search here waits for the workers at every node: their answers are always used."""
-    saved = parallel._LOCKSTEP, littlestone.TICK_NODES
-    parallel._LOCKSTEP, littlestone.TICK_NODES = True, 1
+    saved = parallel._LOCKSTEP, ldim_search.TICK_NODES
+    parallel._LOCKSTEP, ldim_search.TICK_NODES = True, 1
     try:
         yield
     finally:
-        parallel._LOCKSTEP, littlestone.TICK_NODES = saved
+        parallel._LOCKSTEP, ldim_search.TICK_NODES = saved
 
 
 @pytest.fixture(autouse=True)
@@ -233,9 +233,9 @@ def test_a_worker_killed_at_any_moment_leaves_bounds_around_the_textbook_value(M
 
 
 def test_a_worker_that_fails_or_runs_out_of_memory_is_dropped(monkeypatch):
-    from mistakebound.theory.parallel import _Pool
+    from mistakebound.theory.parallel_workers import WorkerPool
 
-    pool = _Pool()
+    pool = WorkerPool()
     try:
         pool.start(classes.thresholds(15), 2, None, [])
         pool.alive = [0, 1]
@@ -317,18 +317,18 @@ def reply(conn, seconds: float = 3) -> tuple:
 
 
 def test_a_worker_stops_a_cancelled_or_overdue_side_at_once():
-    from mistakebound.theory.parallel import _Pool
+    from mistakebound.theory.parallel_workers import WorkerPool
 
     search = LdimSearch(SLOW)
     full = search.full
     need = search.bounds().lower + 1  # a refutation that takes about 0.5 s
-    pool = _Pool()
+    pool = WorkerPool()
     try:
         pool.start(SLOW, 1, None, [])
         conn = pool.conns[0]
 
         def send(message):  # through the pool's sender, the one writer of the pipe
-            pool.senders[0].put(parallel._dumps(message))
+            pool.senders[0].put(parallel_workers.encode_message(message))
 
         send(("task", 1, full, need, None))
         time.sleep(0.05)
@@ -351,13 +351,13 @@ def test_signals_are_held_back_while_a_worker_starts_and_delivered_after():
 
     saved = signal.signal(signal.SIGTERM, handler)
     try:
-        with parallel._signals_deferred():
+        with parallel_workers._signals_deferred():
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(0.05)
             assert got == []  # held back
         assert got == [signal.SIGTERM]  # delivered once the block ends
         with pytest.raises(KeyboardInterrupt):  # Ctrl-C: the usual KeyboardInterrupt, after the block
-            with parallel._signals_deferred():
+            with parallel_workers._signals_deferred():
                 os.kill(os.getpid(), signal.SIGINT)
                 time.sleep(0.05)
                 got.append("the block ran to its end")
@@ -369,9 +369,9 @@ def test_signals_are_held_back_while_a_worker_starts_and_delivered_after():
 
 def test_a_workers_class_goes_over_its_pipe_not_in_its_start(monkeypatch):
     """A start cut short must not leave the new process a truncated pickle: the class is not in it."""
-    from mistakebound.theory.parallel import _Pool
+    from mistakebound.theory.parallel_workers import WorkerPool
 
-    real, started = parallel._context, []
+    real, started = parallel_workers._context, []
 
     class Recording:  # the start method's context, recording what each process is started with
         def __init__(self, ctx):
@@ -384,14 +384,14 @@ def test_a_workers_class_goes_over_its_pipe_not_in_its_start(monkeypatch):
             started.append(kwargs["args"])
             return self.ctx.Process(*args, **kwargs)
 
-    monkeypatch.setattr(parallel, "_context", lambda: Recording(real()))
-    pool = _Pool()
+    monkeypatch.setattr(parallel_workers, "_context", lambda: Recording(real()))
+    pool = WorkerPool()
     try:
         pool.start(SLOW, 1, None, [])
         (args,) = started
         assert not any(isinstance(a, (HypothesisClass, list, np.ndarray)) for a in args), args
         conn = pool.conns[0]
-        pool.senders[0].put(parallel._dumps(("task", 1, LdimSearch(SLOW).full, 1, None)))
+        pool.senders[0].put(parallel_workers.encode_message(("task", 1, LdimSearch(SLOW).full, 1, None)))
         assert reply(conn, 30)[:4] == ("reply", 1, "ok", True)  # the worker got the class all the same
     finally:
         pool.stop()
@@ -501,7 +501,7 @@ def test_the_command_line_takes_workers(capsys, monkeypatch):
 
 def test_a_search_shorter_than_the_warm_up_starts_no_process(monkeypatch):
     started: list = []
-    monkeypatch.setattr(parallel._Pool, "start", lambda self, *args: started.append(args))
+    monkeypatch.setattr(parallel_workers.WorkerPool, "start", lambda self, *args: started.append(args))
     H = classes.random(2000, 40, 0.5, seed=1)  # about 0.02 s
     b = parallel_littlestone_bounds(H, workers=2)
     assert b.exact and b.lower == LdimSearch(H).bounds().lower
@@ -534,7 +534,7 @@ def test_workers_that_cannot_start_leave_the_search_here_alone(monkeypatch):
     def no_fork(self, *args, **kwargs):
         raise OSError(12, "Cannot allocate memory")
 
-    monkeypatch.setattr(parallel._Pool, "start", no_fork)
+    monkeypatch.setattr(parallel_workers.WorkerPool, "start", no_fork)
     with pytest.warns(RuntimeWarning, match="could not start the worker processes .*the search goes on here alone"):
         b = _parallel_bounds(SLOW, 2, None, None, 0)
     assert b.exact and b.lower == SLOW_LDIM

@@ -1,7 +1,13 @@
 """The theory: exact searches over one budget type and one result shape.
 
-* :mod:`~mistakebound.theory.littlestone` (and :mod:`~mistakebound.theory.parallel`):
-  the Littlestone dimension and shattered trees;
+* :mod:`~mistakebound.theory.littlestone`: the Littlestone dimension and shattered trees,
+  the front doors; the exact search in :mod:`~mistakebound.theory.ldim_search` (its
+  canonical memo in :mod:`~mistakebound.theory.ldim_canonical`, its plans, runs and bounds
+  in :mod:`~mistakebound.theory.ldim_runs`), the trees read off it in
+  :mod:`~mistakebound.theory.ldim_trees`, the compiled search in
+  :mod:`~mistakebound.theory.ldim_kernel`, the search with worker processes in
+  :mod:`~mistakebound.theory.parallel` (the processes in
+  :mod:`~mistakebound.theory.parallel_workers`);
 * :mod:`~mistakebound.theory.vc`: the VC dimension;
 * :mod:`~mistakebound.theory.randomized`: the randomized Littlestone dimension;
 * :mod:`~mistakebound.theory.worst_case`: a learner's exact worst case ``M_A(H)``;

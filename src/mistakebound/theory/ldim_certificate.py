@@ -39,7 +39,8 @@ from collections.abc import Hashable
 from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.certificate import CertificateWriter
-from mistakebound.theory.littlestone import CANONICAL_MIN, LdimBounds, LdimSearch
+from mistakebound.theory.ldim_canonical import CANONICAL_MIN
+from mistakebound.theory.ldim_search import LdimBounds, LdimSearch
 from mistakebound.theory.search import Budget, OutOfBudget
 
 __all__ = ["ldim_certificate", "ldim_section"]
@@ -99,7 +100,7 @@ class _Producer:
         """A ``"map"`` fact on ``V`` from a twin (the search's or one certified here), or None; and ``V``'s form."""
         if V.bit_count() < CANONICAL_MIN or V == self.search.full:
             return None, None
-        key, kcols, e = self.search.twin(V)
+        key, kcols, e = self.search.canonical_entry(V)
         form = (key, kcols)
         if e is not None:  # the version space whose search proved the form's value
             lo, lo_rep, lo_cols, hi, hi_rep, hi_cols = e
