@@ -34,8 +34,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import math
-import numbers
 import os
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
@@ -60,6 +58,7 @@ from mistakebound.foundations.validation import brief, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.players import describe, is_randomized
+from mistakebound.game.rules import as_label, as_probability, expected_prediction, is_fatal
 from mistakebound.game import spaces as _spaces
 from mistakebound.game.spaces import Referee, Space
 from mistakebound.game.transcript import History, Round, RoundLog, Transcript, round_record
@@ -309,52 +308,11 @@ def _check_seed(seed: Any) -> int:
     return int(np.random.SeedSequence().entropy) if seed is None else seed
 
 
-def _fatal(exc: BaseException) -> bool:
-    """Whether ``exc`` stops the game as such rather than being a player's error: Ctrl-C, a closed generator, no memory."""
-    return isinstance(exc, (KeyboardInterrupt, GeneratorExit, MemoryError))
-
-
-#: What converting a move may raise that is not the move's fault: the caller's stack ran out (the
-#: exact searches, deep in their recursion, turn it into a partial result).
-_EXHAUSTED = (RecursionError,)
-
-
-def _as_label(value: Any) -> int | None:
-    """``value`` as 0 or 1, or None when it is not a label (or comparing it raises)."""
-    try:
-        if isinstance(value, (bool, np.bool_)):
-            return 1 if value else 0
-        if isinstance(value, numbers.Real) and not (isinstance(value, float) and math.isnan(value)):
-            if value == 0:
-                return 0
-            if value == 1:
-                return 1
-    except BaseException as exc:  # noqa: BLE001 - a number whose __eq__ or __bool__ raises is no label
-        if _fatal(exc) or isinstance(exc, _EXHAUSTED):
-            raise
-    return None
-
-
-def _as_probability(value: Any) -> float | None:
-    """``value`` as a float in [0, 1], or None when it is not a probability (or converting it raises)."""
-    try:
-        if isinstance(value, (bool, np.bool_)):
-            return 1.0 if value else 0.0
-        if isinstance(value, numbers.Real):
-            p = float(value)  # 10**400 overflows; a Real's __float__ may raise anything
-            if type(p) is float and 0.0 <= p <= 1.0:  # False for NaN
-                return p
-    except BaseException as exc:  # noqa: BLE001 - a number whose __float__ raises is no probability
-        if _fatal(exc) or isinstance(exc, _EXHAUSTED):
-            raise
-    return None
-
-
 def _move(convert: Any, value: Any) -> Any:
     """``convert(value)`` in a game, where a move whose own methods exhaust the stack is no move either."""
     try:
         return convert(value)
-    except _EXHAUSTED:
+    except RecursionError:
         return None
 
 
@@ -363,7 +321,7 @@ def _safe_repr(value: Any) -> str:
     try:
         return repr(value)
     except BaseException as exc:  # noqa: BLE001 - a broken __repr__ must not hide the real error
-        if _fatal(exc):
+        if is_fatal(exc):
             raise
         return f"<{type(value).__name__} object>"
 
@@ -373,7 +331,7 @@ def _describe(player: Any) -> str:
     try:
         return describe(player)
     except BaseException as exc:  # noqa: BLE001
-        if _fatal(exc):
+        if is_fatal(exc):
             raise
         return type(player).__name__
 
@@ -799,7 +757,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
 
     def reraise(player: str, exc: BaseException, t: int) -> NoReturn:
         """Raise what ``exc``, raised by ``player`` in round ``t``, is to the game (fatal ones as they are)."""
-        if _fatal(exc):
+        if is_fatal(exc):
             raise exc
         error = fault(player, exc, t)
         if error is exc:
@@ -879,12 +837,12 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                 try:
                     log_xs, shown_xs = referee.instances(xs)
                 except BaseException as exc:  # noqa: BLE001 - leave every round to the per-round check, which names it
-                    if _fatal(exc):
+                    if is_fatal(exc):
                         raise
                     log_xs, shown_xs = [], []
                 log_ys = []
                 for raw_y in itertools.islice(raw_ys, len(shown_xs)):
-                    y = _LABELS.get(raw_y) if type(raw_y) is int else _move(_as_label, raw_y)
+                    y = _LABELS.get(raw_y) if type(raw_y) is int else _move(as_label, raw_y)
                     if y is None:
                         break
                     log_ys.append(y)
@@ -902,18 +860,18 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                     except BaseException as exc:
                         reraise("learner", exc, i)
                     if randomized:
-                        p = _move(_as_probability, raw)
+                        p = _move(as_probability, raw)
                         if p is None:
                             raise IllegalPredictionError(
-                                f"predict_proba_one returned {brief(raw)}; expected a probability in [0, 1]",
+                                f"predict_proba_one returned {brief(raw)}; expected {expected_prediction(True)}",
                                 round=i, player="learner", transcript=transcript(),
                             )
                         prediction = int(draw() < p)
                     else:
-                        prediction = _LABELS.get(raw) if type(raw) is int else _move(_as_label, raw)
+                        prediction = _LABELS.get(raw) if type(raw) is int else _move(as_label, raw)
                         if prediction is None:
                             raise IllegalPredictionError(
-                                f"predict_one returned {brief(raw)}; expected a label 0 or 1",
+                                f"predict_one returned {brief(raw)}; expected {expected_prediction(False)}",
                                 round=i, player="learner", transcript=transcript(),
                             )
                         p = _FLOATS[prediction]
@@ -961,7 +919,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
             except (ValueError, TypeError) as exc:  # the referee's own refusals
                 raise IllegalInstanceError(str(exc), round=t, player="adversary", transcript=transcript()) from None
             except BaseException as exc:  # noqa: BLE001 - the instance itself failed (e.g. its __eq__ raised)
-                if _fatal(exc):
+                if is_fatal(exc):
                     raise
                 raise IllegalInstanceError(
                     f"the instance {brief(x)} could not be looked up: {_safe_repr(exc)}",
@@ -969,24 +927,24 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                 ) from exc
             if randomized:
                 raw = call("learner", predict, shown)
-                p = _move(_as_probability, raw)
+                p = _move(as_probability, raw)
                 if p is None:
                     raise IllegalPredictionError(
-                        f"predict_proba_one returned {brief(raw)}; expected a probability in [0, 1]",
+                        f"predict_proba_one returned {brief(raw)}; expected {expected_prediction(True)}",
                         round=t, player="learner", transcript=transcript(),
                     )
                 prediction = int(draw_rng.random() < p)
             else:
                 raw = call("learner", predict, shown)
-                label = _LABELS.get(raw) if type(raw) is int else _move(_as_label, raw)
+                label = _LABELS.get(raw) if type(raw) is int else _move(as_label, raw)
                 if label is None:
                     raise IllegalPredictionError(
-                        f"predict_one returned {brief(raw)}; expected a label 0 or 1",
+                        f"predict_one returned {brief(raw)}; expected {expected_prediction(False)}",
                         round=t, player="learner", transcript=transcript(),
                     )
                 p, prediction = _FLOATS[label], label
             raw_y = y_committed if oblivious else call("adversary", adversary.label, state, shown, p)
-            y = _LABELS.get(raw_y) if type(raw_y) is int else _move(_as_label, raw_y)
+            y = _LABELS.get(raw_y) if type(raw_y) is int else _move(as_label, raw_y)
             if y is None:
                 raise IllegalLabelError(
                     f"label {brief(raw_y)} for instance {brief(stored)}; expected 0 or 1",
