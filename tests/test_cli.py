@@ -786,3 +786,17 @@ def test_the_console_script_is_recognised_by_its_name_and_first_lines(tmp_path):
     assert not startup._detect(["/venv/bin/python3", str(mine)])
     assert not startup._detect(["/venv/bin/python3", str(tmp_path / "mistakebound.py")])
     assert not startup.is_cli_process()  # this test run
+
+
+def test_version_says_which_littlestone_engine_the_install_has(capsys, monkeypatch):
+    from importlib import metadata
+
+    from mistakebound.theory import ldim_kernel
+
+    code, out, err = run(capsys, "--version")
+    assert (code, err) == (0, "")
+    engine = "the compiled Littlestone search" if ldim_kernel.AVAILABLE else "the Python Littlestone search only"
+    assert out.startswith(f"mistakebound {metadata.version('mistakebound')}, {engine}")
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and "the C extension was not built (no C compiler at install)" in out

@@ -471,7 +471,7 @@ def test_the_memory_estimate_is_linear_in_the_table():
 # ------------------------------------------------------------------ `mistakebound ldim`: the VC part's budget
 def test_ldim_gives_its_vc_search_a_default_time_limit(monkeypatch, capsys):
     from mistakebound.interfaces import cli
-    from mistakebound.theory import vc
+    from mistakebound.theory import profile, vc
 
     calls: list = []
 
@@ -484,7 +484,7 @@ def test_ldim_gives_its_vc_search_a_default_time_limit(monkeypatch, capsys):
     assert cli.main(["ldim", "random:5000,30,0.3,0"]) == 3
     out = capsys.readouterr().out
     (kwargs,) = calls
-    assert kwargs["time_limit"] >= cli.LDIM_VC_SECONDS == 5.0 and kwargs["ldim"].value == 9
+    assert kwargs["time_limit"] >= profile.VC_SECONDS == 5.0 and kwargs["ldim"].value == 9
     assert kwargs["max_nodes"] is None
     assert out.splitlines()[-4:] == [
         "Ldim = 9",
@@ -506,12 +506,12 @@ def test_ldim_prints_what_it_knows_as_it_goes(monkeypatch, capsys):
 
     from mistakebound.interfaces import cli
     from mistakebound.theory import vc
-    from mistakebound.theory.littlestone import LdimSearch
+    from mistakebound.theory.littlestone import LdimEngine
 
     before: list[str] = []
-    original = LdimSearch.bounds
+    original = LdimEngine.run
 
-    def bounds(self, *args, **kwargs):
+    def bounds(self, *args, **kwargs):  # the engine the library's door chose, as it starts
         before.append(capsys.readouterr().out)  # what the user sees while Ldim is searched
         return original(self, *args, **kwargs)
 
@@ -519,7 +519,7 @@ def test_ldim_prints_what_it_knows_as_it_goes(monkeypatch, capsys):
         time.sleep(0.5)
         return VCBounds(lower=1, upper=1, status="exact", witness=(1,), nodes=1, seconds=0.5)
 
-    monkeypatch.setattr(LdimSearch, "bounds", bounds)
+    monkeypatch.setattr(LdimEngine, "run", bounds)
     monkeypatch.setattr(cli, "LDIM_VC_NOTE_SECONDS", 0.05)
     assert cli.main(["ldim", "thresholds:7"]) == 0  # a quick VC search: no note
     assert before == ["class: thresholds(7)\n|H| = 8\n|X| = 7\n"]
@@ -538,11 +538,13 @@ def test_ldim_prints_what_it_knows_as_it_goes(monkeypatch, capsys):
 def test_ldim_interrupted_before_the_search_began_prints_the_bounds_that_need_none(monkeypatch, capsys, workers):
     from benchmarks.baseline import textbook_ldim
     from mistakebound.interfaces import cli
+    from mistakebound.theory import ldim_kernel
     from mistakebound.theory.littlestone import LdimSearch
 
     def interrupted(self, *args, **kwargs):  # Ctrl-C (or SIGTERM) while the search is set up
         raise KeyboardInterrupt
 
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)  # the Python search, whose setup is interrupted
     monkeypatch.setattr(LdimSearch, "plan", interrupted)
     H = classes.random(12, 6, 0.4, seed=3)
     path = f"{classes.random.__name__}:12,6,0.4,3"
@@ -559,10 +561,11 @@ def test_ldim_interrupted_before_the_search_began_prints_the_bounds_that_need_no
 
 def test_ldim_help_states_the_vc_default_limit_and_the_memory_budget(capsys):
     from mistakebound.interfaces import cli
+    from mistakebound.theory import profile
 
     assert cli.main(["ldim", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert f"Without --time-limit the VC search stops after the longer of {cli.LDIM_VC_SECONDS:g} s and the time " \
+    assert f"Without --time-limit the VC search stops after the longer of {profile.VC_SECONDS:g} s and the time " \
            "the Ldim search took" in text
     assert f"a VC search still running after {cli.LDIM_VC_NOTE_SECONDS:g} s says on stderr how long it may take" in text
     assert "Each parameter's search has a budget of its own: the whole of --max-nodes and of --time-limit" in text
@@ -591,7 +594,10 @@ def test_ldim_prints_vcdim_at_most_ldim_when_the_vc_search_cannot_fit(monkeypatc
 
 def test_ldim_out_of_memory_prints_the_proven_bounds(monkeypatch, capsys):
     from mistakebound.interfaces import cli
+    from mistakebound.theory import ldim_kernel
     from mistakebound.theory.littlestone import LdimSearch
+
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)  # the Python search, which meets a MemoryError
 
     original = LdimSearch._at_least
     calls = [0]

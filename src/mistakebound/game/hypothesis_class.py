@@ -678,7 +678,13 @@ class HypothesisClass:
         >>> H = HypothesisClass.from_matrix([[0, 1], [1, 1], [0, 1]])
         >>> [a.tolist() for a in H.distinct_rows()]
         [[0, 1], [0, 1, 0]]
+
+        The arrays are read-only, and computed once per class (the class is immutable).
         """
+        return self._distinct
+
+    @functools.cached_property
+    def _distinct(self) -> tuple[np.ndarray, np.ndarray]:
         packed = np.packbits(self.matrix, axis=1)
         seen: dict[bytes, int] = {}
         reps: list[int] = []
@@ -690,7 +696,10 @@ class HypothesisClass:
                 g = seen[key] = len(reps)
                 reps.append(i)
             group[i] = g
-        return np.asarray(reps, dtype=np.int64), group
+        reps_array = np.asarray(reps, dtype=np.int64)
+        reps_array.setflags(write=False)
+        group.setflags(write=False)
+        return reps_array, group
 
 
 def _rebuild(domain: tuple, data: bytes, shape: tuple, names: tuple | None, name: str | None) -> HypothesisClass:

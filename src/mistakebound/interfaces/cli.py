@@ -74,6 +74,7 @@ import argparse
 import json
 import math
 import os
+import platform
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -191,55 +192,40 @@ def format_tree(tree, H: HypothesisClass) -> str:
 
 
 def _cmd_ldim(args, out) -> int:
-    """``ldim``: Ldim first (printed and flushed), then each parameter of ``--what`` with its own budget.
+    """``ldim``: the class's profile from the library's door, each line printed (and flushed) as it comes.
 
-    Each search gets the whole of ``--max-nodes`` / ``--time-limit``; one that stops early
-    prints its proven bounds on its own line, and the lines of the others still follow.
+    :func:`~mistakebound.theory.profile.class_profile` chooses the engines and the budgets
+    and answers; this command prints: Ldim first, then each parameter of ``--what``, a
+    parameter that stops early with its proven bounds on its own line, the others' lines
+    still following.
     """
-    from mistakebound.foundations.errors import InsufficientMemoryError
-    from mistakebound.theory.littlestone import LdimSearch
+    from mistakebound.theory.profile import profile_steps
     from mistakebound.theory.search import SearchIncomplete
 
     _check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     H = _finite_class(args.cls, "ldim")
     print(f"class: {H.describe()}", file=out)
     print(f"|H| = {H.n_hypotheses}", file=out)
-    partial: list[tuple[str, str]] = []  # (parameter, what to do about it), printed after every line
-    try:
-        search = LdimSearch(H)
-    except InsufficientMemoryError as exc:  # refused before it allocates: what holds without a search
-        search, refused = None, one_line(exc)
-    else:
-        refused = None
-        if search.n_distinct != H.n_hypotheses:
-            print(f"distinct hypotheses = {search.n_distinct}", file=out)
-    # what is known before any search, printed at once: a long search shows what it is searching
-    print(f"|X| = {H.n_instances}", file=out, flush=True)
-    bounds = _ldim_line(args, H, search, refused, out, partial)
-    print(f"log2|H| = {math.log2(H.n_hypotheses):.2f} (upper bound on Ldim)", file=out, flush=True)
-    stopped = bounds.status == "interrupted"  # Ctrl-C or SIGTERM: no further search starts
-    vc = rl = None
-    if "vc" in args.what:
-        vc = _vc_line(args, H, bounds, stopped, out, partial)
-        stopped = stopped or (vc is not None and vc.status == "interrupted")
-    if "rldim" in args.what:
-        rl = _rldim_line(args, H, stopped, out, partial)
-    for name, reason in partial:
+    lines = _ProfileLines(args, H, out)
+    for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
+                                              workers=args.workers, keep_search=args.tree or args.certificate is not None):
+        lines(parameter, result, P)
+    for name, reason in lines.partial:
         print(f"the {name} is partial: {reason}", file=out)
-    if search is None:
+    if P.search is None:
         if args.certificate is not None:
             print("certificate: not written: the Littlestone search did not run", file=out)
     else:
-        _certify_ldim(args, H, search, bounds, vc, out, rl)
-    if partial:
+        _certify_ldim(args, P, out)
+    if lines.partial:
         return EXIT_INTERRUPTED
     if args.tree:
         try:
-            tree = search.tree()
+            tree = P.tree()
         except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
             print(f"no shattered tree: {_partial_reason(exc.result.status)}", file=out)
             return EXIT_INTERRUPTED
-        print(f"shattered tree of depth {bounds.lower} (root 1; children 2i on label 0, 2i+1 on label 1; "
+        print(f"shattered tree of depth {P.ldim.lower} (root 1; children 2i on label 0, 2i+1 on label 1; "
               f"{COUNTED_FROM_1}):", file=out)
         print(format_tree(tree, H), file=out)
     return EXIT_OK
@@ -259,136 +245,121 @@ def _partial_reason(status: str) -> str:
     return "raise --max-nodes / --time-limit for the exact value"
 
 
-def _ldim_line(args, H: HypothesisClass, search, refused: str | None, out, partial: list) -> Any:
-    """Search Ldim with the whole budget and print its line (flushed): the value or its proven bounds."""
-    import warnings
-
-    from mistakebound.theory.littlestone import LdimBounds
-
-    log2 = H.n_hypotheses.bit_length() - 1
-    if search is None:
-        print(f"0 <= Ldim <= {log2} (partial: memory; Ldim <= log2|H|), not searched", file=out, flush=True)
-        partial.append(("Littlestone dimension", refused))
-        return LdimBounds(lower=0, upper=log2, status="memory")
-    with warnings.catch_warnings(record=True) as caught:  # a worker lost: one line, not a warning's two
-        warnings.simplefilter("always", RuntimeWarning)
-        try:
-            bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit, workers=args.workers)
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM before the search proper began: what holds without it
-            n = search.n_distinct  # two distinct hypotheses force a mistake; Ldim <= log2 |distinct rows|
-            bounds = LdimBounds(lower=min(n - 1, 1), upper=n.bit_length() - 1, status="interrupted")
-    for w in caught:
-        if issubclass(w.category, RuntimeWarning) and str(w.message).startswith("workers:"):
-            _error("ldim", f"note: {w.message}")
-        else:  # pragma: no cover - someone else's warning, shown as usual
-            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    if bounds.exact:
-        print(f"Ldim = {bounds.lower}", file=out, flush=True)
-    else:
-        print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s", file=out, flush=True)
-        partial.append(("Littlestone dimension", _partial_reason(bounds.status)))
-    return bounds
+#: What ``ldim`` calls each parameter of the profile when it says why one is partial.
+PARAMETER_NAMES = {"ldim": "Littlestone dimension", "vc": "VC dimension", "rldim": "randomized Littlestone dimension"}
 
 
-def _vc_line(args, H: HypothesisClass, ldim: Any, stopped: bool, out, partial: list) -> Any:
-    """Search VCdim with its own budget and print its line: the value, or proven bounds (VCdim <= Ldim)."""
-    import threading
+class _ProfileLines:
+    """Prints each answer of :func:`~mistakebound.theory.profile.profile_steps` as it comes.
 
-    from mistakebound.foundations.errors import InsufficientMemoryError
-    from mistakebound.theory.vc import vc_bounds
+    Collects in ``partial`` the (parameter, what to do about it) lines printed after them all.
+    """
 
-    top = ldim.upper  # VCdim <= Ldim (textbook, Section 21.1)
-    low = min(ldim.lower, 1)  # Ldim >= 1: two distinct hypotheses, split by an instance
-    if stopped:
-        print(f"{low} <= VCdim <= {top} (partial: interrupted; VCdim <= Ldim), not searched", file=out)
-        partial.append(("VC dimension", _partial_reason("interrupted")))
-        return None
-    # without --time-limit, a default one: the VC search must not run for minutes after Ldim is known
-    default_limit = args.time_limit is None
-    limit = max(LDIM_VC_SECONDS, ldim.seconds) if default_limit else args.time_limit
-    # a VC search still running after LDIM_VC_NOTE_SECONDS says how long it may take (stderr)
-    note = threading.Timer(LDIM_VC_NOTE_SECONDS, _note, ("ldim", (
-        f"note: searching for VCdim (<= {top}) for up to {limit:.1f} s"
-        f"{' (--time-limit sets it)' if default_limit else ''}")))
-    note.daemon = True
-    note.start()
-    try:
-        vc = vc_bounds(H, max_nodes=args.max_nodes, time_limit=limit, ldim=ldim)
-    except InsufficientMemoryError as exc:  # VCdim <= Ldim still holds
-        print(f"{low} <= VCdim <= {top} (partial: memory; VCdim <= Ldim), not searched", file=out)
-        partial.append(("VC dimension", one_line(exc)))
-        return None
-    finally:
-        note.cancel()
-    if vc.exact or vc.lower == top:  # a shattered set of size Ldim settles it
-        print(f"VCdim = {vc.lower}", file=out, flush=True)
-        return vc
-    print(f"{vc.lower} <= VCdim <= {min(vc.upper, top)} (partial: {vc.status}; VCdim <= Ldim), "
-          f"after {vc.nodes} nodes", file=out, flush=True)
-    if vc.status == "budget" and default_limit and vc.seconds >= limit:
-        partial.append(("VC dimension", f"its search stopped at the default limit of {limit:.1f} s (the longer "
-                                        f"of {LDIM_VC_SECONDS:g} s and the Ldim search's time); give --time-limit "
-                                        "for more"))
-    else:
-        partial.append(("VC dimension", _partial_reason(vc.status)))
-    return vc
+    def __init__(self, args, H: HypothesisClass, out):
+        self.args, self.H, self.out = args, H, out
+        self.partial: list[tuple[str, str]] = []
+        self._note = None
 
+    def __call__(self, parameter: str, result, P) -> None:
+        getattr(self, f"_{parameter}")(result, P)
 
-def _rldim_line(args, H: HypothesisClass, stopped: bool, out, partial: list) -> Any:
-    """Search the randomized Littlestone dimension with its own budget and print its line."""
-    from mistakebound.foundations.errors import InsufficientMemoryError
-    from mistakebound.theory.randomized import RLdimSearch
+    def _why(self, parameter: str, P) -> None:
+        reason = P.partial[parameter]
+        if reason.startswith("memory: "):  # refused before it allocated
+            text = one_line(reason[len("memory: "):])
+        elif reason.startswith("not searched: "):
+            text = _partial_reason(reason[len("not searched: "):])
+        elif reason == "vc-default-limit":
+            from mistakebound.theory.profile import VC_SECONDS
 
-    name = "randomized Littlestone dimension"
-    if stopped:
-        print("RL not searched (interrupted)", file=out)
-        partial.append((name, _partial_reason("interrupted")))
-        return None
-    try:
-        rl = RLdimSearch(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
-    except InsufficientMemoryError as exc:
-        print("RL not searched (partial: memory)", file=out)
-        partial.append((name, one_line(exc)))
-        return None
-    found = rl.bounds()
-    if found.exact:
-        print(f"RL = {found.lower} (= {float(found.lower):.4g}; the best expected mistakes of a randomized "
-              "learner, FHMM 2023)", file=out, flush=True)
-    else:
-        print(f"{found.describe().replace('value', 'RL')}, after {found.nodes} nodes", file=out, flush=True)
-        partial.append((name, _partial_reason(found.status)))
-    return rl
+            text = (f"its search stopped at the default limit of {P.vc_seconds:.1f} s (the longer of {VC_SECONDS:g} s "
+                    "and the Ldim search's time); give --time-limit for more")
+        else:
+            text = _partial_reason(reason)
+        self.partial.append((PARAMETER_NAMES[parameter], text))
+
+    def _class(self, result, P) -> None:
+        # what is known before any search, printed at once: a long search shows what it is searching
+        if "ldim" not in P.partial and P.n_distinct != self.H.n_hypotheses:
+            print(f"distinct hypotheses = {P.n_distinct}", file=self.out)
+        print(f"|X| = {self.H.n_instances}", file=self.out, flush=True)
+
+    def _ldim(self, bounds, P) -> None:
+        for text in P.notes:  # a worker lost: one line on stderr
+            _error("ldim", text)
+        if bounds.exact:
+            print(f"Ldim = {bounds.lower}", file=self.out, flush=True)
+        elif P.partial["ldim"].startswith("memory: "):
+            print(f"0 <= Ldim <= {bounds.upper} (partial: memory; Ldim <= log2|H|), not searched", file=self.out,
+                  flush=True)
+        else:
+            print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s", file=self.out,
+                  flush=True)
+        if not bounds.exact:
+            self._why("ldim", P)
+        print(f"log2|H| = {math.log2(self.H.n_hypotheses):.2f} (upper bound on Ldim)", file=self.out, flush=True)
+        if "vc" in self.args.what and bounds.status != "interrupted":
+            import threading
+
+            # a VC search still running after LDIM_VC_NOTE_SECONDS says how long it may take (stderr)
+            from mistakebound.theory.profile import VC_SECONDS
+
+            default = self.args.time_limit is None
+            limit = max(VC_SECONDS, bounds.seconds) if default else self.args.time_limit
+            self._note = threading.Timer(LDIM_VC_NOTE_SECONDS, _note, ("ldim", (
+                f"note: searching for VCdim (<= {bounds.upper}) for up to {limit:.1f} s"
+                f"{' (--time-limit sets it)' if default else ''}")))
+            self._note.daemon = True
+            self._note.start()
+
+    def _vc(self, vc, P) -> None:
+        if self._note is not None:
+            self._note.cancel()
+        top, low = P.ldim.upper, min(P.ldim.lower, 1)
+        if vc is None:
+            print(f"{low} <= VCdim <= {top} (partial: interrupted; VCdim <= Ldim), not searched", file=self.out)
+        elif vc.exact:
+            print(f"VCdim = {vc.lower}", file=self.out, flush=True)
+        elif P.partial["vc"].startswith("memory: "):
+            print(f"{low} <= VCdim <= {top} (partial: memory; VCdim <= Ldim), not searched", file=self.out)
+        else:
+            print(f"{vc.lower} <= VCdim <= {vc.upper} (partial: {vc.status}; VCdim <= Ldim), after {vc.nodes} nodes",
+                  file=self.out, flush=True)
+        if "vc" in P.partial:
+            self._why("vc", P)
+
+    def _rldim(self, rl, P) -> None:
+        if rl is None:
+            why = P.partial["rldim"]
+            print(f"RL not searched ({'partial: memory' if why.startswith('memory: ') else 'interrupted'})",
+                  file=self.out)
+        elif rl.exact:
+            print(f"RL = {rl.lower} (= {float(rl.lower):.4g}; the best expected mistakes of a randomized "
+                  "learner, FHMM 2023)", file=self.out, flush=True)
+        else:
+            print(f"{rl.describe()}, after {rl.nodes} nodes", file=self.out, flush=True)
+        if "rldim" in P.partial:
+            self._why("rldim", P)
 
 
 #: The file names ``--certificate`` takes: JSON, or JSON compressed with gzip (``.json.gz``).
 CERTIFICATE_SUFFIXES = (".json", ".gz")
 
 
-def _certify_ldim(args, H: HypothesisClass, search, bounds, vc, out, rl=None) -> None:
-    """With ``--certificate``: certify what ``ldim`` proved (Ldim, and VCdim and RL if searched) and write it."""
+def _certify_ldim(args, P, out) -> None:
+    """With ``--certificate``: the certificate of what ``ldim`` proved (the profile's), written."""
     if args.certificate is None:
         return
-    from mistakebound.theory.certificate import CertificateWriter
-    from mistakebound.theory.ldim_certificate import ldim_section
-    from mistakebound.theory.search import Budget, OutOfBudget
-    from mistakebound.theory.vc_certificate import vc_section
+    from mistakebound.theory.search import OutOfBudget
 
-    writer = CertificateWriter(H)
-    budget = Budget(max_nodes=args.max_nodes, time_limit=args.time_limit)
     try:
-        section = ldim_section(search, writer, lower=bounds.lower, upper=bounds.upper, budget=budget)
+        writer = P.certificate(max_nodes=args.max_nodes, time_limit=args.time_limit)
     except OutOfBudget:
         print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
               "raise --max-nodes / --time-limit", file=out)
         return
-    done = [_claimed(section, "Ldim")]
-    if vc is not None:
-        vsection = vc_section(H, writer, max_nodes=args.max_nodes, time_limit=args.time_limit)
-        done.append(_claimed(vsection, "VCdim"))
-    if rl is not None:
-        from mistakebound.theory.randomized_certificate import rldim_section
-
-        done.append(_claimed(rldim_section(rl, writer), "RL"))
+    names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
+    done = [_claimed(section, names[section["result"]]) for section in writer.document()["results"]]
     _write_certificate(args.certificate, writer, out, done)
 
 
@@ -411,9 +382,6 @@ def _write_certificate(path: str, writer, out, done: list[str]) -> None:
                   f"check it with: mistakebound verify {path}", save=lambda: writer.write(path, parameter="--certificate"))
 
 
-#: Without --time-limit, ``ldim``'s VC search stops after the longer of this many seconds
-#: and the time the Ldim search took (it prints a partial VC interval then).
-LDIM_VC_SECONDS = 5.0
 #: A VC search of ``ldim`` still running after this many seconds prints a note on stderr
 #: with the Ldim found and the VC search's limit.
 LDIM_VC_NOTE_SECONDS = 1.0
@@ -1012,24 +980,19 @@ def _cmd_tree(args, out) -> int:
         what = f"the worst-case line of {name} on {H.describe()}, {state}"
         _save_drawing(fig, args.out, out, what)
         return EXIT_OK if W.exact else EXIT_INTERRUPTED
-    from mistakebound.theory.littlestone import LdimSearch
+    from mistakebound.theory.littlestone import shattered_tree
     from mistakebound.theory.search import SearchIncomplete, SearchInterrupted
 
     with Progress(None, desc="Littlestone dimension") as bar:
         bar.start_ticker()
-        search = LdimSearch(H)
-        bounds = search.bounds(max_nodes=args.max_nodes, time_limit=args.time_limit)
-        if bounds.exact:
-            depth = bounds.lower
-            try:  # the value is proven; the tree is read off the memo (searching again only what it lost)
-                tree = search.tree(max_nodes=None if args.max_nodes is None else max(args.max_nodes - bounds.nodes, 1),
-                                   time_limit=None if args.time_limit is None else max(args.time_limit - bounds.seconds, 1e-3))
-            except (SearchIncomplete, SearchInterrupted) as exc:
-                bounds = exc.result
-    if not bounds.exact:
-        print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s; no tree drawn", file=out)
-        print("the result is partial: raise --max-nodes / --time-limit for the exact value and the tree", file=out)
-        return EXIT_INTERRUPTED
+        try:
+            tree = shattered_tree(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
+        except (SearchIncomplete, SearchInterrupted) as exc:
+            bounds = exc.result
+            print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s; no tree drawn", file=out)
+            print("the result is partial: raise --max-nodes / --time-limit for the exact value and the tree", file=out)
+            return EXIT_INTERRUPTED
+    depth = tree.graph["depth"]
     what = f"a shattered tree of {H.describe()}, depth {depth} = Ldim, {2 ** depth} leaves"
     if not figure:
         from mistakebound.theory import tree_export
@@ -1179,16 +1142,14 @@ def _add_budget(p: argparse.ArgumentParser, what: str, default_nodes: int | None
                    help=f"stop {what} after this many seconds and print proven bounds (exit 3); Ctrl-C does the same")
 
 
-#: The parameters ``ldim --what`` computes.
-LDIM_PARAMETERS = ("ldim", "vc", "rldim")
-
-
 def _parameters(text: str) -> tuple[str, ...]:
-    """``--what``: a comma-separated list of :data:`LDIM_PARAMETERS` (ldim is always computed)."""
+    """``--what``: a comma-separated list of the profile's parameters (ldim is always computed)."""
+    from mistakebound.theory.profile import PARAMETERS  # the library's list
+
     names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
-    unknown = [n for n in names if n not in LDIM_PARAMETERS]
+    unknown = [n for n in names if n not in PARAMETERS]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(LDIM_PARAMETERS)}, "
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(PARAMETERS)}, "
                                          f"got {text!r}")
     return names
 
@@ -1199,16 +1160,45 @@ def _add_certificate(p: argparse.ArgumentParser, what: str) -> None:
                         "whose every step `mistakebound verify FILE` checks")
 
 
-def _parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``: the version installed and which Littlestone engine the install has (read when asked)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib import metadata
+
+        from mistakebound.theory import ldim_kernel
+
+        try:
+            version = metadata.version("mistakebound")
+        except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree, not installed
+            version = "(not installed)"
+        engine = ("the compiled Littlestone search" if ldim_kernel.AVAILABLE else
+                  "the Python Littlestone search only: the C extension was not built (no C compiler at install); "
+                  "searches are 5 to 10 times slower")
+        print(f"mistakebound {version}, {engine}; Python {platform.python_version()}")
+        parser.exit(EXIT_OK)
+
+
+def _parser(wanted: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; a description given as a callable is written only for ``wanted``.
+
+    (``ldim``'s names the library's default VC time, which ``verify``, say, has no need to import.)
+    """
     formatter = argparse.RawDescriptionHelpFormatter
     parser = Parser(
         prog="mistakebound",
         description="The online mistake-bound game, played and verified exactly.",
         epilog=_epilog(players=True, settings="all"), formatter_class=formatter,
     )
+    parser.add_argument("--version", action=_Version, help="print the version and the engine this install has, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def command(name: str, summary: str, description: str, players: bool | str = True, settings: str = "all"):
+    def command(name: str, summary: str, description: Any, players: bool | str = True, settings: str = "all"):
+        if callable(description):
+            description = description() if wanted in (None, name) else summary
         return sub.add_parser(
             name, help=summary, description=_fill(description),
             epilog=_epilog(players, settings), formatter_class=formatter,
@@ -1226,25 +1216,30 @@ def _parser() -> argparse.ArgumentParser:
                        help="also write the report as JSON (lossless; read back with CheckReport.from_json)")
     check.set_defaults(run=_cmd_check)
 
+    def ldim_description() -> str:
+        from mistakebound.theory.profile import VC_SECONDS  # the library's default, named here
+
+        return ("Print |H|, |X|, the Littlestone dimension, the log2|H| bound and the VC dimension "
+                "of a class given as a zoo spec (e.g. thresholds:64, k_sparse:8,2) or a .npy/.csv/.json "
+                "class file (rows hypotheses, columns instances); --what chooses the parameters. The "
+                "sizes of the class are printed before any search, and the Ldim line as soon as it is "
+                "known, before the other searches start. Each parameter's search has a budget of its "
+                "own: the whole of --max-nodes and of --time-limit, not a share. Without --time-limit "
+                f"the VC search stops after the longer of {VC_SECONDS:g} s and the time the Ldim search took, and prints "
+                f"proven bounds (VCdim <= Ldim) with exit 3; a VC search still running after {LDIM_VC_NOTE_SECONDS:g} s "
+                "says on stderr how long it may take. "
+                "The searches keep to one memory budget (the least of MemAvailable, the cgroup "
+                "limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers). A search "
+                "that runs out of memory or of its budget prints the bounds it proved on its line, the "
+                "other parameters' lines still follow, and the command exits 3; Ctrl-C or SIGTERM "
+                "stops it with the bounds proven so far and starts no further search. A worker that "
+                "dies is dropped with a note on stderr, and the search goes on without it.")
+
     ldim = command(
-        "ldim", "print |H|, |X|, Ldim and VCdim (or RL) of a class",
-        "Print |H|, |X|, the Littlestone dimension, the log2|H| bound and the VC dimension "
-        "of a class given as a zoo spec (e.g. thresholds:64, k_sparse:8,2) or a .npy/.csv/.json "
-        "class file (rows hypotheses, columns instances); --what chooses the parameters. The "
-        "sizes of the class are printed before any search, and the Ldim line as soon as it is "
-        "known, before the other searches start. Each parameter's search has a budget of its "
-        "own: the whole of --max-nodes and of --time-limit, not a share. Without --time-limit "
-        f"the VC search stops after the longer of {LDIM_VC_SECONDS:g} s and the time the Ldim search took, and prints "
-        f"proven bounds (VCdim <= Ldim) with exit 3; a VC search still running after {LDIM_VC_NOTE_SECONDS:g} s "
-        "says on stderr how long it may take. "
-        "The searches keep to one memory budget (the least of MemAvailable, the cgroup "
-        "limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers). A search "
-        "that runs out of memory or of its budget prints the bounds it proved on its line, the "
-        "other parameters' lines still follow, and the command exits 3; Ctrl-C or SIGTERM "
-        "stops it with the bounds proven so far and starts no further search. A worker that "
-        "dies is dropped with a note on stderr, and the search goes on without it.",
+        "ldim", "print |H|, |X|, Ldim and VCdim (or RL) of a class", ldim_description,
         players=False, settings="classes",
     )
+
     ldim.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     ldim.add_argument("--tree", action="store_true", help="also print a shattered tree of depth Ldim")
     _add_budget(ldim, "each search (Ldim, VC, RL: each has the whole budget, not a share)")
@@ -1448,7 +1443,8 @@ def _quiet_stdout() -> None:
 
 def _run(argv: Sequence[str] | None, out) -> int:
     """Parse ``argv`` and run the command, turning every failure into one line and an exit code."""
-    parser = _parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(next((w for w in words if isinstance(w, str) and not w.startswith("-")), None))
     if sys.stdout is None:  # started with standard output closed (`mistakebound ... >&-`)
         words = sys.argv[1:] if argv is None else list(argv)
         _error(next((w for w in words if isinstance(w, str) and not w.startswith("-")), ""),

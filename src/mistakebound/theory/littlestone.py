@@ -90,13 +90,16 @@ from mistakebound.theory.search import (
 )
 
 __all__ = [
+    "ENGINES",
     "LdimBounds",
+    "LdimEngine",
     "LdimPlan",
     "LdimRun",
     "LdimSearch",
     "default_memo_bytes",
     "install_workers_engine",
     "is_shattered",
+    "ldim_engine",
     "littlestone_bounds",
     "littlestone_dimension",
     "search_memory_estimate",
@@ -1167,6 +1170,71 @@ class LdimBounds(SearchResult):
     evictions: int = 0
 
 
+#: The engines a Littlestone question can be answered by (see :func:`ldim_engine`).
+ENGINES = ("compiled", "python", "parallel")
+
+
+@define
+class LdimEngine:
+    """The Littlestone search chosen for a question, ready to run: memory checked, nothing searched yet.
+
+    Attributes
+    ----------
+    name : {"compiled", "python", "parallel"}
+        The compiled search (:mod:`mistakebound.theory.ldim_kernel`), the Python search
+        (:class:`LdimSearch`, which trees and certificates are read off), or the Python
+        search with worker processes.
+    search : LdimSearch or None
+        The Python search (None for the compiled one, until it falls back to Python).
+    """
+
+    H: HypothesisClass
+    budget: Budget
+    name: str
+    workers: int | None = 1
+    search: LdimSearch | None = None
+    memo_bytes: int = 0
+
+    def run(self, V: int | None = None) -> LdimBounds:
+        """Search within the budget; the compiled search falls back to Python when it cannot start."""
+        if self.name == "compiled":
+            found = ldim_kernel.kernel_bounds(self.H, self.budget, self.memo_bytes)
+            if found is not None:
+                return LdimBounds(**found)
+            self.name, self.search = "python", LdimSearch(self.H)
+        return self.search.bounds(V, max_nodes=self.budget.max_nodes, time_limit=self.budget.time_limit,
+                                  workers=self.workers)
+
+
+def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: int | None = 1,
+                keep_search: bool = False) -> LdimEngine:
+    """The engine that answers a Littlestone question on ``H``, chosen from the budget and the request.
+
+    The compiled search when the install has it, ``workers`` is 1 and nothing will be read
+    off the search but its bounds; otherwise the Python search (``keep_search``: a tree or a
+    certificate will be), with workers when ``workers`` asks for them.  The memory the
+    search needs up front is checked here, before anything runs.
+
+    Raises
+    ------
+    InsufficientMemoryError
+        When the search's bitsets would not fit (:func:`search_memory_estimate`).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> ldim_engine(classes.thresholds(7), keep_search=True).name
+    'python'
+    >>> ldim_engine(classes.thresholds(7)).run().describe()
+    'Ldim = 3'
+    """
+    H = require_class(H)
+    budget = budget or Budget()
+    if workers == 1 and not keep_search and ldim_kernel.AVAILABLE:
+        return LdimEngine(H, budget, "compiled", memo_bytes=_kernel_memo_bytes(H))
+    return LdimEngine(H, budget, "python" if workers == 1 else "parallel", workers=workers, search=LdimSearch(H))
+
+
 def littlestone_bounds(
     H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None,
     workers: int | None = 1,
@@ -1177,7 +1245,8 @@ def littlestone_bounds(
     and returns the bounds proven so far, with ``status="interrupted"``.  ``workers``
     other than 1 has that many processes search, this one included (None: one per
     CPU), see :mod:`mistakebound.theory.parallel`; it pays only on long searches of large
-    classes (measured in ``benchmarks/parallel_speedup.py``).
+    classes (measured in ``benchmarks/parallel_speedup.py``).  The engine is chosen by
+    :func:`ldim_engine`, as for every Littlestone question.
 
     Examples
     --------
@@ -1189,12 +1258,7 @@ def littlestone_bounds(
     (False, True)
     """
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
-    H = require_class(H)
-    if workers == 1 and ldim_kernel.AVAILABLE:  # the compiled search (mistakebound.theory.ldim_kernel)
-        found = ldim_kernel.kernel_bounds(H, budget, _kernel_memo_bytes(H))
-        if found is not None:
-            return LdimBounds(**found)
-    return LdimSearch(H).bounds(max_nodes=max_nodes, time_limit=time_limit, workers=workers)
+    return ldim_engine(H, budget=budget, workers=workers).run()
 
 
 def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,

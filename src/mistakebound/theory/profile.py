@@ -1,0 +1,317 @@
+"""A class's profile: the one door for "what are this class's parameters?".
+
+:func:`class_profile` answers for the Littlestone dimension, the VC dimension and the
+randomized Littlestone dimension of a finite class, cheapest first, each with its own
+budget, each exact or proven bounds (a :class:`~mistakebound.theory.search.SearchResult`),
+and each proven bound put to use by the others:
+
+* ``VCdim <= Ldim`` (textbook, Section 21.1): the VC search stops at a shattered set of
+  ``Ldim`` instances, which settles it, and its upper bound is never above Ldim's;
+* ``Ldim / 2 <= RL <= Ldim (1 - 2^(1 - n))`` (``n`` distinct rows; see
+  :mod:`mistakebound.theory.randomized`): a partial RL interval is narrowed by them.
+
+It chooses the engine: the compiled Littlestone search
+(:mod:`mistakebound.theory.ldim_kernel`) for the value alone, the Python search
+(:class:`~mistakebound.theory.littlestone.LdimSearch`) when a shattered tree or a
+certificate will be read off it, the parallel one when ``workers`` asks for it.  What
+holds without a search is the answer when a search cannot run: a class too large for the
+memory gets ``0 <= Ldim <= log2 |H|`` (status ``"memory"``), Ctrl-C before the search gets
+what two distinct rows prove.  Without a time limit the VC search gets a default one,
+:data:`VC_SECONDS` or the Ldim search's own time if longer, so that it never runs for
+minutes after the Ldim is known; a search stopped by Ctrl-C starts no other.
+
+The command line's ``mistakebound ldim`` is a printer of this door's answers
+(:func:`profile_steps` hands each over as soon as it is known, and runs the next search
+only when asked for the next answer: the library never calls back into a front end), so
+the two can never give different answers or speeds.
+
+Examples
+--------
+>>> from mistakebound import classes
+>>> P = class_profile(classes.intervals(6), what=("ldim", "vc", "rldim"))
+>>> P.ldim.describe(), P.vc.describe(), P.rldim.describe()
+('Ldim = 4', 'VCdim = 2', 'RL = 139/64')
+>>> P.partial
+{}
+>>> Q = class_profile(classes.random(300, 20, 0.4, seed=2), what=("ldim", "vc"), max_nodes=5)
+>>> Q.ldim.exact, sorted(Q.partial)
+(False, ['ldim', 'vc'])
+>>> Q.vc.upper <= Q.ldim.upper
+True
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from attrs import evolve, field, frozen
+
+from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
+from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.theory.search import Budget, SearchResult
+
+if TYPE_CHECKING:  # the searches are imported when a profile is computed: importing this module is cheap
+    from mistakebound.theory.certificate import CertificateWriter
+    from mistakebound.theory.littlestone import LdimBounds, LdimEngine, LdimSearch
+    from mistakebound.theory.randomized import RLdimBounds, RLdimSearch
+    from mistakebound.theory.vc import VCBounds
+
+__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps"]
+
+#: The parameters a profile holds, in the order they are computed (cheapest first).
+PARAMETERS = ("ldim", "vc", "rldim")
+#: Without a time limit, the VC search stops after the longer of this many seconds and the
+#: time the Ldim search took (its proven interval is the answer then).
+VC_SECONDS = 5.0
+
+
+def _parameters(what: Any) -> tuple[str, ...]:
+    if isinstance(what, str):
+        what = (what,)
+    try:
+        chosen = tuple(what)
+    except TypeError:
+        chosen = None
+    if not chosen or any(p not in PARAMETERS for p in chosen):
+        raise InvalidArgumentError(f"what: expected parameters among {', '.join(PARAMETERS)}, got {what!r}")
+    return tuple(p for p in PARAMETERS if p in chosen or p == "ldim")  # Ldim always: the others use it
+
+
+@frozen
+class Profile:
+    """What :func:`class_profile` found: each parameter's proven bounds, and why a partial one stopped.
+
+    Attributes
+    ----------
+    H : HypothesisClass
+    n_distinct : int
+        The number of distinct hypotheses (rows).
+    ldim : LdimBounds
+    vc : VCBounds or None
+        None when not asked for, or not searched (``partial["vc"]`` says why).
+    rldim : RLdimBounds or None
+        Likewise.
+    partial : dict
+        For each parameter that is not exact, why: ``"budget"``, ``"interrupted"``,
+        ``"memory"``, ``"vc-default-limit"`` (the VC search's default time ran out) or
+        ``"not searched: ..."``, and the message of a refusal for memory.
+    search : LdimSearch or None
+        The Python search that found ``ldim``, when ``keep_search`` asked for one (a tree
+        and a certificate are read off it).
+    rl_search : RLdimSearch or None
+        The randomized search, when it ran (its certificate is read off it).
+    vc_seconds : float or None
+        The VC search's time limit (the default when none was given).
+    engine : {"compiled", "python", "parallel"} or None
+        The engine that searched the Ldim (None: refused for memory).
+    notes : tuple of str
+        One-line notes of the searches (a worker lost in a parallel search).
+    """
+
+    H: HypothesisClass
+    n_distinct: int
+    ldim: LdimBounds
+    vc: VCBounds | None = None
+    rldim: RLdimBounds | None = None
+    partial: dict = field(factory=dict)
+    search: LdimSearch | None = field(default=None, repr=False, eq=False)
+    rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
+    vc_seconds: float | None = None
+    engine: str | None = None
+    notes: tuple = ()
+
+    def tree(self, *, max_nodes: int | None = None, time_limit: float | None = None):
+        """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim).
+
+        Raises :class:`~mistakebound.theory.search.SearchIncomplete` when reading it runs out
+        of memory or budget, with the Ldim still exact.
+        """
+        if self.search is None or not self.ldim.exact:
+            raise InvalidArgumentError("tree: expected a profile searched with keep_search=True and an exact Ldim")
+        return self.search.tree(max_nodes=max_nodes, time_limit=time_limit)
+
+    def certificate(self, *, max_nodes: int | None = None, time_limit: float | None = None) -> CertificateWriter:
+        """A certificate of what this profile proved, read off its searches (``keep_search=True``).
+
+        Its ``"ldim"`` section certifies the Ldim's proven bounds; a ``"vc"`` section follows
+        when the VC dimension was searched (its certificate search gets ``max_nodes`` and
+        ``time_limit``), an ``"rldim"`` one when the randomized Ldim was.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For a profile searched without ``keep_search``.
+        OutOfBudget
+            When the budget runs out while the shattered tree is read off the search.
+        """
+        from mistakebound.theory.certificate import CertificateWriter
+        from mistakebound.theory.ldim_certificate import ldim_section
+
+        if self.search is None:
+            raise InvalidArgumentError("certificate: expected a profile searched with keep_search=True")
+        writer = CertificateWriter(self.H)
+        ldim_section(self.search, writer, lower=self.ldim.lower, upper=self.ldim.upper,
+                     budget=Budget(max_nodes=max_nodes, time_limit=time_limit))
+        if self.vc is not None:
+            from mistakebound.theory.vc_certificate import vc_section
+
+            vc_section(self.H, writer, max_nodes=max_nodes, time_limit=time_limit)
+        if self.rl_search is not None:
+            from mistakebound.theory.randomized_certificate import rldim_section
+
+            rldim_section(self.rl_search, writer)
+        return writer
+
+
+def _n_distinct(H: HypothesisClass) -> int:
+    """The number of distinct rows of ``H`` (grouped once per class: the Python search reuses the grouping)."""
+    return int(H.distinct_rows()[0].shape[0])
+
+
+def _ldim(engine: LdimEngine | None, refused: str | None, rows: int, n: int, note: Callable[[str], None]
+          ) -> tuple[LdimBounds, str | None]:
+    """The Ldim's bounds from ``engine`` (None: refused for memory), and why they are partial (None: exact).
+
+    ``rows`` hypotheses, ``n`` of them distinct."""
+    from mistakebound.theory.littlestone import LdimBounds
+    if engine is None:  # refused before it allocates: what holds without a search, Ldim <= log2 |H|
+        return LdimBounds(lower=0, upper=rows.bit_length() - 1, status="memory"), f"memory: {refused}"
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # a worker lost: one note, not a warning's two lines
+            warnings.simplefilter("always", RuntimeWarning)
+            bounds = engine.run()
+        for w in caught:
+            if issubclass(w.category, RuntimeWarning) and str(w.message).startswith("workers:"):
+                note(f"note: {w.message}")
+            else:  # pragma: no cover - someone else's warning, shown as usual
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    except KeyboardInterrupt:  # Ctrl-C before the search proper began: what holds without it
+        return LdimBounds(lower=min(n - 1, 1), upper=n.bit_length() - 1, status="interrupted"), "interrupted"
+    return bounds, None if bounds.exact else bounds.status
+
+
+def _vc(H: HypothesisClass, ldim: LdimBounds, budget: Budget, limit: float) -> tuple[VCBounds, str | None]:
+    from mistakebound.theory.vc import VCBounds, vc_bounds
+
+    top, low = ldim.upper, min(ldim.lower, 1)  # VCdim <= Ldim; Ldim >= 1 means two rows split by an instance
+    try:
+        vc = vc_bounds(H, max_nodes=budget.max_nodes, time_limit=limit, ldim=ldim)
+    except InsufficientMemoryError as exc:  # VCdim <= Ldim still holds
+        return VCBounds(lower=low, upper=top, status="memory"), f"memory: {exc}"
+    if not vc.exact and vc.lower == top:  # a shattered set of Ldim instances settles it
+        vc = evolve(vc, upper=vc.lower, status="exact")
+    if vc.exact:
+        return vc, None
+    if vc.status == "budget" and budget.time_limit is None and vc.seconds >= limit:
+        return vc, "vc-default-limit"
+    return vc, vc.status
+
+
+def _rldim(H: HypothesisClass, ldim: LdimBounds, n: int, budget: Budget
+           ) -> tuple[RLdimBounds | None, RLdimSearch | None, str | None]:
+    from mistakebound.theory.randomized import RLdimSearch
+
+    try:
+        search = RLdimSearch(H, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+    except InsufficientMemoryError as exc:
+        return None, None, f"memory: {exc}"
+    found = search.bounds()
+    if found.exact:
+        return found, search, None
+    # L / 2 <= RL <= L (1 - 2^(1 - n)): what the Ldim search proved narrows what this one did
+    lower = max(found.lower, Fraction(ldim.lower, 2))
+    upper = min(found.upper, ldim.upper * (1 - Fraction(1, 2 ** (n - 1))))
+    if lower == upper:
+        return evolve(found, lower=lower, upper=upper, status="exact"), search, None
+    return evolve(found, lower=lower, upper=upper), search, found.status
+
+
+def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
+                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False
+                  ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+    """:func:`class_profile` one parameter at a time: yields ``(parameter, result, profile so far)``.
+
+    First ``("class", None, profile)`` before any search (``n_distinct`` known, ``ldim`` the
+    bounds that hold without a search, ``partial["ldim"]`` set if the Ldim search is refused
+    for memory), then ``"ldim"`` and each parameter of ``what`` as soon as it is known
+    (``result`` None when it was not searched).  A front end shows each while the next
+    search has not started yet: the searches run when the next step is asked for.
+    """
+    from mistakebound.theory.littlestone import LdimBounds, ldim_engine
+
+    H = require_class(H)
+    chosen = _parameters(what)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
+    n = _n_distinct(H)
+    try:
+        engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
+    except InsufficientMemoryError as exc:
+        engine, refused = None, str(exc)
+    lo, hi = min(n - 1, 1), n.bit_length() - 1  # two distinct rows force a mistake; Ldim <= log2 n
+    before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=lo, upper=hi, status="exact" if lo == hi else "budget"),
+                     partial={} if refused is None else {"ldim": f"memory: {refused}"})
+    yield "class", None, before
+    notes: list[str] = []
+    bounds, why = _ldim(engine, refused, H.n_hypotheses, n, notes.append)
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, partial={} if why is None else {"ldim": why},
+                      search=None if engine is None or not keep_search else engine.search,
+                      engine=None if engine is None else engine.name, notes=tuple(notes))
+    yield "ldim", bounds, profile
+    stopped = bounds.status == "interrupted"
+    if "vc" in chosen:
+        limit = time_limit if time_limit is not None else max(VC_SECONDS, bounds.seconds)
+        if stopped:
+            vc, why = None, "not searched: interrupted"
+        else:
+            vc, why = _vc(H, bounds, budget, limit)
+            stopped = vc.status == "interrupted"
+        profile = evolve(profile, vc=vc, vc_seconds=limit,
+                         partial={**profile.partial, **({} if why is None else {"vc": why})})
+        yield "vc", vc, profile
+    if "rldim" in chosen:
+        if stopped:
+            rl, rl_search, why = None, None, "not searched: interrupted"
+        else:
+            rl, rl_search, why = _rldim(H, bounds, n, budget)
+        profile = evolve(profile, rldim=rl, rl_search=rl_search,
+                         partial={**profile.partial, **({} if why is None else {"rldim": why})})
+        yield "rldim", rl, profile
+
+
+def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
+                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False) -> Profile:
+    """The parameters ``what`` of ``H``, each exact or proven bounds, cheapest first (Ldim always).
+
+    Parameters
+    ----------
+    H : HypothesisClass
+    what : sequence of {"ldim", "vc", "rldim"}
+        The parameters wanted; the Ldim is always computed (the others use its bounds).
+    max_nodes, time_limit : optional
+        Each search's own budget (each gets the whole of it); without ``time_limit`` the VC
+        search stops after :data:`VC_SECONDS` or the Ldim search's time, if longer.
+    workers : int or None
+        Processes for the Littlestone search (1: this one, with the compiled search when
+        the install has it; None: one per CPU).
+    keep_search : bool
+        Keep the Python Littlestone search in the profile (``Profile.search``), for a
+        shattered tree or a certificate to be read off it; the value is then found by it.
+
+    Returns
+    -------
+    Profile
+        :func:`profile_steps` gives the same answers one at a time, as each is known.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad ``H``, ``what``, budget or ``workers``.
+    """
+    profile = None
+    for _, _, profile in profile_steps(H, what=what, max_nodes=max_nodes, time_limit=time_limit, workers=workers,
+                                       keep_search=keep_search):
+        pass
+    return profile

@@ -1,0 +1,157 @@
+"""The profile door (``theory/profile.py``): each parameter exact or proven, the engines it chooses,
+and the command line as a printer of its answers (it must reach the compiled search)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.baseline import textbook_ldim, textbook_vcdim
+from mistakebound import HypothesisClass, classes
+from mistakebound.foundations import memory
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.interfaces import cli
+from mistakebound.theory import ldim_kernel, profile
+from mistakebound.theory.littlestone import LdimEngine, ldim_engine
+from mistakebound.theory.profile import class_profile, profile_steps
+from tests.strategies import class_matrices
+from tests.test_randomized import oracle_rl
+
+
+@settings(max_examples=60)
+@given(M=class_matrices(max_rows=9, max_cols=5))
+def test_an_unbudgeted_profile_is_the_oracles_values(M):
+    H = HypothesisClass.from_matrix(M)
+    P = class_profile(H, what=("ldim", "vc", "rldim"))
+    assert P.partial == {}
+    assert (P.ldim.value, P.vc.value, P.rldim.value) == (textbook_ldim(M), textbook_vcdim(M), oracle_rl(H))
+    assert P.n_distinct == len({tuple(r) for r in M.tolist()})
+
+
+@settings(max_examples=60)
+@given(M=class_matrices(max_rows=12, max_cols=6), nodes=st.integers(1, 4))
+def test_a_budgeted_profile_holds_the_truth_and_says_why_each_part_is_partial(M, nodes):
+    H = HypothesisClass.from_matrix(M)
+    P = class_profile(H, what=("ldim", "vc", "rldim"), max_nodes=nodes)
+    L, d, rl = textbook_ldim(M), textbook_vcdim(M), oracle_rl(H)
+    assert P.ldim.lower <= L <= P.ldim.upper
+    assert P.vc.lower <= d <= P.vc.upper <= P.ldim.upper  # VCdim <= Ldim, used
+    assert P.rldim.lower <= rl <= P.rldim.upper
+    assert Fraction(P.ldim.lower, 2) <= P.rldim.lower  # Ldim / 2 <= RL, used
+    for name in ("ldim", "vc", "rldim"):
+        result = getattr(P, name)
+        assert (name in P.partial) == (not result.exact)
+
+
+def test_answers_come_in_order_and_each_search_runs_only_when_its_answer_is_asked_for(monkeypatch):
+    from mistakebound.theory import vc
+
+    searched = []
+    original = vc.vc_bounds
+    monkeypatch.setattr(vc, "vc_bounds", lambda *a, **k: searched.append("vc") or original(*a, **k))
+    steps = profile_steps(classes.intervals(5), what=("rldim", "vc"))
+    seen = []
+    for name, result, P in steps:
+        seen.append((name, None if result is None else result.exact, list(searched)))
+    assert seen == [("class", None, []), ("ldim", True, []), ("vc", True, ["vc"]), ("rldim", True, ["vc"])]
+    assert P.ldim.value == textbook_ldim(classes.intervals(5).matrix)
+    assert P == class_profile(classes.intervals(5), what=("rldim", "vc"))
+
+
+def test_the_door_chooses_the_engine_from_the_request():
+    H = classes.thresholds(15)
+    assert ldim_engine(H).name == ("compiled" if ldim_kernel.AVAILABLE else "python")
+    assert ldim_engine(H, keep_search=True).name == "python"  # a tree or a certificate is read off it
+    assert ldim_engine(H, workers=2).name == "parallel"
+    kept = class_profile(H, keep_search=True)
+    assert kept.search is not None and kept.tree().graph["depth"] == 4
+    assert class_profile(H).search is None
+    with pytest.raises(InvalidArgumentError, match="keep_search=True"):
+        class_profile(H).tree()
+
+
+def test_a_class_too_large_for_the_memory_gets_what_holds_without_a_search(monkeypatch):
+    H = classes.random(3000, 24, 0.3, seed=1)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
+    P = class_profile(H, what=("ldim", "vc"))
+    assert P.ldim.describe() == f"0 <= Ldim <= {H.n_hypotheses.bit_length() - 1} (partial: memory)"
+    assert P.partial["ldim"].startswith("memory: H: a Littlestone search of 3000 hypotheses x 24 instances needs")
+    assert P.engine is None and P.vc.upper <= P.ldim.upper
+
+
+def test_without_a_time_limit_the_vc_search_gets_the_library_s_default(monkeypatch):
+    from mistakebound.theory import vc
+
+    limits = []
+
+    def vc_bounds(H, **kwargs):
+        limits.append(kwargs["time_limit"])
+        return vc.VCBounds(lower=1, upper=1, status="exact")
+
+    monkeypatch.setattr(vc, "vc_bounds", vc_bounds)
+    class_profile(classes.thresholds(7))
+    class_profile(classes.thresholds(7), time_limit=42.0)
+    assert limits == [profile.VC_SECONDS, 42.0]
+
+
+@pytest.mark.parametrize("what", [(), ("ldim", "shatter"), 7])
+def test_bad_parameters_are_refused_by_name(what):
+    with pytest.raises(InvalidArgumentError, match="^what: expected parameters among ldim, vc, rldim"):
+        class_profile(classes.thresholds(3), what=what)
+
+
+# ------------------------------------------------------------------ the command line asks the same door
+@pytest.mark.skipif(not ldim_kernel.AVAILABLE, reason="this install has no compiled search (see --version)")
+def test_the_command_line_reaches_the_compiled_search(monkeypatch):
+    """``mistakebound ldim CLASS`` answers through the library's door, which takes the compiled search; a
+    tree or a certificate takes the Python one, whose search it is read off."""
+    runs = []
+    original = LdimEngine.run
+
+    def run(self, *args, **kwargs):
+        runs.append(self.name)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(LdimEngine, "run", run)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert cli.main(["ldim", "random:2000,20,0.3,0", "--what", "ldim"]) == 0
+        assert cli.main(["ldim", "intervals:12", "--what", "ldim,vc,rldim"]) == 0
+        assert cli.main(["ldim", "thresholds:7", "--tree"]) == 0
+    assert runs == ["compiled", "compiled", "python"]
+    assert "Ldim = 3" in out.getvalue()
+
+
+def test_the_command_line_prints_what_the_door_answers(capsys):
+    P = class_profile(classes.intervals(9), what=("ldim", "vc", "rldim"))
+    assert cli.main(["ldim", "intervals:9", "--what", "ldim,vc,rldim"]) == 0
+    out = capsys.readouterr().out
+    assert f"Ldim = {P.ldim.value}\n" in out and f"VCdim = {P.vc.value}\n" in out and f"RL = {P.rldim.value} " in out
+
+
+def test_the_front_doors_benchmark_runs_in_smoke_mode(capsys):
+    from benchmarks import front_doors
+
+    assert front_doors.main(["--smoke"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[2:]] == front_doors.SMOKE
+    assert all(float(line.split()[-1]) > 0 for line in lines[2:])
+
+
+def test_a_kept_profile_certifies_what_it_proved_and_the_checker_agrees():
+    from mistakebound.certificates.verify import check
+    from mistakebound.theory.certificate import class_section
+
+    H = classes.intervals(7)
+    P = class_profile(H, what=("ldim", "vc", "rldim"), keep_search=True)
+    proven = check(P.certificate().document(), class_section(H))
+    assert proven == {"ldim": (P.ldim.value,) * 2, "vc": (P.vc.value,) * 2, "rldim": (P.rldim.value,) * 2}
+    partial = class_profile(classes.random(300, 20, 0.4, seed=2), what="ldim", max_nodes=5, keep_search=True)
+    (bounds,) = check(partial.certificate().document()).values()
+    assert bounds == (partial.ldim.lower, partial.ldim.upper)
+    with pytest.raises(InvalidArgumentError, match="keep_search=True"):
+        class_profile(H).certificate()

@@ -1,0 +1,36 @@
+"""The commands ask the library's doors and print: what ``tests/walks.py`` measures, held as a test.
+
+A walk records the calls a command makes into the package (see :mod:`tests.walks`).  The
+command line must never be called back by a lower layer while it answers, and the
+questions it asks are doors (a profile, a certificate, a check), not the pieces of a
+search it would put together itself.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.walks import WALKS, walk
+
+#: What a front end must not ask for itself: the searches' parts, which the doors put together.
+SEARCH_PARTS = ("theory.littlestone.", "theory.vc.", "theory.randomized.", "theory.ldim_certificate.",
+                "theory.vc_certificate.", "theory.randomized_certificate.", "theory.search.Budget")
+
+
+@pytest.mark.parametrize("name", ["ldim", "ldim --certificate", "verify"])
+def test_a_command_asks_the_doors_and_is_never_called_back(name):
+    run = WALKS[name]()
+    run()  # imports done, the walk counts calls only
+    found = walk(run)
+    assert found["returns"] == []
+    assert not [a for a in found["asks"] if any(part in a for part in SEARCH_PARTS)], found["asks"]
+    assert "mistakebound.interfaces.cli" in found["modules"]
+
+
+def test_a_walk_sees_a_front_end_called_back():
+    """The measure can fail: a library function calling a front end's function is counted."""
+    from mistakebound.interfaces import arguments
+    from mistakebound.theory import search
+
+    found = walk(lambda: search.run_within(lambda: arguments.shortened("x")))
+    assert found["returns"] == ["mistakebound.theory.search.run_within -> mistakebound.interfaces.arguments.shortened"]
