@@ -47,6 +47,7 @@ __all__ = [
     "as_probability",
     "as_prediction",
     "expected_prediction",
+    "label_words",
     "mistake_cost",
     "label_splits",
     "restrict",
@@ -157,15 +158,27 @@ def as_prediction(value: Any, randomized: bool) -> int | float | None:
     return as_probability(value) if randomized else as_label(value)
 
 
-def expected_prediction(randomized: bool) -> str:
+def label_words(labels: tuple = LABELS) -> str:
+    """The labels of a game in a message: ``0 or 1``; ``0, 1 or 2``.
+
+    Examples
+    --------
+    >>> label_words(), label_words((0, 1, 2))
+    ('0 or 1', '0, 1 or 2')
+    """
+    shown = [repr(y) for y in labels]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def expected_prediction(randomized: bool, labels: tuple = LABELS) -> str:
     """What a prediction must be, in words, for the message refusing an illegal one.
 
     Examples
     --------
-    >>> expected_prediction(False), expected_prediction(True)
-    ('a label 0 or 1', 'a probability in [0, 1]')
+    >>> expected_prediction(False), expected_prediction(True), expected_prediction(False, (0, 1, 2))
+    ('a label 0 or 1', 'a probability in [0, 1]', 'a label 0, 1 or 2')
     """
-    return "a probability in [0, 1]" if randomized else "a label 0 or 1"
+    return "a probability in [0, 1]" if randomized else f"a label {label_words(labels)}"
 
 
 def mistake_cost(p: int | float, y: int) -> int | float:
