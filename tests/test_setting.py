@@ -265,3 +265,11 @@ def test_the_labels_of_a_game_are_the_settings():
         play(_Constant(2.0), _Labels([3]), S, rounds=1, seed=0, realizable=False)
     with pytest.raises(IllegalPredictionError):
         play(_Constant(2.0), _Labels([1]), _Parity(2), rounds=1, seed=0, realizable=False)  # 2 is no label of parity
+
+
+def test_the_default_label_reader_keeps_to_the_settings_labels():
+    class _Zeros(_Parity):
+        labels = (0,)
+
+    S = _Zeros(2)
+    assert (S.read_label(0.0), S.read_label(False), S.read_label(True), S.read_label(1)) == (0, 0, None, None)
