@@ -42,7 +42,7 @@ from mistakebound.foundations.errors import GameError, InvalidArgumentError, Mis
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.game.players import Learner
 from mistakebound.game.spaces import LinearSpace
-from mistakebound.verification.claims import Bound, forced_bound, judge, judge_game, measured, stated_bound
+from mistakebound.verification.claims import Bound, forced_bound, judge, judge_transcript, measured, stated_bound
 from mistakebound.verification.recorder import GameRecorder
 from mistakebound.verification.strategies import separable_streams
 from mistakebound.adversaries import MinimaxAdversary
@@ -776,7 +776,7 @@ def test_the_recorder_records_the_claim_and_verdict_of_stated_bound_and_judge(in
         T = play(learner, adversary, H, rounds=rounds, seed=3, realizable=realizable)
     (record,) = recorder.records
     claim = stated_bound(learner, H, rounds=rounds, realizable=realizable, transcript=T)
-    verdict = judge_game(T, claim, forced)
+    verdict = judge_transcript(T, claim, forced)
     assert (record.bound, record.measure, record.mistakes) == (claim.value, claim.measure, measured(T, claim.measure))
     assert (record.verdict, record.ratio, record.message) == (verdict.status, verdict.ratio, verdict.message)
     assert record.violation == verdict.broken

@@ -26,7 +26,7 @@ from mistakebound.interfaces.cli import main
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.game.players import Learner
-from mistakebound.verification.claims import Bound, forced_bound, judge_game, stated_bound
+from mistakebound.verification.claims import Bound, forced_bound, judge_transcript, stated_bound
 from mistakebound.verification.selfcheck import CheckReport, CheckRow, default_classes, default_rounds, run_check
 
 #: The learners and adversaries of finite classes with closed-form claims (what the tests below pin down).
@@ -191,7 +191,7 @@ def test_every_row_is_judge_on_that_game(default_report):
         forced = forced_bound(adversary, H, learner=learner, rounds=n)
         T = play(learner, adversary, H, rounds=n, seed=0)
         claim = stated_bound(learner, H, rounds=n, transcript=T)
-        verdict = judge_game(T, claim, forced)
+        verdict = judge_transcript(T, claim, forced)
         assert (row.bound, row.forced, row.measure) == (claim.value, forced.value, claim.measure), row
         assert (row.verdict, row.message) == (verdict.status, verdict.message), row
         assert row.mistakes == (T.mistakes if claim.measure == "mistakes" else T.expected_mistakes), row

@@ -13,7 +13,7 @@ from mistakebound import HypothesisClass, play, worst_case_mistakes
 from mistakebound.interfaces.cli import main
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.registry import build, load_setting
-from mistakebound.verification.claims import TOLERANCE, forced_bound, judge, judge_game, measured, stated_bound
+from mistakebound.verification.claims import TOLERANCE, forced_bound, judge, judge_transcript, measured, stated_bound
 from mistakebound.interfaces.sweep import DaskDependencyError, SweepConfig, format_summary, read_records, sweep
 from mistakebound.interfaces.sweep.executors import execute
 from tests.test_sweep_players import PREFIX
@@ -46,7 +46,7 @@ def _replayed(r):
     forced = forced_bound(adversary, H, learner=learner, rounds=r["horizon"], realizable=r["realizable"])
     T = play(learner, adversary, H, rounds=r["horizon"], seed=r["seed"], realizable=r["realizable"])
     claim = stated_bound(learner, H, rounds=r["horizon"], realizable=r["realizable"], transcript=T)
-    return T, claim, forced, judge_game(T, claim, forced)
+    return T, claim, forced, judge_transcript(T, claim, forced)
 
 
 def _assert_record_is_judge(r, T, claim, forced, verdict):

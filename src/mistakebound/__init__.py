@@ -10,7 +10,8 @@ The package is built in layers, each importing only those before it:
   :func:`shattered_tree`, :func:`vc_dimension`, :func:`randomized_littlestone_dimension`,
   :func:`worst_case_mistakes`) over one budget and result shape;
 * :mod:`mistakebound.verification`: claims and verdicts (:func:`stated_bound`,
-  :func:`judge`), the check command's suites, and the users' checks and strategies;
+  :func:`judge`), one judged game (:func:`judged_game`), the check command's suites, and
+  the users' checks and strategies;
 * :mod:`mistakebound.interfaces`: the command line, sweeps, figures.
 
 The two zoos of players, :mod:`mistakebound.learners` and :mod:`mistakebound.adversaries`,
@@ -50,8 +51,11 @@ __all__ = [
     "SearchInterrupted",
     "SearchResult",
     "Verdict",
+    "JudgedGame",
     "forced_bound",
     "judge",
+    "judge_transcript",
+    "judged_game",
     "measured",
     "observing",
     "registry",
@@ -100,7 +104,9 @@ __version__ = "0.1.0"
 #: the commands that need none of them, ``verify`` above all, never load them.
 _SEARCHES = {
     "mistakebound.theory.search": ("Budget", "SearchIncomplete", "SearchInterrupted", "SearchResult"),
-    "mistakebound.verification.claims": ("Bound", "Verdict", "forced_bound", "judge", "measured", "stated_bound"),
+    "mistakebound.verification.claims": ("Bound", "Verdict", "forced_bound", "judge", "judge_transcript", "measured",
+                                         "stated_bound"),
+    "mistakebound.verification.judged": ("JudgedGame", "judged_game"),
     "mistakebound.verification": ("bounds",),
     "mistakebound.theory.littlestone": ("LdimSearch", "is_shattered", "littlestone_bounds", "littlestone_dimension",
                                         "shattered_tree"),

@@ -41,7 +41,18 @@ __all__ = [
 
 
 class MistakeboundError(Exception):
-    """Base class of every error the framework raises on purpose."""
+    """Base class of every error the framework raises on purpose.
+
+    Attributes
+    ----------
+    transcript : Transcript or None
+        What was played before the error, when it came in or after a game: the rounds
+        before a fault (:class:`GameError`), or the whole game when its claims could not
+        be read after it (:func:`~mistakebound.verification.judged.judged_game`).
+        None otherwise.
+    """
+
+    transcript: Any = None
 
 
 class InvalidArgumentError(MistakeboundError, ValueError):

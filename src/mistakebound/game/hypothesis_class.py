@@ -38,6 +38,7 @@ from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, fu
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.text import printable
+from mistakebound.game.setting import Setting
 
 __all__ = [
     "BYTES_PER_COLUMN",
@@ -340,7 +341,7 @@ def _validate_domain(domain: Any, n_columns: int | None = None) -> tuple:
 
 
 @frozen(eq=False, repr=False)
-class HypothesisClass:
+class HypothesisClass(Setting):
     """An immutable finite hypothesis class over a finite domain.
 
     Build one with :meth:`from_matrix` or :meth:`from_functions`, or take one from
@@ -556,6 +557,25 @@ class HypothesisClass:
         'class(1x2)'
         """
         return printable(self.name) if self.name else f"class({self.n_hypotheses}x{self.n_instances})"
+
+    # ------------------------------------------------------- the Setting protocol
+    finite = True  # the referee tracks the version space exactly
+    hindsight = True  # the best hypothesis over any rounds: the fewest mistakes of a row
+
+    def referee(self, realizable: bool, *, totals: bool = False) -> Any:
+        """A fresh referee for one game on this class: a :class:`~mistakebound.game.version_space.TableReferee`
+        (the :class:`~mistakebound.game.setting.Setting` protocol).
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[0, 1], [1, 1]], domain=["a", "b"])
+        >>> r = H.referee(realizable=True)
+        >>> r.instance("a"), r.round_error(1, "b", 0)
+        (('a', 'a'), "label 0 for instance 'b' is given by no hypothesis consistent with the history")
+        """
+        from mistakebound.game.version_space import TableReferee
+
+        return TableReferee(self, realizable, totals=totals)
 
     @functools.cached_property
     def _index(self) -> types.MappingProxyType:

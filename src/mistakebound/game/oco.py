@@ -58,6 +58,7 @@ from mistakebound.foundations.errors import (
 )
 from mistakebound.foundations.validation import check_int, check_real, integer_converter
 from mistakebound.game.players import describe, rebuild
+from mistakebound.game.setting import Setting
 
 __all__ = [
     "LinearLoss",
@@ -373,7 +374,7 @@ class OCOTranscript:
 
 # ---------------------------------------------------------------------- the setting
 @frozen
-class OCOSetting:
+class OCOSetting(Setting):
     """Where an online convex optimisation game is played: R^d, or its ball of radius ``radius``.
 
     What :func:`play_oco` takes as ``d`` and ``radius``, as one value: the setting the
@@ -390,6 +391,11 @@ class OCOSetting:
 
     d: int = field(converter=integer_converter("d", 1))
     radius: float | None = field(default=None, converter=lambda v: _optional_radius(v))
+
+    # the Setting protocol: points and losses, no labels; the regret is against the best fixed point
+    labelled = False
+    labels = ()
+    hindsight = True
 
     def describe(self) -> str:
         """``oco(d=2, radius=1)``."""

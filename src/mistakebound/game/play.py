@@ -34,8 +34,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import math
-import numbers
 import os
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
@@ -44,6 +42,7 @@ from typing import Any, NoReturn
 import numpy as np
 from attrs import field, frozen
 
+from mistakebound.foundations.exact_sums import SHIFT, exact_column_sums
 from mistakebound.foundations.errors import (
     GameError,
     GameInterrupted,
@@ -60,8 +59,10 @@ from mistakebound.foundations.validation import brief, check_choice, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.players import describe, is_randomized
-from mistakebound.game import spaces as _spaces
-from mistakebound.game.spaces import Referee, Space
+from mistakebound.game.rules import as_probability, expected_prediction, is_fatal
+from mistakebound.game.rules import label_words as _label_words
+from mistakebound.game.setting import Referee, Setting
+from mistakebound.game.spaces import Space
 from mistakebound.game.transcript import History, Round, RoundLog, Transcript, round_record
 from mistakebound.game.version_space import VersionSpace
 
@@ -309,52 +310,11 @@ def _check_seed(seed: Any) -> int:
     return int(np.random.SeedSequence().entropy) if seed is None else seed
 
 
-def _fatal(exc: BaseException) -> bool:
-    """Whether ``exc`` stops the game as such rather than being a player's error: Ctrl-C, a closed generator, no memory."""
-    return isinstance(exc, (KeyboardInterrupt, GeneratorExit, MemoryError))
-
-
-#: What converting a move may raise that is not the move's fault: the caller's stack ran out (the
-#: exact searches, deep in their recursion, turn it into a partial result).
-_EXHAUSTED = (RecursionError,)
-
-
-def _as_label(value: Any) -> int | None:
-    """``value`` as 0 or 1, or None when it is not a label (or comparing it raises)."""
-    try:
-        if isinstance(value, (bool, np.bool_)):
-            return 1 if value else 0
-        if isinstance(value, numbers.Real) and not (isinstance(value, float) and math.isnan(value)):
-            if value == 0:
-                return 0
-            if value == 1:
-                return 1
-    except BaseException as exc:  # noqa: BLE001 - a number whose __eq__ or __bool__ raises is no label
-        if _fatal(exc) or isinstance(exc, _EXHAUSTED):
-            raise
-    return None
-
-
-def _as_probability(value: Any) -> float | None:
-    """``value`` as a float in [0, 1], or None when it is not a probability (or converting it raises)."""
-    try:
-        if isinstance(value, (bool, np.bool_)):
-            return 1.0 if value else 0.0
-        if isinstance(value, numbers.Real):
-            p = float(value)  # 10**400 overflows; a Real's __float__ may raise anything
-            if type(p) is float and 0.0 <= p <= 1.0:  # False for NaN
-                return p
-    except BaseException as exc:  # noqa: BLE001 - a number whose __float__ raises is no probability
-        if _fatal(exc) or isinstance(exc, _EXHAUSTED):
-            raise
-    return None
-
-
 def _move(convert: Any, value: Any) -> Any:
     """``convert(value)`` in a game, where a move whose own methods exhaust the stack is no move either."""
     try:
         return convert(value)
-    except _EXHAUSTED:
+    except RecursionError:
         return None
 
 
@@ -363,7 +323,7 @@ def _safe_repr(value: Any) -> str:
     try:
         return repr(value)
     except BaseException as exc:  # noqa: BLE001 - a broken __repr__ must not hide the real error
-        if _fatal(exc):
+        if is_fatal(exc):
             raise
         return f"<{type(value).__name__} object>"
 
@@ -373,7 +333,7 @@ def _describe(player: Any) -> str:
     try:
         return describe(player)
     except BaseException as exc:  # noqa: BLE001
-        if _fatal(exc):
+        if is_fatal(exc):
             raise
         return type(player).__name__
 
@@ -506,7 +466,7 @@ def play(
     10000
     """
     check_choice("keep", keep, KEEP)
-    if isinstance(H, OCOSetting):
+    if isinstance(H, Setting) and not H.labelled:  # points and losses: online convex optimisation
         if keep != "rounds" or out is not None:
             raise InvalidArgumentError("keep: an online convex optimisation game keeps its rounds; "
                                        "leave keep='rounds' and out=None")
@@ -564,78 +524,22 @@ class _RoundWriter:
         self.written += len(lines)
 
 
-#: Every finite double is an integer multiple of 2**-_SHIFT (the smallest subnormal is 2**-1074 and
-#: frexp's mantissa has 53 bits), so exact sums are kept as integers scaled by 2**_SHIFT.
-_SHIFT = 1126
-_SPAN = 2100  # the scaled exponents of doubles lie in [0, 2098)
-_LOW = (1 << 26) - 1
-
-
-def _exact_column_sums(A: np.ndarray) -> list[int]:
-    """Per column, the exact sum of the finite non-negative entries of ``A`` (n x d), times ``2**_SHIFT``.
-
-    Each entry is ``m 2**(e - 53)`` with an integer ``m < 2**53``; the mantissas are
-    summed per column and exponent (in two halves of 26 and 27 bits, whose sums over a
-    block of at most 2**16 rows stay far below 2**53, exact in floating point) and
-    the sums shifted into one integer per column.
-    """
-    n, d = A.shape
-    out = [0] * d
-    step = 1 << 16
-    for start in range(0, n, step):
-        block = np.ascontiguousarray(A[start:start + step], dtype=np.float64)
-        if not block.size:
-            continue
-        mantissa, exponent = np.frexp(block)
-        m = (mantissa * 9007199254740992.0).astype(np.int64)  # * 2**53: exact
-        key = (exponent.astype(np.int64) + (_SHIFT - 53)) + _SPAN * np.arange(d, dtype=np.int64)[None, :]
-        key = key.ravel()
-        if d * _SPAN <= 1 << 22:
-            hi = np.bincount(key, weights=(m >> 26).ravel(), minlength=d * _SPAN)
-            lo = np.bincount(key, weights=(m & _LOW).ravel(), minlength=d * _SPAN)
-            keys = np.flatnonzero((hi != 0) | (lo != 0))
-            hi, lo = hi[keys], lo[keys]
-        else:
-            keys, inverse = np.unique(key, return_inverse=True)
-            hi = np.bincount(inverse, weights=(m >> 26).ravel(), minlength=len(keys))
-            lo = np.bincount(inverse, weights=(m & _LOW).ravel(), minlength=len(keys))
-        for k, h, low in zip(keys.tolist(), hi.tolist(), lo.tolist()):
-            column, scale = divmod(k, _SPAN)
-            out[column] += ((int(h) << 26) + int(low)) << scale
-    return out
-
-
 class _Totals:
     """What a game played with ``keep="totals"`` keeps: its totals, exact, folded in blocks of rounds.
 
-    The fields the referee's ``finish`` computes from every round are folded the same
-    way (equal results: the same per-round values, combined exactly): the version space
-    and the best hypothesis's mistakes of a finite class (from the referee's counts per
-    instance and label), the radius, margin and comparator of halfspaces, the target's
-    mistakes on k-disjunctions, the best expert's loss.  A referee of another space
-    contributes nothing (its transcript has no regret).
+    The mistakes and the expected mistakes (summed exactly) are the game's own; the
+    fields the referee's ``finish`` computes from every round (a finite class's version
+    space and best hypothesis, the radius, margin and comparator of halfspaces, the
+    target's mistakes, the best expert's loss) are folded by the referee itself
+    (:meth:`~mistakebound.game.setting.Referee.fold`), with equal results.
     """
 
-    def __init__(self, H: Any, referee: Referee, writer: _RoundWriter | None):
-        self.H, self.referee, self.writer = H, referee, writer
+    def __init__(self, referee: Referee, writer: _RoundWriter | None):
+        self.referee, self.writer = referee, writer
         self.n = 0
         self.mistakes = 0
-        self.whole = 0  # expected mistakes = whole + scaled / 2**_SHIFT
+        self.whole = 0  # expected mistakes = whole + scaled / 2**SHIFT
         self.scaled = 0
-        self.max_norm = 0.0
-        self.min_margin: float | None = None
-        self.wrong = 0
-        self.expert_losses: list[int] | None = None
-        if isinstance(referee, _TableReferee):
-            self.kind = "table"
-        elif isinstance(referee, _spaces._LinearReferee):
-            self.kind = "linear"
-        elif isinstance(referee, _spaces._DisjunctionReferee):
-            self.kind = "disjunction"
-        elif isinstance(referee, _spaces._ExpertReferee):
-            self.kind = "experts"
-        else:
-            self.kind = "other"
 
     def add(self, first_t: int, xs: Sequence, ps: Sequence, predictions: Sequence, ys: Sequence, *,
             written: bool = False) -> None:
@@ -653,29 +557,9 @@ class _Totals:
         self.whole += int(np.count_nonzero(sure & (P != Y)))
         if not sure.all():
             zeros, ones = ~sure & (Y == 0), ~sure & (Y == 1)
-            self.scaled += _exact_column_sums(P[zeros][:, None])[0]
-            self.scaled += (int(np.count_nonzero(ones)) << _SHIFT) - _exact_column_sums(P[ones][:, None])[0]
-        kind = self.kind
-        if kind == "linear":
-            X = np.array(list(xs), dtype=float).reshape(n, self.H.d)
-            if self.H.R is None:
-                self.max_norm = max(self.max_norm, float(np.linalg.norm(X, axis=1).max()))
-            u = self.referee.certificate
-            if u is not None and self.H.gamma is None:
-                margin = float((np.where(Y == 1, 1.0, -1.0) * (X @ u)).min())
-                self.min_margin = margin if self.min_margin is None else min(self.min_margin, margin)
-        elif kind == "disjunction":
-            target = self.referee.certificate
-            if target is not None:
-                label = self.H.label
-                self.wrong += sum(label(target, x) != y for x, y in zip(xs, ys))
-        elif kind == "experts":
-            X = np.array(list(xs), dtype=float).reshape(n, self.H.d)
-            sums = _exact_column_sums(np.abs(X - Y.astype(float)[:, None]))
-            if self.expert_losses is None:
-                self.expert_losses = sums
-            else:
-                self.expert_losses = [a + b for a, b in zip(self.expert_losses, sums)]
+            self.scaled += exact_column_sums(P[zeros][:, None])[0]
+            self.scaled += (int(np.count_nonzero(ones)) << SHIFT) - exact_column_sums(P[ones][:, None])[0]
+        self.referee.fold(xs, ys)
         self.n += n
 
     def add_rounds(self, rounds: Sequence) -> None:
@@ -687,43 +571,27 @@ class _Totals:
 
     def fields(self) -> dict:
         """The fields the referee's ``finish`` gives, from the totals."""
-        kind, referee, H = self.kind, self.referee, self.H
-        if kind == "table":
-            return referee.finish_counts(self.n)
-        if kind == "linear":
-            out: dict = {"R": H.R if H.R is not None else self.max_norm, "gamma": H.gamma}
-            u = referee.certificate
-            if u is not None:
-                out["comparator"] = tuple(float(a) for a in u)
-                if out["gamma"] is None and self.n:
-                    out["gamma"] = float(self.min_margin / np.linalg.norm(u))
-            return out
-        if kind == "disjunction":
-            if referee.certificate is None:
-                return {}
-            return {"target": referee.certificate, "best_hypothesis_mistakes": self.wrong}
-        if kind == "experts":
-            if not self.n:
-                return {"best_hypothesis_mistakes": 0.0}
-            return {"best_hypothesis_mistakes": float(min(Fraction(v, 1 << _SHIFT) for v in self.expert_losses))}
-        return {}
+        return self.referee.folded(self.n)
 
     def expected(self) -> Fraction:
-        return self.whole + Fraction(self.scaled, 1 << _SHIFT)
+        return self.whole + Fraction(self.scaled, 1 << SHIFT)
 
 
 def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizable: Any, observers: Any,
           keep: str, out: Any) -> Transcript:
     """:func:`play` on a finite class or a space, ``out`` None or a text file."""
     totals_only = keep == "totals"
-    if isinstance(H, HypothesisClass):
-        referee: Referee = _TableReferee(H, bool(realizable), count=totals_only)
-    elif isinstance(H, Space):
-        referee = H.referee(bool(realizable))
+    if isinstance(H, Setting) and H.labelled:
+        referee = H.referee(bool(realizable), totals=totals_only)
     else:
         raise InvalidArgumentError(
             f"H: expected the HypothesisClass, Space or OCOSetting of the game, got {type(H).__name__}"
         )
+    # the labels come from the setting: an int already one of them is read without a call
+    labels = {y: y for y in H.labels}
+    p_of = {y: float(y) for y in H.labels}  # a deterministic prediction as the probability it stands for
+    read_label = H.read_label
+    label_words = _label_words(H.labels)
     rounds = check_int("rounds", rounds, 0)
     seed = _check_seed(seed)
     draw_seq, adversary_seq = np.random.SeedSequence(seed).spawn(2)
@@ -736,7 +604,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
         rng=np.random.default_rng(adversary_seq), versions=getattr(referee, "vs", None), history=view,
     )
     writer = None if out is None else _RoundWriter(out)
-    tally = _Totals(H, referee, writer) if totals_only else None
+    tally = _Totals(referee, writer) if totals_only else None
     folding = False  # set before round 1: whether rounds are folded into the tally as the game goes
     randomized = is_randomized(learner)
     certificate_of = getattr(adversary, "certificate", None)
@@ -798,7 +666,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
 
     def reraise(player: str, exc: BaseException, t: int) -> NoReturn:
         """Raise what ``exc``, raised by ``player`` in round ``t``, is to the game (fatal ones as they are)."""
-        if _fatal(exc):
+        if is_fatal(exc):
             raise exc
         error = fault(player, exc, t)
         if error is exc:
@@ -878,12 +746,12 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                 try:
                     log_xs, shown_xs = referee.instances(xs)
                 except BaseException as exc:  # noqa: BLE001 - leave every round to the per-round check, which names it
-                    if _fatal(exc):
+                    if is_fatal(exc):
                         raise
                     log_xs, shown_xs = [], []
                 log_ys = []
                 for raw_y in itertools.islice(raw_ys, len(shown_xs)):
-                    y = _LABELS.get(raw_y) if type(raw_y) is int else _move(_as_label, raw_y)
+                    y = labels.get(raw_y) if type(raw_y) is int else _move(read_label, raw_y)
                     if y is None:
                         break
                     log_ys.append(y)
@@ -901,21 +769,21 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                     except BaseException as exc:
                         reraise("learner", exc, i)
                     if randomized:
-                        p = _move(_as_probability, raw)
+                        p = _move(as_probability, raw)
                         if p is None:
                             raise IllegalPredictionError(
-                                f"predict_proba_one returned {brief(raw)}; expected a probability in [0, 1]",
+                                f"predict_proba_one returned {brief(raw)}; expected {expected_prediction(True)}",
                                 round=i, player="learner", transcript=transcript(),
                             )
                         prediction = int(draw() < p)
                     else:
-                        prediction = _LABELS.get(raw) if type(raw) is int else _move(_as_label, raw)
+                        prediction = labels.get(raw) if type(raw) is int else _move(read_label, raw)
                         if prediction is None:
                             raise IllegalPredictionError(
-                                f"predict_one returned {brief(raw)}; expected a label 0 or 1",
+                                f"predict_one returned {brief(raw)}; expected {expected_prediction(False, H.labels)}",
                                 round=i, player="learner", transcript=transcript(),
                             )
-                        p = _FLOATS[prediction]
+                        p = p_of[prediction]
                     if not sure_y:
                         problem = round_error(i, log_xs[i - first], y)
                         if problem is not None:
@@ -960,7 +828,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
             except (ValueError, TypeError) as exc:  # the referee's own refusals
                 raise IllegalInstanceError(str(exc), round=t, player="adversary", transcript=transcript()) from None
             except BaseException as exc:  # noqa: BLE001 - the instance itself failed (e.g. its __eq__ raised)
-                if _fatal(exc):
+                if is_fatal(exc):
                     raise
                 raise IllegalInstanceError(
                     f"the instance {brief(x)} could not be looked up: {_safe_repr(exc)}",
@@ -968,27 +836,27 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                 ) from exc
             if randomized:
                 raw = call("learner", predict, shown)
-                p = _move(_as_probability, raw)
+                p = _move(as_probability, raw)
                 if p is None:
                     raise IllegalPredictionError(
-                        f"predict_proba_one returned {brief(raw)}; expected a probability in [0, 1]",
+                        f"predict_proba_one returned {brief(raw)}; expected {expected_prediction(True)}",
                         round=t, player="learner", transcript=transcript(),
                     )
                 prediction = int(draw_rng.random() < p)
             else:
                 raw = call("learner", predict, shown)
-                label = _LABELS.get(raw) if type(raw) is int else _move(_as_label, raw)
+                label = labels.get(raw) if type(raw) is int else _move(read_label, raw)
                 if label is None:
                     raise IllegalPredictionError(
-                        f"predict_one returned {brief(raw)}; expected a label 0 or 1",
+                        f"predict_one returned {brief(raw)}; expected {expected_prediction(False, H.labels)}",
                         round=t, player="learner", transcript=transcript(),
                     )
-                p, prediction = _FLOATS[label], label
+                p, prediction = p_of[label], label
             raw_y = y_committed if oblivious else call("adversary", adversary.label, state, shown, p)
-            y = _LABELS.get(raw_y) if type(raw_y) is int else _move(_as_label, raw_y)
+            y = labels.get(raw_y) if type(raw_y) is int else _move(read_label, raw_y)
             if y is None:
                 raise IllegalLabelError(
-                    f"label {brief(raw_y)} for instance {brief(stored)}; expected 0 or 1",
+                    f"label {brief(raw_y)} for instance {brief(stored)}; expected {label_words}",
                     round=t, player="adversary", transcript=transcript(),
                 )
             problem = round_error(t, stored, y)
@@ -1049,92 +917,5 @@ def _play_convex(learner: Any, adversary: Any, setting: OCOSetting, rounds: Any,
     return play_oco(learner, adversary, d=setting.d, rounds=rounds, seed=seed, radius=setting.radius)
 
 
-#: The labels of the common case (an ``int`` 0 or 1) and the probabilities they stand for.
-_LABELS = {0: 0, 1: 1}
-_FLOATS = (0.0, 1.0)
 #: The end of an oblivious adversary's committed sequence.
 _END = object()
-
-
-class _TableReferee(Referee):
-    """The referee of a finite class: tracks the version space exactly.
-
-    Instances are stored as the class's own domain elements (an instance equal to one is
-    replaced by it), so that no object of a player's is kept.  With ``count`` it also
-    counts the rounds per instance and label, from which a game that keeps only its
-    totals gets the same version space and best hypothesis as from its rounds.
-    """
-
-    def __init__(self, H: HypothesisClass, realizable: bool, *, count: bool = False):
-        super().__init__(realizable, H)
-        self.vs = VersionSpace(H)
-        self.n_updates = 0  # rounds applied to the version space
-        self._index_of = H.index_of
-        self._index = H._index  # the same read-only mapping index_of reads, without its call (3 per round)
-        self._domain = H.domain
-        self.counts = ([0] * H.n_instances, [0] * H.n_instances) if count else None
-
-    @property
-    def mask(self) -> int:
-        return self.vs.mask
-
-    def instance(self, x: Any) -> tuple[Any, Any]:
-        try:
-            j = self._index[x]
-        except (KeyError, TypeError):  # not in the domain, or not hashable
-            raise ValueError(f"instance {brief(x)} is not in the domain of {self.space.describe()}") from None
-        stored = self._domain[j]
-        return stored, stored
-
-    def round_error(self, t: int, x: Any, y: int) -> str | None:
-        if self.realizable and self.vs.count(self._index[x], y) == 0:
-            return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
-        return None
-
-    def update(self, x: Any, y: int) -> None:
-        j = self._index[x]
-        self.vs.restrict(j, y)
-        self.n_updates += 1
-        if self.counts is not None:
-            self.counts[y][j] += 1
-
-    def finish(self, rounds) -> dict:
-        H = self.space
-        if not rounds:
-            return {"version_space": tuple(range(H.n_hypotheses)), "best_hypothesis_mistakes": 0}
-        if len(rounds) == self.n_updates and self.vs.size > 0:
-            # the tracked version space is exactly the hypotheses with no mistake on these
-            # rounds, and one of them makes the best hypothesis's count 0
-            return {"version_space": tuple(self.vs.rows().tolist()), "best_hypothesis_mistakes": 0}
-        counts = np.zeros((2, H.n_instances), dtype=np.int64)
-        index_of = self._index_of
-        for r in rounds:
-            counts[r.y, index_of(r.x)] += 1
-        return self._from_counts(counts)
-
-    def finish_counts(self, n: int) -> dict:
-        """:meth:`finish` for the ``n`` rounds applied so far, from the counts (``count=True``)."""
-        H = self.space
-        if not n:
-            return {"version_space": tuple(range(H.n_hypotheses)), "best_hypothesis_mistakes": 0}
-        if n == self.n_updates and self.vs.size > 0:
-            return {"version_space": tuple(self.vs.rows().tolist()), "best_hypothesis_mistakes": 0}
-        return self._from_counts(np.array(self.counts, dtype=np.int64))
-
-    def _from_counts(self, counts: np.ndarray) -> dict:
-        # mistakes of hypothesis i = sum_j ones_j (1 - M[i, j]) + zeros_j M[i, j], where
-        # ones_j / zeros_j count the rounds on instance j labelled 1 / 0; the version
-        # space after these rounds is the set of hypotheses with no mistake
-        H = self.space
-        zeros, ones = counts
-        used = np.flatnonzero(zeros + ones)
-        weights = (zeros - ones)[used].astype(np.float64)  # exact: integers far below 2**53
-        mistakes = np.empty(H.n_hypotheses, dtype=np.int64)
-        step = max(1, 2**22 // max(used.size, 1))  # bounded temporaries on huge classes
-        for start in range(0, H.n_hypotheses, step):
-            block = H.matrix[start : start + step][:, used].astype(np.float64)
-            mistakes[start : start + step] = np.rint(block @ weights).astype(np.int64)
-        mistakes += int(ones.sum())
-        best = int(mistakes.min())
-        survivors = np.flatnonzero(mistakes == 0)
-        return {"version_space": tuple(survivors.tolist()), "best_hypothesis_mistakes": best}

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,8 @@ from attrs import field, frozen
 
 from mistakebound.foundations.validation import check_int, check_real
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.exact_sums import SHIFT, exact_column_sums
+from mistakebound.game.setting import Referee, Setting
 
 __all__ = ["Space", "Referee", "LinearSpace", "KDisjunctionSpace", "ExpertAdvice", "SPACES", "signed", "embed_bias"]
 
@@ -86,8 +89,9 @@ def _frozen_view(v: np.ndarray) -> np.ndarray:
     return out
 
 
-class Space:
-    """Base class of the spaces (what ``play`` needs from one)."""
+class Space(Setting):
+    """Base class of the spaces: a :class:`~mistakebound.game.setting.Setting` whose instances are vectors
+    and whose realizability the adversary certifies."""
 
     def describe(self) -> str:  # pragma: no cover - interface
         raise NotImplementedError
@@ -96,74 +100,8 @@ class Space:
         """``(stored, shown)`` forms of ``x``; raises ValueError with a reason if illegal."""
         raise NotImplementedError
 
-    def referee(self, realizable: bool) -> Referee:  # pragma: no cover - interface
+    def referee(self, realizable: bool, *, totals: bool = False) -> Referee:  # pragma: no cover - interface
         raise NotImplementedError
-
-
-class Referee:
-    """Checks one game on a space.  Subclasses override what they need."""
-
-    #: Whether a realizable game needs the adversary's certificate.
-    needs_certificate: bool = False
-
-    def __init__(self, realizable: bool, space: Any = None):
-        self.realizable = realizable
-        self.space = space
-        self.certificate: Any = None
-
-    def instance(self, x: Any) -> tuple[Any, Any]:
-        """``(stored, shown)`` forms of ``x``; raises ValueError with a reason if illegal."""
-        return self.space.instance(x)
-
-    def commit(self, certificate: Any) -> None:
-        """Accept the adversary's certificate (validated); None means 'not yet'."""
-        self.certificate = certificate
-
-    def instances(self, xs: Sequence) -> tuple[list, list]:
-        """``(stored, shown)`` forms of the longest prefix of ``xs`` whose instances are legal.
-
-        The engine calls this once with the instances an oblivious adversary committed
-        to; the first instance past the prefix then goes through :meth:`instance` in its
-        round, which raises the error.  Subclasses may check in bulk, but must accept
-        exactly the instances :meth:`instance` accepts, with the same forms.
-        """
-        stored, shown = [], []
-        for x in xs:
-            try:
-                s, v = self.instance(x)
-            except Exception:  # noqa: BLE001 - raised again, in its round, by instance()
-                break
-            stored.append(s)
-            shown.append(v)
-        return stored, shown
-
-    def sure_labels(self, shown: Sequence, ys: Sequence[int]) -> Sequence[bool] | None:
-        """Per round, True when label ``ys[i]`` of ``shown[i]`` is legal whatever the rounds before it.
-
-        Called once with an oblivious adversary's committed rounds (after
-        :meth:`commit`); :meth:`round_error` is skipped on the rounds marked True, and
-        still decides every other round.  None (the default) marks none.
-        """
-        return None
-
-    def round_error(self, t: int, x: Any, y: int) -> str | None:
-        """Why label ``y`` of stored instance ``x`` is illegal in round ``t``, or None."""
-        return None
-
-    def first_error(self, rounds: Sequence) -> tuple[int, str] | None:
-        """``(t, why)`` for the first of ``rounds`` whose label :meth:`round_error` refuses, or None."""
-        for r in rounds:
-            problem = self.round_error(r.t, r.x, r.y)
-            if problem is not None:
-                return r.t, problem
-        return None
-
-    def update(self, x: Any, y: int) -> None:
-        """Record a legal round."""
-
-    def finish(self, rounds: Sequence) -> dict:
-        """Fields of the transcript this referee knows about."""
-        return {}
 
 
 # ---------------------------------------------------------------------- halfspaces
@@ -211,7 +149,7 @@ class LinearSpace(Space):
                 raise ValueError(f"instance has norm {norm:.6g} > R = {self.R:g}")
         return tuple(float(a) for a in v), _frozen_view(v)
 
-    def referee(self, realizable: bool) -> _LinearReferee:
+    def referee(self, realizable: bool, *, totals: bool = False) -> _LinearReferee:
         return _LinearReferee(self, realizable)
 
 
@@ -239,6 +177,8 @@ class _LinearReferee(Referee):
         super().__init__(realizable, space)
         self._need: float | None = None  # gamma ||u||, once u is known
         self._X: np.ndarray | None = None  # the instances checked in bulk, read-only
+        self._max_norm = 0.0  # folded: the largest norm (without R) and the smallest margin (without gamma)
+        self._min_margin: float | None = None
 
     def instances(self, xs: Sequence) -> tuple[list, list]:
         # One (n, d) array for the whole sequence; a row is suspect when it is not
@@ -349,6 +289,26 @@ class _LinearReferee(Referee):
                 out["gamma"] = float((ys * (X @ u)).min() / np.linalg.norm(u))
         return out
 
+    def fold(self, xs: Sequence, ys: Sequence[int]) -> None:
+        n = len(ys)
+        X = np.array(list(xs), dtype=float).reshape(n, self.space.d)
+        if self.space.R is None:
+            self._max_norm = max(self._max_norm, float(np.linalg.norm(X, axis=1).max()))
+        u = self.certificate
+        if u is not None and self.space.gamma is None:
+            margin = float((np.where(np.asarray(ys) == 1, 1.0, -1.0) * (X @ u)).min())
+            self._min_margin = margin if self._min_margin is None else min(self._min_margin, margin)
+
+    def folded(self, n: int) -> dict:
+        R = self.space.R
+        out: dict = {"R": R if R is not None else self._max_norm, "gamma": self.space.gamma}
+        u = self.certificate
+        if u is not None:
+            out["comparator"] = tuple(float(a) for a in u)
+            if out["gamma"] is None and n:
+                out["gamma"] = float(self._min_margin / np.linalg.norm(u))
+        return out
+
 
 # ---------------------------------------------------------------------- disjunctions
 @frozen
@@ -391,7 +351,7 @@ class KDisjunctionSpace(Space):
         b = v.astype(np.uint8)
         return tuple(int(a) for a in b), _frozen_view(b)
 
-    def referee(self, realizable: bool) -> _DisjunctionReferee:
+    def referee(self, realizable: bool, *, totals: bool = False) -> _DisjunctionReferee:
         return _DisjunctionReferee(self, realizable)
 
     def label(self, target: Sequence[int], x: Any) -> int:
@@ -404,6 +364,7 @@ class _DisjunctionReferee(Referee):
 
     def __init__(self, space: KDisjunctionSpace, realizable: bool):
         super().__init__(realizable, space)
+        self._wrong = 0  # folded: the target's mistakes
 
     def commit(self, certificate: Any) -> None:
         if certificate is None:
@@ -432,6 +393,17 @@ class _DisjunctionReferee(Referee):
         wrong = sum(self.space.label(self.certificate, r.x) != r.y for r in rounds)
         return {"target": self.certificate, "best_hypothesis_mistakes": wrong}
 
+    def fold(self, xs: Sequence, ys: Sequence[int]) -> None:
+        target = self.certificate
+        if target is not None:
+            label = self.space.label
+            self._wrong += sum(label(target, x) != y for x, y in zip(xs, ys))
+
+    def folded(self, n: int) -> dict:
+        if self.certificate is None:
+            return {}
+        return {"target": self.certificate, "best_hypothesis_mistakes": self._wrong}
+
 
 # ---------------------------------------------------------------------- experts
 @frozen
@@ -455,6 +427,8 @@ class ExpertAdvice(Space):
 
     d: int = field(converter=lambda v: check_int("d", v, 1))
 
+    hindsight = True  # the best expert's loss over any rounds (the Setting protocol)
+
     def describe(self) -> str:
         return f"experts(d={self.d})"
 
@@ -464,7 +438,7 @@ class ExpertAdvice(Space):
             raise ValueError("advice must lie in [0, 1]^d")
         return tuple(float(a) for a in v), _frozen_view(v)
 
-    def referee(self, realizable: bool) -> _ExpertReferee:
+    def referee(self, realizable: bool, *, totals: bool = False) -> _ExpertReferee:
         return _ExpertReferee(self, realizable)
 
 
@@ -472,6 +446,7 @@ class _ExpertReferee(Referee):
     def __init__(self, space: ExpertAdvice, realizable: bool):
         super().__init__(realizable, space)
         self.losses = np.zeros(space.d)
+        self._folded: list[int] | None = None  # folded: each expert's loss, exact, times 2**SHIFT
 
     def round_error(self, t: int, x: Any, y: int) -> str | None:
         if self.realizable and not np.any((self.losses + np.abs(np.asarray(x) - y)) == 0):
@@ -487,6 +462,16 @@ class _ExpertReferee(Referee):
         X = np.array([r.x for r in rounds], dtype=float)
         y = np.array([r.y for r in rounds], dtype=float)[:, None]
         return {"best_hypothesis_mistakes": float(min(math.fsum(c) for c in np.abs(X - y).T))}
+
+    def fold(self, xs: Sequence, ys: Sequence[int]) -> None:
+        X = np.array(list(xs), dtype=float).reshape(len(ys), self.space.d)
+        sums = exact_column_sums(np.abs(X - np.asarray(ys, dtype=float)[:, None]))
+        self._folded = sums if self._folded is None else [a + b for a, b in zip(self._folded, sums)]
+
+    def folded(self, n: int) -> dict:
+        if not n:
+            return {"best_hypothesis_mistakes": 0.0}
+        return {"best_hypothesis_mistakes": float(min(Fraction(v, 1 << SHIFT) for v in self._folded))}
 
 
 #: The spaces by the name their ``describe()`` prints (and the command line takes, as

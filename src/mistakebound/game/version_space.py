@@ -39,9 +39,13 @@ import weakref
 import numpy as np
 
 from mistakebound.foundations.bitset import indices_to_mask, mask_to_indices
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.foundations.validation import brief
+from mistakebound.game.setting import Referee
 
-__all__ = ["VersionSpace", "SPARSE_MIN_HYPOTHESES", "SPARSE_RATIO"]
+# HypothesisClass appears in annotations only: importing it would close a circle (HypothesisClass.referee
+# builds a TableReferee).
+
+__all__ = ["VersionSpace", "TableReferee", "SPARSE_MIN_HYPOTHESES", "SPARSE_RATIO"]
 
 #: Classes with fewer hypotheses always stay in ``int`` bitset form; larger ones use
 #: numpy words, then row indices.
@@ -227,3 +231,101 @@ class VersionSpace:
             _SHARED[1] = (state, column, y, (self._words, self._rows))
         self._mask = None
         return size > 0
+
+
+class TableReferee(Referee):
+    """The referee of a finite class (:meth:`HypothesisClass.referee <mistakebound.game.hypothesis_class.HypothesisClass.referee>`):
+    tracks the version space exactly.
+
+    Instances are stored as the class's own domain elements (an instance equal to one is
+    replaced by it), so that no object of a player's is kept.  With ``totals`` it also
+    counts the rounds per instance and label, from which a game that keeps only its
+    totals gets the same version space and best hypothesis as from its rounds
+    (:meth:`folded`).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> H = classes.thresholds(3)
+    >>> r = TableReferee(H, realizable=True, totals=True)
+    >>> r.update(*r.instance(2)[:1], 1)
+    >>> r.round_error(2, 2, 0)
+    'label 0 for instance 2 is given by no hypothesis consistent with the history'
+    >>> r.folded(1)
+    {'version_space': (2, 3), 'best_hypothesis_mistakes': 0}
+    """
+
+    def __init__(self, H: HypothesisClass, realizable: bool, *, totals: bool = False):
+        super().__init__(realizable, H)
+        self.vs = VersionSpace(H)
+        self.n_updates = 0  # rounds applied to the version space
+        self._index_of = H.index_of
+        self._index = H._index  # the same read-only mapping index_of reads, without its call (3 per round)
+        self._domain = H.domain
+        self.counts = ([0] * H.n_instances, [0] * H.n_instances) if totals else None
+
+    @property
+    def mask(self) -> int:
+        return self.vs.mask
+
+    def instance(self, x: Any) -> tuple[Any, Any]:
+        try:
+            j = self._index[x]
+        except (KeyError, TypeError):  # not in the domain, or not hashable
+            raise ValueError(f"instance {brief(x)} is not in the domain of {self.space.describe()}") from None
+        stored = self._domain[j]
+        return stored, stored
+
+    def round_error(self, t: int, x: Any, y: int) -> str | None:
+        if self.realizable and self.vs.count(self._index[x], y) == 0:
+            return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
+        return None
+
+    def update(self, x: Any, y: int) -> None:
+        j = self._index[x]
+        self.vs.restrict(j, y)
+        self.n_updates += 1
+        if self.counts is not None:
+            self.counts[y][j] += 1
+
+    def finish(self, rounds) -> dict:
+        H = self.space
+        if not rounds:
+            return {"version_space": tuple(range(H.n_hypotheses)), "best_hypothesis_mistakes": 0}
+        if len(rounds) == self.n_updates and self.vs.size > 0:
+            # the tracked version space is exactly the hypotheses with no mistake on these
+            # rounds, and one of them makes the best hypothesis's count 0
+            return {"version_space": tuple(self.vs.rows().tolist()), "best_hypothesis_mistakes": 0}
+        counts = np.zeros((2, H.n_instances), dtype=np.int64)
+        index_of = self._index_of
+        for r in rounds:
+            counts[r.y, index_of(r.x)] += 1
+        return self._from_counts(counts)
+
+    def folded(self, n: int) -> dict:
+        """:meth:`finish` for the ``n`` rounds applied so far, from the counts (``totals=True``; the rounds are
+        counted as they are applied, so :meth:`fold` has nothing to add)."""
+        H = self.space
+        if not n:
+            return {"version_space": tuple(range(H.n_hypotheses)), "best_hypothesis_mistakes": 0}
+        if n == self.n_updates and self.vs.size > 0:
+            return {"version_space": tuple(self.vs.rows().tolist()), "best_hypothesis_mistakes": 0}
+        return self._from_counts(np.array(self.counts, dtype=np.int64))
+
+    def _from_counts(self, counts: np.ndarray) -> dict:
+        # mistakes of hypothesis i = sum_j ones_j (1 - M[i, j]) + zeros_j M[i, j], where
+        # ones_j / zeros_j count the rounds on instance j labelled 1 / 0; the version
+        # space after these rounds is the set of hypotheses with no mistake
+        H = self.space
+        zeros, ones = counts
+        used = np.flatnonzero(zeros + ones)
+        weights = (zeros - ones)[used].astype(np.float64)  # exact: integers far below 2**53
+        mistakes = np.empty(H.n_hypotheses, dtype=np.int64)
+        step = max(1, 2**22 // max(used.size, 1))  # bounded temporaries on huge classes
+        for start in range(0, H.n_hypotheses, step):
+            block = H.matrix[start : start + step][:, used].astype(np.float64)
+            mistakes[start : start + step] = np.rint(block @ weights).astype(np.int64)
+        mistakes += int(ones.sum())
+        best = int(mistakes.min())
+        survivors = np.flatnonzero(mistakes == 0)
+        return {"version_space": tuple(survivors.tolist()), "best_hypothesis_mistakes": best}

@@ -59,7 +59,7 @@ import numpy as np
 from mistakebound.foundations.bitset import mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.play import _as_label, _as_probability
+from mistakebound.game.rules import as_prediction
 from mistakebound.game.players import is_randomized
 from mistakebound.theory.canonical import projection, sorted_rows_and_columns_key, sorted_rows_key
 
@@ -296,9 +296,8 @@ def _fresh(learner: Any, H: HypothesisClass) -> Any:
 
 
 def _predict(L: Any, x: Any) -> float:
-    if is_randomized(L):
-        return float(_as_probability(L.predict_proba_one(x)))
-    return float(_as_label(L.predict_one(x)))
+    randomized = is_randomized(L)
+    return float(as_prediction(L.predict_proba_one(x) if randomized else L.predict_one(x), randomized))
 
 
 def _histories(H: HypothesisClass, n: int, rng: random.Random):

@@ -70,8 +70,8 @@ from mistakebound.foundations import memory
 from mistakebound.foundations.errors import IllegalPredictionError, InvalidArgumentError, PlayerError
 from mistakebound.foundations.validation import check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.play import _as_label, _as_probability
 from mistakebound.game.players import describe, is_randomized, state_key_hint
+from mistakebound.game.rules import as_prediction, expected_prediction, label_splits, mistake_cost, restrict
 from mistakebound.theory.search import Budget, Clock, OutOfBudget, OutOfMemory, SearchResult, memo_share, run_within
 from mistakebound.theory.tree_graphs import AdversaryLine
 
@@ -405,11 +405,10 @@ def _deep_stack(frames_per_round: int):
 def _checked_prediction(raw: Any, randomized: bool, source: str, x: Any, round_: int) -> float:
     """A learner's prediction as the game takes it (a label, or a probability when randomized), or
     :class:`IllegalPredictionError` naming ``source`` (the method that returned it) and the round."""
-    p = _as_probability(raw) if randomized else _as_label(raw)
+    p = as_prediction(raw, randomized)
     if p is None:
-        raise IllegalPredictionError(
-            f"{source} returned {raw!r} on {x!r}; expected "
-            f"{'a probability in [0, 1]' if randomized else 'a label 0 or 1'}", round=round_, player="learner")
+        raise IllegalPredictionError(f"{source} returned {raw!r} on {x!r}; expected {expected_prediction(randomized)}",
+                                     round=round_, player="learner")
     return p
 
 
@@ -521,13 +520,11 @@ class _Game:
             p = self.predict(L, x)
             if rec is not None:
                 rec.prediction(sid, j, p)
-            ones = V & self.columns[j]
-            for y, W in ((1, ones), (0, V ^ ones)):
+            zeros, ones = label_splits(V, self.columns[j])
+            for y, W in ((1, ones), (0, zeros)):
                 if W == 0:
-                    continue
-                gain = abs(p - y)
-                if gain == int(gain):
-                    gain = int(gain)
+                    continue  # no hypothesis of V gives label y: not a legal move of a realizable game
+                gain = mistake_cost(p, y)
                 child = _snapshot(L)
                 self.learn(child, x, y)
                 move = (x, p, y, gain)
@@ -585,20 +582,18 @@ class _Game:
         for _ in range(rounds):
             move = None
             for j, x in enumerate(H.domain):
-                ones = V & H.column_masks[j]
-                if ones == 0 or ones == V:
+                zeros, ones = label_splits(V, H.column_masks[j])
+                if not (zeros and ones):
                     continue
                 p = self.predict(L, x)
                 if rec is not None:
                     rec.prediction(sid, j, p)
                 y = 0 if p >= 0.5 else 1
-                move = (x, p, y, abs(p - y), ones if y == 1 else V ^ ones)
+                move = (x, p, y, mistake_cost(p, y), ones if y == 1 else zeros)
                 break
             if move is None:
                 break
             x, p, y, gain, V = move
-            if gain == int(gain):
-                gain = int(gain)
             self.learn(L, x, y)
             if rec is not None:
                 sid = rec.follow(sid, j, y, L)
@@ -772,6 +767,8 @@ class _FastGame:
                                   round=len(moves_here) + 1, player="learner") from exc
             if p.__class__ is not int or randomized or (p != 0 and p != 1):
                 p = self._checked(p, j)
+            # the move rules inlined (rules.label_splits, rules.mistake_cost: no call per move on this
+            # path; tests/test_rules.py checks this search against them)
             zeros = V ^ ones
             for y in (1, 0):
                 W = ones if y else zeros
@@ -834,11 +831,9 @@ class _FastGame:
             pos, y = e[1]
             j = self.keys.form(V)[1][pos]
             p = self.predict(V, j)
-            gain = abs(p - y)
-            if gain == int(gain):
-                gain = int(gain)
+            gain = mistake_cost(p, y)
             line.append((self.domain[j], p, y, gain))
-            W = V & self.columns[j] if y else V & ~self.columns[j]
+            W = restrict(V, self.columns[j], y)
             if W == V and h is None:
                 break  # (cannot happen: such a move is infinite, and infinite lines are not rebuilt)
             V, h = W, None if h is None else h - 1
@@ -852,15 +847,13 @@ class _FastGame:
         rounds = self.horizon if self.horizon is not None else H.n_hypotheses + H.n_instances
         for _ in range(rounds):
             for j, x in enumerate(H.domain):
-                ones = V & self.columns[j]
-                if ones == 0 or ones == V:
+                zeros, ones = label_splits(V, self.columns[j])
+                if not (zeros and ones):
                     continue
                 p = self.predict(V, j)
                 y = 0 if p >= 0.5 else 1
-                gain = abs(p - y)
-                if gain == int(gain):
-                    gain = int(gain)
-                V = ones if y else V ^ ones
+                gain = mistake_cost(p, y)
+                V = ones if y else zeros
                 total += gain
                 line.append((x, p, y, gain))
                 break

@@ -53,7 +53,7 @@ from typing import Any
 
 from mistakebound.certificates.verify import CertificateError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
-from mistakebound.game.play import _as_label, _as_probability
+from mistakebound.game.rules import as_prediction
 from mistakebound.game.players import describe, is_randomized
 from mistakebound.theory.certificate import CertificateWriter, class_section
 from mistakebound.theory.worst_case import WorstCase, _worst_case
@@ -290,7 +290,7 @@ def replay(certificate: dict, learner: Any, H: HypothesisClass) -> None:
                 continue
             x = H.domain[j]
             raw = L.predict_proba_one(x) if randomized else L.predict_one(x)
-            p = _as_probability(raw) if randomized else _as_label(raw)
+            p = as_prediction(raw, randomized)
             got = None if p is None else _exact(float(p))
             if got is None or _text(got) != want:
                 raise CertificateError(f"replay: state {s}, instance {j} ({x!r}): recorded prediction {want}, "

@@ -53,6 +53,7 @@ from mistakebound.foundations.validation import check_int
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import ObliviousAdversary, describe, hyperparameters, is_randomized, rebuild
+from mistakebound.game.rules import as_label, as_probability, expected_prediction
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace, Space
 from mistakebound.game.transcript import Transcript
 from mistakebound.verification.claims import Bound, judge, measured, stated_bound
@@ -1007,14 +1008,15 @@ def check_predictions_are_labels(learner: Any, *, H: Any = None, seed: int = 0) 
         shown = _shown(subject.H, x)
         for method in methods:
             value = getattr(L, method)(shown)
-            if method == "predict_one" and _game._as_label(value) is None:
+            if method == "predict_one" and as_label(value) is None:
                 raise CheckFailure(
-                    f"{subject.name}.predict_one returned {value!r} in round {t} (x = {x!r}); expected a label 0 or 1"
+                    f"{subject.name}.predict_one returned {value!r} in round {t} (x = {x!r}); "
+                    f"expected {expected_prediction(False)}"
                 )
-            if method == "predict_proba_one" and _game._as_probability(value) is None:
+            if method == "predict_proba_one" and as_probability(value) is None:
                 raise CheckFailure(
                     f"{subject.name}.predict_proba_one returned {value!r} in round {t} (x = {x!r}); "
-                    "expected a probability in [0, 1]"
+                    f"expected {expected_prediction(True)}"
                 )
         L.learn_one(shown, y)
 

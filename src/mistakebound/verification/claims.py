@@ -14,7 +14,9 @@ Three things, each in one place:
   through them and nowhere else.
 * :func:`judge`, the one verdict: a measured value (a number, or a search's proven
   interval) against a claimed upper bound and a forced lower bound, with the one
-  tolerance :data:`TOLERANCE`.
+  tolerance :data:`TOLERANCE`; :func:`judge_transcript` applies it to a finished game,
+  each claim on its own measure.  Playing a game and judging it is one call,
+  :func:`~mistakebound.verification.judged.judged_game`.
 
 A claim is never evidence: :func:`judge` tests it against what a game measured or
 what a search proved; a search's proven bounds never come from a claim.
@@ -72,8 +74,7 @@ __all__ = [
     "Verdict",
     "forced_bound",
     "judge",
-    "judge_game",
-    "judge_played",
+    "judge_transcript",
     "measured",
     "stated_bound",
 ]
@@ -417,7 +418,7 @@ def judge(measured: Any, bound: Bound | None = None, forced: Bound | None = None
     if upper_claim is not None and lower_claim is not None and upper_claim.measure != lower_claim.measure:
         raise InvalidArgumentError(
             f"forced: a count on {lower_claim.measure!r} cannot be judged with one measured value against a bound "
-            f"on {upper_claim.measure!r}; judge a finished game with judge_game, which measures each on its own"
+            f"on {upper_claim.measure!r}; judge a finished game with judge_transcript, which measures each on its own"
         )
     if lower is None or (upper_claim is None and lower_claim is None):
         return Verdict("no bound", lower, upper, bound, forced)
@@ -456,8 +457,8 @@ def judge(measured: Any, bound: Bound | None = None, forced: Bound | None = None
 _WORST_FIRST = ("BROKEN", "undecided", "ok", "no bound")
 
 
-def judge_game(transcript: Any, bound: Bound | None = None, forced: Bound | None = None) -> Verdict:
-    """:func:`judge` for a finished game: each claim against the game's value in its own measure.
+def judge_transcript(transcript: Any, bound: Bound | None = None, forced: Bound | None = None) -> Verdict:
+    """The verdict on a finished game's transcript: each claim against the game's value in its own measure.
 
     A learner's bound and an adversary's forced count may bound different measures (a
     mistake bound, a regret an adversary forces); each is measured with :func:`measured`
@@ -468,7 +469,7 @@ def judge_game(transcript: Any, bound: Bound | None = None, forced: Bound | None
     --------
     >>> from mistakebound.game.transcript import Round, Transcript
     >>> T = Transcript(rounds=[Round(1, 0, 1.0, 1, 0), Round(2, 1, 1.0, 1, 0)], best_hypothesis_mistakes=1)
-    >>> v = judge_game(T, Bound(1, "regret"), forced=Bound(3, "mistakes", "toy"))
+    >>> v = judge_transcript(T, Bound(1, "regret"), forced=Bound(3, "mistakes", "toy"))
     >>> v.status, v.lower, v.message
     ('BROKEN', 1.0, 'mistakes 2 < forced 3 (toy)')
     """
@@ -486,25 +487,19 @@ def judge_game(transcript: Any, bound: Bound | None = None, forced: Bound | None
 
 def judge_played(learner: Any, setting: Any, transcript: Any, *, rounds: int | None = None, realizable: bool = True,
                  forced: Bound | None = None) -> Verdict:
-    """The verdict on a finished game: the learner's claim and the adversary's, each on its own measure.
-
-    The learner's claim is read now, with the transcript (:func:`stated_bound`); the
-    adversary's, ``forced``, must be read before the game (:func:`forced_bound`: an
-    adversary may replay its line on a snapshot of the learner).  Every front end that
-    plays a game judges it with this, so they agree; the claim is the verdict's ``bound``.
+    """The verdict of :meth:`JudgedGame.after <mistakebound.verification.judged.JudgedGame.after>` (the learner's
+    claim read now, judged beside ``forced``), kept under its old name and out of ``__all__`` for
+    ``interfaces/cli.py`` until its ``play`` command calls
+    :func:`~mistakebound.verification.judged.judged_game`; new code calls that.
 
     Examples
     --------
-    >>> from mistakebound import classes, play
-    >>> from mistakebound.learners import SOA
-    >>> from mistakebound.adversaries import ShatteredTreeWalker
-    >>> H = classes.thresholds(7)
-    >>> learner, adversary = SOA(H), ShatteredTreeWalker()
-    >>> forced = forced_bound(adversary, H, learner=learner, rounds=10)
-    >>> T = play(learner, adversary, H, rounds=10, seed=0)
-    >>> v = judge_played(learner, H, T, rounds=10, forced=forced)
-    >>> v.status, v.bound.value, v.forced.value
-    ('ok', 3, 3)
+    >>> from mistakebound import classes
+    >>> from mistakebound.learners import Halving
+    >>> from mistakebound.game.transcript import Round, Transcript
+    >>> one_round = Transcript(rounds=[Round(1, 0, 1.0, 1, 1)], best_hypothesis_mistakes=0)
+    >>> judge_played(Halving(classes.thresholds(3)), classes.thresholds(3), one_round).status
+    'ok'
     """
     claim = stated_bound(learner, setting, rounds=rounds, realizable=realizable, transcript=transcript)
-    return judge_game(transcript, claim, forced)
+    return judge_transcript(transcript, claim, forced)

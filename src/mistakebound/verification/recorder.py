@@ -3,9 +3,12 @@
 :class:`GameRecorder` is an :class:`~mistakebound.game.play.Observer`: installed for
 every game with :meth:`GameRecorder.start` (or as a context manager), it records, at
 the end of each game, who played on which class, the measured value, the learner's
-claim and the verdict on it and on the adversary's claim
-(:func:`~mistakebound.verification.claims.judge_played`) — the same claims and verdict
-as ``mistakebound check`` and ``mistakebound play`` give for that game.  ``pytest
+claim and the verdict on it and on the adversary's claim — the same claims and verdict
+as ``mistakebound check`` and ``mistakebound play`` give for that game: it reads the
+adversary's claim when the game starts and judges the game when it ends with
+:meth:`JudgedGame.after <mistakebound.verification.judged.JudgedGame.after>`, the step
+:func:`~mistakebound.verification.judged.judged_game` ends with (the recorder watches
+games it does not play).  ``pytest
 --mistakebound-report`` (:mod:`mistakebound.verification.pytest_plugin`) uses one for a
 whole test session.
 
@@ -37,7 +40,8 @@ from mistakebound.foundations.text import number_text
 from mistakebound.foundations.text_tables import text_table
 from mistakebound.game.play import GameInfo, Observer, observing
 from mistakebound.game.transcript import Transcript
-from mistakebound.verification.claims import forced_bound, judge_played
+from mistakebound.verification.claims import forced_bound
+from mistakebound.verification.judged import JudgedGame
 
 __all__ = ["GameRecord", "GameRecorder"]
 
@@ -126,8 +130,8 @@ class GameRecorder(Observer):
         try:
             if isinstance(forced, MistakeboundError):
                 raise forced
-            verdict = judge_played(game.learner, game.H, transcript, rounds=game.rounds, realizable=game.realizable,
-                                   forced=forced)
+            verdict = JudgedGame.after(game.learner, game.H, transcript, rounds=game.rounds,
+                                       realizable=game.realizable, forced=forced).verdict
         except MistakeboundError as exc:  # a claim that cannot be read is reported, never raised into a test
             self.records.append(GameRecord(**base, mistakes=transcript.expected_mistakes, bound=None,
                                            verdict="ERROR", message=f"{type(exc).__name__}: {exc}"))

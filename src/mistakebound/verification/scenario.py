@@ -29,18 +29,8 @@ from typing import Any
 from attrs import field, frozen
 from attrs.validators import in_, instance_of, is_callable, optional
 
-from mistakebound.game import registry
-from mistakebound.game.play import play
-from mistakebound.verification.claims import (
-    MEASURES,
-    Bound,
-    Verdict,
-    forced_bound,
-    judge,
-    judge_game,
-    measured,
-    stated_bound,
-)
+from mistakebound.verification.claims import MEASURES, Bound, Verdict, judge, judge_transcript, measured
+from mistakebound.verification.judged import judged_game
 
 __all__ = ["Outcome", "Scenario", "game"]
 
@@ -61,7 +51,7 @@ class Outcome:
         Anything a reader of the table should know (the theorem, a parameter).
     transcript : Transcript or OCOTranscript, optional
         The game, when the outcome is one game: each claim is then judged on its own
-        measure (:func:`~mistakebound.verification.claims.judge_game`).
+        measure (:func:`~mistakebound.verification.claims.judge_transcript`).
     """
 
     value: float
@@ -74,7 +64,7 @@ class Outcome:
     def judged(self) -> Verdict:
         """The verdict on the claims (:func:`~mistakebound.verification.claims.judge`)."""
         if self.transcript is not None:
-            return judge_game(self.transcript, self.bound, self.forced)
+            return judge_transcript(self.transcript, self.bound, self.forced)
         return judge(self.value, self.bound, self.forced)
 
     @property
@@ -113,19 +103,12 @@ def game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed: int, 
     Returns
     -------
     Outcome
-        The value in the measure of the learner's claim
+        The game of :func:`~mistakebound.verification.judged.judged_game`: the value in the measure of the
+        learner's claim
         (:func:`~mistakebound.verification.claims.stated_bound`), the claim, and the
         count the adversary claims to force
         (:func:`~mistakebound.verification.claims.forced_bound`).
     """
-    if isinstance(setting, str):
-        setting = registry.load_setting(setting)
-    L = learner if registry.player_kind(learner) == "learner" and not isinstance(learner, type) else \
-        registry.build("learner", learner, setting, rounds=rounds)
-    A = adversary if registry.player_kind(adversary) == "adversary" and not isinstance(adversary, type) else \
-        registry.build("adversary", adversary, setting, rounds=rounds)
-    forced = forced_bound(A, setting, learner=L, rounds=rounds, realizable=realizable)  # a claim made before the game
-    T = play(L, A, setting, rounds=rounds, seed=seed, realizable=realizable)
-    claim = stated_bound(L, setting, rounds=rounds, realizable=realizable, transcript=T)
-    return Outcome(value=measured(T, claim.measure), bound=claim, forced=forced if forced.stated else None,
-                   note=note, transcript=T)
+    g = judged_game(learner, adversary, setting, rounds=rounds, seed=seed, realizable=realizable)
+    return Outcome(value=measured(g.transcript, g.bound.measure), bound=g.bound,
+                   forced=g.forced if g.forced.stated else None, note=note, transcript=g.transcript)

@@ -44,10 +44,9 @@ from mistakebound.foundations.text_tables import text_table
 from mistakebound.game import classes as zoo
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.play import play
 from mistakebound.game.players import describe
 from mistakebound.verification.claims import VERDICTS as JUDGE_VERDICTS
-from mistakebound.verification.claims import forced_bound, judge_played
+from mistakebound.verification.judged import judged_game
 
 __all__ = ["CheckRow", "CheckReport", "default_classes", "default_rounds", "run_check", "run_scenarios", "VERDICTS"]
 
@@ -342,20 +341,15 @@ def _play_one(setting: Any, learner_spec: Any, adversary: Any, seed: int, rounds
         return None
     except Exception as exc:  # noqa: BLE001 - every failure becomes a row, never a crash
         return CheckRow(**base, mistakes=None, bound=None, verdict="ERROR", message=_message(exc))
-    claim = forced = None
     try:
-        forced = forced_bound(adversary, setting, learner=learner, rounds=rounds, realizable=True)  # before the game
-        try:
-            T = play(learner, adversary, setting, rounds=rounds, seed=seed, realizable=True)
-        except NotApplicableError:  # the engine refused the pair before round 1: no game, no row
-            return None
-        verdict = judge_played(learner, setting, T, rounds=rounds, realizable=True, forced=forced)
-        claim, value = verdict.bound, verdict.lower
+        g = judged_game(learner, adversary, setting, rounds=rounds, seed=seed, realizable=True)
     except Exception as exc:  # noqa: BLE001 - every failure (a claim that raises too) becomes a row, never a gap
-        return CheckRow(**base, mistakes=None, bound=None if claim is None else claim.value,
-                        verdict="ERROR", message=_message(exc))
+        if isinstance(exc, NotApplicableError) and exc.transcript is None:
+            return None  # the pair was refused before round 1 (not a claim after the game): no game, no row
+        return CheckRow(**base, mistakes=None, bound=None, verdict="ERROR", message=_message(exc))
+    claim, forced, verdict = g.bound, g.forced, g.verdict
     return CheckRow(
-        **base, mistakes=value, bound=claim.value, forced=forced.value,
+        **base, mistakes=verdict.lower, bound=claim.value, forced=forced.value,
         forced_by=forced.source if forced.stated else "", verdict=verdict.status, message=verdict.message,
         measure=claim.measure, bound_source=claim.source if claim.stated else claim.reason,
     )

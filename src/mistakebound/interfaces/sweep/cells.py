@@ -6,11 +6,11 @@ inputs (the same cell has the same id in every run, on every machine), and
 :func:`run_cell` runs one cell and returns its record: a flat dict of JSON-able
 scalars whose keys are :data:`FIELDS`.
 
-A ``"game"`` cell plays ``learner`` against ``adversary`` on the class (or space) for
-``horizon`` rounds with :func:`mistakebound.play` (the cell's ``seed`` is the game's
-seed), the players built by name by :func:`mistakebound.game.registry.build`, and
-judges the learner's claim (:func:`~mistakebound.verification.claims.stated_bound`,
-:func:`~mistakebound.verification.claims.judge`), as every front end does.  A
+A ``"game"`` cell is one judged game,
+:func:`~mistakebound.verification.judged.judged_game`, as every front end plays it:
+``learner`` against ``adversary`` (built by name) on the class (or space) for
+``horizon`` rounds (the cell's ``seed`` is the game's seed), the adversary's claim read
+before it, the learner's after it, both judged.  A
 ``"search"`` cell computes ``Ldim`` of the class
 (:class:`~mistakebound.theory.littlestone.LdimSearch`, judged against ``log2 |H|``), its
 VC dimension (:func:`~mistakebound.theory.vc.vc_bounds`, judged against the same, as
@@ -74,15 +74,15 @@ from typing import Any
 
 from attrs import asdict, frozen
 
-from mistakebound.foundations.errors import InsufficientMemoryError, NotApplicableError
+from mistakebound.foundations.errors import GameError, InsufficientMemoryError, MistakeboundError, NotApplicableError
 from mistakebound.foundations.text import one_line
 from mistakebound.game import registry
 from mistakebound.game.oco import OCOTranscript
-from mistakebound.game.play import play
 from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.theory.vc import vc_bounds
 from mistakebound.theory.worst_case import worst_case_mistakes
-from mistakebound.verification.claims import Bound, Verdict, forced_bound, judge, judge_played, stated_bound
+from mistakebound.verification.claims import Bound, Verdict, judge, stated_bound
+from mistakebound.verification.judged import judged_game
 
 __all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "INFRA", "CLASS_CACHE_BYTES", "class_specs", "expand", "run_cell",
            "run_cells", "error_record", "infra_record", "is_infrastructure", "interrupts_from"]
@@ -341,21 +341,28 @@ def _judged(record: dict, verdict: Verdict) -> None:
         record.update(forced=float(forced.value), forced_measure=forced.measure)
 
 
-def _game(cell: Cell, record: dict) -> None:
-    H = _class(cell.cls)
-    learner = registry.build("learner", cell.learner, H, rounds=cell.horizon)
-    adversary = registry.build("adversary", cell.adversary, H, rounds=cell.horizon)  # NotApplicableError: "n/a"
-    forced = forced_bound(adversary, H, learner=learner, rounds=cell.horizon, realizable=cell.realizable)
-    T = play(learner, adversary, H, rounds=cell.horizon, seed=cell.seed, realizable=cell.realizable)
-    if isinstance(T, OCOTranscript):  # an online convex optimisation game: losses, no mistakes
+def _played(record: dict, T: Any) -> None:
+    """Write what game ``T`` measured: its rounds, mistakes and regret (an online convex optimisation game's
+    losses have no mistakes)."""
+    if isinstance(T, OCOTranscript):
         record.update(rounds=len(T), regret=float(T.best_fixed_regret()) if len(T) else 0.0)
     else:
         record.update(rounds=len(T), mistakes=int(T.mistakes), expected_mistakes=float(T.expected_mistakes),
                       regret=None if T.regret is None else float(T.regret))
-    verdict = judge_played(learner, H, T, rounds=cell.horizon, realizable=cell.realizable, forced=forced)
-    if verdict.lower is not None:
-        record["measured"] = float(verdict.lower)
-    _judged(record, verdict)
+
+
+def _game(cell: Cell, record: dict) -> None:
+    try:
+        g = judged_game(cell.learner, cell.adversary, _class(cell.cls), rounds=cell.horizon, seed=cell.seed,
+                        realizable=cell.realizable)  # a player that does not apply: NotApplicableError, "n/a"
+    except MistakeboundError as exc:
+        if exc.transcript is not None and not isinstance(exc, GameError):  # a claim read after the game raised
+            _played(record, exc.transcript)
+        raise
+    _played(record, g.transcript)
+    if g.measured is not None:
+        record["measured"] = float(g.measured)
+    _judged(record, g.verdict)
 
 
 #: What an Ldim search cell is judged against: ``Ldim(H) <= log2 |H|`` (Theorem 21.3 with Lemma 21.6).

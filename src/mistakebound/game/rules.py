@@ -1,0 +1,229 @@
+"""The move rules of the mistake-bound game, defined once for the referee and every search.
+
+What a label is, what a prediction is, what a mistake costs, and which labels keep a
+game realizable on a finite class: :func:`~mistakebound.game.play.play` (the referee)
+reads every move through these functions, and so do the searches that play the game
+without a referee (the exact worst case, its certificates' replay, the symmetry checks,
+the users' checks of :mod:`mistakebound.verification.checks`).  A search that needs a
+faster form of a rule in its inner loop (the worst case's bitset search) may inline it,
+and its tests check the inlined form against the rule here.
+
+The rules of today's game, the textbook's (chapter 21):
+
+* labels are ``0`` and ``1`` (:data:`LABELS`); a label may be given as any real number
+  equal to one of them, or a boolean (:func:`as_label`);
+* a deterministic learner predicts a label, a randomized one the probability ``p`` of
+  label 1, a real number in ``[0, 1]`` (:func:`as_probability`, :func:`as_prediction`);
+* a round costs the learner ``|p - y|`` (:func:`mistake_cost`): one mistake, or none,
+  for a label; the exact expected mistake for a probability;
+* on a finite class, a label is legal in a realizable game when some hypothesis of the
+  version space gives it (:func:`label_splits`, :func:`restrict`).
+
+Examples
+--------
+>>> as_label(True), as_label(1.0), as_label(2), as_label(float("nan"))
+(1, 1, None, None)
+>>> as_prediction(0.25, randomized=True), as_prediction(0.25, randomized=False)
+(0.25, None)
+>>> mistake_cost(1, 0), mistake_cost(0.25, 1)
+(1, 0.75)
+>>> zeros, ones = label_splits(0b1110, 0b0110)   # hypotheses 1-3 survive; 1 and 2 label the instance 1
+>>> bin(zeros), bin(ones), bin(restrict(0b1110, 0b0110, 0))
+('0b1000', '0b110', '0b1000')
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "LABELS",
+    "is_fatal",
+    "as_label",
+    "as_probability",
+    "as_prediction",
+    "expected_prediction",
+    "label_words",
+    "mistake_cost",
+    "label_splits",
+    "restrict",
+]
+
+#: The labels of the game (textbook chapter 21: 0/1; learners that work in -1/+1 convert at their edge).
+LABELS = (0, 1)
+
+#: What reading a move may raise that is not the move's fault: the caller's stack ran out (the
+#: exact searches, deep in their recursion, turn it into a partial result).
+_EXHAUSTED = (RecursionError,)
+
+
+def is_fatal(exc: BaseException) -> bool:
+    """Whether ``exc``, raised during a player's move, stops the game as such rather than being the player's fault.
+
+    Ctrl-C, a closed generator and running out of memory stop a game (or a search);
+    anything else a player's method raises, ``SystemExit`` included, is that player's
+    error.
+
+    Examples
+    --------
+    >>> is_fatal(KeyboardInterrupt()), is_fatal(MemoryError()), is_fatal(SystemExit(0)), is_fatal(ValueError())
+    (True, True, False, False)
+    """
+    return isinstance(exc, (KeyboardInterrupt, GeneratorExit, MemoryError))
+
+
+def as_label(value: Any) -> int | None:
+    """``value`` as the label 0 or 1, or None when it is not a label (or comparing it raises).
+
+    A boolean, or a real number equal to 0 or 1 (``1.0``, ``numpy.int8(0)``, ``Fraction(1)``),
+    is a label; NaN, other numbers, strings and anything whose comparison raises are not.
+    An exception that stops the game (:func:`is_fatal`) or a ``RecursionError`` passes through.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_label(0), as_label(np.bool_(True)), as_label(np.float32(1.0))
+    (0, 1, 1)
+    >>> as_label("1"), as_label(-1), as_label(0.5)
+    (None, None, None)
+    """
+    try:
+        if isinstance(value, (bool, np.bool_)):
+            return 1 if value else 0
+        if isinstance(value, numbers.Real) and not (isinstance(value, float) and math.isnan(value)):
+            if value == 0:
+                return 0
+            if value == 1:
+                return 1
+    except BaseException as exc:  # noqa: BLE001 - a number whose __eq__ or __bool__ raises is no label
+        if is_fatal(exc) or isinstance(exc, _EXHAUSTED):
+            raise
+    return None
+
+
+def as_probability(value: Any) -> float | None:
+    """``value`` as a float in ``[0, 1]`` (a randomized learner's probability of label 1), or None.
+
+    A boolean or a real number in ``[0, 1]`` is a probability; NaN, numbers outside the
+    interval, numbers whose conversion to float overflows or raises, and non-numbers
+    are not.  An exception that stops the game (:func:`is_fatal`) or a
+    ``RecursionError`` passes through.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> as_probability(Fraction(1, 4)), as_probability(True), as_probability(1)
+    (0.25, 1.0, 1.0)
+    >>> as_probability(1.5), as_probability(float("nan")), as_probability(10**400)
+    (None, None, None)
+    """
+    try:
+        if isinstance(value, (bool, np.bool_)):
+            return 1.0 if value else 0.0
+        if isinstance(value, numbers.Real):
+            p = float(value)  # 10**400 overflows; a Real's __float__ may raise anything
+            if type(p) is float and 0.0 <= p <= 1.0:  # False for NaN
+                return p
+    except BaseException as exc:  # noqa: BLE001 - a number whose __float__ raises is no probability
+        if is_fatal(exc) or isinstance(exc, _EXHAUSTED):
+            raise
+    return None
+
+
+def as_prediction(value: Any, randomized: bool) -> int | float | None:
+    """A learner's prediction as the game takes it: a label (deterministic) or a probability of 1 (randomized).
+
+    Parameters
+    ----------
+    value
+        What ``predict_one`` (or, for a randomized learner, ``predict_proba_one``) returned.
+    randomized : bool
+        Whether the learner is randomized (:func:`~mistakebound.game.players.is_randomized`).
+
+    Returns
+    -------
+    int, float or None
+        :func:`as_label` or :func:`as_probability` of ``value``; None for an illegal move
+        (:func:`expected_prediction` says what was expected).
+
+    Examples
+    --------
+    >>> as_prediction(1, randomized=False), as_prediction(1, randomized=True), as_prediction(0.5, randomized=False)
+    (1, 1.0, None)
+    """
+    return as_probability(value) if randomized else as_label(value)
+
+
+def label_words(labels: tuple = LABELS) -> str:
+    """The labels of a game in a message: ``0 or 1``; ``0, 1 or 2``.
+
+    Examples
+    --------
+    >>> label_words(), label_words((0, 1, 2))
+    ('0 or 1', '0, 1 or 2')
+    """
+    shown = [repr(y) for y in labels]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def expected_prediction(randomized: bool, labels: tuple = LABELS) -> str:
+    """What a prediction must be, in words, for the message refusing an illegal one.
+
+    Examples
+    --------
+    >>> expected_prediction(False), expected_prediction(True), expected_prediction(False, (0, 1, 2))
+    ('a label 0 or 1', 'a probability in [0, 1]', 'a label 0, 1 or 2')
+    """
+    return "a probability in [0, 1]" if randomized else f"a label {label_words(labels)}"
+
+
+def mistake_cost(p: int | float, y: int) -> int | float:
+    """What a round costs the learner: ``|p - y|``, an ``int`` when it is whole.
+
+    ``p`` is the prediction as :func:`as_prediction` reads it (a label, or the
+    probability of label 1) and ``y`` the label: one mistake or none for a label, the
+    exact expected mistake for a probability (the engine draws the label from ``p``;
+    the learner's state after ``learn_one`` does not depend on the draw, so the
+    expectation is taken round by round).
+
+    Examples
+    --------
+    >>> mistake_cost(0, 0), mistake_cost(1.0, 0), mistake_cost(0.25, 0), mistake_cost(0.25, 1)
+    (0, 1, 0.25, 0.75)
+    """
+    cost = p - y if p >= y else y - p
+    if cost.__class__ is not int and cost == int(cost):
+        return int(cost)
+    return cost
+
+
+def label_splits(V: int, column: int) -> tuple[int, int]:
+    """The hypotheses of the version space ``V`` labelling an instance 0 and 1: ``(zeros, ones)``, bitsets.
+
+    ``V`` is a version space as a bitset over the rows of a finite class and ``column``
+    the instance's column as a bitset (:attr:`~mistakebound.game.hypothesis_class.HypothesisClass.column_masks`).
+    In a realizable game label ``y`` is legal on the instance exactly when its part is
+    not empty; the version space after it is that part (:func:`restrict`).
+
+    Examples
+    --------
+    >>> label_splits(0b111, 0b101)
+    (2, 5)
+    """
+    ones = V & column
+    return V ^ ones, ones
+
+
+def restrict(V: int, column: int, y: int) -> int:
+    """The version space ``V`` (a bitset) after label ``y`` on the instance whose column is ``column``.
+
+    Examples
+    --------
+    >>> restrict(0b111, 0b101, 1), restrict(0b111, 0b101, 0)
+    (5, 2)
+    """
+    return V & column if y else V & ~column
