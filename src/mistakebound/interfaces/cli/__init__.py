@@ -1551,6 +1551,3 @@ def _main(argv: Sequence[str] | None, command: str) -> int:
         code = EXIT_OK
     return code
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
