@@ -677,12 +677,12 @@ def test_names_never_add_a_line_or_a_raw_control_character(capsys, tmp_path_fact
     (KeyboardInterrupt(), 3, "interrupted (Ctrl-C)"),
 ])
 def test_every_exception_is_one_line_and_an_exit_code(capsys, monkeypatch, raised, code, says):
-    import mistakebound.interfaces.cli as cli
+    import mistakebound.interfaces.cli.ldim as ldim_command
 
     def fail(*a, **k):
         raise raised
 
-    monkeypatch.setattr(cli, "_finite_class", fail)
+    monkeypatch.setattr(ldim_command, "finite_class", fail)
     got, out, err = run(capsys, "ldim", "thresholds:3")
     assert got == code
     assert_one_line_error(err, "mistakebound ldim: ", says)
@@ -745,12 +745,12 @@ def test_standard_output_that_fails_is_one_line_and_exit_2(capsys, monkeypatch):
 
 
 def test_a_reader_that_left_is_exit_0(capsys, monkeypatch):
-    import mistakebound.interfaces.cli as cli
+    import mistakebound.interfaces.cli.ldim as ldim_command
 
     def gone(*a, **k):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(cli, "_finite_class", gone)
+    monkeypatch.setattr(ldim_command, "finite_class", gone)
     code, out, err = run(capsys, "ldim", "thresholds:3")
     assert code == 0 and err == ""
 

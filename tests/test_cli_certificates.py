@@ -148,7 +148,7 @@ def test_the_file_is_written_atomically_and_a_failure_keeps_the_results(tmp_path
     folder = tmp_path / "gone"
     folder.mkdir()
     path = folder / f"c{suffix}"
-    import mistakebound.interfaces.cli as cli_module
+    import mistakebound.interfaces.cli.ldim as cli_module
 
     real = cli_module._certify_ldim
 

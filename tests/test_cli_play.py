@@ -180,7 +180,7 @@ def test_jsonl_round_trips_the_transcript(capsys, tmp_path):
 def test_an_interrupted_write_keeps_the_old_file(capsys, tmp_path, monkeypatch):
     path = tmp_path / "game.jsonl"
     path.write_text("old\n")
-    import mistakebound.interfaces.cli as cli
+    import mistakebound.interfaces.cli.output as cli_output
 
     calls = []
 
@@ -190,7 +190,7 @@ def test_an_interrupted_write_keeps_the_old_file(capsys, tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return json.JSONEncoder().encode(obj)
 
-    monkeypatch.setattr(cli.json, "dumps", dumps)
+    monkeypatch.setattr(cli_output.json, "dumps", dumps)
     code, _, err = run(capsys, "play", "halving", "binary-search-threshold", "thresholds:15", "--out", str(path))
     assert code == 3 and "interrupted" in err
     assert path.read_text() == "old\n"
@@ -634,11 +634,11 @@ def test_play_interrupted_prints_the_rounds_played_and_exits_3(capsys, tmp_path)
 
 def test_ctrl_c_in_play_is_a_game_interrupted_with_the_rounds_played(capsys, monkeypatch):
     # the CLI reads the rounds played off the GameInterrupted that play raises, not off a wrapper
-    import mistakebound.interfaces.cli as cli
+    import mistakebound.interfaces.cli.games as cli_games
     from mistakebound.foundations.errors import GameInterrupted
 
     seen = []
-    real = cli.play
+    real = cli_games.play
 
     def spy(*args, **kwargs):
         try:
@@ -647,7 +647,7 @@ def test_ctrl_c_in_play_is_a_game_interrupted_with_the_rounds_played(capsys, mon
             seen.append(len(exc.transcript))
             raise
 
-    monkeypatch.setattr(cli, "play", spy)
+    monkeypatch.setattr(cli_games, "play", spy)
     code, out, _ = run(capsys, "play", f"{HERE}:CountingLearner(stop=4)", "opposite-label", "thresholds:15",
                        "--unrealizable")
     assert code == 3 and seen == [3] and facts(out)["rounds"] == 3

@@ -156,7 +156,7 @@ def flags(pairs: dict, switches: list[str]):
 def parses(argv: list[str]) -> bool:
     with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         try:
-            cli._parser().parse_args(argv)
+            cli.parser.build_parser().parse_args(argv)
         except SystemExit:
             return False
     return True

@@ -520,7 +520,7 @@ def test_ldim_prints_what_it_knows_as_it_goes(monkeypatch, capsys):
         return VCBounds(lower=1, upper=1, status="exact", witness=(1,), nodes=1, seconds=0.5)
 
     monkeypatch.setattr(LdimEngine, "run", bounds)
-    monkeypatch.setattr(cli, "LDIM_VC_NOTE_SECONDS", 0.05)
+    monkeypatch.setattr(cli.ldim, "LDIM_VC_NOTE_SECONDS", 0.05)
     assert cli.main(["ldim", "thresholds:7"]) == 0  # a quick VC search: no note
     assert before == ["class: thresholds(7)\n|H| = 8\n|X| = 7\n"]
     assert capsys.readouterr() == ("Ldim = 3\nlog2|H| = 3.00 (upper bound on Ldim)\nVCdim = 1\n", "")
@@ -567,7 +567,7 @@ def test_ldim_help_states_the_vc_default_limit_and_the_memory_budget(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert f"Without --time-limit the VC search stops after the longer of {profile.VC_SECONDS:g} s and the time " \
            "the Ldim search took" in text
-    assert f"a VC search still running after {cli.LDIM_VC_NOTE_SECONDS:g} s says on stderr how long it may take" in text
+    assert f"a VC search still running after {cli.ldim.LDIM_VC_NOTE_SECONDS:g} s says on stderr how long it may take" in text
     assert "Each parameter's search has a budget of its own: the whole of --max-nodes and of --time-limit" in text
     assert "MemAvailable, the cgroup limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers" in text
     assert "prints the bounds it proved on its line, the other parameters' lines still follow, and the command " \

@@ -4,7 +4,9 @@ A *walk* is one command run in this process under :func:`sys.setprofile`: every 
 function of the package is recorded with its module.  Two numbers describe it:
 
 * ``modules``: the distinct modules of the package whose functions ran (imports excluded:
-  only calls made while the command runs count, and module bodies are not calls);
+  only calls made while the command runs count, and module bodies are not calls); of them
+  ``cli modules`` are the command line's own (any module under :data:`CLI`, a module per
+  command and its shared pieces) and ``library modules`` those outside the interfaces layer;
 * ``asks``: the functions of lower layers that a function of the interfaces layer called
   directly (the questions the front end asked the library; a search's logic kept in a front
   end shows as many small questions);
@@ -28,9 +30,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["WALKS", "walk"]
+__all__ = ["CLI", "WALKS", "walk"]
 
 PACKAGE = "mistakebound"
+#: The command line: a package, a module per command; every module under it is the command line.
+CLI = "mistakebound.interfaces.cli"
 
 
 def _layer(module: str) -> str:
@@ -105,7 +109,10 @@ def main() -> int:
         run = make()
         run()  # once before: what is imported lazily is imported, so the walk counts calls only
         results[name] = walk(run)
-    json.dump({name: {"modules": len(r["modules"]), "asks": len(r["asks"]), "returns": len(r["returns"]),
+    json.dump({name: {"modules": len(r["modules"]),
+                      "cli modules": sum(m == CLI or m.startswith(CLI + ".") for m in r["modules"]),
+                      "library modules": sum(_layer(m) != "interfaces" for m in r["modules"]),
+                      "asks": len(r["asks"]), "returns": len(r["returns"]),
                       "visited": r["modules"], "asked": r["asks"], "re-entries": r["returns"]}
                for name, r in results.items()}, sys.stdout, indent=1)
     print()

@@ -56,6 +56,8 @@ from mistakebound.foundations.errors import (
     NotApplicableError,
     PlayerError,
 )
+from mistakebound.foundations.text import number_text
+from mistakebound.foundations.text_tables import text_table
 from mistakebound.foundations.validation import check_int, check_real, integer_converter
 from mistakebound.game.players import describe, rebuild
 from mistakebound.game.setting import Setting
@@ -370,6 +372,51 @@ class OCOTranscript:
         """One line with the players and the totals."""
         where = "R^%d" % self.d if self.radius is None else f"ball(d={self.d}, radius={self.radius:g})"
         return f"{self.learner} vs {self.adversary} on {where}: {len(self)} rounds, loss {self.cumulative_loss:g}"
+
+    # ------------------------------------------------------------ its text and records
+    # (the same names as a Transcript's: mistakebound.game.transcript.format_transcript and
+    # transcript_records read either)
+    def _regret_so_far(self) -> float:
+        return self.best_fixed_regret() if len(self) else 0.0
+
+    def header(self, rounds: int, setting: Any = None) -> str:
+        """The line that opens a game's report: the players, the setting, the seed and the horizon ``rounds``."""
+        where = setting.describe() if setting is not None else f"oco(d={self.d})"
+        return f"game: {self.learner} vs {self.adversary} on {where}, seed {self.seed}, at most {rounds} rounds"
+
+    def table(self) -> str:
+        """The rounds as a table: ``t``, the point ``w`` and its loss.
+
+        Examples
+        --------
+        >>> T = OCOTranscript(rounds=[OCORound(1, (0.5,), LinearLoss((1.0,)), 0.5, (1.0,))], radius=1.0)
+        >>> print(T.table())
+        t  w      loss
+        -  -----  ----
+        1  (0.5)  0.5
+        """
+        rows = [[str(r.t), "(" + ",".join(number_text(v) for v in r.w) + ")", number_text(r.value)]
+                for r in self.rounds]
+        return text_table(["t", "w", "loss"], rows)
+
+    def totals_lines(self, setting: Any = None) -> list[str]:
+        """The totals, one ``name = value`` line each: rounds, cumulative loss, regret (linear losses over a ball)."""
+        return [f"rounds = {len(self)}", f"cumulative loss = {number_text(self.cumulative_loss)}",
+                f"regret = {number_text(self._regret_so_far())} (against the best fixed point in hindsight)"]
+
+    def totals_row(self) -> list[str]:
+        """The totals as the cells of a table: rounds, mistakes, expected mistakes, regret (no mistakes here: ``-``)."""
+        return [str(len(self)), "-", "-", number_text(self._regret_so_far())]
+
+    def round_records(self) -> list[dict]:
+        """The JSON Lines object of each round: ``type``, ``t``, the point ``w`` and the loss ``value``."""
+        return [{"type": "round", "t": r.t, "w": list(r.w), "value": r.value} for r in self.rounds]
+
+    def summary_record(self) -> dict:
+        """The players, the setting, the seed and the totals, as the fields of a JSON summary object."""
+        return {"learner": self.learner, "adversary": self.adversary,
+                "setting": OCOSetting(self.d, radius=self.radius).describe(), "seed": self.seed,
+                "rounds": len(self), "cumulative_loss": self.cumulative_loss, "regret": self._regret_so_far()}
 
 
 # ---------------------------------------------------------------------- the setting

@@ -41,9 +41,10 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.json_format import json_value
 from mistakebound.foundations.text import number_text, printable
 from mistakebound.foundations.text_tables import text_table
+from mistakebound.game.hypothesis_class import HypothesisClass
 
 __all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record",
-           "format_rounds", "instance_text"]
+           "format_rounds", "format_transcript", "transcript_records", "instance_text"]
 
 
 @frozen
@@ -555,6 +556,68 @@ class Transcript(_Deferred):
             f"(expected {self.expected_mistakes:g}){regret}"
         )
 
+    # ------------------------------------------------------------ its text and records
+    def header(self, rounds: int, setting: Any = None) -> str:
+        """The line that opens a game's report: the players, the class, the seed and the horizon ``rounds``.
+
+        Examples
+        --------
+        >>> Transcript(rounds=(), learner="L", adversary="A", seed=0, class_name="thresholds(7)").header(100)
+        'game: L vs A on thresholds(7), realizable, seed 0, at most 100 rounds'
+        """
+        kind = "realizable" if self.realizable else "unrealizable"
+        return (f"game: {self.learner} vs {self.adversary} on {self.class_name}, {kind}, seed {self.seed}, "
+                f"at most {rounds} rounds")
+
+    def table(self) -> str:
+        """The rounds as a table (:func:`format_rounds`)."""
+        return format_rounds(self.rounds)
+
+    def totals_lines(self, setting: Any = None) -> list[str]:
+        """The totals, one ``name = value`` line each: rounds, mistakes, expected mistakes, regret, version space.
+
+        The version space is named (its first five hypotheses) when ``setting`` is the
+        finite class the game was played on.
+
+        Examples
+        --------
+        >>> T = Transcript(rounds=[Round(1, 3, 0.25, 0, 1)], best_hypothesis_mistakes=0)
+        >>> for line in T.totals_lines():
+        ...     print(line)
+        rounds = 1
+        mistakes = 1
+        expected mistakes = 0.75
+        regret = 0.75 (the best hypothesis in hindsight makes 0 mistakes)
+        """
+        lines = [f"rounds = {len(self)}", f"mistakes = {self.mistakes}",
+                 f"expected mistakes = {number_text(self.expected_mistakes)}"]
+        if self.regret is not None:
+            n = self.best_hypothesis_mistakes
+            lines.append(f"regret = {number_text(self.regret)} (the best hypothesis in hindsight makes "
+                         f"{number_text(n)} mistake{'' if n == 1 else 's'})")
+        if self.version_space is not None and isinstance(setting, HypothesisClass):
+            names = [setting.hypothesis_name(i) for i in self.version_space]
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            lines.append(f"version space = {len(names)} of {setting.n_hypotheses} hypotheses"
+                         + (f": {shown}" if names else ""))
+        return lines
+
+    def totals_row(self) -> list[str]:
+        """The totals as the cells of a table: rounds, mistakes, expected mistakes, regret."""
+        return [str(len(self)), str(self.mistakes), number_text(self.expected_mistakes), number_text(self.regret)]
+
+    def round_records(self) -> list[dict]:
+        """The JSON Lines object of each round (:func:`round_record`); none when only the totals were kept."""
+        return [round_record(r) for r in self.rounds] if self.rounds_kept else []
+
+    def summary_record(self) -> dict:
+        """The players, the class, the seed and the totals, as the fields of a JSON summary object."""
+        return {"learner": self.learner, "adversary": self.adversary, "class": self.class_name, "seed": self.seed,
+                "realizable": self.realizable, "rounds": len(self), "mistakes": self.mistakes,
+                "expected_mistakes": self.expected_mistakes, "regret": self.regret,
+                "best_hypothesis_mistakes": self.best_hypothesis_mistakes,
+                "version_space": None if self.version_space is None else list(self.version_space)}
+
 
 def instance_text(x: Any) -> str:
     """An instance as one cell of a table: on one line, with no padding of its own.
@@ -607,3 +670,71 @@ def format_rounds(rounds: Sequence[Any]) -> str:
         rows.append([str(r.t), instance_text(r.x), number_text(r.p),
                      "?" if prediction is None else str(prediction), str(r.y), mistake])
     return text_table(header, rows)
+
+
+def format_transcript(T: Any) -> str:
+    """The rounds of a game as a table, for a game of any setting (its transcript's ``table()``).
+
+    A finite-class game's rounds read ``t, x, p, prediction, y, mistake``
+    (:func:`format_rounds`); an online convex optimisation game's ``t, w, loss``.
+
+    Examples
+    --------
+    >>> print(format_transcript(Transcript(rounds=[Round(1, 8, 1.0, 1, 0), Round(2, 4, 0.25, 0, 0)])))
+    t  x  p     prediction  y  mistake
+    -  -  ----  ----------  -  -------
+    1  8  1     1           0  yes
+    2  4  0.25  0           0  no
+    """
+    return T.table()
+
+
+def _claim_record(claim: Any) -> dict:
+    return {"value": json_value(claim.value), "measure": claim.measure, "source": claim.source,
+            "assumptions": list(claim.assumptions), "reason": claim.reason}
+
+
+def transcript_records(T: Any, *, claim: Any = None, verdict: Any = None, complete: bool = True) -> list[dict]:
+    """The JSON Lines records of a game: one object per round, then one summary object.
+
+    Round objects hold ``type`` (``"round"``), ``t``, ``x`` (tuples as lists), ``p``,
+    ``prediction``, ``y`` and ``mistake`` (``t``, ``w``, ``value`` for an online convex
+    optimisation game); the summary (``type`` ``"summary"``) holds the players, the
+    class, the seed, the totals, the version space, the learner's claim and the verdict.
+    A game that kept only its totals (``play(..., keep="totals")``) has the summary only:
+    its rounds were written as they were played.
+
+    Parameters
+    ----------
+    T : Transcript or OCOTranscript
+        The game.
+    claim : Bound, optional
+        The learner's claim (:func:`~mistakebound.verification.claims.stated_bound`).
+    verdict : Verdict, optional
+        The verdict on the game (:func:`~mistakebound.verification.claims.judge_played`),
+        with the adversary's forced count.
+    complete : bool
+        False for a game that stopped before its horizon.
+
+    Examples
+    --------
+    >>> T = Transcript(rounds=[Round(1, (0, 1), 1.0, 1, 0)], learner="L", adversary="A", seed=0)
+    >>> records = transcript_records(T)
+    >>> records[0]
+    {'type': 'round', 't': 1, 'x': [0, 1], 'p': 1.0, 'prediction': 1, 'y': 0, 'mistake': True}
+    >>> records[1]["mistakes"], records[1]["complete"], records[1]["verdict"]
+    (1, True, None)
+    """
+    claimed = None if claim is None else _claim_record(claim)
+    forced = None if verdict is None else verdict.forced
+    judged = {
+        "bound": claimed if claim is not None and claim.stated else None,
+        "claim": claimed,
+        "forced": None if forced is None or not forced.stated else {
+            "value": json_value(forced.value), "measure": forced.measure, "source": forced.source},
+        "verdict": None if verdict is None else verdict.status,
+        "bound_holds": None if verdict is None else verdict.holds,
+        "message": None if verdict is None else verdict.message,
+    }
+    summary = {"type": "summary", "complete": bool(complete), **T.summary_record(), **judged}
+    return [*T.round_records(), {k: json_value(v) for k, v in summary.items()}]

@@ -107,8 +107,19 @@ def seconds(text: str) -> float:
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit code 2).
 
+    Its ``description`` and ``epilog`` may be functions returning the text: they run only
+    when the help is printed.
+
     ``--help`` that cannot be written (``> /dev/full``) raises the ``OSError`` (argparse
     would drop it and exit 0), for the command line to report."""
+
+    def format_help(self) -> str:
+        # a description or epilog given as a function is written now, when the help is printed: a command
+        # that runs never lists the zoo or imports a search to describe itself or another command
+        for name in ("description", "epilog"):
+            if callable(getattr(self, name)):
+                setattr(self, name, getattr(self, name)())
+        return super().format_help()
 
     def print_help(self, file=None) -> None:
         file = sys.stdout if file is None else file

@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # the searches are imported when a profile is computed: impor
     from mistakebound.theory.randomized import RLdimBounds, RLdimSearch
     from mistakebound.theory.vc import VCBounds
 
-__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps"]
+__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps", "vc_time_limit"]
 
 #: The parameters a profile holds, in the order they are computed (cheapest first).
 PARAMETERS = ("ldim", "vc", "rldim")
@@ -123,6 +123,14 @@ class Profile:
     engine: str | None = None
     notes: tuple = ()
 
+    @property
+    def vc_from_ldim(self) -> tuple[int, int]:
+        """The VC dimension's bounds that hold without its search: ``min(Ldim, 1) <= VCdim <= Ldim``.
+
+        (VCdim <= Ldim, textbook ch. 21; a class with two distinct hypotheses has VCdim >= 1.)
+        """
+        return min(self.ldim.lower, 1), self.ldim.upper
+
     def tree(self, *, max_nodes: int | None = None, time_limit: float | None = None):
         """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim).
 
@@ -164,6 +172,21 @@ class Profile:
 
             rldim_section(self.rl_search, writer)
         return writer
+
+
+def vc_time_limit(ldim: LdimBounds, time_limit: float | None = None) -> float:
+    """The VC search's time limit in a profile: ``time_limit``, else the longer of :data:`VC_SECONDS`
+    and the time the Ldim search took (``ldim.seconds``).
+
+    Examples
+    --------
+    >>> from mistakebound.theory.littlestone import LdimBounds
+    >>> vc_time_limit(LdimBounds(lower=3, upper=3, status="exact", seconds=0.5))
+    5.0
+    >>> vc_time_limit(LdimBounds(lower=3, upper=3, status="exact", seconds=9.0)), vc_time_limit(None, 2.0)
+    (9.0, 2.0)
+    """
+    return time_limit if time_limit is not None else max(VC_SECONDS, ldim.seconds)
 
 
 def _n_distinct(H: HypothesisClass) -> int:
@@ -262,7 +285,7 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     yield "ldim", bounds, profile
     stopped = bounds.status == "interrupted"
     if "vc" in chosen:
-        limit = time_limit if time_limit is not None else max(VC_SECONDS, bounds.seconds)
+        limit = vc_time_limit(bounds, time_limit)
         if stopped:
             vc, why = None, "not searched: interrupted"
         else:

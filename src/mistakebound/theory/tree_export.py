@@ -1,4 +1,7 @@
-"""Shattered trees as text: JSON (written and read back), Graphviz DOT, and a TikZ ``forest``.
+"""Shattered trees as text: indented lines, JSON (written and read back), Graphviz DOT, and a TikZ ``forest``.
+
+* :func:`tree_to_text`: one line per node, indented by its depth (what ``mistakebound
+  ldim --tree`` prints).
 
 * :func:`tree_to_json` / :func:`tree_from_json`: every node, edge label and witness,
   format ``"mistakebound.shattered_tree"`` version 1, built from the framework's JSON
@@ -9,7 +12,7 @@
 * :func:`tree_to_tikz`: a ``forest`` environment for LaTeX (``\\usepackage{forest}``),
   the child along label 0 on the left.
 
-All three take a tree in the layout of :func:`~mistakebound.theory.littlestone.shattered_tree`
+All four take a tree in the layout of :func:`~mistakebound.theory.littlestone.shattered_tree`
 (internal nodes with ``instance``, edges with ``label``, leaves with ``witness`` and
 ``witness_name``) and write the whole tree, however deep (a figure cuts deep trees; these
 do not).
@@ -42,12 +45,47 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.transcript import instance_text
 from mistakebound.theory.littlestone import is_shattered
 from mistakebound.theory.tree_graphs import ShatteredTree
-from mistakebound.theory.tree_walk import depth_first, leaf_text
+from mistakebound.theory.tree_walk import depth_first, leaf_text, successors
 
-__all__ = ["TREE_FORMAT", "tree_to_json", "tree_from_json", "tree_to_dot", "tree_to_tikz"]
+__all__ = ["TREE_FORMAT", "tree_to_text", "tree_to_json", "tree_from_json", "tree_to_dot", "tree_to_tikz"]
 
 #: The ``"format"`` of a shattered tree's JSON document.
 TREE_FORMAT = "mistakebound.shattered_tree"
+
+
+# ---------------------------------------------------------------------------- text
+def tree_to_text(tree: nx.DiGraph, H: HypothesisClass | None = None) -> str:
+    """A shattered tree as indented text: node instances, edge labels, leaf witnesses.
+
+    Nodes are numbered as in the textbook (root 1, children ``2i`` along label 0 and
+    ``2i + 1`` along label 1); each line is one node, indented by its depth.  A leaf's
+    witness is named by ``H`` when it is given (:func:`~mistakebound.theory.tree_walk.leaf_text`),
+    and its row is counted from 1, as in every message about a class's rows
+    (:data:`~mistakebound.game.hypothesis_class.COUNTED_FROM_1`).
+
+    Examples
+    --------
+    >>> from mistakebound import classes, shattered_tree
+    >>> H = classes.thresholds(3)
+    >>> print(tree_to_text(shattered_tree(H), H))  # doctest: +ELLIPSIS
+    [1] x = 2
+      0 -> [2] x = 1
+        0 -> [4] leaf: witness ...
+        1 -> [5] leaf: witness ...
+      1 -> [3] x = 3
+        0 -> [6] leaf: witness ...
+        1 -> [7] leaf: witness ...
+    """
+    lines: list[str] = []
+    succ = successors(tree)
+    for node, parent, edge, depth in depth_first(tree):
+        prefix = "  " * depth + ("" if parent is None else f"{edge} -> ")
+        if succ[node]:
+            lines.append(f"{prefix}[{node}] x = {tree.nodes[node]['instance']!r}")
+        else:
+            w = tree.nodes[node].get("witness")
+            lines.append(f"{prefix}[{node}] leaf: witness {leaf_text(tree, node, H)} (row {'?' if w is None else w + 1})")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------- JSON

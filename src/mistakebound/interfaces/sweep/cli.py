@@ -43,13 +43,17 @@ from typing import Any, TextIO
 from mistakebound.foundations.text import printable
 from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, positive
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "SUMMARY", "add_parser", "run"]
+
+#: The command's name, and its line in ``mistakebound --help``.
+NAME = "sweep"
+SUMMARY = "run a grid of games and searches from a TOML file, resumably"
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``sweep`` on ``subparsers`` (from ``ArgumentParser.add_subparsers``)."""
     p = subparsers.add_parser(
-        "sweep", help="run a grid of games and searches from a TOML file, resumably",
+        NAME, help=SUMMARY,
         description=(
             "Expand the grids of CONFIG.toml (learners x adversaries x classes x sizes x seeds x "
             "horizons, or searches) into cells, run each cell once, stream one CSV row per finished "

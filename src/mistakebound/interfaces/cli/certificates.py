@@ -1,0 +1,35 @@
+"""What ``ldim --certificate`` and ``worst-case --certificate`` say as they write a certificate.
+
+Examples
+--------
+>>> claimed({"claim": {"lower": [">=", 2], "upper": ["<=", 3]}}, "Ldim")
+'2 <= Ldim <= 3'
+>>> claimed({"lower": [0, 1], "upper": {"value": 2}}, "VCdim")
+'VCdim = 2'
+"""
+
+from __future__ import annotations
+
+from mistakebound.interfaces.cli.output import write_output
+
+__all__ = ["claimed", "write_certificate"]
+
+
+def claimed(section: dict, name: str) -> str:
+    """``"2 <= Ldim <= 3"`` / ``"Ldim = 3"``: what a certificate section proves."""
+    if "claim" in section:
+        claim = section["claim"]
+        lo = claim["lower"][1] if "lower" in claim else "?"
+        hi = claim["upper"][1] if "upper" in claim else "?"
+    else:  # a VC section: the shattered set, and the value its upper proof refutes above
+        lo = len(section["lower"]) if "lower" in section else "?"
+        hi = section["upper"]["value"] if "upper" in section else "?"
+    return f"{name} = {lo}" if lo == hi else f"{lo} <= {name} <= {hi}"
+
+
+def write_certificate(path: str, writer, out, done: list[str]) -> None:
+    """Write the certificate of ``writer`` to ``path`` and say what it proves (``done``) and how to check it."""
+    size = len(writer.document()["spaces"])
+    write_output("--certificate", path, out,
+                 f"wrote {path}: a certificate of {', '.join(done)} ({size:,} version spaces); "
+                 f"check it with: mistakebound verify {path}", save=lambda: writer.write(path, parameter="--certificate"))

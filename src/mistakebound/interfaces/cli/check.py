@@ -1,0 +1,78 @@
+"""``mistakebound check``: every learner against every adversary, and the scenario suites, judged.
+
+The rows come from :func:`~mistakebound.verification.selfcheck.run_check` and
+:func:`~mistakebound.verification.selfcheck.run_scenarios`, class by class and scenario
+by scenario, with a progress bar and the partial table on Ctrl-C; ``--json`` writes the
+report (:meth:`~mistakebound.verification.selfcheck.CheckReport.to_json`).
+"""
+
+from __future__ import annotations
+
+from mistakebound.foundations.text import printable
+from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, seed
+from mistakebound.interfaces.cli.help_text import add_command
+from mistakebound.interfaces.cli.output import check_out, write_output
+from mistakebound.interfaces.progress import Progress
+
+__all__ = ["NAME", "SUMMARY", "add_parser", "run"]
+
+#: The command's name, and its line in ``mistakebound --help``.
+NAME = "check"
+SUMMARY = "play every learner against every adversary and check their claims"
+
+
+def add_parser(subparsers):
+    """Register ``check`` on ``subparsers``."""
+    p = add_command(
+        subparsers, NAME, SUMMARY,
+        "Play every registered learner against every applicable adversary on the built-in "
+        "classes, judge each game against the learner's claimed bound and the adversary's "
+        "forced count, run the scenario suites, and print the table. Exit 0 if all hold, 1 otherwise.",
+        players=False, settings="",
+    )
+    p.add_argument("--seed", type=seed, default=0, help="seed of every game (default 0)")
+    p.add_argument("--json", metavar="FILE.json",
+                   help="also write the report as JSON (lossless; read back with CheckReport.from_json)")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args, out) -> int:
+    """Run ``check``: the table, the legend and the summary; exit 0 if every claim holds, 1 otherwise."""
+    from mistakebound.verification.selfcheck import CheckReport, default_classes, run_check, run_scenarios
+    from mistakebound.verification.suites import all_scenarios
+
+    # class by class, then scenario by scenario: the same rows as run_check(seed) followed
+    # by run_scenarios(seed), with a progress bar and partial results on Ctrl-C
+    json_path = getattr(args, "json", None)
+    check_out(json_path, (".json",), "JSON", option="--json")  # refused before any game is played
+    classes_ = default_classes()
+    scenarios = all_scenarios()
+    rows: list = []
+    try:
+        with Progress(len(classes_) + len(scenarios), desc="check", unit="steps") as bar:
+            for H in classes_:
+                rows += run_check([H], seed=args.seed).rows
+                bar.update()
+            for sc in scenarios:
+                rows += run_scenarios([sc], seed=args.seed).rows
+                bar.update()
+    except KeyboardInterrupt:
+        report = CheckReport(rows=rows)
+        if rows:
+            print(report.format_table(), file=out)
+            print(file=out)
+        print(f"interrupted: {report.summary()} so far", file=out)
+        if json_path:
+            print(printable(f"no JSON report written to {json_path} (the check did not finish)"), file=out)
+        return EXIT_INTERRUPTED
+    report = CheckReport(rows=rows)
+    print(report.format_table(), file=out)
+    print(file=out)
+    print(report.legend(), file=out)
+    print(file=out)
+    print(report.summary(), file=out)
+    if json_path:
+        write_output("--json", json_path, out, f"wrote {json_path} ({len(report.rows)} rows, JSON)",
+                     data=report.to_json())
+    return EXIT_OK if report.ok else EXIT_BROKEN

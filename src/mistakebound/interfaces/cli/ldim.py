@@ -1,0 +1,264 @@
+"""``mistakebound ldim CLASS``: a class's profile (|H|, |X|, Ldim, VCdim, RL) from the library's door, printed as it comes.
+
+:func:`~mistakebound.theory.profile.profile_steps` chooses the engines and the budgets and
+answers; this command prints: the sizes first, then Ldim as soon as it is known, then each
+parameter of ``--what``, a parameter that stops early with its proven bounds on its own
+line, the others' lines still following; with ``--tree`` a shattered tree of depth Ldim
+(:func:`~mistakebound.theory.tree_export.tree_to_text`), with ``--certificate`` the
+profile's certificate (:meth:`~mistakebound.theory.profile.Profile.certificate`).
+
+Examples
+--------
+>>> from mistakebound.interfaces.cli import main
+>>> main(["ldim", "thresholds:3", "--what", "ldim", "--tree"])  # doctest: +ELLIPSIS
+class: thresholds(3)
+|H| = 4
+|X| = 3
+Ldim = 2
+log2|H| = 2.00 (upper bound on Ldim)
+shattered tree of depth 2 (root 1; children 2i on label 0, 2i+1 on label 1; ...):
+[1] x = 2
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from mistakebound.foundations.text import one_line
+from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
+from mistakebound.interfaces import startup
+from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, workers
+from mistakebound.interfaces.cli.certificates import claimed, write_certificate
+from mistakebound.interfaces.cli.help_text import add_command
+from mistakebound.interfaces.cli.messages import error, note
+from mistakebound.interfaces.cli.options import CERTIFICATE_SUFFIXES, add_budget, add_certificate
+from mistakebound.interfaces.cli.output import check_out
+from mistakebound.interfaces.cli.settings import finite_class
+
+__all__ = ["NAME", "SUMMARY", "LDIM_VC_NOTE_SECONDS", "PARAMETER_NAMES", "add_parser", "run"]
+
+#: A VC search of ``ldim`` still running after this many seconds prints a note on stderr
+#: with the Ldim found and the VC search's limit.
+LDIM_VC_NOTE_SECONDS = 1.0
+
+#: What ``ldim`` calls each parameter of the profile when it says why one is partial.
+PARAMETER_NAMES = {"ldim": "Littlestone dimension", "vc": "VC dimension", "rldim": "randomized Littlestone dimension"}
+
+
+def _description() -> str:
+    from mistakebound.theory.profile import VC_SECONDS  # the library's default, named here
+
+    return ("Print |H|, |X|, the Littlestone dimension, the log2|H| bound and the VC dimension "
+            "of a class given as a zoo spec (e.g. thresholds:64, k_sparse:8,2) or a .npy/.csv/.json "
+            "class file (rows hypotheses, columns instances); --what chooses the parameters. The "
+            "sizes of the class are printed before any search, and the Ldim line as soon as it is "
+            "known, before the other searches start. Each parameter's search has a budget of its "
+            "own: the whole of --max-nodes and of --time-limit, not a share. Without --time-limit "
+            f"the VC search stops after the longer of {VC_SECONDS:g} s and the time the Ldim search took, and prints "
+            f"proven bounds (VCdim <= Ldim) with exit 3; a VC search still running after {LDIM_VC_NOTE_SECONDS:g} s "
+            "says on stderr how long it may take. "
+            "The searches keep to one memory budget (the least of MemAvailable, the cgroup "
+            "limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers). A search "
+            "that runs out of memory or of its budget prints the bounds it proved on its line, the "
+            "other parameters' lines still follow, and the command exits 3; Ctrl-C or SIGTERM "
+            "stops it with the bounds proven so far and starts no further search. A worker that "
+            "dies is dropped with a note on stderr, and the search goes on without it.")
+
+
+def _parameters(text: str) -> tuple[str, ...]:
+    """``--what``: a comma-separated list of the profile's parameters (ldim is always computed)."""
+    from mistakebound.theory.profile import PARAMETERS  # the library's list
+
+    names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
+    unknown = [n for n in names if n not in PARAMETERS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(PARAMETERS)}, "
+                                         f"got {text!r}")
+    return names
+
+#: The command's name, and its line in ``mistakebound --help``.
+NAME = "ldim"
+SUMMARY = "print |H|, |X|, Ldim and VCdim (or RL) of a class"
+
+
+def add_parser(subparsers):
+    """Register ``ldim`` on ``subparsers``."""
+    p = add_command(subparsers, NAME, SUMMARY, _description,
+                    players=False, settings="classes")
+    p.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
+    p.add_argument("--tree", action="store_true", help="also print a shattered tree of depth Ldim")
+    add_budget(p, "each search (Ldim, VC, RL: each has the whole budget, not a share)")
+    p.add_argument("--what", type=_parameters, default=("ldim", "vc"), metavar="LIST",
+                   help="the parameters to compute, comma-separated, among: ldim (always, printed first), vc, "
+                        "rldim (the randomized Littlestone dimension, an exact fraction); default ldim,vc; "
+                        "--what ldim skips the VC search")
+    add_certificate(p, "every parameter computed")
+    p.add_argument("--workers", type=workers, default=1,
+                   help="processes searching for Ldim with the Python search, this one included "
+                        "(default 1: the compiled search, faster where it is built); pays only without "
+                        "it, or on very long searches (see the README's Performance section)")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args, out) -> int:
+    """Run ``ldim``: each line of the profile printed (and flushed) as it comes; exit 3 if a parameter is partial."""
+    from mistakebound.theory.profile import profile_steps
+    from mistakebound.theory.search import SearchIncomplete
+
+    check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
+    H = finite_class(args.cls, "ldim")
+    print(f"class: {H.describe()}", file=out)
+    print(f"|H| = {H.n_hypotheses}", file=out)
+    lines = _ProfileLines(args, H, out)
+    for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
+                                              workers=args.workers, keep_search=args.tree or args.certificate is not None):
+        lines(parameter, result, P)
+    for name, reason in lines.partial:
+        print(f"the {name} is partial: {reason}", file=out)
+    if P.search is None:
+        if args.certificate is not None:
+            print("certificate: not written: the Littlestone search did not run", file=out)
+    else:
+        _certify_ldim(args, P, out)
+    if lines.partial:
+        return EXIT_INTERRUPTED
+    if args.tree:
+        from mistakebound.theory.tree_export import tree_to_text
+
+        try:
+            tree = P.tree()
+        except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
+            print(f"no shattered tree: {_partial_reason(exc.result.status)}", file=out)
+            return EXIT_INTERRUPTED
+        print(f"shattered tree of depth {P.ldim.lower} (root 1; children 2i on label 0, 2i+1 on label 1; "
+              f"{COUNTED_FROM_1}):", file=out)
+        print(tree_to_text(tree, H), file=out)
+    return EXIT_OK
+
+
+def _partial_reason(status: str) -> str:
+    """What to do about a search of ``ldim`` that stopped with ``status``."""
+    from mistakebound.foundations.memory import available_memory, format_bytes
+
+    if status == "memory":
+        avail = available_memory()
+        return ("the search ran out of memory"
+                + ("" if avail is None else f" ({format_bytes(avail)} available now)")
+                + ": the bounds above are proven; search a smaller class or give it more memory")
+    if status == "interrupted":
+        return f"interrupted ({startup.interrupted_by() or 'Ctrl-C'}): the bounds above are proven"
+    return "raise --max-nodes / --time-limit for the exact value"
+
+
+class _ProfileLines:
+    """Prints each answer of :func:`~mistakebound.theory.profile.profile_steps` as it comes.
+
+    Collects in ``partial`` the (parameter, what to do about it) lines printed after them all.
+    """
+
+    def __init__(self, args, H: HypothesisClass, out):
+        self.args, self.H, self.out = args, H, out
+        self.partial: list[tuple[str, str]] = []
+        self._note = None
+
+    def __call__(self, parameter: str, result, P) -> None:
+        getattr(self, f"_{parameter}")(result, P)
+
+    def _why(self, parameter: str, P) -> None:
+        reason = P.partial[parameter]
+        if reason.startswith("memory: "):  # refused before it allocated
+            text = one_line(reason[len("memory: "):])
+        elif reason.startswith("not searched: "):
+            text = _partial_reason(reason[len("not searched: "):])
+        elif reason == "vc-default-limit":
+            from mistakebound.theory.profile import VC_SECONDS
+
+            text = (f"its search stopped at the default limit of {P.vc_seconds:.1f} s (the longer of {VC_SECONDS:g} s "
+                    "and the Ldim search's time); give --time-limit for more")
+        else:
+            text = _partial_reason(reason)
+        self.partial.append((PARAMETER_NAMES[parameter], text))
+
+    def _class(self, result, P) -> None:
+        # what is known before any search, printed at once: a long search shows what it is searching
+        if "ldim" not in P.partial and P.n_distinct != self.H.n_hypotheses:
+            print(f"distinct hypotheses = {P.n_distinct}", file=self.out)
+        print(f"|X| = {self.H.n_instances}", file=self.out, flush=True)
+
+    def _ldim(self, bounds, P) -> None:
+        for text in P.notes:  # a worker lost: one line on stderr
+            error("ldim", text)
+        if bounds.exact:
+            print(f"Ldim = {bounds.lower}", file=self.out, flush=True)
+        elif P.partial["ldim"].startswith("memory: "):
+            print(f"0 <= Ldim <= {bounds.upper} (partial: memory; Ldim <= log2|H|), not searched", file=self.out,
+                  flush=True)
+        else:
+            print(f"{bounds.describe()}, after {bounds.nodes} nodes in {bounds.seconds:.2f} s", file=self.out,
+                  flush=True)
+        if not bounds.exact:
+            self._why("ldim", P)
+        print(f"log2|H| = {math.log2(self.H.n_hypotheses):.2f} (upper bound on Ldim)", file=self.out, flush=True)
+        if "vc" in self.args.what and bounds.status != "interrupted":
+            import threading
+
+            # a VC search still running after LDIM_VC_NOTE_SECONDS says how long it may take (stderr)
+            from mistakebound.theory.profile import vc_time_limit
+
+            default = self.args.time_limit is None
+            limit = vc_time_limit(bounds, self.args.time_limit)
+            self._note = threading.Timer(LDIM_VC_NOTE_SECONDS, note, ("ldim", (
+                f"note: searching for VCdim (<= {bounds.upper}) for up to {limit:.1f} s"
+                f"{' (--time-limit sets it)' if default else ''}")))
+            self._note.daemon = True
+            self._note.start()
+
+    def _vc(self, vc, P) -> None:
+        if self._note is not None:
+            self._note.cancel()
+        low, top = P.vc_from_ldim
+        if vc is None:
+            print(f"{low} <= VCdim <= {top} (partial: interrupted; VCdim <= Ldim), not searched", file=self.out)
+        elif vc.exact:
+            print(f"VCdim = {vc.lower}", file=self.out, flush=True)
+        elif P.partial["vc"].startswith("memory: "):
+            print(f"{low} <= VCdim <= {top} (partial: memory; VCdim <= Ldim), not searched", file=self.out)
+        else:
+            print(f"{vc.lower} <= VCdim <= {vc.upper} (partial: {vc.status}; VCdim <= Ldim), after {vc.nodes} nodes",
+                  file=self.out, flush=True)
+        if "vc" in P.partial:
+            self._why("vc", P)
+
+    def _rldim(self, rl, P) -> None:
+        if rl is None:
+            why = P.partial["rldim"]
+            print(f"RL not searched ({'partial: memory' if why.startswith('memory: ') else 'interrupted'})",
+                  file=self.out)
+        elif rl.exact:
+            print(f"RL = {rl.lower} (= {float(rl.lower):.4g}; the best expected mistakes of a randomized "
+                  "learner, FHMM 2023)", file=self.out, flush=True)
+        else:
+            print(f"{rl.describe()}, after {rl.nodes} nodes", file=self.out, flush=True)
+        if "rldim" in P.partial:
+            self._why("rldim", P)
+
+
+def _certify_ldim(args, P, out) -> None:
+    """With ``--certificate``: the certificate of what ``ldim`` proved (the profile's), written."""
+    if args.certificate is None:
+        return
+    from mistakebound.theory.search import OutOfBudget
+
+    try:
+        writer = P.certificate(max_nodes=args.max_nodes, time_limit=args.time_limit)
+    except OutOfBudget:
+        print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
+              "raise --max-nodes / --time-limit", file=out)
+        return
+    names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
+    done = [claimed(section, names[section["result"]]) for section in writer.document()["results"]]
+    write_certificate(args.certificate, writer, out, done)
