@@ -634,11 +634,11 @@ def test_play_interrupted_prints_the_rounds_played_and_exits_3(capsys, tmp_path)
 
 def test_ctrl_c_in_play_is_a_game_interrupted_with_the_rounds_played(capsys, monkeypatch):
     # the CLI reads the rounds played off the GameInterrupted that play raises, not off a wrapper
-    import mistakebound.interfaces.cli.games as cli_games
+    import mistakebound.verification.judged as judged  # the one judged game the command calls plays here
     from mistakebound.foundations.errors import GameInterrupted
 
     seen = []
-    real = cli_games.play
+    real = judged.play
 
     def spy(*args, **kwargs):
         try:
@@ -647,7 +647,7 @@ def test_ctrl_c_in_play_is_a_game_interrupted_with_the_rounds_played(capsys, mon
             seen.append(len(exc.transcript))
             raise
 
-    monkeypatch.setattr(cli_games, "play", spy)
+    monkeypatch.setattr(judged, "play", spy)
     code, out, _ = run(capsys, "play", f"{HERE}:CountingLearner(stop=4)", "opposite-label", "thresholds:15",
                        "--unrealizable")
     assert code == 3 and seen == [3] and facts(out)["rounds"] == 3

@@ -39,6 +39,7 @@ from mistakebound.interfaces.sweep.cells import Cell, run_cell
 from mistakebound.verification import scenario, selfcheck
 from mistakebound.verification.checks import BoundViolation, check_learner
 from mistakebound.verification.claims import forced_bound, judge_transcript, stated_bound
+from mistakebound.verification import judged
 from mistakebound.verification.judged import JudgedGame, judged_game
 from mistakebound.verification.recorder import GameRecorder
 from mistakebound.verification.selfcheck import run_check
@@ -120,6 +121,7 @@ def door(monkeypatch):
     monkeypatch.setattr(JudgedGame, "after", classmethod(spy_after))
     for module in (selfcheck, cells, scenario):
         monkeypatch.setattr(module, "judged_game", spy)
+    monkeypatch.setattr(judged, "judged_game", spy)  # the command line imports it when a game runs
     return calls
 
 
@@ -154,7 +156,7 @@ def test_every_front_end_reports_the_same_claim_and_verdict(learner, adversary, 
     out_file = tmp_path / "game.jsonl"
     code = main(["play", learner, adversary, spec, *common, "--out", str(out_file), "--quiet"])
     capsys.readouterr()
-    door.clear()  # the command line's play does not call the door yet (see the issue 22 notes)
+    assert _through_the_door(door).verdict.status == verdict.status  # play asks the one judged game
     summary = json.loads(out_file.read_text().splitlines()[-1])
     assert (summary["bound"] or {}).get("value") == _json_number(expected_bound)
     assert summary["verdict"] == verdict.status
@@ -168,7 +170,7 @@ def test_every_front_end_reports_the_same_claim_and_verdict(learner, adversary, 
     assert _plot_bound(row["bound"]) == pytest.approx(expected_bound, rel=1e-3) if expected_bound is not None \
         else row["bound"] == "-"
     assert code == (1 if verdict.broken else 0)
-    door.clear()
+    assert _through_the_door(door).verdict.status == verdict.status  # plot asks it too
 
     # a sweep cell
     record = run_cell(Cell(kind="game", learner=learner, adversary=adversary, cls=spec, seed=SEED,

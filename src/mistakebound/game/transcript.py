@@ -711,7 +711,7 @@ def transcript_records(T: Any, *, claim: Any = None, verdict: Any = None, comple
     claim : Bound, optional
         The learner's claim (:func:`~mistakebound.verification.claims.stated_bound`).
     verdict : Verdict, optional
-        The verdict on the game (:func:`~mistakebound.verification.claims.judge_played`),
+        The verdict on the game (:func:`~mistakebound.verification.judged.judged_game`),
         with the adversary's forced count.
     complete : bool
         False for a game that stopped before its horizon.

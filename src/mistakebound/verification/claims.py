@@ -484,22 +484,3 @@ def judge_transcript(transcript: Any, bound: Bound | None = None, forced: Bound 
     return Verdict(status, upper.lower, upper.upper, bound, forced, message, upper.ratio,
                    upper.bound_status, lower.forced_status)
 
-
-def judge_played(learner: Any, setting: Any, transcript: Any, *, rounds: int | None = None, realizable: bool = True,
-                 forced: Bound | None = None) -> Verdict:
-    """The verdict of :meth:`JudgedGame.after <mistakebound.verification.judged.JudgedGame.after>` (the learner's
-    claim read now, judged beside ``forced``), kept under its old name and out of ``__all__`` for
-    ``interfaces/cli.py`` until its ``play`` command calls
-    :func:`~mistakebound.verification.judged.judged_game`; new code calls that.
-
-    Examples
-    --------
-    >>> from mistakebound import classes
-    >>> from mistakebound.learners import Halving
-    >>> from mistakebound.game.transcript import Round, Transcript
-    >>> one_round = Transcript(rounds=[Round(1, 0, 1.0, 1, 1)], best_hypothesis_mistakes=0)
-    >>> judge_played(Halving(classes.thresholds(3)), classes.thresholds(3), one_round).status
-    'ok'
-    """
-    claim = stated_bound(learner, setting, rounds=rounds, realizable=realizable, transcript=transcript)
-    return judge_transcript(transcript, claim, forced)

@@ -1,6 +1,4 @@
-"""One game as ``play`` and ``plot`` play it: the players built by name, the game played, the claims judged.
-
-(Issue 22: this becomes a call of the library's one judged game once it exists.)
+"""One game as ``play`` and ``plot`` play it: the library's judged game, with the command line's options.
 
 Examples
 --------
@@ -14,11 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mistakebound.foundations.errors import MistakeboundError
+from mistakebound.foundations.errors import GameError, GameInterrupted, MistakeboundError
 from mistakebound.foundations.text import number_text
-from mistakebound.game import registry
-from mistakebound.game.oco import OCOSetting
-from mistakebound.game.play import Observer, play
+from mistakebound.game.play import Observer
 from mistakebound.interfaces.cli.failures import BadInput, ClaimFailed
 from mistakebound.interfaces.progress import Progress
 
@@ -40,28 +36,29 @@ class RoundBar(Observer):
 
 def run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None = None, *,
              keep: str = "rounds", rounds_out: Any = None) -> tuple:
-    """Build the players by name and play one game with the command line's options.
+    """One game with the command line's options, through the library's one judged game.
 
-    Returns ``(learner, transcript, claim, verdict)``.  Raises ``GameInterrupted`` (with
-    the rounds played) on Ctrl-C and ``GameError`` when a player breaks a rule.
+    Returns ``(learner, transcript, claim, verdict)``
+    (:func:`~mistakebound.verification.judged.judged_game`).  Raises ``GameInterrupted``
+    (with the rounds played) on Ctrl-C, ``GameError`` when a player breaks a rule, and
+    :class:`ClaimFailed` (with the finished game) when a claim cannot be read after it.
     ``keep`` and ``rounds_out`` are :func:`play`'s ``keep`` and ``out`` (``play --stream``).
     """
-    from mistakebound.verification.claims import forced_bound, judge_played
+    from mistakebound.verification.judged import judged_game
 
-    realizable = not args.unrealizable
-    learner = registry.build("learner", learner_name, setting, rounds=args.rounds)
-    adversary = registry.build("adversary", args.adversary, setting, rounds=args.rounds)
-    forced = forced_bound(adversary, setting, learner=learner, rounds=args.rounds, realizable=realizable)
-    if isinstance(setting, OCOSetting) and args.unrealizable:
+    if args.unrealizable and not setting.labelled:
         raise BadInput("--unrealizable: an online convex optimisation game has no labels to realize")
-    observers = [] if bar is None or isinstance(setting, OCOSetting) else [RoundBar(bar)]
-    T = play(learner, adversary, setting, rounds=args.rounds, seed=args.seed, realizable=realizable,
-             observers=observers, keep=keep, out=rounds_out)
+    observers = [] if bar is None or not setting.labelled else [RoundBar(bar)]
     try:
-        verdict = judge_played(learner, setting, T, rounds=args.rounds, realizable=realizable, forced=forced)
-    except MistakeboundError as exc:  # nothing already played is lost: the caller prints the game first
-        raise ClaimFailed(exc, T) from exc
-    return learner, T, verdict.bound, verdict
+        g = judged_game(learner_name, args.adversary, setting, rounds=args.rounds, seed=args.seed,
+                        realizable=not args.unrealizable, observers=observers, keep=keep, out=rounds_out)
+    except (GameError, GameInterrupted):
+        raise
+    except MistakeboundError as exc:
+        if exc.transcript is None:  # refused before the game: nothing was played
+            raise
+        raise ClaimFailed(exc, exc.transcript) from exc  # the caller prints the game first
+    return g.learner, g.transcript, g.bound, g.verdict
 
 
 def bound_line(claim: Bound, verdict: Verdict) -> str:

@@ -14,9 +14,6 @@ from mistakebound.foundations.errors import GameError, MistakeboundError
 from mistakebound.foundations.text import number_text, one_line
 from mistakebound.foundations.text_tables import text_table
 from mistakebound.game import registry
-from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.oco import OCOSetting
-from mistakebound.game.spaces import ExpertAdvice
 from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, positive, seed
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.games import run_game
@@ -102,9 +99,9 @@ def run(args, out) -> int:
     if not games:  # nothing to draw: the first refusal is the error (bad input, exit 2)
         raise refused[0][1]
     notes = [f"{label} not drawn: {' '.join(str(exc).split())}" for label, exc in refused]
-    oco = isinstance(setting, OCOSetting)
-    regret_curve = oco or (args.unrealizable and isinstance(setting, (HypothesisClass, ExpertAdvice)))
-    measure = "regret" if regret_curve else "mistakes"  # spaces without a best hypothesis: mistakes
+    oco = not setting.labelled
+    regret_curve = oco or (args.unrealizable and setting.hindsight)
+    measure = "regret" if regret_curve else "mistakes"  # settings without a best hypothesis in hindsight: mistakes
     kind = "online convex optimisation" if oco else ("unrealizable" if args.unrealizable else "realizable")
     what = "Regret" if measure == "regret" else "Cumulative mistakes"
     title = f"{what} on {setting.describe()} against {adversary_name} ({kind}, seed {args.seed})"

@@ -23,7 +23,7 @@ def finite_class(spec: str, command: str) -> HypothesisClass:
     """The finite class ``spec`` names (:func:`~mistakebound.game.registry.load_setting`); a space is
     refused with the command named (:class:`~mistakebound.interfaces.cli.failures.BadInput`)."""
     H = registry.load_setting(spec)
-    if not isinstance(H, HypothesisClass):
+    if not H.finite:
         raise BadInput(f"CLASS: {command} searches a finite class; {H.describe()} is a space "
                        "(a zoo class such as thresholds:15, or a .npy/.csv/.json class file, is expected)")
     return H
