@@ -57,7 +57,8 @@ from mistakebound.game.transcript import History, RoundsNotKept, round_record
 from mistakebound.interfaces.cli import main
 from mistakebound.interfaces.sweep.config import SweepConfig, load_config, resolve_player
 from mistakebound.learners import Halving, Perceptron, WeightedMajority, Winnow
-from mistakebound.verification.checks import BoundViolation, _delete_rows_and_columns, check_learner
+from mistakebound.verification.check_failures import _delete_rows_and_columns
+from mistakebound.verification.checks import BoundViolation, check_learner
 from tests.players import VoteFraction
 
 pytestmark = pytest.mark.faults

@@ -50,13 +50,13 @@ __all__ = ["hypothesis_classes", "kept_apart", "separable_streams", "adversaries
 MAX_SIZE = 64
 
 
-def _hypothesis():
-    """``hypothesis.strategies``, or an ImportError saying how to get it."""
+def _hypothesis(who: str = "mistakebound.verification.strategies"):
+    """``hypothesis.strategies``, or an ImportError saying that ``who`` needs it and how to get it."""
     try:
         from hypothesis import strategies as st
     except ImportError as exc:  # pragma: no cover - exercised only without the test extra
         raise ImportError(
-            "mistakebound.verification.strategies needs hypothesis; install it with "
+            f"{who} needs hypothesis; install it with "
             "pip install 'mistakebound[test]' (or pip install hypothesis)"
         ) from exc
     return st
