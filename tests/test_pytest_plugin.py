@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 import mistakebound
+import mistakebound.game.observers
 import mistakebound.game.play
 
 pytest_plugins = ["pytester"]
@@ -180,7 +181,7 @@ def test_the_report_watches_through_an_observer_and_leaves_play_alone(pytester):
 
         def test_play_is_never_swapped(run=mistakebound.game.play.play):
             assert mistakebound.play is mistakebound.game.play.play is early_play is run
-            installed = [o for o in mistakebound.game.play._OBSERVERS if isinstance(o, GameRecorder)]
+            installed = [o for o in mistakebound.game.observers._OBSERVERS if isinstance(o, GameRecorder)]
             assert len(installed) == 1 and installed[0].active
             H = classes.thresholds(7)
             early_play(Halving(H), OppositeLabel(), H, rounds=10, seed=0)
@@ -190,7 +191,7 @@ def test_the_report_watches_through_an_observer_and_leaves_play_alone(pytester):
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["Halving*OppositeLabel*2*1*0.333*0"])
     # the session's recorder is uninstalled at its end
-    assert mistakebound.game.play._OBSERVERS == ()
+    assert mistakebound.game.observers._OBSERVERS == ()
 
 
 def test_without_the_option_no_observer_is_installed(pytester):
@@ -198,7 +199,7 @@ def test_without_the_option_no_observer_is_installed(pytester):
         import mistakebound.game.play
 
         def test_nothing_installed():
-            assert mistakebound.game.play._OBSERVERS == ()
+            assert mistakebound.game.observers._OBSERVERS == ()
     ''')
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
 
