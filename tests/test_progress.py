@@ -160,3 +160,28 @@ def test_format_fits_the_width_and_the_bar_fills_with_progress():
 @pytest.mark.parametrize("seconds, text", [(0, "0:00"), (59.6, "1:00"), (3600, "1:00:00"), (-1, "?")])
 def test_format_duration(seconds, text):
     assert format_duration(seconds) == text
+
+
+def test_a_bar_that_follows_a_count_reads_it_at_the_end_and_on_its_ticks():
+    import io
+    import time as _time
+
+    counted = {"n": 0}
+    stream = io.StringIO()
+    bar = Progress(10, desc="play", stream=stream, enabled=True)
+    bar.follow(lambda: counted["n"], interval=0.01)
+    counted["n"] = 4
+    deadline = _time.monotonic() + 5
+    while bar.n != 4 and _time.monotonic() < deadline:  # the ticker thread reads it
+        _time.sleep(0.01)
+    assert bar.n == 4
+    counted["n"] = 10
+    bar.close()
+    assert bar.n == 10 and "10/10" in stream.getvalue()
+
+
+def test_a_quiet_bar_follows_nothing():
+    bar = Progress(10, enabled=False)
+    bar.follow(lambda: 7)
+    bar.close()
+    assert bar.n == 0

@@ -34,3 +34,16 @@ def test_a_walk_sees_a_front_end_called_back():
 
     found = walk(lambda: search.run_within(lambda: arguments.shortened("x")))
     assert found["returns"] == ["mistakebound.theory.search.run_within -> mistakebound.interfaces.arguments.shortened"]
+
+
+def test_play_with_its_progress_bar_is_never_called_back(monkeypatch):
+    """The bar reads the rounds the library counts (RoundCount, Progress.follow): the game never
+    calls the command line back, not even once a round for the bar (4 calls back before)."""
+    from mistakebound.interfaces.progress import ENV_VARIABLE
+
+    monkeypatch.setenv(ENV_VARIABLE, "1")  # the bar drawn, as on a terminal
+    run = WALKS["play"]()
+    run()
+    found = walk(run)
+    assert found["returns"] == []
+    assert "mistakebound.verification.judged.judged_game" in found["asks"], found["asks"]

@@ -28,7 +28,7 @@ from mistakebound.game.spaces import Space
 from mistakebound.game.transcript import History, Round, Transcript
 from mistakebound.game.version_space import VersionSpace
 
-__all__ = ["GameInfo", "GameState", "Observer", "observing", "installed"]
+__all__ = ["GameInfo", "GameState", "Observer", "RoundCount", "observing", "installed"]
 
 
 class _VersionsView:
@@ -197,6 +197,30 @@ class Observer:
 
     def on_end(self, game: GameInfo, transcript: Transcript) -> None:
         """After the last round, with the transcript :func:`play` returns."""
+
+
+class RoundCount(Observer):
+    """Counts the rounds of the games it watches, for a reader elsewhere (a progress bar's thread).
+
+    ``rounds`` is the number of rounds completed; nothing is called back: whoever wants
+    the count reads it (:meth:`mistakebound.interfaces.progress.Progress.follow`).
+
+    Examples
+    --------
+    >>> from mistakebound import classes, play
+    >>> from mistakebound.learners import Halving
+    >>> from mistakebound.adversaries import OppositeLabel
+    >>> H, count = classes.thresholds(7), RoundCount()
+    >>> T = play(Halving(H), OppositeLabel(), H, rounds=6, observers=[count])
+    >>> count.rounds == len(T.rounds)
+    True
+    """
+
+    def __init__(self) -> None:
+        self.rounds = 0
+
+    def on_round(self, game: GameInfo, r: Round) -> None:
+        self.rounds += 1
 
 
 #: Observers installed for every game by :func:`observing` (a tuple, replaced, never mutated).

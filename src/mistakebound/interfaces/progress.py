@@ -129,6 +129,7 @@ class Progress:
         self._closed = False
         self._lock = threading.Lock()
         self._stop: threading.Event | None = None
+        self._read: Callable[[], int] | None = None
 
     # ------------------------------------------------------------------ protocol
     def __enter__(self) -> Progress:
@@ -161,9 +162,23 @@ class Progress:
 
         def tick() -> None:
             while not stop.wait(interval):
+                if self._read is not None:
+                    self.n = self._read()
                 self._draw(force=True)
 
         threading.Thread(target=tick, name="mistakebound-progress", daemon=True).start()
+
+    def follow(self, read: Callable[[], int], interval: float = 0.1) -> None:
+        """Take the count from ``read()`` at each redraw (a ticker thread, :meth:`start_ticker`) and at the end.
+
+        For work whose progress the library keeps itself (the rounds of a game, counted by
+        :class:`~mistakebound.game.observers.RoundCount`): the bar reads it, and the library
+        never calls back into the bar.  Does nothing when the bar is quiet.
+        """
+        if not self.enabled or self._closed:
+            return
+        self._read = read
+        self.start_ticker(interval)
 
     def close(self) -> None:
         """Draw the final state once and erase the line (idempotent)."""
@@ -171,6 +186,8 @@ class Progress:
             return
         if self._stop is not None:
             self._stop.set()
+        if self._read is not None:
+            self.n = self._read()
         self._draw(force=True)
         with self._lock:
             if self.enabled and self._width_drawn:

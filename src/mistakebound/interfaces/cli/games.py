@@ -14,24 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from mistakebound.foundations.errors import GameError, GameInterrupted, MistakeboundError
 from mistakebound.foundations.text import number_text
-from mistakebound.game.play import Observer
+from mistakebound.game.observers import RoundCount
 from mistakebound.interfaces.cli.failures import BadInput, ClaimFailed
 from mistakebound.interfaces.progress import Progress
 
 if TYPE_CHECKING:  # the commands import the claims when they run: `verify` loads no search
     from mistakebound.verification.claims import Bound, Verdict
 
-__all__ = ["RoundBar", "bound_line", "forced_line", "run_game"]
-
-
-class RoundBar(Observer):
-    """Advances a progress bar after each round."""
-
-    def __init__(self, bar: Progress):
-        self.bar = bar
-
-    def on_round(self, game: Any, r: Any) -> None:
-        self.bar.update()
+__all__ = ["bound_line", "forced_line", "run_game"]
 
 
 def run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None = None, *,
@@ -48,7 +38,11 @@ def run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None = 
 
     if args.unrealizable and not setting.labelled:
         raise BadInput("--unrealizable: an online convex optimisation game has no labels to realize")
-    observers = [] if bar is None or not setting.labelled else [RoundBar(bar)]
+    observers = []
+    if bar is not None and bar.enabled and setting.labelled:  # the bar reads the library's count
+        count = RoundCount()
+        observers.append(count)
+        bar.follow(lambda: count.rounds)
     try:
         g = judged_game(learner_name, args.adversary, setting, rounds=args.rounds, seed=args.seed,
                         realizable=not args.unrealizable, observers=observers, keep=keep, out=rounds_out)
