@@ -86,7 +86,7 @@ class MinimaxAdversary(Adversary):
         --------
         >>> from mistakebound import classes, play
         >>> from mistakebound.learners import Halving
-        >>> from mistakebound.game.examples import halving_exceeds_ldim
+        >>> from mistakebound.game.counterexamples import halving_exceeds_ldim
         >>> H = halving_exceeds_ldim()
         >>> A = MinimaxAdversary.for_setting(H, learner="halving", rounds=10)
         >>> play(Halving(H), A, H, rounds=10, seed=0).mistakes

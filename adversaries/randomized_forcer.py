@@ -14,7 +14,7 @@ from mistakebound.foundations.errors import NotApplicableError
 from mistakebound.game.play import GameState
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Adversary
-from mistakebound.theory.randomized import DEFAULT_MAX_NODES, RLdimSearch, randomized_littlestone_dimension
+from mistakebound.theory.randomized_ldim import DEFAULT_MAX_NODES, RLdimSearch, randomized_littlestone_dimension
 from mistakebound.verification.claims import Bound
 
 __all__ = ["RandomizedForcer"]
@@ -33,7 +33,7 @@ class RandomizedForcer(Adversary):
     While the version space ``V`` (tracked by the adversary over the class's distinct
     rows) has two hypotheses that disagree somewhere, it presents an instance ``x``
     achieving ``RL(V) = (1 + RL(V_x^0) + RL(V_x^1)) / 2`` (the first found by
-    :meth:`~mistakebound.theory.randomized.RLdimSearch.best_split`), and, seeing the learner's
+    :meth:`~mistakebound.theory.randomized_ldim.RLdimSearch.best_split`), and, seeing the learner's
     probability ``p`` of predicting 1, answers the label ``y`` maximising
     ``|p - y| + RL(V_x^y)``; on a tie, the label against the likelier prediction.  Both
     labels are given by some hypothesis of ``V``, so the game stays realizable; the game
@@ -53,7 +53,7 @@ class RandomizedForcer(Adversary):
     ----------
     max_nodes : int
         The search budget of each ``RL`` query (see
-        :func:`~mistakebound.theory.randomized.randomized_littlestone_dimension`).
+        :func:`~mistakebound.theory.randomized_ldim.randomized_littlestone_dimension`).
 
     Examples
     --------

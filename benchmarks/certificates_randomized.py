@@ -1,6 +1,6 @@
 """What a certificate of the randomized Littlestone dimension costs: to produce, to store, to check.
 
-For each case: the seconds of the exact search (:class:`~mistakebound.theory.randomized.RLdimSearch`),
+For each case: the seconds of the exact search (:class:`~mistakebound.theory.randomized_ldim.RLdimSearch`),
 of producing the ``"rldim"`` section from its memo (:func:`~mistakebound.theory.randomized_certificate.rldim_section`),
 the section's and the whole document's JSON sizes, and the seconds of the independent
 checker (:func:`mistakebound.certificates.verify.check`).
@@ -18,7 +18,7 @@ from mistakebound.certificates.verify import check
 from mistakebound.game import classes
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter
-from mistakebound.theory.randomized import RLdimSearch
+from mistakebound.theory.randomized_ldim import RLdimSearch
 from mistakebound.theory.randomized_certificate import rldim_section
 
 __all__ = ["CASES", "SMOKE", "measure_rldim"]

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from benchmarks.certificates import program_seconds
 from mistakebound.certificates import verify
 from mistakebound.game import classes
-from mistakebound.game.examples import halving_exceeds_ldim
+from mistakebound.game.counterexamples import halving_exceeds_ldim
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.worst_case import worst_case_mistakes

@@ -1,4 +1,4 @@
-"""Seconds of the exact randomized-Littlestone search (:class:`~mistakebound.theory.randomized.RLdimSearch`).
+"""Seconds of the exact randomized-Littlestone search (:class:`~mistakebound.theory.randomized_ldim.RLdimSearch`).
 
 For each case: the value ``RL(H)``, the version spaces expanded (``nodes``) and the median
 seconds of ``--repeats`` complete searches, each on a fresh search (nothing memoised).
@@ -21,7 +21,7 @@ from typing import Callable
 from benchmarks.suite import machine
 from mistakebound.game import classes
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory.randomized import RLdimSearch
+from mistakebound.theory.randomized_ldim import RLdimSearch
 
 __all__ = ["CASES", "SMOKE", "main", "measure"]
 

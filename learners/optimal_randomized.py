@@ -19,7 +19,7 @@ from mistakebound.theory.symmetry import keeps_methods
 from mistakebound.learners._setting import class_claim, not_applicable
 from mistakebound.learners.soa import _distinct_rows
 from mistakebound.verification.claims import Bound
-from mistakebound.theory.randomized import DEFAULT_MAX_NODES, RLdimSearch
+from mistakebound.theory.randomized_ldim import DEFAULT_MAX_NODES, RLdimSearch
 
 __all__ = ["OptimalRandomizedLearner"]
 
@@ -47,7 +47,7 @@ class OptimalRandomizedLearner(Learner):
     The exact probability of the last prediction is kept in :attr:`last_probability`
     (a :class:`~fractions.Fraction`); :meth:`probability` computes it without
     predicting.  ``RL`` queries go to one
-    :class:`~mistakebound.theory.randomized.RLdimSearch` shared by the learner's clones and
+    :class:`~mistakebound.theory.randomized_ldim.RLdimSearch` shared by the learner's clones and
     snapshots.  If the labels contradict every hypothesis (only in unrealizable games)
     the version space becomes empty and it predicts 1/2 from then on.
 
@@ -56,8 +56,8 @@ class OptimalRandomizedLearner(Learner):
     H : HypothesisClass
     max_nodes : int
         The search budget of each ``RL`` query (see
-        :func:`~mistakebound.theory.randomized.randomized_littlestone_dimension`); a query over
-        budget raises :class:`~mistakebound.theory.search.SearchIncomplete`.
+        :func:`~mistakebound.theory.randomized_ldim.randomized_littlestone_dimension`); a query over
+        budget raises :class:`~mistakebound.theory.search_protocol.SearchIncomplete`.
 
     Examples
     --------

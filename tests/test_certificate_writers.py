@@ -51,7 +51,7 @@ from mistakebound.learners import SOA, Consistent, ExpertsFromClass, Halving, Op
 from mistakebound.theory.certificate import CertificateWriter, class_section
 from mistakebound.theory.ldim_certificate import ldim_certificate
 from mistakebound.theory.randomized_certificate import rldim_section
-from mistakebound.theory.search import OutOfBudget, SearchIncomplete
+from mistakebound.theory.search_protocol import OutOfBudget, SearchIncomplete
 from mistakebound.theory.vc_certificate import vc_section
 from mistakebound.theory.worst_case_certificate import replay, worst_case_section
 from tests.strategies import class_matrices

@@ -26,9 +26,9 @@ from mistakebound import HypothesisClass
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import CertificateError, check
 from mistakebound.game import classes
-from mistakebound.theory import randomized, randomized_certificate
+from mistakebound.theory import randomized_ldim as randomized, randomized_certificate
 from mistakebound.theory.certificate import CertificateWriter
-from mistakebound.theory.randomized import RLdimSearch
+from mistakebound.theory.randomized_ldim import RLdimSearch
 from mistakebound.theory.randomized_certificate import rldim_section
 from tests.strategies import hypothesis_classes
 from tests.test_randomized import oracle_rl, relabelled_classes

@@ -28,7 +28,7 @@ from mistakebound import HypothesisClass, littlestone_dimension
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import CertificateError, check
 from mistakebound.game import classes
-from mistakebound.game.examples import halving_exceeds_ldim
+from mistakebound.game.counterexamples import halving_exceeds_ldim
 from mistakebound.learners import SOA, Consistent, Halving, OptimalRandomizedLearner
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.worst_case_certificate import replay, worst_case_section

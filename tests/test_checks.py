@@ -377,7 +377,7 @@ def test_a_randomized_learner_is_measured_by_its_expected_mistakes():
 def test_a_named_class_is_reported_whole_but_a_strategy_of_it_is_cut_down():
     from hypothesis import strategies as st
 
-    from mistakebound.game.examples import halving_exceeds_ldim
+    from mistakebound.game.counterexamples import halving_exceeds_ldim
 
     H = halving_exceeds_ldim()  # 9 x 8; Halving's worst case 3 > Ldim 2
     with pytest.raises(BoundViolation) as info:
@@ -468,7 +468,7 @@ class HalvingClaimingLdim(Halving):
 
 
 def test_bound_none_tests_the_learners_own_claim():
-    from mistakebound.game.examples import halving_exceeds_ldim
+    from mistakebound.game.counterexamples import halving_exceeds_ldim
 
     H = halving_exceeds_ldim()
     # Halving's own claim (log2 9) holds on the class, even against the exact worst case ...
@@ -487,7 +487,7 @@ def test_bound_none_tests_the_learners_own_claim():
 
 
 def test_bound_none_the_worst_case_search_alone_catches_the_false_claim():
-    from mistakebound.game.examples import halving_exceeds_ldim
+    from mistakebound.game.counterexamples import halving_exceeds_ldim
 
     H = halving_exceeds_ldim()
     with pytest.raises(BoundViolation) as info:
@@ -502,7 +502,7 @@ def test_bound_none_the_worst_case_search_alone_catches_the_false_claim():
 
 def test_a_partial_worst_case_search_breaks_a_claim_under_its_proven_lower_bound():
     # a budget of one node: the search stops after its first line, with a proven interval [3, inf]
-    from mistakebound.game.examples import halving_exceeds_ldim
+    from mistakebound.game.counterexamples import halving_exceeds_ldim
     from mistakebound.theory.worst_case import worst_case_mistakes
 
     H = halving_exceeds_ldim()

@@ -20,7 +20,7 @@ import pytest
 from benchmarks.baseline import textbook_ldim, textbook_vcdim
 from mistakebound.certificates import verify as checker
 from mistakebound.game import registry
-from mistakebound.game.examples import halving_exceeds_ldim
+from mistakebound.game.counterexamples import halving_exceeds_ldim
 from mistakebound.interfaces.cli import main
 
 CHECKER = Path(checker.__file__)
@@ -167,7 +167,7 @@ def test_the_file_is_written_atomically_and_a_failure_keeps_the_results(tmp_path
 def test_ldim_what_chooses_the_parameters_and_certifies_rl_exactly(tmp_path, capsys):
     from fractions import Fraction
 
-    from mistakebound.theory.randomized import randomized_littlestone_dimension
+    from mistakebound.theory.randomized_ldim import randomized_littlestone_dimension
 
     path = tmp_path / "r.json.gz"
     H = registry.load_setting("singletons:5")

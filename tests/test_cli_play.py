@@ -861,7 +861,7 @@ def test_worst_case_of_a_randomized_learner_with_a_horizon(capsys):
 def halving_exceeds_ldim_file(tmp_path):
     """``halving_exceeds_ldim()`` saved as a .json class file: Ldim 2, majority vote's worst case 3."""
     from mistakebound.game.class_files import save_class
-    from mistakebound.game.examples import halving_exceeds_ldim
+    from mistakebound.game.counterexamples import halving_exceeds_ldim
 
     path = tmp_path / "halving_exceeds_ldim.json"
     save_class(halving_exceeds_ldim(), path)

@@ -17,7 +17,7 @@ from mistakebound.foundations.errors import InsufficientMemoryError
 from mistakebound.game import classes
 from mistakebound.theory import ldim_kernel
 from mistakebound.theory.littlestone import LdimSearch, littlestone_bounds, littlestone_dimension
-from mistakebound.theory.search import Budget, SearchInterrupted
+from mistakebound.theory.search_protocol import Budget, SearchInterrupted
 from tests.strategies import class_matrices
 
 kernel = ldim_kernel._kernel

@@ -205,7 +205,7 @@ def test_bad_argument_is_refused_with_the_parameter_named():
 
 # ------------------------------------------------------------------ budgets and partial results
 from mistakebound.theory.littlestone import littlestone_bounds  # noqa: E402
-from mistakebound.theory.search import SearchIncomplete, SearchInterrupted  # noqa: E402
+from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted  # noqa: E402
 
 
 @SETTINGS

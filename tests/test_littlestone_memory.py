@@ -24,7 +24,7 @@ from mistakebound.theory.littlestone import (
     search_memory_estimate,
     shattered_tree,
 )
-from mistakebound.theory.search import MEMO_FRACTION, SearchIncomplete, SearchInterrupted
+from mistakebound.theory.search_protocol import MEMO_FRACTION, SearchIncomplete, SearchInterrupted
 from tests.strategies import class_matrices
 
 SETTINGS = settings(max_examples=150, deadline=None)

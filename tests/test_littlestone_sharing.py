@@ -171,7 +171,7 @@ def test_a_plan_of_another_version_space_is_refused():
 
 
 def test_a_run_sets_its_budget_tick_and_outbox_and_restores_them():
-    from mistakebound.theory.search import Budget, OutOfBudget
+    from mistakebound.theory.search_protocol import Budget, OutOfBudget
 
     search = LdimSearch(classes.random(3000, 30, 0.3, seed=0))
     ticks = []

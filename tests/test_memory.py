@@ -62,7 +62,7 @@ def test_a_refusal_names_the_limit_that_binds(readers, source, why):
 def test_the_searches_take_their_memo_from_the_budget(readers):
     from mistakebound.game import classes
     from mistakebound.theory.littlestone import LdimSearch
-    from mistakebound.theory.search import MEMO_FRACTION
+    from mistakebound.theory.search_protocol import MEMO_FRACTION
 
     readers(cgroup=400 * MiB)
     assert LdimSearch(classes.thresholds(7)).max_memo_bytes == int(400 * MiB * MEMO_FRACTION)

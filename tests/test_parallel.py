@@ -28,7 +28,7 @@ from mistakebound.theory import parallel, parallel_workers
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.theory.parallel import _parallel_bounds, parallel_littlestone_bounds
-from mistakebound.theory.search import MEMO_FRACTION
+from mistakebound.theory.search_protocol import MEMO_FRACTION
 from tests.strategies import class_matrices, sparse_matrices
 
 # every call starts worker processes (tens of milliseconds each with forkserver): few examples

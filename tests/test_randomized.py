@@ -23,7 +23,7 @@ from mistakebound.adversaries.randomized_forcer import RandomizedForcer
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.learners.optimal_randomized import OptimalRandomizedLearner
-from mistakebound.theory.randomized import (
+from mistakebound.theory.randomized_ldim import (
     RLdimBounds,
     RLdimSearch,
     optimal_probability,
@@ -31,7 +31,7 @@ from mistakebound.theory.randomized import (
     randomized_littlestone_dimension,
 )
 from mistakebound.game.spaces import LinearSpace
-from mistakebound.theory.search import SearchIncomplete
+from mistakebound.theory.search_protocol import SearchIncomplete
 from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.strategies import hypothesis_classes
 
@@ -267,7 +267,7 @@ def test_the_canonical_memo_agrees_with_the_oracle(H, canonical_min):
     splits is looked up) against the plain game recursion, on classes with symmetry and copies."""
     with pytest.MonkeyPatch.context() as mp:
         if canonical_min is not None:
-            import mistakebound.theory.randomized as module
+            import mistakebound.theory.randomized_ldim as module
 
             mp.setattr(module, "CANONICAL_MIN", canonical_min)
         search = RLdimSearch(H)
@@ -282,7 +282,7 @@ def test_the_canonical_memo_is_used_and_its_twins_are_relabelled_copies():
     search = RLdimSearch(H)
     assert search.value(search.full) == oracle_rl(H)
     with pytest.MonkeyPatch.context() as mp:
-        import mistakebound.theory.randomized as module
+        import mistakebound.theory.randomized_ldim as module
 
         mp.setattr(module, "CANONICAL_MIN", 10**9)
         plain = RLdimSearch(H)

@@ -27,9 +27,9 @@ from tests.players import MajorityVote
 from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game import classes
-from mistakebound.game.examples import halving_exceeds_ldim
+from mistakebound.game.counterexamples import halving_exceeds_ldim
 from mistakebound.learners import SOA, Consistent, Halving
-from mistakebound.theory import search as search_module
+from mistakebound.theory import search_protocol as search_module
 from mistakebound.theory.littlestone import (
     LdimBounds,
     LdimSearch,
@@ -38,13 +38,13 @@ from mistakebound.theory.littlestone import (
     littlestone_dimension,
     shattered_tree,
 )
-from mistakebound.theory.randomized import (
+from mistakebound.theory.randomized_ldim import (
     RLdimBounds,
     RLdimSearch,
     randomized_littlestone_bounds,
     randomized_littlestone_dimension,
 )
-from mistakebound.theory.search import MEMO_FRACTION, STATUSES, SearchIncomplete, SearchInterrupted, SearchResult
+from mistakebound.theory.search_protocol import MEMO_FRACTION, STATUSES, SearchIncomplete, SearchInterrupted, SearchResult
 from mistakebound.theory.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
 from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
 from tests.strategies import class_matrices, sparse_matrices
@@ -444,7 +444,7 @@ def test_worst_case_bounds_are_proven_when_memory_runs_out(M, learner_type, at):
 def test_memos_limited_by_a_small_budget_stop_before_they_outgrow_it(M, learner_type, entries):
     """With little memory available, the memos of the worst case and of RL stop (status "memory") first."""
     from mistakebound.foundations import memory
-    from mistakebound.theory import randomized, worst_case
+    from mistakebound.theory import randomized_ldim as randomized, worst_case
 
     from mistakebound.theory.littlestone import search_memory_estimate
 
@@ -484,7 +484,7 @@ def test_every_search_reads_the_memory_budget_once_and_takes_its_memo_share(monk
     """The budget is read once per search (it walks the cgroup files) and passed down; every default memo
     is memo_share of what was read."""
     from mistakebound.foundations import memory
-    from mistakebound.theory import ldim_kernel, randomized, vc
+    from mistakebound.theory import ldim_kernel, randomized_ldim as randomized, vc
     from mistakebound.theory.littlestone import default_memo_bytes
 
     H = classes.random(1100, 4000, 0.5, seed=0)  # past the compiled search's small matrices: it reads the budget

@@ -408,7 +408,7 @@ def test_a_memory_error_in_a_cell_is_an_infrastructure_error_and_a_player_error_
 
 def test_a_search_stopped_by_memory_is_an_infrastructure_error_that_keeps_its_proven_bounds(monkeypatch):
     from mistakebound.interfaces.sweep import cells
-    from mistakebound.theory.search import SearchResult
+    from mistakebound.theory.search_protocol import SearchResult
 
     cell = cells.Cell(kind="search", search="ldim", cls="thresholds:40", size=40)
     monkeypatch.setattr(cells.LdimSearch, "bounds",

@@ -14,8 +14,8 @@ from benchmarks.baseline import textbook_vcdim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.theory import search as search_module
-from mistakebound.theory.search import SearchIncomplete, SearchInterrupted
+from mistakebound.theory import search_protocol as search_module
+from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted
 from mistakebound.theory.vc import (
     VCBounds,
     is_vc_shattered,
@@ -443,7 +443,7 @@ def test_a_memory_error_in_the_search_gives_proven_bounds(M, when, cell_bytes):
     _check_sandwich(H, b, brute_force_vcdim(M))
     if not b.exact:
         with pytest.raises(SearchIncomplete, match="memory"):
-            from mistakebound.theory.search import require_exact
+            from mistakebound.theory.search_protocol import require_exact
 
             require_exact(b)
 
@@ -624,7 +624,7 @@ def test_ldim_out_of_memory_prints_the_proven_bounds(monkeypatch, capsys):
 def test_the_clock_is_read_inside_every_long_count(monkeypatch):
     """Every block of a count reads the clock, so one node over many candidates cannot overrun the limit."""
     from mistakebound.theory import vc
-    from mistakebound.theory.search import OutOfBudget
+    from mistakebound.theory.search_protocol import OutOfBudget
 
     class Clock:
         nodes, seconds, reads, late = 0, 0.0, 0, False
@@ -715,7 +715,7 @@ def test_the_cube_settles_a_large_random_class():
 def test_the_cube_is_not_used_when_memory_is_short_or_a_certificate_is_kept(monkeypatch):
     from mistakebound.foundations import memory
     from mistakebound.theory import vc
-    from mistakebound.theory.search import Budget
+    from mistakebound.theory.search_protocol import Budget
 
     H = HypothesisClass.from_matrix(cube(12)[np.random.default_rng(1).random(2**12) < 0.7])
     monkeypatch.setattr(vc, "CELL_BYTES", 1)  # the deepest cells would not fit as bitsets: the cube is wanted
@@ -734,7 +734,7 @@ def test_the_cube_is_not_used_when_memory_is_short_or_a_certificate_is_kept(monk
 
 def test_the_cube_search_reads_the_clock_at_every_projection(monkeypatch):
     from mistakebound.theory import vc
-    from mistakebound.theory.search import OutOfBudget
+    from mistakebound.theory.search_protocol import OutOfBudget
 
     class Clock:
         nodes, seconds, reads = 0, 0.0, 0

@@ -13,8 +13,8 @@ import pytest
 from tests.walks import CLI, WALKS, walk
 
 #: What a front end must not ask for itself: the searches' parts, which the doors put together.
-SEARCH_PARTS = ("theory.littlestone.", "theory.vc.", "theory.randomized.", "theory.ldim_certificate.",
-                "theory.vc_certificate.", "theory.randomized_certificate.", "theory.search.Budget")
+SEARCH_PARTS = ("theory.littlestone.", "theory.vc.", "theory.randomized_ldim.", "theory.ldim_certificate.",
+                "theory.vc_certificate.", "theory.randomized_certificate.", "theory.search_protocol.Budget")
 
 
 @pytest.mark.parametrize("name", ["ldim", "ldim --certificate", "verify"])
@@ -30,10 +30,10 @@ def test_a_command_asks_the_doors_and_is_never_called_back(name):
 def test_a_walk_sees_a_front_end_called_back():
     """The measure can fail: a library function calling a front end's function is counted."""
     from mistakebound.interfaces import arguments
-    from mistakebound.theory import search
+    from mistakebound.theory import search_protocol as search
 
     found = walk(lambda: search.run_within(lambda: arguments.shortened("x")))
-    assert found["returns"] == ["mistakebound.theory.search.run_within -> mistakebound.interfaces.arguments.shortened"]
+    assert found["returns"] == ["mistakebound.theory.search_protocol.run_within -> mistakebound.interfaces.arguments.shortened"]
 
 
 def test_play_with_its_progress_bar_is_never_called_back(monkeypatch):

@@ -16,7 +16,7 @@ from mistakebound import HypothesisClass, littlestone_dimension, play
 from mistakebound.game import classes
 from mistakebound.foundations.errors import IllegalPredictionError
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.game.examples import halving_exceeds_ldim
+from mistakebound.game.counterexamples import halving_exceeds_ldim
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.adversaries import MinimaxAdversary
 from mistakebound.theory.worst_case import worst_case_mistakes
@@ -237,7 +237,7 @@ def test_perceptron_without_bias_errs_forever_on_the_zero_vector():
 
 # ------------------------------------------------------------------ memory check before starting
 from mistakebound.foundations import memory  # noqa: E402
-from mistakebound.theory.search import SearchIncomplete  # noqa: E402
+from mistakebound.theory.search_protocol import SearchIncomplete  # noqa: E402
 from mistakebound.foundations.errors import InsufficientMemoryError  # noqa: E402
 from mistakebound.theory.worst_case import memo_bytes_needed  # noqa: E402
 

@@ -103,14 +103,14 @@ __version__ = "0.1.0"
 #: The searches and the claims, imported when first used (``mistakebound.littlestone_dimension``):
 #: the commands that need none of them, ``verify`` above all, never load them.
 _SEARCHES = {
-    "mistakebound.theory.search": ("Budget", "SearchIncomplete", "SearchInterrupted", "SearchResult"),
+    "mistakebound.theory.search_protocol": ("Budget", "SearchIncomplete", "SearchInterrupted", "SearchResult"),
     "mistakebound.verification.claims": ("Bound", "Verdict", "forced_bound", "judge", "judge_transcript", "measured",
                                          "stated_bound"),
     "mistakebound.verification.judged": ("JudgedGame", "judged_game"),
     "mistakebound.verification": ("bounds",),
     "mistakebound.theory.littlestone": ("LdimSearch", "is_shattered", "littlestone_bounds", "littlestone_dimension",
                                         "shattered_tree"),
-    "mistakebound.theory.randomized": ("randomized_littlestone_bounds", "randomized_littlestone_dimension"),
+    "mistakebound.theory.randomized_ldim": ("randomized_littlestone_bounds", "randomized_littlestone_dimension"),
     "mistakebound.theory.worst_case": ("WorstCase", "worst_case_mistakes"),
     "mistakebound.theory.vc": ("VCBounds", "is_vc_shattered", "shattered_set", "vc_bounds", "vc_dimension"),
 }

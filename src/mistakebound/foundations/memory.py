@@ -32,7 +32,7 @@ A limit that is absent or cannot be read is left out; when none can be read,
 Every exact search estimates what it will need and calls :func:`require_memory`, which
 raises :class:`~mistakebound.foundations.errors.InsufficientMemoryError` before anything
 is allocated when the estimate exceeds :func:`available_memory`; the memos of the
-searches take their default sizes from it (see :mod:`mistakebound.theory.search`).
+searches take their default sizes from it (see :mod:`mistakebound.theory.search_protocol`).
 
 Examples
 --------

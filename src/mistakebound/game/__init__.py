@@ -1,7 +1,7 @@
 """The game: hypothesis classes and spaces, the players' protocols, the referee and transcripts.
 
 * :mod:`~mistakebound.game.hypothesis_class`, :mod:`~mistakebound.game.classes` (the zoo),
-  :mod:`~mistakebound.game.examples`, :mod:`~mistakebound.game.spaces`: where games are played;
+  :mod:`~mistakebound.game.counterexamples`, :mod:`~mistakebound.game.spaces`: where games are played;
 * :mod:`~mistakebound.game.players`: the learner and adversary protocols;
 * :mod:`~mistakebound.game.play`: the referee, :func:`~mistakebound.game.play.play`;
 * :mod:`~mistakebound.game.transcript`, :mod:`~mistakebound.game.version_space`;

@@ -9,14 +9,14 @@
   :mod:`~mistakebound.theory.parallel` (the processes in
   :mod:`~mistakebound.theory.parallel_workers`);
 * :mod:`~mistakebound.theory.vc`: the VC dimension;
-* :mod:`~mistakebound.theory.randomized`: the randomized Littlestone dimension;
+* :mod:`~mistakebound.theory.randomized_ldim`: the randomized Littlestone dimension;
 * :mod:`~mistakebound.theory.worst_case`: a learner's exact worst case ``M_A(H)``;
 * the trees they return: :mod:`~mistakebound.theory.tree_graphs` (the graph types, drawn in
   notebooks), :mod:`~mistakebound.theory.tree_layout` (the layered layout, cut to a width)
   and :mod:`~mistakebound.theory.tree_export` (JSON read back and checked, DOT, TikZ).
 
 All of them take one budget and return one result shape, defined in
-:mod:`~mistakebound.theory.search`.  It imports the game and the foundations, never
+:mod:`~mistakebound.theory.search_protocol`.  It imports the game and the foundations, never
 verification or the interfaces.
 """
 

@@ -41,7 +41,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.ldim_canonical import CANONICAL_MIN
 from mistakebound.theory.ldim_search import LdimBounds, LdimSearch
-from mistakebound.theory.search import Budget, OutOfBudget
+from mistakebound.theory.search_protocol import Budget, OutOfBudget
 
 __all__ = ["ldim_certificate", "ldim_section"]
 

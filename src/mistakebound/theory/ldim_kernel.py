@@ -28,7 +28,7 @@ default share of the budget.  A full memo is emptied, never outgrown: answers st
 Examples
 --------
 >>> from mistakebound import classes
->>> from mistakebound.theory.search import Budget
+>>> from mistakebound.theory.search_protocol import Budget
 >>> r = kernel_bounds(classes.thresholds(15), Budget(), SMALL_MEMO_BYTES)
 >>> AVAILABLE == (r is not None)
 True

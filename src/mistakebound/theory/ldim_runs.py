@@ -2,7 +2,7 @@
 
 :class:`LdimPlan` (:meth:`~mistakebound.theory.ldim_search.LdimSearch.plan`), :class:`LdimRun`
 (:meth:`~mistakebound.theory.ldim_search.LdimSearch.running`) and :class:`LdimBounds`, the
-:class:`~mistakebound.theory.search.SearchResult` every Littlestone question reports.
+:class:`~mistakebound.theory.search_protocol.SearchResult` every Littlestone question reports.
 
 Examples
 --------
@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from attrs import define, field, frozen
 
 from mistakebound.foundations.validation import check_int
-from mistakebound.theory.search import SearchResult
+from mistakebound.theory.search_protocol import SearchResult
 
 __all__ = ["LdimBounds", "LdimPlan", "LdimRun"]
 
@@ -122,7 +122,7 @@ class LdimRun:
 class LdimBounds(SearchResult):
     """Proven bounds on a Littlestone dimension, from a search that may have stopped early.
 
-    A :class:`~mistakebound.theory.search.SearchResult` (``lower``, ``upper``,
+    A :class:`~mistakebound.theory.search_protocol.SearchResult` (``lower``, ``upper``,
     ``status``, ``nodes``, ``seconds``; ``exact``, ``value``, ``describe()``) with one
     more field.
 

@@ -37,9 +37,9 @@ the first column that works and refute a column as soon as one side falls short:
   shattered tree is read off the memo (:class:`~mistakebound.theory.ldim_trees.TreeReader`,
   which :class:`LdimSearch` extends) instead of being searched again.
 
-Every search takes the budget of :mod:`mistakebound.theory.search` (``max_nodes``,
+Every search takes the budget of :mod:`mistakebound.theory.search_protocol` (``max_nodes``,
 ``time_limit``, Ctrl-C) and reports an :class:`LdimBounds`, a
-:class:`~mistakebound.theory.search.SearchResult`.  Drivers of the search
+:class:`~mistakebound.theory.search_protocol.SearchResult`.  Drivers of the search
 (:mod:`mistakebound.theory.parallel`, learners asking many questions) use the public
 interface of :class:`LdimSearch`: :meth:`~LdimSearch.plan`, :meth:`~LdimSearch.at_least`,
 :meth:`~LdimSearch.proven`, :meth:`~LdimSearch.facts`, :meth:`~LdimSearch.merge_proven`
@@ -72,7 +72,7 @@ import mistakebound.theory.ldim_canonical as ldim_canonical
 from mistakebound.theory.ldim_canonical import CanonicalMemo, key_bytes
 from mistakebound.theory.ldim_runs import LdimBounds, LdimPlan, LdimRun
 from mistakebound.theory.ldim_trees import TreeReader
-from mistakebound.theory.search import (
+from mistakebound.theory.search_protocol import (
     Budget,
     OutOfBudget,
     memo_share,
@@ -122,9 +122,9 @@ def search_memory_estimate(H: HypothesisClass) -> int:
 
 
 def default_memo_bytes(available: int | None | EllipsisType = ...) -> int:
-    """The memo limit a search takes by default: its :func:`~mistakebound.theory.search.memo_share`.
+    """The memo limit a search takes by default: its :func:`~mistakebound.theory.search_protocol.memo_share`.
 
-    That is :data:`~mistakebound.theory.search.MEMO_FRACTION` of ``available``, the memory
+    That is :data:`~mistakebound.theory.search_protocol.MEMO_FRACTION` of ``available``, the memory
     available (:func:`~mistakebound.foundations.memory.available_memory`: the machine's,
     the cgroup's, ``ulimit -v``, and in a worker its share) as the caller read it, read
     now by default; :data:`DEFAULT_MEMO_BYTES` when none is known; at least 1 MiB.
@@ -382,7 +382,7 @@ class LdimSearch(CanonicalMemo, TreeReader):
 
         The decision the search is made of, under the budget of the current
         :meth:`running` context (outside one: no budget): it raises
-        :class:`~mistakebound.theory.search.OutOfBudget` when that runs out, and whatever
+        :class:`~mistakebound.theory.search_protocol.OutOfBudget` when that runs out, and whatever
         the context's ``tick`` raises, leaving only proven facts in the memo.  ``plan``
         (from :meth:`plan` of the same ``V``) saves listing ``V``'s splits again.
 
@@ -485,7 +485,7 @@ class LdimSearch(CanonicalMemo, TreeReader):
         Examples
         --------
         >>> from mistakebound import classes
-        >>> from mistakebound.theory.search import Budget, OutOfBudget
+        >>> from mistakebound.theory.search_protocol import Budget, OutOfBudget
         >>> search = LdimSearch(classes.random(3000, 30, 0.3, seed=0))
         >>> with search.running(Budget(max_nodes=3), publish=True) as run:
         ...     try:

@@ -28,7 +28,7 @@ from attrs import evolve
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
-from mistakebound.theory.search import Budget, SearchIncomplete, SearchInterrupted, require_exact, run_within
+from mistakebound.theory.search_protocol import Budget, SearchIncomplete, SearchInterrupted, require_exact, run_within
 from mistakebound.theory.tree_graphs import ShatteredTree
 from mistakebound.theory.tree_walk import depth_first, successors
 

@@ -20,11 +20,11 @@ worker processes of :mod:`mistakebound.theory.parallel`).  It also gives the nam
 search (:class:`LdimSearch`, :class:`LdimBounds`, ...) and :func:`is_shattered`, so one
 import reaches the whole question.
 
-Every search takes the budget of :mod:`mistakebound.theory.search` (``max_nodes``,
+Every search takes the budget of :mod:`mistakebound.theory.search_protocol` (``max_nodes``,
 ``time_limit``, Ctrl-C) and reports an :class:`LdimBounds`, a
-:class:`~mistakebound.theory.search.SearchResult`; the functions that return a number or
-a tree raise :class:`~mistakebound.theory.search.SearchIncomplete` or
-:class:`~mistakebound.theory.search.SearchInterrupted` instead of returning a partial
+:class:`~mistakebound.theory.search_protocol.SearchResult`; the functions that return a number or
+a tree raise :class:`~mistakebound.theory.search_protocol.SearchIncomplete` or
+:class:`~mistakebound.theory.search_protocol.SearchInterrupted` instead of returning a partial
 one.
 
 Examples
@@ -59,7 +59,7 @@ from mistakebound.theory.ldim_search import (
     search_memory_estimate,
 )
 from mistakebound.theory.ldim_trees import is_shattered
-from mistakebound.theory.search import Budget
+from mistakebound.theory.search_protocol import Budget
 
 __all__ = [
     "ENGINES",
@@ -215,7 +215,7 @@ def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     >>> littlestone_dimension(classes.random(3000, 30, 0.3, seed=0), max_nodes=5)
     Traceback (most recent call last):
     ...
-    mistakebound.theory.search.SearchIncomplete: search stopped (budget) after 5 nodes: 1 <= Ldim <= 10 (partial: budget)
+    mistakebound.theory.search_protocol.SearchIncomplete: search stopped (budget) after 5 nodes: 1 <= Ldim <= 10 (partial: budget)
     """
     return littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit, workers=workers).value
 
@@ -254,7 +254,7 @@ def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,
     (2, 2)
     >>> sorted(T.nodes[n]["witness"] for n in T if T.out_degree(n) == 0)
     [0, 1, 2, 3]
-    >>> from mistakebound.theory.search import SearchIncomplete
+    >>> from mistakebound.theory.search_protocol import SearchIncomplete
     >>> try:
     ...     shattered_tree(classes.random(3000, 30, 0.3, seed=0), max_nodes=5)
     ... except SearchIncomplete as exc:

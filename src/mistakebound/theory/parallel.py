@@ -75,7 +75,7 @@ from mistakebound.theory.ldim_search import (
     install_workers_engine,
 )
 from mistakebound.theory.parallel_workers import EXCHANGE_SECONDS, WorkerPool, encode_message, start_server_early
-from mistakebound.theory.search import Budget, run_within
+from mistakebound.theory.search_protocol import Budget, run_within
 
 __all__ = ["WARMUP_SECONDS", "check_workers", "parallel_littlestone_bounds"]
 

@@ -22,7 +22,7 @@ only help, and only what they proved is used.
 (:func:`~mistakebound.foundations.memory.available_memory` when the workers start,
 divided equally): each worker gets its share through ``MISTAKEBOUND_MEMORY_LIMIT``, and
 the default memo of every process, this one included, is its
-:func:`~mistakebound.theory.search.memo_share` of its share (a quarter).
+:func:`~mistakebound.theory.search_protocol.memo_share` of its share (a quarter).
 
 Workers are started with the ``forkserver`` method where the platform has it (a fork of
 a clean, single-threaded server, so threads in the caller do not matter) and ``spawn``
@@ -52,7 +52,7 @@ from queue import SimpleQueue
 from mistakebound.foundations import memory
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.ldim_search import LdimRun, LdimSearch
-from mistakebound.theory.search import OutOfBudget
+from mistakebound.theory.search_protocol import OutOfBudget
 
 __all__ = ["EXCHANGE_SECONDS", "WorkerPool", "encode_message", "start_server_early"]
 

@@ -2,13 +2,13 @@
 
 :func:`class_profile` answers for the Littlestone dimension, the VC dimension and the
 randomized Littlestone dimension of a finite class, cheapest first, each with its own
-budget, each exact or proven bounds (a :class:`~mistakebound.theory.search.SearchResult`),
+budget, each exact or proven bounds (a :class:`~mistakebound.theory.search_protocol.SearchResult`),
 and each proven bound put to use by the others:
 
 * ``VCdim <= Ldim`` (textbook, Section 21.1): the VC search stops at a shattered set of
   ``Ldim`` instances, which settles it, and its upper bound is never above Ldim's;
 * ``Ldim / 2 <= RL <= Ldim (1 - 2^(1 - n))`` (``n`` distinct rows; see
-  :mod:`mistakebound.theory.randomized`): a partial RL interval is narrowed by them.
+  :mod:`mistakebound.theory.randomized_ldim`): a partial RL interval is narrowed by them.
 
 It chooses the engine: the compiled Littlestone search
 (:mod:`mistakebound.theory.ldim_kernel`) for the value alone, the Python search
@@ -51,12 +51,12 @@ from attrs import evolve, field, frozen
 
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
-from mistakebound.theory.search import Budget, SearchResult
+from mistakebound.theory.search_protocol import Budget, SearchResult
 
 if TYPE_CHECKING:  # the searches are imported when a profile is computed: importing this module is cheap
     from mistakebound.theory.certificate import CertificateWriter
     from mistakebound.theory.littlestone import LdimBounds, LdimEngine, LdimSearch
-    from mistakebound.theory.randomized import RLdimBounds, RLdimSearch
+    from mistakebound.theory.randomized_ldim import RLdimBounds, RLdimSearch
     from mistakebound.theory.vc import VCBounds
 
 __all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps", "vc_time_limit"]
@@ -134,7 +134,7 @@ class Profile:
     def tree(self, *, max_nodes: int | None = None, time_limit: float | None = None):
         """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim).
 
-        Raises :class:`~mistakebound.theory.search.SearchIncomplete` when reading it runs out
+        Raises :class:`~mistakebound.theory.search_protocol.SearchIncomplete` when reading it runs out
         of memory or budget, with the Ldim still exact.
         """
         if self.search is None or not self.ldim.exact:
@@ -235,7 +235,7 @@ def _vc(H: HypothesisClass, ldim: LdimBounds, budget: Budget, limit: float) -> t
 
 def _rldim(H: HypothesisClass, ldim: LdimBounds, n: int, budget: Budget
            ) -> tuple[RLdimBounds | None, RLdimSearch | None, str | None]:
-    from mistakebound.theory.randomized import RLdimSearch
+    from mistakebound.theory.randomized_ldim import RLdimSearch
 
     try:
         search = RLdimSearch(H, max_nodes=budget.max_nodes, time_limit=budget.time_limit)

@@ -1,12 +1,12 @@
 """Certificates of the randomized Littlestone dimension: the ``"rldim"`` section, read off a search.
 
-:func:`rldim_section` turns what an :class:`~mistakebound.theory.randomized.RLdimSearch`
+:func:`rldim_section` turns what an :class:`~mistakebound.theory.randomized_ldim.RLdimSearch`
 proved into the facts :mod:`mistakebound.certificates.randomized` checks (that module
 documents the section and why each step is sound).  Nothing is searched again where the
 search's memo holds the answer:
 
 * a version space the search answered from a relabelled copy (its canonical memo:
-  :meth:`~mistakebound.theory.randomized.RLdimSearch.twin`) gets its facts as a ``"map"``
+  :meth:`~mistakebound.theory.randomized_ldim.RLdimSearch.twin`) gets its facts as a ``"map"``
   onto the copy's facts, written once (the checker checks the relabelling), so a
   certificate grows with the version spaces searched, not with their copies;
 * the lower side is the optimal tree the memo records (each version space's best split
@@ -58,7 +58,7 @@ import numpy as np
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter
-from mistakebound.theory.randomized import RLdimSearch
+from mistakebound.theory.randomized_ldim import RLdimSearch
 
 __all__ = ["rldim_section"]
 
@@ -297,7 +297,7 @@ def rldim_section(search_or_H: RLdimSearch | HypothesisClass, writer: Certificat
         The document the section is added to (its class must be the search's).
     stats : dict, optional
         Filled with ``facts`` (how many), ``searched`` (sides searched again to confirm a
-        pruning) and ``bounds`` (the search's :class:`~mistakebound.theory.randomized.RLdimBounds`).
+        pruning) and ``bounds`` (the search's :class:`~mistakebound.theory.randomized_ldim.RLdimBounds`).
 
     Returns
     -------

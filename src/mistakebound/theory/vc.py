@@ -41,10 +41,10 @@ not shattered (level-by-level enumeration of all ``k``-sets explodes on parities
   columns form a laminar family.  Chains such as thresholds are settled without the
   quadratic pair search; otherwise the crossing pair found is the first lower bound.
 
-With a budget (``max_nodes``, ``time_limit``: the :class:`~mistakebound.theory.search.Budget`
+With a budget (``max_nodes``, ``time_limit``: the :class:`~mistakebound.theory.search_protocol.Budget`
 of every search), on Ctrl-C, or when memory runs out (status ``"memory"``), the search
 stops and reports proven bounds (:class:`VCBounds`, a
-:class:`~mistakebound.theory.search.SearchResult`): the largest shattered set found,
+:class:`~mistakebound.theory.search_protocol.SearchResult`): the largest shattered set found,
 and the largest size any unexplored branch could still reach.  A search whose
 :func:`vc_memory_estimate` exceeds the available memory is refused before it starts
 (:class:`~mistakebound.foundations.errors.InsufficientMemoryError`); the cube search
@@ -79,7 +79,7 @@ from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.hypothesis_class import require_class
 from mistakebound.theory.littlestone import LdimBounds, search_memory_estimate
-from mistakebound.theory.search import Budget, Clock, SearchResult, require_exact, run_within
+from mistakebound.theory.search_protocol import Budget, Clock, SearchResult, require_exact, run_within
 
 __all__ = [
     "VCBounds",
@@ -112,7 +112,7 @@ class _Found(Exception):
 class VCBounds(SearchResult):
     """Proven bounds on a VC dimension, from a search that may have stopped early.
 
-    A :class:`~mistakebound.theory.search.SearchResult` (``lower``, ``upper``,
+    A :class:`~mistakebound.theory.search_protocol.SearchResult` (``lower``, ``upper``,
     ``status``, ``nodes``, ``seconds``; ``exact``, ``value``, ``describe()``) whose
     witness is a shattered set.
 

@@ -54,7 +54,7 @@ import numpy as np
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.certificate import CertificateWriter
-from mistakebound.theory.search import Budget
+from mistakebound.theory.search_protocol import Budget
 from mistakebound.theory.vc import VCBounds, _h_index, _searched, _VCSearch
 
 __all__ = ["vc_section"]

@@ -32,7 +32,7 @@ search runs.  Declarations are trusted by the search and tested by
 :func:`~mistakebound.theory.symmetry.fast_path_violations`.
 
 The search takes the budget of every search (``max_nodes``, ``time_limit``, Ctrl-C; see
-:mod:`mistakebound.theory.search`) and returns a :class:`WorstCase`, whose bounds are
+:mod:`mistakebound.theory.search_protocol`) and returns a :class:`WorstCase`, whose bounds are
 proven by the search alone: when it stops early, the lower bound is the best line from
 the start it found (a line the adversary can play) and the upper bound the horizon, or
 infinity.  A learner's claim about its own mistakes is never read: a claim is what a
@@ -69,7 +69,7 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import describe, state_key_hint
-from mistakebound.theory.search import Budget, SearchResult, memo_share
+from mistakebound.theory.search_protocol import Budget, SearchResult, memo_share
 from mistakebound.theory.tree_graphs import AdversaryLine
 from mistakebound.theory.worst_case_games import _FastGame, _Game, _snapshot
 
@@ -80,9 +80,9 @@ __all__ = ["WorstCase", "worst_case_mistakes", "memo_bytes_needed"]
 class WorstCase(SearchResult):
     """The worst case ``M_A(H)`` of a learner, as far as the search proved it.
 
-    A :class:`~mistakebound.theory.search.SearchResult`: ``lower <= M_A(H) <= upper``,
+    A :class:`~mistakebound.theory.search_protocol.SearchResult`: ``lower <= M_A(H) <= upper``,
     equal when ``exact``, and ``value`` is ``M_A(H)`` (raising
-    :class:`~mistakebound.theory.search.SearchIncomplete` for a partial result).  Both
+    :class:`~mistakebound.theory.search_protocol.SearchIncomplete` for a partial result).  Both
     bounds come from the search alone: ``lower`` is the number of mistakes of the line
     in :attr:`strategy`, which the adversary can play; ``upper`` is the horizon, or
     infinity, until the search finishes.  What the learner claims about itself is never
@@ -189,7 +189,7 @@ def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: 
 
     With ``max_nodes``, a search whose memo cannot fit is refused before it starts (and
     ``max_nodes`` bounds the memo: None is returned); without, the limit is the most entries that fit in
-    the search's :func:`~mistakebound.theory.search.memo_share` of the memory available
+    the search's :func:`~mistakebound.theory.search_protocol.memo_share` of the memory available
     (:func:`~mistakebound.foundations.memory.available_memory`; None when unknown): the
     search stops (status ``"memory"``) before its memo estimate outgrows it.  A
     learner without ``state_key()`` is searched without a memo: nothing to check.
@@ -248,7 +248,7 @@ def worst_case_mistakes(
     max_nodes : int, optional
         Budget of positions to expand (default: none; the memo is then limited to what
         fits in a quarter of the memory available,
-        :data:`~mistakebound.theory.search.MEMO_FRACTION`).
+        :data:`~mistakebound.theory.search_protocol.MEMO_FRACTION`).
     time_limit : float, optional
         Budget of seconds (default: none).
     progress : callable, optional

@@ -20,7 +20,7 @@ value is the exact sum, which may differ from the search's float by rounding.
 Examples
 --------
 >>> from mistakebound.certificates.verify import check
->>> from mistakebound.game.examples import halving_exceeds_ldim
+>>> from mistakebound.game.counterexamples import halving_exceeds_ldim
 >>> from mistakebound.learners import Consistent, Halving
 >>> from mistakebound.theory.certificate import CertificateWriter
 >>> H = halving_exceeds_ldim()

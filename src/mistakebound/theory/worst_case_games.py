@@ -20,7 +20,7 @@ from mistakebound.foundations.errors import IllegalPredictionError, InvalidArgum
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import is_randomized
 from mistakebound.game.rules import as_prediction, expected_prediction, label_splits, mistake_cost, restrict
-from mistakebound.theory.search import Clock, OutOfBudget, OutOfMemory, run_within
+from mistakebound.theory.search_protocol import Clock, OutOfBudget, OutOfMemory, run_within
 
 __all__: list[str] = []
 

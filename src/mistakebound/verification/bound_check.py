@@ -491,7 +491,7 @@ def check_learner(
         return None
 
     def search(H: HypothesisClass, case_seed: int, n: int) -> _Failure | None:
-        from mistakebound.theory.search import SearchInterrupted
+        from mistakebound.theory.search_protocol import SearchInterrupted
         from mistakebound.theory.worst_case import worst_case_mistakes
 
         learner = factory(H)

@@ -404,7 +404,7 @@ def judge(measured: Any, bound: Bound | None = None, forced: Bound | None = None
     >>> v = judge(2, Bound(5), forced=Bound(3, source="Lemma 21.6"))
     >>> v.status, v.message
     ('BROKEN', 'mistakes 2 < forced 3 (Lemma 21.6)')
-    >>> from mistakebound.theory.search import SearchResult
+    >>> from mistakebound.theory.search_protocol import SearchResult
     >>> judge(SearchResult(lower=2, upper=6, status="budget"), Bound(4)).status
     'undecided'
     >>> judge(SearchResult(lower=5, upper=6, status="budget"), Bound(4)).status

@@ -107,7 +107,7 @@ def add_parser(subparsers):
 def run(args, out) -> int:
     """Run ``ldim``: each line of the profile printed (and flushed) as it comes; exit 3 if a parameter is partial."""
     from mistakebound.theory.profile import profile_steps
-    from mistakebound.theory.search import SearchIncomplete
+    from mistakebound.theory.search_protocol import SearchIncomplete
 
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     H = finite_class(args.cls, "ldim")
@@ -251,7 +251,7 @@ def _certify_ldim(args, P, out) -> None:
     """With ``--certificate``: the certificate of what ``ldim`` proved (the profile's), written."""
     if args.certificate is None:
         return
-    from mistakebound.theory.search import OutOfBudget
+    from mistakebound.theory.search_protocol import OutOfBudget
 
     try:
         writer = P.certificate(max_nodes=args.max_nodes, time_limit=args.time_limit)

@@ -110,7 +110,7 @@ def run(args, out) -> int:
         save_drawing(fig, args.out, out, what)
         return EXIT_OK if W.exact else EXIT_INTERRUPTED
     from mistakebound.theory.littlestone import shattered_tree
-    from mistakebound.theory.search import SearchIncomplete, SearchInterrupted
+    from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted
 
     with Progress(None, desc="Littlestone dimension") as bar:
         bar.start_ticker()

@@ -6,7 +6,7 @@
   :func:`~mistakebound.theory.worst_case.worst_case_mistakes` and forces exactly that many
   mistakes: Consistent's ``|H| - 1`` on singletons with the empty hypothesis last
   (Exercise 1), Halving's 1 on singletons (Exercise 3), SOA's ``Ldim`` (Corollary 21.8),
-  and Halving's 3 > Ldim = 2 on :func:`~mistakebound.game.examples.halving_exceeds_ldim`.
+  and Halving's 3 > Ldim = 2 on :func:`~mistakebound.game.counterexamples.halving_exceeds_ldim`.
 
 Every player comes from the registry; every claim is the player's own
 (:func:`~mistakebound.verification.scenario.game`).
@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from mistakebound.game import classes, registry
-from mistakebound.game.examples import halving_exceeds_ldim
+from mistakebound.game.counterexamples import halving_exceeds_ldim
 from mistakebound.theory.littlestone import littlestone_dimension
 from mistakebound.theory.worst_case import worst_case_mistakes
 from mistakebound.verification.scenario import Outcome, Scenario, game

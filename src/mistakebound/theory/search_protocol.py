@@ -50,7 +50,7 @@ Examples
 >>> require_exact(r)
 Traceback (most recent call last):
 ...
-mistakebound.theory.search.SearchIncomplete: search stopped (budget) after 3 nodes: 2 <= value <= 5 (partial: budget)
+mistakebound.theory.search_protocol.SearchIncomplete: search stopped (budget) after 3 nodes: 2 <= value <= 5 (partial: budget)
 >>> Budget(max_nodes=0)
 Traceback (most recent call last):
 ...
@@ -272,7 +272,7 @@ class SearchResult:
     Every search's result has this shape (its own subclass names the quantity and may
     add fields: :class:`~mistakebound.theory.littlestone.LdimBounds`,
     :class:`~mistakebound.theory.vc.VCBounds`,
-    :class:`~mistakebound.theory.randomized.RLdimBounds`,
+    :class:`~mistakebound.theory.randomized_ldim.RLdimBounds`,
     :class:`~mistakebound.theory.worst_case.WorstCase`).
 
     Attributes

@@ -68,7 +68,7 @@ makes symmetric classes cheap: ``singletons(d)`` costs ``2d - 1`` nodes instead 
 pruning).
 
 **Budgets.**  The search takes the budget of every search
-(:class:`~mistakebound.theory.search.Budget`): at most ``max_nodes`` version spaces and
+(:class:`~mistakebound.theory.search_protocol.Budget`): at most ``max_nodes`` version spaces and
 ``time_limit`` seconds per query (default: none), and Ctrl-C.  Measured on a 2-core
 machine (``python -m benchmarks.rldim_speed``, medians of 3, load 3): ``intervals(24)``
 in 2.7 s (1,571 nodes; 6,600 version spaces answered by relabelled copies),
@@ -79,11 +79,11 @@ without symmetry search about 10,000 nodes per second, so :data:`DEFAULT_MAX_NOD
 reached in under a minute.  Classes with many distinct splits per version space cost
 more per node (``thresholds(200)``: 247 nodes in 1.6 s; ``singletons(200)``: 399 nodes
 in 3 s).  A search stopped by its budget or by Ctrl-C reports proven bounds
-(:class:`RLdimBounds`, a :class:`~mistakebound.theory.search.SearchResult`), computed from
+(:class:`RLdimBounds`, a :class:`~mistakebound.theory.search_protocol.SearchResult`), computed from
 what it finished, without searching further: :func:`randomized_littlestone_bounds` returns
 them, and :func:`randomized_littlestone_dimension` raises
-:class:`~mistakebound.theory.search.SearchIncomplete` (or
-:class:`~mistakebound.theory.search.SearchInterrupted`) carrying them.
+:class:`~mistakebound.theory.search_protocol.SearchIncomplete` (or
+:class:`~mistakebound.theory.search_protocol.SearchInterrupted`) carrying them.
 
 Examples
 --------
@@ -114,7 +114,7 @@ from mistakebound.game.hypothesis_class import require_class
 from mistakebound.foundations.bitset import mask_to_indices
 from mistakebound.theory.canonical import projection, relabelled_key
 from mistakebound.theory.littlestone import LdimSearch
-from mistakebound.theory.search import Budget, Clock, OutOfMemory, SearchResult, memo_share, run_within
+from mistakebound.theory.search_protocol import Budget, Clock, OutOfMemory, SearchResult, memo_share, run_within
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -197,7 +197,7 @@ class RLdimSearch:
     max_nodes : int, optional
         Budget of version spaces each query (:meth:`bounds`, :meth:`value`) may expand
         (default: none; the memo is then limited to its
-        :func:`~mistakebound.theory.search.memo_share` of the memory available when the
+        :func:`~mistakebound.theory.search_protocol.memo_share` of the memory available when the
         search is created, and a query that would outgrow it stops with status ``"memory"``).
     time_limit : float, optional
         Budget of seconds for each query (default: none).
@@ -690,7 +690,7 @@ class RLdimSearch:
 class RLdimBounds(SearchResult):
     """Proven bounds on a randomized Littlestone dimension, from a search that may have stopped early.
 
-    A :class:`~mistakebound.theory.search.SearchResult`: ``lower`` and ``upper`` are
+    A :class:`~mistakebound.theory.search_protocol.SearchResult`: ``lower`` and ``upper`` are
     :class:`~fractions.Fraction` (``upper`` a float when the bound ``log2(n) / 2``,
     rounded up, is the smaller), equal to ``RL`` when ``exact``; ``value`` is ``RL``
     (raising for a partial result).
@@ -783,6 +783,6 @@ def randomized_littlestone_dimension(
     >>> randomized_littlestone_dimension(classes.intervals(12), max_nodes=3)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mistakebound.theory.search.SearchIncomplete: search stopped (budget) after 3 nodes: ... <= RL <= ... (partial: budget)
+    mistakebound.theory.search_protocol.SearchIncomplete: search stopped (budget) after 3 nodes: ... <= RL <= ... (partial: budget)
     """
     return randomized_littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit).value
