@@ -7,7 +7,7 @@ allocations (numpy buffers included), so tracing never slows a timed run; it als
 builds the class's cached views (column bitsets), which the timed runs then reuse.
 
 A case may name a ``baseline`` (a function of the 0/1 matrix from
-:mod:`benchmarks.baseline`); it runs once, in a forked process killed at the cap, and
+:mod:`mistakebound.theory.textbook`); it runs once, in a forked process killed at the cap, and
 when it finishes its value must equal ours, or the run reports a MISMATCH and exits
 non-zero.  Within a family (cases in order of growing size), once the baseline is
 killed at the cap, it is not run on the larger sizes (``skipped``; ``--all-baselines``
@@ -44,7 +44,7 @@ import numpy as np
 from attrs import frozen
 
 import mistakebound as mb
-from benchmarks.baseline import alphabeta_ldim, textbook_ldim, textbook_vcdim
+from mistakebound.theory.textbook import alphabeta_ldim, textbook_ldim, textbook_vcdim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin
@@ -610,7 +610,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"# mode {'smoke' if args.smoke else 'full'}; median s = median of {repeats} run(s); "
         f"peak MiB = tracemalloc peak (Python allocations) of one extra, untimed run; "
-        f"baseline = textbook recursion (benchmarks/baseline.py), run once in a child process "
+        f"baseline = textbook recursion (mistakebound.theory.textbook), run once in a child process "
         f"killed after {cap:g} s, skipped past a size of the same family it did not finish"
         f"{' (--all-baselines: never skipped)' if args.all_baselines else ''}; ratio = baseline s / median s; "
         f"a-b ratio = the same for the second baseline, a pruned alpha-beta search (most balanced split first, "

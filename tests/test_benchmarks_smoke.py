@@ -18,7 +18,7 @@ import pytest
 
 import benchmarks.plots
 import benchmarks.suite
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import alphabeta_ldim, textbook_ldim
 from benchmarks.plots import FIGURES, family_series
 from benchmarks.suite import KINDS, cases, hard_random
 
@@ -197,7 +197,6 @@ def test_the_second_baseline_runs_beside_the_first_on_every_ldim_case(smoke):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from benchmarks.baseline import alphabeta_ldim  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None)

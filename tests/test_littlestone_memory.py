@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mistakebound.theory.littlestone as ls
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import textbook_ldim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
