@@ -24,13 +24,11 @@ Run from the repository root::
 
 from __future__ import annotations
 
-import datetime
 import functools
 import json
 import math
 import multiprocessing
 import os
-import platform
 import statistics
 import sys
 import threading
@@ -50,6 +48,7 @@ from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.machine import machine, memory_total
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.theory.worst_case import worst_case_mistakes
 
@@ -326,52 +325,6 @@ def cases(smoke: bool = False) -> list[Case]:
     return out
 
 
-# ----------------------------------------------------------------- the machine
-def _meminfo_total() -> int | None:
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemTotal:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _load_average() -> str | None:
-    try:
-        return " ".join(f"{v:.2f}" for v in os.getloadavg())
-    except (AttributeError, OSError):
-        return None
-
-
-def machine() -> dict:
-    """What the numbers were measured on."""
-    u = platform.uname()
-    total = _meminfo_total()
-    return {
-        "cpu": _cpu_model(),
-        "uname": f"{u.system} {u.release} {u.machine}",
-        "cpu_count": os.cpu_count(),
-        "memory_gib": None if total is None else round(total / 1024**3, 1),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "load_average": _load_average(),
-    }
-
-
 # -------------------------------------------------------------- the baseline
 def _baseline_child(func: Callable, matrix: np.ndarray, conn) -> None:
     """Run ``func(matrix)`` once in this (forked) process and send back what happened.
@@ -382,7 +335,7 @@ def _baseline_child(func: Callable, matrix: np.ndarray, conn) -> None:
     try:
         import resource
 
-        total = _meminfo_total()
+        total = memory_total()
         if total:
             resource.setrlimit(resource.RLIMIT_AS, (total // 2, total // 2))
     except (ImportError, ValueError, OSError):
