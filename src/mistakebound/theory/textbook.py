@@ -42,8 +42,8 @@ Examples
 2
 >>> alphabeta_ldim([[0, 0], [0, 1], [1, 0], [1, 1]])
 2
->>> textbook_vcdim([[0, 0], [0, 1], [1, 1]])
-1
+>>> textbook_vcdim([[0, 0], [0, 1], [1, 1]]), textbook_vcdim([[0, 0], [0, 1], [1, 1]], largest_first=True)
+(1, 1)
 >>> brute_force_vcdim([[0, 0], [0, 1], [1, 0], [1, 1]])
 2
 >>> textbook_rldim([[0], [1]])
@@ -159,19 +159,31 @@ def alphabeta_ldim(matrix) -> int:
 
 
 # -------------------------------------------------------------------------------------- VC
-def textbook_vcdim(matrix) -> int:
+def textbook_vcdim(matrix, *, largest_first: bool = False) -> int:
     """VC dimension: the largest ``k`` such that some ``k`` columns show all ``2^k`` patterns.
 
-    Every subset of columns, largest first, the first shattered one ending the search (the
-    benchmarks' VC baseline).  0 for a class with no column or no row.
+    Every subset of columns of each size, smallest sizes first, stopping at the first size
+    no subset is shattered at (shattering is closed under subsets): the tests' oracle.  With
+    ``largest_first``, the sizes from the number of columns down, the first shattered subset
+    ending the search: the benchmarks' VC baseline, as public research scripts write it
+    (exponential in the number of columns whatever the answer).  0 for a class with no
+    column or no row.
     """
     M = _matrix(matrix)
     rows = {tuple(int(v) for v in row) for row in M.tolist()}
-    for k in range(M.shape[1], 0, -1):
-        for cols in itertools.combinations(range(M.shape[1]), k):
-            if len({tuple(h[j] for j in cols) for h in rows}) == 2**k:
-                return k
-    return 0
+
+    def shattered(k: int) -> bool:
+        return any(len({tuple(h[j] for j in cols) for h in rows}) == 2**k
+                   for cols in itertools.combinations(range(M.shape[1]), k))
+
+    if largest_first:
+        return next((k for k in range(M.shape[1], 0, -1) if shattered(k)), 0)
+    best = 0
+    for k in range(1, M.shape[1] + 1):
+        if not shattered(k):
+            break
+        best = k
+    return best
 
 
 def brute_force_vcdim(matrix) -> int:
