@@ -16,7 +16,7 @@ and :func:`honest` the honest documents, which must be accepted (a checker that 
 everything is sound and useless).
 
 :func:`campaign` runs all of them against a checker (any object with ``check`` and
-``parse_json``: the package's, or a mutated copy in :mod:`tests.test_certificate_mutations`)
+``parse_json``: the package's, or a mutated copy in :mod:`tests.test_certificates_mutations`)
 and counts, per kind, what was tried and what went wrong.
 
 Run a large campaign and print its counts (the closing note of issue 21 quotes one)::
