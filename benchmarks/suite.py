@@ -7,7 +7,7 @@ allocations (numpy buffers included), so tracing never slows a timed run; it als
 builds the class's cached views (column bitsets), which the timed runs then reuse.
 
 A case may name a ``baseline`` (a function of the 0/1 matrix from
-:mod:`benchmarks.baseline`); it runs once, in a forked process killed at the cap, and
+:mod:`mistakebound.theory.textbook`); it runs once, in a forked process killed at the cap, and
 when it finishes its value must equal ours, or the run reports a MISMATCH and exits
 non-zero.  Within a family (cases in order of growing size), once the baseline is
 killed at the cap, it is not run on the larger sizes (``skipped``; ``--all-baselines``
@@ -24,13 +24,11 @@ Run from the repository root::
 
 from __future__ import annotations
 
-import datetime
 import functools
 import json
 import math
 import multiprocessing
 import os
-import platform
 import statistics
 import sys
 import threading
@@ -44,12 +42,13 @@ import numpy as np
 from attrs import frozen
 
 import mistakebound as mb
-from benchmarks.baseline import alphabeta_ldim, textbook_ldim, textbook_vcdim
+from mistakebound.theory.textbook import alphabeta_ldim, textbook_ldim, textbook_vcdim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.machine import machine, memory_total
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.theory.worst_case import worst_case_mistakes
 
@@ -197,7 +196,7 @@ def _hard_ldim(n: int, m: int, density: float) -> Case:
 
 
 def _vc(name: str, build: Callable[[], HypothesisClass], family: str | None = None) -> Case:
-    return Case(f"vc {name}", build, mb.vc_dimension, baseline=textbook_vcdim, kind="vc", family=family)
+    return Case(f"vc {name}", build, mb.vc_dimension, baseline=vc_baseline, kind="vc", family=family)
 
 
 def _tree(name: str, build: Callable[[], HypothesisClass]) -> Case:
@@ -326,53 +325,12 @@ def cases(smoke: bool = False) -> list[Case]:
     return out
 
 
-# ----------------------------------------------------------------- the machine
-def _meminfo_total() -> int | None:
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemTotal:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _load_average() -> str | None:
-    try:
-        return " ".join(f"{v:.2f}" for v in os.getloadavg())
-    except (AttributeError, OSError):
-        return None
-
-
-def machine() -> dict:
-    """What the numbers were measured on."""
-    u = platform.uname()
-    total = _meminfo_total()
-    return {
-        "cpu": _cpu_model(),
-        "uname": f"{u.system} {u.release} {u.machine}",
-        "cpu_count": os.cpu_count(),
-        "memory_gib": None if total is None else round(total / 1024**3, 1),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "load_average": _load_average(),
-    }
-
-
 # -------------------------------------------------------------- the baseline
+def vc_baseline(matrix) -> int:
+    """The VC baseline: :func:`~mistakebound.theory.textbook.textbook_vcdim`, largest subsets first."""
+    return textbook_vcdim(matrix, largest_first=True)
+
+
 def _baseline_child(func: Callable, matrix: np.ndarray, conn) -> None:
     """Run ``func(matrix)`` once in this (forked) process and send back what happened.
 
@@ -382,7 +340,7 @@ def _baseline_child(func: Callable, matrix: np.ndarray, conn) -> None:
     try:
         import resource
 
-        total = _meminfo_total()
+        total = memory_total()
         if total:
             resource.setrlimit(resource.RLIMIT_AS, (total // 2, total // 2))
     except (ImportError, ValueError, OSError):
@@ -610,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"# mode {'smoke' if args.smoke else 'full'}; median s = median of {repeats} run(s); "
         f"peak MiB = tracemalloc peak (Python allocations) of one extra, untimed run; "
-        f"baseline = textbook recursion (benchmarks/baseline.py), run once in a child process "
+        f"baseline = textbook recursion (mistakebound.theory.textbook), run once in a child process "
         f"killed after {cap:g} s, skipped past a size of the same family it did not finish"
         f"{' (--all-baselines: never skipped)' if args.all_baselines else ''}; ratio = baseline s / median s; "
         f"a-b ratio = the same for the second baseline, a pruned alpha-beta search (most balanced split first, "

@@ -3,7 +3,7 @@
 A checker is worth its soundness, so it is attacked before it is trusted.  Each generator
 here takes a small class (a 0/1 matrix) and a seeded ``random.Random`` and builds documents
 whose *claim is false*, judged by an oracle that shares nothing with the checker (the
-textbook recursions of :mod:`benchmarks.baseline` and :mod:`tests.test_randomized`, brute
+textbook recursions of :mod:`mistakebound.theory.textbook`, brute
 force for the VC dimension, and a plain recursion over a worst-case table's game here).
 Each lie departs from an honest certificate, built here by those same recursions, in one
 step only, the step its ``kind`` names, so that the checker must refuse that step.
@@ -16,7 +16,7 @@ and :func:`honest` the honest documents, which must be accepted (a checker that 
 everything is sound and useless).
 
 :func:`campaign` runs all of them against a checker (any object with ``check`` and
-``parse_json``: the package's, or a mutated copy in :mod:`tests.test_certificate_mutations`)
+``parse_json``: the package's, or a mutated copy in :mod:`tests.test_certificates_mutations`)
 and counts, per kind, what was tried and what went wrong.
 
 Run a large campaign and print its counts (the closing note of issue 21 quotes one)::
@@ -40,9 +40,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from benchmarks.baseline import textbook_ldim, textbook_vcdim
+from mistakebound.theory.textbook import round_value, textbook_ldim, textbook_vcdim
 from mistakebound.certificates.context import class_hash
-from tests.test_randomized import round_value
 
 __all__ = ["Lie", "Textbook", "campaign", "classes", "hostile", "honest", "lies"]
 

@@ -11,6 +11,16 @@ process it starts keep compiled modules in a folder of their own in the temporar
 (``PYTHONPYCACHEPREFIX``), never beside the sources: without them each worker rewrites and
 compiles every test module, and each subprocess compiles the package, on every run.
 
+What the tests import: the installed package (the zoos as ``mistakebound.learners`` and
+``mistakebound.adversaries``, the oracles from ``mistakebound.theory.textbook``) and their own
+helper modules, as ``tests.players``, ``tests.strategies``...: ``tests`` is a package, so
+pytest puts the folder above it (the checkout, or an unpacked sdist) on ``sys.path``, and no
+``pythonpath`` setting is needed.  The top-level folders ``learners/`` and ``adversaries/``
+are the zoos' sources, installed as ``mistakebound.learners``/``.adversaries``; importing them
+by their folder names would load every class a second time, so no test does
+(``tests/test_architecture.py`` holds the line).  Only the smoke tests of the benchmark
+programs import ``benchmarks``, which the sdist ships with the tests.
+
 The hypothesis profile ``mistakebound`` (loaded here, chosen again with
 ``--hypothesis-profile``) sets no deadline and skips the ``too_slow`` health check:
 both time the machine, which other jobs and the second worker share, not the code.  It

@@ -153,3 +153,30 @@ def test_every_package_of_the_source_is_installed():
     listed = set(tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {n for n, p in FILES.items() if p.name == "__init__.py"}
     assert found - listed == set(), found - listed
+
+
+# ------------------------------------------------------------------ what the tests import
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _checkout_modules(folder: str) -> dict[str, Path]:
+    """Module name -> file, for the modules of a folder of the checkout (``tests``, ``benchmarks``)."""
+    return {f"{folder}.{p.stem}": p for p in sorted((ROOT / folder).glob("*.py")) if (ROOT / folder).is_dir()}
+
+
+@pytest.mark.parametrize("folder", ["tests", "benchmarks"])
+def test_tests_and_benchmarks_import_the_installed_package_only(folder):
+    """The zoos come as ``mistakebound.learners`` / ``mistakebound.adversaries``, never as the top-level
+    folders ``learners`` / ``adversaries`` (a second copy of every class: ``learners.halving.Halving is not
+    mistakebound.learners.halving.Halving``); the oracles come from ``mistakebound.theory.textbook``; the
+    benchmarks never import the tests, and the tests' helper modules (all but ``test_*.py``) never import the
+    benchmarks: only a test *of* a benchmark program imports it, to run it in smoke mode."""
+    bad = []
+    for name, path in _checkout_modules(folder).items():
+        for module, _ in _imports(name, path):
+            top = module.split(".")[0]
+            helper = folder == "tests" and not path.name.startswith("test_")
+            if top in ("learners", "adversaries") or (folder == "benchmarks" and top == "tests") \
+                    or (helper and top == "benchmarks"):
+                bad.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert not bad, bad

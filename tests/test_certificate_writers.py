@@ -12,9 +12,9 @@ JSON cannot hold, some sharing a ``repr``) and on partial searches (small ``max_
    (:func:`~mistakebound.theory.certificate.class_section`), and its class, read here without
    the writer, is the class: shape, every label, every instance (:func:`of_class`);
 2. states bounds the independent oracles find true (``lower <= value <= upper``, equal when
-   the search was exact): ``textbook_ldim`` and ``textbook_vcdim`` of ``benchmarks.baseline``,
-   ``oracle_value`` of tests/test_worst_case.py (with a learner's rule, or its first predictions
-   over one round), ``oracle_rl`` and ``optimal_rule`` of tests/test_randomized.py;
+   the search was exact): ``textbook_ldim``, ``textbook_vcdim``,
+   ``textbook_worst_case`` (with a learner's rule, or its first predictions over one round),
+   ``textbook_rldim`` and ``optimal_rule`` of :mod:`mistakebound.theory.textbook`;
 3. reads back from the files :meth:`CertificateWriter.write` writes (``.json`` and ``.json.gz``)
    to the same statements, and a worst case replays against its learner;
 4. is accepted by the checker run as a program (``python -I -S verify.py FILE``) on a sample of
@@ -36,7 +36,7 @@ from attrs import define
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_ldim, textbook_vcdim
+from mistakebound.theory.textbook import consistent_rule, halving_rule, optimal_rule, textbook_ldim, textbook_rldim, textbook_vcdim, textbook_worst_case
 from mistakebound import HypothesisClass
 from mistakebound import classes as zoo
 from mistakebound.certificates import verify
@@ -55,8 +55,7 @@ from mistakebound.theory.search_protocol import OutOfBudget, SearchIncomplete
 from mistakebound.theory.vc_certificate import vc_section
 from mistakebound.theory.worst_case_certificate import replay, worst_case_section
 from tests.strategies import class_matrices
-from tests.test_randomized import SYMMETRIC, optimal_rule, oracle_rl, relabelled_classes
-from tests.test_worst_case import consistent_rule, halving_rule, oracle_value
+from tests.test_randomized_ldim import SYMMETRIC, relabelled_classes
 
 CHECKER = Path(verify.__file__)
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -114,7 +113,7 @@ def awkward_classes(draw, matrices=None, *, first: tuple[str, ...] = ()) -> Hypo
     return HypothesisClass.from_matrix(M, domain=domain)
 
 
-#: The symmetric classes of the zoo (``SYMMETRIC`` of tests/test_randomized.py) as they are (rows of twins
+#: The symmetric classes of the zoo (``SYMMETRIC`` of tests/test_randomized_ldim.py) as they are (rows of twins
 #: correspond by a shift) or relabelled (``relabelled_classes``: rows shuffled and repeated, columns
 #: permuted, complemented, copied): the searches answer version spaces by their twins, with "map" steps.
 ZOO = st.one_of(st.sampled_from(SYMMETRIC), relabelled_classes()).map(lambda H: H.matrix)
@@ -230,16 +229,16 @@ def test_rldim_certificates_verify_with_the_game_value(H, max_nodes, before):
     except SearchIncomplete:  # documented: a float pruning to confirm, and the budget spent
         event("rldim: out of budget confirming a pruning")
         return
-    holds(verified(writer, H)["rldim"], oracle_rl(H), exact=max_nodes is None)
+    holds(verified(writer, H)["rldim"], textbook_rldim(H), exact=max_nodes is None)
 
 
 #: The learners searched, each with the truth of its worst case over ``horizon`` rounds (None: no horizon).
 LEARNERS = {
-    "Halving": (Halving, lambda H, h: oracle_value(H, halving_rule(H), h)),
-    "Consistent": (Consistent, lambda H, h: oracle_value(H, consistent_rule(H), h)),
+    "Halving": (Halving, lambda H, h: textbook_worst_case(H, halving_rule(H), h)),
+    "Consistent": (Consistent, lambda H, h: textbook_worst_case(H, consistent_rule(H), h)),
     # SOA errs at most Ldim times (Lemma 21.7), and a shattered tree forces a mistake a round (Lemma 21.6)
     "SOA": (SOA, lambda H, h: ldim_of(H) if h is None else min(h, ldim_of(H))),
-    "OptimalRandomizedLearner": (OptimalRandomizedLearner, lambda H, h: oracle_value(H, optimal_rule(H), h)),
+    "OptimalRandomizedLearner": (OptimalRandomizedLearner, lambda H, h: textbook_worst_case(H, optimal_rule(H), h)),
 }
 
 
@@ -247,7 +246,7 @@ def first_round(learner, H: HypothesisClass, horizon: int) -> Fraction:
     """The worst case of ``learner`` over ``horizon`` <= 1 rounds: the recursion with its first predictions."""
     assert horizon <= 1
     predict = learner.predict_proba_one if is_randomized(learner) else learner.predict_one
-    return oracle_value(H, lambda rows, j: Fraction(float(predict(H.domain[j]))), horizon)
+    return textbook_worst_case(H, lambda rows, j: Fraction(float(predict(H.domain[j]))), horizon)
 
 
 @WORST_CASES
@@ -331,8 +330,8 @@ def assert_true_of(proven: dict, H: HypothesisClass) -> None:
     """Every bound of :func:`every_kind`'s document is exact and the oracles' value."""
     holds(proven["ldim"], ldim_of(H), exact=True)
     holds(proven["vc"], textbook_vcdim(H.matrix), exact=True)
-    holds(proven["rldim"], oracle_rl(H), exact=True)
-    holds(proven["worst-case"], oracle_value(H, halving_rule(H)), exact=True)
+    holds(proven["rldim"], textbook_rldim(H), exact=True)
+    holds(proven["worst-case"], textbook_worst_case(H, halving_rule(H)), exact=True)
 
 
 @settings(PROPERTY, max_examples=80)
@@ -402,13 +401,13 @@ def test_the_command_line_certifies_every_kind_on_an_awkward_class_file(suffix, 
     of_class(verify.load(path), H)
     code, out = run(capsys, "verify", str(path), str(cls))
     assert code == 0, out
-    values = [str(v) for v in (ldim_of(H), textbook_vcdim(AWKWARD), oracle_rl(H))]
+    values = [str(v) for v in (ldim_of(H), textbook_vcdim(AWKWARD), textbook_rldim(H))]
     assert [line.split(" <= ")[::2] for line in out.splitlines()] == [
         [f"verified: {v}", f"{v}, where H is {H.describe()} (6 hypotheses on 5 instances, sha256 "
                            f"{class_section(H)['sha256']})"] for v in values]
 
-    for learner, horizon, value in (("Halving", None, oracle_value(H, halving_rule(H))), ("SOA", None, ldim_of(H)),
-                                    ("OptimalRandomizedLearner", 2, oracle_value(H, optimal_rule(H), 2))):
+    for learner, horizon, value in (("Halving", None, textbook_worst_case(H, halving_rule(H))), ("SOA", None, ldim_of(H)),
+                                    ("OptimalRandomizedLearner", 2, textbook_worst_case(H, optimal_rule(H), 2))):
         path = tmp_path / f"{learner}.json.gz"
         over = [] if horizon is None else ["--horizon", str(horizon)]
         code, out = run(capsys, "worst-case", learner, str(cls), *over, "--certificate", str(path))

@@ -1,7 +1,7 @@
 """Certificates of the randomized Littlestone dimension (issue 14): the ``"rldim"`` checker and its producer.
 
 The producer reads the search's memo; the checker must accept what it writes with the value
-a plain game recursion gives (``oracle_rl`` of ``tests/test_randomized.py``), partial
+a plain game recursion gives (``textbook_rldim`` of :mod:`mistakebound.theory.textbook`), partial
 certificates must prove an interval holding it, every single-fact tampering must be
 rejected naming the step or leave only true facts, and the checker must run as a program
 of its own.
@@ -31,7 +31,8 @@ from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.randomized_ldim import RLdimSearch
 from mistakebound.theory.randomized_certificate import rldim_section
 from tests.strategies import hypothesis_classes
-from tests.test_randomized import oracle_rl, relabelled_classes
+from mistakebound.theory.textbook import textbook_rldim
+from tests.test_randomized_ldim import relabelled_classes
 
 CHECKER = Path(verify.__file__)
 PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,7 +50,7 @@ def certified(H: HypothesisClass, search: RLdimSearch | None = None, **kwargs) -
 @given(H=hypothesis_classes(max_rows=10, max_cols=6))
 def test_every_certificate_verifies_with_the_oracle_value(H):
     c, stats = certified(H)
-    value = oracle_rl(H)
+    value = textbook_rldim(H)
     assert check(c) == {"rldim": (value, value)}
     assert stats["bounds"].exact and stats["bounds"].value == value
 
@@ -60,7 +61,7 @@ def test_partial_certificates_prove_an_interval_holding_the_value(H, max_nodes):
     """As good as the search's bounds: its lower exactly, its upper up to the rounding of log2 d / 2."""
     c, stats = certified(H, RLdimSearch(H, max_nodes=max_nodes))
     lower, upper = check(c)["rldim"]
-    assert lower <= oracle_rl(H) <= upper
+    assert lower <= textbook_rldim(H) <= upper
     B = stats["bounds"]
     assert lower >= B.lower
     assert upper <= B.upper if isinstance(B.upper, Fraction) else upper <= B.upper + 1 / 1024
@@ -142,9 +143,9 @@ def _true(c: dict) -> bool:
     for s, kind, value, _ in c["results"][0]["facts"]:
         rows = [i for i in range(len(M)) if int(c["spaces"][s], 16) >> i & 1]
         value = Fraction(value) if isinstance(value, (int, str)) else value
-        if kind == "ge" and oracle_rl(HypothesisClass.from_matrix(M[rows])) < value:
+        if kind == "ge" and textbook_rldim(HypothesisClass.from_matrix(M[rows])) < value:
             return False
-        if kind == "le" and oracle_rl(HypothesisClass.from_matrix(M[rows])) > value:
+        if kind == "le" and textbook_rldim(HypothesisClass.from_matrix(M[rows])) > value:
             return False
         if kind == "ldim" and ldim(frozenset(rows)) > value:
             return False
@@ -268,7 +269,7 @@ def test_certificates_of_classes_with_copies_verify_with_the_oracle_value(H, can
         if canonical_min is not None:
             mp.setattr(randomized, "CANONICAL_MIN", canonical_min)
         c, stats = certified(H)
-    value = oracle_rl(H)
+    value = textbook_rldim(H)
     assert check(c) == {"rldim": (value, value)}
 
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_vcdim
+from mistakebound.theory.textbook import textbook_vcdim
 from mistakebound import HypothesisClass, classes as zoo
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import CertificateError, check

@@ -1,7 +1,7 @@
 """Certificates of a learner's worst case ``M_A(H)`` (issue 14): producer, checker, replay.
 
 The producer records the exact search; the independent checker must accept every certificate
-with the value of the plain recursion of tests/test_worst_case.py, reject every tampering that
+with the value of the plain recursion of mistakebound.theory.textbook, reject every tampering that
 makes a claim false (naming the step), and run as a program with nothing of the package
 importable; the replay must accept the learner that was searched and reject another.
 """
@@ -23,7 +23,7 @@ import pytest
 from attrs import define
 from hypothesis import HealthCheck, given, settings
 
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import consistent_rule, halving_rule, textbook_ldim, textbook_worst_case, vote_rule
 from mistakebound import HypothesisClass, littlestone_dimension
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import CertificateError, check
@@ -34,7 +34,6 @@ from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.worst_case_certificate import replay, worst_case_section
 from tests.players import VoteFraction
 from tests.strategies import hypothesis_classes
-from tests.test_worst_case import consistent_rule, halving_rule, oracle_value, vote_rule
 
 CHECKER = Path(verify.__file__)
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -80,7 +79,7 @@ def test_every_certificate_verifies_with_the_recursions_value_and_replays(H):
     for L, rule in ((Halving, halving_rule), (Consistent, consistent_rule), (VoteFraction, vote_rule), (SOA, None)):
         W, doc = certify(L(H), H)
         lower, upper = check(doc)["worst-case"]
-        expected = oracle_value(H, rule(H)) if rule else (textbook_ldim(H.matrix) if H.n_instances else 0)
+        expected = textbook_worst_case(H, rule(H)) if rule else (textbook_ldim(H.matrix) if H.n_instances else 0)
         assert lower == upper and math.isclose(lower, expected), (L.__name__, H.matrix.tolist())
         if L is not VoteFraction:
             assert lower == expected == W.value  # exact, not close
@@ -90,7 +89,7 @@ def test_every_certificate_verifies_with_the_recursions_value_and_replays(H):
 @PROPERTY
 @given(hypothesis_classes(max_rows=6, max_cols=4))
 def test_horizons_and_partial_searches_certify_intervals_that_hold_the_value(H):
-    exact = oracle_value(H, halving_rule(H))
+    exact = textbook_worst_case(H, halving_rule(H))
     for h in (0, 1, 2):
         W, doc = certify(Halving(H), H, horizon=h)
         lower, upper = check(doc)["worst-case"]

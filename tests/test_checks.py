@@ -1,7 +1,7 @@
 """The bound-checking kit: it passes what is right and catches what is wrong, with small counterexamples.
 
-Expected values come from independent computations in this file: a brute-force Ldim,
-the mistakes counted from the transcript, the closed forms of the bounds.
+Expected values come from independent computations: the textbook Ldim recursion
+(:mod:`mistakebound.theory.textbook`), the mistakes counted from the transcript, the closed forms of the bounds.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import math
 import subprocess
 import sys
 import textwrap
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -46,28 +45,10 @@ from mistakebound.verification.claims import Bound, forced_bound, judge, judge_t
 from mistakebound.verification.recorder import GameRecorder
 from mistakebound.verification.strategies import separable_streams
 from mistakebound.adversaries import MinimaxAdversary
+from mistakebound.theory.textbook import textbook_ldim
 
 
 # ------------------------------------------------------------------ independent helpers
-def brute_ldim(M) -> int:
-    """Ldim by the textbook recursion over sets of distinct rows (no memo of the engine)."""
-    rows = frozenset(tuple(r) for r in np.asarray(M).tolist())
-
-    @lru_cache(maxsize=None)
-    def ldim(V: frozenset) -> int:
-        if len(V) <= 1:
-            return 0
-        best = 0
-        for j in range(len(next(iter(V)))):
-            V0 = frozenset(r for r in V if r[j] == 0)
-            V1 = V - V0
-            if V0 and V1:
-                best = max(best, 1 + min(ldim(V0), ldim(V1)))
-        return best
-
-    return ldim(rows)
-
-
 def counted_mistakes(T) -> int:
     return sum(int(r.prediction != r.y) for r in T.rounds)
 
@@ -275,7 +256,7 @@ def test_halving_claimed_at_the_ldim_bound_is_caught_with_a_small_class():
     assert isinstance(exc, AssertionError) and isinstance(exc, MistakeboundError)
     H = exc.H
     assert H.n_hypotheses <= 6 and H.n_instances <= 3
-    truth = brute_ldim(H.matrix)
+    truth = textbook_ldim(H.matrix)
     assert exc.bound == truth
     # the transcript is a real game with more mistakes than Ldim
     assert counted_mistakes(exc.transcript) == exc.mistakes > truth
@@ -342,7 +323,7 @@ def test_the_worst_case_search_finds_what_no_zoo_adversary_plays():
     exc = info.value
     assert isinstance(exc.adversary, MinimaxAdversary)
     assert "worst_case_mistakes(Halving(H), H" in str(exc)
-    assert counted_mistakes(exc.replay()) > brute_ldim(exc.H.matrix)
+    assert counted_mistakes(exc.replay()) > textbook_ldim(exc.H.matrix)
 
 
 def test_the_worst_case_search_uses_a_horizon_for_a_learner_without_state_key():
@@ -350,7 +331,7 @@ def test_the_worst_case_search_uses_a_horizon_for_a_learner_without_state_key():
         check_learner(KeylessHalving, bound=bounds.ldim, adversaries=[], max_examples=5,
                       classes=HypothesisClass.from_matrix([[0, 0], [0, 1], [0, 1], [1, 0]]))
     assert "horizon=" in str(info.value)
-    assert counted_mistakes(info.value.replay()) > brute_ldim(info.value.H.matrix)
+    assert counted_mistakes(info.value.replay()) > textbook_ldim(info.value.H.matrix)
 
 
 class QuarterLearner(Learner):
@@ -387,7 +368,7 @@ def test_a_named_class_is_reported_whole_but_a_strategy_of_it_is_cut_down():
         check_learner(Halving, bound=bounds.ldim, classes=st.just(H), max_examples=3)
     small = info.value.H
     assert small.n_hypotheses <= 5 and small.n_instances <= 2
-    assert counted_mistakes(info.value.replay()) > brute_ldim(small.matrix)
+    assert counted_mistakes(info.value.replay()) > textbook_ldim(small.matrix)
 
 
 def test_a_learner_that_raises_is_a_game_failure_with_the_cause_chained():
@@ -464,7 +445,7 @@ class HalvingClaimingLdim(Halving):
     """Halving claiming SOA's bound, Ldim(H): false on halving_exceeds_ldim() (worst case 3 > Ldim 2)."""
 
     def bound(self, setting, *, rounds=None, realizable=True, transcript=None):
-        return Bound(brute_ldim(setting.matrix), source="a false claim: Ldim(H)")
+        return Bound(textbook_ldim(setting.matrix), source="a false claim: Ldim(H)")
 
 
 def test_bound_none_tests_the_learners_own_claim():

@@ -2,7 +2,8 @@
 
 Every expectation is computed here independently of :mod:`mistakebound.game.classes`: sizes
 from closed forms, tables from plain Python functions evaluated through
-``HypothesisClass.from_functions``, and VC dimensions by enumerating column subsets.
+``HypothesisClass.from_functions``, and VC dimensions by enumerating column subsets
+(``textbook_vcdim`` of :mod:`mistakebound.theory.textbook`).
 """
 
 from __future__ import annotations
@@ -19,26 +20,13 @@ from hypothesis import strategies as st
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.theory.textbook import textbook_vcdim
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
 
 def cube(n):
     return list(itertools.product((0, 1), repeat=n))
-
-
-def brute_vc(H: HypothesisClass) -> int:
-    """Largest k such that some k columns show all 2^k patterns (shattering is downward closed)."""
-    M = H.matrix
-    best = 0
-    for k in range(1, M.shape[1] + 1):
-        if not any(
-            len({tuple(row) for row in M[:, list(cols)].tolist()}) == 2**k
-            for cols in itertools.combinations(range(M.shape[1]), k)
-        ):
-            break
-        best = k
-    return best
 
 
 def assert_same_class(H: HypothesisClass, expected: HypothesisClass) -> None:
@@ -241,13 +229,13 @@ VC_CASES = (
 
 @pytest.mark.parametrize(("H", "vc"), VC_CASES, ids=lambda v: v.name if isinstance(v, HypothesisClass) else str(v))
 def test_vc_dimension_closed_forms(H, vc):
-    assert brute_vc(H) == vc
+    assert textbook_vcdim(H) == vc
 
 
 def test_brute_vc_itself():
-    assert brute_vc(HypothesisClass.from_matrix([[0, 0], [0, 1], [1, 0], [1, 1]])) == 2
-    assert brute_vc(HypothesisClass.from_matrix([[0, 1], [1, 0]])) == 1
-    assert brute_vc(HypothesisClass.from_matrix([[1, 1, 1]])) == 0
+    assert textbook_vcdim(HypothesisClass.from_matrix([[0, 0], [0, 1], [1, 0], [1, 1]])) == 2
+    assert textbook_vcdim(HypothesisClass.from_matrix([[0, 1], [1, 0]])) == 1
+    assert textbook_vcdim(HypothesisClass.from_matrix([[1, 1, 1]])) == 0
 
 
 # ------------------------------------------------------------------ random

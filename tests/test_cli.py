@@ -424,7 +424,7 @@ def test_ldim_with_a_budget_prints_proven_bounds_and_exits_3(capsys):
 
 
 def test_ldim_applies_its_budget_to_the_vc_search_too(capsys):
-    from benchmarks.baseline import textbook_vcdim
+    from mistakebound.theory.textbook import textbook_vcdim
     from mistakebound import littlestone_dimension, vc_dimension
     from mistakebound.game import classes
 

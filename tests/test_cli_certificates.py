@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.baseline import textbook_ldim, textbook_vcdim
+from mistakebound.theory.textbook import textbook_ldim, textbook_vcdim
 from mistakebound.certificates import verify as checker
 from mistakebound.game import registry
 from mistakebound.game.counterexamples import halving_exceeds_ldim

@@ -15,7 +15,7 @@ import mistakebound.learners
 
 def _modules():
     """Every module of the package, its layer subpackages and the two zoos included."""
-    names = ["benchmarks.baseline"]
+    names = []
     for package in (mistakebound, mistakebound.learners, mistakebound.adversaries):
         names.append(package.__name__)
         names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]

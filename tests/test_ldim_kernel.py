@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import textbook_ldim
 from mistakebound import HypothesisClass
 from mistakebound.foundations import memory
 from mistakebound.foundations.errors import InsufficientMemoryError

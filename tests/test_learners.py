@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import textbook_ldim
 from mistakebound import HypothesisClass, play
 from mistakebound.game import classes
 from mistakebound.adversaries import ObliviousCoin, OppositeLabel

@@ -35,6 +35,7 @@ from mistakebound.learners.littlestone_experts import (
 )
 from mistakebound.game.players import ObliviousAdversary
 from mistakebound.verification.claims import judge
+from mistakebound.theory.textbook import textbook_ldim
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -51,17 +52,8 @@ class Fixed(ObliviousAdversary):
 
 @functools.lru_cache(maxsize=None)
 def plain_ldim(rows: frozenset) -> int:
-    """Definition 21.5 by recursion over the columns; the empty class has Ldim -1."""
-    if not rows:
-        return -1
-    n = len(next(iter(rows)))
-    best = 0
-    for j in range(n):
-        ones = frozenset(h for h in rows if h[j] == 1)
-        zeros = rows - ones
-        if ones and zeros:
-            best = max(best, 1 + min(plain_ldim(ones), plain_ldim(zeros)))
-    return best
+    """Definition 21.5 (the textbook recursion of :mod:`mistakebound.theory.textbook`), memoised on the rows."""
+    return textbook_ldim(sorted(rows))
 
 
 def rows_of(H: HypothesisClass) -> frozenset:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import mistakebound.theory.ldim_canonical as ldim_canonical
 import mistakebound.theory.ldim_search as ldim_search
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import textbook_ldim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_ldim, textbook_vcdim
+from mistakebound.theory.textbook import textbook_ldim, textbook_rldim, textbook_vcdim
 from mistakebound import HypothesisClass, classes
 from mistakebound.foundations import memory
 from mistakebound.foundations.errors import InvalidArgumentError
@@ -20,7 +20,6 @@ from mistakebound.theory import ldim_kernel, profile
 from mistakebound.theory.littlestone import LdimEngine, ldim_engine
 from mistakebound.theory.profile import class_profile, profile_steps
 from tests.strategies import class_matrices
-from tests.test_randomized import oracle_rl
 
 
 @settings(max_examples=60)
@@ -29,7 +28,7 @@ def test_an_unbudgeted_profile_is_the_oracles_values(M):
     H = HypothesisClass.from_matrix(M)
     P = class_profile(H, what=("ldim", "vc", "rldim"))
     assert P.partial == {}
-    assert (P.ldim.value, P.vc.value, P.rldim.value) == (textbook_ldim(M), textbook_vcdim(M), oracle_rl(H))
+    assert (P.ldim.value, P.vc.value, P.rldim.value) == (textbook_ldim(M), textbook_vcdim(M), textbook_rldim(H))
     assert P.n_distinct == len({tuple(r) for r in M.tolist()})
 
 
@@ -38,7 +37,7 @@ def test_an_unbudgeted_profile_is_the_oracles_values(M):
 def test_a_budgeted_profile_holds_the_truth_and_says_why_each_part_is_partial(M, nodes):
     H = HypothesisClass.from_matrix(M)
     P = class_profile(H, what=("ldim", "vc", "rldim"), max_nodes=nodes)
-    L, d, rl = textbook_ldim(M), textbook_vcdim(M), oracle_rl(H)
+    L, d, rl = textbook_ldim(M), textbook_vcdim(M), textbook_rldim(H)
     assert P.ldim.lower <= L <= P.ldim.upper
     assert P.vc.lower <= d <= P.vc.upper <= P.ldim.upper  # VCdim <= Ldim, used
     assert P.rldim.lower <= rl <= P.rldim.upper

@@ -22,7 +22,7 @@ from attrs import define, field
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import brute_force_vcdim, consistent_rule, halving_rule, textbook_ldim, textbook_rldim, textbook_worst_case
 from tests.players import MajorityVote
 from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError
@@ -48,9 +48,7 @@ from mistakebound.theory.search_protocol import MEMO_FRACTION, STATUSES, SearchI
 from mistakebound.theory.vc import VCBounds, is_vc_shattered, shattered_set, vc_bounds, vc_dimension
 from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
 from tests.strategies import class_matrices, sparse_matrices
-from tests.test_randomized import oracle_rl
-from tests.test_vc import brute_force_vcdim, random_tables
-from tests.test_worst_case import consistent_rule, halving_rule, oracle_value
+from tests.test_vc import random_tables
 
 SETTINGS = settings(max_examples=150, deadline=None)
 
@@ -83,8 +81,8 @@ def vc_truth(H: HypothesisClass) -> int:
 
 
 WORST_CASE_ORACLES = {
-    Consistent: lambda H: oracle_value(H, consistent_rule(H)),
-    Halving: lambda H: oracle_value(H, halving_rule(H)),
+    Consistent: lambda H: textbook_worst_case(H, consistent_rule(H)),
+    Halving: lambda H: textbook_worst_case(H, halving_rule(H)),
     SOA: ldim_truth,  # Corollary 21.8: M_SOA(H) = Ldim(H)
 }
 
@@ -229,7 +227,7 @@ def test_vc_bounds_are_proven_under_any_budget(M, max_nodes, time_limit, at):
 @given(class_matrices(max_rows=10, max_cols=6), max_nodes_values, time_limits, ctrl_c_at)
 def test_rl_bounds_are_proven_under_any_budget(M, max_nodes, time_limit, at):
     H = HypothesisClass.from_matrix(M)
-    truth = oracle_rl(H)
+    truth = textbook_rldim(H)
     with ctrl_c(at):
         b = randomized_littlestone_bounds(H, **budgets(max_nodes, time_limit))
     check_shape(b, truth, RLdimBounds, max_nodes)
@@ -293,7 +291,7 @@ class MustNotBeAsked(MajorityVote):
 def test_a_learner_claiming_a_wrong_bound_gets_an_honest_interval(max_nodes):
     """Majority vote claims 1 mistake on halving_exceeds_ldim(); the adversary forces 3."""
     H = halving_exceeds_ldim()
-    assert oracle_value(H, halving_rule(H)) == 3
+    assert textbook_worst_case(H, halving_rule(H)) == 3
     W = worst_case_mistakes(MajorityVote(H, claim=1), H, max_nodes=max_nodes)
     assert W.lower <= 3 <= W.upper and W.upper != 1 and W.lower <= W.upper
     assert replayed_mistakes(lambda H: MajorityVote(H), H, W) == W.lower
@@ -339,7 +337,7 @@ def test_a_time_limit_stops_the_worst_case():
 @pytest.mark.parametrize("at", [1, 2, 5, 17, 60])
 def test_ctrl_c_in_the_randomized_search_returns_proven_bounds(at):
     H = classes.random(14, 6, 0.5, seed=3)
-    truth = oracle_rl(H)
+    truth = textbook_rldim(H)
     with ctrl_c(at):
         b = randomized_littlestone_bounds(H)
     assert b.status == "interrupted" and b.lower <= truth <= b.upper
@@ -421,7 +419,7 @@ def test_rl_bounds_are_proven_when_memory_runs_out(M, at):
     with out_of_memory(at):
         b = randomized_littlestone_bounds(H)
     assert b.status in ("exact", "memory")
-    check_shape(b, oracle_rl(H), RLdimBounds, None)
+    check_shape(b, textbook_rldim(H), RLdimBounds, None)
 
 
 @settings(max_examples=100, deadline=None)
@@ -464,7 +462,7 @@ def test_memos_limited_by_a_small_budget_stop_before_they_outgrow_it(M, learner_
         assert search.memo_limit == max(1, int(avail * MEMO_FRACTION) // per_rl)
         # checked where a node starts; the nodes open on the stack finish: at most |H| more
         assert b.status in ("exact", "memory") and len(search._value) <= search.memo_limit + H.n_hypotheses
-        check_shape(b, oracle_rl(H), RLdimBounds, None)
+        check_shape(b, textbook_rldim(H), RLdimBounds, None)
         # and the Ldim search, whose memo is cut instead, stays exact in a 1 MiB memo
         mp.setattr(memory, "available_memory", lambda: search_memory_estimate(H))
         check_shape(littlestone_bounds(H), ldim_truth(H), LdimBounds, None)

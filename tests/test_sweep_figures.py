@@ -123,22 +123,9 @@ def test_a_partial_search_is_drawn_as_its_proven_interval():
     assert any(t.endswith("out of budget, proven interval") for t in _legend(fig))
 
 
-def _brute_vc(M) -> int:
-    """The VC dimension by trying every set of instances (small classes only)."""
-    import itertools
-
-    rows = {tuple(r) for r in M.tolist()}
-    best = 0
-    for k in range(1, M.shape[1] + 1):
-        if not any(len({tuple(r[i] for i in S) for r in rows}) == 2**k
-                   for S in itertools.combinations(range(M.shape[1]), k)):
-            break
-        best = k
-    return best
-
-
 def test_search_values_have_named_columns(records):
     from mistakebound.game.registry import load_setting
+    from mistakebound.theory.textbook import textbook_vcdim
 
     ldim = [r for r in records if r["search"] == "ldim"]
     assert [(r["ldim"], r["vc"], r["mistakes"]) for r in ldim] == [(2, None, None), (3, None, None), (4, None, None),
@@ -146,7 +133,7 @@ def test_search_values_have_named_columns(records):
     vc = [r for r in records if r["search"] == "vc"]
     assert len(vc) == 6 and all(r["exact"] and r["verdict"] == "ok" for r in vc)
     for r in vc:
-        assert r["vc"] == _brute_vc(load_setting(r["class"]).matrix) and r["ldim"] is None and r["mistakes"] is None
+        assert r["vc"] == textbook_vcdim(load_setting(r["class"]).matrix) and r["ldim"] is None and r["mistakes"] is None
         assert r["bound_measure"] == "VCdim <= log2|H|"
     assert [r["vc"] for r in vc if r["class"].startswith("power_set")] == [3, 7]  # 2^n sets shatter n points
     worst = {(r["learner"], r["size"]): r for r in records if r["search"] == "worst_case"}

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_vcdim
+from mistakebound.theory.textbook import brute_force_vcdim, textbook_vcdim
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
 from mistakebound.foundations.errors import InvalidArgumentError
@@ -114,19 +114,6 @@ def test_laminar_columns_have_vc_at_most_one(spans, complement):
 # ------------------------------------------------------------------ budgets and partial results
 def _oracle(M):
     return textbook_vcdim(M) if M.shape[1] else 0
-
-
-def brute_force_vcdim(M) -> int:
-    """Every subset of columns, each pattern read as an integer: a faster brute force."""
-    M = np.asarray(M, dtype=np.int64)
-    best = 0
-    for subset in range(1, 1 << M.shape[1]):
-        cols = [j for j in range(M.shape[1]) if subset >> j & 1]
-        if len(cols) > best:
-            codes = M[:, cols] @ (1 << np.arange(len(cols), dtype=np.int64))
-            if np.unique(codes).size == 1 << len(cols):
-                best = len(cols)
-    return best
 
 
 @st.composite
@@ -536,7 +523,7 @@ def test_ldim_prints_what_it_knows_as_it_goes(monkeypatch, capsys):
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ldim_interrupted_before_the_search_began_prints_the_bounds_that_need_none(monkeypatch, capsys, workers):
-    from benchmarks.baseline import textbook_ldim
+    from mistakebound.theory.textbook import textbook_ldim
     from mistakebound.interfaces import cli
     from mistakebound.theory import ldim_kernel
     from mistakebound.theory.littlestone import LdimSearch

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from attrs import define
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import consistent_rule, halving_rule, textbook_ldim, textbook_worst_case, vote_rule
 from mistakebound import HypothesisClass, littlestone_dimension, play
 from mistakebound.game import classes
 from mistakebound.foundations.errors import IllegalPredictionError
@@ -21,44 +20,6 @@ from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.adversaries import MinimaxAdversary
 from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.strategies import hypothesis_classes
-
-
-def oracle_value(H: HypothesisClass, rule, horizon: int | None = None) -> float:
-    """max over legal (x, y) of gain + value, by plain recursion on frozensets of rows.
-
-    ``rule(rows, j)`` is the learner's probability of label 1 on column j given the
-    version space ``rows`` (a learner whose state is a function of the version space).
-    With a ``horizon``, the game over that many rounds (0 rounds: value 0).
-    """
-    M = H.matrix
-
-    @lru_cache(maxsize=None)
-    def value(rows: frozenset, left: int | None) -> float:
-        best = 0
-        for j in range(M.shape[1] if left != 0 else 0):
-            p = rule(rows, j)
-            for y in (0, 1):
-                sub = frozenset(r for r in rows if M[r, j] == y)
-                if not sub or (sub == rows and abs(p - y) == 0):
-                    continue
-                if sub == rows and left is None:
-                    return math.inf  # a mistake that changes nothing can be repeated forever
-                best = max(best, abs(p - y) + value(sub, None if left is None else left - 1))
-        return best
-
-    return value(frozenset(range(M.shape[0])), horizon)
-
-
-def halving_rule(H):
-    return lambda rows, j: float(2 * sum(H.matrix[r, j] for r in rows) >= len(rows))
-
-
-def consistent_rule(H):
-    return lambda rows, j: float(H.matrix[min(rows), j])
-
-
-def vote_rule(H):
-    return lambda rows, j: sum(H.matrix[r, j] for r in rows) / len(rows)
 
 
 from tests.players import PlainVote, VoteFraction  # noqa: E402
@@ -78,7 +39,7 @@ def test_soa_worst_case_is_ldim(H):
 def test_search_matches_the_plain_recursion(H):
     for L, rule in ((Halving, halving_rule), (Consistent, consistent_rule), (VoteFraction, vote_rule)):
         W = worst_case_mistakes(L(H), H)
-        expected = oracle_value(H, rule(H))
+        expected = textbook_worst_case(H, rule(H))
         assert math.isclose(W.value, expected), (L.__name__, H.matrix.tolist())
 
 
@@ -118,7 +79,7 @@ def test_halving_exceeds_ldim_on_the_shipped_example():
     assert littlestone_dimension(H) == 2
     assert worst_case_mistakes(Halving(H), H).value == 3
     assert worst_case_mistakes(SOA(H), H).value == 2
-    assert oracle_value(H, halving_rule(H)) == 3
+    assert textbook_worst_case(H, halving_rule(H)) == 3
 
 
 def test_horizon_caps_the_game():

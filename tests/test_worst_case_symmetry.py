@@ -33,7 +33,7 @@ from mistakebound.theory.symmetry import (
 )
 from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.strategies import hypothesis_classes
-from tests.test_worst_case import consistent_rule, halving_rule, oracle_value
+from mistakebound.theory.textbook import consistent_rule, halving_rule, textbook_worst_case
 
 LEARNERS = (Halving, Consistent, SOA, OptimalRandomizedLearner)
 SETTINGS = settings(max_examples=80, deadline=None)
@@ -77,8 +77,8 @@ def test_fast_path_and_symmetry_give_the_plain_search_value_and_the_oracle(H):
             assert W.exact and W.value == pytest.approx(plain.value, abs=1e-9), (L, options)
             assert _legal_total(W, H) == pytest.approx(W.value, abs=1e-9)
             assert W.nodes <= plain.nodes
-    assert worst_case_mistakes(Halving(H), H).value == oracle_value(H, halving_rule(H))
-    assert worst_case_mistakes(Consistent(H), H).value == oracle_value(H, consistent_rule(H))
+    assert worst_case_mistakes(Halving(H), H).value == textbook_worst_case(H, halving_rule(H))
+    assert worst_case_mistakes(Consistent(H), H).value == textbook_worst_case(H, consistent_rule(H))
 
 
 @SETTINGS
@@ -131,7 +131,7 @@ def test_duplicated_rows_count_in_the_keys(H):
     """Halving counts copies as votes: version spaces with the same columns but other sizes differ."""
     for L in (Halving, Consistent):
         assert worst_case_mistakes(L(H), H, symmetry=True).value == worst_case_mistakes(L(H), H, fast=False).value
-    assert worst_case_mistakes(Halving(H), H, symmetry=True).value == oracle_value(H, halving_rule(H))
+    assert worst_case_mistakes(Halving(H), H, symmetry=True).value == textbook_worst_case(H, halving_rule(H))
 
 
 @pytest.mark.parametrize("H", [classes.thresholds(15), classes.singletons(6), classes.random(24, 6, 0.5, 4)],

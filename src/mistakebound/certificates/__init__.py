@@ -24,7 +24,7 @@ anything outside the standard library:
 
 Each kind's module argues, step by step, why a step that checks is true; each condition the
 argument relies on is named in brackets, and the line of code that checks it carries the
-same name (``tests/test_certificate_mutations.py`` disables each such line in turn and shows
+same name (``tests/test_certificates_mutations.py`` disables each such line in turn and shows
 that a false certificate then gets through).
 """
 

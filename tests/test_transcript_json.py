@@ -1,7 +1,7 @@
 """Lossless JSON of transcripts (game.transcript_json) and classes (game.class_files), and atomic writes.
 
 The file formats of classes (.npy, .csv, and .json as a file) are tested in
-tests/test_class_files.py, the check report's JSON in tests/test_check_report_json.py and
+tests/test_class_files.py, the check report's JSON in tests/test_report_json.py and
 the shared JSON pieces in tests/test_json_format.py.
 """
 

@@ -86,9 +86,9 @@ Measured, in five parts, all drawn from one seeded generator (``--seed``, defaul
 
 Run from the repository root (Linux: it reads ``/proc``)::
 
-    python benchmarks/fault_campaign.py                          # the full campaign: 8.5 min on 2 cores (11 loaded)
-    python benchmarks/fault_campaign.py --inputs 300 --kills 6   # a quick pass, about 70 s
-    python benchmarks/fault_campaign.py --json campaign.json --seed 13
+    python -m tests.fault_campaign                               # the full campaign: 8.5 min on 2 cores (11 loaded)
+    python -m tests.fault_campaign --inputs 300 --kills 6        # a quick pass, about 70 s
+    python -m tests.fault_campaign --json campaign.json --seed 13
 
 Everything it starts runs in process groups of its own, killed at the end (and every
 process seen in a tree); the temporary folder is deleted.  Nothing here asserts: the
@@ -118,14 +118,10 @@ import traceback
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # run as a script: the repository root holds the benchmarks package
-    sys.path.insert(0, str(ROOT))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from benchmarks.suite import machine  # noqa: E402
-from mistakebound.interfaces.arguments import EXIT_BAD_INPUT, EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK  # noqa: E402
+from mistakebound.foundations.machine import machine
+from mistakebound.interfaces.arguments import EXIT_BAD_INPUT, EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK
 
 __all__ = ["main", "hostile_cases", "run_inputs", "run_trust", "run_kills", "run_startup_kills", "run_file_kills", "headline"]
 
@@ -1465,7 +1461,7 @@ def headline(report: dict) -> dict:
 
 # --------------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python benchmarks/fault_campaign.py",
+    parser = argparse.ArgumentParser(prog="python -m tests.fault_campaign",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=10_000, help="hostile argument lists run in-process")
     parser.add_argument("--kills", type=int, default=60, help="kill tests")
@@ -1497,7 +1493,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     d = Path(tempfile.mkdtemp(prefix="fault_campaign_"))
     report: dict = {"machine": info, "seed": args.seed, "timeout_s": args.timeout,
-                    "command": "python benchmarks/fault_campaign.py " + " ".join(argv if argv is not None else sys.argv[1:])}
+                    "command": "python -m tests.fault_campaign " + " ".join(argv if argv is not None else sys.argv[1:])}
     try:
         write_files(d)
         t0 = time.monotonic()

@@ -587,7 +587,7 @@ _RSS = textwrap.dedent('''
     import resource, sys
     from mistakebound import classes
     from mistakebound.game.play import play
-    from tests.test_faults_engine import Alternate, Cycle, Zero
+    from tests.test_play_faults import Alternate, Cycle, Zero
     make, keep = {"cycle": Cycle, "alternate": Alternate}[sys.argv[1]], sys.argv[2]
     for rounds in (2 * 10**4, 3 * 10**5):  # the peak (KiB on Linux) after a short game, then after a long one
         T = play(Zero(), make(), classes.thresholds(3), rounds=rounds, seed=0, realizable=False, keep=keep)

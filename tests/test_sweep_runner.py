@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import textbook_ldim
 from mistakebound import HypothesisClass, play, worst_case_mistakes
 from mistakebound.interfaces.cli import main
 from mistakebound.foundations.errors import InvalidArgumentError

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.baseline import textbook_ldim
+from mistakebound.theory.textbook import textbook_ldim
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import CertificateError, check, class_hash
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -32,63 +31,12 @@ from mistakebound.theory.randomized_ldim import (
 )
 from mistakebound.game.spaces import LinearSpace
 from mistakebound.theory.search_protocol import SearchIncomplete
+from mistakebound.theory.textbook import optimal_rule, round_value, textbook_rldim, textbook_rldim_values
 from mistakebound.theory.worst_case import worst_case_mistakes
 from tests.strategies import hypothesis_classes
 
 SETTINGS = settings(max_examples=60, deadline=None)
 TOL = 1e-9
-
-
-# ---------------------------------------------------------------- the oracle
-def round_value(v0: Fraction, v1: Fraction) -> Fraction:
-    """min over p in [0,1] of max((1 - p) + v1, p + v0), solved by hand.
-
-    The two lines cross at p* = (1 + v1 - v0)/2.  If p* lies in [0, 1] the value is the
-    common height (1 + v0 + v1)/2; if p* > 1 (v1 - v0 > 1) the minimum over [0,1] is at
-    p = 1, where the max is v1; if p* < 0 it is at p = 0, where the max is v0.
-    """
-    if abs(v1 - v0) >= 1:
-        return max(v0, v1)
-    return (1 + v0 + v1) / 2
-
-
-def game_oracle(H: HypothesisClass):
-    """v(S) = max over instances splitting S of round_value(v(S^0), v(S^1)), over row sets."""
-    M = H.matrix
-
-    @lru_cache(maxsize=None)
-    def v(rows: frozenset) -> Fraction:
-        best = Fraction(0)
-        for j in range(M.shape[1]):
-            S1 = frozenset(r for r in rows if M[r, j] == 1)
-            S0 = rows - S1
-            if S0 and S1:
-                best = max(best, round_value(v(S0), v(S1)))
-        return best
-
-    return v
-
-
-def oracle_rl(H: HypothesisClass) -> Fraction:
-    return game_oracle(H)(frozenset(range(H.n_hypotheses)))
-
-
-def optimal_rule(H: HypothesisClass):
-    """The optimal randomized learner's probability of label 1 on column j given the rows left (FHMM):
-    forced where one side is empty, else clip((1 + v(S^1) - v(S^0)) / 2) by the oracle (a ``rule`` of
-    ``oracle_value`` in tests/test_worst_case.py)."""
-    v = game_oracle(H)
-
-    def rule(rows: frozenset, j: int) -> Fraction:
-        S1 = frozenset(r for r in rows if H.matrix[r, j] == 1)
-        S0 = rows - S1
-        if not S0:
-            return Fraction(1)
-        if not S1:
-            return Fraction(0)
-        return min(Fraction(1), max(Fraction(0), (1 + v(S1) - v(S0)) / 2))
-
-    return rule
 
 
 def n_distinct(H: HypothesisClass) -> int:
@@ -130,7 +78,7 @@ def test_round_value_is_the_minimum_over_a_grid_of_p():
 @SETTINGS
 @given(hypothesis_classes(max_rows=11, max_cols=7))
 def test_rl_equals_the_game_value(H):
-    assert randomized_littlestone_dimension(H) == oracle_rl(H)
+    assert randomized_littlestone_dimension(H) == textbook_rldim(H)
 
 
 def test_a_class_where_a_later_split_loses():
@@ -141,7 +89,7 @@ def test_a_class_where_a_later_split_loses():
         [0, 1, 0, 1, 1, 1], [0, 1, 1, 1, 1, 1], [0, 0, 1, 1, 0, 0], [1, 1, 1, 1, 1, 1], [0, 1, 1, 1, 1, 1],
         [0, 1, 0, 0, 1, 1], [0, 1, 1, 1, 1, 0], [1, 0, 1, 1, 1, 1], [0, 1, 1, 1, 0, 1],
     ])
-    assert randomized_littlestone_dimension(H) == oracle_rl(H)
+    assert randomized_littlestone_dimension(H) == textbook_rldim(H)
 
 
 @pytest.mark.parametrize("rows", [
@@ -164,7 +112,7 @@ def test_classes_where_a_later_split_wins(rows):
     that wins has ``log2(n0 n1)`` just above ``4 best - 2``: the exact log-bound prune is
     at its limit (about 1 class in 3,000 of this size)."""
     H = HypothesisClass.from_matrix(rows)
-    assert randomized_littlestone_dimension(H) == oracle_rl(H)
+    assert randomized_littlestone_dimension(H) == textbook_rldim(H)
 
 
 def test_seeded_random_classes_against_the_oracle():
@@ -172,7 +120,7 @@ def test_seeded_random_classes_against_the_oracle():
     for _ in range(150):
         n, m = int(rng.integers(9, 15)), int(rng.integers(3, 9))
         H = HypothesisClass.from_matrix((rng.random((n, m)) < rng.choice([0.3, 0.5, 0.7])).astype(np.uint8))
-        assert randomized_littlestone_dimension(H) == oracle_rl(H)
+        assert randomized_littlestone_dimension(H) == textbook_rldim(H)
 
 
 def test_singletons_by_hand():
@@ -248,7 +196,7 @@ def relabelled_classes(draw) -> HypothesisClass:
 def _check_memo(search: RLdimSearch, H: HypothesisClass) -> None:
     """Every memoised version space (searched or answered by a relabelled copy) has the oracle's value,
     and its best split achieves it on the space's own columns."""
-    v = game_oracle(H)
+    v = textbook_rldim_values(H)
     reps = search.representatives
     for V, (value, j) in ((V, search.memo(V)) for V in list(search._value)):
         rows = frozenset(int(reps[i]) for i in range(search.n_distinct) if V >> i & 1)
@@ -271,7 +219,7 @@ def test_the_canonical_memo_agrees_with_the_oracle(H, canonical_min):
 
             mp.setattr(module, "CANONICAL_MIN", canonical_min)
         search = RLdimSearch(H)
-        assert search.value(search.full) == oracle_rl(H)
+        assert search.value(search.full) == textbook_rldim(H)
         _check_memo(search, H)
 
 
@@ -280,7 +228,7 @@ def test_the_canonical_memo_is_used_and_its_twins_are_relabelled_copies():
     and the twin's best split is where the copy's sits in the form."""
     H = classes.intervals(9)
     search = RLdimSearch(H)
-    assert search.value(search.full) == oracle_rl(H)
+    assert search.value(search.full) == textbook_rldim(H)
     with pytest.MonkeyPatch.context() as mp:
         import mistakebound.theory.randomized_ldim as module
 
@@ -384,7 +332,7 @@ def test_third_party_value_warmuth_c5():
             rows.add(tuple(row))
     H = HypothesisClass.from_matrix(sorted(rows))
     assert H.n_hypotheses == 10
-    assert randomized_littlestone_dimension(H) == oracle_rl(H)
+    assert randomized_littlestone_dimension(H) == textbook_rldim(H)
 
 
 # ---------------------------------------------------------------- budgets and errors
@@ -408,7 +356,7 @@ def test_an_exhausted_budget_is_search_incomplete_with_proven_bounds():
 @SETTINGS
 @given(hypothesis_classes(max_rows=12, max_cols=7), st.integers(1, 30))
 def test_bounds_bracket_the_value(H, budget):
-    truth = oracle_rl(H)
+    truth = textbook_rldim(H)
     B = randomized_littlestone_bounds(H, max_nodes=budget)
     assert B.lower <= truth <= B.upper
     if B.exact:
@@ -451,7 +399,7 @@ def test_bad_inputs_are_refused():
 @SETTINGS
 @given(hypothesis_classes(max_rows=9, max_cols=6))
 def test_learner_worst_case_is_rl(H):
-    rl = oracle_rl(H)
+    rl = textbook_rldim(H)
     W = worst_case_mistakes(OptimalRandomizedLearner(H), H)
     assert W.exact
     assert abs(W.value - float(rl)) <= TOL
@@ -491,7 +439,7 @@ def test_learner_clone_snapshot_and_bound():
     S.learn_one(2, 1)
     assert S.state_key() != L.state_key()
     assert C._search is L._search  # the memo is shared
-    assert OptimalRandomizedLearner(H).bound(H).value == float(oracle_rl(H))
+    assert OptimalRandomizedLearner(H).bound(H).value == float(textbook_rldim(H))
 
 
 def test_learner_on_an_emptied_version_space_predicts_half():
@@ -506,14 +454,14 @@ def test_worst_case_of_other_randomized_learners_is_at_least_rl():
     """No randomized learner beats RL(H): the exact worst case of the vote-fraction learner."""
     for H in (classes.thresholds(6), classes.singletons(5, include_empty=True), classes.power_set(3)):
         W = worst_case_mistakes(VoteFraction(H), H)
-        assert W.value >= float(oracle_rl(H)) - TOL
+        assert W.value >= float(textbook_rldim(H)) - TOL
 
 
 # ---------------------------------------------------------------- the forcer
 @SETTINGS
 @given(hypothesis_classes(max_rows=10, max_cols=6), st.integers(0, 2**16))
 def test_forcer_against_the_optimal_learner_is_exactly_rl(H, seed):
-    rl = oracle_rl(H)
+    rl = textbook_rldim(H)
     T = play(OptimalRandomizedLearner(H), RandomizedForcer(), H, rounds=H.n_hypotheses + 2, seed=seed)
     assert abs(T.expected_mistakes - float(rl)) <= TOL
     assert len(T) <= n_distinct(H) - 1
@@ -522,7 +470,7 @@ def test_forcer_against_the_optimal_learner_is_exactly_rl(H, seed):
 @SETTINGS
 @given(hypothesis_classes(max_rows=10, max_cols=6), st.integers(0, 2**16))
 def test_forcer_forces_rl_on_every_learner(H, seed):
-    rl = float(oracle_rl(H))
+    rl = float(textbook_rldim(H))
     rounds = H.n_hypotheses + 2
     for learner in (VoteFraction(H), ArbitraryCoin(seed)):
         T = play(learner, RandomizedForcer(), H, rounds=rounds, seed=seed)
