@@ -1,5 +1,8 @@
-"""Verification: claims and verdicts, scenarios and suites, and the users' kit.
+"""Verification: claims and verdicts, one judged game, scenarios and suites, and the users' kit.
 
+* :mod:`~mistakebound.verification.claims`: the claims (:class:`Bound`), their one lookup
+  and the one verdict; :mod:`~mistakebound.verification.judged`: one judged game
+  (state the claims, play, judge), the door every front end plays through;
 * :mod:`~mistakebound.verification.bounds`: the textbook's bounds as functions of a class;
 * :mod:`~mistakebound.verification.scenario` and :mod:`~mistakebound.verification.suites`:
   the experiments ``mistakebound check`` runs; :mod:`~mistakebound.verification.selfcheck`:
