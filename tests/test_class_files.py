@@ -21,7 +21,7 @@ import mistakebound
 from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 from mistakebound.foundations import memory
-from mistakebound.game import class_csv, class_files, classes
+from mistakebound.game import class_csv, class_files, classes, csv_records
 from mistakebound.game.class_files import load_class, read_npy_matrix, save_class
 from mistakebound.verification.strategies import hypothesis_classes
 
@@ -384,7 +384,7 @@ def _slow(monkeypatch):
 def test_the_numpy_paths_read_what_the_cell_by_cell_reader_reads(tmp_path, monkeypatch, case, block):
     data, H, _, _ = case
     path = write(tmp_path, "H.csv", data)
-    monkeypatch.setattr(class_csv, "_BLOCK", block)
+    monkeypatch.setattr(csv_records, "BLOCK", block)
     G = load_class(path)
     if H.names is not None or H.domain != tuple(range(H.n_instances)):
         same_class(G, H, name=False)
@@ -424,7 +424,7 @@ def test_a_bad_cell_is_reported_at_one_position_whatever_the_path(tmp_path, monk
     path = write(tmp_path, "H.csv", (b"\xef\xbb\xbf" if bom else b"") + end.join(lines).encode())
     expected = f"row {rows[i]}, column {column}: {bad!r} is not 0 or 1"
     for block in (5, 1 << 20):
-        monkeypatch.setattr(class_csv, "_BLOCK", block)
+        monkeypatch.setattr(csv_records, "BLOCK", block)
         message = refused(lambda: load_class(path), path, InvalidArgumentError)
         assert expected in message, (message, expected)
         with monkeypatch.context() as m:
@@ -466,7 +466,7 @@ def test_a_bad_cell_in_a_later_block_of_a_plain_grid_is_found(tmp_path, monkeypa
     """Blocks after the first of a file of one-character cells are read in one reshape: a cell that is
     not 0 or 1 there (a digit, a character just below "0" or above "9"), or a row of the same length
     that is not three cells, is still found, where it is."""
-    monkeypatch.setattr(class_csv, "_BLOCK", block)
+    monkeypatch.setattr(csv_records, "BLOCK", block)
     rows = ["0,1,0", "1,1,1", "0,0,0"] * 10
     rows[24] = bad
     path = write(tmp_path, "H.csv", ("\n".join(rows) + "\n").encode())
@@ -506,7 +506,7 @@ def test_an_unclosed_quote_is_refused_with_its_row(tmp_path, text, says):
 def test_float_cells_in_a_later_block_are_read_by_their_text(tmp_path, monkeypatch, bad, says, block):
     """pandas' ``1.0``/``0.0`` cells (under a header, beside names), read in bulk after the first
     block: another number is found where it is, another spelling of 0 or 1 is read as it."""
-    monkeypatch.setattr(class_csv, "_BLOCK", block)
+    monkeypatch.setattr(csv_records, "BLOCK", block)
     rows = ["h0,0.0,1.0,0.0", "h1,1.0,1.0,1.0", "h2,0.0,0.0,0.0"] * 10
     rows[24] = "h24," + bad
     path = write(tmp_path, "H.csv", (",a,b,c\n" + "\n".join(rows) + "\n").encode())
@@ -521,7 +521,7 @@ def test_a_csv_that_cannot_fit_in_memory_is_refused_before_allocating(tmp_path, 
     path = write(tmp_path, "m.csv", "0,1,0,1\n" * 400_000)  # 1.6 million entries: a 1.6 MB matrix
     limits = {"system": 40_000_000, "cgroup": None, "address space": None, "environment": None}
     monkeypatch.setattr(memory, "memory_limits", lambda: dict(limits))  # the one budget, read by require_memory
-    monkeypatch.setattr(class_csv, "_BLOCK", 1 << 16)
+    monkeypatch.setattr(csv_records, "BLOCK", 1 << 16)
     tracemalloc.start()
     try:
         with pytest.raises(mistakebound.errors.InsufficientMemoryError) as info:

@@ -46,7 +46,6 @@ import os
 import re
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -54,6 +53,7 @@ from mistakebound.foundations import json_format as jf
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.validation import brief, refuse_file
+from mistakebound.game import csv_records
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, MAX_ENTRIES, HypothesisClass, require_class_memory
 
 __all__ = ["read_csv_class", "write_csv_class"]
@@ -64,10 +64,6 @@ _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _ENTRY, _NUMBER, _TEXT, _EMPTY = "entry", "number", "text", "empty"
 _BOM = codecs.BOM_UTF8
-#: Bytes read at a time: the parser holds a block and the matrix, never a copy of the file.
-_BLOCK = 1 << 20
-#: Longest quoted cell (bytes) before an unclosed quote is reported (csv's own limit is 131,072 characters).
-_MAX_QUOTED = 1 << 20
 _VALUES: dict[str, int | None] = {}  # cell text -> 0, 1 or None (not an entry), for the texts seen lately
 
 
@@ -157,163 +153,6 @@ def _detect(path: Path, first_row: list[str], names_seen: bool, has_body: bool,
         "an entry there, or an empty first cell over a header row and a name column",
         InvalidClassError,
     )
-
-
-# --- records: where the rows of a CSV file start and end
-_CELL = rb'(?> *"(?:[^"]|"")*+"[^,\r\n]*+| *(?:[^ ",\r\n][^,\r\n]*+)?)'
-_CELLS = re.compile(_CELL + rb"(?:," + _CELL + rb")*+")  # closed cells, to a line end or an open quote
-_AFTER_QUOTE = re.compile(rb"[^,\r\n]*+(?:," + _CELL + rb")*+")
-
-
-def _terminator(data: bytes, e: int) -> int:
-    """The index after the line end at ``data[e]`` (``\\n``, ``\\r\\n`` or ``\\r``)."""
-    return e + 2 if data[e] == 13 and data[e + 1:e + 2] == b"\n" else e + 1
-
-
-def _lines_in(data: bytes) -> int:
-    """The number of line ends in ``data`` (``\\n``, ``\\r\\n`` and a lone ``\\r`` each count once)."""
-    if len(data) < 4096:
-        n = data.count(b"\n")
-    else:
-        n = int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == 10))
-    if b"\r" in data:
-        n += data.count(b"\r") - data.count(b"\r\n")
-    return n
-
-
-class _OpenQuote(Exception):
-    """A record whose quoted cell does not close within the data (``at``: where the quote opened)."""
-
-    def __init__(self, at: int):
-        super().__init__(at)
-        self.at = at
-
-
-def _record_end(data: bytes, start: int) -> int:
-    """The index after the record that starts at ``data[start]`` (cells may be quoted over lines).
-
-    Raises :class:`_OpenQuote` when a quoted cell does not close in ``data``.
-    """
-    e = _CELLS.match(data, start).end()
-    while True:
-        if e == len(data):
-            raise _OpenQuote(start)
-        if data[e] in b"\r\n":
-            return _terminator(data, e)
-        quote = data.index(b'"', e)  # the cells stopped at a quote that does not close in data
-        raise _OpenQuote(quote)
-
-
-def _records(data: bytes) -> tuple[list[tuple[int, int]], int, bool]:
-    """The ``(start, end)`` of each whole record of ``data``, where an unfinished one starts, and
-    whether every record is one line ending in ``\\n`` (no quoted line break, no lone ``\\r``).
-
-    A line whose quotes all close (checked up to its last quote, which is all a quote can
-    change) is a record; only a line that leaves a quoted cell open is followed further.
-    """
-    found, start, n = [], 0, len(data)
-    one_line = b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
-    while start < n:
-        end = -1
-        if one_line:
-            nl = data.find(b"\n", start)
-            if nl < 0:
-                break
-            last_quote = data.rfind(b'"', start, nl)
-            if last_quote < 0 or _CELLS.match(data, start, last_quote + 1).end() == last_quote + 1:
-                end = nl + 1
-        if end < 0:
-            try:
-                end = _record_end(data, start)
-            except _OpenQuote:
-                break
-            one_line = False
-        found.append((start, end))
-        start = end
-    return found, start, one_line
-
-
-def _blocks(path: Path, fh: Any, offset: int) -> Any:
-    """``(data, offset, line, plain)``: the file from ``offset`` in blocks of whole records.
-
-    ``offset`` is where ``data`` starts in the file and ``line`` the number of its first
-    line; ``plain`` when each line of ``data`` is one record ending in ``\\n`` (no quoted
-    cell spans lines, no lone ``\\r``), so that the lines can be cut at ``\\n`` bytes.
-    """
-    pending: list[bytes] = []
-    size, line = 0, 1
-    while True:
-        chunk = fh.read(_BLOCK)
-        if chunk:
-            pending.append(chunk)
-            size += len(chunk)
-            cut = chunk.rfind(b"\n")
-            if cut < 0:
-                cut = chunk.rfind(b"\r", 0, len(chunk) - 1)
-            if cut < 0:
-                continue  # a line longer than a block: read on
-            data = b"".join(pending)
-            cut += size - len(chunk) + 1
-        elif not pending:
-            return
-        else:
-            data = b"".join(pending)
-            if data[-1:] not in (b"\n", b"\r"):
-                data += b"\n"  # the last line, without its line end
-            cut = len(data)
-        block, rest = data[:cut], data[cut:]
-        plain = b"\r" not in block or block.count(b"\r") == block.count(b"\r\n")
-        if b'"' in block:
-            records, end, one_line = _records(block)
-            if end < len(block):  # a quoted cell opens and does not close in this block
-                quote = _CELLS.match(block, end).end()
-                quote = block.find(b'"', quote)
-                if not chunk or len(block) - quote > _MAX_QUOTED:
-                    row, column = line + _lines_in(block[:end]), _column_at(block[end:], quote - end)
-                    raise refuse_file(path, f"row {row}, column {column}: a quoted cell is not closed "
-                                        f"{'before the end of the file' if not chunk else 'within 1 MiB'}",
-                                  "a closing double quote (a quote inside a quoted cell is written twice)")
-                block, rest = block[:end], block[end:] + rest
-            plain = plain and one_line
-        if block:
-            yield block, offset, line, plain
-            offset += len(block)
-            line += _lines_in(block)
-        pending, size = ([rest], len(rest)) if rest else ([], 0)
-
-
-def _column_at(raw: bytes, position: int) -> int:
-    """The column (from 1) of the cell holding byte ``position`` of the record ``raw``."""
-    prefix = raw[:position].decode("utf-8", "replace")
-    if '"' not in prefix:
-        return prefix.count(",") + 1
-    try:
-        return max(len(next(csv.reader([prefix], skipinitialspace=True), [])), 1)
-    except csv.Error:  # pragma: no cover - the prefix of a record csv could not split
-        return prefix.count(",") + 1
-
-
-def _decode(path: Path, raw: bytes, row: int, offset: int) -> str:  # noqa: ARG001 - offset: where raw starts
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise refuse_file(path, f"row {row}, column {_column_at(raw, exc.start)}: the byte 0x{raw[exc.start]:02x} is "
-                            "not UTF-8 text", "a UTF-8 (or ASCII) CSV file") from None
-
-
-def _split(path: Path, raw: bytes, row: int, offset: int) -> list[str]:
-    """The cells of one record (its bytes, line end included)."""
-    text = _decode(path, raw, row, offset)
-    if '"' not in text:
-        return text.rstrip("\r\n").split(",")
-    try:
-        return next(csv.reader([text], skipinitialspace=True))
-    except csv.Error as exc:
-        raise refuse_file(path, f"row {row}: {exc}", "a comma-separated file") from None
-
-
-def _blank(cells: list[str]) -> bool:
-    return len(cells) <= 1 and (not cells or not cells[0].strip())
 
 
 class _Restart(Exception):
@@ -445,8 +284,8 @@ class _CsvReader:
         i = 0
         while (self.names is None) and i < len(ends):  # row 1 and the row below it, in Python
             s, e = int(starts[i]), int(ends[i]) + 1
-            cells = _split(self.path, data[s:e], line + i, offset + s)
-            if not _blank(cells):
+            cells = csv_records.split_record(self.path, data[s:e], line + i, offset + s)
+            if not csv_records.is_blank(cells):
                 self._body(cells, line + i)
             i += 1
         if i == len(ends):
@@ -487,8 +326,8 @@ class _CsvReader:
             raw = data[s:e + 1]
             if self.names is not None and self._quick_line(raw):
                 continue
-            cells = _split(self.path, raw, line + i, offset + s)
-            if not _blank(cells):
+            cells = csv_records.split_record(self.path, raw, line + i, offset + s)
+            if not csv_records.is_blank(cells):
                 self._body(cells, line + i)
 
     def _quick_line(self, raw: bytes) -> bool:
@@ -519,13 +358,13 @@ class _CsvReader:
         return True
 
     def _slow_records(self, data: bytes, offset: int, line: int) -> None:
-        records, _, _ = _records(data)
+        records, _, _ = csv_records.records(data)
         for s, e in records:
             raw = data[s:e]
-            cells = _split(self.path, raw, line, offset + s)
-            if not _blank(cells):
+            cells = csv_records.split_record(self.path, raw, line, offset + s)
+            if not csv_records.is_blank(cells):
                 self._body(cells, line)
-            line += _lines_in(raw)
+            line += csv_records.lines_in(raw)
 
     def _fast(self, arr: np.ndarray, data: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
         """The entries of the lines ``starts..ends`` of a plain block, or None to read them cell by cell.
@@ -697,17 +536,6 @@ class _CsvReader:
             raise refuse_file(path, str(exc), "a valid class", InvalidClassError) from None
 
 
-def _count_lines(fh: Any) -> int:
-    """The line ends in the rest of the file (an upper bound on its rows), read block by block."""
-    n, last = 0, b""
-    while chunk := fh.read(_BLOCK):
-        n += _lines_in(chunk)
-        if last == b"\r" and chunk[:1] == b"\n":
-            n -= 1
-        last = chunk[-1:]
-    return n
-
-
 def read_csv_class(path: Path, size: int) -> HypothesisClass:
     if (size + 1) // 2 > MAX_ENTRIES:  # an entry takes a character and a separator
         raise refuse_file(path, f"the file has {size} bytes, room for up to {(size + 1) // 2} entries, more than "
@@ -718,12 +546,12 @@ def read_csv_class(path: Path, size: int) -> HypothesisClass:
         with open(path, "rb") as fh:
             start = len(_BOM) if fh.read(len(_BOM)) == _BOM else 0  # a byte-order mark is not a cell
             fh.seek(start)
-            lines = _count_lines(fh) + 1
+            lines = csv_records.count_lines(fh) + 1
             for _ in range(2):
                 fh.seek(start)
                 reader = _CsvReader(path, size, lines, names)
                 try:
-                    for block in _blocks(path, fh, start):
+                    for block in csv_records.blocks(path, fh, start):
                         reader.feed(*block)
                 except _Restart:  # column 1 holds a text after rows that looked like entries: names
                     names = True
