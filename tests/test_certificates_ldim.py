@@ -289,6 +289,21 @@ def test_maps_with_and_without_a_shift_occur():
     assert any(len(s) == 4 for s in steps) and any(len(s) == 3 for s in steps)
 
 
+def test_the_writer_maps_every_space_the_search_looked_up_by_its_twin(monkeypatch):
+    """The writer asks the search which version spaces have canonical twins (not a copy of the
+    threshold taken when it was imported): with the threshold at 2, spaces of fewer than 8 rows
+    are certified by maps too, and the certificate still verifies."""
+    from mistakebound.theory import ldim_canonical
+
+    H = zoo.intervals(7)
+    value = textbook_ldim(H.matrix)
+    monkeypatch.setattr(ldim_canonical, "CANONICAL_MIN", 2)
+    c = produced(H)
+    assert check(c) == {"ldim": (value, value)}
+    table = spaces_of(c)
+    assert any(table[f[0]].bit_count() < 8 for f in _maps(c)), "no space under 8 rows was certified by its twin"
+
+
 def _true_fast(c: dict) -> bool:
     """Whether every fact of ``c`` holds, each space's Ldim by the fast search (tested against the textbook)."""
     m = c["class"]["n_instances"]

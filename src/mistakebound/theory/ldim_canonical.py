@@ -58,6 +58,15 @@ class CanonicalMemo:
         key, kcols, _ = self._canonical(V, self._distinct_splits(V, self._splitting(V)))
         return key, kcols.tolist()
 
+    @property
+    def canonical_min(self) -> int:
+        """The fewest rows of a version space the canonical memo may hold (smaller ones are searched).
+
+        Read when the search is built from :data:`CANONICAL_MIN`; a certificate writer asks
+        the search, so that it looks for twins exactly where the search kept them.
+        """
+        return self._canon_min
+
     def canonical_entry(self, V: int) -> tuple:
         """``V``'s canonical form and what the canonical memo holds for it, for certificates.
 

@@ -39,7 +39,6 @@ from collections.abc import Hashable
 from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.certificate import CertificateWriter
-from mistakebound.theory.ldim_canonical import CANONICAL_MIN
 from mistakebound.theory.ldim_search import LdimBounds, LdimSearch
 from mistakebound.theory.search_protocol import Budget, OutOfBudget
 
@@ -98,7 +97,7 @@ class _Producer:
 
     def twin(self, V: int, kind: str, value: int):
         """A ``"map"`` fact on ``V`` from a twin (the search's or one certified here), or None; and ``V``'s form."""
-        if V.bit_count() < CANONICAL_MIN or V == self.search.full:
+        if V.bit_count() < self.search.canonical_min or V == self.search.full:
             return None, None
         key, kcols, e = self.search.canonical_entry(V)
         form = (key, kcols)
