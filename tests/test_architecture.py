@@ -146,6 +146,49 @@ def test_the_graph_check_can_fail(tmp_path):
     assert list(nx.simple_cycles(G)), "a circle through the interfaces must be found"
 
 
+def _kinds_of_game() -> set[str]:
+    """The names of every kind of setting and transcript: what a front end must ask, never test."""
+    from mistakebound.game import hypothesis_class, oco, spaces, transcript  # noqa: F401 - their kinds register
+    from mistakebound.game.setting import Setting
+
+    kinds, todo = set(), [Setting]
+    while todo:
+        k = todo.pop()
+        kinds.add(k.__name__)
+        todo += k.__subclasses__()
+    return kinds | {transcript.Transcript.__name__, oco.OCOTranscript.__name__}
+
+
+def _kind_switches(path: Path, kinds: set[str]) -> list[str]:
+    """``line: isinstance(...)`` for every isinstance call of a file that names one of ``kinds``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                and len(node.args) == 2:
+            named = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node.args[1])
+                     if isinstance(n, (ast.Name, ast.Attribute))}
+            if named & kinds:
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FILES if n.startswith("mistakebound.interfaces")))
+def test_front_ends_ask_the_setting_and_the_transcript_never_their_kind(name):
+    """The command line, the plots and the sweep hold no isinstance switch over kinds of game: they
+    ask the Setting protocol (labelled, finite, hindsight, hindsight_curve) and the transcript
+    (cumulative_curve, totals_record, labelled, randomized)."""
+    assert _kind_switches(FILES[name], _kinds_of_game()) == []
+
+
+def test_the_kind_switch_check_can_fail(tmp_path):
+    kinds = _kinds_of_game()
+    assert {"HypothesisClass", "ExpertAdvice", "LinearSpace", "OCOSetting", "Transcript", "OCOTranscript"} <= kinds
+    f = tmp_path / "front.py"
+    f.write_text("def f(T, H):\n    if isinstance(T, oco.OCOTranscript) or isinstance(H, (int, ExpertAdvice)):\n"
+                 "        return isinstance(H, dict)\n")
+    assert [line.split(":")[1] for line in _kind_switches(f, kinds)] == ["2", "2"]
+
+
 def test_every_package_of_the_source_is_installed():
     """pyproject.toml lists its packages one by one: a new folder missing there is absent from a real install."""
     import tomllib

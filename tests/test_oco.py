@@ -575,3 +575,19 @@ def test_for_setting_of_the_oco_learners():
             learner.for_setting(LinearSpace(2), rounds=5)
     with pytest.raises(NotApplicableError, match="OnlineLogisticRegression plays on halfspaces"):
         OnlineLogisticRegression.for_setting(OCOSetting(2, radius=1.0), rounds=5)
+
+
+def test_an_oco_transcript_answers_its_regret_curve_and_totals_with_no_mistakes():
+    T = play_oco(OnlineGradientDescent(1, eta=0.5, radius=1.0), AlternatingLosses(), d=1, rounds=9, seed=0, radius=1.0)
+    curve = T.cumulative_curve()
+    assert curve[0] == 0.0 and len(curve) == len(T) + 1
+    for t in range(1, len(T) + 1):
+        prefix = T.rounds[:t]
+        best = min(sum(r.loss.value(np.array([u])) for r in prefix) for u in (-1.0, 1.0))  # linear: an endpoint
+        assert curve[t] == pytest.approx(sum(r.value for r in prefix) - best)
+    assert T.totals_record() == {"rounds": 9, "regret": pytest.approx(curve[-1])}
+    assert not T.labelled and not T.randomized
+    with pytest.raises(InvalidArgumentError, match="has a regret curve, not mistakes"):
+        T.cumulative_curve("mistakes")
+    with pytest.raises(InvalidArgumentError, match="measure: expected"):
+        T.cumulative_curve("loss")

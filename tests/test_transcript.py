@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mistakebound import Round, Transcript
+from mistakebound.foundations.errors import InvalidArgumentError
 
 SETTINGS = settings(max_examples=200, deadline=None)
 
@@ -346,3 +347,66 @@ def test_expected_mistakes_is_the_exact_sum_rounded_once(pairs):
 def test_expected_mistakes_of_fractions_stays_exact():
     rounds = [Round(t=1, x=0, p=Fraction(1, 3), prediction=0, y=1), Round(t=2, x=0, p=Fraction(1, 3), prediction=0, y=0)]
     assert Transcript(rounds=rounds).expected_mistakes == 1.0
+
+
+# ------------------------------------------------------------ curves and totals records
+@st.composite
+def _class_games(draw):
+    """A class, and rounds on its instances with any predictions and labels (a game's record)."""
+    from tests.strategies import hypothesis_classes
+
+    H = draw(hypothesis_classes(max_cols=5))
+    rounds = draw(rounds_lists(max_size=20))
+    if H.n_instances == 0:
+        return H, ()
+    return H, tuple(attrs.evolve(r, x=H.domain[r.x % H.n_instances]) for r in rounds)
+
+
+@SETTINGS
+@given(_class_games())
+def test_the_cumulative_curves_are_the_prefix_sums_the_rounds_give(game):
+    H, rounds = game
+    T = Transcript(rounds=rounds)
+    mistakes, regret = T.cumulative_curve(), T.cumulative_curve("regret", H)
+    assert len(mistakes) == len(regret) == len(rounds) + 1
+    for t in range(len(rounds) + 1):
+        prefix = rounds[:t]
+        own = exact_expected(prefix)
+        best = min(sum(H.label(i, r.x) != r.y for r in prefix) for i in range(H.n_hypotheses))
+        assert mistakes[t] == pytest.approx(float(own), abs=1e-9)
+        assert regret[t] == pytest.approx(float(own) - best, abs=1e-9)
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=3, max_size=3), st.integers(0, 1)),
+                max_size=15))
+def test_the_regret_curve_over_expert_advice_is_against_the_best_expert_of_each_prefix(moves):
+    from mistakebound.game.spaces import ExpertAdvice
+
+    rounds = [Round(t, tuple(x), 0.5, 1, y) for t, (x, y) in enumerate(moves, 1)]
+    curve = Transcript(rounds=rounds).cumulative_curve("regret", ExpertAdvice(3))
+    for t in range(len(rounds) + 1):
+        best = min(sum(abs(r.x[i] - r.y) for r in rounds[:t]) for i in range(3))
+        assert curve[t] == pytest.approx(0.5 * t - best)
+
+
+def test_a_regret_curve_needs_a_setting_with_hindsight():
+    from mistakebound.game.spaces import LinearSpace
+
+    T = Transcript(rounds=[Round(1, (1.0, 0.0), 1.0, 1, 0)])
+    for setting, shown in ((None, "None"), (LinearSpace(2), "halfspaces"), ("thresholds:3", "'thresholds:3'")):
+        with pytest.raises(InvalidArgumentError, match=f"H: the regret curve needs .* got {shown}"):
+            T.cumulative_curve("regret", setting)
+    with pytest.raises(InvalidArgumentError, match="measure: expected 'mistakes' or 'regret', got 'loss'"):
+        T.cumulative_curve("loss")
+
+
+@SETTINGS
+@given(rounds_lists(), st.one_of(st.none(), st.integers(0, 5)))
+def test_the_totals_record_is_the_transcripts_totals(rounds, best):
+    T = Transcript(rounds=rounds, best_hypothesis_mistakes=best)
+    record = T.totals_record()
+    assert record == {"rounds": len(rounds), "mistakes": sum(r.prediction != r.y for r in rounds),
+                      "expected_mistakes": T.expected_mistakes, "regret": T.regret}
+    assert record["expected_mistakes"] == float(exact_expected(rounds))
+    assert T.randomized == any(r.p not in (0.0, 1.0) for r in rounds) and T.labelled

@@ -562,6 +562,24 @@ class HypothesisClass(Setting):
     finite = True  # the referee tracks the version space exactly
     hindsight = True  # the best hypothesis over any rounds: the fewest mistakes of a row
 
+    def hindsight_curve(self, xs: Sequence, ys: Sequence[int]) -> np.ndarray:
+        """The fewest mistakes of a hypothesis over the first ``t`` rounds, ``t = 0, ..., len(ys)``
+        (the :class:`~mistakebound.game.setting.Setting` protocol).
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[0], [1]])
+        >>> H.hindsight_curve([0, 0, 0], [1, 0, 1]).tolist()  # each constant errs in turn
+        [0.0, 0.0, 1.0, 1.0]
+        """
+        M = self.matrix
+        wrong = np.zeros(M.shape[0], dtype=np.int64)
+        best = [0]
+        for x, y in zip(xs, ys):
+            wrong += M[:, self.index_of(x)] != y
+            best.append(int(wrong.min()))
+        return np.asarray(best, dtype=float)
+
     def referee(self, realizable: bool, *, totals: bool = False) -> Any:
         """A fresh referee for one game on this class: a :class:`~mistakebound.game.version_space.TableReferee`
         (the :class:`~mistakebound.game.setting.Setting` protocol).

@@ -368,6 +368,39 @@ class OCOTranscript:
         Z = self._linear_sum()
         return math.fsum([*self.values, self.radius * float(np.linalg.norm(Z))])
 
+    #: Whether the moves are instances, predictions and labels (as the setting's ``labelled``): no, points and losses.
+    labelled: ClassVar[bool] = False
+    #: Whether the learner's moves are randomized predictions of labels (never here: points).
+    randomized: ClassVar[bool] = False
+
+    def cumulative_curve(self, measure: str = "regret", setting: Any = None) -> np.ndarray:  # noqa: ARG002
+        """The regret against the best fixed point over the first ``t`` rounds, ``t = 0, 1, ...``
+        (linear losses over a ball; ``setting`` is not needed: the rounds say everything).
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``measure`` is not ``"regret"``: a game of points and losses has no mistakes.
+
+        Examples
+        --------
+        >>> T = OCOTranscript(rounds=[OCORound(1, (0.0,), LinearLoss((1.0,)), 0.0, (1.0,))], radius=1.0)
+        >>> T.cumulative_curve().tolist()
+        [0.0, 1.0]
+        """
+        if measure != "regret":
+            if measure != "mistakes":
+                raise InvalidArgumentError(f"measure: expected 'mistakes' or 'regret', got {measure!r}")
+            raise InvalidArgumentError("measure: an online convex optimisation game has a regret curve, not mistakes")
+        return np.array([0.0] + [
+            OCOTranscript(rounds=self.rounds[:t], d=self.d, radius=self.radius).best_fixed_regret()
+            for t in range(1, len(self) + 1)
+        ])
+
+    def totals_record(self) -> dict:
+        """The game's totals as the fields of a record: ``rounds`` and ``regret`` (no mistakes here)."""
+        return {"rounds": len(self), "regret": float(self._regret_so_far())}
+
     def summary(self) -> str:
         """One line with the players and the totals."""
         where = "R^%d" % self.d if self.radius is None else f"ball(d={self.d}, radius={self.radius:g})"

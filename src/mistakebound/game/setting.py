@@ -19,7 +19,8 @@ ends ask the setting, never its type:
 ``finite``             whether the referee tracks the version space exactly (a finite class:
                        exact searches, worst cases, version spaces printed by name)
 ``hindsight``          whether the loss of the best hypothesis over any rounds is defined
-                       (the regret of an unrealizable game, and its curve round by round)
+                       (the regret of an unrealizable game), and ``hindsight_curve(xs, ys)``
+                       that loss round by round
 ``referee(...)``       a fresh :class:`Referee` for one game: what it checks, what it folds
 =====================  ======================================================================
 
@@ -62,6 +63,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.rules import LABELS, as_label, mistake_cost
 
 __all__ = ["Setting", "Referee"]
@@ -118,6 +120,28 @@ class Setting:
         (1, 0.75)
         """
         return mistake_cost(p, y)
+
+    def hindsight_curve(self, xs: Sequence, ys: Sequence[int]) -> Any:
+        """The loss of the best hypothesis over the first ``t`` rounds, ``t = 0, 1, ..., len(ys)``.
+
+        ``xs`` and ``ys`` are the rounds' instances and labels.  Defined where
+        :attr:`hindsight` is (a finite class: the fewest mistakes of a row; expert advice:
+        the smallest loss of an expert); other settings refuse.
+
+        Raises
+        ------
+        InvalidArgumentError
+            If the setting has no best hypothesis in hindsight over labelled rounds.
+
+        Examples
+        --------
+        >>> from mistakebound.game import classes
+        >>> classes.thresholds(2).hindsight_curve([1, 2, 1], [1, 0, 0]).tolist()
+        [0.0, 0.0, 0.0, 1.0]
+        """
+        raise InvalidArgumentError(
+            f"H: the regret curve needs the finite class or the expert advice of the game, got {self.describe()}"
+        )
 
     def referee(self, realizable: bool, *, totals: bool = False) -> Referee:  # pragma: no cover - interface
         """A fresh referee for one game.

@@ -438,6 +438,22 @@ class ExpertAdvice(Space):
             raise ValueError("advice must lie in [0, 1]^d")
         return tuple(float(a) for a in v), _frozen_view(v)
 
+    def hindsight_curve(self, xs: Sequence, ys: Sequence[int]) -> np.ndarray:
+        """The smallest loss of an expert over the first ``t`` rounds, ``t = 0, ..., len(ys)``
+        (the :class:`~mistakebound.game.setting.Setting` protocol).
+
+        Examples
+        --------
+        >>> ExpertAdvice(2).hindsight_curve([(1.0, 0.5), (1.0, 0.0)], [0, 0]).tolist()
+        [0.0, 0.5, 0.5]
+        """
+        losses = np.zeros(self.d)
+        best = [0.0]
+        for x, y in zip(xs, ys):
+            losses += np.abs(np.asarray(x, dtype=float) - y)
+            best.append(float(losses.min()))
+        return np.asarray(best)
+
     def referee(self, realizable: bool, *, totals: bool = False) -> _ExpertReferee:
         return _ExpertReferee(self, realizable)
 

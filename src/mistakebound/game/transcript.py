@@ -32,7 +32,7 @@ import math
 import operator
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from attrs import field, frozen
@@ -42,6 +42,7 @@ from mistakebound.foundations.json_format import json_value
 from mistakebound.foundations.text import number_text, printable
 from mistakebound.foundations.text_tables import text_table
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.setting import Setting
 
 __all__ = ["Round", "RoundLog", "Transcript", "RoundsNotKept", "History", "round_record",
            "format_rounds", "format_transcript", "transcript_records", "instance_text"]
@@ -292,6 +293,9 @@ class Transcript(_Deferred):
         Disjunction games: the target variables the adversary certified.
     """
 
+    #: Whether the moves are instances, predictions and labels (as the setting's ``labelled``).
+    labelled: ClassVar[bool] = True
+
     rounds: tuple = field(converter=lambda rounds: rounds if isinstance(rounds, RoundsNotKept) else tuple(rounds))
     learner: str = ""
     adversary: str = ""
@@ -423,6 +427,50 @@ class Transcript(_Deferred):
         if self.best_hypothesis_mistakes is None:
             return None
         return self.expected_mistakes - self.best_hypothesis_mistakes
+
+    @property
+    def randomized(self) -> bool:
+        """Whether the learner predicted with a probability other than 0 or 1 in some round."""
+        return any(not float(p).is_integer() for p in self._columns()[0])
+
+    def cumulative_curve(self, measure: str = "mistakes", setting: Any = None) -> np.ndarray:
+        """The learner's expected mistakes (``measure="mistakes"``) or its regret against the best
+        hypothesis of ``setting`` (``"regret"``) over the first ``t`` rounds, ``t = 0, 1, ...``.
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``measure`` is neither, or the regret is asked of a setting with no best
+            hypothesis in hindsight (:meth:`~mistakebound.game.setting.Setting.hindsight_curve`).
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[0], [1]])
+        >>> T = Transcript(rounds=[Round(1, 0, 1.0, 1, 0), Round(2, 0, 0.0, 0, 1), Round(3, 0, 0.5, 1, 1)])
+        >>> T.cumulative_curve().tolist(), T.cumulative_curve("regret", H).tolist()
+        ([0.0, 1.0, 2.0, 2.5], [0.0, 1.0, 1.0, 1.5])
+        """
+        if measure not in ("mistakes", "regret"):
+            raise InvalidArgumentError(f"measure: expected 'mistakes' or 'regret', got {measure!r}")
+        ps, _, ys = self._columns()
+        curve = np.concatenate([[0.0], np.cumsum(np.abs(np.asarray(ps, dtype=float) - np.asarray(ys, dtype=float)))])
+        if measure == "mistakes":
+            return curve
+        if not isinstance(setting, Setting):
+            raise InvalidArgumentError("H: the regret curve needs the finite class or the expert advice of the game, "
+                                       f"got {setting!r}")
+        return curve - setting.hindsight_curve(self.xs, ys)
+
+    def totals_record(self) -> dict:
+        """The game's totals as the fields of a record: ``rounds``, ``mistakes``, ``expected_mistakes``, ``regret``.
+
+        Examples
+        --------
+        >>> Transcript(rounds=[Round(1, 3, 0.25, 0, 1)], best_hypothesis_mistakes=0).totals_record()
+        {'rounds': 1, 'mistakes': 1, 'expected_mistakes': 0.75, 'regret': 0.75}
+        """
+        return {"rounds": len(self), "mistakes": self.mistakes, "expected_mistakes": self.expected_mistakes,
+                "regret": self.regret}
 
     def comparator_hinge_losses(self, *, mistakes_only: bool = False) -> tuple[float, ...]:
         """Per round, the hinge loss ``max(0, 1 - y <u, x>)`` of the comparator (y in {-1, +1}).
@@ -613,8 +661,7 @@ class Transcript(_Deferred):
     def summary_record(self) -> dict:
         """The players, the class, the seed and the totals, as the fields of a JSON summary object."""
         return {"learner": self.learner, "adversary": self.adversary, "class": self.class_name, "seed": self.seed,
-                "realizable": self.realizable, "rounds": len(self), "mistakes": self.mistakes,
-                "expected_mistakes": self.expected_mistakes, "regret": self.regret,
+                "realizable": self.realizable, **self.totals_record(),
                 "best_hypothesis_mistakes": self.best_hypothesis_mistakes,
                 "version_space": None if self.version_space is None else list(self.version_space)}
 

@@ -52,9 +52,6 @@ from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundEr
 from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.text import number_text
 from mistakebound.foundations.validation import check_int, check_real
-from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.oco import OCOTranscript
-from mistakebound.game.spaces import ExpertAdvice
 from mistakebound.game.transcript import instance_text
 from mistakebound.theory.tree_layout import fit_layout
 from mistakebound.theory.tree_walk import children, node_texts
@@ -131,45 +128,7 @@ def cumulative_curve(transcript: Any, *, H: Any = None, measure: str = "mistakes
     >>> cumulative_curve(T, H=H, measure="regret").tolist()  # best constant: 0, 1, 1, 1 mistakes
     [0.0, 1.0, 1.0, 1.5]
     """
-    if measure not in ("mistakes", "regret"):
-        raise InvalidArgumentError(f"measure: expected 'mistakes' or 'regret', got {measure!r}")
-    if isinstance(transcript, OCOTranscript):
-        if measure != "regret":
-            raise InvalidArgumentError("measure: an online convex optimisation game has a regret curve, not mistakes")
-        return np.array([0.0] + [
-            OCOTranscript(rounds=transcript.rounds[:t], d=transcript.d, radius=transcript.radius).best_fixed_regret()
-            for t in range(1, len(transcript) + 1)
-        ])
-    rounds = transcript.rounds
-    losses = np.array([abs(r.p - r.y) for r in rounds], dtype=float)
-    curve = np.concatenate([[0.0], np.cumsum(losses)])
-    if measure == "mistakes":
-        return curve
-    return curve - _best_in_hindsight(rounds, H)
-
-
-def _best_in_hindsight(rounds: Sequence[Any], H: Any) -> np.ndarray:
-    """The best hypothesis's (or expert's) loss over the first ``t`` rounds, ``t = 0, 1, ...``."""
-    if isinstance(H, ExpertAdvice):
-        losses = np.zeros(H.d)
-        best = [0.0]
-        for r in rounds:
-            losses += np.abs(np.asarray(r.x, dtype=float) - r.y)
-            best.append(float(losses.min()))
-        return np.asarray(best)
-    if not isinstance(H, HypothesisClass):
-        raise InvalidArgumentError(
-            f"H: the regret curve needs the finite class or the expert advice of the game, got "
-            f"{H.describe() if hasattr(H, 'describe') else H!r}"
-        )
-    M = H.matrix
-    wrong = np.zeros(M.shape[0], dtype=np.int64)
-    best = [0]
-    for r in rounds:
-        column = M[:, H.index_of(r.x)]
-        wrong += column != r.y
-        best.append(int(wrong.min()))
-    return np.asarray(best, dtype=float)
+    return transcript.cumulative_curve(measure, H)
 
 
 @frozen
@@ -276,11 +235,6 @@ def _label(value: float) -> str:
     return number_text(value, digits=4)
 
 
-def _randomized(transcript: Any) -> bool:
-    """Whether a learner predicted with a probability other than 0 or 1 in the game."""
-    return not isinstance(transcript, OCOTranscript) and any(not float(r.p).is_integer() for r in transcript.rounds)
-
-
 def _measure_of(bound: Any) -> str | None:
     claim = bound.claim if isinstance(bound, BoundCurve) else bound
     return claim.measure if isinstance(claim, Bound) and claim.stated else None
@@ -384,7 +338,7 @@ def plot_cumulative(
     if len(names) != len(transcripts):
         raise InvalidArgumentError(f"labels: expected one per transcript ({len(transcripts)}), got {len(names)}")
     curves = [cumulative_curve(t, H=H, measure=measure) for t in transcripts]
-    randomized = any(_randomized(t) for t in transcripts)
+    randomized = any(t.randomized for t in transcripts)
 
     fig = _figure(PAPER_WIDTH, 4.6 + 0.25 * len(notes))
     ax = fig.add_subplot()
@@ -396,7 +350,7 @@ def plot_cumulative(
         total = _label(curve[-1])
         if measure == "regret":
             summary = f"regret {total}"
-        elif not float(curve[-1]).is_integer() or _randomized(game):
+        elif not float(curve[-1]).is_integer() or game.randomized:
             summary = f"{total} expected mistakes"
         else:
             summary = f"{total} mistake{'' if curve[-1] == 1 else 's'}"
@@ -442,7 +396,7 @@ def plot_cumulative(
                         label=f"{names[i]} bound(t): {_label(values[-1])} at t = {ts[-1]}{also}")
     ax.set_xlabel("round t")
     if measure == "regret":
-        ax.set_ylabel("regret (expected mistakes\nminus best hypothesis)" if not isinstance(transcripts[0], OCOTranscript)
+        ax.set_ylabel("regret (expected mistakes\nminus best hypothesis)" if transcripts[0].labelled
                       else "regret (against the best fixed point)")
     else:
         ax.set_ylabel("cumulative expected mistakes" if randomized else "cumulative mistakes")

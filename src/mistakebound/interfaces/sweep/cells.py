@@ -77,7 +77,6 @@ from attrs import asdict, frozen
 from mistakebound.foundations.errors import GameError, InsufficientMemoryError, MistakeboundError, NotApplicableError
 from mistakebound.foundations.text import one_line
 from mistakebound.game import registry
-from mistakebound.game.oco import OCOTranscript
 from mistakebound.theory.littlestone import LdimSearch
 from mistakebound.theory.vc import vc_bounds
 from mistakebound.theory.worst_case import worst_case_mistakes
@@ -344,11 +343,7 @@ def _judged(record: dict, verdict: Verdict) -> None:
 def _played(record: dict, T: Any) -> None:
     """Write what game ``T`` measured: its rounds, mistakes and regret (an online convex optimisation game's
     losses have no mistakes)."""
-    if isinstance(T, OCOTranscript):
-        record.update(rounds=len(T), regret=float(T.best_fixed_regret()) if len(T) else 0.0)
-    else:
-        record.update(rounds=len(T), mistakes=int(T.mistakes), expected_mistakes=float(T.expected_mistakes),
-                      regret=None if T.regret is None else float(T.regret))
+    record.update(T.totals_record())
 
 
 def _game(cell: Cell, record: dict) -> None:
