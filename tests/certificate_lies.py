@@ -961,7 +961,7 @@ def _hostile_cases(tb: Textbook, docs: dict) -> list[tuple[str, str, Callable[[d
         ("ldim", "two 'ldim' results", lambda d: d["results"].append(copy.deepcopy(sec(d)))),
         ("ldim", "n_hypotheses true", lambda d: d["class"].__setitem__("n_hypotheses", True)),
         ("ldim", "one row more declared than given", lambda d: d["class"].__setitem__("n_hypotheses", n + 1)),
-        ("ldim", "n_instances 10^8 and rows as they were", lambda d: d["class"].__setitem__("n_instances", 10 ** 8)),
+        ("ldim", "n_instances 10^7 and rows as they were", lambda d: d["class"].__setitem__("n_instances", 10 ** 7)),
         ("ldim", "a domain one short", lambda d: d["class"]["domain"].pop() if m else False),
         ("ldim", "an instance twice in the domain", lambda d: d["class"]["domain"].__setitem__(-1, 0) if m > 1
          else False),

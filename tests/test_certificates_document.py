@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import zlib
 
 import numpy as np
@@ -160,4 +161,9 @@ def test_no_thread_is_left_waiting_on_a_fifo(tmp_path):
     holder.start()
     with pytest.raises(verify.UnreadableCertificate, match="not a regular file"):
         verify.load(fifo)
-    holder.join(timeout=5)
+    end = time.monotonic() + 5
+    while holder.is_alive() and time.monotonic() < end:  # a reader, so that the holder's open returns
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        holder.join(timeout=0.05)
+        os.close(reader)
+    assert not holder.is_alive()

@@ -246,7 +246,7 @@ def test_a_coordinator_killed_while_its_workers_start_leaves_no_traceback_and_no
 
 def test_a_killed_worker_gives_proven_bounds_and_exit_3():
     rng = random.Random(time.time_ns())
-    p, tag = start_ldim(BIG, "--workers", "2", "--time-limit", "4")
+    p, tag = start_ldim(BIG, "--what", "ldim", "--workers", "2", "--time-limit", "2.5")  # killed within 1.5 s
     try:
         victims: list[int] = []
         end = time.monotonic() + 10
@@ -357,7 +357,7 @@ def test_ldim_on_the_command_line_under_ulimit_prints_proven_bounds():
     # the search runs to its time limit instead of dying of MemoryError
     env = {**os.environ}
     env.pop("MISTAKEBOUND_MEMORY_LIMIT", None)
-    cmd = f'ulimit -v 700000; exec "{sys.executable}" -m mistakebound ldim {BIG} --time-limit 5'
+    cmd = f'ulimit -v 700000; exec "{sys.executable}" -m mistakebound ldim {BIG} --what ldim --time-limit 5'
     result = subprocess.run(["/bin/sh", "-c", cmd], capture_output=True, text=True, timeout=60, env=env)
     assert result.returncode == 3, (result.stdout, result.stderr)
     assert_proven_partial(result.stdout, result.stderr)

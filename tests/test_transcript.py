@@ -350,6 +350,9 @@ def test_expected_mistakes_of_fractions_stays_exact():
 
 
 # ------------------------------------------------------------ curves and totals records
+CURVES = settings(max_examples=60, deadline=None)
+
+
 @st.composite
 def _class_games(draw):
     """A class, and rounds on its instances with any predictions and labels (a game's record)."""
@@ -362,7 +365,7 @@ def _class_games(draw):
     return H, tuple(attrs.evolve(r, x=H.domain[r.x % H.n_instances]) for r in rounds)
 
 
-@SETTINGS
+@CURVES
 @given(_class_games())
 def test_the_cumulative_curves_are_the_prefix_sums_the_rounds_give(game):
     H, rounds = game
@@ -377,7 +380,7 @@ def test_the_cumulative_curves_are_the_prefix_sums_the_rounds_give(game):
         assert regret[t] == pytest.approx(float(own) - best, abs=1e-9)
 
 
-@SETTINGS
+@CURVES
 @given(st.lists(st.tuples(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=3, max_size=3), st.integers(0, 1)),
                 max_size=15))
 def test_the_regret_curve_over_expert_advice_is_against_the_best_expert_of_each_prefix(moves):
@@ -401,7 +404,7 @@ def test_a_regret_curve_needs_a_setting_with_hindsight():
         T.cumulative_curve("loss")
 
 
-@SETTINGS
+@CURVES
 @given(rounds_lists(), st.one_of(st.none(), st.integers(0, 5)))
 def test_the_totals_record_is_the_transcripts_totals(rounds, best):
     T = Transcript(rounds=rounds, best_hypothesis_mistakes=best)
