@@ -7,6 +7,7 @@ its totals: a setting written outside the package plays, folds and reports throu
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -48,6 +49,20 @@ def test_every_setting_the_registry_loads_answers_the_protocol(spec):
             assert isinstance(referee, Referee) and referee.realizable == realizable
             assert isinstance(referee, TableReferee) == S.finite
             assert referee.folded(0) == referee.finish([])
+
+
+@pytest.mark.parametrize("spec", [*SPECS, "parity"])
+def test_the_hindsight_curve_answers_exactly_where_the_setting_has_hindsight_over_labels(spec):
+    """``hindsight_curve`` answers when ``hindsight`` and ``labelled`` both hold (a finite class, expert
+    advice); every other setting, one from outside the package included, refuses naming ``H`` and itself."""
+    S = _Parity(3) if spec == "parity" else registry.load_setting(spec)
+    if S.hindsight and S.labelled:
+        curve = S.hindsight_curve([], [])
+        assert isinstance(curve, np.ndarray) and curve.tolist() == [0.0]
+    else:
+        with pytest.raises(InvalidArgumentError, match=r"^H: the regret curve needs the finite class or the expert "
+                                                       r"advice of the game, got " + re.escape(S.describe()) + "$"):
+            S.hindsight_curve([], [])
 
 
 def test_a_hypothesis_class_stays_a_slotted_value():
@@ -188,6 +203,35 @@ def test_the_experts_referee_folds_any_rounds_to_what_it_finishes(data):
     for a, b in zip(cuts, cuts[1:]):
         referee.fold(xs[a:b], ys[a:b])
     assert referee.folded(n) == ExpertAdvice(d).referee(False).finish(rounds)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_hindsight_curve_of_a_finite_class_is_what_its_referee_finishes_on_every_prefix(data):
+    """Point ``t`` of the curve is the best hypothesis's mistakes the referee reports after ``t`` rounds
+    (counted there from the labels' counts, not round by round)."""
+    H = data.draw(hypothesis_classes(max_rows=10, max_cols=5, min_cols=1))
+    n = data.draw(st.integers(0, 25))
+    xs = [H.domain[j] for j in data.draw(st.lists(st.integers(0, H.n_instances - 1), min_size=n, max_size=n))]
+    ys = data.draw(st.lists(st.sampled_from(LABELS), min_size=n, max_size=n))
+    rounds = [Round(t + 1, x, 0.0, 0, y) for t, (x, y) in enumerate(zip(xs, ys))]
+    curve = H.hindsight_curve(xs, ys)
+    assert curve.dtype == np.float64
+    assert curve.tolist() == [H.referee(False).finish(rounds[:t])["best_hypothesis_mistakes"] for t in range(n + 1)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_hindsight_curve_of_expert_advice_is_what_its_referee_finishes_on_every_prefix(data):
+    d = data.draw(st.integers(1, 4))
+    n = data.draw(st.integers(0, 30))
+    xs = data.draw(st.lists(st.tuples(*[st.floats(0, 1) for _ in range(d)]), min_size=n, max_size=n))
+    ys = data.draw(st.lists(st.sampled_from(LABELS), min_size=n, max_size=n))
+    rounds = [Round(t + 1, x, 0.0, 0, y) for t, (x, y) in enumerate(zip(xs, ys))]
+    curve = ExpertAdvice(d).hindsight_curve(xs, ys)
+    expected = [ExpertAdvice(d).referee(False).finish(rounds[:t])["best_hypothesis_mistakes"]
+                for t in range(n + 1)]
+    assert curve.tolist() == pytest.approx(expected, abs=1e-9)
 
 
 @settings(max_examples=40, deadline=None)

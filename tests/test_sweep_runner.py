@@ -275,6 +275,21 @@ def test_cells_on_a_space_expert_advice_unrealizable():
         assert r["verdict"] == "ok" and r["measured"] == pytest.approx(T.regret)
 
 
+def test_a_game_cell_of_online_convex_optimisation_records_rounds_and_regret_and_no_mistakes():
+    """The record holds what the transcript's totals_record answers: an OCO game's losses have no mistakes."""
+    from mistakebound.interfaces.sweep.cells import Cell, run_cell
+    from mistakebound.verification.judged import judged_game
+
+    S = load_setting("oco:d=1,radius=1")
+    r = run_cell(Cell(kind="game", learner="OnlineGradientDescent", adversary="AlternatingLosses",
+                      cls="oco:d=1,radius=1", seed=0, horizon=9))
+    T = judged_game("OnlineGradientDescent", "AlternatingLosses", S, rounds=9, seed=0).transcript
+    assert r["verdict"] == "ok" and r["error"] is None
+    assert (r["rounds"], r["mistakes"], r["expected_mistakes"]) == (9, None, None)
+    assert type(r["regret"]) is float and r["regret"] == T.best_fixed_regret() == r["measured"] > 0
+    assert r["regret"] == pytest.approx(T.cumulative_curve()[-1])
+
+
 def test_cells_on_a_class_file(tmp_path, monkeypatch):
     from mistakebound.game.class_files import save_class
 

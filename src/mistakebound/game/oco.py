@@ -398,7 +398,14 @@ class OCOTranscript:
         ])
 
     def totals_record(self) -> dict:
-        """The game's totals as the fields of a record: ``rounds`` and ``regret`` (no mistakes here)."""
+        """The game's totals as the fields of a record: ``rounds`` and ``regret`` (no mistakes here).
+
+        Examples
+        --------
+        >>> T = OCOTranscript(rounds=[OCORound(1, (0.0,), LinearLoss((1.0,)), 0.0, (1.0,))], radius=1.0)
+        >>> T.totals_record(), OCOTranscript(rounds=[], radius=1.0).totals_record()
+        ({'rounds': 1, 'regret': 1.0}, {'rounds': 0, 'regret': 0.0})
+        """
         return {"rounds": len(self), "regret": float(self._regret_so_far())}
 
     def summary(self) -> str:

@@ -20,7 +20,7 @@ ends ask the setting, never its type:
                        exact searches, worst cases, version spaces printed by name)
 ``hindsight``          whether the loss of the best hypothesis over any rounds is defined
                        (the regret of an unrealizable game), and ``hindsight_curve(xs, ys)``
-                       that loss round by round
+                       that loss round by round over labelled rounds
 ``referee(...)``       a fresh :class:`Referee` for one game: what it checks, what it folds
 =====================  ======================================================================
 
@@ -124,9 +124,23 @@ class Setting:
     def hindsight_curve(self, xs: Sequence, ys: Sequence[int]) -> Any:
         """The loss of the best hypothesis over the first ``t`` rounds, ``t = 0, 1, ..., len(ys)``.
 
-        ``xs`` and ``ys`` are the rounds' instances and labels.  Defined where
-        :attr:`hindsight` is (a finite class: the fewest mistakes of a row; expert advice:
-        the smallest loss of an expert); other settings refuse.
+        Defined where :attr:`hindsight` and :attr:`labelled` both hold (a finite class: the
+        fewest mistakes of a row; expert advice: the smallest loss of an expert); other
+        settings refuse.  An online convex optimisation game has a best fixed point in
+        hindsight but no labelled rounds: its transcript answers its regret curve
+        (:meth:`~mistakebound.game.oco.OCOTranscript.cumulative_curve`).
+
+        Parameters
+        ----------
+        xs : sequence
+            The rounds' instances, in order.
+        ys : sequence of int
+            The rounds' labels.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``len(ys) + 1`` floats, starting at 0.
 
         Raises
         ------
@@ -136,8 +150,13 @@ class Setting:
         Examples
         --------
         >>> from mistakebound.game import classes
+        >>> from mistakebound.game.spaces import LinearSpace
         >>> classes.thresholds(2).hindsight_curve([1, 2, 1], [1, 0, 0]).tolist()
         [0.0, 0.0, 0.0, 1.0]
+        >>> LinearSpace(2).hindsight_curve([(1.0, 0.0)], [1])
+        Traceback (most recent call last):
+        ...
+        mistakebound.foundations.errors.InvalidArgumentError: H: the regret curve needs the finite class or the expert advice of the game, got halfspaces(d=2)
         """
         raise InvalidArgumentError(
             f"H: the regret curve needs the finite class or the expert advice of the game, got {self.describe()}"

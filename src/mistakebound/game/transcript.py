@@ -430,7 +430,13 @@ class Transcript(_Deferred):
 
     @property
     def randomized(self) -> bool:
-        """Whether the learner predicted with a probability other than 0 or 1 in some round."""
+        """Whether the learner predicted with a probability other than 0 or 1 in some round.
+
+        Examples
+        --------
+        >>> [Transcript(rounds=[Round(1, 0, p, 1, 0)]).randomized for p in (1.0, 0.5)]
+        [False, True]
+        """
         return any(not float(p).is_integer() for p in self._columns()[0])
 
     def cumulative_curve(self, measure: str = "mistakes", setting: Any = None) -> np.ndarray:
