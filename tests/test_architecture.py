@@ -189,6 +189,36 @@ def test_the_kind_switch_check_can_fail(tmp_path):
     assert [line.split(":")[1] for line in _kind_switches(f, kinds)] == ["2", "2"]
 
 
+def _engines() -> set[str]:
+    """The searches and engines of the theory layer: what only the library's doors may build."""
+    return {node.name for name, path in FILES.items() if name.startswith("mistakebound.theory")
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ClassDef) and node.name.endswith(("Search", "Engine"))}
+
+
+def _engine_imports(name: str, path: Path, engines: set[str]) -> list[str]:
+    """``module.name`` for every search, engine or private name a module imports from the theory layer."""
+    return [f"{module}.{n}" for module, names in _imports(name, path) if module.startswith("mistakebound.theory")
+            for n in names if n in engines or n.startswith("_")]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FILES if n.startswith("mistakebound.interfaces")))
+def test_front_ends_call_the_doors_never_a_search(name):
+    """A command, a sweep cell or a report asks a door (littlestone_bounds, vc_bounds, worst_case_mistakes,
+    ...) and never builds a search itself: the command line and the API cannot differ in answer or speed."""
+    assert _engine_imports(name, FILES[name], _engines()) == []
+
+
+def test_the_search_import_check_can_fail(tmp_path):
+    engines = _engines()
+    assert {"LdimSearch", "LdimEngine", "RLdimSearch", "_VCSearch"} <= engines
+    f = tmp_path / "front.py"
+    f.write_text("from mistakebound.theory.littlestone import LdimSearch, littlestone_bounds\n"
+                 "def g():\n    from ..theory.vc import _VCSearch\n")
+    found = _engine_imports("mistakebound.interfaces.front", f, engines)
+    assert found == ["mistakebound.theory.littlestone.LdimSearch", "mistakebound.theory.vc._VCSearch"]
+
+
 def test_every_package_of_the_source_is_installed():
     """pyproject.toml lists its packages one by one: a new folder missing there is absent from a real install."""
     import tomllib

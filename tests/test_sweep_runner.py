@@ -355,9 +355,9 @@ def test_the_replay_line_of_a_broken_cell_runs_as_printed(tmp_path, monkeypatch,
 
 # ------------------------------------------------------------------ issue 13: honest verdicts, bounded memory
 def test_an_ldim_search_out_of_budget_is_budget_not_ok_and_its_lower_bound_is_no_ratio():
-    # 5 nodes: Ldim of a 3000 x 30 random class is proven in [1, 10] only; thresholds:7 is exact
+    # 50 nodes: Ldim of a 3000 x 30 random class is proven in [1, 10] only; thresholds:7 is exact
     config = {"grid": [{"kind": "search", "search": "ldim", "classes": ["random:3000,30,0.3,0", "thresholds:7"],
-                        "sizes": [1], "max_nodes": 5}]}
+                        "sizes": [1], "max_nodes": 50}]}
     partial, exact = sweep(config, executor="inprocess").records
     assert (partial["exact"], partial["lower"], partial["upper"]) == (False, 1.0, 10.0)
     assert partial["verdict"] == "budget" and "raise max_nodes" in partial["note"]
@@ -406,6 +406,15 @@ def test_a_cached_class_written_behind_numpy_is_detected_and_rebuilt():
     assert rebuilt is not H and rebuilt == load_setting("thresholds:6")
 
 
+def _plant_engine(monkeypatch, run) -> None:
+    """Every Ldim engine the library's door chooses runs ``run`` instead (a cell must reach it through the door)."""
+    from types import SimpleNamespace
+
+    from mistakebound.theory import littlestone
+
+    monkeypatch.setattr(littlestone, "ldim_engine", lambda H, **kw: SimpleNamespace(run=run))
+
+
 def test_a_memory_error_in_a_cell_is_an_infrastructure_error_and_a_player_error_is_not(monkeypatch):
     from mistakebound.interfaces.sweep import cells
 
@@ -414,7 +423,7 @@ def test_a_memory_error_in_a_cell_is_an_infrastructure_error_and_a_player_error_
     def out_of_memory(*args, **kwargs):
         raise MemoryError("planted")
 
-    monkeypatch.setattr(cells.LdimSearch, "bounds", out_of_memory)
+    _plant_engine(monkeypatch, out_of_memory)  # in the library's door, which the cell asks
     record = cells.run_cell(cell)
     assert (record["verdict"], record["error_type"]) == ("infra", "MemoryError")
     assert cells.error_record(cell, RuntimeError("x"))["verdict"] == "error"
@@ -426,16 +435,14 @@ def test_a_search_stopped_by_memory_is_an_infrastructure_error_that_keeps_its_pr
     from mistakebound.theory.search_protocol import SearchResult
 
     cell = cells.Cell(kind="search", search="ldim", cls="thresholds:40", size=40)
-    monkeypatch.setattr(cells.LdimSearch, "bounds",
-                        lambda self, **kw: SearchResult(lower=2, upper=5, status="memory", nodes=7))
+    _plant_engine(monkeypatch, lambda: SearchResult(lower=2, upper=5, status="memory", nodes=7))
     record = cells.run_cell(cell)
     assert (record["verdict"], record["error_type"]) == ("infra", "InsufficientMemoryError")
     assert "out of memory after 7 nodes" in record["error"] and "runs again on resume" in record["error"]
     assert (record["exact"], record["lower"], record["upper"]) == (False, 2.0, 5.0)  # what it proved is kept
     assert record["ratio"] is None and record["ldim"] is None
     # out of nodes instead: a finished cell, verdict budget (not ok, not an error)
-    monkeypatch.setattr(cells.LdimSearch, "bounds",
-                        lambda self, **kw: SearchResult(lower=2, upper=5, status="budget", nodes=7))
+    _plant_engine(monkeypatch, lambda: SearchResult(lower=2, upper=5, status="budget", nodes=7))
     record = cells.run_cell(cell)
     assert (record["verdict"], record["error_type"], record["ratio"]) == ("budget", None, None)
 

@@ -12,7 +12,7 @@ A ``"game"`` cell is one judged game,
 ``horizon`` rounds (the cell's ``seed`` is the game's seed), the adversary's claim read
 before it, the learner's after it, both judged.  A
 ``"search"`` cell computes ``Ldim`` of the class
-(:class:`~mistakebound.theory.littlestone.LdimSearch`, judged against ``log2 |H|``), its
+(:func:`~mistakebound.theory.littlestone.littlestone_bounds`, the library's door, judged against ``log2 |H|``), its
 VC dimension (:func:`~mistakebound.theory.vc.vc_bounds`, judged against the same, as
 ``VCdim <= Ldim``)
 or the learner's worst case (:func:`~mistakebound.theory.worst_case.worst_case_mistakes`,
@@ -77,7 +77,7 @@ from attrs import asdict, frozen
 from mistakebound.foundations.errors import GameError, InsufficientMemoryError, MistakeboundError, NotApplicableError
 from mistakebound.foundations.text import one_line
 from mistakebound.game import registry
-from mistakebound.theory.littlestone import LdimSearch
+from mistakebound.theory.littlestone import littlestone_bounds
 from mistakebound.theory.vc import vc_bounds
 from mistakebound.theory.worst_case import worst_case_mistakes
 from mistakebound.verification.claims import Bound, Verdict, judge, stated_bound
@@ -385,7 +385,7 @@ def _searched(record: dict, result: Any, verdict: Verdict, column: str) -> None:
 _VC_SOURCE = "VCdim(H) <= Ldim(H) <= log2 |H| (textbook ch. 21, Section 21.1)"
 #: The searches of a class alone: the function, the record's column, the theorem judged, its measure.
 _CLASS_SEARCHES = {
-    "ldim": (lambda H, max_nodes: LdimSearch(H).bounds(max_nodes=max_nodes), "ldim", _LOG_SOURCE, "Ldim <= log2|H|"),
+    "ldim": (lambda H, max_nodes: littlestone_bounds(H, max_nodes=max_nodes), "ldim", _LOG_SOURCE, "Ldim <= log2|H|"),
     "vc": (lambda H, max_nodes: vc_bounds(H, max_nodes=max_nodes), "vc", _VC_SOURCE, "VCdim <= log2|H|"),
 }
 
