@@ -10,8 +10,8 @@ each such line this module builds a *mutant* of the checker with that check disa
 * a call ``ctx.integer(v, ...)``, ``ctx.instance(x, ...)``, ``ctx.label_of(y, ...)`` or
   ``ctx.number(v, ...)`` on the line returns ``v`` unchecked.
 
-The mutant (the checker's modules copied to a folder, one of them rewritten) is imported as
-the checker is run alone, and the campaign of :mod:`tests.certificate_lies` is run against
+The mutant (the checker's modules, compiled once, one of them rewritten) is imported by their plain
+names as the checker is run alone, and the campaign of :mod:`tests.certificate_lies` is run against
 it: the check is *noticed* when a lie is accepted, a hostile document crashes the mutant or
 exhausts its time, or an honest certificate is refused.  A check whose removal nothing
 notices is either redundant or untested; :data:`UNNOTICED` lists the ones known, with why.
@@ -24,13 +24,14 @@ Run it (the test runs it in a subprocess, with a memory limit, and reads its JSO
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
+import importlib.abc
+import importlib.util
 import json
 import re
-import shutil
 import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -99,15 +100,47 @@ def mutant_source(module: str, line: int) -> str:
     return ast.unparse(tree)
 
 
-def _load(folder: Path):
-    """The checker whose modules are in ``folder``, imported afresh as the program imports them."""
+class _Modules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports the checker's modules by their plain names (as ``python verify.py`` does) from code compiled
+    once: the originals for every mutant, the mutated module for its own."""
+
+    def __init__(self, codes: dict):
+        self.codes = codes
+        self.ran: dict = {}
+
+    def find_spec(self, name, path=None, target=None):  # noqa: ARG002
+        if name in self.codes:
+            return importlib.util.spec_from_file_location(name, self.codes[name].co_filename, loader=self)
+        return None
+
+    def create_module(self, spec):  # noqa: ARG002
+        return None
+
+    def exec_module(self, module) -> None:
+        self.ran[module.__name__] = code = self.codes[module.__name__]
+        exec(code, module.__dict__)  # noqa: S102 - the checker's own code, or its mutant
+
+
+@functools.lru_cache(maxsize=None)
+def _original(name: str):
+    path = CHECKER / f"{name}.py"
+    return compile(path.read_text(), str(path), "exec", dont_inherit=True)
+
+
+def _load(module: str, source: str):
+    """The checker with ``module`` replaced by ``source``, imported afresh as the program imports it."""
     for name in MODULES:
         sys.modules.pop(name, None)
-    sys.path.insert(0, str(folder))
+    codes = {name: _original(name) for name in MODULES}
+    codes[module] = compile(source, str(CHECKER / f"{module}.py"), "exec", dont_inherit=True)
+    finder = _Modules(codes)
+    sys.meta_path.insert(0, finder)
     try:
-        return importlib.import_module("verify")
+        checker = importlib.import_module("verify")
     finally:
-        sys.path.remove(str(folder))
+        sys.meta_path.remove(finder)
+    assert finder.ran == codes, "every module of the checker, the mutant among them, came from the finder"
+    return checker
 
 
 class _Hung(Exception):
@@ -148,19 +181,13 @@ def run(count: int = 40) -> dict[str, str | None]:
     """Every mutant, by ``"module.py:line [name]"``, and what noticed it (None: nothing did)."""
     docs = documents(count)
     results: dict[str, str | None] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for module in MODULES:
-            for line, tag in tagged_lines(module):
-                folder = Path(tmp) / f"{module}-{line}"
-                folder.mkdir()
-                for name in MODULES:
-                    shutil.copy(CHECKER / f"{name}.py", folder / f"{name}.py")
-                (folder / f"{module}.py").write_text(mutant_source(module, line))
-                checker = _load(folder)
-                # the lies aimed at the mutated module's own kind first: most mutants fall at once
-                kind = {"ldim": "ldim", "randomized": "rldim", "vc": "vc", "worst_case": "worst-case"}.get(module)
-                ordered = sorted(docs, key=lambda d: not (kind and d.kind.startswith(kind)))
-                results[f"{module}.py:{line} [{tag}]"] = noticed(checker, ordered)
+    for module in MODULES:
+        for line, tag in tagged_lines(module):
+            checker = _load(module, mutant_source(module, line))
+            # the lies aimed at the mutated module's own kind first: most mutants fall at once
+            kind = {"ldim": "ldim", "randomized": "rldim", "vc": "vc", "worst_case": "worst-case"}.get(module)
+            ordered = sorted(docs, key=lambda d: not (kind and d.kind.startswith(kind)))
+            results[f"{module}.py:{line} [{tag}]"] = noticed(checker, ordered)
     return results
 
 

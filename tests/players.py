@@ -5,10 +5,23 @@ from __future__ import annotations
 from attrs import define, field
 
 from mistakebound import HypothesisClass
+from mistakebound.adversaries import (
+    BasisVectorForcer,
+    BinarySearchThreshold,
+    ObliviousCoin,
+    OppositeLabel,
+    ShatteredTreeWalker,
+)
 from mistakebound.game.players import Learner
+from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.verification.claims import Bound
 
-__all__ = ["MajorityVote", "PlainVote", "VoteFraction"]
+__all__ = ["FINITE_ADVERSARIES", "FINITE_LEARNERS", "MajorityVote", "PlainVote", "VoteFraction"]
+
+#: The realizable learners of finite classes whose claims are closed-form theorems (textbook ch. 21).
+FINITE_LEARNERS = (Consistent, Halving, SOA)
+#: The adversaries built around finite classes.
+FINITE_ADVERSARIES = (OppositeLabel, ShatteredTreeWalker, BinarySearchThreshold, BasisVectorForcer, ObliviousCoin)
 
 
 @define

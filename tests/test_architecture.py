@@ -45,9 +45,15 @@ def _package_files() -> dict[str, Path]:
 FILES = _package_files()
 
 
+@functools.lru_cache(maxsize=None)
+def _tree(path: Path) -> ast.Module:
+    """A source file's syntax tree, read once for every test that walks it (walks do not change it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(name: str, path: Path) -> list[tuple[str, list[str]]]:
     """``(module imported, names imported from it)`` for every import statement of a module."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = []
     for node in ast.walk(tree):
@@ -162,7 +168,7 @@ def _kinds_of_game() -> set[str]:
 def _kind_switches(path: Path, kinds: set[str]) -> list[str]:
     """``line: isinstance(...)`` for every isinstance call of a file that names one of ``kinds``."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
                 and len(node.args) == 2:
             named = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node.args[1])
@@ -189,11 +195,12 @@ def test_the_kind_switch_check_can_fail(tmp_path):
     assert [line.split(":")[1] for line in _kind_switches(f, kinds)] == ["2", "2"]
 
 
-def _engines() -> set[str]:
+@functools.lru_cache(maxsize=None)
+def _engines() -> frozenset[str]:
     """The searches and engines of the theory layer: what only the library's doors may build."""
-    return {node.name for name, path in FILES.items() if name.startswith("mistakebound.theory")
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(node, ast.ClassDef) and node.name.endswith(("Search", "Engine"))}
+    return frozenset(node.name for name, path in FILES.items() if name.startswith("mistakebound.theory")
+                     for node in ast.walk(_tree(path))
+                     if isinstance(node, ast.ClassDef) and node.name.endswith(("Search", "Engine")))
 
 
 def _engine_imports(name: str, path: Path, engines: set[str]) -> list[str]:

@@ -24,11 +24,9 @@ from mistakebound.adversaries import (
     ShatteredTreeWalker,
 )
 from mistakebound.learners import SOA, Consistent, Halving
+from tests.players import FINITE_ADVERSARIES, FINITE_LEARNERS
 from tests.strategies import hypothesis_classes
 
-#: The realizable learners of the finite-class theorems, and the adversaries built around finite classes.
-REALIZABLE_LEARNERS = (Consistent, Halving, SOA)
-ADVERSARIES = (OppositeLabel, ShatteredTreeWalker, BinarySearchThreshold, BasisVectorForcer, ObliviousCoin)
 
 ZOO = [
     classes.thresholds(15),
@@ -52,14 +50,14 @@ def rounds_for(H: HypothesisClass) -> int:
 
 
 def applicable(H):
-    return [A for A in ADVERSARIES if A().applies_to(H)]
+    return [A for A in FINITE_ADVERSARIES if A().applies_to(H)]
 
 
 # ------------------------------------------------------------------ upper bounds
 @settings(max_examples=120, deadline=None)
 @given(hypothesis_classes(max_rows=12, max_cols=6, min_cols=1), st.integers(0, 2**31 - 1))
 def test_every_learner_meets_its_bound_on_generated_classes(H, seed):
-    for L in REALIZABLE_LEARNERS:
+    for L in FINITE_LEARNERS:
         bound = L(H).bound(H).value
         for A in applicable(H):
             T = play(L(H), A(), H, rounds=rounds_for(H), seed=seed)
@@ -68,7 +66,7 @@ def test_every_learner_meets_its_bound_on_generated_classes(H, seed):
 
 @pytest.mark.parametrize("H", ZOO, ids=lambda H: H.describe())
 def test_every_learner_meets_its_bound_on_the_zoo(H):
-    for L in REALIZABLE_LEARNERS:
+    for L in FINITE_LEARNERS:
         bound = L(H).bound(H).value
         for A in applicable(H):
             for seed in range(3):
@@ -80,7 +78,7 @@ def test_every_learner_meets_its_bound_on_the_zoo(H):
 @given(hypothesis_classes(max_rows=12, max_cols=6))
 def test_tree_walker_forces_exactly_ldim_on_deterministic_learners(H):
     d = littlestone_dimension(H)
-    for L in REALIZABLE_LEARNERS:
+    for L in FINITE_LEARNERS:
         T = play(L(H), ShatteredTreeWalker(), H, rounds=d + 5, seed=0)
         assert T.mistakes == d == len(T)  # >= by Lemma 21.6; a walk has only d rounds
 
@@ -99,7 +97,7 @@ def test_tree_walker_forces_half_ldim_in_expectation_on_randomized_learners(H, s
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 6])
 def test_basis_vector_forcer_forces_n_on_monotone_disjunctions(n):
     H = classes.monotone_disjunctions(n)
-    for L in REALIZABLE_LEARNERS:
+    for L in FINITE_LEARNERS:
         assert play(L(H), BasisVectorForcer(), H, rounds=3 * n, seed=0).mistakes == n
 
 
@@ -107,7 +105,7 @@ def test_basis_vector_forcer_forces_n_on_monotone_disjunctions(n):
 def test_binary_search_forces_floor_log2_on_thresholds(N):
     H = classes.thresholds(N)
     forced = math.floor(math.log2(N + 1))
-    for L in REALIZABLE_LEARNERS:
+    for L in FINITE_LEARNERS:
         T = play(L(H), BinarySearchThreshold(), H, rounds=2 * N + 2, seed=0)
         assert T.mistakes >= forced
         if L in (Halving, SOA):  # their own bounds, log2(N + 1) and Ldim, meet the forced count
@@ -167,7 +165,7 @@ def test_soa_never_exceeds_ldim_where_halving_exceeds_it():
 @pytest.mark.parametrize("T_rounds", [1, 10, 101])
 def test_cover_every_deterministic_learner_has_regret_at_least_half(T_rounds):
     H = HypothesisClass.from_matrix([[0, 0, 0], [1, 1, 1]])
-    for L in REALIZABLE_LEARNERS:
+    for L in FINITE_LEARNERS:
         T = play(L(H), OppositeLabel(), H, rounds=T_rounds, seed=0, realizable=False)
         assert T.mistakes == T_rounds
         assert T.regret >= T_rounds / 2

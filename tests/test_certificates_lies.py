@@ -8,7 +8,6 @@ statements of issue 21 and its malformed numbers are spelled out one by one belo
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys
@@ -116,14 +115,14 @@ def test_a_class_with_one_more_instance_is_another_class():
     tb = cl.Textbook(np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]], dtype=np.uint8))
     F = cl.Facts(tb, "ldim")
     doc = tb.document(F.section(lower=F.ge(tb.full), upper=F.le(tb.full)))
-    wider = copy.deepcopy(doc)
+    wider = cl.clone(doc)
     wider["class"]["n_instances"] += 1
     wider["class"]["domain"].append(3)
     wider["class"]["sha256"] = cl.class_hash(wider["class"]["rows"], wider["class"]["domain"])
     assert check(wider) == {"ldim": (2, 2)}  # true of the wider class, which it names
     with pytest.raises(CertificateError, match="another class: one of 4 hypotheses on 4 instances, not the 4 on 3"):
         check(wider, tb.cls())
-    renamed = copy.deepcopy(tb.cls())
+    renamed = cl.clone(tb.cls())
     renamed["domain"] = ["a", "b", "c"]
     with pytest.raises(CertificateError, match="another class: its instance 0 is '0', not '\"a\"'"):
         check(doc, renamed)

@@ -16,7 +16,6 @@ from mistakebound import HypothesisClass, littlestone_dimension, play
 from mistakebound.game import classes, registry
 from mistakebound.verification import selfcheck
 from mistakebound.adversaries import (
-    BasisVectorForcer,
     BinarySearchThreshold,
     ObliviousCoin,
     OppositeLabel,
@@ -24,14 +23,12 @@ from mistakebound.adversaries import (
 )
 from mistakebound.interfaces.cli import main
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.learners import SOA, Consistent, Halving
+from mistakebound.learners import SOA, Halving
 from mistakebound.game.players import Learner
 from mistakebound.verification.claims import Bound, forced_bound, judge_transcript, stated_bound
+from tests.players import FINITE_ADVERSARIES, FINITE_LEARNERS
 from mistakebound.verification.selfcheck import CheckReport, CheckRow, default_classes, default_rounds, run_check
 
-#: The learners and adversaries of finite classes with closed-form claims (what the tests below pin down).
-FINITE_LEARNERS = (Consistent, Halving, SOA)
-FINITE_ADVERSARIES = (OppositeLabel, ShatteredTreeWalker, BinarySearchThreshold, BasisVectorForcer, ObliviousCoin)
 
 
 # ----------------------------------------------------------------- deliberately bad players

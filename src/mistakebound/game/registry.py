@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 import inspect
 import keyword
 import os
@@ -186,6 +185,8 @@ def _zoo_entries(kind: str) -> tuple[Entry, ...]:
 
 @functools.lru_cache(maxsize=None)
 def _plugin_entries() -> tuple[Entry, ...]:
+    import importlib.metadata  # 50 ms: only a command that names a player pays for it
+
     out = []
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:

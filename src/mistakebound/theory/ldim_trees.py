@@ -22,15 +22,17 @@ Examples
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
+
 import numpy as np
 from attrs import evolve
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.search_protocol import Budget, SearchIncomplete, SearchInterrupted, require_exact, run_within
-from mistakebound.theory.tree_graphs import ShatteredTree
-from mistakebound.theory.tree_walk import depth_first, successors
+
+if TYPE_CHECKING:  # networkx and the tree graphs are imported when a tree is built or checked (a value
+    import networkx as nx  # search, as ``mistakebound ldim --what ldim`` runs, never pays their 0.1 s)
 
 __all__ = ["TreeReader", "is_shattered"]
 
@@ -97,6 +99,10 @@ class TreeReader:
         size = 1 << (depth + 1)
         val = [0] * size  # heap order: column at internal nodes, distinct row at leaves
         self._walk(V, depth, 1, val, {})
+        import networkx as nx
+
+        from mistakebound.theory.tree_graphs import ShatteredTree
+
         G = ShatteredTree(depth=depth, root=1)
         first_leaf = 1 << depth
         if depth == 0:
@@ -236,6 +242,10 @@ def is_shattered(H: HypothesisClass, tree: nx.DiGraph) -> bool:
     >>> is_shattered(H, T)  # x=1 and x=2 both labelled 1 by no singleton
     False
     """
+    import networkx as nx
+
+    from mistakebound.theory.tree_walk import depth_first, successors
+
     require_class(H)
     if not isinstance(tree, nx.DiGraph) or tree.number_of_nodes() == 0:
         return False

@@ -42,8 +42,8 @@ True
 from __future__ import annotations
 
 from types import EllipsisType
+from typing import TYPE_CHECKING
 
-import networkx as nx
 from attrs import define
 
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
@@ -60,6 +60,9 @@ from mistakebound.theory.ldim_search import (
 )
 from mistakebound.theory.ldim_trees import is_shattered
 from mistakebound.theory.search_protocol import Budget
+
+if TYPE_CHECKING:  # networkx is imported where a tree is built: a value search never pays for it
+    import networkx as nx
 
 __all__ = [
     "ENGINES",
