@@ -9,7 +9,6 @@ fact false and name the step, and run as a program with nothing of the package i
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from hypothesis import strategies as st
 from mistakebound.theory.textbook import textbook_ldim
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import CertificateError, check, class_hash
+from tests.documents import clone
 
 CHECKER = Path(verify.__file__)
 
@@ -164,7 +164,7 @@ def mutations(c: dict):
 
 
 def _apply(c: dict, where: tuple) -> dict:
-    t = copy.deepcopy(c)
+    t = clone(c)
     *path, key, value = where
     target = t
     for p in path:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from mistakebound.certificates import verify
 from mistakebound.certificates.verify import CertificateError, check, describe
 from tests import certificate_lies as cl
+from tests.documents import clone
 from tests.strategies import class_matrices
 
 CHECKER = verify.__file__
@@ -115,14 +116,14 @@ def test_a_class_with_one_more_instance_is_another_class():
     tb = cl.Textbook(np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]], dtype=np.uint8))
     F = cl.Facts(tb, "ldim")
     doc = tb.document(F.section(lower=F.ge(tb.full), upper=F.le(tb.full)))
-    wider = cl.clone(doc)
+    wider = clone(doc)
     wider["class"]["n_instances"] += 1
     wider["class"]["domain"].append(3)
     wider["class"]["sha256"] = cl.class_hash(wider["class"]["rows"], wider["class"]["domain"])
     assert check(wider) == {"ldim": (2, 2)}  # true of the wider class, which it names
     with pytest.raises(CertificateError, match="another class: one of 4 hypotheses on 4 instances, not the 4 on 3"):
         check(wider, tb.cls())
-    renamed = cl.clone(tb.cls())
+    renamed = clone(tb.cls())
     renamed["domain"] = ["a", "b", "c"]
     with pytest.raises(CertificateError, match="another class: its instance 0 is '0', not '\"a\"'"):
         check(doc, renamed)

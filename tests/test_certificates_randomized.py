@@ -9,7 +9,6 @@ of its own.
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from mistakebound.theory.randomized_certificate import rldim_section
 from tests.strategies import hypothesis_classes
 from mistakebound.theory.textbook import textbook_rldim
 from tests.test_randomized_ldim import relabelled_classes
+from tests.documents import clone
 
 CHECKER = Path(verify.__file__)
 PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -199,7 +199,7 @@ def mutations(c: dict):
 
 
 def _apply(c: dict, k: int, index: int, value) -> dict:
-    t = copy.deepcopy(c)
+    t = clone(c)
     t["results"][0]["facts"][k][index] = value
     return t
 
@@ -312,15 +312,15 @@ def test_the_log2_bounds_are_exact():
 def test_the_class_and_the_file_are_checked(tmp_path):
     H = classes.intervals(4)
     c, _ = certified(H)
-    bad = copy.deepcopy(c)
+    bad = clone(c)
     bad["class"]["sha256"] = "0" * 64
     with pytest.raises(CertificateError, match="^class: its sha256"):
         check(bad)
-    bad = copy.deepcopy(c)
+    bad = clone(c)
     bad["results"][0]["claim"]["upper"][1] = "1/2"
     with pytest.raises(CertificateError, match="^rldim claim upper"):
         check(bad)
-    bad = copy.deepcopy(c)
+    bad = clone(c)
     facts = bad["results"][0]["facts"]
     root = facts[bad["results"][0]["claim"]["upper"][0]][0]
     k = next(k for k, f in enumerate(facts) if f[1] == "le" and f[0] != root)

@@ -7,7 +7,6 @@ false, naming the step, and runs as a program with nothing of the package import
 
 from __future__ import annotations
 
-import copy
 import gzip
 import json
 import subprocess
@@ -27,6 +26,7 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.theory import vc as vc_module
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.vc_certificate import vc_section
+from tests.documents import clone
 
 CHECKER = Path(verify.__file__)
 
@@ -151,7 +151,7 @@ def mutations(doc: dict, m: int):
     r = next(i for i, s in enumerate(doc["results"]) if s["result"] == "vc")
 
     def edit(name, fn):
-        t = copy.deepcopy(doc)
+        t = clone(doc)
         fn(t["results"][r])
         return name, t
 
@@ -187,7 +187,7 @@ def mutations(doc: dict, m: int):
             def drop(s, path=path, k=k):
                 at(s, path)["split"].pop(k)
             def twice(s, path=path, k=k):
-                at(s, path)["split"].insert(k + 1, copy.deepcopy(at(s, path)["split"][k]))
+                at(s, path)["split"].insert(k + 1, clone(at(s, path)["split"][k]))
             def other(s, path=path, k=k):
                 e = at(s, path)["split"][k]
                 e[0] = (e[0] + 1) % m
@@ -222,11 +222,11 @@ def mutations(doc: dict, m: int):
             yield edit(f"node {path} rest {j} other", rother)
             yield edit(f"node {path} rest {j} twice", rtwice)
             yield edit(f"node {path} rest {j} split", rsplit)
-    t = copy.deepcopy(doc)
+    t = clone(doc)
     rows = t["class"]["rows"]
     rows[0] = format(int(rows[0], 16) ^ 1, "x")
     yield "class row", t
-    t = copy.deepcopy(doc)
+    t = clone(doc)
     t["class"]["sha256"] = "0" * 64
     yield "class hash", t
 

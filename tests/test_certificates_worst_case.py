@@ -8,7 +8,6 @@ importable; the replay must accept the learner that was searched and reject anot
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import re
@@ -34,6 +33,7 @@ from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.worst_case_certificate import replay, worst_case_section
 from tests.players import VoteFraction
 from tests.strategies import hypothesis_classes
+from tests.documents import clone
 
 CHECKER = Path(verify.__file__)
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -109,7 +109,7 @@ def test_halving_exceeds_ldim_and_the_replay_tells_learners_apart():
     replay(doc, Halving(H), H)
     with pytest.raises(CertificateError, match="replay: the certificate says its table is the learner 'Halving', not 'Consistent'"):
         replay(doc, Consistent(H), H)
-    renamed = copy.deepcopy(doc)
+    renamed = clone(doc)
     renamed["results"][0]["learner"] = "Consistent"  # the name alone is not enough: every prediction is replayed
     with pytest.raises(CertificateError, match="replay: state 0, instance 0 .*recorded prediction 0"):
         replay(renamed, Consistent(H), H)
@@ -267,7 +267,7 @@ def mutations(doc: dict):
         if value != "inf":
             yield f"claim {side} +1", ("results", 0, "claim", side, [k, Fraction(value) + 1])
             for delta in (-1, 1):  # the claimed fact and the claim together
-                new = copy.deepcopy(facts)
+                new = clone(facts)
                 new[k][4] = _text(Fraction(value) + delta)
                 yield f"claimed fact {side} {delta:+d}", ("results", 0, "facts", new)
                 yield f"claim {side} {delta:+d} with its fact", ("results", 0, (new, {
@@ -286,7 +286,7 @@ def _text(v):
 
 
 def _apply(doc: dict, where: tuple) -> dict:
-    t = copy.deepcopy(doc)
+    t = clone(doc)
     *path, key, value = where
     target = t
     for p in path:
