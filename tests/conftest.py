@@ -29,6 +29,7 @@ changes no test's number of examples.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
@@ -52,3 +53,12 @@ def pytest_configure(config: pytest.Config) -> None:
         sys.dont_write_bytecode = False
         os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move everything alive once the tests are collected (numpy, hypothesis, networkx, the package, the
+    test modules: about 400,000 objects) out of the garbage collector's sight: they live as long as the
+    worker does, and each full collection would walk them again (measured: 11-13 s of full collections
+    per worker over the suite before, with ``gc.callbacks``)."""
+    gc.collect()
+    gc.freeze()

@@ -45,28 +45,29 @@ def _package_files() -> dict[str, Path]:
 FILES = _package_files()
 
 
-@functools.lru_cache(maxsize=None)
 def _tree(path: Path) -> ast.Module:
-    """A source file's syntax tree, read once for every test that walks it (walks do not change it)."""
+    """A source file's syntax tree (not kept: the package's trees are 800,000 objects a worker would carry
+    through the rest of the suite; what is read off them is kept instead)."""
     return ast.parse(path.read_text(encoding="utf-8"))
 
 
-def _imports(name: str, path: Path) -> list[tuple[str, list[str]]]:
-    """``(module imported, names imported from it)`` for every import statement of a module."""
+@functools.lru_cache(maxsize=None)
+def _imports(name: str, path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``(module imported, names imported from it)`` for every import statement of a module, read once."""
     tree = _tree(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            out += [(a.name, []) for a in node.names]
+            out += [(a.name, ()) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")
                 anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            out.append((base, [a.name for a in node.names]))
-    return out
+            out.append((base, tuple(a.name for a in node.names)))
+    return tuple(out)
 
 
 def _targets(module: str, names: list[str]) -> list[str]:
