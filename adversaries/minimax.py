@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from mistakebound.adversaries._forcing import measure_for
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Adversary, is_randomized
 from mistakebound.verification.claims import Bound
+
+if TYPE_CHECKING:  # imported where a strategy is given: listing the zoo (as `play` does) never pays for it
+    import networkx as nx
 
 __all__ = ["MinimaxAdversary"]
 
@@ -59,6 +60,8 @@ class MinimaxAdversary(Adversary):
     """
 
     def __init__(self, strategy: nx.DiGraph):
+        import networkx as nx
+
         if not isinstance(strategy, nx.DiGraph):
             raise InvalidArgumentError(f"strategy: expected the networkx DiGraph of a WorstCase, got {type(strategy).__name__}")
         self.strategy = strategy

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from attrs import define, field
 
 from mistakebound.adversaries._forcing import forced_rounds, measure_for
@@ -16,6 +15,9 @@ from mistakebound.game.players import Adversary
 from mistakebound.theory.littlestone import is_shattered, littlestone_dimension, shattered_tree
 from mistakebound.verification.claims import Bound
 
+if TYPE_CHECKING:  # imported where a tree is walked: listing the zoo (as every `play` does) never pays for it
+    import networkx as nx
+
 __all__ = ["ShatteredTreeWalker"]
 
 #: The lemma behind what it forces.
@@ -24,6 +26,8 @@ SOURCE = "Lemma 21.6 (textbook ch. 21): the walk of a shattered tree of depth d 
 
 def _leaf_depth(tree: nx.DiGraph) -> int:
     """The number of edges from the root to the nearest leaf: the rounds every walk plays."""
+    import networkx as nx
+
     root = next(n for n in tree if tree.in_degree(n) == 0)
     depths = nx.single_source_shortest_path_length(tree, root)
     return min(depth for node, depth in depths.items() if tree.out_degree(node) == 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import math
 import os
 import pickle
@@ -385,6 +386,27 @@ def test_each_command_s_help_lists_only_the_names_it_takes(capsys, command, list
 
 
 # ------------------------------------------------------------------------ as a process
+STARTUP = """
+import sys
+from mistakebound.interfaces.cli import main
+main(["ldim", "thresholds:5", "--what", "ldim"])
+main(["play", "halving", "binary-search-threshold", "thresholds:7", "--quiet"])
+print(sorted(m for m in ("networkx", "importlib.metadata") if m in sys.modules))
+print(main(["tree", "thresholds:3", "--out", sys.argv[1]]), "networkx" in sys.modules)
+"""
+
+
+def test_a_value_search_and_a_game_never_import_what_only_trees_and_plugins_need(tmp_path):
+    """networkx (0.1 s) comes in with the first tree, not with ``ldim --what ldim`` or ``play``, and
+    importlib.metadata with a player looked up by name; a tree still gets it."""
+    done = subprocess.run([sys.executable, "-c", STARTUP, str(tmp_path / "t.json")], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "0 True" and "['importlib.metadata']" in lines, lines
+    assert json.loads((tmp_path / "t.json").read_text())  # the tree was written
+
+
 def test_module_runs_as_a_process():
     N = 31
     done = subprocess.run(

@@ -59,9 +59,8 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import networkx as nx
 from attrs import frozen
 
 from mistakebound.foundations import memory
@@ -70,8 +69,10 @@ from mistakebound.foundations.validation import check_callable, check_instance, 
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import describe, state_key_hint
 from mistakebound.theory.search_protocol import Budget, SearchResult, memo_share
-from mistakebound.theory.tree_graphs import AdversaryLine
 from mistakebound.theory.worst_case_games import _FastGame, _Game, _snapshot
+
+if TYPE_CHECKING:  # networkx is imported where a line is drawn as a graph: importing the search is cheap
+    import networkx as nx
 
 __all__ = ["WorstCase", "worst_case_mistakes", "memo_bytes_needed"]
 
@@ -134,6 +135,8 @@ class WorstCase(SearchResult):
     def _repr_html_(self) -> str:
         """The proven value and the first rounds of the adversary's line, mistakes highlighted (for notebooks)."""
         from mistakebound.foundations import html_tables as ht
+
+        import networkx as nx
 
         G = self.witness if self.witness is not None else nx.DiGraph()
         steps = [G.nodes[t] for t in range(min(max(G.number_of_nodes() - 1, 0), ht.PREVIEW_ROWS))]
@@ -376,6 +379,8 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
 
 
 def _strategy_graph(line: tuple, value: float) -> nx.DiGraph:
+    from mistakebound.theory.tree_graphs import AdversaryLine
+
     G = AdversaryLine(value=value)
     G.add_node(0)
     for t, (x, p, y, gain) in enumerate(line):
