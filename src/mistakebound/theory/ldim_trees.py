@@ -78,6 +78,9 @@ class TreeReader:
         >>> search.ldim(search.full), search.tree().graph["depth"]
         (4, 4)
         """
+        from mistakebound.theory.tree_graphs import ShatteredTree  # noqa: F401 - imported before the search,
+        # whose tree is built when memory may be short: an import then could fail where the tree would not
+
         budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
         V = self.full if V is None else self._version_space(V)
         if V == 0:

@@ -335,6 +335,8 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
     _check_learner(learner)
     progress = check_callable("progress", progress, optional=True)
     from mistakebound.theory.symmetry import declared_symmetries, policy_of
+    from mistakebound.theory.tree_graphs import AdversaryLine  # noqa: F401 - imported before the search: the
+    # line is reported when memory has run out too, and an import then could fail where the graph would not
 
     policy = policy_of(learner, H) if fast and recorder is None else None
     keyed = policy is not None or callable(getattr(learner, "state_key", None))
