@@ -154,3 +154,13 @@ def test_a_kept_profile_certifies_what_it_proved_and_the_checker_agrees():
     assert bounds == (partial.ldim.lower, partial.ldim.upper)
     with pytest.raises(InvalidArgumentError, match="keep_search=True"):
         class_profile(H).certificate()
+
+
+def test_the_startup_benchmark_runs_in_smoke_mode(capsys):
+    from benchmarks import startup
+
+    assert startup.main(["--smoke"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("start-up, medians of 2") and len(lines) == 2
+    assert lines[1].startswith("  ldim thresholds:5: ") and float(lines[1].split()[-1]) > 0
+
