@@ -70,6 +70,9 @@ __all__ = [
     "OCOTranscript",
     "WorstCase",
     "play_oco",
+    "GameValue",
+    "Rules",
+    "game_value",
     "randomized_littlestone_bounds",
     "randomized_littlestone_dimension",
     "worst_case_mistakes",
@@ -112,6 +115,8 @@ _SEARCHES = {
                                         "shattered_tree"),
     "mistakebound.theory.randomized_ldim": ("randomized_littlestone_bounds", "randomized_littlestone_dimension"),
     "mistakebound.theory.worst_case": ("WorstCase", "worst_case_mistakes"),
+    "mistakebound.theory.game_values": ("GameValue", "game_value"),
+    "mistakebound.game.rules": ("Rules",),
     "mistakebound.theory.vc": ("VCBounds", "is_vc_shattered", "shattered_set", "vc_bounds", "vc_dimension"),
 }
 __getattr__, __dir__ = _lazy_attributes(globals(), _SEARCHES)

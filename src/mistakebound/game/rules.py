@@ -39,9 +39,14 @@ import numbers
 from typing import Any
 
 import numpy as np
+from attrs import field, frozen
+
+from mistakebound.foundations.validation import check_choice, check_flag, check_int
 
 __all__ = [
     "LABELS",
+    "FEEDBACKS",
+    "Rules",
     "is_fatal",
     "as_label",
     "as_probability",
@@ -227,3 +232,69 @@ def restrict(V: int, column: int, y: int) -> int:
     (5, 2)
     """
     return V & column if y else V & ~column
+
+
+# ------------------------------------------------------------------ the game's settings
+#: What the learner is shown after each round: the label (``"full"``), or only whether it erred (``"bandit"``).
+FEEDBACKS = ("full", "bandit")
+
+
+@frozen
+class Rules:
+    """Which mistake-bound game is played: labels, feedback, noise budget, adaptivity, randomization.
+
+    One immutable value for the axes of the game beyond the textbook's (issue 23); the
+    default is the textbook's game, binary labels, full information, a realizable
+    adversary that adapts to the learner, and a deterministic learner.
+
+    Parameters
+    ----------
+    labels : int
+        The number of labels ``k >= 2``; a label is an integer in ``0..k-1``.
+    feedback : {"full", "bandit"}
+        What the learner is shown after its prediction: the label, or only whether it was
+        right (Daniely and Helbertal 2013).
+    noise : int
+        The adversary's budget ``r >= 0``: its labels must agree with some hypothesis of the
+        class on all but at most ``r`` rounds (0: realizable).
+    adaptive : bool
+        Whether the adversary chooses each move after seeing the learner's earlier ones
+        (False: it commits to its sequence before the game, an oblivious adversary).
+    randomized : bool
+        Whether the learner may randomize (its cost is then its expected number of mistakes).
+
+    Examples
+    --------
+    >>> Rules().describe()
+    '2 labels, full information, realizable, adaptive, deterministic'
+    >>> Rules(labels=3, feedback="bandit", noise=1).describe()
+    '3 labels, bandit feedback, noise budget 1, adaptive, deterministic'
+    >>> Rules(labels=1)
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: labels: expected an int >= 2 (the number of labels), got 1
+    """
+
+    labels: int = field(default=2, converter=lambda v: check_int(
+        "labels", v, 2, expected="an int >= 2 (the number of labels)"))
+    feedback: str = field(default="full", converter=lambda v: check_choice("feedback", v, FEEDBACKS))
+    noise: int = field(default=0, converter=lambda v: check_int(
+        "noise", v, 0, expected="an int >= 0 (the mistakes the best hypothesis may make)"))
+    adaptive: bool = field(default=True, converter=lambda v: check_flag("adaptive", v))
+    randomized: bool = field(default=False, converter=lambda v: check_flag("randomized", v))
+
+    @property
+    def textbook(self) -> bool:
+        """Whether this is the textbook's game (the default: every search of today answers it)."""
+        return self == Rules()
+
+    def describe(self) -> str:
+        """The settings in words, one per axis."""
+        return ", ".join((
+            f"{self.labels} labels",
+            "full information" if self.feedback == "full" else "bandit feedback",
+            "realizable" if self.noise == 0 else f"noise budget {self.noise}",
+            "adaptive" if self.adaptive else "oblivious",
+            "randomized" if self.randomized else "deterministic",
+        ))
+

@@ -1,0 +1,252 @@
+"""The exact deterministic value of the mistake-bound game in every setting of labels, feedback and noise.
+
+The textbook's game has two labels, full information and a realizable adversary; its
+value for deterministic learners is the Littlestone dimension.  :func:`game_value`
+computes the value of the game a :class:`~mistakebound.game.rules.Rules` names, on a
+finite table of hypotheses over ``k`` labels (a matrix of integers ``0..k-1``, one row
+per hypothesis):
+
+* **labels** ``k >= 2``: with full information the value is the multiclass Littlestone
+  dimension (Daniely, Sabato, Ben-David and Shalev-Shwartz 2011);
+* **bandit feedback**: the learner learns only whether it erred; the value is the bandit
+  Littlestone dimension (Daniely and Helbertal 2013).  With two labels a wrong guess
+  reveals the label, so the two feedbacks give the same value;
+* **noise budget** ``r``: the adversary's labels must agree with some hypothesis on all but
+  at most ``r`` rounds.
+
+The state of the game is, for each distinct row of the table, the fewest mistakes that
+hypothesis can have made given what the learner has seen, rows past ``r`` dropped: with
+full information a row gains a mistake when it disagrees with the label; under bandit
+feedback, when it gives the predicted label after a wrong guess, or another label after
+a right one (the adversary names the label later, so any row that does not give the
+predicted label may still be right).  The state is kept as ``r + 1`` bitsets over the
+distinct rows (row ``i`` in set ``j``: ``i`` has made ``j`` mistakes), so for ``r = 0`` it is
+the version space.  The value is the minimax recursion over states
+
+    ``v(S) = max over x of min over ŷ of max over outcomes o of [o is a mistake] + v(S_o)``
+
+over the outcomes that leave some row (labels ``y`` with full information, "right" and
+"wrong" under bandit feedback).  An outcome that leaves the state as it was is no
+progress: when it is no mistake the adversary gains nothing by it (it is skipped), when
+it is a mistake the learner predicted what no row of the state allows, and such a
+prediction is worth ``inf`` to the adversary (a learner never needs one: predicting a
+label some row gives always moves on).  Every other outcome moves a row up a level or
+drops it, so the recursion ends: the potential ``sum over rows of (r + 1 - level)`` falls
+at each step.  That potential, minus one, bounds the value (the learner that predicts
+the label of a row with the fewest mistakes costs its row a mistake each time it errs),
+and ``r`` bounds it from below on a class with an instance (the adversary keeps one
+hypothesis and labels against the learner ``r`` times): a search out of its budget
+reports these, or what it proved of the root, as its interval.
+
+Deterministic learners only: against a deterministic learner an oblivious adversary can
+simulate the learner and commit to the adaptive adversary's sequence, so adaptivity
+does not change the value; the randomized values are another search (for the
+textbook's rules, :mod:`mistakebound.theory.randomized_ldim`).
+
+Examples
+--------
+>>> import numpy as np
+>>> M = np.array([[0, 0], [1, 1], [2, 2], [0, 1]])   # four hypotheses, two instances, three labels
+>>> game_value(M, Rules(labels=3)).describe()
+'value = 1'
+>>> game_value(M, Rules(labels=3, feedback="bandit")).value
+2
+>>> game_value(M, Rules(labels=3, noise=1)).value
+3
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any, ClassVar
+
+import numpy as np
+from attrs import frozen
+
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.rules import Rules
+from mistakebound.theory.search_protocol import Budget, SearchResult, run_within
+
+__all__ = ["GameValue", "game_value", "table_of"]
+
+
+@frozen
+class GameValue(SearchResult):
+    """Proven bounds on the game's value for deterministic learners (see :func:`game_value`).
+
+    Attributes
+    ----------
+    rules : Rules
+        The game whose value it is.
+    """
+
+    quantity: ClassVar[str] = "value"
+
+    rules: Rules = Rules()
+
+
+def table_of(matrix: Any, labels: int) -> np.ndarray:
+    """``matrix`` (a 2-d array of integers in ``0..labels-1``, or a :class:`HypothesisClass`) as an int array.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Naming ``matrix``: not 2-d, no rows, or an entry that is not a label below ``labels``.
+
+    Examples
+    --------
+    >>> table_of([[0, 2]], 3).tolist()
+    [[0, 2]]
+    >>> table_of([[0, 3]], 3)
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: matrix: expected labels in 0..2 (labels=3), got 3 at row 0, column 1
+    """
+    if isinstance(matrix, HypothesisClass):
+        matrix = matrix.matrix
+    try:
+        M = np.asarray(matrix)
+    except Exception as exc:  # noqa: BLE001 - anything numpy cannot read is no table
+        raise InvalidArgumentError(f"matrix: expected a 2-d array of labels, got {type(matrix).__name__}") from exc
+    if M.ndim != 2 or M.shape[0] == 0:
+        raise InvalidArgumentError(f"matrix: expected a 2-d array with at least one row, got shape {M.shape}")
+    if M.dtype == bool:
+        M = M.astype(np.int64)
+    if not np.issubdtype(M.dtype, np.integer):
+        if not (np.issubdtype(M.dtype, np.floating) and np.all(np.isfinite(M)) and np.all(M == np.round(M))):
+            raise InvalidArgumentError(f"matrix: expected integer labels in 0..{labels - 1}, got dtype {M.dtype}")
+        M = M.astype(np.int64)
+    bad = np.argwhere((M < 0) | (M >= labels))
+    if len(bad):
+        i, j = (int(v) for v in bad[0])
+        raise InvalidArgumentError(f"matrix: expected labels in 0..{labels - 1} (labels={labels}), "
+                                   f"got {M[i, j]} at row {i}, column {j}")
+    return M.astype(np.int64)
+
+
+class _Search:
+    """The memoised recursion over states of ``r + 1`` bitsets (see the module docstring)."""
+
+    def __init__(self, M: np.ndarray, rules: Rules, clock):
+        rows = np.unique(M, axis=0)  # identical hypotheses are one: the adversary needs only one of them
+        self.n = rows.shape[0]
+        self.full = (1 << self.n) - 1
+        self.k, self.r, self.bandit = rules.labels, rules.noise, rules.feedback == "bandit"
+        # per instance, per label, the bitset of distinct rows giving that label there
+        self.columns = [[sum(1 << i for i in range(self.n) if rows[i, j] == y) for y in range(self.k)]
+                        for j in range(rows.shape[1])]
+        self.clock = clock
+        self.memo: dict[tuple[int, ...], int] = {}
+        self.root_lower = 0
+
+    def after(self, S: tuple[int, ...], agree: int) -> tuple[int, ...]:
+        """The state once the rows of ``agree`` made no mistake and the others one more."""
+        disagree = self.full ^ agree
+        return tuple((S[j] & agree) | (S[j - 1] & disagree if j else 0) for j in range(len(S)))
+
+    def outcomes(self, S: tuple[int, ...], cols: list[int], guess: int):
+        """``(mistake, state after)`` for every outcome of predicting ``guess`` that leaves a row."""
+        if self.bandit:
+            right = (False, self.after(S, cols[guess]))
+            wrong = (True, self.after(S, self.full ^ cols[guess]))
+            pairs = (right, wrong)
+        else:
+            pairs = ((y != guess, self.after(S, cols[y])) for y in range(self.k))
+        return [(mistake, T) for mistake, T in pairs if any(T)]
+
+    def value(self, S: tuple[int, ...], root: bool = False) -> float:
+        known = self.memo.get(S)
+        if known is not None:
+            return known
+        self.clock.spend()
+        best = 0
+        for cols in self.columns:
+            learner = math.inf  # the learner's best prediction at this instance
+            for guess in range(self.k):
+                adversary = 0
+                for mistake, T in self.outcomes(S, cols, guess):
+                    if T == S:
+                        if mistake:  # a prediction no row allows: repeated forever
+                            adversary = math.inf
+                            break
+                        continue  # no progress, no mistake: worth nothing to the adversary
+                    adversary = max(adversary, int(mistake) + self.value(T))
+                    if adversary >= learner:
+                        break  # this prediction is no better than one already found
+                learner = min(learner, adversary)
+                if learner <= best:
+                    break  # this instance is no better for the adversary than one already found
+            best = max(best, learner)
+            if root:
+                self.root_lower = max(self.root_lower, best)
+        self.memo[S] = best
+        return best
+
+
+def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = None,
+               time_limit: float | None = None) -> GameValue:
+    """The value of the game ``rules`` names on a finite table, for deterministic learners, within a budget.
+
+    The largest number of mistakes an adversary playing by ``rules`` can force on every
+    deterministic learner (equivalently, what the best deterministic learner can hold
+    it to).  See the module docstring for the recursion.
+
+    Parameters
+    ----------
+    matrix : array_like or HypothesisClass
+        One row per hypothesis, one column per instance, integer labels in ``0..k-1``
+        (``k = rules.labels``).
+    rules : Rules
+        The game (default: the textbook's, whose value is the Littlestone dimension).
+    max_nodes, time_limit : int or float, optional
+        A budget of states expanded and/or seconds.
+
+    Returns
+    -------
+    GameValue
+        Exact, or proven bounds with the status ``"budget"``, ``"interrupted"`` (Ctrl-C) or
+        ``"memory"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad table, a label outside ``0..k-1``, or a bad budget.
+    NotApplicableError
+        For ``rules.randomized``: the randomized values in these settings are another
+        search.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> game_value(classes.thresholds(7)).value   # the textbook's game: Ldim
+    3
+    >>> game_value(classes.thresholds(7), Rules(noise=1)).value
+    5
+    >>> b = game_value(classes.power_set(6), Rules(noise=2), max_nodes=3)
+    >>> b.status, b.lower <= b.upper
+    ('budget', True)
+    """
+    if not isinstance(rules, Rules):
+        raise InvalidArgumentError(f"rules: expected a Rules value, got {type(rules).__name__}")
+    if rules.randomized:
+        raise NotApplicableError("rules: game_value is the value for deterministic learners; randomized=True "
+                                 "is answered by randomized_littlestone_dimension for the textbook's rules")
+    M = table_of(matrix, rules.labels)
+    clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
+    search = _Search(M, rules, clock)
+    root = (search.full,) + (0,) * rules.noise
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * search.n * (rules.noise + 1) + 1000))
+    try:
+        status = run_within(lambda: search.value(root, root=True))
+    finally:
+        sys.setrecursionlimit(limit)
+    if status == "exact":
+        value = search.memo[root]
+        return GameValue(value, value, nodes=clock.nodes, seconds=clock.seconds, rules=rules)
+    floor = rules.noise if M.shape[1] else 0  # the adversary keeps one hypothesis and labels against r times
+    lower = max(floor, search.root_lower)
+    upper = max(lower, search.n * (rules.noise + 1) - 1)  # the potential, minus the row that stays
+    return GameValue(lower, upper, status=status, nodes=clock.nodes, seconds=clock.seconds, rules=rules)

@@ -1,0 +1,166 @@
+"""The game's value under other rules (issue 23): labels, bandit feedback, a noise budget.
+
+The oracle is a game-tree search written here from the definitions alone, sharing no code
+with :mod:`mistakebound.theory.game_values`: its state is the tuple of every hypothesis's
+mistakes (duplicates kept, no bitsets, no pruning), and the adversary's outcomes are
+enumerated from the labels it could give.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mistakebound import classes
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.game.rules import Rules
+from mistakebound.theory.game_values import game_value
+from mistakebound.theory.littlestone import littlestone_dimension
+from mistakebound.theory.textbook import textbook_ldim
+
+
+def oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int) -> float:
+    """The deterministic value by brute force over tuples of per-hypothesis mistakes (``r + 1``: out)."""
+    n_cols = len(rows[0])
+
+    def charged(counts, x, gives_no_mistake):
+        return tuple(c if c > r or gives_no_mistake(h[x]) else c + 1 for c, h in zip(counts, rows))
+
+    def seen(counts):  # what the game's state is: the mistakes of the hypotheses still within budget
+        return tuple(c if c <= r else None for c in counts)
+
+    @functools.lru_cache(maxsize=None)
+    def v(counts: tuple[int, ...]) -> float:
+        best = 0
+        for x in range(n_cols):
+            learner = math.inf
+            for guess in range(k):
+                if feedback == "full":
+                    moves = [(y != guess, charged(counts, x, lambda label, y=y: label == y)) for y in range(k)]
+                else:
+                    moves = [(False, charged(counts, x, lambda label: label == guess)),
+                             (True, charged(counts, x, lambda label: label != guess))]
+                adversary = 0
+                for mistake, after in moves:
+                    if not any(c <= r for c in after):
+                        continue  # no hypothesis left within its budget: not a legal outcome
+                    if seen(after) == seen(counts):
+                        if mistake:
+                            adversary = math.inf
+                        continue
+                    adversary = max(adversary, int(mistake) + v(after))
+                learner = min(learner, adversary)
+            best = max(best, learner)
+        return best
+
+    return v(tuple(0 for _ in rows))
+
+
+@st.composite
+def games(draw, max_rows=5, max_cols=3):
+    k = draw(st.integers(2, 3))
+    n_rows, n_cols = draw(st.integers(1, max_rows)), draw(st.integers(1, max_cols))
+    M = draw(st.lists(st.lists(st.integers(0, k - 1), min_size=n_cols, max_size=n_cols),
+                      min_size=n_rows, max_size=n_rows))
+    return np.array(M), k
+
+
+@settings(max_examples=150, deadline=None)
+@given(games(), st.sampled_from(["full", "bandit"]), st.integers(0, 2))
+def test_the_value_is_the_brute_force_game_value_in_every_setting(game, feedback, r):
+    M, k = game
+    rules = Rules(labels=k, feedback=feedback, noise=r)
+    assert game_value(M, rules).value == oracle([tuple(row) for row in M.tolist()], k, feedback, r)
+
+
+@settings(max_examples=100, deadline=None)
+@given(games(max_rows=6, max_cols=4), st.integers(0, 2))
+def test_relations_the_literature_proves(game, r):
+    """Full information is worth at most bandit feedback to the adversary; with two labels they agree (a
+    wrong guess reveals the label); the noise budget r adds at least r on a class with an instance; the
+    value grows with r."""
+    M, k = game
+    full = game_value(M, Rules(labels=k, noise=r)).value
+    bandit = game_value(M, Rules(labels=k, feedback="bandit", noise=r)).value
+    assert full <= bandit
+    if k == 2:
+        assert full == bandit
+    realizable = game_value(M, Rules(labels=k)).value
+    assert full >= r + realizable
+    assert game_value(M, Rules(labels=k, noise=r + 1)).value >= full + 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 1), min_size=3, max_size=3), min_size=1, max_size=8))
+def test_the_textbook_rules_give_the_littlestone_dimension(rows):
+    M = np.array(rows)
+    assert game_value(M).value == textbook_ldim(M)
+
+
+@pytest.mark.parametrize("H", [classes.thresholds(15), classes.singletons(9), classes.power_set(5),
+                               classes.intervals(8), classes.monotone_disjunctions(4)], ids=str)
+def test_the_textbook_rules_agree_with_the_compiled_search_on_the_zoo(H):
+    assert game_value(H).value == littlestone_dimension(H)
+
+
+@pytest.mark.parametrize("n, k", [(1, 2), (2, 3), (3, 3), (2, 4), (1, 5)])
+def test_all_functions_from_n_points_to_k_labels(n, k):
+    """Known values: the multiclass Ldim of all functions [n] -> [k] is n (each point once), the bandit Ldim
+    n (k - 1) (Daniely and Helbertal 2013: the adversary answers "wrong" until one label is left)."""
+    M = np.array(list(itertools.product(range(k), repeat=n)))
+    assert game_value(M, Rules(labels=k)).value == n
+    assert game_value(M, Rules(labels=k, feedback="bandit")).value == n * (k - 1)
+
+
+def test_a_search_out_of_budget_gives_proven_bounds():
+    M = classes.power_set(5).matrix
+    truth = game_value(M, Rules(noise=1)).value
+    for nodes in (1, 3, 30, 300):
+        b = game_value(M, Rules(noise=1), max_nodes=nodes)
+        assert b.status in ("budget", "exact") and b.lower <= truth <= b.upper
+        assert not b.exact or b.lower == truth
+    b = game_value(M, Rules(noise=1), max_nodes=1)
+    assert (b.status, b.lower, b.upper) == ("budget", 1, 32 * 2 - 1)
+
+
+@pytest.mark.parametrize("matrix, rules, message", [
+    ([[0, 3]], Rules(labels=3), "matrix: expected labels in 0..2 (labels=3), got 3 at row 0, column 1"),
+    ([[0, -1]], Rules(), "matrix: expected labels in 0..1 (labels=2), got -1 at row 0, column 1"),
+    ([[0.5, 1]], Rules(), "matrix: expected integer labels in 0..1, got dtype float64"),
+    ([], Rules(), "matrix: expected a 2-d array with at least one row, got shape (0,)"),
+    ([[0, 1]], "full", "rules: expected a Rules value, got str"),
+])
+def test_bad_input_is_refused_by_name(matrix, rules, message):
+    with pytest.raises(InvalidArgumentError) as info:
+        game_value(matrix, rules)
+    assert str(info.value) == message
+
+
+def test_randomized_rules_are_refused_before_searching():
+    with pytest.raises(NotApplicableError, match="^rules: game_value is the value for deterministic learners"):
+        game_value([[0, 1]], Rules(randomized=True))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"labels": 1}, "labels: expected an int >= 2 (the number of labels), got 1"),
+    ({"feedback": "semi"}, "feedback: expected one of 'full', 'bandit', got 'semi'"),
+    ({"noise": -1}, "noise: expected an int >= 0 (the mistakes the best hypothesis may make), got -1"),
+    ({"adaptive": "no"}, "adaptive: expected True or False, got 'no'"),
+    ({"randomized": 2}, "randomized: expected True or False, got 2"),
+])
+def test_rules_refuse_bad_values_by_name(kwargs, message):
+    with pytest.raises(InvalidArgumentError) as info:
+        Rules(**kwargs)
+    assert str(info.value) == message
+
+
+def test_the_default_rules_are_the_textbooks_game():
+    assert Rules().textbook and not Rules(labels=3).textbook and not Rules(adaptive=False).textbook
+    assert Rules() == Rules(labels=2, feedback="full", noise=0, adaptive=True, randomized=False)
+    assert hash(Rules(noise=1)) == hash(Rules(noise=1))
