@@ -125,8 +125,11 @@ def test_a_search_out_of_budget_gives_proven_bounds():
         b = game_value(M, Rules(noise=1), max_nodes=nodes)
         assert b.status in ("budget", "exact") and b.lower <= truth <= b.upper
         assert not b.exact or b.lower == truth
-    b = game_value(M, Rules(noise=1), max_nodes=1)
-    assert (b.status, b.lower, b.upper) == ("budget", 1, 32 * 2 - 1)
+    b = game_value(M, Rules(noise=1), max_nodes=1)  # the root alone: r below, the binomial-weights bound above
+    assert (b.status, b.lower, b.upper) == ("budget", 1, binomial_weights_bound(32, 1))
+    bandit = game_value(np.array(list(itertools.product(range(3), repeat=3))), Rules(labels=3, feedback="bandit",
+                                                                                    noise=1), max_nodes=1)
+    assert (bandit.status, bandit.lower, bandit.upper) == ("budget", 1, 27 * 2 - 1)  # the potential, minus one
 
 
 @pytest.mark.parametrize("matrix, rules, message", [
@@ -164,3 +167,33 @@ def test_the_default_rules_are_the_textbooks_game():
     assert Rules().textbook and not Rules(labels=3).textbook and not Rules(adaptive=False).textbook
     assert Rules() == Rules(labels=2, feedback="full", noise=0, adaptive=True, randomized=False)
     assert hash(Rules(noise=1)) == hash(Rules(noise=1))
+
+
+def binomial_weights_bound(n: int, r: int) -> int:
+    """The largest q with ``2^q <= n * sum_{i <= r} C(q, i)``: the learner that runs Halving over the n experts,
+    each copied with every pattern of at most r flipped answers, makes at most that many mistakes (the
+    binomial-weights argument of Cesa-Bianchi, Freund, Helmbold, Haussler, Schapire and Warmuth 1997,
+    deterministic case): an upper bound on the value, not the value."""
+    q = 0
+    while 2 ** (q + 1) <= n * sum(math.comb(q + 1, i) for i in range(r + 1)):
+        q += 1
+    return q
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("r", [0, 1, 2, 3])
+def test_expert_advice_with_a_noise_budget(n, r):
+    """n experts whose advice the adversary chooses (the projections class: every advice vector is an
+    instance), the best one wrong at most r times.  The value lies between 2r + 1 (two experts that
+    disagree: whatever the learner says, one of them errs) and the binomial-weights bound, and two experts
+    give exactly 2r + 1."""
+    value = game_value(classes.projections(n), Rules(noise=r)).value
+    assert 2 * r + 1 <= value <= binomial_weights_bound(n, r)
+    if n == 2:
+        assert value == 2 * r + 1
+
+
+@pytest.mark.parametrize("r", [0, 1, 2])
+def test_expert_advice_agrees_with_the_brute_force(r):
+    M = classes.projections(3).matrix
+    assert game_value(M, Rules(noise=r)).value == oracle([tuple(row) for row in M.tolist()], 2, "full", r)

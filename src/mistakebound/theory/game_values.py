@@ -33,8 +33,13 @@ prediction is worth ``inf`` to the adversary (a learner never needs one: predict
 label some row gives always moves on).  Every other outcome moves a row up a level or
 drops it, so the recursion ends: the potential ``sum over rows of (r + 1 - level)`` falls
 at each step.  That potential, minus one, bounds the value (the learner that predicts
-the label of a row with the fewest mistakes costs its row a mistake each time it errs),
-and ``r`` bounds it from below on a class with an instance (the adversary keeps one
+the label of a row with the fewest mistakes costs its row a mistake each time it errs);
+with full information (or two labels) so does the binomial-weights bound, the largest
+``q`` with ``2^q <= sum over rows of sum_{i <= b} C(q, i) (k - 1)^i`` for a row's remaining
+budget ``b`` (a plurality vote over every copy of a row with at most ``b`` of its answers
+changed loses at least half its copies at each mistake: Cesa-Bianchi, Freund, Helmbold,
+Haussler, Schapire and Warmuth 1997; for ``r = 0``, ``log2 |V|``).  The search stops looking
+at a state's instances once one reaches its bound.  ``r`` bounds the value from below on a class with an instance (the adversary keeps one
 hypothesis and labels against the learner ``r`` times): a search out of its budget
 reports these, or what it proved of the root, as its interval.
 
@@ -139,6 +144,7 @@ class _Search:
                         for j in range(rows.shape[1])]
         self.clock = clock
         self.memo: dict[tuple[int, ...], int] = {}
+        self._bounds: dict[tuple[int, ...], int] = {}
         self.root_lower = 0
 
     def after(self, S: tuple[int, ...], agree: int) -> tuple[int, ...]:
@@ -156,13 +162,35 @@ class _Search:
             pairs = ((y != guess, self.after(S, cols[y])) for y in range(self.k))
         return [(mistake, T) for mistake, T in pairs if any(T)]
 
+    def upper(self, S: tuple[int, ...]) -> int:
+        """A proven upper bound on ``v(S)`` (see the module docstring): the potential minus one, and with full
+        information (or two labels) the binomial-weights bound."""
+        counts = tuple(S[j].bit_count() for j in range(len(S)))
+        bound = self._bounds.get(counts)  # it depends on the rows' counts per level alone
+        if bound is None:
+            bound = self._bounds[counts] = self._bound(counts)
+        return bound
+
+    def _bound(self, counts: tuple[int, ...]) -> int:
+        potential = sum(c * (self.r + 1 - j) for j, c in enumerate(counts)) - 1
+        if self.bandit and self.k > 2:
+            return potential
+        q = 0  # the largest q with 2^q <= sum over rows of the flip patterns of at most their budget in q rounds
+        while q < potential and 2 ** (q + 1) <= sum(
+                c * sum(math.comb(q + 1, i) * (self.k - 1) ** i for i in range(self.r - j + 1))
+                for j, c in enumerate(counts) if c):
+            q += 1
+        return q
+
     def value(self, S: tuple[int, ...], root: bool = False) -> float:
         known = self.memo.get(S)
         if known is not None:
             return known
         self.clock.spend()
-        best = 0
+        best, cap = 0, self.upper(S)
         for cols in self.columns:
+            if best >= cap:
+                break  # no instance can do better: the bound is reached
             learner = math.inf  # the learner's best prediction at this instance
             for guess in range(self.k):
                 adversary = 0
@@ -248,5 +276,5 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
         return GameValue(value, value, nodes=clock.nodes, seconds=clock.seconds, rules=rules)
     floor = rules.noise if M.shape[1] else 0  # the adversary keeps one hypothesis and labels against r times
     lower = max(floor, search.root_lower)
-    upper = max(lower, search.n * (rules.noise + 1) - 1)  # the potential, minus the row that stays
+    upper = max(lower, search.upper(root))
     return GameValue(lower, upper, status=status, nodes=clock.nodes, seconds=clock.seconds, rules=rules)
