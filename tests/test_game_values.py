@@ -1,14 +1,11 @@
 """The game's value under other rules (issue 23): labels, bandit feedback, a noise budget.
 
-The oracle is a game-tree search written here from the definitions alone, sharing no code
-with :mod:`mistakebound.theory.game_values`: its state is the tuple of every hypothesis's
-mistakes (duplicates kept, no bitsets, no pruning), and the adversary's outcomes are
-enumerated from the labels it could give.
+The oracle (:mod:`tests.game_oracle`) is a brute-force game search written in the tests,
+sharing no code with :mod:`mistakebound.theory.game_values`.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 
@@ -23,43 +20,7 @@ from mistakebound.game.rules import Rules
 from mistakebound.theory.game_values import game_value
 from mistakebound.theory.littlestone import littlestone_dimension
 from mistakebound.theory.textbook import textbook_ldim
-
-
-def oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int) -> float:
-    """The deterministic value by brute force over tuples of per-hypothesis mistakes (``r + 1``: out)."""
-    n_cols = len(rows[0])
-
-    def charged(counts, x, gives_no_mistake):
-        return tuple(c if c > r or gives_no_mistake(h[x]) else c + 1 for c, h in zip(counts, rows))
-
-    def seen(counts):  # what the game's state is: the mistakes of the hypotheses still within budget
-        return tuple(c if c <= r else None for c in counts)
-
-    @functools.lru_cache(maxsize=None)
-    def v(counts: tuple[int, ...]) -> float:
-        best = 0
-        for x in range(n_cols):
-            learner = math.inf
-            for guess in range(k):
-                if feedback == "full":
-                    moves = [(y != guess, charged(counts, x, lambda label, y=y: label == y)) for y in range(k)]
-                else:
-                    moves = [(False, charged(counts, x, lambda label: label == guess)),
-                             (True, charged(counts, x, lambda label: label != guess))]
-                adversary = 0
-                for mistake, after in moves:
-                    if not any(c <= r for c in after):
-                        continue  # no hypothesis left within its budget: not a legal outcome
-                    if seen(after) == seen(counts):
-                        if mistake:
-                            adversary = math.inf
-                        continue
-                    adversary = max(adversary, int(mistake) + v(after))
-                learner = min(learner, adversary)
-            best = max(best, learner)
-        return best
-
-    return v(tuple(0 for _ in rows))
+from tests.game_oracle import oracle
 
 
 @st.composite
@@ -197,3 +158,18 @@ def test_expert_advice_with_a_noise_budget(n, r):
 def test_expert_advice_agrees_with_the_brute_force(r):
     M = classes.projections(3).matrix
     assert game_value(M, Rules(noise=r)).value == oracle([tuple(row) for row in M.tolist()], 2, "full", r)
+
+
+def test_the_memo_stops_at_its_share_of_the_memory_with_proven_bounds(monkeypatch):
+    from mistakebound.foundations import memory
+    from mistakebound.theory import game_values
+    from mistakebound.theory.search_protocol import MEMO_FRACTION
+
+    M = np.array(list(itertools.product(range(3), repeat=3)))
+    rules = Rules(labels=3, noise=1)
+    truth = game_value(M, rules)
+    per = game_values.ENTRY_BYTES + 2 * ((27 + 7) // 8 + 28)
+    monkeypatch.setattr(memory, "available_memory", lambda: int(10 * per / MEMO_FRACTION) + 1)
+    b = game_value(M, rules)
+    assert truth.exact and truth.nodes > 10
+    assert b.status == "memory" and b.nodes < truth.nodes and b.lower <= truth.value <= b.upper  # stopped early

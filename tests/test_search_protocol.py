@@ -23,13 +23,16 @@ from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from mistakebound.theory.textbook import brute_force_vcdim, consistent_rule, halving_rule, textbook_ldim, textbook_rldim, textbook_worst_case
+from tests.game_oracle import oracle
 from tests.players import MajorityVote
 from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game import classes
 from mistakebound.game.counterexamples import halving_exceeds_ldim
 from mistakebound.learners import SOA, Consistent, Halving
+from mistakebound.game.rules import Rules
 from mistakebound.theory import search_protocol as search_module
+from mistakebound.theory.game_values import GameValue, game_value
 from mistakebound.theory.littlestone import (
     LdimBounds,
     LdimSearch,
@@ -510,3 +513,54 @@ def test_a_bad_version_space_of_a_large_class_is_refused_by_name():
         with pytest.raises(InvalidArgumentError, match=r"^V: expected a (non-empty )?bitset over the \d+ distinct rows "
                                                        r"\(an int in [01]\.\.an integer of \d+ bits\), got -1$"):
             search.bounds(-1)
+
+
+# ------------------------------------------------------------------ the game's value under other rules
+game_rules = st.builds(Rules, labels=st.integers(2, 3), feedback=st.sampled_from(["full", "bandit"]),
+                       noise=st.integers(0, 2))
+
+
+@st.composite
+def game_tables(draw, rules):
+    M = draw(st.lists(st.lists(st.integers(0, rules.labels - 1), min_size=3, max_size=3), min_size=1, max_size=5))
+    return np.array(M)
+
+
+def game_truth(M: np.ndarray, rules: Rules) -> int:
+    return oracle([tuple(row) for row in M.tolist()], rules.labels, rules.feedback, rules.noise)
+
+
+@SETTINGS
+@given(st.data(), game_rules, max_nodes_values, time_limits, ctrl_c_at)
+def test_game_values_are_proven_under_any_budget(data, rules, max_nodes, time_limit, at):
+    M = data.draw(game_tables(rules))
+    with ctrl_c(at):
+        b = game_value(M, rules, **budgets(max_nodes, time_limit))
+    check_shape(b, game_truth(M, rules), GameValue, max_nodes)
+    assert b.rules == rules
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data(), game_rules, memory_at)
+def test_game_values_are_proven_when_memory_runs_out(data, rules, at):
+    M = data.draw(game_tables(rules))
+    with out_of_memory(at):
+        b = game_value(M, rules)
+    assert b.status in ("exact", "memory")
+    check_shape(b, game_truth(M, rules), GameValue, None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), game_rules, st.integers(1, 12))
+def test_the_game_value_memo_stops_at_its_share_of_the_memory(data, rules, entries):
+    from mistakebound.foundations import memory
+    from mistakebound.theory import game_values
+
+    M = data.draw(game_tables(rules))
+    n = len({tuple(row) for row in M.tolist()})
+    per = game_values.ENTRY_BYTES + (rules.noise + 1) * ((n + 7) // 8 + 28)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(memory, "available_memory", lambda: int(entries * per / MEMO_FRACTION) + 1)
+        b = game_value(M, rules)
+    assert b.status in ("exact", "memory")
+    check_shape(b, game_truth(M, rules), GameValue, None)

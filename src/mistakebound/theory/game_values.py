@@ -72,9 +72,13 @@ from attrs import frozen
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.rules import Rules
-from mistakebound.theory.search_protocol import Budget, SearchResult, run_within
+from mistakebound.foundations import memory
+from mistakebound.theory.search_protocol import Budget, OutOfMemory, SearchResult, memo_share, run_within
 
 __all__ = ["GameValue", "game_value", "table_of"]
+
+#: Bytes a memo entry costs besides its bitsets (the dict slot, the tuple, the int value).
+ENTRY_BYTES = 200
 
 
 @frozen
@@ -143,6 +147,11 @@ class _Search:
         self.columns = [[sum(1 << i for i in range(self.n) if rows[i, j] == y) for y in range(self.k)]
                         for j in range(rows.shape[1])]
         self.clock = clock
+        # the memo is limited to its share of the memory available (None: unknown, no limit); a search
+        # that would outgrow it stops with status "memory" and its proven interval
+        self.entry = ENTRY_BYTES + (rules.noise + 1) * ((self.n + 7) // 8 + 28)
+        share = memo_share(memory.available_memory())
+        self.memo_limit = None if share is None else max(1, share // self.entry)
         self.memo: dict[tuple[int, ...], int] = {}
         self._bounds: dict[tuple[int, ...], int] = {}
         self.root_lower = 0
@@ -186,6 +195,8 @@ class _Search:
         known = self.memo.get(S)
         if known is not None:
             return known
+        if self.memo_limit is not None and len(self.memo) >= self.memo_limit:
+            raise OutOfMemory  # the memo would outgrow its share of the memory: stop before it does
         self.clock.spend()
         best, cap = 0, self.upper(S)
         for cols in self.columns:
@@ -229,7 +240,8 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     rules : Rules
         The game (default: the textbook's, whose value is the Littlestone dimension).
     max_nodes, time_limit : int or float, optional
-        A budget of states expanded and/or seconds.
+        A budget of states expanded and/or seconds.  The memo of values is limited to its
+        share of the memory available (:func:`~mistakebound.theory.search_protocol.memo_share`).
 
     Returns
     -------
