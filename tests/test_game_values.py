@@ -173,3 +173,61 @@ def test_the_memo_stops_at_its_share_of_the_memory_with_proven_bounds(monkeypatc
     b = game_value(M, rules)
     assert truth.exact and truth.nodes > 10
     assert b.status == "memory" and b.nodes < truth.nodes and b.lower <= truth.value <= b.upper  # stopped early
+
+
+# ------------------------------------------------------------------ through the profile door and the command line
+def test_the_profile_door_answers_the_value_under_its_rules():
+    from mistakebound.theory.profile import class_profile, requested
+
+    H = classes.thresholds(7)
+    P = class_profile(H, rules=Rules(noise=1))
+    assert P.value.value == game_value(H, Rules(noise=1)).value and P.rules == Rules(noise=1)
+    assert P.ldim.value == littlestone_dimension(H) and P.vc is not None
+    assert class_profile(H).value is None  # the textbook's rules: no value unless asked for
+    assert class_profile(H, what="value").value.value == littlestone_dimension(H)
+    assert requested("vc", Rules(feedback="bandit")) == ("ldim", "vc", "value")
+    with pytest.raises(InvalidArgumentError, match="^rules: randomized=True"):
+        class_profile(H, rules=Rules(noise=1, randomized=True))
+    with pytest.raises(InvalidArgumentError, match="^rules: expected a Rules value, got dict"):
+        class_profile(H, rules={"noise": 1})
+
+
+@pytest.mark.parametrize("argv, rules", [
+    (["--noise", "1"], Rules(noise=1)),
+    (["--labels", "3", "--feedback", "bandit"], Rules(labels=3, feedback="bandit")),
+    (["--noise", "2", "--oblivious"], Rules(noise=2, adaptive=False)),
+])
+def test_ldim_prints_the_value_the_library_gives(capsys, argv, rules):
+    from mistakebound.interfaces.cli import main
+
+    H = classes.singletons(5)
+    code = main(["ldim", "singletons:5", "--what", "ldim", *argv])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"value ({rules.describe()}) = {game_value(H, rules).value}" in out.splitlines()
+
+
+def test_ldim_with_a_small_budget_prints_the_values_proven_interval_and_exits_3(capsys):
+    from mistakebound.interfaces.cli import main
+
+    code = main(["ldim", "power_set:6", "--what", "ldim", "--noise", "2", "--max-nodes", "20"])
+    out = capsys.readouterr().out
+    b = game_value(classes.power_set(6), Rules(noise=2), max_nodes=20)
+    assert code == 3 and not b.exact
+    assert f"{b.lower} <= value ({Rules(noise=2).describe()}) <= {b.upper} (partial: budget), after 20 nodes" in out
+    assert "the game's value is partial: raise --max-nodes / --time-limit for the exact value" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--labels", "1"], "argument --labels: expected an integer >= 2, got '1'"),
+    (["--noise", "-1"], "argument --noise: expected an integer >= 0, got '-1'"),
+    (["--feedback", "partial"], "argument --feedback: invalid choice: 'partial'"),
+    (["--noise", "1", "--randomized"], "rules: randomized=True: the game's value is computed for deterministic"),
+])
+def test_ldim_refuses_bad_rules_before_reading_the_class(capsys, argv, message):
+    from mistakebound.interfaces.cli import main
+
+    code = main(["ldim", "thresholds:5", *argv])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert message in captured.err and len(captured.err.strip().splitlines()) == 1

@@ -51,24 +51,38 @@ from attrs import evolve, field, frozen
 
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.game.rules import Rules
 from mistakebound.theory.search_protocol import Budget, SearchResult
 
 if TYPE_CHECKING:  # the searches are imported when a profile is computed: importing this module is cheap
     from mistakebound.theory.certificate import CertificateWriter
+    from mistakebound.theory.game_values import GameValue
     from mistakebound.theory.littlestone import LdimBounds, LdimEngine, LdimSearch
     from mistakebound.theory.randomized_ldim import RLdimBounds, RLdimSearch
     from mistakebound.theory.vc import VCBounds
 
-__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps", "vc_time_limit"]
+__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps", "requested", "vc_time_limit"]
 
-#: The parameters a profile holds, in the order they are computed (cheapest first).
-PARAMETERS = ("ldim", "vc", "rldim")
+#: The parameters a profile holds, in the order they are computed (cheapest first); ``value`` is the game's
+#: value under the profile's rules (:func:`~mistakebound.theory.game_values.game_value`).
+PARAMETERS = ("ldim", "vc", "rldim", "value")
 #: Without a time limit, the VC search stops after the longer of this many seconds and the
 #: time the Ldim search took (its proven interval is the answer then).
 VC_SECONDS = 5.0
 
 
-def _parameters(what: Any) -> tuple[str, ...]:
+def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
+    """The parameters a profile computes for ``what`` under ``rules``, checked before any search.
+
+    Examples
+    --------
+    >>> requested("vc"), requested(["ldim"], Rules(noise=1))
+    (('ldim', 'vc'), ('ldim', 'value'))
+    >>> requested("value", Rules(randomized=True))
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: rules: randomized=True: the game's value is computed for deterministic learners; for randomized ones under the textbook's rules ask for rldim
+    """
     if isinstance(what, str):
         what = (what,)
     try:
@@ -77,7 +91,14 @@ def _parameters(what: Any) -> tuple[str, ...]:
         chosen = None
     if not chosen or any(p not in PARAMETERS for p in chosen):
         raise InvalidArgumentError(f"what: expected parameters among {', '.join(PARAMETERS)}, got {what!r}")
-    return tuple(p for p in PARAMETERS if p in chosen or p == "ldim")  # Ldim always: the others use it
+    if not isinstance(rules, Rules):
+        raise InvalidArgumentError(f"rules: expected a Rules value, got {type(rules).__name__}")
+    # Ldim always (the others use it); the game's value whenever the rules are not the textbook's
+    wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim" or (p == "value" and not rules.textbook))
+    if "value" in wanted and rules.randomized:
+        raise InvalidArgumentError("rules: randomized=True: the game's value is computed for deterministic "
+                                   "learners; for randomized ones under the textbook's rules ask for rldim")
+    return wanted
 
 
 @frozen
@@ -94,6 +115,11 @@ class Profile:
         None when not asked for, or not searched (``partial["vc"]`` says why).
     rldim : RLdimBounds or None
         Likewise.
+    value : GameValue or None
+        The game's value for deterministic learners under ``rules``, when asked for or when the
+        rules are not the textbook's; likewise.
+    rules : Rules
+        The game whose value ``value`` is (the textbook's by default).
     partial : dict
         For each parameter that is not exact, why: ``"budget"``, ``"interrupted"``,
         ``"memory"``, ``"vc-default-limit"`` (the VC search's default time ran out) or
@@ -116,6 +142,8 @@ class Profile:
     ldim: LdimBounds
     vc: VCBounds | None = None
     rldim: RLdimBounds | None = None
+    value: GameValue | None = None
+    rules: Rules = Rules()
     partial: dict = field(factory=dict)
     search: LdimSearch | None = field(default=None, repr=False, eq=False)
     rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
@@ -253,8 +281,8 @@ def _rldim(H: HypothesisClass, ldim: LdimBounds, n: int, budget: Budget
 
 
 def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
-                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False
-                  ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
+                  rules: Rules = Rules()) -> Iterator[tuple[str, SearchResult | None, Profile]]:
     """:func:`class_profile` one parameter at a time: yields ``(parameter, result, profile so far)``.
 
     First ``("class", None, profile)`` before any search (``n_distinct`` known, ``ldim`` the
@@ -266,7 +294,7 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     from mistakebound.theory.littlestone import LdimBounds, ldim_engine
 
     H = require_class(H)
-    chosen = _parameters(what)
+    chosen = requested(what, rules)
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
     n = _n_distinct(H)
     try:
@@ -275,11 +303,11 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         engine, refused = None, str(exc)
     lo, hi = min(n - 1, 1), n.bit_length() - 1  # two distinct rows force a mistake; Ldim <= log2 n
     before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=lo, upper=hi, status="exact" if lo == hi else "budget"),
-                     partial={} if refused is None else {"ldim": f"memory: {refused}"})
+                     rules=rules, partial={} if refused is None else {"ldim": f"memory: {refused}"})
     yield "class", None, before
     notes: list[str] = []
     bounds, why = _ldim(engine, refused, H.n_hypotheses, n, notes.append)
-    profile = Profile(H=H, n_distinct=n, ldim=bounds, partial={} if why is None else {"ldim": why},
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, partial={} if why is None else {"ldim": why},
                       search=None if engine is None or not keep_search else engine.search,
                       engine=None if engine is None else engine.name, notes=tuple(notes))
     yield "ldim", bounds, profile
@@ -302,17 +330,30 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         profile = evolve(profile, rldim=rl, rl_search=rl_search,
                          partial={**profile.partial, **({} if why is None else {"rldim": why})})
         yield "rldim", rl, profile
+        stopped = stopped or (rl is not None and rl.status == "interrupted")
+    if "value" in chosen:
+        if stopped:
+            value, why = None, "not searched: interrupted"
+        else:
+            from mistakebound.theory.game_values import game_value
+
+            value = game_value(H, rules, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+            why = None if value.exact else value.status
+        profile = evolve(profile, value=value, partial={**profile.partial, **({} if why is None else {"value": why})})
+        yield "value", value, profile
 
 
 def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
-                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False) -> Profile:
+                  time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
+                  rules: Rules = Rules()) -> Profile:
     """The parameters ``what`` of ``H``, each exact or proven bounds, cheapest first (Ldim always).
 
     Parameters
     ----------
     H : HypothesisClass
-    what : sequence of {"ldim", "vc", "rldim"}
-        The parameters wanted; the Ldim is always computed (the others use its bounds).
+    what : sequence of {"ldim", "vc", "rldim", "value"}
+        The parameters wanted; the Ldim is always computed (the others use its bounds), and
+        the game's value whenever ``rules`` are not the textbook's.
     max_nodes, time_limit : optional
         Each search's own budget (each gets the whole of it); without ``time_limit`` the VC
         search stops after :data:`VC_SECONDS` or the Ldim search's time, if longer.
@@ -322,6 +363,9 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     keep_search : bool
         Keep the Python Littlestone search in the profile (``Profile.search``), for a
         shattered tree or a certificate to be read off it; the value is then found by it.
+    rules : Rules
+        The game whose value (for deterministic learners) the parameter ``value`` is:
+        labels, feedback, noise budget (:func:`~mistakebound.theory.game_values.game_value`).
 
     Returns
     -------
@@ -335,6 +379,6 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     """
     profile = None
     for _, _, profile in profile_steps(H, what=what, max_nodes=max_nodes, time_limit=time_limit, workers=workers,
-                                       keep_search=keep_search):
+                                       keep_search=keep_search, rules=rules):
         pass
     return profile

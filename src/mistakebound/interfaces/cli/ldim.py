@@ -34,7 +34,7 @@ from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, workers
 from mistakebound.interfaces.cli.certificates import claimed, write_certificate
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.messages import error, note
-from mistakebound.interfaces.cli.options import CERTIFICATE_SUFFIXES, add_budget, add_certificate
+from mistakebound.interfaces.cli.options import CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules, rules_of
 from mistakebound.interfaces.cli.output import check_out
 from mistakebound.interfaces.cli.settings import finite_class
 
@@ -45,7 +45,8 @@ __all__ = ["NAME", "SUMMARY", "LDIM_VC_NOTE_SECONDS", "PARAMETER_NAMES", "add_pa
 LDIM_VC_NOTE_SECONDS = 1.0
 
 #: What ``ldim`` calls each parameter of the profile when it says why one is partial.
-PARAMETER_NAMES = {"ldim": "Littlestone dimension", "vc": "VC dimension", "rldim": "randomized Littlestone dimension"}
+PARAMETER_NAMES = {"ldim": "Littlestone dimension", "vc": "VC dimension", "rldim": "randomized Littlestone dimension",
+                   "value": "game's value"}
 
 
 def _description() -> str:
@@ -93,8 +94,10 @@ def add_parser(subparsers):
     add_budget(p, "each search (Ldim, VC, RL: each has the whole budget, not a share)")
     p.add_argument("--what", type=_parameters, default=("ldim", "vc"), metavar="LIST",
                    help="the parameters to compute, comma-separated, among: ldim (always, printed first), vc, "
-                        "rldim (the randomized Littlestone dimension, an exact fraction); default ldim,vc; "
-                        "--what ldim skips the VC search")
+                        "rldim (the randomized Littlestone dimension, an exact fraction), value (the game's "
+                        "value for deterministic learners under --labels, --feedback and --noise, computed "
+                        "whenever one of them is given); default ldim,vc; --what ldim skips the VC search")
+    add_rules(p)
     add_certificate(p, "every parameter computed")
     p.add_argument("--workers", type=workers, default=1,
                    help="processes searching for Ldim with the Python search, this one included "
@@ -106,16 +109,19 @@ def add_parser(subparsers):
 
 def run(args, out) -> int:
     """Run ``ldim``: each line of the profile printed (and flushed) as it comes; exit 3 if a parameter is partial."""
-    from mistakebound.theory.profile import profile_steps
+    from mistakebound.theory.profile import profile_steps, requested
     from mistakebound.theory.search_protocol import SearchIncomplete
 
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
+    rules = rules_of(args)
+    requested(args.what, rules)  # a request the door refuses is refused before anything is read or printed
     H = finite_class(args.cls, "ldim")
     print(f"class: {H.describe()}", file=out)
     print(f"|H| = {H.n_hypotheses}", file=out)
     lines = _ProfileLines(args, H, out)
     for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
-                                              workers=args.workers, keep_search=args.tree or args.certificate is not None):
+                                              workers=args.workers, keep_search=args.tree or args.certificate is not None,
+                                              rules=rules):
         lines(parameter, result, P)
     for name, reason in lines.partial:
         print(f"the {name} is partial: {reason}", file=out)
@@ -246,6 +252,18 @@ class _ProfileLines:
         if "rldim" in P.partial:
             self._why("rldim", P)
 
+    def _value(self, value, P) -> None:
+        rules = P.rules.describe()
+        if value is None:
+            print(f"value ({rules}) not searched (interrupted)", file=self.out)
+        elif value.exact:
+            print(f"value ({rules}) = {value.lower}", file=self.out, flush=True)
+        else:
+            print(f"{value.lower} <= value ({rules}) <= {value.upper} (partial: {value.status}), after "
+                  f"{value.nodes} nodes", file=self.out, flush=True)
+        if "value" in P.partial:
+            self._why("value", P)
+
 
 def _certify_ldim(args, P, out) -> None:
     """With ``--certificate``: the certificate of what ``ldim`` proved (the profile's), written."""
@@ -262,3 +280,6 @@ def _certify_ldim(args, P, out) -> None:
     names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
     done = [claimed(section, names[section["result"]]) for section in writer.document()["results"]]
     write_certificate(args.certificate, writer, out, done)
+    if P.value is not None:
+        print("certificate: the game's value under other rules is not in it (the checker has no kind for it yet)",
+              file=out)

@@ -2,6 +2,9 @@
 
 * :func:`add_budget`: ``--max-nodes`` and ``--time-limit`` of a search;
 * :func:`add_certificate`: ``--certificate FILE.json``, and :data:`CERTIFICATE_SUFFIXES`;
+* :func:`add_rules` and :func:`rules_of`: ``--labels``, ``--feedback``, ``--noise``,
+  ``--oblivious`` and ``--randomized``, the game's settings, as one
+  :class:`~mistakebound.game.rules.Rules` value;
 * :func:`check_lengths`: an argument longer than :data:`MAX_ARGUMENT_CHARS` refused
   before anything reads it.
 
@@ -12,6 +15,10 @@ Examples
 >>> add_budget(p, "the search")
 >>> p.parse_args(["--max-nodes", "10"])
 Namespace(max_nodes=10, time_limit=None)
+>>> q = argparse.ArgumentParser()
+>>> add_rules(q)
+>>> rules_of(q.parse_args(["--labels", "3", "--noise", "1"])).describe()
+'3 labels, full information, noise budget 1, adaptive, deterministic'
 >>> check_lengths(argparse.Namespace(cls="x" * 5000))
 Traceback (most recent call last):
 ...
@@ -22,11 +29,12 @@ from __future__ import annotations
 
 import argparse
 
-from mistakebound.interfaces.arguments import positive, seconds
+from mistakebound.game.rules import FEEDBACKS, Rules
+from mistakebound.interfaces.arguments import integer, positive, seconds
 from mistakebound.interfaces.cli.failures import BadInput
 
 __all__ = ["CERTIFICATE_SUFFIXES", "DEFAULT_ROUNDS", "MAX_ARGUMENT_CHARS", "add_budget", "add_certificate",
-           "check_lengths"]
+           "add_rules", "check_lengths", "rules_of"]
 
 #: Default number of rounds of ``play`` and ``plot``.
 DEFAULT_ROUNDS = 100
@@ -53,6 +61,25 @@ def add_certificate(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--certificate", metavar="FILE.json", default=None,
                    help=f"also write a certificate of {what} to this file (.json, or .json.gz compressed), "
                         "whose every step `mistakebound verify FILE` checks")
+
+
+def add_rules(p: argparse.ArgumentParser) -> None:
+    """The game's settings (:class:`~mistakebound.game.rules.Rules`): the textbook's game unless given."""
+    p.add_argument("--labels", type=lambda text: integer(text, 2), default=2, metavar="K",
+                   help="the number of labels, 0..K-1 (default 2)")
+    p.add_argument("--feedback", choices=FEEDBACKS, default="full",
+                   help="what the learner is shown: the label (full, the default) or only whether it erred (bandit)")
+    p.add_argument("--noise", type=lambda text: integer(text, 0), default=0, metavar="R",
+                   help="the adversary's labels may disagree with the best hypothesis R times (default 0: realizable)")
+    p.add_argument("--oblivious", action="store_true",
+                   help="the adversary commits to its sequence before the game (default: it adapts)")
+    p.add_argument("--randomized", action="store_true", help="the learner may randomize (default: deterministic)")
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The :class:`~mistakebound.game.rules.Rules` of the options :func:`add_rules` declared."""
+    return Rules(labels=args.labels, feedback=args.feedback, noise=args.noise, adaptive=not args.oblivious,
+                 randomized=args.randomized)
 
 
 def check_lengths(args: argparse.Namespace) -> None:
