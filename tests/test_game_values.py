@@ -231,3 +231,57 @@ def test_ldim_refuses_bad_rules_before_reading_the_class(capsys, argv, message):
     captured = capsys.readouterr()
     assert code == 2 and captured.out == ""
     assert message in captured.err and len(captured.err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ the optimal players
+from mistakebound import HypothesisClass, play  # noqa: E402
+from mistakebound.adversaries import ObliviousCoin, OppositeLabel  # noqa: E402
+from mistakebound.learners import SOA, Consistent, Halving  # noqa: E402
+from mistakebound.theory.game_values import GameSearch  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 1), min_size=3, max_size=3), min_size=1, max_size=6), st.integers(0, 2))
+def test_the_optimal_players_play_each_other_to_the_value(rows, r):
+    H = HypothesisClass.from_matrix(np.array(rows, dtype=np.uint8))
+    rules = Rules(noise=r)
+    search = GameSearch(H, rules)
+    value = game_value(H, rules).value
+    T = play(search.learner(), search.adversary(), H, rounds=100, realizable=r == 0)
+    assert T.mistakes == value and T.best_hypothesis_mistakes <= r
+    for learner in (SOA(H), Halving(H), Consistent(H)):  # every deterministic learner pays at least the value
+        T = play(learner, search.adversary(), H, rounds=100, realizable=r == 0)
+        assert T.mistakes >= value and T.best_hypothesis_mistakes <= r
+    for adversary in (OppositeLabel(), ObliviousCoin()):  # and the optimal learner at most, within the budget
+        if r == 0:
+            T = play(search.learner(), adversary, H, rounds=60, realizable=True, seed=1)
+            assert T.mistakes <= value
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 1), min_size=3, max_size=3), min_size=1, max_size=6), st.integers(1, 2),
+       st.lists(st.tuples(st.integers(0, 2), st.integers(0, 1)), max_size=25))
+def test_the_optimal_learner_keeps_to_the_value_against_any_labels_within_the_budget(rows, r, moves):
+    """Any sequence of instances and labels that keeps some hypothesis within r mistakes: at most the value."""
+    M = np.array(rows)
+    search = GameSearch(M, Rules(noise=r))
+    learner, S, mistakes = search.learner(), search.root, 0
+    for j, y in moves:
+        T = search.after(S, j, y)
+        if not any(T):
+            continue  # this label would leave no hypothesis within the budget: the adversary may not give it
+        mistakes += int(learner.predict_one(j) != y)
+        learner.learn_one(j, y)
+        S = T
+    assert mistakes <= game_value(M, Rules(noise=r)).value
+
+
+def test_the_players_refuse_what_the_referee_does_not_play():
+    search = GameSearch(classes.thresholds(3), Rules(feedback="bandit"))
+    assert search.value(search.root) == 2 and search.best_outcome(search.root, 1, 0) in (True, False)
+    with pytest.raises(NotApplicableError, match="^rules: the referee plays full information only so far"):
+        search.learner()
+    with pytest.raises(NotApplicableError, match="^rules: the referee plays full information only so far"):
+        search.adversary()
+    with pytest.raises(InvalidArgumentError, match="^x: expected an instance of the class, got 9"):
+        GameSearch(classes.thresholds(3)).column(9)

@@ -41,12 +41,14 @@ from typing import Any
 import numpy as np
 from attrs import field, frozen
 
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import check_choice, check_flag, check_int
 
 __all__ = [
     "LABELS",
     "FEEDBACKS",
     "Rules",
+    "require_rules",
     "is_fatal",
     "as_label",
     "as_probability",
@@ -297,4 +299,21 @@ class Rules:
             "adaptive" if self.adaptive else "oblivious",
             "randomized" if self.randomized else "deterministic",
         ))
+
+
+def require_rules(rules: Any) -> Rules:
+    """``rules`` if it is a :class:`Rules` value; the one check every search and door that takes rules makes.
+
+    Examples
+    --------
+    >>> require_rules(Rules(noise=1)).noise
+    1
+    >>> require_rules({"noise": 1})
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: rules: expected a Rules value, got dict
+    """
+    if not isinstance(rules, Rules):
+        raise InvalidArgumentError(f"rules: expected a Rules value, got {type(rules).__name__}")
+    return rules
 

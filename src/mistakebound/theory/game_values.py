@@ -71,11 +71,12 @@ from attrs import frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.rules import Rules
+from mistakebound.game.players import Adversary, Learner
+from mistakebound.game.rules import Rules, require_rules
 from mistakebound.foundations import memory
 from mistakebound.theory.search_protocol import Budget, OutOfMemory, SearchResult, memo_share, run_within
 
-__all__ = ["GameValue", "game_value", "table_of"]
+__all__ = ["GameSearch", "GameValue", "game_value", "table_of"]
 
 #: Bytes a memo entry costs besides its bitsets (the dict slot, the tuple, the int value).
 ENTRY_BYTES = 200
@@ -133,6 +134,14 @@ def table_of(matrix: Any, labels: int) -> np.ndarray:
         raise InvalidArgumentError(f"matrix: expected labels in 0..{labels - 1} (labels={labels}), "
                                    f"got {M[i, j]} at row {i}, column {j}")
     return M.astype(np.int64)
+
+
+def _deterministic(rules: Any) -> Rules:
+    rules = require_rules(rules)
+    if rules.randomized:
+        raise NotApplicableError("rules: game_value is the value for deterministic learners; randomized=True "
+                                 "is answered by randomized_littlestone_dimension for the textbook's rules")
+    return rules
 
 
 class _Search:
@@ -268,12 +277,7 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     >>> b.status, b.lower <= b.upper
     ('budget', True)
     """
-    if not isinstance(rules, Rules):
-        raise InvalidArgumentError(f"rules: expected a Rules value, got {type(rules).__name__}")
-    if rules.randomized:
-        raise NotApplicableError("rules: game_value is the value for deterministic learners; randomized=True "
-                                 "is answered by randomized_littlestone_dimension for the textbook's rules")
-    M = table_of(matrix, rules.labels)
+    M = table_of(matrix, _deterministic(rules).labels)
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
     search = _Search(M, rules, clock)
     root = (search.full,) + (0,) * rules.noise
@@ -290,3 +294,167 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     lower = max(floor, search.root_lower)
     upper = max(lower, search.upper(root))
     return GameValue(lower, upper, status=status, nodes=clock.nodes, seconds=clock.seconds, rules=rules)
+
+
+class GameSearch:
+    """The exact search of :func:`game_value`, kept for the optimal players that ask it about many states.
+
+    The memo lives as long as the search: the learner and the adversary it makes
+    (:meth:`learner`, :meth:`adversary`) share it, so a state met twice is searched once.
+    No budget: for classes whose value :func:`game_value` finds within one.
+
+    Parameters
+    ----------
+    H : HypothesisClass or array_like
+        The class (its instances are its domain), or a table (its instances are the column
+        indices ``0..m-1``).
+    rules : Rules
+        Deterministic rules (``randomized=False``).
+
+    Examples
+    --------
+    >>> from mistakebound import classes, play
+    >>> H = classes.thresholds(7)
+    >>> search = GameSearch(H, Rules(noise=1))
+    >>> search.value(search.root)
+    5
+    >>> T = play(search.learner(), search.adversary(), H, rounds=50, realizable=False)
+    >>> T.mistakes, T.best_hypothesis_mistakes <= 1
+    (5, True)
+    """
+
+    def __init__(self, H: Any, rules: Rules = Rules()):
+        M = table_of(H, _deterministic(rules).labels)
+        self.H = H if isinstance(H, HypothesisClass) else None
+        self.rules = rules
+        self._index = (dict(zip(H.domain, range(H.n_instances))) if self.H is not None
+                       else {j: j for j in range(M.shape[1])})
+        self.domain = H.domain if self.H is not None else tuple(range(M.shape[1]))
+        self._search = _Search(M, rules, Budget().start())
+        self.root = (self._search.full,) + (0,) * rules.noise
+
+    def column(self, x: Any) -> int:
+        """The column of instance ``x``."""
+        try:
+            return self._index[x]
+        except (KeyError, TypeError):
+            raise InvalidArgumentError(f"x: expected an instance of the class, got {x!r}") from None
+
+    def value(self, S: tuple[int, ...]) -> int:
+        """``v(S)``: the mistakes the adversary can still force from state ``S``."""
+        return self._search.value(S)
+
+    def _guess_value(self, S: tuple[int, ...], j: int, guess: int) -> float:
+        worth = 0
+        for mistake, T in self._search.outcomes(S, self._search.columns[j], guess):
+            if T == S:
+                if mistake:
+                    return math.inf
+                continue
+            worth = max(worth, int(mistake) + self.value(T))
+        return worth
+
+    def best_guess(self, S: tuple[int, ...], j: int) -> int:
+        """The optimal learner's prediction at column ``j`` from state ``S`` (the smallest label on a tie)."""
+        return min(range(self.rules.labels), key=lambda guess: self._guess_value(S, j, guess))
+
+    def best_instance(self, S: tuple[int, ...]) -> int | None:
+        """The optimal adversary's column from state ``S``: the first reaching ``v(S)``, None when ``v(S) = 0``."""
+        target = self.value(S)
+        if target == 0:
+            return None
+        for j in range(len(self._search.columns)):
+            if min(self._guess_value(S, j, guess) for guess in range(self.rules.labels)) == target:
+                return j
+        raise AssertionError("no instance reaches the state's value")  # pragma: no cover - v(S) is a max over them
+
+    def best_outcome(self, S: tuple[int, ...], j: int, guess: int) -> Any:
+        """The optimal adversary's answer to ``guess`` at column ``j``: a label with full information, whether the
+        guess was right under bandit feedback (the outcome worth most to it, the first on a tie)."""
+        search = self._search
+        names = [True, False] if search.bandit else list(range(search.k))
+        best, chosen = -1, None
+        for name, (mistake, T) in zip(names, self._outcomes(S, j, guess)):
+            if T is None or (T == S and not mistake):
+                continue
+            worth = math.inf if T == S else int(mistake) + self.value(T)
+            if worth > best:
+                best, chosen = worth, name
+        return chosen
+
+    def _outcomes(self, S: tuple[int, ...], j: int, guess: int) -> list:
+        """Every outcome of ``guess`` in order (right, wrong; or each label), its state None when it leaves no row."""
+        search, cols = self._search, self._search.columns[j]
+        agree = [cols[guess], search.full ^ cols[guess]] if search.bandit else cols
+        pairs = [((not right) if search.bandit else (y != guess), search.after(S, mask))
+                 for right, (y, mask) in zip([True, False] if search.bandit else [None] * search.k, enumerate(agree))]
+        return [(mistake, T if any(T) else None) for mistake, T in pairs]
+
+    def after(self, S: tuple[int, ...], j: int, outcome: Any, guess: int | None = None) -> tuple[int, ...]:
+        """The state once column ``j`` got ``outcome`` (a label; under bandit feedback, whether ``guess`` was right)."""
+        search, cols = self._search, self._search.columns[j]
+        if search.bandit:
+            return search.after(S, cols[guess] if outcome else search.full ^ cols[guess])
+        return search.after(S, cols[outcome])
+
+    def learner(self) -> Learner:
+        """The optimal deterministic learner, for :func:`~mistakebound.game.play.play`: at each instance the
+        prediction of least worth to the adversary.
+
+        Raises
+        ------
+        NotApplicableError
+            Under bandit feedback, which the referee does not play yet (the search answers it).
+        """
+        self._playable()
+        return _OptimalLearner(self)
+
+    def adversary(self) -> Adversary:
+        """The optimal adversary, for :func:`~mistakebound.game.play.play` (with ``realizable=False`` when the
+        noise budget is not 0): the instance and the label of most worth, within the budget.
+
+        Raises
+        ------
+        NotApplicableError
+            Under bandit feedback, likewise.
+        """
+        self._playable()
+        return _OptimalAdversary(self)
+
+    def _playable(self) -> None:
+        if self.rules.feedback != "full":
+            raise NotApplicableError("rules: the referee plays full information only so far; the value under "
+                                     "bandit feedback is game_value's")
+
+
+class _OptimalLearner(Learner):
+    def __init__(self, search: GameSearch):
+        self.search, self.S, self._guess = search, search.root, 0
+
+    def predict_one(self, x: Any) -> int:
+        j = self.search.column(x)
+        self._guess = self.search.best_guess(self.S, j) if any(self.S) else 0
+        return self._guess
+
+    def learn_one(self, x: Any, y: Any) -> None:
+        if any(self.S):  # past the budget (an unrealizable game beyond it) nothing is left to follow
+            self.S = self.search.after(self.S, self.search.column(x), y, self._guess)
+
+
+class _OptimalAdversary(Adversary):
+    def __init__(self, search: GameSearch):
+        self.search, self.S = search, search.root
+
+    def start(self, state: Any) -> None:
+        self.S = self.search.root
+
+    def next_instance(self, state: Any) -> Any:
+        j = self.search.best_instance(self.S)
+        return None if j is None else self.search.domain[j]
+
+    def label(self, state: Any, x: Any, p: float) -> int:
+        j, guess = self.search.column(x), int(p)
+        y = self.search.best_outcome(self.S, j, guess)
+        self.S = self.search.after(self.S, j, y, guess)
+        return y
+

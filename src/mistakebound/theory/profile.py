@@ -51,7 +51,7 @@ from attrs import evolve, field, frozen
 
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
-from mistakebound.game.rules import Rules
+from mistakebound.game.rules import Rules, require_rules
 from mistakebound.theory.search_protocol import Budget, SearchResult
 
 if TYPE_CHECKING:  # the searches are imported when a profile is computed: importing this module is cheap
@@ -91,8 +91,7 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
         chosen = None
     if not chosen or any(p not in PARAMETERS for p in chosen):
         raise InvalidArgumentError(f"what: expected parameters among {', '.join(PARAMETERS)}, got {what!r}")
-    if not isinstance(rules, Rules):
-        raise InvalidArgumentError(f"rules: expected a Rules value, got {type(rules).__name__}")
+    rules = require_rules(rules)
     # Ldim always (the others use it); the game's value whenever the rules are not the textbook's
     wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim" or (p == "value" and not rules.textbook))
     if "value" in wanted and rules.randomized:
