@@ -822,3 +822,43 @@ def test_version_says_which_littlestone_engine_the_install_has(capsys, monkeypat
     monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)
     code, out, _ = run(capsys, "--version")
     assert code == 0 and "the C extension was not built (no C compiler at install)" in out
+
+
+# ------------------------------------------------------------------------ ldim --json (issue 23)
+def test_ldim_json_prints_one_object_per_parameter_as_the_library_finds_it(capsys):
+    import json as json_module
+    from fractions import Fraction
+
+    from mistakebound.game.rules import Rules
+    from mistakebound.theory.profile import class_profile
+
+    code, out, err = run(capsys, "ldim", "intervals:6", "--what", "ldim,vc,rldim", "--noise", "1", "--json")
+    assert code == 0 and err == ""
+    lines = [json_module.loads(line) for line in out.splitlines()]
+    H = classes.intervals(6)
+    assert lines[0] == {"class": H.describe(), "n_hypotheses": H.n_hypotheses, "n_instances": H.n_instances,
+                        "n_distinct": H.n_hypotheses}
+    P = class_profile(H, what=("ldim", "vc", "rldim"), rules=Rules(noise=1))
+    assert [line["parameter"] for line in lines[1:]] == ["ldim", "vc", "rldim", "value"]
+    for line in lines[1:]:
+        result = getattr(P, line["parameter"])
+        assert line["status"] == "exact" and line["lower"] == line["upper"] == line["value"]
+        assert (Fraction(line["value"]) if isinstance(line["value"], str) else line["value"]) == result.value
+    assert lines[-1]["rules"] == {"labels": 2, "feedback": "full", "noise": 1, "adaptive": True, "randomized": False}
+
+
+def test_ldim_json_gives_partial_parameters_their_bounds_and_exits_3(capsys):
+    import json as json_module
+
+    code, out, _ = run(capsys, "ldim", "power_set:6", "--noise", "2", "--max-nodes", "20", "--json")
+    lines = [json_module.loads(line) for line in out.splitlines()]
+    assert code == 3
+    value = lines[-1]
+    assert value["parameter"] == "value" and value["value"] is None and value["status"] == "budget"
+    assert value["lower"] <= value["upper"] and value["why"] == "budget"
+    assert all(line.get("value") is not None or line.get("why") for line in lines[1:])
+
+
+def test_ldim_json_refuses_the_text_outputs(capsys):
+    code, out, err = run(capsys, "ldim", "thresholds:5", "--json", "--tree")
+    assert code == 2 and out == "" and "--json: prints the parameters alone" in err

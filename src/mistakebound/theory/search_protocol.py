@@ -59,8 +59,10 @@ mistakebound.foundations.errors.InvalidArgumentError: max_nodes: expected None o
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from attrs import define, field, frozen
@@ -315,6 +317,30 @@ class SearchResult:
         if self.exact:
             return f"{self.quantity} = {self.lower}"
         return f"{self.lower} <= {self.quantity} <= {self.upper} (partial: {self.status})"
+
+    def record(self) -> dict:
+        """What the search proved as JSON can hold it: the quantity, ``value`` (None unless exact), the bounds,
+        the status, nodes and seconds; an exact fraction as its text (``"139/64"``), an infinite bound as
+        ``"inf"``.
+
+        Examples
+        --------
+        >>> SearchResult(2, 5, "budget", nodes=7, seconds=0.5).record()
+        {'quantity': 'value', 'value': None, 'lower': 2, 'upper': 5, 'status': 'budget', 'nodes': 7, 'seconds': 0.5}
+        >>> from fractions import Fraction
+        >>> SearchResult(Fraction(3, 4), Fraction(3, 4)).record()["value"]
+        '3/4'
+        """
+        def number(v: Any) -> Any:
+            if isinstance(v, Fraction):
+                return v.numerator if v.denominator == 1 else str(v)
+            if isinstance(v, float) and not math.isfinite(v):
+                return str(v)
+            return v.item() if hasattr(v, "item") else v
+
+        return {"quantity": self.quantity, "value": number(self.lower) if self.exact else None,
+                "lower": number(self.lower), "upper": number(self.upper), "status": self.status,
+                "nodes": int(self.nodes), "seconds": round(float(self.seconds), 6)}
 
 
 class SearchIncomplete(MistakeboundError):

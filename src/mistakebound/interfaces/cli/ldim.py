@@ -32,6 +32,7 @@ from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 from mistakebound.interfaces import startup
 from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, workers
 from mistakebound.interfaces.cli.certificates import claimed, write_certificate
+from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.messages import error, note
 from mistakebound.interfaces.cli.options import CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules, rules_of
@@ -98,6 +99,9 @@ def add_parser(subparsers):
                         "value for deterministic learners under --labels, --feedback and --noise, computed "
                         "whenever one of them is given); default ldim,vc; --what ldim skips the VC search")
     add_rules(p)
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object per line instead of text: the class first, then each parameter as it "
+                        "is found (its value, or its proven lower and upper bounds with the status)")
     add_certificate(p, "every parameter computed")
     p.add_argument("--workers", type=workers, default=1,
                    help="processes searching for Ldim with the Python search, this one included "
@@ -115,7 +119,12 @@ def run(args, out) -> int:
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     rules = rules_of(args)
     requested(args.what, rules)  # a request the door refuses is refused before anything is read or printed
+    if args.json and (args.tree or args.certificate is not None):
+        raise BadInput("--json: prints the parameters alone, one object per line; --tree and --certificate "
+                       "print text: give them in a run of their own")
     H = finite_class(args.cls, "ldim")
+    if args.json:
+        return _json_lines(args, H, rules, out)
     print(f"class: {H.describe()}", file=out)
     print(f"|H| = {H.n_hypotheses}", file=out)
     lines = _ProfileLines(args, H, out)
@@ -144,6 +153,35 @@ def run(args, out) -> int:
               f"{COUNTED_FROM_1}):", file=out)
         print(tree_to_text(tree, H), file=out)
     return EXIT_OK
+
+
+def _json_lines(args, H: HypothesisClass, rules, out) -> int:
+    """``--json``: the class, then each parameter's :meth:`~mistakebound.theory.search_protocol.SearchResult.record`
+    as it is found, one JSON object per line; exit 3 if one is partial."""
+    import json
+
+    from mistakebound.theory.profile import profile_steps
+
+    def emit(record: dict) -> None:
+        print(json.dumps(record, sort_keys=False), file=out, flush=True)
+
+    partial = False
+    for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
+                                              workers=args.workers, rules=rules):
+        if parameter == "class":
+            emit({"class": H.describe(), "n_hypotheses": H.n_hypotheses, "n_instances": H.n_instances,
+                  "n_distinct": P.n_distinct})
+            continue
+        record = {"parameter": parameter, **(result.record() if result is not None else
+                                             {"value": None, "status": "not searched"})}
+        if parameter == "value":
+            record["rules"] = {"labels": rules.labels, "feedback": rules.feedback, "noise": rules.noise,
+                               "adaptive": rules.adaptive, "randomized": rules.randomized}
+        if parameter in P.partial:
+            partial = True
+            record["why"] = P.partial[parameter]
+        emit(record)
+    return EXIT_INTERRUPTED if partial else EXIT_OK
 
 
 def _partial_reason(status: str) -> str:
