@@ -20,7 +20,7 @@ from mistakebound.game.rules import Rules
 from mistakebound.theory.game_values import game_value
 from mistakebound.theory.littlestone import littlestone_dimension
 from mistakebound.theory.textbook import textbook_ldim
-from tests.game_oracle import oracle
+from tests.game_oracle import oracle, randomized_oracle
 
 
 @st.composite
@@ -106,9 +106,32 @@ def test_bad_input_is_refused_by_name(matrix, rules, message):
     assert str(info.value) == message
 
 
-def test_randomized_rules_are_refused_before_searching():
-    with pytest.raises(NotApplicableError, match="^rules: game_value is the value for deterministic learners"):
-        game_value([[0, 1]], Rules(randomized=True))
+def test_randomized_bandit_rules_are_refused_before_searching():
+    with pytest.raises(NotApplicableError, match="^rules: randomized=True with bandit feedback is not computed yet"):
+        game_value([[0, 1]], Rules(randomized=True, feedback="bandit"))
+
+
+@settings(max_examples=120, deadline=None)
+@given(games(), st.integers(0, 2))
+def test_the_randomized_value_is_the_brute_force_value(game, r):
+    M, k = game
+    value = game_value(M, Rules(labels=k, noise=r, randomized=True)).value
+    assert value == randomized_oracle([tuple(row) for row in M.tolist()], k, r)
+    deterministic = game_value(M, Rules(labels=k, noise=r)).value
+    assert value <= deterministic  # a deterministic learner is a randomized one
+    if r == 0 and k == 2:
+        assert 2 * value >= deterministic  # FHMM 2023: in full information, RL >= Ldim / 2
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 1), min_size=4, max_size=4), min_size=1, max_size=9))
+def test_two_labels_without_noise_give_the_randomized_littlestone_dimension(rows):
+    from mistakebound.theory.randomized_ldim import randomized_littlestone_dimension
+    from mistakebound.theory.textbook import textbook_rldim
+
+    H = HypothesisClass.from_matrix(np.array(rows, dtype=np.uint8))
+    value = game_value(H, Rules(randomized=True)).value
+    assert value == randomized_littlestone_dimension(H) == textbook_rldim(H)
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -186,8 +209,10 @@ def test_the_profile_door_answers_the_value_under_its_rules():
     assert class_profile(H).value is None  # the textbook's rules: no value unless asked for
     assert class_profile(H, what="value").value.value == littlestone_dimension(H)
     assert requested("vc", Rules(feedback="bandit")) == ("ldim", "vc", "value")
-    with pytest.raises(InvalidArgumentError, match="^rules: randomized=True"):
-        class_profile(H, rules=Rules(noise=1, randomized=True))
+    with pytest.raises(InvalidArgumentError, match="^rules: randomized=True with bandit feedback"):
+        class_profile(H, rules=Rules(noise=1, randomized=True, feedback="bandit"))
+    assert class_profile(H, what="ldim", rules=Rules(randomized=True)).value.value == class_profile(
+        H, what="rldim").rldim.value
     with pytest.raises(InvalidArgumentError, match="^rules: expected a Rules value, got dict"):
         class_profile(H, rules={"noise": 1})
 
@@ -222,7 +247,7 @@ def test_ldim_with_a_small_budget_prints_the_values_proven_interval_and_exits_3(
     (["--labels", "1"], "argument --labels: expected an integer >= 2, got '1'"),
     (["--noise", "-1"], "argument --noise: expected an integer >= 0, got '-1'"),
     (["--feedback", "partial"], "argument --feedback: invalid choice: 'partial'"),
-    (["--noise", "1", "--randomized"], "rules: randomized=True: the game's value is computed for deterministic"),
+    (["--feedback", "bandit", "--randomized"], "rules: randomized=True with bandit feedback: the randomized value"),
 ])
 def test_ldim_refuses_bad_rules_before_reading_the_class(capsys, argv, message):
     from mistakebound.interfaces.cli import main

@@ -1,4 +1,4 @@
-"""The exact deterministic value of the mistake-bound game in every setting of labels, feedback and noise.
+"""The exact value of the mistake-bound game in every setting of labels, feedback and noise.
 
 The textbook's game has two labels, full information and a realizable adversary; its
 value for deterministic learners is the Littlestone dimension.  :func:`game_value`
@@ -43,10 +43,14 @@ at a state's instances once one reaches its bound.  ``r`` bounds the value from 
 hypothesis and labels against the learner ``r`` times): a search out of its budget
 reports these, or what it proved of the root, as its interval.
 
-Deterministic learners only: against a deterministic learner an oblivious adversary can
-simulate the learner and commit to the adaptive adversary's sequence, so adaptivity
-does not change the value; the randomized values are another search (for the
-textbook's rules, :mod:`mistakebound.theory.randomized_ldim`).
+Against a deterministic learner an oblivious adversary can simulate the learner and
+commit to the adaptive adversary's sequence, so adaptivity does not change the value.
+A randomized learner (``Rules(randomized=True)``, full information) pays its expected
+mistakes: at each instance it spreads probability over the labels (see
+:meth:`_Search.randomized_instance`); with two labels and no noise this is the randomized
+Littlestone dimension (:mod:`mistakebound.theory.randomized_ldim`), an exact fraction.
+The randomized value under bandit feedback, and against an oblivious adversary, are
+other searches, not computed yet.
 
 Examples
 --------
@@ -64,6 +68,7 @@ from __future__ import annotations
 
 import math
 import sys
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -84,7 +89,8 @@ ENTRY_BYTES = 200
 
 @frozen
 class GameValue(SearchResult):
-    """Proven bounds on the game's value for deterministic learners (see :func:`game_value`).
+    """Proven bounds on the game's value (see :func:`game_value`): mistakes, or expected mistakes of a randomized
+    learner.
 
     Attributes
     ----------
@@ -139,8 +145,8 @@ def table_of(matrix: Any, labels: int) -> np.ndarray:
 def _deterministic(rules: Any) -> Rules:
     rules = require_rules(rules)
     if rules.randomized:
-        raise NotApplicableError("rules: game_value is the value for deterministic learners; randomized=True "
-                                 "is answered by randomized_littlestone_dimension for the textbook's rules")
+        raise NotApplicableError("rules: GameSearch plays deterministic learners; the randomized value is "
+                                 "game_value's")
     return rules
 
 
@@ -152,6 +158,7 @@ class _Search:
         self.n = rows.shape[0]
         self.full = (1 << self.n) - 1
         self.k, self.r, self.bandit = rules.labels, rules.noise, rules.feedback == "bandit"
+        self.randomized = rules.randomized
         # per instance, per label, the bitset of distinct rows giving that label there
         self.columns = [[sum(1 << i for i in range(self.n) if rows[i, j] == y) for y in range(self.k)]
                         for j in range(rows.shape[1])]
@@ -211,6 +218,11 @@ class _Search:
         for cols in self.columns:
             if best >= cap:
                 break  # no instance can do better: the bound is reached
+            if self.randomized:
+                best = max(best, self.randomized_instance(S, cols))
+                if root:
+                    self.root_lower = max(self.root_lower, best)
+                continue
             learner = math.inf  # the learner's best prediction at this instance
             for guess in range(self.k):
                 adversary = 0
@@ -232,14 +244,47 @@ class _Search:
         self.memo[S] = best
         return best
 
+    def randomized_instance(self, S: tuple[int, ...], cols: list[int]) -> Fraction:
+        """What the adversary gets at one instance against the best randomized prediction (full information).
+
+        The learner gives label ``y`` probability ``p_y`` and pays ``1 - p_y`` when the label is ``y``: it
+        minimises ``max over labels y that leave a row of 1 - p_y + v(S_y)``.  A label that changes nothing
+        (every row of the state gives it) must get probability 1, or the adversary repeats it forever; then
+        the value is ``1 + v(S_y)`` for the best other label.  Otherwise it is the least ``t >= max v(S_y)``
+        with ``sum over y of max(0, 1 + v(S_y) - t) <= 1`` (the learner fills the labels of highest value
+        first): for two labels the randomized Littlestone recursion (FHMM 2023).
+        """
+        forced, values = False, []
+        for y in range(self.k):
+            T = self.after(S, cols[y])
+            if not any(T):
+                continue
+            if T == S:
+                forced = True
+            else:
+                values.append(self.value(T))
+        if forced:
+            return max((1 + v for v in values), default=Fraction(0))
+        if not values:
+            return Fraction(0)
+        values.sort(reverse=True)
+        total = Fraction(0)
+        for m, v in enumerate(values, 1):
+            total += 1 + v
+            t = (total - 1) / m
+            if m == len(values) or t >= 1 + values[m]:
+                return max(t, values[0])
+        raise AssertionError("unreachable: the last m always answers")  # pragma: no cover
+
 
 def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = None,
                time_limit: float | None = None) -> GameValue:
-    """The value of the game ``rules`` names on a finite table, for deterministic learners, within a budget.
+    """The value of the game ``rules`` names on a finite table, within a budget.
 
     The largest number of mistakes an adversary playing by ``rules`` can force on every
     deterministic learner (equivalently, what the best deterministic learner can hold
-    it to).  See the module docstring for the recursion.
+    it to); with ``rules.randomized``, the expected mistakes it can force on every
+    randomized learner, an exact fraction.  See the module docstring for the recursion.
 
     Parameters
     ----------
@@ -263,8 +308,7 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     InvalidArgumentError
         For a bad table, a label outside ``0..k-1``, or a bad budget.
     NotApplicableError
-        For ``rules.randomized``: the randomized values in these settings are another
-        search.
+        For ``rules.randomized`` with bandit feedback, not computed yet.
 
     Examples
     --------
@@ -277,7 +321,11 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     >>> b.status, b.lower <= b.upper
     ('budget', True)
     """
-    M = table_of(matrix, _deterministic(rules).labels)
+    rules = require_rules(rules)
+    if rules.randomized and rules.feedback != "full":
+        raise NotApplicableError("rules: randomized=True with bandit feedback is not computed yet (the learner's "
+                                 "own draws hide what it learns); full information is")
+    M = table_of(matrix, rules.labels)
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
     search = _Search(M, rules, clock)
     root = (search.full,) + (0,) * rules.noise
@@ -290,7 +338,9 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     if status == "exact":
         value = search.memo[root]
         return GameValue(value, value, nodes=clock.nodes, seconds=clock.seconds, rules=rules)
-    floor = rules.noise if M.shape[1] else 0  # the adversary keeps one hypothesis and labels against r times
+    # the adversary keeps one hypothesis and labels against the learner r times (a randomized one: against
+    # a label it gives probability at most 1/2)
+    floor = (Fraction(rules.noise, 2) if rules.randomized else rules.noise) if M.shape[1] else 0
     lower = max(floor, search.root_lower)
     upper = max(lower, search.upper(root))
     return GameValue(lower, upper, status=status, nodes=clock.nodes, seconds=clock.seconds, rules=rules)

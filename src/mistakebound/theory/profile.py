@@ -78,10 +78,10 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
     --------
     >>> requested("vc"), requested(["ldim"], Rules(noise=1))
     (('ldim', 'vc'), ('ldim', 'value'))
-    >>> requested("value", Rules(randomized=True))
+    >>> requested("value", Rules(randomized=True, feedback="bandit"))
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidArgumentError: rules: randomized=True: the game's value is computed for deterministic learners; for randomized ones under the textbook's rules ask for rldim
+    mistakebound.foundations.errors.InvalidArgumentError: rules: randomized=True with bandit feedback: the randomized value is computed with full information only so far
     """
     if isinstance(what, str):
         what = (what,)
@@ -94,9 +94,9 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
     rules = require_rules(rules)
     # Ldim always (the others use it); the game's value whenever the rules are not the textbook's
     wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim" or (p == "value" and not rules.textbook))
-    if "value" in wanted and rules.randomized:
-        raise InvalidArgumentError("rules: randomized=True: the game's value is computed for deterministic "
-                                   "learners; for randomized ones under the textbook's rules ask for rldim")
+    if "value" in wanted and rules.randomized and rules.feedback != "full":
+        raise InvalidArgumentError("rules: randomized=True with bandit feedback: the randomized value is computed "
+                                   "with full information only so far")
     return wanted
 
 
@@ -115,8 +115,8 @@ class Profile:
     rldim : RLdimBounds or None
         Likewise.
     value : GameValue or None
-        The game's value for deterministic learners under ``rules``, when asked for or when the
-        rules are not the textbook's; likewise.
+        The game's value under ``rules`` (deterministic or randomized learners), when asked for
+        or when the rules are not the textbook's; likewise.
     rules : Rules
         The game whose value ``value`` is (the textbook's by default).
     partial : dict
@@ -363,7 +363,7 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         Keep the Python Littlestone search in the profile (``Profile.search``), for a
         shattered tree or a certificate to be read off it; the value is then found by it.
     rules : Rules
-        The game whose value (for deterministic learners) the parameter ``value`` is:
+        The game whose value (deterministic or randomized learners) the parameter ``value`` is:
         labels, feedback, noise budget (:func:`~mistakebound.theory.game_values.game_value`).
 
     Returns

@@ -96,8 +96,8 @@ def add_parser(subparsers):
     p.add_argument("--what", type=_parameters, default=("ldim", "vc"), metavar="LIST",
                    help="the parameters to compute, comma-separated, among: ldim (always, printed first), vc, "
                         "rldim (the randomized Littlestone dimension, an exact fraction), value (the game's "
-                        "value for deterministic learners under --labels, --feedback and --noise, computed "
-                        "whenever one of them is given); default ldim,vc; --what ldim skips the VC search")
+                        "value under --labels, --feedback, --noise and --randomized, computed whenever one of "
+                        "them is given); default ldim,vc; --what ldim skips the VC search")
     add_rules(p)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per line instead of text: the class first, then each parameter as it "
