@@ -91,6 +91,9 @@ def test_a_search_out_of_budget_gives_proven_bounds():
     bandit = game_value(np.array(list(itertools.product(range(3), repeat=3))), Rules(labels=3, feedback="bandit",
                                                                                     noise=1), max_nodes=1)
     assert (bandit.status, bandit.lower, bandit.upper) == ("budget", 1, 27 * 2 - 1)  # the potential, minus one
+    randomized = game_value(M, Rules(noise=2, randomized=True), max_nodes=1)  # the randomized floor is r / 2
+    assert (randomized.status, randomized.lower) == ("budget", 1)
+    assert randomized.upper == binomial_weights_bound(32, 2)  # a deterministic learner's bound holds for it too
 
 
 @pytest.mark.parametrize("matrix, rules, message", [

@@ -23,7 +23,7 @@ from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from mistakebound.theory.textbook import brute_force_vcdim, consistent_rule, halving_rule, textbook_ldim, textbook_rldim, textbook_worst_case
-from tests.game_oracle import oracle
+from tests.game_oracle import oracle, randomized_oracle
 from tests.players import MajorityVote
 from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError
@@ -516,8 +516,10 @@ def test_a_bad_version_space_of_a_large_class_is_refused_by_name():
 
 
 # ------------------------------------------------------------------ the game's value under other rules
-game_rules = st.builds(Rules, labels=st.integers(2, 3), feedback=st.sampled_from(["full", "bandit"]),
-                       noise=st.integers(0, 2))
+game_rules = st.one_of(
+    st.builds(Rules, labels=st.integers(2, 3), feedback=st.sampled_from(["full", "bandit"]), noise=st.integers(0, 2)),
+    st.builds(Rules, labels=st.integers(2, 3), noise=st.integers(0, 2), randomized=st.just(True)),  # full information
+)
 
 
 @st.composite
@@ -526,7 +528,9 @@ def game_tables(draw, rules):
     return np.array(M)
 
 
-def game_truth(M: np.ndarray, rules: Rules) -> int:
+def game_truth(M: np.ndarray, rules: Rules):
+    if rules.randomized:
+        return randomized_oracle([tuple(row) for row in M.tolist()], rules.labels, rules.noise)
     return oracle([tuple(row) for row in M.tolist()], rules.labels, rules.feedback, rules.noise)
 
 
