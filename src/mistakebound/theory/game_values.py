@@ -66,8 +66,10 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -170,6 +172,7 @@ class _Search:
         self.memo_limit = None if share is None else max(1, share // self.entry)
         self.memo: dict[tuple[int, ...], int] = {}
         self._bounds: dict[tuple[int, ...], int] = {}
+        self.root = (self.full,) + (0,) * self.r  # every row, no mistake yet
         self.root_lower = 0
 
     def after(self, S: tuple[int, ...], agree: int) -> tuple[int, ...]:
@@ -177,15 +180,48 @@ class _Search:
         disagree = self.full ^ agree
         return tuple((S[j] & agree) | (S[j - 1] & disagree if j else 0) for j in range(len(S)))
 
-    def outcomes(self, S: tuple[int, ...], cols: list[int], guess: int):
-        """``(mistake, state after)`` for every outcome of predicting ``guess`` that leaves a row."""
+    def outcomes(self, S: tuple[int, ...], cols: list[int], guess: int) -> list[tuple[Any, bool, tuple[int, ...]]]:
+        """``(outcome, mistake, state after)`` for every outcome of predicting ``guess`` that leaves a row: the
+        outcome is the label with full information, whether the guess was right under bandit feedback."""
         if self.bandit:
-            right = (False, self.after(S, cols[guess]))
-            wrong = (True, self.after(S, self.full ^ cols[guess]))
-            pairs = (right, wrong)
+            triples = ((True, False, self.after(S, cols[guess])), (False, True, self.after(S, self.full ^ cols[guess])))
         else:
-            pairs = ((y != guess, self.after(S, cols[y])) for y in range(self.k))
-        return [(mistake, T) for mistake, T in pairs if any(T)]
+            triples = ((y, y != guess, self.after(S, cols[y])) for y in range(self.k))
+        return [(outcome, mistake, T) for outcome, mistake, T in triples if any(T)]
+
+    def worth(self, S: tuple[int, ...], mistake: bool, T: tuple[int, ...]) -> float | None:
+        """What an outcome from ``S`` to ``T`` is worth to the adversary: None when it changes nothing and costs the
+        learner nothing (no progress: it is never chosen), ``inf`` when it changes nothing and is a mistake (the
+        learner predicted what no row allows: repeated forever), else the mistake and ``v(T)``."""
+        if T == S:
+            return math.inf if mistake else None
+        return int(mistake) + self.value(T)
+
+    def guess_worth(self, S: tuple[int, ...], cols: list[int], guess: int, enough: float = math.inf) -> float:
+        """The adversary's best answer to ``guess`` (it stops once it reaches ``enough``, a value already found)."""
+        best = 0
+        for _, mistake, T in self.outcomes(S, cols, guess):
+            worth = self.worth(S, mistake, T)
+            if worth is not None and worth > best:
+                best = worth
+                if best >= enough:
+                    break
+        return best
+
+    @contextlib.contextmanager
+    def deep(self) -> Iterator[None]:
+        """The interpreter's recursion limit raised, for as long as it lasts, to the deepest line (the potential)."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 4 * self.n * (self.r + 1) + 1000))
+        try:
+            yield
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def solve(self, S: tuple[int, ...], root: bool = False) -> float:
+        """:meth:`value` under :meth:`deep`."""
+        with self.deep():
+            return self.value(S, root)
 
     def upper(self, S: tuple[int, ...]) -> int:
         """A proven upper bound on ``v(S)`` (see the module docstring): the potential minus one, and with full
@@ -225,17 +261,8 @@ class _Search:
                 continue
             learner = math.inf  # the learner's best prediction at this instance
             for guess in range(self.k):
-                adversary = 0
-                for mistake, T in self.outcomes(S, cols, guess):
-                    if T == S:
-                        if mistake:  # a prediction no row allows: repeated forever
-                            adversary = math.inf
-                            break
-                        continue  # no progress, no mistake: worth nothing to the adversary
-                    adversary = max(adversary, int(mistake) + self.value(T))
-                    if adversary >= learner:
-                        break  # this prediction is no better than one already found
-                learner = min(learner, adversary)
+                # an answer reaching the best prediction so far shows this one is no better
+                learner = min(learner, self.guess_worth(S, cols, guess, enough=learner))
                 if learner <= best:
                     break  # this instance is no better for the adversary than one already found
             best = max(best, learner)
@@ -255,10 +282,7 @@ class _Search:
         first): for two labels the randomized Littlestone recursion (FHMM 2023).
         """
         forced, values = False, []
-        for y in range(self.k):
-            T = self.after(S, cols[y])
-            if not any(T):
-                continue
+        for _, _, T in self.outcomes(S, cols, 0):  # every label that leaves a row (the guess plays no part)
             if T == S:
                 forced = True
             else:
@@ -328,13 +352,8 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     M = table_of(matrix, rules.labels)
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
     search = _Search(M, rules, clock)
-    root = (search.full,) + (0,) * rules.noise
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * search.n * (rules.noise + 1) + 1000))
-    try:
-        status = run_within(lambda: search.value(root, root=True))
-    finally:
-        sys.setrecursionlimit(limit)
+    root = search.root
+    status = run_within(lambda: search.solve(root, root=True))
     if status == "exact":
         value = search.memo[root]
         return GameValue(value, value, nodes=clock.nodes, seconds=clock.seconds, rules=rules)
@@ -375,34 +394,27 @@ class GameSearch:
 
     def __init__(self, H: Any, rules: Rules = Rules()):
         M = table_of(H, _deterministic(rules).labels)
-        self.H = H if isinstance(H, HypothesisClass) else None
         self.rules = rules
-        self._index = (dict(zip(H.domain, range(H.n_instances))) if self.H is not None
-                       else {j: j for j in range(M.shape[1])})
-        self.domain = H.domain if self.H is not None else tuple(range(M.shape[1]))
+        # the instances: the class's domain (its own index), or a table's column indices
+        self.domain = H.domain if isinstance(H, HypothesisClass) else tuple(range(M.shape[1]))
+        self._index_of = H.index_of if isinstance(H, HypothesisClass) else {j: j for j in self.domain}.__getitem__
         self._search = _Search(M, rules, Budget().start())
-        self.root = (self._search.full,) + (0,) * rules.noise
+        self.root = self._search.root
 
     def column(self, x: Any) -> int:
         """The column of instance ``x``."""
         try:
-            return self._index[x]
+            return self._index_of(x)
         except (KeyError, TypeError):
             raise InvalidArgumentError(f"x: expected an instance of the class, got {x!r}") from None
 
     def value(self, S: tuple[int, ...]) -> int:
         """``v(S)``: the mistakes the adversary can still force from state ``S``."""
-        return self._search.value(S)
+        return self._search.solve(S)
 
     def _guess_value(self, S: tuple[int, ...], j: int, guess: int) -> float:
-        worth = 0
-        for mistake, T in self._search.outcomes(S, self._search.columns[j], guess):
-            if T == S:
-                if mistake:
-                    return math.inf
-                continue
-            worth = max(worth, int(mistake) + self.value(T))
-        return worth
+        with self._search.deep():
+            return self._search.guess_worth(S, self._search.columns[j], guess)
 
     def best_guess(self, S: tuple[int, ...], j: int) -> int:
         """The optimal learner's prediction at column ``j`` from state ``S`` (the smallest label on a tie)."""
@@ -421,24 +433,13 @@ class GameSearch:
     def best_outcome(self, S: tuple[int, ...], j: int, guess: int) -> Any:
         """The optimal adversary's answer to ``guess`` at column ``j``: a label with full information, whether the
         guess was right under bandit feedback (the outcome worth most to it, the first on a tie)."""
-        search = self._search
-        names = [True, False] if search.bandit else list(range(search.k))
-        best, chosen = -1, None
-        for name, (mistake, T) in zip(names, self._outcomes(S, j, guess)):
-            if T is None or (T == S and not mistake):
-                continue
-            worth = math.inf if T == S else int(mistake) + self.value(T)
-            if worth > best:
-                best, chosen = worth, name
+        search, best, chosen = self._search, -1, None
+        with search.deep():
+            for outcome, mistake, T in search.outcomes(S, search.columns[j], guess):
+                worth = search.worth(S, mistake, T)
+                if worth is not None and worth > best:
+                    best, chosen = worth, outcome
         return chosen
-
-    def _outcomes(self, S: tuple[int, ...], j: int, guess: int) -> list:
-        """Every outcome of ``guess`` in order (right, wrong; or each label), its state None when it leaves no row."""
-        search, cols = self._search, self._search.columns[j]
-        agree = [cols[guess], search.full ^ cols[guess]] if search.bandit else cols
-        pairs = [((not right) if search.bandit else (y != guess), search.after(S, mask))
-                 for right, (y, mask) in zip([True, False] if search.bandit else [None] * search.k, enumerate(agree))]
-        return [(mistake, T if any(T) else None) for mistake, T in pairs]
 
     def after(self, S: tuple[int, ...], j: int, outcome: Any, guess: int | None = None) -> tuple[int, ...]:
         """The state once column ``j`` got ``outcome`` (a label; under bandit feedback, whether ``guess`` was right)."""
