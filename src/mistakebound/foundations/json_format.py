@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -305,7 +306,7 @@ def decode_instance(value: Any, where: str = "instance", depth: int = 0) -> Any:
 
 def json_value(value: Any) -> Any:
     """``value`` as JSON can hold it: numpy scalars as Python ones, arrays, tuples and sets as lists,
-    and non-finite floats as text (``"inf"``).
+    non-finite floats as text (``"inf"``), and an exact fraction as an integer or its text (``"139/64"``).
 
     For records that are written and never read back as a format (no tags: a tuple comes
     back as a list, ``"inf"`` as a string).
@@ -314,6 +315,8 @@ def json_value(value: Any) -> Any:
     --------
     >>> json_value((np.int64(1), 0.5, float("inf")))
     [1, 0.5, 'inf']
+    >>> json_value([Fraction(139, 64), Fraction(4)])
+    ['139/64', 4]
     >>> json_value({"a": 1})  # anything else is left as it is
     {'a': 1}
     """
@@ -325,6 +328,8 @@ def json_value(value: Any) -> Any:
         return [json_value(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
     return value
 
 

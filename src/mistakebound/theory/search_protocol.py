@@ -59,15 +59,14 @@ mistakebound.foundations.errors.InvalidArgumentError: max_nodes: expected None o
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any, ClassVar
 
 from attrs import define, field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
+from mistakebound.foundations.json_format import json_value
 from mistakebound.foundations.validation import check_choice, check_int, check_real
 
 __all__ = [
@@ -331,15 +330,8 @@ class SearchResult:
         >>> SearchResult(Fraction(3, 4), Fraction(3, 4)).record()["value"]
         '3/4'
         """
-        def number(v: Any) -> Any:
-            if isinstance(v, Fraction):
-                return v.numerator if v.denominator == 1 else str(v)
-            if isinstance(v, float) and not math.isfinite(v):
-                return str(v)
-            return v.item() if hasattr(v, "item") else v
-
-        return {"quantity": self.quantity, "value": number(self.lower) if self.exact else None,
-                "lower": number(self.lower), "upper": number(self.upper), "status": self.status,
+        return {"quantity": self.quantity, "value": json_value(self.lower) if self.exact else None,
+                "lower": json_value(self.lower), "upper": json_value(self.upper), "status": self.status,
                 "nodes": int(self.nodes), "seconds": round(float(self.seconds), 6)}
 
 

@@ -124,14 +124,17 @@ def run(args, out) -> int:
                        "print text: give them in a run of their own")
     H = finite_class(args.cls, "ldim")
     if args.json:
-        return _json_lines(args, H, rules, out)
-    print(f"class: {H.describe()}", file=out)
-    print(f"|H| = {H.n_hypotheses}", file=out)
-    lines = _ProfileLines(args, H, out)
+        lines = _JsonLines(H, out)
+    else:
+        print(f"class: {H.describe()}", file=out)
+        print(f"|H| = {H.n_hypotheses}", file=out)
+        lines = _ProfileLines(args, H, out)
     for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
                                               workers=args.workers, keep_search=args.tree or args.certificate is not None,
                                               rules=rules):
         lines(parameter, result, P)
+    if args.json:
+        return EXIT_INTERRUPTED if lines.partial else EXIT_OK
     for name, reason in lines.partial:
         print(f"the {name} is partial: {reason}", file=out)
     if P.search is None:
@@ -155,33 +158,31 @@ def run(args, out) -> int:
     return EXIT_OK
 
 
-def _json_lines(args, H: HypothesisClass, rules, out) -> int:
+class _JsonLines:
     """``--json``: the class, then each parameter's :meth:`~mistakebound.theory.search_protocol.SearchResult.record`
-    as it is found, one JSON object per line; exit 3 if one is partial."""
-    import json
+    as it is found, one JSON object per line (the rules beside the game's value, why beside a partial one)."""
 
-    from mistakebound.theory.profile import profile_steps
+    def __init__(self, H: HypothesisClass, out):
+        self.H, self.out = H, out
+        self.partial: list[str] = []
 
-    def emit(record: dict) -> None:
-        print(json.dumps(record, sort_keys=False), file=out, flush=True)
+    def __call__(self, parameter: str, result, P) -> None:
+        import json
 
-    partial = False
-    for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
-                                              workers=args.workers, rules=rules):
+        from attrs import asdict
+
         if parameter == "class":
-            emit({"class": H.describe(), "n_hypotheses": H.n_hypotheses, "n_instances": H.n_instances,
-                  "n_distinct": P.n_distinct})
-            continue
-        record = {"parameter": parameter, **(result.record() if result is not None else
-                                             {"value": None, "status": "not searched"})}
-        if parameter == "value":
-            record["rules"] = {"labels": rules.labels, "feedback": rules.feedback, "noise": rules.noise,
-                               "adaptive": rules.adaptive, "randomized": rules.randomized}
-        if parameter in P.partial:
-            partial = True
-            record["why"] = P.partial[parameter]
-        emit(record)
-    return EXIT_INTERRUPTED if partial else EXIT_OK
+            record = {"class": self.H.describe(), "n_hypotheses": self.H.n_hypotheses,
+                      "n_instances": self.H.n_instances, "n_distinct": P.n_distinct}
+        else:
+            record = {"parameter": parameter,
+                      **(result.record() if result is not None else {"value": None, "status": "not searched"})}
+            if parameter == "value":
+                record["rules"] = asdict(P.rules)
+            if parameter in P.partial:
+                self.partial.append(parameter)
+                record["why"] = P.partial[parameter]
+        print(json.dumps(record), file=self.out, flush=True)
 
 
 def _partial_reason(status: str) -> str:
