@@ -64,13 +64,17 @@ def add_certificate(p: argparse.ArgumentParser, what: str) -> None:
 
 
 def add_rules(p: argparse.ArgumentParser) -> None:
-    """The game's settings (:class:`~mistakebound.game.rules.Rules`): the textbook's game unless given."""
-    p.add_argument("--labels", type=lambda text: integer(text, 2), default=2, metavar="K",
-                   help="the number of labels, 0..K-1 (default 2)")
-    p.add_argument("--feedback", choices=FEEDBACKS, default="full",
-                   help="what the learner is shown: the label (full, the default) or only whether it erred (bandit)")
-    p.add_argument("--noise", type=lambda text: integer(text, 0), default=0, metavar="R",
-                   help="the adversary's labels may disagree with the best hypothesis R times (default 0: realizable)")
+    """The game's settings (:class:`~mistakebound.game.rules.Rules`): the textbook's game unless given (its
+    defaults are the library's, ``Rules()``)."""
+    textbook = Rules()
+    p.add_argument("--labels", type=lambda text: integer(text, 2), default=textbook.labels, metavar="K",
+                   help=f"the number of labels, 0..K-1 (default {textbook.labels})")
+    p.add_argument("--feedback", choices=FEEDBACKS, default=textbook.feedback,
+                   help=f"what the learner is shown: the label (full) or only whether it erred (bandit); "
+                        f"default {textbook.feedback}")
+    p.add_argument("--noise", type=lambda text: integer(text, 0), default=textbook.noise, metavar="R",
+                   help=f"the adversary's labels may disagree with the best hypothesis R times (default "
+                        f"{textbook.noise}: realizable)")
     p.add_argument("--oblivious", action="store_true",
                    help="the adversary commits to its sequence before the game (default: it adapts)")
     p.add_argument("--randomized", action="store_true", help="the learner may randomize (default: deterministic)")
