@@ -246,14 +246,15 @@ def test_the_profile_door_answers_the_value_under_its_rules():
 
 @pytest.mark.parametrize("argv, rules", [
     (["--noise", "1"], Rules(noise=1)),
-    (["--labels", "3", "--feedback", "bandit"], Rules(labels=3, feedback="bandit")),
+    (["--feedback", "bandit"], Rules(labels=3, feedback="bandit")),
     (["--noise", "2", "--oblivious"], Rules(noise=2, adaptive=False)),
 ])
 def test_ldim_prints_the_value_the_library_gives(capsys, argv, rules):
     from mistakebound.interfaces.cli import main
 
-    H = classes.singletons(5)
-    code = main(["ldim", "singletons:5", "--what", "ldim", *argv])
+    spec = "one_vs_rest:5,3" if rules.labels == 3 else "singletons:5"
+    H = classes.from_spec(spec)
+    code = main(["ldim", spec, "--what", "ldim", *argv])
     out = capsys.readouterr().out
     assert code == 0
     assert f"value ({rules.describe()}) = {game_value(H, rules).value}" in out.splitlines()

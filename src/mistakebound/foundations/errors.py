@@ -17,7 +17,7 @@ Examples
 ...     HypothesisClass.from_matrix([[0, 2]])
 ... except InvalidClassError as exc:
 ...     print(exc)
-matrix: row 1, column 2: 2 is not 0 or 1; expected every entry to be 0 or 1 (rows and columns counted from 1: matrix[0, 1])
+matrix: row 1, column 2: 2 is not 0 or 1; expected every entry to be 0 or 1 (rows and columns counted from 1: matrix[0, 1]); a class of more labels says how many (labels=k)
 """
 
 from __future__ import annotations

@@ -123,6 +123,9 @@ def table_of(matrix: Any, labels: int) -> np.ndarray:
     mistakebound.foundations.errors.InvalidArgumentError: matrix: expected labels in 0..2 (labels=3), got 3 at row 0, column 1
     """
     if isinstance(matrix, HypothesisClass):
+        if matrix.n_labels != labels:
+            raise InvalidArgumentError(f"rules: the game has {labels} labels and H, {matrix.describe()}, has "
+                                       f"{matrix.n_labels}; expected rules with labels={matrix.n_labels}")
         matrix = matrix.matrix
     try:
         M = np.asarray(matrix)

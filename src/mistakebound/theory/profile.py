@@ -296,6 +296,9 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     chosen = requested(what, rules)
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
     n = _n_distinct(H)
+    if H.n_labels != 2:
+        yield from _multiclass_steps(H, chosen, budget, rules, n)
+        return
     try:
         engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
     except InsufficientMemoryError as exc:
@@ -340,6 +343,50 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
             why = None if value.exact else value.status
         profile = evolve(profile, value=value, partial={**profile.partial, **({} if why is None else {"value": why})})
         yield "value", value, profile
+
+
+def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rules: Rules, n: int
+                      ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+    """:func:`profile_steps` on a class of ``k > 2`` labels: each parameter is a value of the game on ``k`` labels.
+
+    The Littlestone dimension is the multiclass one (the value of the full-information game,
+    Daniely, Sabato, Ben-David and Shalev-Shwartz 2011), the randomized one the value for a
+    randomized learner; a class of more than two labels has no VC dimension (its Natarajan
+    dimension is not computed): its step gives None.
+    """
+    from mistakebound.theory.game_values import game_value
+    from mistakebound.theory.littlestone import LdimBounds, littlestone_bounds
+    from mistakebound.theory.randomized_ldim import randomized_littlestone_bounds
+
+    k = H.n_labels
+    if rules.labels != k:
+        raise InvalidArgumentError(f"rules: the game has {rules.labels} labels and H, {H.describe()}, has {k}; "
+                                   f"expected rules with labels={k}")
+    before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=min(n - 1, 1), upper=n - 1, status="budget"),
+                     rules=rules, partial={})
+    yield "class", None, before
+
+    def value(door: Callable[..., SearchResult]) -> tuple[SearchResult, str | None]:
+        found = door(H, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+        return found, None if found.exact else found.status
+
+    bounds, why = value(littlestone_bounds)
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, partial={} if why is None else {"ldim": why})
+    yield "ldim", bounds, profile
+    stopped = bounds.status == "interrupted"
+    if "vc" in chosen:
+        yield "vc", None, profile  # no VC dimension: None, and no search
+    def ruled(H: HypothesisClass, **budget: Any) -> SearchResult:
+        return game_value(H, rules, **budget)
+
+    for parameter, door in (("rldim", randomized_littlestone_bounds), ("value", ruled)):
+        if parameter not in chosen or (parameter == "value" and rules == Rules(labels=k)):
+            continue  # the value of the game on k labels, full information, no noise: the Ldim just found
+        result, why = (None, "not searched: interrupted") if stopped else value(door)
+        stopped = stopped or (result is not None and result.status == "interrupted")
+        profile = evolve(profile, **{parameter: result},
+                         partial={**profile.partial, **({} if why is None else {parameter: why})})
+        yield parameter, result, profile
 
 
 def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,

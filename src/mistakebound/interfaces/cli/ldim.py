@@ -122,7 +122,8 @@ def run(args, out) -> int:
     if args.json and (args.tree or args.certificate is not None):
         raise BadInput("--json: prints the parameters alone, one object per line; --tree and --certificate "
                        "print text: give them in a run of their own")
-    H = finite_class(args.cls, "ldim")
+    H = finite_class(args.cls, "ldim", args.labels)
+    rules = rules_of(args, H)
     if args.json:
         lines = _JsonLines(H, out)
     else:
@@ -175,8 +176,9 @@ class _JsonLines:
             record = {"class": self.H.describe(), "n_hypotheses": self.H.n_hypotheses,
                       "n_instances": self.H.n_instances, "n_distinct": P.n_distinct}
         else:
+            missing = "not defined" if parameter == "vc" and self.H.n_labels != 2 else "not searched"
             record = {"parameter": parameter,
-                      **(result.record() if result is not None else {"value": None, "status": "not searched"})}
+                      **(result.record() if result is not None else {"value": None, "status": missing})}
             if parameter == "value":
                 record["rules"] = asdict(P.rules)
             if parameter in P.partial:
@@ -266,7 +268,10 @@ class _ProfileLines:
         if self._note is not None:
             self._note.cancel()
         low, top = P.vc_from_ldim
-        if vc is None:
+        if self.H.n_labels != 2:
+            print(f"VCdim: not defined for {self.H.n_labels} labels (the Natarajan dimension is not computed)",
+                  file=self.out)
+        elif vc is None:
             print(f"{low} <= VCdim <= {top} (partial: interrupted; VCdim <= Ldim), not searched", file=self.out)
         elif vc.exact:
             print(f"VCdim = {vc.lower}", file=self.out, flush=True)
