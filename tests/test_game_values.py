@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mistakebound import classes
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.game.rules import Rules
+from mistakebound.game.rules import FEEDBACKS, Rules
 from mistakebound.theory.game_values import game_value
 from mistakebound.theory.littlestone import littlestone_dimension
 from mistakebound.theory.textbook import textbook_ldim
@@ -329,12 +329,25 @@ def test_the_optimal_learner_keeps_to_the_value_against_any_labels_within_the_bu
     assert mistakes <= game_value(M, Rules(noise=r)).value
 
 
-def test_the_players_refuse_what_the_referee_does_not_play():
+@settings(max_examples=60, deadline=None)
+@given(k=st.integers(2, 4), feedback=st.sampled_from(FEEDBACKS), r=st.integers(0, 2), data=st.data())
+def test_the_optimal_players_reach_the_value_in_every_setting_with_play(k, feedback, r, data):
+    """The optimal learner and adversary of each setting, played by the referee under the rules (bandit feedback:
+    the learner sees only whether it erred; a noise budget: the referee refuses a label that leaves every
+    hypothesis past it), make exactly the oracle's number of mistakes."""
+    from mistakebound.game.play import play
+
+    rows = data.draw(st.lists(st.lists(st.integers(0, k - 1), min_size=2, max_size=2), min_size=1, max_size=5))
+    H = HypothesisClass.from_matrix(rows, labels=k)
+    rules = Rules(labels=k, feedback=feedback, noise=r)
+    search = GameSearch(H, rules)
+    T = play(search.learner(), search.adversary(), H, rounds=100, seed=0, rules=rules)
+    assert T.mistakes == oracle([tuple(row) for row in rows], k, feedback, r)
+    assert T.best_hypothesis_mistakes <= r and T.rules == rules
+
+
+def test_the_players_search_what_they_play():
     search = GameSearch(classes.thresholds(3), Rules(feedback="bandit"))
     assert search.value(search.root) == 2 and search.best_outcome(search.root, 1, 0) in (True, False)
-    with pytest.raises(NotApplicableError, match="^rules: the referee plays full information only so far"):
-        search.learner()
-    with pytest.raises(NotApplicableError, match="^rules: the referee plays full information only so far"):
-        search.adversary()
     with pytest.raises(InvalidArgumentError, match="^x: expected an instance of the class, got 9"):
         GameSearch(classes.thresholds(3)).column(9)

@@ -35,6 +35,7 @@ __all__ = [
     "IllegalPredictionError",
     "IllegalLabelError",
     "UnrealizableLabelError",
+    "PeekError",
     "PlayerError",
     "GameInterrupted",
 ]
@@ -123,6 +124,10 @@ class IllegalLabelError(GameError, ValueError):
 
 class UnrealizableLabelError(IllegalLabelError):
     """In a realizable game, no hypothesis still in the version space gives this label."""
+
+
+class PeekError(GameError):
+    """Under bandit feedback, the learner read a label the game did not show it."""
 
 
 class PlayerError(GameError):

@@ -619,9 +619,10 @@ class HypothesisClass(Setting):
             best.append(int(wrong.min()))
         return np.asarray(best, dtype=float)
 
-    def referee(self, realizable: bool, *, totals: bool = False) -> Any:
+    def referee(self, realizable: bool, *, totals: bool = False, noise: int = 0) -> Any:
         """A fresh referee for one game on this class: a :class:`~mistakebound.game.version_space.TableReferee`
-        (the :class:`~mistakebound.game.setting.Setting` protocol).
+        (the :class:`~mistakebound.game.setting.Setting` protocol), or with ``noise`` mistakes allowed to the best
+        hypothesis or more than two labels a :class:`~mistakebound.game.version_space.BudgetReferee`.
 
         Examples
         --------
@@ -630,8 +631,10 @@ class HypothesisClass(Setting):
         >>> r.instance("a"), r.round_error(1, "b", 0)
         (('a', 'a'), "label 0 for instance 'b' is given by no hypothesis consistent with the history")
         """
-        from mistakebound.game.version_space import TableReferee
+        from mistakebound.game.version_space import BudgetReferee, TableReferee
 
+        if noise or self.n_labels != 2:
+            return BudgetReferee(self, realizable, totals=totals, noise=noise)
         return TableReferee(self, realizable, totals=totals)
 
     @functools.cached_property
