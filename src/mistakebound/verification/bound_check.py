@@ -437,7 +437,7 @@ def check_learner(
     >>> check_learner(Halving, bound=0, classes=classes.thresholds(2), max_examples=5)
     Traceback (most recent call last):
     ...
-    mistakebound.verification.check_failures.BoundViolation: Halving made 1 mistake, more than the bound 0, against OppositeLabel on thresholds(2) (seed 0)
+    mistakebound.verification.check_failures.BoundViolation: Halving made 1 mistake, more than the bound 0, against ... on thresholds(2) (seed 0)
     ...
     """
     __tracebackhide__ = True  # pytest shows the failure, not this frame
