@@ -49,7 +49,8 @@ class GameMinimax(Adversary):
     _player: Any = field(default=None, init=False, repr=False)
     _for: Any = field(default=None, init=False, repr=False)
 
-    def applies_to(self, H: Any) -> bool:
+    def applies_to(self, H: Any, *, rules: Rules | None = None) -> bool:
+        """Finite classes, under any rules (it searches the game they make)."""
         return isinstance(H, HypothesisClass)
 
     def _rules(self, H: HypothesisClass) -> Rules:

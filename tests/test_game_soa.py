@@ -28,6 +28,9 @@ def _tables(k_max=4):
 class _RandomLegal:
     """An adversary drawing instances and labels at random among those the referee takes (realizable)."""
 
+    def applies_to(self, H, *, rules=None):
+        return rules is None or rules.noise == 0
+
     def start(self, state):
         self.rng = np.random.default_rng(int(state.rng.integers(2**32)))
         self.alive = np.ones(state.H.n_hypotheses, dtype=bool)

@@ -300,10 +300,10 @@ def test_the_optimal_players_play_each_other_to_the_value(rows, r):
     rules = Rules(noise=r)
     search = GameSearch(H, rules)
     value = game_value(H, rules).value
-    T = play(search.learner(), search.adversary(), H, rounds=100, realizable=r == 0)
+    T = play(search.learner(), search.adversary(), H, rounds=100, rules=rules)
     assert T.mistakes == value and T.best_hypothesis_mistakes <= r
     for learner in (SOA(H), Halving(H), Consistent(H)):  # every deterministic learner pays at least the value
-        T = play(learner, search.adversary(), H, rounds=100, realizable=r == 0)
+        T = play(learner, search.adversary(), H, rounds=100, rules=rules)
         assert T.mistakes >= value and T.best_hypothesis_mistakes <= r
     if r == 0:  # and the optimal learner at most (noisy games: the next test's labels within the budget)
         for adversary in (OppositeLabel(), ObliviousCoin()):

@@ -985,6 +985,9 @@ class _Scripted:
     def __init__(self, x, ys):
         self.x, self.ys = x, list(ys)
 
+    def applies_to(self, H, *, rules=None):  # plays any rules: it says so
+        return True
+
     def next_instance(self, state):
         return self.x if self.ys else None
 
@@ -1064,6 +1067,21 @@ def test_the_noise_budget_lets_the_best_hypothesis_err_r_times_and_no_more():
         play(_BanditGuesser(3), _Scripted(0, [1]), H3, rounds=1)
     with pytest.raises(IllegalLabelError, match=r"^round 1, adversary: label 3 for instance 0; expected 0, 1 or 2"):
         play(_BanditGuesser(3), _Scripted(0, [3]), H3, rounds=1, realizable=False)
+
+
+def test_an_adversary_written_for_the_textbooks_game_is_refused_in_another_before_round_1():
+    from mistakebound.learners import Halving
+
+    class Textbook(_Scripted):
+        def applies_to(self, H):  # no rules: it may read a version space a noisy game does not keep
+            return True
+
+    H = classes.thresholds(3)
+    adversary = Textbook(1, [0])
+    with pytest.raises(NotApplicableError, match=r"^adversary: .* plays the textbook's game \(two labels, no noise\)"):
+        play(Halving(H), adversary, H, rounds=1, rules=Rules(noise=1))
+    assert adversary.ys == [0]
+    assert play(Halving(H), Textbook(1, [0]), H, rounds=1, rules=Rules()).mistakes == 1
 
 
 def test_rules_a_player_or_class_does_not_support_are_refused_before_the_game():

@@ -54,7 +54,7 @@ from mistakebound.foundations.errors import (
     PlayerError,
     UnrealizableLabelError,
 )
-from mistakebound.foundations.validation import brief, check_choice, check_int
+from mistakebound.foundations.validation import brief, check_choice, check_int, keywords_of
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.feedback import BanditFeedback, LabelNotShown, feedbacks_of
@@ -363,6 +363,12 @@ class _Totals:
         return self.whole + Fraction(self.scaled, 1 << SHIFT)
 
 
+def _takes_rules(adversary: Any) -> bool:
+    """Whether the adversary's ``applies_to`` takes the game's ``rules`` (how it declares the rules it plays)."""
+    accepted = keywords_of(type(adversary), "applies_to")
+    return accepted is None or "rules" in accepted
+
+
 def _game_rules(H: Setting, rules: Any, learner: Any, adversary: Any) -> Rules:
     """The rules of a game on ``H`` (``rules``, or the textbook's on ``H``'s labels), refused before round 1 when
     ``H`` or a player does not support them."""
@@ -504,7 +510,14 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
     starts, on_rounds, ends = _hooks((*game_observers.installed(), *_check_observers(observers)))
     try:
         applies = getattr(adversary, "applies_to", None)
-        if applies is not None and not call("adversary", lambda: bool(applies(H))):
+        takes_rules = callable(applies) and _takes_rules(adversary)
+        if rules.noise or len(label_set) != 2:
+            if not takes_rules:  # written for the textbook's game: it may read a version space this game has not
+                raise NotApplicableError(
+                    f"adversary: {_describe(adversary)} plays the textbook's game (two labels, no noise); an "
+                    f"adversary for {rules.describe()} says so with applies_to(H, *, rules)")
+        if applies is not None and not call(
+                "adversary", lambda: bool(applies(H, rules=rules) if takes_rules else applies(H))):
             raise NotApplicableError(
                 f"adversary: {_describe(adversary)} does not apply to {H.describe()}"
             )

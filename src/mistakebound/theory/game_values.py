@@ -390,7 +390,7 @@ class GameSearch:
     >>> search = GameSearch(H, Rules(noise=1))
     >>> search.value(search.root)
     5
-    >>> T = play(search.learner(), search.adversary(), H, rounds=50, realizable=False)
+    >>> T = play(search.learner(), search.adversary(), H, rounds=50, rules=Rules(noise=1))
     >>> T.mistakes, T.best_hypothesis_mistakes <= 1
     (5, True)
     """
@@ -506,6 +506,10 @@ class _OptimalAdversary(Adversary):
     def __init__(self, search: GameSearch):
         self.search = search
         self.start(None)
+
+    def applies_to(self, H: Any, *, rules: Rules | None = None) -> bool:
+        """The search's class, under the search's rules."""
+        return rules is None or rules == self.search.rules
 
     def start(self, state: Any) -> None:
         search = self.search

@@ -52,8 +52,6 @@ Examples
 
 from __future__ import annotations
 
-import functools
-import inspect
 import math
 import numbers
 from typing import Any
@@ -62,7 +60,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.text import number_text
-from mistakebound.foundations.validation import check_choice
+from mistakebound.foundations.validation import check_choice, keywords_of
 from mistakebound.game.registry import describe_setting
 
 __all__ = [
@@ -174,18 +172,6 @@ def _name(player: Any) -> str:
     return player.__name__ if isinstance(player, type) else type(player).__name__
 
 
-@functools.lru_cache(maxsize=256)
-def _keywords(method_type: type, name: str) -> frozenset | None:
-    """The keyword names a ``bound``/``forces`` method accepts (None: any, it takes ``**kwargs``)."""
-    try:
-        parameters = inspect.signature(getattr(method_type, name)).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return None
-    return frozenset(p.name for p in parameters)
-
-
 def _ask(player: Any, method: str, setting: Any, options: dict, measure_hint: str) -> Bound:
     name = _name(player)
     ask = getattr(player, method, None)
@@ -199,7 +185,7 @@ def _ask(player: Any, method: str, setting: Any, options: dict, measure_hint: st
     refused = _other_rules(player, method, options, measure_hint)
     if refused is not None:
         return refused
-    accepted = _keywords(type(player), method)
+    accepted = keywords_of(type(player), method)
     given = {k: v for k, v in options.items() if (accepted is None or k in accepted) and (k != "rules" or v is not None)}
     try:
         claim = ask(setting, **given)
@@ -234,7 +220,7 @@ def _other_rules(player: Any, method: str, options: dict, measure_hint: str) -> 
     rules = options.get("rules")
     if _plain(rules):
         return None
-    accepted = _keywords(type(player), method) if callable(getattr(player, method, None)) else frozenset()
+    accepted = keywords_of(type(player), method) if callable(getattr(player, method, None)) else frozenset()
     if accepted is None or "rules" in accepted:
         return None
     return Bound.none(f"{_name(player)} states its claim for full information without noise; this game has "

@@ -35,7 +35,7 @@ from mistakebound.interfaces.arguments import integer, positive, seconds
 from mistakebound.interfaces.cli.failures import BadInput
 
 __all__ = ["CERTIFICATE_SUFFIXES", "DEFAULT_ROUNDS", "MAX_ARGUMENT_CHARS", "add_budget", "add_certificate",
-           "add_rules", "check_lengths", "rules_of"]
+           "add_rules", "check_lengths", "given_rules", "rules_of"]
 
 #: Default number of rounds of ``play`` and ``plot``.
 DEFAULT_ROUNDS = 100
@@ -80,6 +80,16 @@ def add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--oblivious", action="store_true",
                    help="the adversary commits to its sequence before the game (default: it adapts)")
     p.add_argument("--randomized", action="store_true", help="the learner may randomize (default: deterministic)")
+
+
+def given_rules(args: argparse.Namespace, H: Any = None) -> Rules | None:
+    """:func:`rules_of` when one of the options of :func:`add_rules` was given, else None (the textbook's game,
+    recorded as such)."""
+    textbook = Rules()
+    if (args.labels, args.feedback, args.noise, args.oblivious, args.randomized) == (
+            None, textbook.feedback, textbook.noise, not textbook.adaptive, textbook.randomized):
+        return None
+    return rules_of(args, H)
 
 
 def rules_of(args: argparse.Namespace, H: Any = None) -> Rules:
