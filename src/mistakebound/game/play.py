@@ -506,7 +506,8 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
         except BaseException as exc:  # SystemExit from a player is its error, not an exit
             reraise(player, exc, state.t)
 
-    info = GameInfo(learner=learner, adversary=adversary, H=H, rounds=rounds, seed=seed, realizable=bool(realizable))
+    info = GameInfo(learner=learner, adversary=adversary, H=H, rounds=rounds, seed=seed, realizable=bool(realizable),
+                    rules=kept_rules)
     starts, on_rounds, ends = _hooks((*game_observers.installed(), *_check_observers(observers)))
     try:
         applies = getattr(adversary, "applies_to", None)
