@@ -159,11 +159,16 @@ class Profile:
         return min(self.ldim.lower, 1), self.ldim.upper
 
     def tree(self, *, max_nodes: int | None = None, time_limit: float | None = None):
-        """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim).
+        """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim); on a
+        class of more labels, the multiclass tree (:func:`~mistakebound.theory.game_trees.game_tree`).
 
         Raises :class:`~mistakebound.theory.search_protocol.SearchIncomplete` when reading it runs out
         of memory or budget, with the Ldim still exact.
         """
+        if self.H.n_labels != 2 and self.ldim.exact:  # the multiclass tree (theory.game_trees), of depth Ldim
+            from mistakebound.theory.game_trees import game_tree
+
+            return game_tree(self.H, max_nodes=max_nodes, time_limit=time_limit)
         if self.search is None or not self.ldim.exact:
             raise InvalidArgumentError("tree: expected a profile searched with keep_search=True and an exact Ldim")
         return self.search.tree(max_nodes=max_nodes, time_limit=time_limit)

@@ -153,8 +153,9 @@ def run(args, out) -> int:
         except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
             print(f"no shattered tree: {_partial_reason(exc.result.status)}", file=out)
             return EXIT_INTERRUPTED
-        print(f"shattered tree of depth {P.ldim.lower} (root 1; children 2i on label 0, 2i+1 on label 1; "
-              f"{COUNTED_FROM_1}):", file=out)
+        edges = ("label 0, 2i+1 on label 1" if H.n_labels == 2 else
+                 "the smaller of two different labels, 2i+1 on the larger: a multiclass tree")
+        print(f"shattered tree of depth {P.ldim.lower} (root 1; children 2i on {edges}; {COUNTED_FROM_1}):", file=out)
         print(tree_to_text(tree, H), file=out)
     return EXIT_OK
 
