@@ -21,9 +21,10 @@ on the number of rounds ``T`` (the horizon), so this module computes values at a
   bound, the adversary's a lower bound; the value is reported exact only when the two meet,
   else as the proven interval (status ``"budget"``: the denominators tried ran out).
 * :func:`adaptive_value`: the recursion of :mod:`~mistakebound.theory.game_values` cut
-  at ``T`` rounds (``v_0 = 0``; ``v_t(S) = max(v_{t-1}(S), max over x of the step at x with
-  v_{t-1})``: the adversary may always spend a round on nothing, so values grow with ``t``;
-  a move that changes nothing is worth what the state is worth one round shorter).  It
+  at ``T`` rounds (``v_0 = 0``; ``v_t(S) = max over x of the step at x with v_{t-1}``, where a
+  move that changes nothing is worth what the state is worth one round shorter; a step
+  grows with the values it is given, so by induction ``v_t >= v_{t-1}``: a longer game is
+  worth at least as much).  It
   reaches :func:`~mistakebound.theory.game_values.game_value` once ``T`` is past the game's
   depth, but for a randomized learner with full information and noise: there the adversary
   may repeat a label every hypothesis gives, which the unbounded game forbids the learner to
@@ -144,7 +145,7 @@ class _Rounds:
             return known
         self.clock.spend()
         shorter = lambda T: self.value(T, t - 1)  # noqa: E731 - the states' values one round shorter
-        best = self.value(S, t - 1)  # the adversary may spend a round on nothing
+        best = 0
         for cols in self.search.columns:
             best = max(best, self.search.instance_value(S, cols, best, shorter, loops=True))
             if root:
