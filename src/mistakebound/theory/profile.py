@@ -78,10 +78,10 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
     --------
     >>> requested("vc"), requested(["ldim"], Rules(noise=1))
     (('ldim', 'vc'), ('ldim', 'value'))
-    >>> requested("value", Rules(randomized=True, feedback="bandit"))
+    >>> requested("value", Rules(randomized=True, feedback="bandit", adaptive=False))
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidArgumentError: rules: randomized=True with bandit feedback: the randomized value is computed with full information only so far
+    mistakebound.foundations.errors.InvalidArgumentError: rules: adaptive=False with randomized=True and bandit feedback: the oblivious adversary's value depends on the number of rounds (oblivious_value in mistakebound.theory.oblivious_values)
     """
     if isinstance(what, str):
         what = (what,)
@@ -94,9 +94,10 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
     rules = require_rules(rules)
     # Ldim always (the others use it); the game's value whenever the rules are not the textbook's
     wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim" or (p == "value" and not rules.textbook))
-    if "value" in wanted and rules.randomized and rules.feedback != "full":
-        raise InvalidArgumentError("rules: randomized=True with bandit feedback: the randomized value is computed "
-                                   "with full information only so far")
+    if "value" in wanted and rules.randomized and rules.feedback != "full" and not rules.adaptive:
+        raise InvalidArgumentError("rules: adaptive=False with randomized=True and bandit feedback: the oblivious "
+                                   "adversary's value depends on the number of rounds (oblivious_value in "
+                                   "mistakebound.theory.oblivious_values)")
     return wanted
 
 
