@@ -8,14 +8,13 @@ also ``WorstCase.strategy``); :class:`MinimaxAdversary` plays that line in
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import TYPE_CHECKING, Any
 
 from mistakebound.adversaries._forcing import measure_for
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import Adversary, is_randomized
+from mistakebound.game.players import Adversary, is_randomized, snapshot_of
 from mistakebound.verification.claims import Bound
 
 if TYPE_CHECKING:  # imported where a strategy is given: listing the zoo (as `play` does) never pays for it
@@ -27,9 +26,6 @@ __all__ = ["MinimaxAdversary"]
 SOURCE = "worst_case_mistakes: the line of the exact worst-case search, replayed (its gains, on the same learner)"
 
 
-def _snapshot(learner: Any) -> Any:
-    take = getattr(learner, "snapshot", None)
-    return take() if callable(take) else copy.deepcopy(learner)
 
 
 class MinimaxAdversary(Adversary):
@@ -148,7 +144,7 @@ class MinimaxAdversary(Adversary):
         line = self._line()
         if rounds is not None:
             line = line[:rounds]
-        copy_ = _snapshot(learner)
+        copy_ = snapshot_of(learner)
         randomized = is_randomized(copy_)
         gains = []
         for t, node in enumerate(line, start=1):

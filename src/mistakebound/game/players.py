@@ -63,7 +63,24 @@ from mistakebound.foundations.text import printable
 from mistakebound.game.hypothesis_class import HypothesisClass
 
 __all__ = ["Learner", "Adversary", "ObliviousAdversary", "describe", "is_randomized", "hyperparameters", "rebuild",
-           "state_key_hint"]
+           "snapshot_of", "state_key_hint"]
+
+
+def snapshot_of(learner: Any) -> Any:
+    """A copy of ``learner`` in its current state: its ``snapshot()`` where it has one, else a deep copy.
+
+    How searches and adversaries branch a learner's game without touching the learner itself.
+
+    Examples
+    --------
+    >>> class Counter:
+    ...     def __init__(self): self.n = 0
+    >>> c = Counter(); d = snapshot_of(c); d.n += 1
+    >>> c.n, d.n
+    (0, 1)
+    """
+    take = getattr(learner, "snapshot", None)
+    return take() if callable(take) else copy.deepcopy(learner)
 
 
 class Learner:

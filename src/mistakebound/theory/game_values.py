@@ -114,7 +114,8 @@ from attrs import frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import Adversary, Learner
+from mistakebound.game.feedback import BanditFeedback
+from mistakebound.game.players import Adversary, Learner, snapshot_of
 from mistakebound.game.rules import Rules, require_rules
 from mistakebound.foundations import memory
 from mistakebound.theory.matrix_games import matrix_game
@@ -122,6 +123,9 @@ from mistakebound.theory.search_protocol import Budget, OutOfMemory, SearchResul
 
 __all__ = ["GameSearch", "GameValue", "game_value", "table_of"]
 
+#: A plan of the bandit adversary (:meth:`GameSearch.plan`) stops after this many rounds in a row that change
+#: nothing: its learner keeps predicting labels no hypothesis left gives, and errs in each of them.
+STUCK_ROUNDS = 64
 #: Bytes a memo entry costs besides its bitsets (the dict slot, the tuple, the int value).
 ENTRY_BYTES = 200
 
@@ -547,32 +551,45 @@ class GameSearch:
         learns from whether it erred, and declares ``feedbacks = ("full", "bandit")``)."""
         return _OptimalLearner(self)
 
-    def adversary(self) -> Adversary:
+    def adversary(self, learner: Any = None) -> Adversary:
         """The optimal adversary, for :func:`~mistakebound.game.play.play` with ``rules=`` the search's: the
         instance and the outcome of most worth, within the noise budget.
 
         Under bandit feedback the outcome is whether the learner erred, and the referee still
-        takes a label: the adversary plans the rest of the game against the optimal learner
-        (whose moves it knows) and labels by a hypothesis left at the end of that plan, so
-        its labels are always legal and, against the optimal learner, reach the value
-        exactly; against another learner it plans again whenever the learner leaves the
-        plan (then the value is what it forces where its labels allow it).
+        takes a label: the adversary plans the rest of the game against a deterministic
+        learner whose moves it knows (``learner``, a copy of which it runs beside the game;
+        by default the optimal learner) and labels by a hypothesis left at the end of that
+        plan.  Its labels are always legal, and against that learner every outcome it plans
+        is played, so it forces the value (as on every learner with full information: the
+        adversary of the minimax recursion, once the learner is known).  If the learner
+        leaves the plan (another learner than the one planned against), it plans again
+        against the optimal learner, and forces what its labels allow.
         """
-        return _OptimalAdversary(self)
+        return _OptimalAdversary(self, learner)
 
     def row_label(self, h: int, j: int) -> int:
         """The label distinct row ``h`` gives column ``j``."""
         cols = self._search.columns[j]
         return next(y for y in range(self.rules.labels) if cols[y] >> h & 1)
 
-    def plan(self, S: tuple[int, ...]) -> tuple[int, ...]:
-        """The state at the end of the game from ``S`` between the optimal learner and the optimal adversary."""
+    def plan(self, S: tuple[int, ...], learner: Any = None, t: int = 1) -> tuple[int, ...]:
+        """The state at the end of the game from ``S`` (round ``t``) between the optimal adversary and ``learner``
+        (a copy it may change; under bandit feedback it learns from a BanditFeedback), by default the optimal
+        learner."""
+        stuck = 0  # rounds in a row that changed nothing (a mistake on a label no row gives)
         while any(S):
             j = self.best_instance(S)
             if j is None:
                 return S
-            guess = self.best_guess(S, j)
-            S = self.after(S, j, self.best_outcome(S, j, guess), guess)
+            guess = self.best_guess(S, j) if learner is None else learner.predict_one(self.domain[j])
+            outcome = self.best_outcome(S, j, guess)
+            S, before = self.after(S, j, outcome, guess), S
+            stuck = stuck + 1 if S == before else 0
+            if stuck > STUCK_ROUNDS:  # a learner that keeps predicting what no row gives: it errs for ever
+                return S
+            if learner is not None:
+                learner.learn_one(self.domain[j], BanditFeedback(t, guess, outcome, tuple(range(self.rules.labels))))
+            t += 1
         return S  # pragma: no cover - a state the optimal adversary reaches keeps a row
 
 
@@ -593,8 +610,8 @@ class _OptimalLearner(Learner):
 
 
 class _OptimalAdversary(Adversary):
-    def __init__(self, search: GameSearch):
-        self.search = search
+    def __init__(self, search: GameSearch, learner: Any = None):
+        self.search, self.learner = search, learner
         self.start(None)
 
     def applies_to(self, H: Any, *, rules: Rules | None = None) -> bool:
@@ -603,9 +620,11 @@ class _OptimalAdversary(Adversary):
 
     def start(self, state: Any) -> None:
         search = self.search
-        self.S = search.root
+        self.S, self.t = search.root, 1
         self.wrong = [0] * search._search.n  # under bandit feedback: each distinct row's mistakes on the labels given
         self.h: int | None = None  # the row the labels follow (bandit feedback)
+        # the learner planned against, run beside the game (None: the optimal learner, or it left the plan)
+        self.sim = None if self.learner is None else snapshot_of(self.learner)
 
     def next_instance(self, state: Any) -> Any:
         j = self.search.best_instance(self.S)
@@ -618,18 +637,23 @@ class _OptimalAdversary(Adversary):
         if search.rules.feedback != "bandit":
             self.S = search.after(self.S, j, outcome, guess)
             return outcome
-        y = self._bandit_label(j, guess, outcome)
+        if self.sim is not None and self.sim.predict_one(x) != guess:
+            self.sim, self.h = None, None  # not the learner planned against: plan against the optimal one
+        y = self._bandit_label(j, guess, outcome, x)
         self.S = search.after(self.S, j, y == guess, guess)
         for h in range(len(self.wrong)):
             self.wrong[h] += search.row_label(h, j) != y
+        if self.sim is not None:
+            self.sim.learn_one(x, BanditFeedback(self.t, guess, y == guess, tuple(range(search.rules.labels))))
+        self.t += 1
         return y
 
-    def _bandit_label(self, j: int, guess: int, outcome: bool) -> int:
+    def _bandit_label(self, j: int, guess: int, outcome: bool, x: Any) -> int:
         """A legal label giving ``outcome`` (right or wrong) where one can, by the planned row where it can."""
         search, r = self.search, self.search.rules.noise
         after = search.after(self.S, j, outcome, guess)
-        if self.h is None or not any(S >> self.h & 1 for S in search.plan(after)):
-            final = search.plan(after)  # the rows left at the end of the game against the optimal learner
+        final = self._plan(after, x, guess, outcome)  # the rows left at the end of the planned game
+        if self.h is None or not any(S >> self.h & 1 for S in final):
             kept = [h for h in range(len(self.wrong)) if any(S >> h & 1 for S in final)]
             self.h = min(kept, key=lambda h: self.wrong[h], default=None)
         wanted = [guess] if outcome else [y for y in range(search.rules.labels) if y != guess]
@@ -641,4 +665,12 @@ class _OptimalAdversary(Adversary):
             return search.row_label(self.h, j)
         legal = [y for y in wanted if cost(y) <= r]
         return min(legal or range(search.rules.labels), key=cost)  # none legal: the outcome changes
+
+    def _plan(self, after: tuple[int, ...], x: Any, guess: int, outcome: bool) -> tuple[int, ...]:
+        """The end of the game from ``after`` (this round's ``outcome`` played) against the learner planned against."""
+        if self.sim is None:
+            return self.search.plan(after, t=self.t + 1)
+        learner = snapshot_of(self.sim)
+        learner.learn_one(x, BanditFeedback(self.t, guess, outcome, tuple(range(self.search.rules.labels))))
+        return self.search.plan(after, learner, t=self.t + 1)
 
