@@ -175,8 +175,8 @@ class Positions:
         if self.bandit:
             if answer not in ("right", "wrong"):  # [ge-entry]
                 raise ctx.fail(where, f"prediction {guess}: expected the answer 'right' or 'wrong', got {ctx.brief(answer)}")
-            agree = ctx.by_label(x).get(guess, 0)
-            mistake, T = answer == "wrong", self.after(S, agree if answer == "right" else ctx.full ^ agree)
+            agree, right = ctx.by_label(x).get(guess, 0), answer == "right"
+            mistake, T = not right, self.after(S, agree if right else ctx.full ^ agree)
         else:
             y = ctx.integer(answer, f"{where} prediction {guess}", 0, self.k - 1, "a label")  # [ge-entry]
             mistake, T = y != guess, self.after(S, ctx.by_label(x).get(y, 0))

@@ -61,7 +61,8 @@ if TYPE_CHECKING:  # the searches are imported when a profile is computed: impor
     from mistakebound.theory.randomized_ldim import RLdimBounds, RLdimSearch
     from mistakebound.theory.vc import VCBounds
 
-__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps", "requested", "vc_time_limit"]
+__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "certified_rules", "class_profile", "profile_steps", "requested",
+           "vc_time_limit"]
 
 #: The parameters a profile holds, in the order they are computed (cheapest first); ``value`` is the game's
 #: value under the profile's rules (:func:`~mistakebound.theory.game_values.game_value`).
@@ -128,6 +129,9 @@ class Profile:
         and a certificate are read off it).
     rl_search : RLdimSearch or None
         The randomized search, when it ran (its certificate is read off it).
+    value_search : object or None
+        The search that found ``value``, when ``keep_search`` asked for one (its certificate is
+        read off its memo: :func:`~mistakebound.theory.game_certificate.game_section`).
     vc_seconds : float or None
         The VC search's time limit (the default when none was given).
     engine : {"compiled", "python", "parallel"} or None
@@ -146,6 +150,7 @@ class Profile:
     partial: dict = field(factory=dict)
     search: LdimSearch | None = field(default=None, repr=False, eq=False)
     rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
+    value_search: Any = field(default=None, repr=False, eq=False)
     vc_seconds: float | None = None
     engine: str | None = None
     notes: tuple = ()
@@ -173,7 +178,10 @@ class Profile:
 
         Its ``"ldim"`` section certifies the Ldim's proven bounds; a ``"vc"`` section follows
         when the VC dimension was searched (its certificate search gets ``max_nodes`` and
-        ``time_limit``), an ``"rldim"`` one when the randomized Ldim was.
+        ``time_limit``), an ``"rldim"`` one when the randomized Ldim was, and the game's value
+        (``"value-full"``, ``"value-bandit"`` or ``"value-randomized"``) when it was searched
+        under rules other than the textbook's (whose value is the Ldim, certified already) and
+        :func:`certified_rules` certifies them.
 
         Raises
         ------
@@ -198,7 +206,23 @@ class Profile:
             from mistakebound.theory.randomized_certificate import rldim_section
 
             rldim_section(self.rl_search, writer)
+        if self.value_search is not None and self.value is not None and certified_rules(self.rules):
+            from mistakebound.theory.game_certificate import game_section
+
+            game_section(self.value_search, self.value, writer)
         return writer
+
+
+def certified_rules(rules: Rules) -> bool:
+    """Whether a profile's certificate holds the game's value under ``rules``: not the textbook's rules (the
+    value is the Ldim), nor a randomized learner against an oblivious adversary (not computed yet).
+
+    Examples
+    --------
+    >>> certified_rules(Rules(noise=1)), certified_rules(Rules()), certified_rules(Rules(randomized=True, adaptive=False))
+    (True, False, False)
+    """
+    return not rules.textbook and (rules.adaptive or not rules.randomized)
 
 
 def vc_time_limit(ldim: LdimBounds, time_limit: float | None = None) -> float:
@@ -334,11 +358,12 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         if stopped:
             value, why = None, "not searched: interrupted"
         else:
-            from mistakebound.theory.game_values import game_value
+            from mistakebound.theory.game_values import solve_game
 
-            value = game_value(H, rules, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+            value, value_search = solve_game(H, rules, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
             why = None if value.exact else value.status
-        profile = evolve(profile, value=value, partial={**profile.partial, **({} if why is None else {"value": why})})
+        profile = evolve(profile, value=value, value_search=value_search if keep_search and value is not None else None,
+                         partial={**profile.partial, **({} if why is None else {"value": why})})
         yield "value", value, profile
 
 

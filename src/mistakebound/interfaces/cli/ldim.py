@@ -316,9 +316,12 @@ def _certify_ldim(args, P, out) -> None:
         print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
               "raise --max-nodes / --time-limit", file=out)
         return
+    from mistakebound.theory.profile import certified_rules
+
     names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
-    done = [claimed(section, names[section["result"]]) for section in writer.document()["results"]]
+    done = [claimed(section, names.get(section["result"], f"value ({P.rules.describe()})"))
+            for section in writer.document()["results"]]
     write_certificate(args.certificate, writer, out, done)
-    if P.value is not None:
-        print("certificate: the game's value under other rules is not in it (the checker has no kind for it yet)",
-              file=out)
+    if P.value is not None and not P.rules.textbook and not certified_rules(P.rules):
+        print("certificate: the value of randomized learners against an oblivious adversary is not in it (not "
+              "computed yet: the value printed is the adaptive adversary's)", file=out)
