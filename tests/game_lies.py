@@ -411,8 +411,8 @@ def grammar(game: Game) -> Iterator[tuple[str, dict, str]]:
             f[2] = str(f[2]) if isinstance(f[2], int) else " " + f[2]
         cases += [
             (value_text, "a value outside the grammar of numbers"),
-            (lambda d: [p.append(0) for f in sec_of(d)["facts"] if f[1] == "le" and isinstance(f[3], list)
-                        for p in f[3]] if r == 0 else False, "a distribution with a probability too many"),
+            (lambda d: bool([p.append(0) for f in sec_of(d)["facts"] if f[1] == "le" and isinstance(f[3], list)
+                             for p in f[3]]) and r == 0, "a distribution with a probability too many"),
         ]
     else:
         def value_float(d):

@@ -334,7 +334,8 @@ class Context:
         for k, entry in enumerate(table):
             where = f"space {k}"
             if isinstance(entry, list):
-                if len(entry) != 3 or type(entry[2]) is not int or entry[2] not in (0, 1) or self.labels > 2:  # [space-part]
+                if (len(entry) != 3 or type(entry[2]) is not int or entry[2] not in (0, 1)
+                        or self.labels > 2):  # [space-part]
                     raise self.fail(where, "expected [space, instance, label 0/1]")
                 s = self.part(self.space(entry[0], where), self.instance(entry[1], where), entry[2])
             else:

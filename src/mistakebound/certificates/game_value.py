@@ -26,7 +26,8 @@ step concludes a true fact from the earlier ones:
   mistake and the best earlier ``"ge"`` value on the state it leads to, at least ``a``
   ``[ge-value]``.  The adversary shows ``x`` and answers as listed: whatever the learner
   predicts, at least ``a`` mistakes follow.
-* ``[S, "le", b, predictions]``: one prediction for every instance ``0..m-1`` ``[le-cover]``,
+* ``[S, "le", b, predictions]``: one prediction for every instance ``0..m-1`` (``[le-cover]``, checked
+  by :meth:`.positions.Positions.cover`),
   a label ``[le-entry]``; no outcome of a prediction changes nothing and is a mistake
   ``[le-progress]``; every other legal outcome that changes the state is worth its mistake and
   the best earlier ``"le"`` value on its state, which must exist ``[child-fact]``, at most ``b``
@@ -74,13 +75,8 @@ def check(section: dict, ctx, kind: str) -> tuple[int | None, int | None, dict]:
                 if mistake + game.child("ge", T, where) < value:  # [ge-value]
                     raise ctx.fail(where, f"prediction {guess}: the answer is worth "
                                           f"{mistake + game.child('ge', T, where)}, less than {value}")
-        elif step in ("potential", "binomial"):
-            game.bound(S, value, step, where)
         else:
-            if not isinstance(step, list) or len(step) != ctx.m:  # [le-cover]
-                raise ctx.fail(where, f"expected a prediction for each of the {ctx.m} instances, "
-                                      "'potential' or 'binomial'")
-            for x, guess in enumerate(step):
+            for x, guess in enumerate(game.cover(S, value, step, where, "a prediction")):
                 guess = ctx.integer(guess, f"{where} instance {x}", 0, game.k - 1, "a label")  # [le-entry]
                 for mistake, T in game.outcomes(S, x, guess):
                     if T == S and mistake:  # [le-progress]

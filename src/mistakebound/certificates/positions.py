@@ -1,4 +1,4 @@
-"""The positions of the game under other rules, which the kinds of :mod:`.game_value` and :mod:`.randomized_value` share.
+"""The positions of the game under other rules, shared by the kinds of :mod:`.game_value` and :mod:`.randomized_value`.
 
 A section of one of those kinds (``"value-full"``, ``"value-bandit"``, ``"value-randomized"``)
 has exactly the keys ``[section-keys]``::
@@ -9,7 +9,7 @@ has exactly the keys ``[section-keys]``::
 
 The rules
 ---------
-``rules`` has exactly those four keys: ``k`` an integer ``2..MAX_LABELS``, ``r`` an integer
+``rules`` has exactly those four keys: ``k`` an integer ``2..MAX_RULES_LABELS``, ``r`` an integer
 ``0..MAX_NOISE``, the feedback and ``randomized`` the ones the kind is about (``"value-full"``:
 full information, deterministic; ``"value-bandit"``: bandit feedback, deterministic;
 ``"value-randomized"``: full information, randomized) ``[rules]``, and no row of the class
@@ -87,14 +87,14 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["KEYS", "MAX_LABELS", "MAX_NOISE", "Positions", "RULES_KEYS"]
+__all__ = ["KEYS", "MAX_NOISE", "MAX_RULES_LABELS", "Positions", "RULES_KEYS"]
 
 #: The keys of a section of the game's value, all required.
 KEYS = ("result", "rules", "facts", "claim")
 #: The keys of its rules, all required.
 RULES_KEYS = ("labels", "feedback", "noise", "randomized")
 #: The most labels, and the largest noise budget, a section's rules may name.
-MAX_LABELS = 1 << 20
+MAX_RULES_LABELS = 1 << 20
 MAX_NOISE = 1 << 16
 #: Per kind, the feedback and the learners it is about.
 KINDS = {"value-full": ("full", False), "value-bandit": ("bandit", False), "value-randomized": ("full", True)}
@@ -107,7 +107,8 @@ class Positions:
 
     def __init__(self, section: object, ctx, kind: str):
         self.ctx, self.kind = ctx, kind
-        if not isinstance(section, dict) or set(section) != set(KEYS) or not isinstance(section["facts"], list):  # [section-keys]
+        if (not isinstance(section, dict) or set(section) != set(KEYS)
+                or not isinstance(section["facts"], list)):  # [section-keys]
             raise ctx.fail(kind, f"expected a section with exactly the keys {', '.join(KEYS)}, 'facts' a list")
         rules = section["rules"]
         feedback, randomized = KINDS[kind]
@@ -115,7 +116,7 @@ class Positions:
                 and rules["randomized"] is randomized):  # [rules]
             raise ctx.fail(f"{kind} rules", f"expected {{'labels': k, 'feedback': {feedback!r}, 'noise': r, "
                                             f"'randomized': {str(randomized).lower()}}}, got {ctx.brief(rules)}")
-        self.k = ctx.integer(rules["labels"], f"{kind} rules", 2, MAX_LABELS, "the number of labels")  # [rules]
+        self.k = ctx.integer(rules["labels"], f"{kind} rules", 2, MAX_RULES_LABELS, "the number of labels")  # [rules]
         self.r = ctx.integer(rules["noise"], f"{kind} rules", 0, MAX_NOISE, "the noise budget")  # [rules]
         if ctx.labels > self.k:  # [rules-labels]
             raise ctx.fail(f"{kind} rules", f"the class gives {ctx.labels} labels, more than the {self.k} of the rules")
@@ -174,7 +175,8 @@ class Positions:
         ctx = self.ctx
         if self.bandit:
             if answer not in ("right", "wrong"):  # [ge-entry]
-                raise ctx.fail(where, f"prediction {guess}: expected the answer 'right' or 'wrong', got {ctx.brief(answer)}")
+                raise ctx.fail(where, f"prediction {guess}: expected the answer 'right' or 'wrong', "
+                                      f"got {ctx.brief(answer)}")
             agree, right = ctx.by_label(x).get(guess, 0), answer == "right"
             mistake, T = not right, self.after(S, agree if right else ctx.full ^ agree)
         else:
@@ -220,6 +222,16 @@ class Positions:
         weight = sum(c * prefix[min(self.r - j, len(prefix) - 1)] for j, c in enumerate(counts) if c)
         if weight >= limit:  # [binomial]
             raise ctx.fail(where, f"2^{q} is not more than the binomial weights {weight} of the state")
+
+    def cover(self, S: tuple[int, ...], b, step: object, where: str, what: str) -> list:
+        """The entries of an ``"le"`` step, one per instance ``[le-cover]``; none for a bound, checked here instead."""
+        if step in ("potential", "binomial"):
+            self.bound(S, b, step, where)
+            return []
+        if not isinstance(step, list) or len(step) != self.ctx.m:  # [le-cover]
+            raise self.ctx.fail(where, f"expected {what} for each of the {self.ctx.m} instances, 'potential' or "
+                                       "'binomial'")
+        return step
 
     # ------------------------------------------------------------------ facts
     def fact(self, k: int, fact: object, value_of) -> tuple[str, tuple[int, ...], object, object, str]:

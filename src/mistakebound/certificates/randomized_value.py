@@ -26,7 +26,8 @@ concludes a true fact from the earlier ones:
   learner with ``1 - p_y + a_y < a`` for every ``y`` of ``L`` would need ``p_y > 1 + a_y - a`` for
   each, more than its whole probability; so some answer gains at least ``a`` in expectation.
 * ``[S, "le", b, [p_0, ..., p_{m-1}]]``: ``b >= 0`` ``[le-nonnegative]``; one distribution for
-  every instance ``[le-cover]``, each a list of ``k`` exact numbers ``[le-entry]``, none negative,
+  every instance (``[le-cover]``, :meth:`.positions.Positions.cover`), each a list of ``k``
+  exact numbers ``[le-entry]``, none negative,
   summing to 1 ``[le-distribution]``; a legal label that changes nothing has probability 1
   ``[le-progress]`` (it then costs nothing and leaves a shorter play from ``S`` itself); every
   other legal label ``y`` costs ``1 - p_y`` plus the best earlier ``"le"`` value on its state, which
@@ -78,13 +79,8 @@ def check(section: dict, ctx, kind: str = "value-randomized") -> tuple[Fraction 
                 raise ctx.fail(where, f"a learner can keep every label's worth below {value}")
         elif value < 0:  # [le-nonnegative]
             raise ctx.fail(where, "an upper bound must be >= 0")
-        elif step in ("potential", "binomial"):
-            game.bound(S, value, step, where)
         else:
-            if not isinstance(step, list) or len(step) != ctx.m:  # [le-cover]
-                raise ctx.fail(where, f"expected a distribution for each of the {ctx.m} instances, "
-                                      "'potential' or 'binomial'")
-            for x, p in enumerate(step):
+            for x, p in enumerate(game.cover(S, value, step, where, "a distribution")):
                 at = f"{where} instance {x}"
                 if not isinstance(p, list) or len(p) != game.k:  # [le-entry]
                     raise ctx.fail(at, f"expected {game.k} probabilities, one per label")
