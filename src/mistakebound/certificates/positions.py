@@ -61,8 +61,9 @@ predicts the label of a row of the lowest level costs that row a mistake (up a l
 whenever it errs, with either feedback, and no row ever comes down: ``Φ`` falls by at least one
 at each mistake and stays at least one while a row is left, so at most ``Φ(S) - 1`` mistakes.
 
-``[state, "le", b, "binomial"]``, with full information or ``k = 2`` (where a wrong guess
-names the label) ``[binomial-applies]``: ``2^q > W_q(S)`` for ``q = b + 1`` ``[binomial]``, where
+``[state, "le", b, "binomial"]``: either ``b >= Φ(S) - 1`` (the potential bound gives it), or,
+with full information or ``k = 2`` (where a wrong guess names the label) ``[binomial-applies]``,
+``2^q > W_q(S)`` for ``q = floor(b) + 1`` ``[binomial]``, where
 ``W_q(S)`` is the sum over the distinct rows of ``w_q(budget) = sum over i <= budget of
 C(q, i) (k - 1)^i``, the budget of a row at level ``j`` being ``r - j``; computed in integers.
 This is the binomial-weights bound (Cesa-Bianchi, Freund, Helmbold, Haussler, Schapire and
@@ -202,12 +203,14 @@ class Positions:
     def bound(self, S: tuple[int, ...], b, step: str, where: str) -> None:
         """Check ``v(S) <= b`` by the potential or the binomial-weights bound (``step``)."""
         ctx, counts = self.ctx, self.counts(S)
+        potential = sum(c * (self.r + 1 - j) for j, c in enumerate(counts))
         if step == "potential":
-            potential = sum(c * (self.r + 1 - j) for j, c in enumerate(counts))
             if potential - 1 > b:  # [potential]
                 raise ctx.fail(where, f"the potential of the state is {potential}: it bounds the value by "
                                       f"{potential - 1}, not {b}")
             return
+        if potential - 1 <= b:
+            return  # the potential gives it already (so the binomial check below never meets a q past the potential)
         if self.bandit and self.k > 2:  # [binomial-applies]
             raise ctx.fail(where, "the binomial-weights bound holds with full information or two labels")
         q = max(math.floor(b), -1) + 1  # v <= floor(b) <= b; a negative b gives q = 0, never enough

@@ -108,7 +108,8 @@ DOCUMENT_KEYS = ("format", "version", "class", "spaces", "results")
 class Proven(tuple):
     """What one result proves: the pair ``(lower, upper)`` (None for a side not claimed), and of what.
 
-    ``kind`` names the result; ``H`` describes the class (its shape and hash); for a worst
+    ``kind`` names the result; ``H`` describes the class (its shape and hash); for the game's
+    value, ``rules`` (labels, feedback, noise, randomized, as the section states them); for a worst
     case, ``horizon`` (None: the game without a horizon), ``learner`` (the name the
     certificate gives the table of moves, which the checker cannot confirm) and ``states``
     (the size of that table).  As a pair it compares equal to ``(lower, upper)``.
