@@ -89,11 +89,15 @@ def test_the_statement_names_the_rules_and_the_class():
                                           "where H is the class of 4 hypotheses on 3 instances with sha256 ")
 
 
-def test_a_partial_search_certifies_what_its_memo_proved():
-    H, rules = classes.intervals(8), Rules(noise=2)
-    found = game_value(H, rules, max_nodes=200)
-    (lower, upper), = check(game_certificate(H, rules, max_nodes=200).document()).values()
-    assert found.status == "budget" and lower <= 9 <= upper == found.upper
+@pytest.mark.parametrize("rules", [Rules(noise=2), Rules(noise=2, feedback="bandit", labels=3),
+                                   Rules(noise=3, randomized=True), Rules(noise=1, labels=3)],
+                         ids=lambda r: r.describe())
+@pytest.mark.parametrize("max_nodes", [1, 30, 200])
+def test_a_partial_search_certifies_the_interval_it_reports(rules, max_nodes):
+    H = classes.intervals(8)
+    found = game_value(H, rules, max_nodes=max_nodes)
+    (lower, upper), = check(game_certificate(H, rules, max_nodes=max_nodes).document()).values()
+    assert found.status == "budget" and (lower, upper) == (found.lower, found.upper)
 
 
 def test_a_randomized_learner_against_an_oblivious_adversary_is_refused():

@@ -16,8 +16,10 @@ state and side, children first:
   distribution over those bounds.
 
 Nothing is searched again: the memo (read, never written) holds the exact value of every
-state the search finished.  A search stopped by its budget certifies what its memo proves:
-the best instance it finished at the root (0 if none), and the root's bound.
+state the search finished.  A search stopped by its budget certifies the interval it
+reports: the best instance it finished at the root or the floor ``r`` (the adversary keeps
+one hypothesis and answers against the learner; ``r / 2`` for a randomized learner),
+whichever is larger, and the root's bound.
 
 Examples
 --------
@@ -137,6 +139,38 @@ class _Producer:
             worth = water_level(values)
         return (None, children) if worth >= a else None
 
+    def floor(self, S: tuple[int, ...], c: Any) -> int:
+        """A fact ``v(S) >= c`` without the memo, for ``c`` at most the budget left to a row of the lowest level of
+        ``S`` (half of it for a randomized learner): the adversary keeps that row and answers against the learner
+        at instance 0, a mistake a time (a randomized learner: a label of probability at most 1/2)."""
+        hit = self.known("ge", S, c)
+        if hit is not None:
+            return hit
+        if c <= 0:
+            return self.add(S, "ge", 0, None)
+        search = self.search
+        level = next(level for level in S if level)
+        row = (level & -level).bit_length() - 1  # a row with the fewest mistakes
+        cols = search.columns[0]
+        kept = next(y for y in range(search.k) if cols[y] >> row & 1)
+        other = 1 if kept == 0 else 0
+        if search.randomized:  # both labels worth c - 1/2 after: their water-filling reaches c
+            for T in (search.after(S, cols[kept]), search.after(S, cols[other])):
+                if T != S:
+                    self.floor(T, c - Fraction(1, 2))
+            return self.add(S, "ge", c, [0])
+        answers = []
+        for guess in range(search.k):
+            if search.bandit:
+                answer, T = "wrong", search.after(S, search.full ^ cols[guess])
+            else:
+                answer = kept if guess != kept else other
+                T = search.after(S, cols[answer])
+            if T != S:
+                self.floor(T, c - 1)
+            answers.append(answer)
+        return self.add(S, "ge", c, [0, answers])
+
     # ---------------------------------------------------------------- upper bounds
     def le(self, S: tuple[int, ...], b: Any) -> int:
         """A fact ``v(S) <= b`` (``b`` at least what the memo or the search's bound proves of ``S``)."""
@@ -203,9 +237,9 @@ class _Producer:
 def game_section(search: _Search, value: GameValue, writer: CertificateWriter) -> dict:
     """Add to ``writer`` the section proving what ``search`` (which found ``value``) proved of the root.
 
-    Exact: ``value``.  Partial: the best instance the search finished at the root, and the
-    root's bound (the floor ``r`` that :func:`~mistakebound.theory.game_values.game_value` adds
-    to a partial result is not certified).
+    Exact: ``value``.  Partial: the interval ``value`` states, the larger of the best instance
+    the search finished at the root and the floor ``r`` (``r / 2`` for a randomized learner:
+    :meth:`_Producer.floor`), and the root's bound.
 
     Returns
     -------
@@ -218,11 +252,12 @@ def game_section(search: _Search, value: GameValue, writer: CertificateWriter) -
     root = search.root
     with search.deep():
         if value.exact:
-            lower = upper = search.memo[root]
+            low = p.ge(root, search.memo[root])
+            high = p.le(root, search.memo[root])
         else:
-            lower, upper = search.root_lower, search.upper(root)
-        low = p.ge(root, lower)
-        high = p.le(root, upper)
+            floor = (Fraction(rules.noise, 2) if rules.randomized else rules.noise) if search.columns else 0
+            low = p.ge(root, search.root_lower) if search.root_lower >= floor else p.floor(root, floor)
+            high = p.le(root, search.upper(root))
     section = {"result": kind,
                "rules": {"labels": rules.labels, "feedback": rules.feedback, "noise": rules.noise,
                          "randomized": rules.randomized},
