@@ -92,13 +92,18 @@ class _Producer:
         return bound if exact is None else min(exact, bound)
 
     # ---------------------------------------------------------------- lower bounds
+    def settled(self, S: tuple[int, ...], a: Any) -> int | None:
+        """A ``"ge"`` fact of at least ``a`` on ``S`` already written, or ``v(S) >= 0`` written now; else None."""
+        hit = self.known("ge", S, a)
+        if hit is None and a <= 0:
+            hit = self.add(S, "ge", 0, None)
+        return hit
+
     def ge(self, S: tuple[int, ...], a: Any) -> int:
         """A fact ``v(S) >= a`` (``a`` at most what the memo proves of ``S``)."""
-        hit = self.known("ge", S, a)
+        hit = self.settled(S, a)
         if hit is not None:
             return hit
-        if a <= 0:
-            return self.add(S, "ge", 0, None)
         search = self.search
         for x, cols in enumerate(search.columns):
             found = self._randomized_ge(S, cols, a) if search.randomized else self._deterministic_ge(S, cols, a)
@@ -143,11 +148,9 @@ class _Producer:
         """A fact ``v(S) >= c`` without the memo, for ``c`` at most the budget left to a row of the lowest level of
         ``S`` (half of it for a randomized learner): the adversary keeps that row and answers against the learner
         at instance 0, a mistake a time (a randomized learner: a label of probability at most 1/2)."""
-        hit = self.known("ge", S, c)
+        hit = self.settled(S, c)
         if hit is not None:
             return hit
-        if c <= 0:
-            return self.add(S, "ge", 0, None)
         search = self.search
         level = next(level for level in S if level)
         row = (level & -level).bit_length() - 1  # a row with the fewest mistakes
