@@ -15,7 +15,9 @@ classes over 0/1 vectors and on the spaces; the others play on halfspaces
 (:class:`HeaviestExpertLoss`, :class:`RandomExpertLosses`, :class:`SplitAdvice`), or
 replay an exact worst case (:class:`MinimaxAdversary`); :class:`AlternatingLosses` is the
 Follow-the-Leader failure sequence of online convex optimisation
-(:func:`mistakebound.game.oco.play_oco`).
+(:func:`mistakebound.game.oco.play_oco`).  :class:`GameMinimax` is the optimal adversary of
+any rules (many labels, bandit feedback, a noise budget: :class:`~mistakebound.game.rules.Rules`),
+by exact search; its ``forces`` takes the game's ``rules``.
 
 Examples
 --------
@@ -43,6 +45,7 @@ from mistakebound.adversaries.opposite_label import OppositeLabel
 from mistakebound.adversaries.randomized_forcer import RandomizedForcer
 from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.adversaries.shattered_tree_walker import ShatteredTreeWalker
+from mistakebound.adversaries.game_minimax import GameMinimax
 
 __all__ = [
     "OppositeLabel",
@@ -60,4 +63,5 @@ __all__ = [
     "MinimaxAdversary",
     "AlternatingLosses",
     "RandomizedForcer",
+    "GameMinimax",
 ]

@@ -22,6 +22,9 @@ behind the claims are functions of their modules, named for what they compute
   :class:`OnlineLogisticRegression`, :class:`RandomizedLinearClassifier`;
 * randomized and optimal: :class:`OptimalRandomizedLearner` (meets the randomized
   Littlestone dimension);
+* the game's other settings (:class:`~mistakebound.game.rules.Rules`: many labels, bandit
+  feedback, a noise budget): :class:`GameSOA` (the optimal learner of any rules) and
+  :class:`PluralityHalving`; their ``bound`` takes the game's ``rules``;
 * wrappers: :class:`Conservative`, :class:`DoublingTrick` (and the online-to-batch
   and mistake-bound-to-PAC conversions in :mod:`mistakebound.learners.conversions`);
 * from the ecosystem: :class:`RiverLearner`, :class:`SklearnLearner`.
@@ -52,6 +55,7 @@ from mistakebound.learners.soa import SOA
 from mistakebound.learners.version_space import VersionSpaceLearner
 from mistakebound.learners.weighted_majority import DeterministicWeightedMajority, WeightedMajority
 from mistakebound.learners.winnow import LittlestoneWinnow, Winnow
+from mistakebound.learners.game_soa import GameSOA, PluralityHalving
 
 __all__ = [
     "BatchResult",
@@ -63,6 +67,7 @@ __all__ = [
     "ExpertsFromClass",
     "FollowTheLeader",
     "ForHorizon",
+    "GameSOA",
     "Halving",
     "LittlestoneExperts",
     "LittlestoneWinnow",
@@ -70,6 +75,7 @@ __all__ = [
     "OnlineLogisticRegression",
     "OptimalRandomizedLearner",
     "Perceptron",
+    "PluralityHalving",
     "RandomizedLinearClassifier",
     "RiverLearner",
     "SOA",

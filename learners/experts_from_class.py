@@ -26,7 +26,7 @@ import numpy as np
 from attrs import define, field
 
 from mistakebound.foundations.validation import check_instance, check_int, integer_converter
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import HypothesisClass, require_binary
 from mistakebound.game.players import Learner
 from mistakebound.learners._setting import describe_setting, horizon_claim, need_rounds, not_applicable, same_table
 from mistakebound.learners.weighted_majority import WeightedMajority, weighted_majority_regret_bound
@@ -73,6 +73,7 @@ class ExpertsFromClass(Learner):
     _wm: WeightedMajority = field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        require_binary(self.H, what="ExpertsFromClass, a learner of 0/1 classes,")
         self._wm = WeightedMajority(self.H.n_hypotheses, self.T)
 
     def _advice(self, x: Any) -> np.ndarray:

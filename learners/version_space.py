@@ -23,7 +23,7 @@ import numpy as np
 from attrs import define, field
 
 from mistakebound.foundations.validation import check_instance
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import HypothesisClass, require_binary
 from mistakebound.game.players import Learner
 from mistakebound.game.version_space import VersionSpace
 from mistakebound.learners._setting import not_applicable
@@ -56,6 +56,7 @@ class VersionSpaceLearner(Learner):
     _vs: VersionSpace = field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        require_binary(self.H, what=f"{type(self).__name__}, a learner of 0/1 classes,")
         self._vs = VersionSpace(self.H)
 
     @property

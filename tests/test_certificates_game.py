@@ -94,7 +94,7 @@ def test_the_statement_names_the_rules_and_the_class():
                          ids=lambda r: r.describe())
 @pytest.mark.parametrize("max_nodes", [1, 30, 200])
 def test_a_partial_search_certifies_the_interval_it_reports(rules, max_nodes):
-    H = classes.intervals(8)
+    H = classes.intervals(8).matrix  # a table: its labels 0 and 1 are labels of any game
     found = game_value(H, rules, max_nodes=max_nodes)
     (lower, upper), = check(game_certificate(H, rules, max_nodes=max_nodes).document()).values()
     assert found.status == "budget" and (lower, upper) == (found.lower, found.upper)
@@ -266,16 +266,15 @@ def test_the_checker_run_alone_verifies_a_written_certificate(tmp_path):
 # ------------------------------------------------------------------------------ the command line
 def test_ldim_certifies_the_value_under_other_rules_and_verify_states_it(tmp_path, capsys):
     path = tmp_path / "t.json"
-    assert main(["ldim", "thresholds:7", "--what", "ldim", "--noise", "1", "--labels", "3", "--certificate",
-                 str(path)]) == 0
+    assert main(["ldim", "thresholds:7", "--what", "ldim", "--noise", "1", "--certificate", str(path)]) == 0
     out = capsys.readouterr().out
-    assert ("a certificate of Ldim = 3, value (3 labels, full information, noise budget 1, adaptive, "
+    assert ("a certificate of Ldim = 3, value (2 labels, full information, noise budget 1, adaptive, "
             "deterministic) = 5") in out
     assert "not in it" not in out
     assert [s["result"] for s in json.loads(path.read_text())["results"]] == ["ldim", "value-full"]
     assert main(["verify", str(path), "thresholds:7"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].startswith("verified: value(H; 3 labels, full information, noise 1, deterministic learners) = 5, "
+    assert lines[1].startswith("verified: value(H; 2 labels, full information, noise 1, deterministic learners) = 5, "
                                "where H is thresholds(7) (8 hypotheses on 7 instances, sha256 ")
 
 
@@ -305,3 +304,23 @@ def test_a_bound_of_three_hundred_digits_is_checked_at_once():
     start = time.perf_counter()
     assert tuple(check(doc)["value-randomized"]) == (Fraction(5, 6),) * 2
     assert time.perf_counter() - start < 5
+
+
+def test_ldim_certifies_a_class_of_more_labels(tmp_path, capsys):
+    """On a class of three labels the Ldim is the value of the full-information game, certified as such, beside
+    the value under the rules given (each kind once in a document)."""
+    path = tmp_path / "a.json"
+    assert main(["ldim", "all_functions:2,3", "--labels", "3", "--feedback", "bandit", "--certificate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ("a certificate of value (3 labels, bandit feedback, realizable, adaptive, deterministic) = 4, value "
+            "(3 labels, full information, realizable, adaptive, deterministic) = 2; check it with") in out
+    document = json.loads(path.read_text())
+    assert document["class"]["labels"] == 3 and document["class"]["rows"][:3] == ["00", "01", "02"]
+    assert main(["verify", str(path), "all_functions:2,3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(", where")[0] for line in lines] == [
+        "verified: value(H; 3 labels, bandit feedback, noise 0, deterministic learners) = 4",
+        "verified: value(H; 3 labels, full information, noise 0, deterministic learners) = 2"]
+    assert "where H is all_functions(2,3) (9 hypotheses on 2 instances, sha256 " in lines[0]
+    assert main(["verify", str(path), "all_functions:2,2"]) == 1  # another class
+    assert "REJECTED: class: the certificate speaks of another class" in capsys.readouterr().out

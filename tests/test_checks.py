@@ -43,7 +43,7 @@ from mistakebound.game.players import Learner
 from mistakebound.game.spaces import LinearSpace
 from mistakebound.verification.claims import Bound, forced_bound, judge, judge_transcript, measured, stated_bound
 from mistakebound.verification.recorder import GameRecorder
-from mistakebound.verification.strategies import separable_streams
+from mistakebound.verification.strategies import hypothesis_classes, separable_streams
 from mistakebound.adversaries import MinimaxAdversary
 from mistakebound.theory.textbook import textbook_ldim
 
@@ -867,3 +867,76 @@ def test_classes_the_factory_refuses_are_skipped_and_counted():
     assert summary.refused >= 1 and summary.cases > summary.refused and summary.games > 0
     with pytest.raises(InvalidArgumentError, match="needs 2 instances"):  # refusing every class is an error
         check_learner(needs_two_instances, classes=classes.singletons(1), max_examples=5)
+
+
+# ------------------------------------------------------------------ the game's other settings (issue 23)
+class _StuckGuesser:
+    """Declares bandit feedback and always predicts 0: under bandit feedback on k > 2 labels it errs forever."""
+
+    feedbacks = ("full", "bandit")
+
+    def __init__(self, H):
+        self.H = H
+
+    def predict_one(self, x):
+        return 0
+
+    def learn_one(self, x, feedback):
+        pass
+
+    def bound(self, setting, *, rules=None):
+        from mistakebound.verification.claims import Bound
+
+        return Bound(1, "mistakes", "a wrong claim: one mistake")
+
+
+class _PeekingGuesser(_StuckGuesser):
+    def learn_one(self, x, feedback):
+        int(feedback)
+
+
+def test_check_learner_checks_a_learner_under_rules_and_reports_a_counterexample_that_replays_under_them():
+    from mistakebound.game.rules import Rules
+    from mistakebound.learners import GameSOA, PluralityHalving
+    from mistakebound.verification.check_failures import BoundViolation, GameFailure
+
+    bandit = Rules(labels=3, feedback="bandit")
+    summary = check_learner(lambda H: GameSOA(H, feedback="bandit"), rules=bandit, max_examples=15)
+    assert summary.violations == 0 and summary.games >= 15
+    assert check_learner(PluralityHalving, rules=Rules(labels=4), max_examples=15).violations == 0
+    with pytest.raises(BoundViolation) as info:
+        check_learner(_StuckGuesser, rules=bandit, max_examples=30)
+    exc = info.value
+    assert exc.H.n_labels == 3 and exc.transcript.rules == bandit and exc.mistakes > 1
+    assert "labels=3" in str(exc) and "rules=Rules(labels=3, feedback='bandit'" in str(exc)
+    replayed = exc.replay()
+    assert replayed.mistakes == exc.transcript.mistakes and replayed.rules == bandit
+    with pytest.raises(GameFailure, match=r"PeekError|read the label"):
+        check_learner(_PeekingGuesser, rules=bandit, max_examples=30)
+
+
+def test_hypothesis_classes_draws_classes_of_k_labels():
+    from hypothesis import find, settings as hsettings
+
+    H = find(hypothesis_classes(labels=4, min_instances=2), lambda H: int(H.matrix.max()) == 3,
+             settings=hsettings(database=None))
+    assert H.n_labels == 4 and H.labels == (0, 1, 2, 3)
+    H = find(hypothesis_classes(labels=3, distinct_rows=True, max_instances=1), lambda H: H.n_hypotheses == 3,
+             settings=hsettings(database=None))
+    assert sorted(H.matrix.ravel().tolist()) == [0, 1, 2]
+    with pytest.raises(InvalidArgumentError, match=r"^labels: expected an integer from 2 to 256, got 1"):
+        hypothesis_classes(labels=1)
+
+
+def test_the_recorder_judges_a_game_under_rules_by_the_claims_for_them():
+    from mistakebound.adversaries import GameMinimax
+    from mistakebound.game.rules import Rules
+    from mistakebound.learners import GameSOA
+
+    H = classes.thresholds(7)
+    with GameRecorder() as recorder:
+        play(GameSOA(H, noise=1), GameMinimax(noise=1), H, rounds=30, seed=0, rules=Rules(noise=1))
+        play(Halving(H), GameMinimax(noise=1), H, rounds=30, seed=0, rules=Rules(noise=1))
+    by_learner = {r.learner: r for r in recorder.records}
+    assert by_learner["GameSOA"].bound == 5 and by_learner["GameSOA"].verdict == "ok"
+    assert by_learner["Halving"].bound is None  # its claim is for full information without noise

@@ -939,3 +939,44 @@ def test_every_message_counts_rows_and_columns_from_1_and_says_so(tmp_path, suff
             load_class(path)
     message = str(info.value)
     assert "row 2, column 1" in message and "rows and columns counted from 1" in message, message
+
+
+# ------------------------------------------------------------------ classes of k labels
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(k=st.sampled_from([3, 4, 10, 11, 200]), data=st.data())
+def test_a_class_of_k_labels_round_trips_through_every_format(tmp_path, k, data):
+    n, m = data.draw(st.integers(1, 5)), data.draw(st.integers(1, 4))
+    M = data.draw(st.lists(st.lists(st.integers(0, k - 1), min_size=m, max_size=m), min_size=n, max_size=n))
+    named = data.draw(st.booleans())
+    H = HypothesisClass.from_matrix(M, [f"x{j}" for j in range(m)] if named else None,
+                                    [f"h{i}" for i in range(n)] if named else None, labels=k)
+    for suffix in (".json", ".csv", ".npy"):
+        if suffix == ".npy" and named:
+            continue
+        path = save_class(H, tmp_path / f"H{suffix}")
+        G = load_class(path, labels=None if suffix == ".json" else k)
+        assert G.matrix.tolist() == M and G.n_labels == k and G.domain == H.domain and G.names == H.names
+
+
+def test_a_table_of_more_labels_is_read_only_when_asked_and_a_json_file_says_how_many(tmp_path):
+    csv_path, npy_path = tmp_path / "H.csv", tmp_path / "H.npy"
+    csv_path.write_text("0,1\n2,1\n")
+    np.save(npy_path, np.array([[0, 1], [2, 1]], dtype=np.uint8))
+    for path in (csv_path, npy_path):
+        with pytest.raises(InvalidClassError, match=r"row 2, column 1: '?2'? is not 0 or 1"):
+            load_class(path)
+        assert load_class(path, labels=3).matrix.tolist() == [[0, 1], [2, 1]]
+        with pytest.raises(InvalidClassError, match=r"row 2, column 1: '?2'? is not 0 or 1"):
+            load_class(path, labels=2)
+    json_path = save_class(load_class(csv_path, labels=3), tmp_path / "H.json")
+    assert json.loads(json_path.read_text())["labels"] == 3
+    assert load_class(json_path).n_labels == 3
+    with pytest.raises(InvalidArgumentError, match=r"^labels: .* holds a class of 3 labels, and labels=4 was given"):
+        load_class(json_path, labels=4)
+    # a 0/1 class's file stays as it was: no labels key
+    assert "labels" not in json.loads(save_class(classes.thresholds(2), tmp_path / "T.json").read_text())
+    text = json.loads(json_path.read_text())
+    text["labels"] = 2
+    json_path.write_text(json.dumps(text))
+    with pytest.raises(InvalidArgumentError, match=r"labels: expected the number of labels, an integer from 3"):
+        load_class(json_path)

@@ -418,6 +418,9 @@ SPEC_ARGS = {
     "power_set": [(4,)],
     "k_sparse": [(8, 2), (3, 0), (3, 3)],
     "random": [(100, 10, 0.3, 7), (4, 4, 1, 0), (4, 4, 0.0, 2)],
+    "all_functions": [(2, 3), (1, 12)],
+    "one_vs_rest": [(3, 4)],
+    "monotone_functions": [(3, 3)],
 }
 
 
@@ -529,3 +532,56 @@ def test_every_documented_boolean_spelling_gives_the_same_class_everywhere(word,
 def test_a_boolean_parameter_refuses_other_values_naming_the_spellings(word):
     with pytest.raises(InvalidArgumentError, match=r"include_empty: expected a boolean, true/false, yes/no or 1/0"):
         classes.from_spec(f"singletons:6,{word}")
+
+
+# ------------------------------------------------------------------ classes of k labels
+@pytest.mark.parametrize("n, k", [(1, 2), (1, 3), (2, 3), (2, 4), (3, 3), (1, 6)])
+def test_all_functions_have_the_published_multiclass_and_bandit_dimensions(n, k):
+    """Ldim = n (Daniely, Sabato, Ben-David and Shalev-Shwartz 2011), bandit Ldim = n (k - 1) (Daniely and
+    Helbertal 2013): the closed forms, and the brute force of tests/game_oracle.py agreeing."""
+    from mistakebound.game.rules import Rules
+    from mistakebound.theory.game_values import game_value
+    from tests.game_oracle import oracle
+
+    H = classes.all_functions(n, k)
+    assert H.n_hypotheses == k**n and H.labels == tuple(range(k))
+    assert {tuple(r) for r in H.matrix.tolist()} == set(itertools.product(range(k), repeat=n))
+    assert game_value(H, Rules(labels=k)).value == n
+    assert game_value(H, Rules(labels=k, feedback="bandit")).value == n * (k - 1)
+    if k**n <= 9:
+        rows = [tuple(r) for r in H.matrix.tolist()]
+        assert oracle(rows, k, "full", 0) == n and oracle(rows, k, "bandit", 0) == n * (k - 1)
+
+
+@pytest.mark.parametrize("d, k", [(1, 3), (3, 3), (2, 5), (4, 4)])
+def test_one_vs_rest_has_ldim_1_and_bandit_ldim_k_minus_1(d, k):
+    from mistakebound.game.rules import Rules
+    from mistakebound.theory.game_values import game_value
+    from tests.game_oracle import oracle
+
+    H = classes.one_vs_rest(d, k)
+    assert H.n_hypotheses == 1 + d * (k - 1)
+    assert (H.matrix != 0).sum(axis=1).tolist() == [0] + [1] * (d * (k - 1))
+    rows = [tuple(r) for r in H.matrix.tolist()]
+    assert game_value(H, Rules(labels=k)).value == 1 == oracle(rows, k, "full", 0)
+    assert game_value(H, Rules(labels=k, feedback="bandit")).value == k - 1 == oracle(rows, k, "bandit", 0)
+
+
+@pytest.mark.parametrize("N, k", [(1, 3), (3, 3), (4, 2), (5, 2), (3, 4)])
+def test_monotone_functions_are_the_non_decreasing_words_and_thresholds_for_two_labels(N, k):
+    from mistakebound.theory.littlestone import littlestone_dimension
+
+    H = classes.monotone_functions(N, k)
+    words = [w for w in itertools.product(range(k), repeat=N) if list(w) == sorted(w)]
+    assert sorted(tuple(r) for r in H.matrix.tolist()) == sorted(words)
+    assert H.n_hypotheses == math.comb(N + k - 1, k - 1)
+    if k == 2:  # thresholds turned around: Ldim floor(log2(N + 1)) (textbook Example 21.4)
+        assert littlestone_dimension(H) == int(math.log2(N + 1))
+
+
+def test_classes_of_k_labels_refuse_bad_sizes_by_name():
+    for build, args, name in [(classes.all_functions, (2, 1), "k"), (classes.all_functions, (0, 3), "n"),
+                              (classes.one_vs_rest, (2, 300), "k"), (classes.monotone_functions, (-1, 3), "N")]:
+        with pytest.raises(InvalidArgumentError, match=f"^{name}: "):
+            build(*args)
+    assert classes.from_spec("all_functions:2,3") == classes.all_functions(2, 3)

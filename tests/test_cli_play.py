@@ -1151,3 +1151,37 @@ def test_a_claim_that_raises_after_the_game_keeps_the_game_and_exits_1(capsys):
     assert "mistakes = " in out and "rounds = " in out  # nothing already played is lost
     assert "bound = not judged: ClaimRaises.bound: raised RuntimeError: no idea" in out
     assert "ClaimRaises.bound" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ the game's other settings (issue 23)
+@pytest.mark.parametrize("spec, options, rules", [
+    ("all_functions:2,3", ["--feedback", "bandit"], dict(labels=3, feedback="bandit")),
+    ("thresholds:7", ["--noise", "1"], dict(noise=1)),
+    ("one_vs_rest:3,4", ["--feedback", "bandit", "--noise", "1"], dict(labels=4, feedback="bandit", noise=1)),
+])
+def test_play_takes_the_rules_and_the_optimal_players_reach_the_librarys_value(capsys, spec, options, rules):
+    from mistakebound.game.rules import Rules
+    from mistakebound.theory.game_values import game_value
+
+    R = Rules(**rules)
+    params = f"(feedback={R.feedback},noise={R.noise})"
+    code, out, err = run(capsys, "play", "GameSOA" + params, "GameMinimax" + params, spec, "-q", *options)
+    value = game_value(classes.from_spec(spec), R).value
+    assert code == 0, err
+    assert f"mistakes = {value}" in out.splitlines()
+    assert R.describe() in out.splitlines()[0]  # the header names the rules
+    assert f"bound = {value} on mistakes: holds" in out
+
+
+def test_play_refuses_rules_a_player_does_not_play_before_the_game(capsys):
+    code, out, err = run(capsys, "play", "Halving", "OppositeLabel", "thresholds:7", "--feedback", "bandit")
+    assert code == 2 and out == ""
+    assert err.strip() == ("mistakebound play: error: learner: Halving does not declare bandit feedback (its "
+                           "feedbacks are ('full',)); a learner for bandit feedback lists it (feedbacks = ('full', "
+                           "'bandit')) and reads learn_one's feedback.correct, not a label")
+    code, out, err = run(capsys, "play", "PluralityHalving", "OppositeLabel", "all_functions:2,3")
+    assert code == 2 and "OppositeLabel plays the textbook's game (two labels, no noise)" in err
+    code, out, err = run(capsys, "play", "Halving", "GameMinimax", "all_functions:2,3")
+    assert code == 2 and "Halving, a learner of 0/1 classes, needs a class of labels 0 and 1" in err
+    code, out, err = run(capsys, "play", "Halving", "GameMinimax", "thresholds:7", "--labels", "3")
+    assert code == 2 and "labels: thresholds(7) has 2 labels, and 3 were asked for" in err

@@ -439,3 +439,52 @@ def test_a_class_of_many_rows_and_no_instances_is_refused_before_it_is_built():
         with pytest.raises(InsufficientMemoryError, match=r"^matrix: the class, a 10,000,000,000,000 x 0 table: "
                                                           r"0 entries .* needs about .*; expected a smaller class$"):
             build()
+
+
+# ------------------------------------------------------------------ classes of k labels
+@settings(max_examples=40, deadline=None)
+@given(k=st.integers(3, 12), data=st.data())
+def test_a_class_of_k_labels_keeps_its_table_and_says_its_labels(k, data):
+    M = data.draw(st.lists(st.lists(st.integers(0, k - 1), min_size=2, max_size=2), min_size=1, max_size=5))
+    H = HypothesisClass.from_matrix(M, labels=k)
+    assert H.labels == tuple(range(k)) and H.n_labels == k
+    assert H.matrix.tolist() == M
+    assert H.restrict([0]).n_labels == k
+    import pickle
+
+    G = pickle.loads(pickle.dumps(H))
+    assert G == H and G.n_labels == k and hash(G) == hash(H)
+    assert H != HypothesisClass.from_matrix(M, labels=k + 1)  # the same table in a game of more labels
+    # the distinct rows are those of the labels, not of their low bits (2 and 0 are different labels)
+    distinct = {tuple(row) for row in M}
+    assert len(H.distinct_rows()[0]) == len(distinct)
+    for j in range(2):
+        masks = H.label_masks(j)
+        assert sum(masks) == H.full_mask and all(a & b == 0 for a in masks for b in masks if a is not b)
+
+
+def test_a_label_past_the_class_labels_is_refused_by_row_column_and_count():
+    with pytest.raises(InvalidClassError, match=r"row 2, column 1: 3 is not 0, 1 or 2; .*\(labels=3\)"):
+        HypothesisClass.from_matrix([[0, 1], [3, 0]], labels=3)
+    with pytest.raises(InvalidClassError, match=r"2 is not 0 or 1; .*a class of more labels says how many"):
+        HypothesisClass.from_matrix([[0, 2]])
+    for bad in (1, 0, 257, 2.5, True, "3"):
+        with pytest.raises(InvalidClassError, match=r"^labels: expected the number of labels"):
+            HypothesisClass.from_matrix([[0, 1]], labels=bad)
+
+
+def test_binary_searches_refuse_a_class_of_more_labels_rather_than_read_it_as_0_1():
+    from mistakebound.foundations.errors import NotApplicableError
+    from mistakebound.theory.littlestone import LdimSearch, ldim_engine, littlestone_dimension
+    from mistakebound.theory.randomized_ldim import RLdimSearch, randomized_littlestone_dimension
+    from mistakebound.theory.vc import vc_dimension
+    from tests.game_oracle import oracle, randomized_oracle
+
+    H = HypothesisClass.from_matrix([[0, 2], [1, 1], [2, 0], [2, 2]], labels=3, name="three")
+    for search in (vc_dimension, LdimSearch, ldim_engine, RLdimSearch, lambda H: H.column_masks):
+        with pytest.raises(NotApplicableError, match="needs a class of labels 0 and 1; three has 3 labels"):
+            search(H)
+    # the doors answer for any number of labels: the multiclass Ldim and its randomized value (Daniely et al. 2011)
+    rows = [tuple(r) for r in H.matrix.tolist()]
+    assert littlestone_dimension(H) == oracle(rows, 3, "full", 0)
+    assert randomized_littlestone_dimension(H) == randomized_oracle(rows, 3, 0)

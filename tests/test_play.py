@@ -970,3 +970,134 @@ def test_ctrl_c_seen_by_an_observer_keeps_the_rounds_played():
     with pytest.raises(GameInterrupted) as info:
         play(Halving(FULL3), ObliviousCoin(), FULL3, rounds=6, seed=0, observers=[StopAfterTwo()])
     assert len(info.value.transcript) == 2
+
+
+# ------------------------------------------------------------------ the game's other settings (issue 23)
+from mistakebound.foundations.errors import PeekError  # noqa: E402
+from mistakebound.game.feedback import BanditFeedback  # noqa: E402
+from mistakebound.game.rules import Rules  # noqa: E402
+from mistakebound.game import classes  # noqa: E402
+
+
+class _Scripted:
+    """An adversary that presents instance ``x`` and gives the labels of ``ys`` in turn."""
+
+    def __init__(self, x, ys):
+        self.x, self.ys = x, list(ys)
+
+    def applies_to(self, H, *, rules=None):  # plays any rules: it says so
+        return True
+
+    def next_instance(self, state):
+        return self.x if self.ys else None
+
+    def label(self, state, x, p):
+        return self.ys.pop(0)
+
+
+class _BanditGuesser:
+    """Tries the labels in turn, moving on after each wrong guess: the bandit learner of one instance."""
+
+    feedbacks = ("full", "bandit")
+
+    def __init__(self, k):
+        self.k, self.guess, self.seen = k, 0, []
+
+    def predict_one(self, x):
+        return self.guess
+
+    def learn_one(self, x, feedback):
+        self.seen.append(feedback)
+        correct = feedback.correct if isinstance(feedback, BanditFeedback) else feedback == self.guess
+        if not correct:
+            self.guess = (self.guess + 1) % self.k
+
+
+class _Peeker(_BanditGuesser):
+    """Declares bandit feedback, then reads the label anyway."""
+
+    def learn_one(self, x, feedback):
+        self.guess = int(feedback)
+
+
+def test_under_bandit_feedback_the_learner_sees_only_whether_it_erred():
+    H = HypothesisClass.from_matrix([[0], [1], [2]], labels=3)
+    learner = _BanditGuesser(3)
+    T = play(learner, _Scripted(0, [2, 2, 2]), H, rounds=3, rules=Rules(labels=3, feedback="bandit"))
+    assert T.mistakes == 2 and [f.correct for f in learner.seen] == [False, False, True]
+    assert all(isinstance(f, BanditFeedback) for f in learner.seen)
+    assert T.seen_by_learner() == [(0, 0, False), (0, 1, False), (0, 2, True)]
+    assert [r.y for r in T.rounds] == [2, 2, 2]  # the transcript keeps the labels the adversary gave
+    assert "bandit feedback" in T.header(3)
+
+
+def test_a_learner_that_peeks_at_the_label_it_was_not_shown_is_caught_in_its_round():
+    H = HypothesisClass.from_matrix([[0], [1], [2]], labels=3)
+    with pytest.raises(PeekError, match=r"^round 1, learner: read the label of round 1 read as a number") as info:
+        play(_Peeker(3), _Scripted(0, [2, 2]), H, rounds=2, rules=Rules(labels=3, feedback="bandit"))
+    assert info.value.transcript is not None and len(info.value.transcript) == 0
+    # with two labels a wrong guess shows the label: reading it is no peek
+    H2 = HypothesisClass.from_matrix([[0], [1]])
+    T = play(_Peeker(2), _Scripted(0, [1, 1]), H2, rounds=2, rules=Rules(feedback="bandit"))
+    assert T.mistakes == 1
+
+
+def test_a_learner_that_does_not_declare_bandit_feedback_is_refused_before_round_1():
+    from mistakebound.learners import Halving
+
+    H = classes.thresholds(3)
+    adversary = _Scripted(1, [0])
+    with pytest.raises(NotApplicableError, match=r"^learner: Halving does not declare bandit feedback"):
+        play(Halving(H), adversary, H, rounds=1, rules=Rules(feedback="bandit"))
+    assert adversary.ys == [0]  # no round was played
+
+
+def test_the_noise_budget_lets_the_best_hypothesis_err_r_times_and_no_more():
+    H = HypothesisClass.from_matrix([[0], [1]])  # two constants on one instance
+    learner = _BanditGuesser(2)
+    # labels 0, 1, 0, 1: each constant errs twice; budget 2 takes it, budget 1 refuses the fourth label
+    T = play(learner, _Scripted(0, [0, 1, 0, 1]), H, rounds=4, rules=Rules(noise=2))
+    assert len(T) == 4 and T.best_hypothesis_mistakes == 2
+    with pytest.raises(UnrealizableLabelError, match=r"^round 4, adversary: label 1 .* more than 1 mistakes") as info:
+        play(_BanditGuesser(2), _Scripted(0, [0, 1, 0, 1]), H, rounds=4, rules=Rules(noise=1))
+    assert len(info.value.transcript) == 3
+    # k labels and no budget: the referee of a class of three labels keeps the labels consistent
+    H3 = HypothesisClass.from_matrix([[0, 1], [2, 1]], labels=3)
+    with pytest.raises(UnrealizableLabelError, match=r"^round 1, adversary: label 1 for instance 0 is given by no"):
+        play(_BanditGuesser(3), _Scripted(0, [1]), H3, rounds=1)
+    with pytest.raises(IllegalLabelError, match=r"^round 1, adversary: label 3 for instance 0; expected 0, 1 or 2"):
+        play(_BanditGuesser(3), _Scripted(0, [3]), H3, rounds=1, realizable=False)
+
+
+def test_an_adversary_written_for_the_textbooks_game_is_refused_in_another_before_round_1():
+    from mistakebound.learners import Halving
+
+    class Textbook(_Scripted):
+        def applies_to(self, H):  # no rules: it may read a version space a noisy game does not keep
+            return True
+
+    H = classes.thresholds(3)
+    adversary = Textbook(1, [0])
+    with pytest.raises(NotApplicableError, match=r"^adversary: .* plays the textbook's game \(two labels, no noise\)"):
+        play(Halving(H), adversary, H, rounds=1, rules=Rules(noise=1))
+    assert adversary.ys == [0]
+    assert play(Halving(H), Textbook(1, [0]), H, rounds=1, rules=Rules()).mistakes == 1
+
+
+def test_rules_a_player_or_class_does_not_support_are_refused_before_the_game():
+    from mistakebound.adversaries import OppositeLabel
+    from mistakebound.game.spaces import ExpertAdvice
+    from mistakebound.learners import Halving, WeightedMajority
+
+    H = classes.thresholds(3)
+    cases = [
+        (dict(rules=Rules(labels=3)), InvalidArgumentError, r"^rules: the game has 3 labels and H, thresholds\(3\), has 2"),
+        (dict(rules=Rules(adaptive=False)), NotApplicableError, r"^adversary: OppositeLabel adapts to the game"),
+        (dict(rules={"noise": 1}), InvalidArgumentError, r"^rules: expected a Rules value"),
+    ]
+    for kwargs, error, message in cases:
+        with pytest.raises(error, match=message):
+            play(Halving(H), OppositeLabel(), H, rounds=3, **kwargs)
+    E = ExpertAdvice(2)
+    with pytest.raises(NotApplicableError, match=r"^rules: a noise budget is refereed on a finite class"):
+        play(WeightedMajority(2, 3), OppositeLabel(), E, rounds=3, rules=Rules(noise=1))

@@ -199,7 +199,8 @@ def test_a_player_that_cannot_be_built_by_default_says_what_it_needs():
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from(sorted(classes.ZOO)), st.integers(1, 4))
 def test_zoo_specs_and_describe_round_trip(family, n):
-    args = {"random": "6,4,0.5,1", "k_sparse": f"{n + 1},{min(n, 2)}"}.get(family, str(n))
+    args = {"random": "6,4,0.5,1", "k_sparse": f"{n + 1},{min(n, 2)}", "all_functions": f"{n},3",
+            "one_vs_rest": f"{n},4", "monotone_functions": f"{n},3"}.get(family, str(n))
     H = registry.load_setting(f"{family}:{args}")
     assert registry.load_setting(H.describe()) == H
 

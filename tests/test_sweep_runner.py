@@ -463,3 +463,67 @@ def test_the_summary_prints_each_name_of_a_record_on_its_line():
     assert forged.count("\n") == len(forged.splitlines()) - 1 == plain.count("\n")
     assert not set("\r\x1b\u2028\x85") & set(forged)
     assert "L\\nx" in forged and "c\\r\\n.json\\u2028" in forged
+
+
+# ------------------------------------------------------------------ the setting column (issue 23)
+def test_a_grid_plays_each_game_in_each_of_its_rules_and_records_them_in_the_setting_column(tmp_path):
+    from mistakebound.game import classes as zoo
+    from mistakebound.game.rules import Rules
+    from mistakebound.interfaces.sweep import SweepConfig, sweep
+    from mistakebound.theory.game_values import game_value
+
+    config = SweepConfig.from_dict({"grid": [{
+        "learners": ["GameSOA"], "adversaries": ["GameMinimax"], "classes": ["thresholds:7", "all_functions:2,3"],
+        "horizons": [60], "rules": [{}, {"noise": 1}, {"noise": 1}, {"feedback": "full"}]}]})
+    assert config.grids[0].settings == (None, "noise=1")  # repeated and textbook spellings kept once
+    result = sweep(config, out=tmp_path / "r.csv", executor="inprocess")
+    records = {(r["class"], r["setting"]): r for r in result.records}
+    assert set(records) == {(c, s) for c in ("thresholds:7", "all_functions:2,3") for s in (None, "noise=1")}
+    for (spec, setting), record in records.items():
+        H = zoo.from_spec(spec)
+        # both players are built for the realizable game: the adversary forces its value in either setting (it
+        # need not use a budget), and GameSOA's claim holds there; under a noise budget it states none
+        assert record["mistakes"] == game_value(H, Rules(labels=H.n_labels)).value
+        assert record["verdict"] == ("ok" if setting is None else "no bound") and record["error"] is None, record
+        assert (record["bound"] is None) == (setting is not None)
+    # a sweep of a setting the players state for: GameSOA(noise=1) meets its claim, the value, exactly
+    noisy = sweep({"grid": [{"learners": ["GameSOA(noise=1)"], "adversaries": ["GameMinimax(noise=1)"],
+                             "classes": ["thresholds:7"], "horizons": [60], "rules": [{"noise": 1}]}]},
+                  executor="inprocess")
+    (record,) = noisy.records
+    assert record["mistakes"] == record["bound"] == 5 and record["verdict"] == "ok"
+
+
+def test_cells_of_the_textbooks_game_keep_their_ids_and_a_file_without_a_setting_column_is_upgraded(tmp_path):
+    from mistakebound.interfaces.sweep import FIELDS, ResultsFile, SweepConfig
+    from mistakebound.interfaces.sweep.cells import Cell
+    from mistakebound.interfaces.sweep.results import SETTINGLESS_FIELDS, encode
+
+    # the id of a textbook cell is the hash of the inputs it had before the column existed
+    import hashlib
+    import json
+
+    cell = Cell(kind="game", cls="thresholds:7", learner="Halving", adversary="OppositeLabel", seed=0, horizon=20)
+    old_inputs = {k: v for k, v in cell.inputs.items() if k != "setting"}
+    old_id = hashlib.sha256(json.dumps(old_inputs, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+    assert cell.id == old_id
+    assert Cell(kind="game", cls="thresholds:7", learner="Halving", adversary="OppositeLabel", seed=0, horizon=20,
+                setting="noise=1").id != old_id
+    # a results file of the previous format reads back, its games in the textbook's setting
+    record = dict.fromkeys(FIELDS) | {"id": old_id, "kind": "game", "class": "thresholds:7", "mistakes": 3,
+                                      "verdict": "ok", "search": "ldim", "ldim": None}
+    path = tmp_path / "old.csv"
+    path.write_text(",".join(SETTINGLESS_FIELDS) + "\n" + ",".join(encode(record.get(k)) for k in SETTINGLESS_FIELDS)
+                    + "\n")
+    loaded = ResultsFile(path).load()
+    assert loaded[old_id]["setting"] is None and loaded[old_id]["mistakes"] == 3
+    assert path.read_text().splitlines()[0] == ",".join(FIELDS)  # rewritten in the current columns
+    # a search row of that format keeps its own column's value (it is not moved from 'mistakes')
+    search = dict.fromkeys(FIELDS) | {"id": "s", "kind": "search", "search": "ldim", "ldim": 3}
+    path.write_text(",".join(SETTINGLESS_FIELDS) + "\n" + ",".join(encode(search.get(k)) for k in SETTINGLESS_FIELDS)
+                    + "\n")
+    assert ResultsFile(path).load()["s"]["ldim"] == 3
+    bad = {"grid": [{"learners": ["Halving"], "adversaries": ["OppositeLabel"], "classes": ["thresholds:3"],
+                     "rules": [{"noise": 1, "labels": 3}]}]}
+    with pytest.raises(InvalidArgumentError, match=r"^grid\[0\]\.rules\[0\]\.labels"):
+        SweepConfig.from_dict(bad)

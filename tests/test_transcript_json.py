@@ -144,8 +144,14 @@ def test_examples_that_pin_the_encoding():
 
 def test_every_transcript_field_is_serialised():
     """A field added to Transcript without a serialiser would be lost: this fails first."""
-    T = Transcript(rounds=())
+    from mistakebound.game.rules import Rules
+
+    T = Transcript(rounds=(), rules=Rules(labels=3, feedback="bandit", noise=1))
     assert set(json.loads(transcript_to_json(T))) == {a.name for a in attrs.fields(Transcript)} | {"format", "version"}
+    assert transcript_from_json(transcript_to_json(T)).rules == T.rules
+    # a transcript of the textbook's game (rules None) is written as before this field existed, and read back
+    text = transcript_to_json(Transcript(rounds=()))
+    assert "rules" not in json.loads(text) and transcript_from_json(text).rules is None
 
 
 # ---------------------------------------------------------------------- real games

@@ -17,7 +17,7 @@ Examples
 ...     HypothesisClass.from_matrix([[0, 2]])
 ... except InvalidClassError as exc:
 ...     print(exc)
-matrix: row 1, column 2: 2 is not 0 or 1; expected every entry to be 0 or 1 (rows and columns counted from 1: matrix[0, 1])
+matrix: row 1, column 2: 2 is not 0 or 1; expected every entry to be 0 or 1 (rows and columns counted from 1: matrix[0, 1]); a class of more labels says how many (labels=k)
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ __all__ = [
     "IllegalPredictionError",
     "IllegalLabelError",
     "UnrealizableLabelError",
+    "PeekError",
     "PlayerError",
     "GameInterrupted",
 ]
@@ -123,6 +124,10 @@ class IllegalLabelError(GameError, ValueError):
 
 class UnrealizableLabelError(IllegalLabelError):
     """In a realizable game, no hypothesis still in the version space gives this label."""
+
+
+class PeekError(GameError):
+    """Under bandit feedback, the learner read a label the game did not show it."""
 
 
 class PlayerError(GameError):

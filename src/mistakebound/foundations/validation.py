@@ -30,6 +30,8 @@ True
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers
 from collections.abc import Callable, Collection
@@ -40,6 +42,7 @@ import numpy as np
 from mistakebound.foundations.errors import InvalidArgumentError
 
 __all__ = [
+    "keywords_of",
     "brief",
     "check_int",
     "check_real",
@@ -291,3 +294,27 @@ def refuse_file(path: Any, problem: str, expected: str, error: type = InvalidArg
     from mistakebound.foundations.text import one_line
 
     return error(one_line(f"path: {str(path)!r}: {problem}; expected {expected}"))
+
+
+@functools.lru_cache(maxsize=256)
+def keywords_of(method_type: type, name: str) -> frozenset | None:
+    """The keyword names the method ``name`` of ``method_type`` accepts (None: any, it takes ``**kwargs``).
+
+    How the package asks whether a player's method takes an option added after the player
+    was written (a claim's ``transcript``, the game's ``rules``) before passing it.
+
+    Examples
+    --------
+    >>> class P:
+    ...     def bound(self, setting, *, rounds=None): ...
+    ...     def forces(self, setting, **options): ...
+    >>> sorted(keywords_of(P, "bound")), keywords_of(P, "forces")
+    (['rounds', 'self', 'setting'], None)
+    """
+    try:
+        parameters = inspect.signature(getattr(method_type, name)).parameters.values()
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return frozenset(p.name for p in parameters)

@@ -55,6 +55,7 @@ from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.validation import brief, refuse_file
 from mistakebound.game import csv_records
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, MAX_ENTRIES, HypothesisClass, require_class_memory
+from mistakebound.game.rules import label_words
 
 __all__ = ["read_csv_class", "write_csv_class"]
 
@@ -64,11 +65,12 @@ _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _ENTRY, _NUMBER, _TEXT, _EMPTY = "entry", "number", "text", "empty"
 _BOM = codecs.BOM_UTF8
-_VALUES: dict[str, int | None] = {}  # cell text -> 0, 1 or None (not an entry), for the texts seen lately
+_VALUES: dict[str, int | None] = {}  # cell text -> a label 0..255 or None (none), for the texts seen lately
 
 
-def _entry_value(s: str) -> int | None:
-    """0 or 1 when the stripped cell ``s`` is a decimal numeral whose exact value is 0 or 1, else None.
+def _entry_value(s: str, top: int = 1) -> int | None:
+    """The label ``0..top`` (0 or 1 in a 0/1 class) when the stripped cell ``s`` is a decimal numeral whose exact
+    value is that label, else None.
 
     The text is compared, not the nearest float: ``1.0``, ``1e0``, ``-0`` and numpy's
     ``1.000000000000000000e+00`` are entries; ``1.0000000000000001`` (a float would round it
@@ -81,23 +83,24 @@ def _entry_value(s: str) -> int | None:
     value = _VALUES.get(s, -1)
     if value == -1:
         value = None
-        if _DECIMAL.fullmatch(s):
+        if _DECIMAL.fullmatch(s) and len(s) < 400:
             exact = Decimal(s)
-            value = 0 if exact == 0 else (1 if exact == 1 else None)
+            if exact == exact.to_integral_value() and 0 <= exact <= 255:
+                value = int(exact)
         if len(_VALUES) > 4096:
             _VALUES.clear()
         _VALUES[s] = value
-    return value
+    return value if value is not None and value <= top else None
 
 
-def _kind(cell: str) -> str:
-    """Whether a cell is an entry (exactly 0 or 1), another number, text, or empty."""
+def _kind(cell: str, top: int = 1) -> str:
+    """Whether a cell is an entry (exactly a label ``0..top``), another number, text, or empty."""
     s = cell.strip()
     if s in _ENTRY_CELLS:
         return _ENTRY
     if not s:
         return _EMPTY
-    if _entry_value(s) is not None:
+    if _entry_value(s, top) is not None:
         return _ENTRY
     try:
         float(s)
@@ -106,14 +109,16 @@ def _kind(cell: str) -> str:
     return _NUMBER
 
 
-def _not_entry(path: Path, cell: str, row: int, column: int) -> InvalidClassError:
-    """The refusal of a cell that is not 0 or 1, at its row and column (from 1)."""
+def _not_entry(path: Path, cell: str, row: int, column: int, top: int = 1) -> InvalidClassError:
+    """The refusal of a cell that is not a label ``0..top``, at its row and column (from 1)."""
     s = cell.strip()
     shown = "an empty cell" if not s else repr(s)
-    why = (" (its exact value is not 0 or 1; entries are compared as written, not rounded)"
-           if s and _kind(s) == _NUMBER and _DECIMAL.fullmatch(s) and abs(float(s) - 0.5) == 0.5 else "")
-    return refuse_file(path, f"row {row}, column {column}: {shown} is not 0 or 1{why}",
-                   f"every entry to be 0 or 1 ({COUNTED_FROM_1})", InvalidClassError)
+    words = label_words(tuple(range(top + 1)))
+    why = (f" (its exact value is not {words}; entries are compared as written, not rounded)"
+           if s and _kind(s, top) == _NUMBER and _DECIMAL.fullmatch(s) and 0 <= float(s) <= top
+           and float(s) == round(float(s)) else "")
+    return refuse_file(path, f"row {row}, column {column}: {shown} is not {words}{why}",
+                   f"every entry to be {words} ({COUNTED_FROM_1})", InvalidClassError)
 
 
 def _instance(cell: str) -> int | str:
@@ -128,7 +133,7 @@ def _instance(cell: str) -> int | str:
 
 
 def _detect(path: Path, first_row: list[str], names_seen: bool, has_body: bool,
-            first_line: int) -> tuple[bool, bool]:
+            first_line: int, top: int = 1) -> tuple[bool, bool]:
     """``(header, names)``: whether row 1 is a header and column 1 holds names (the module's rules).
 
     ``first_row`` is the first row's cells; ``names_seen`` whether a later row's first cell
@@ -137,15 +142,15 @@ def _detect(path: Path, first_row: list[str], names_seen: bool, has_body: bool,
     corner = first_row[0].strip()
     if corner == "":
         return True, True
-    header = any(_kind(c) in (_NUMBER, _TEXT) for c in first_row[1:])
-    if header or names_seen or _kind(corner) == _ENTRY:
+    header = any(_kind(c, top) in (_NUMBER, _TEXT) for c in first_row[1:])
+    if header or names_seen or _kind(corner, top) == _ENTRY:
         return header, names_seen
     if len(first_row) == 1:
         return True, False  # one column: it cannot be names alone, so row 1 is its header
-    if not has_body and _kind(corner) == _TEXT:
+    if not has_body and _kind(corner, top) == _TEXT:
         return False, True  # one row: it cannot be a header alone, so its first cell is a name
-    if _kind(corner) == _NUMBER:
-        raise _not_entry(path, corner, first_line, 1)
+    if _kind(corner, top) == _NUMBER:
+        raise _not_entry(path, corner, first_line, 1, top)
     raise refuse_file(
         path,
         f"row {first_line}, column 1 holds the text {corner!r}, but no other cell of its row or column says "
@@ -166,8 +171,12 @@ class _CsvReader:
     file it starts on, the column by the cell's place in its row (the name column counts).
     """
 
-    def __init__(self, path: Path, size: int, max_rows: int, names: bool | None):
+    def __init__(self, path: Path, size: int, max_rows: int, names: bool | None, labels: int = 2):
         self.path, self.size, self.max_rows = path, size, max_rows
+        self.top = labels - 1  # the largest label
+        # the entries written as one character: a label below 10, its digit
+        self.digits = "".join(str(y) for y in range(min(labels, 10)))
+        self.cells = frozenset(self.digits)
         self.force_names = names
         self.first_row: list[str] | None = None
         self.first_line = 0
@@ -185,15 +194,16 @@ class _CsvReader:
     def _start(self, first_cell: str) -> None:
         """The first row below row 1 begins with ``first_cell``: guess the layout, allocate the matrix."""
         corner = self.first_row[0].strip()
-        header = any(_kind(c) in (_NUMBER, _TEXT) for c in self.first_row[1:])
+        top = self.top
+        header = any(_kind(c, top) in (_NUMBER, _TEXT) for c in self.first_row[1:])
         if self.force_names is not None:
             names = self.force_names
         else:
-            names = (corner == "" or _kind(first_cell) == _TEXT
-                     or (not header and _kind(corner) == _TEXT and self.width > 1))
+            names = (corner == "" or _kind(first_cell, top) == _TEXT
+                     or (not header and _kind(corner, top) == _TEXT and self.width > 1))
         if corner == "":
             header = True
-        elif not header and not names and _kind(corner) != _ENTRY and self.width == 1:
+        elif not header and not names and _kind(corner, top) != _ENTRY and self.width == 1:
             header = True
         self.names, self.header = names, header
         m = self.width - (1 if names else 0)
@@ -231,31 +241,35 @@ class _CsvReader:
             raise refuse_file(self.path, "holds more rows than lines", "a CSV file that does not change while read")
         out = self.matrix[self.rows]
         is_first, first = first, cells[0]
+        top, plain = self.top, self.cells
         if self.names:
             self.hypothesis_names.append(first.strip())
-            if not self.names_seen and not is_first and _kind(first) == _TEXT:
+            if not self.names_seen and not is_first and _kind(first, top) == _TEXT:
                 self.names_seen = True
             entries = cells[1:]
         else:
             entries = cells
-            value = _entry_value(first.strip())
+            value = _entry_value(first.strip(), top)
             if value is None:
-                if not is_first and self.force_names is None and _kind(first) == _TEXT:
+                if not is_first and self.force_names is None and _kind(first, top) == _TEXT:
                     raise _Restart
                 if self.column_1_bad is None:
                     self.column_1_bad = (row, first)
                 entries = ["0", *cells[1:]]
         stripped = ",".join(entries).replace(" ", "").replace("\t", "").split(",")  # C speed, for " 0, 1"
-        if len(stripped) != len(entries) or not _ENTRY_CELLS.issuperset(stripped):
+        if len(stripped) != len(entries) or not plain.issuperset(stripped):
             stripped = [cell.strip() for cell in entries]
-        if not _ENTRY_CELLS.issuperset(stripped):  # other spellings ("1.0"), or a bad cell to report
+        if not plain.issuperset(stripped):  # other spellings ("1.0"), labels past 9, or a bad cell to report
             skip = 1 if self.names else 0
+            values = []
             for j, s in enumerate(stripped):
-                value = _entry_value(s)
+                value = _entry_value(s, top)
                 if value is None:
-                    raise _not_entry(self.path, entries[j], row, j + 1 + skip)
-                stripped[j] = "1" if value else "0"
-        out[:] = np.frombuffer("".join(stripped).encode("ascii"), dtype=np.uint8) - 48
+                    raise _not_entry(self.path, entries[j], row, j + 1 + skip, top)
+                values.append(value)
+            out[:] = values
+        else:
+            out[:] = np.frombuffer("".join(stripped).encode("ascii"), dtype=np.uint8) - 48
         self.rows += 1
 
     def _body(self, cells: list[str], row: int) -> None:
@@ -312,8 +326,8 @@ class _CsvReader:
         rows = arr.reshape(k, stride)
         if not ((rows[:, -1] == 10).all() and (rows[:, 1:-1:2] == 44).all()):
             return False
-        digits = rows[:, 0::2] - 48  # wraps below "0": anything but "0" and "1" is > 1
-        if not (digits <= 1).all():
+        digits = rows[:, 0::2] - 48  # wraps below "0": anything but a label's digit is past the largest label
+        if not (digits <= min(self.top, 9)).all():
             return False
         if self.rows + k > self.matrix.shape[0]:  # pragma: no cover - the line count bounds the rows
             raise refuse_file(self.path, "holds more rows than lines", "a CSV file that does not change while read")
@@ -343,7 +357,8 @@ class _CsvReader:
                 return False
         packed = body.replace(b" ", b"").replace(b"\t", b"")
         m = self.matrix.shape[1]
-        if len(packed) != 2 * m - 1 or packed[1::2].count(b",") != m - 1 or packed[0::2].translate(None, b"01"):
+        if (len(packed) != 2 * m - 1 or packed[1::2].count(b",") != m - 1
+                or packed[0::2].translate(None, self.digits.encode("ascii"))):
             return False
         if self.names:
             try:
@@ -351,7 +366,7 @@ class _CsvReader:
             except UnicodeDecodeError:
                 return False
             self.hypothesis_names.append(text)
-            if not self.names_seen and _kind(text) == _TEXT:
+            if not self.names_seen and _kind(text, self.top) == _TEXT:
                 self.names_seen = True
         self.matrix[self.rows] = np.frombuffer(packed[0::2], dtype=np.uint8) - 48
         self.rows += 1
@@ -415,7 +430,7 @@ class _CsvReader:
             if not ((seps[:, :-1] == 44).all() and (seps[:, -1] == (13 if crlf else 10)).all()):
                 return None
             buffer, offset, stride = arr, first, span + crlf
-        values = self._values(buffer, offset, stride, k, m, width)
+        values = self._values(buffer, offset, stride, k, m, width, self.top)
         if values is None:
             return None
         if self.names:
@@ -437,25 +452,26 @@ class _CsvReader:
                     return None
                 names.append(text.strip())
             if not self.names_seen:
-                self.names_seen = any(_kind(n) == _TEXT for n in names)
+                self.names_seen = any(_kind(n, self.top) == _TEXT for n in names)
             self.hypothesis_names.extend(names)
         return values
 
     @staticmethod
-    def _values(buffer: np.ndarray, offset: int, stride: int, k: int, m: int, width: int) -> np.ndarray | None:
-        """0/1 of ``k`` rows of ``m`` cells of ``width`` characters in ``buffer`` (rows ``stride`` bytes
-        apart from ``offset``, cells ``width + 1``), or None if a cell is not an entry."""
+    def _values(buffer: np.ndarray, offset: int, stride: int, k: int, m: int, width: int,
+                top: int = 1) -> np.ndarray | None:
+        """The labels ``0..top`` of ``k`` rows of ``m`` cells of ``width`` characters in ``buffer`` (rows ``stride``
+        bytes apart from ``offset``, cells ``width + 1``), or None if a cell is not an entry."""
         if width == 1:
             digits = np.ndarray((k, m), dtype=np.uint8, buffer=buffer, offset=offset, strides=(stride, 2))
             values = digits - 48
-            return values if (values <= 1).all() else None
+            return values if (values <= min(top, 9)).all() else None
         # "0.0" and "1.0" (numpy's "0.000...e+00" and "1.000...e+00"): one tail after the first digit, which
         # is then the value; compared byte by byte, as the digits are
         cells = np.ndarray((k, m, width), dtype=np.uint8, buffer=buffer, offset=offset,
                            strides=(stride, width + 1, 1))
         tail = bytes(cells[0, 0, 1:])
         try:
-            shared = (_entry_value("0" + tail.decode("ascii").strip()) == 0
+            shared = (top == 1 and _entry_value("0" + tail.decode("ascii").strip()) == 0
                       and _entry_value("1" + tail.decode("ascii").strip()) == 1 and tail == tail.strip())
         except UnicodeDecodeError:
             shared = False
@@ -474,7 +490,7 @@ class _CsvReader:
             if len(word) != width:  # NUL bytes, which numpy drops at the end
                 return None
             try:
-                value = _entry_value(word.decode("ascii").strip())
+                value = _entry_value(word.decode("ascii").strip(), top)
             except UnicodeDecodeError:
                 return None
             if value is None:
@@ -490,7 +506,7 @@ class _CsvReader:
         if self.first_row is None:
             raise refuse_file(path, "holds no entries (only blank lines)", "rows of 0/1 entries, one per hypothesis")
         if self.names is None:  # one row only
-            header, names = _detect(path, self.first_row, False, False, self.first_line)
+            header, names = _detect(path, self.first_row, False, False, self.first_line, self.top)
             if header:
                 raise refuse_file(path, f"row {self.first_line} is a header row (instance names) and no row of entries "
                                     "follows", "at least one row of 0/1 entries, one per hypothesis", InvalidClassError)
@@ -501,7 +517,7 @@ class _CsvReader:
             self.matrix = np.empty((1, self.width - names), dtype=np.uint8)
             self._row(self.first_row, self.first_line, first=True)
         else:
-            header, names = _detect(path, self.first_row, self.names_seen, True, self.first_line)
+            header, names = _detect(path, self.first_row, self.names_seen, True, self.first_line, self.top)
             if (header, names) != (self.header, self.names):  # the guess was wrong: only a refusal is left
                 raise refuse_file(path, f"row {self.first_line}, column 1 holds the text {self.first_row[0].strip()!r}, "
                                     "but no other cell of its row or column says whether it starts a header row or "
@@ -509,7 +525,7 @@ class _CsvReader:
                                                      "name column", InvalidClassError)
         if not self.names and self.column_1_bad is not None:
             row, cell = self.column_1_bad
-            raise _not_entry(path, cell, row, 1)
+            raise _not_entry(path, cell, row, 1, self.top)
         if self.rows == 0:
             raise refuse_file(path, f"row {self.first_line} is a header row (instance names) and no row of entries follows",
                           "at least one row of 0/1 entries, one per hypothesis", InvalidClassError)
@@ -521,7 +537,7 @@ class _CsvReader:
             for k, cell in enumerate(cells):
                 x, column = _instance(cell), k + 1 + skip
                 if x in seen:
-                    why = ("" if any(_kind(c) == _TEXT for c in cells) else
+                    why = ("" if any(_kind(c, self.top) == _TEXT for c in cells) else
                            f"; row {self.first_line} was read as a header because it holds numbers other than 0 and 1")
                     raise refuse_file(path, f"row {self.first_line}, columns {seen[x]} and {column}: instance {x!r} "
                                         f"appears twice{why}", "distinct instance names", InvalidClassError)
@@ -531,12 +547,12 @@ class _CsvReader:
         self.matrix = None
         try:
             return HypothesisClass.from_matrix(matrix, domain, self.hypothesis_names if self.names else None,
-                                               name=path.name)
+                                               name=path.name, labels=self.top + 1)
         except InvalidClassError as exc:  # pragma: no cover - everything from_matrix checks is checked above
             raise refuse_file(path, str(exc), "a valid class", InvalidClassError) from None
 
 
-def read_csv_class(path: Path, size: int) -> HypothesisClass:
+def read_csv_class(path: Path, size: int, labels: int = 2) -> HypothesisClass:
     if (size + 1) // 2 > MAX_ENTRIES:  # an entry takes a character and a separator
         raise refuse_file(path, f"the file has {size} bytes, room for up to {(size + 1) // 2} entries, more than "
                             f"the limit of {MAX_ENTRIES} (what an array can hold on this machine)",
@@ -549,7 +565,7 @@ def read_csv_class(path: Path, size: int) -> HypothesisClass:
             lines = csv_records.count_lines(fh) + 1
             for _ in range(2):
                 fh.seek(start)
-                reader = _CsvReader(path, size, lines, names)
+                reader = _CsvReader(path, size, lines, names, labels)
                 try:
                     for block in csv_records.blocks(path, fh, start):
                         reader.feed(*block)
@@ -614,7 +630,7 @@ def _csv_lines(H: HypothesisClass, path: Path, matrix_only: bool) -> tuple[list[
         raise refuse_file(path, f"a hypothesis or instance name of {H!r} does not survive CSV quoting", lossy)
     if names is None:  # the header must be recognised without a name column
         try:
-            layout = _detect(path, header, False, True, 1)  # column 1 holds entries: no text below row 1
+            layout = _detect(path, header, False, True, 1, H.n_labels - 1)  # column 1 holds entries: no text below
         except InvalidArgumentError:
             layout = None
         if layout != (True, False):
@@ -635,14 +651,18 @@ def write_csv_class(H: HypothesisClass, path: Path, matrix_only: bool) -> Path:
                 fh.write((",".join(map(_quote, header)) + "\n").encode("utf-8"))
             for start in range(0, n, chunk):
                 block = H.matrix[start:start + chunk]
-                text = np.full((block.shape[0], 2 * m), ord(","), dtype=np.uint8)
-                text[:, 0::2] = block + ord("0")
-                text[:, -1] = ord("\n")
-                if names is None:
-                    fh.write(text.tobytes())
+                if H.n_labels > 10:  # labels of two or three digits: written as text
+                    rows = [(",".join(map(str, row)) + "\n").encode("ascii") for row in block.tolist()]
                 else:
-                    fh.write(b"".join((_quote(names[start + i]) + ",").encode("utf-8") + row.tobytes()
-                                      for i, row in enumerate(text)))
+                    text = np.full((block.shape[0], 2 * m), ord(","), dtype=np.uint8)
+                    text[:, 0::2] = block + ord("0")
+                    text[:, -1] = ord("\n")
+                    rows = list(text) if names is not None else [text.tobytes()]
+                if names is None:
+                    fh.write(b"".join(bytes(row) for row in rows))
+                else:
+                    fh.write(b"".join((_quote(names[start + i]) + ",").encode("utf-8") + bytes(row)
+                                      for i, row in enumerate(rows)))
             fh.flush()
             os.fsync(fh.fileno())
 

@@ -98,6 +98,7 @@ from mistakebound.game.hypothesis_class import (
     first_bad_entry,
     require_class_memory,
 )
+from mistakebound.game.rules import label_words
 
 __all__ = [
     "load_class",
@@ -185,6 +186,8 @@ def class_to_json(H: HypothesisClass) -> str:
         "domain": [jf.encode_instance(x, f"domain[{j}]") for j, x in enumerate(H.domain)],
         "matrix": H.matrix.astype(int).tolist(),
     }
+    if H.n_labels != 2:  # a class of more labels says how many (a file of 0/1 classes stays as it was)
+        out["labels"] = H.n_labels
     return jf.dumps(out)
 
 
@@ -208,7 +211,13 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
     mistakebound.foundations.errors.InvalidClassError: matrix: row 2, column 2 holds 2; expected every entry to be 0 or 1 (rows and columns counted from 1)
     """
     data = jf.parse(text, what="class", fmt=CLASS_FORMAT)
-    jf.check_keys("class", data, ["format", "version", "name", "names", "domain", "matrix"])
+    keys = ["format", "version", "name", "names", "domain", "matrix"]
+    jf.check_keys("class", data, keys + ["labels"] if "labels" in data else keys)
+    labels = data.get("labels", 2)
+    if "labels" in data and (type(labels) is not int or not 2 < labels <= 256):
+        raise InvalidArgumentError(f"labels: expected the number of labels, an integer from 3 to 256 (a class of 0/1 "
+                                   f"leaves it out), got {brief(labels)}")
+    words = label_words(tuple(range(labels)))
     name = jf.optional(jf.expect_str)("name", data["name"])
     names = jf.optional(jf.tuple_of(jf.expect_str)[1])("names", data["names"])
     if type(data["domain"]) is not list:
@@ -224,7 +233,7 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
         seen[x] = j
     matrix = data["matrix"]
     if type(matrix) is not list or not all(type(row) is list for row in matrix):
-        raise InvalidClassError("matrix: expected a JSON list of rows, each a list of 0/1")
+        raise InvalidClassError(f"matrix: expected a JSON list of rows, each a list of labels {words}")
     if not matrix:
         raise InvalidClassError("matrix: holds no rows; expected at least one hypothesis (row)")
     require_class_memory(len(matrix), len(domain), parameter="matrix", what=f"a class of {len(matrix):,} rows",
@@ -236,13 +245,13 @@ def class_from_json(text: str | bytes) -> HypothesisClass:
                 "expected one entry per instance"
             )
         for j, v in enumerate(row):
-            if type(v) is not int or (v != 0 and v != 1):
+            if type(v) is not int or not 0 <= v < labels:
                 raise InvalidClassError(
-                    f"matrix: row {i + 1}, column {j + 1} holds {brief(v)}; expected every entry to be 0 or 1 "
+                    f"matrix: row {i + 1}, column {j + 1} holds {brief(v)}; expected every entry to be {words} "
                     f"({COUNTED_FROM_1})"
                 )
     arr = np.array(matrix, dtype=np.uint8).reshape(len(matrix), len(domain))
-    return HypothesisClass.from_matrix(arr, domain, names, name=name)
+    return HypothesisClass.from_matrix(arr, domain, names, name=name, labels=labels)
 
 
 # ----------------------------------------------------------------------------- npy
@@ -321,16 +330,18 @@ def read_npy_matrix(path: str | os.PathLike, max_bytes: int | None = DEFAULT_MAX
     return _read_npy(path, max_bytes, _check_file(path, max_bytes))
 
 
-def _npy_class(path: Path, max_bytes: int | None, size: int) -> HypothesisClass:
+def _npy_class(path: Path, max_bytes: int | None, size: int, labels: int) -> HypothesisClass:
     arr = _read_npy(path, max_bytes, size)
     if arr.shape[0] == 0:
         raise refuse_file(path, f"holds a matrix of shape {arr.shape}", "at least one hypothesis (row)", InvalidClassError)
-    bad = first_bad_entry(arr)
+    bad = first_bad_entry(arr, labels)
     if bad is not None:
         i, j = bad
-        raise refuse_file(path, f"row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1",
-                      f"every entry to be 0 or 1 ({COUNTED_FROM_1})", InvalidClassError)
-    return HypothesisClass.from_matrix(arr, name=path.name)
+        words = label_words(tuple(range(labels)))
+        advice = "; a class of more labels is read with labels=k" if labels == 2 else f" (labels={labels})"
+        raise refuse_file(path, f"row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not {words}",
+                      f"every entry to be {words} ({COUNTED_FROM_1}){advice}", InvalidClassError)
+    return HypothesisClass.from_matrix(arr, name=path.name, labels=labels)
 
 
 # --------------------------------------------------------------------------- files
@@ -407,7 +418,8 @@ def save_class(H: HypothesisClass, path: str | os.PathLike, *, matrix_only: bool
     return write_atomically(path, buffer.getvalue())
 
 
-def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_BYTES) -> HypothesisClass:
+def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_BYTES,
+               labels: int | None = None) -> HypothesisClass:
     """Read the class in a ``.npy``, ``.csv`` or ``.json`` file (by the suffix, in any case).
 
     ``.npy``: a 2-D array of 0/1 numbers, read with pickles refused; ``.csv``: 0/1 entries
@@ -422,6 +434,10 @@ def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_B
     max_bytes : int or None
         Largest file read (and, for ``.npy``, largest matrix in memory); ``None`` lifts
         the limit.  Checked before the file is read.
+    labels : int, optional
+        The number of labels of the class: a ``.npy`` or ``.csv`` table of ``k`` labels is
+        read with ``labels=k`` (default 2: 0/1 entries); a ``.json`` file says how many
+        itself, and a different ``labels`` is refused.
 
     Returns
     -------
@@ -454,18 +470,24 @@ def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_B
     suffix = _suffix(path)
     max_bytes = check_int("max_bytes", max_bytes, minimum=1, optional=True)
     size = _check_file(path, max_bytes)
+    if labels is not None:
+        labels = check_int("labels", labels, minimum=2, maximum=256)
     if suffix == ".npy":
-        return _npy_class(path, max_bytes, size)
+        return _npy_class(path, max_bytes, size, labels or 2)
     if suffix == ".csv":
-        return read_csv_class(path, size)
+        return read_csv_class(path, size, labels or 2)
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise refuse_file(path, f"cannot read the file ({exc.strerror or exc})", "a readable file") from None
     try:
-        return class_from_json(raw)
+        H = class_from_json(raw)
     except InvalidArgumentError as exc:
         raise type(exc)(one_line(f"path: {str(path)!r}: {exc}")) from None
     except InsufficientMemoryError as exc:
         raise InsufficientMemoryError(one_line(f"path: {str(path)!r}: {exc}"), needed=exc.needed,
                                       available=exc.available) from None
+    if labels is not None and labels != H.n_labels:
+        raise InvalidArgumentError(f"labels: {str(path)!r} holds a class of {H.n_labels} labels, and labels={labels} "
+                                   "was given; expected the file's own number (or no labels)")
+    return H

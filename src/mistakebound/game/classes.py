@@ -39,6 +39,9 @@ from mistakebound.game.specs import closest_hint, normal_name, parse_spec, spec_
 
 __all__ = [
     "ZOO",
+    "all_functions",
+    "monotone_functions",
+    "one_vs_rest",
     "disjunctions",
     "from_spec",
     "intervals",
@@ -684,6 +687,100 @@ def random(n_hypotheses: int, n_instances: int, density: float, seed: int) -> Hy
     )
 
 
+# ------------------------------------------------------------------ classes of k labels
+def _labels(k: object) -> int:
+    return _require_int("k", k, minimum=2, maximum=256)
+
+
+def all_functions(n: int, k: int) -> HypothesisClass:
+    """Every function from ``0..n-1`` to the ``k`` labels ``0..k-1``: the multiclass power set.
+
+    Row ``r`` writes ``r`` in base ``k``, instance 0 as its most significant digit.
+
+    * ``|H| = k^n``, ``|X| = n``; with ``k = 2`` the rows of :func:`power_set` ``(n)``.
+    * Multiclass Littlestone dimension ``n`` (full information: a tree branching on two
+      labels at each of the ``n`` instances is shattered, and a mistake on an instance
+      shows its label, so a learner errs at most once per instance; Daniely, Sabato,
+      Ben-David and Shalev-Shwartz 2011).
+    * Bandit Littlestone dimension ``n (k - 1)`` (the adversary answers "wrong" to ``k - 1``
+      guesses on each instance; a learner that never repeats a wrong guess errs at most
+      ``k - 1`` times on each; Daniely and Helbertal 2013).
+
+    Examples
+    --------
+    >>> H = all_functions(2, 3)
+    >>> H.n_hypotheses, H.labels, H.matrix[5].tolist()
+    (9, (0, 1, 2), [1, 2])
+    """
+    n, k = _require_int("n", n), _labels(k)
+    spec = f"all_functions({n},{k})"
+    _require_exponent("n", n, spec, lambda n: (k**n, n))
+    powers = k ** np.arange(n - 1, -1, -1, dtype=np.int64)
+    matrix = np.empty((k**n, n), dtype=np.uint8)
+    step = max(1, 2**22 // max(n, 1))
+    for start in range(0, k**n, step):
+        r = np.arange(start, min(k**n, start + step), dtype=np.int64)
+        matrix[start:start + len(r)] = (r[:, None] // powers[None, :]) % k
+    names = ["".join(map(str, row)) for row in matrix.tolist()] if k <= 10 else None
+    return HypothesisClass.from_matrix(matrix, range(n), names, name=spec, labels=k)
+
+
+def one_vs_rest(d: int, k: int) -> HypothesisClass:
+    """Multiclass singletons on ``1..d``: label 0 everywhere, or one instance ``j`` given a label ``c`` in ``1..k-1``.
+
+    * ``|H| = 1 + d (k - 1)``, ``|X| = d``; with ``k = 2``, :func:`singletons` ``(d, include_empty=True)``.
+    * Multiclass Littlestone dimension 1: the learner predicts 0 until its first mistake,
+      which names the hypothesis.
+    * Bandit Littlestone dimension ``k - 1``: after the first mistake the learner knows
+      ``j`` but only that the label is not 0, and the adversary rejects ``k - 2`` more guesses
+      there (a learner trying each label once errs no more).
+
+    Examples
+    --------
+    >>> H = one_vs_rest(2, 3)
+    >>> H.names
+    ('0', '1@1', '2@1', '1@2', '2@2')
+    >>> H.matrix.tolist()
+    [[0, 0], [1, 0], [2, 0], [0, 1], [0, 2]]
+    """
+    d, k = _require_int("d", d), _labels(k)
+    spec = f"one_vs_rest({d},{k})"
+    _require_size(spec, 1 + d * (k - 1), d, "d")
+    matrix = np.zeros((1 + d * (k - 1), d), dtype=np.uint8)
+    names = ["0"]
+    for j in range(d):
+        for c in range(1, k):
+            matrix[len(names), j] = c
+            names.append(f"{c}@{j + 1}")
+    return HypothesisClass.from_matrix(matrix, range(1, d + 1), names, name=spec, labels=k)
+
+
+def monotone_functions(N: int, k: int) -> HypothesisClass:
+    """Multiclass thresholds: the non-decreasing functions from ``1..N`` to the labels ``0..k-1``.
+
+    A hypothesis is ``k - 1`` thresholds ``a_1 <= ... <= a_{k-1}`` in ``1..N+1``; it gives ``x``
+    the number of thresholds at or below ``x``.  Named by its labels in order (``"0012"``).
+
+    * ``|H| = C(N + k - 1, k - 1)``, ``|X| = N``; with ``k = 2`` the :func:`thresholds` ``(N)``
+      turned around (``x >= a`` instead of ``x < a``), of Ldim ``floor(log2(N + 1))``.
+
+    Examples
+    --------
+    >>> H = monotone_functions(2, 3)
+    >>> H.names
+    ('00', '01', '02', '11', '12', '22')
+    """
+    N, k = _require_int("N", N), _labels(k)
+    spec = f"monotone_functions({N},{k})"
+    import math
+
+    _require_size(spec, math.comb(N + k - 1, k - 1), N, "N")
+    rows = [row for row in itertools.combinations_with_replacement(range(k), N)]  # non-decreasing label words
+    matrix = np.array(rows, dtype=np.uint8).reshape(len(rows), N)
+    names = ["".join(map(str, row)) for row in rows] if k <= 10 else None
+    return HypothesisClass.from_matrix(matrix, range(1, N + 1), names, name=spec, labels=k)
+
+
 # ------------------------------------------------------------------ registry and specs
 #: The zoo: each family's spec name mapped to the function that builds it.
 ZOO: dict[str, Callable[..., HypothesisClass]] = {
@@ -700,6 +797,9 @@ ZOO: dict[str, Callable[..., HypothesisClass]] = {
         power_set,
         k_sparse,
         random,
+        all_functions,
+        one_vs_rest,
+        monotone_functions,
     )
 }
 

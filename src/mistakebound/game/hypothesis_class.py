@@ -35,9 +35,10 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
-from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
+from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError, NotApplicableError
 from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.text import printable
+from mistakebound.game.rules import LABELS, label_words
 from mistakebound.game.setting import Setting
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "SMALL_CLASS_BYTES",
     "class_memory",
     "first_bad_entry",
+    "require_binary",
     "require_class",
     "require_class_memory",
     "table_text",
@@ -181,10 +183,10 @@ def require_class_memory(n_hypotheses: int, n_instances: int, *, parameter: str,
                    advice=advice)
 
 
-def first_bad_entry(arr: np.ndarray) -> tuple[int, int] | None:
-    """The (row, column) of the first entry of the 2-D ``arr`` that is not 0 or 1, or None.
+def first_bad_entry(arr: np.ndarray, labels: int = 2) -> tuple[int, int] | None:
+    """The (row, column) of the first entry of the 2-D ``arr`` that is not a label ``0..labels-1``, or None.
 
-    Vectorised and without a copy when every entry is 0 or 1 in an integer or boolean
+    Vectorised and without a copy when every entry is a label in an integer or boolean
     array (a minimum and a maximum); the entries are compared one by one only otherwise.
 
     Examples
@@ -193,20 +195,29 @@ def first_bad_entry(arr: np.ndarray) -> tuple[int, int] | None:
     True
     >>> first_bad_entry(np.array([[0, 1.0], [0.5, 1]]))
     (1, 0)
+    >>> first_bad_entry(np.array([[0, 2], [3, 1]]), labels=3)
+    (1, 0)
     """
     if arr.size == 0 or arr.dtype.kind == "b":
         return None
-    if arr.dtype.kind in "iu" and arr.max() <= 1 and (arr.dtype.kind == "u" or arr.min() >= 0):
+    if arr.dtype.kind in "iu" and arr.max() <= labels - 1 and (arr.dtype.kind == "u" or arr.min() >= 0):
         return None
-    bad = ~((arr == 0) | (arr == 1))
+    bad = ~np.isin(arr, np.arange(labels)) if labels > 2 else ~((arr == 0) | (arr == 1))
     if not bad.any():
         return None
     i, j = np.argwhere(bad)[0]
     return int(i), int(j)
 
 
-def _validate_matrix(matrix: Any) -> np.ndarray:
-    """Turn ``matrix`` into a read-only 2-D uint8 array of 0/1, or raise.
+def _check_labels(labels: Any) -> int:
+    """``labels`` (the number of labels of a class) as an int, or the refusal naming it."""
+    if isinstance(labels, (bool, np.bool_)) or not isinstance(labels, numbers.Integral) or not 2 <= labels <= 256:
+        raise InvalidClassError(f"labels: expected the number of labels, an integer from 2 to 256, got {labels!r}")
+    return int(labels)
+
+
+def _validate_matrix(matrix: Any, labels: int = 2) -> np.ndarray:
+    """Turn ``matrix`` into a read-only 2-D uint8 array of labels ``0..labels-1``, or raise.
 
     A sealed matrix (:func:`_is_sealed`, C-contiguous) is checked and kept as it is, with
     no copy; anything else is checked and copied into a sealed array.  Either way the
@@ -234,11 +245,13 @@ def _validate_matrix(matrix: Any) -> np.ndarray:
     if class_memory(n, m, table=not sealed) > SMALL_CLASS_BYTES:
         require_class_memory(n, m, parameter="matrix", what="the class", table=not sealed,
                              advice="expected a smaller class")
-    bad = first_bad_entry(arr)
+    bad = first_bad_entry(arr, labels)
     if bad is not None:
         i, j = bad
-        raise InvalidClassError(f"matrix: row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not 0 or 1; expected "
-                                f"every entry to be 0 or 1 ({COUNTED_FROM_1}: matrix[{i}, {j}])")
+        words = label_words(tuple(range(labels)))
+        advice = "; a class of more labels says how many (labels=k)" if labels == 2 else f" (labels={labels})"
+        raise InvalidClassError(f"matrix: row {i + 1}, column {j + 1}: {arr[i, j].item()!r} is not {words}; expected "
+                                f"every entry to be {words} ({COUNTED_FROM_1}: matrix[{i}, {j}]){advice}")
     return arr if sealed else _sealed(np.ascontiguousarray(arr, dtype=np.uint8))
 
 
@@ -363,6 +376,12 @@ class HypothesisClass(Setting):
         Optional names of the hypotheses, one per row (kept as a tuple of ``str``).
     name : str or None
         Optional name of the class itself, e.g. ``"thresholds(8)"``.
+    n_labels : int
+        The number of labels ``k`` (default 2, the textbook's 0/1 classes): every entry of
+        the table is one of ``0..k-1``, and :attr:`labels` is ``(0, ..., k-1)``.  Searches
+        and players written for two labels refuse a class of more
+        (:func:`require_binary`); :func:`~mistakebound.theory.game_values.game_value`
+        and the multiclass learners take any ``k``.
 
     Raises
     ------
@@ -377,16 +396,21 @@ class HypothesisClass(Setting):
     Traceback (most recent call last):
     ...
     mistakebound.foundations.errors.InvalidClassError: domain: has 1 instances but the matrix has 2 columns; they must match
+    >>> HypothesisClass(domain=("a", "b"), matrix=[[0, 2], [1, 1]], n_labels=3).labels
+    (0, 1, 2)
     """
 
     domain: tuple
-    matrix: np.ndarray = field(repr=False, converter=_validate_matrix)
+    matrix: np.ndarray = field(repr=False)
     names: tuple | None = field(default=None, repr=False, converter=_names_field)
     name: str | None = field(default=None, converter=_name_field)
+    n_labels: int = field(default=2, kw_only=True, converter=_check_labels)
 
     def __attrs_post_init__(self) -> None:
         # every constructor comes here (from_matrix, restrict, unpickling, a direct call): the
-        # domain is checked against the matrix it labels, and the names against its rows
+        # table is checked against the number of labels, the domain against the table it
+        # labels, and the names against its rows
+        object.__setattr__(self, "matrix", _validate_matrix(self.matrix, self.n_labels))
         object.__setattr__(self, "domain", _validate_domain(self.domain, self.matrix.shape[1]))
         if self.names is not None and len(self.names) != self.matrix.shape[0]:
             raise InvalidClassError(
@@ -402,24 +426,28 @@ class HypothesisClass(Setting):
         names: Sequence[str] | None = None,
         *,
         name: str | None = None,
+        labels: int = 2,
     ) -> HypothesisClass:
-        """Build a class from a 0/1 matrix (rows are hypotheses, columns instances).
+        """Build a class from a matrix of labels (rows are hypotheses, columns instances).
 
         Parameters
         ----------
         matrix : array_like
-            Rectangular 2-D array of 0/1 (bool, int or float holding only 0 and 1).
+            Rectangular 2-D array of 0/1 (bool, int or float holding only 0 and 1), or of
+            labels ``0..labels-1``.
         domain : iterable of hashable, optional
             One distinct instance per column; default ``0, 1, ..., n_columns - 1``.
         names : sequence of str, optional
             One name per row.
         name : str, optional
             A name for the class.
+        labels : int
+            The number of labels ``k``, 2 to 256 (default 2).
 
         Raises
         ------
         InvalidClassError
-            For ragged, non-2-D, empty or non-0/1 input, a domain whose length does not
+            For ragged, non-2-D, empty input or an entry that is no label, a domain whose length does not
             match the number of columns, duplicate or unhashable instances, or names
             whose number does not match the number of rows.
         InsufficientMemoryError
@@ -431,10 +459,15 @@ class HypothesisClass(Setting):
         >>> H = HypothesisClass.from_matrix([[1, 0, 1]])
         >>> H.domain
         (0, 1, 2)
+        >>> HypothesisClass.from_matrix([[0, 3]], labels=3)
+        Traceback (most recent call last):
+        ...
+        mistakebound.foundations.errors.InvalidClassError: matrix: row 1, column 2: 3 is not 0, 1 or 2; expected every entry to be 0, 1 or 2 (rows and columns counted from 1: matrix[0, 1]) (labels=3)
         """
-        arr = _validate_matrix(matrix)  # sealed: the constructor checks it again without a copy
+        labels = _check_labels(labels)
+        arr = _validate_matrix(matrix, labels)  # sealed: the constructor checks it again without a copy
         return cls(domain=tuple(range(arr.shape[1])) if domain is None else domain, matrix=arr, names=names,
-                   name=name)
+                   name=name, n_labels=labels)
 
     @classmethod
     def from_functions(
@@ -506,6 +539,7 @@ class HypothesisClass(Setting):
         return (
             self.domain == other.domain
             and self.names == other.names
+            and self.n_labels == other.n_labels
             and self.matrix.shape == other.matrix.shape
             and bool(np.array_equal(self.matrix, other.matrix))
         )
@@ -516,13 +550,13 @@ class HypothesisClass(Setting):
     def __reduce__(self) -> tuple:
         # pickled as its bytes, so that the class rebuilt (in a worker process, say) owns
         # its matrix through an immutable buffer again
-        return _rebuild, (self.domain, self.matrix.tobytes(), self.matrix.shape, self.names, self.name)
+        return _rebuild, (self.domain, self.matrix.tobytes(), self.matrix.shape, self.names, self.name, self.n_labels)
 
     def __deepcopy__(self, memo: dict) -> HypothesisClass:
         return self
 
     def __hash__(self) -> int:
-        return hash((self.domain, self.names, self.matrix.shape, self.matrix.tobytes()))
+        return hash((self.domain, self.names, self.n_labels, self.matrix.shape, self.matrix.tobytes()))
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
@@ -562,6 +596,11 @@ class HypothesisClass(Setting):
     finite = True  # the referee tracks the version space exactly
     hindsight = True  # the best hypothesis over any rounds: the fewest mistakes of a row
 
+    @property
+    def labels(self) -> tuple[int, ...]:
+        """The labels a move may carry: ``(0, 1, ..., n_labels - 1)`` (the Setting protocol)."""
+        return LABELS if self.n_labels == 2 else tuple(range(self.n_labels))
+
     def hindsight_curve(self, xs: Sequence, ys: Sequence[int]) -> np.ndarray:
         """The fewest mistakes of a hypothesis over the first ``t`` rounds, ``t = 0, ..., len(ys)``
         (the :class:`~mistakebound.game.setting.Setting` protocol).
@@ -580,9 +619,10 @@ class HypothesisClass(Setting):
             best.append(int(wrong.min()))
         return np.asarray(best, dtype=float)
 
-    def referee(self, realizable: bool, *, totals: bool = False) -> Any:
+    def referee(self, realizable: bool, *, totals: bool = False, noise: int = 0) -> Any:
         """A fresh referee for one game on this class: a :class:`~mistakebound.game.version_space.TableReferee`
-        (the :class:`~mistakebound.game.setting.Setting` protocol).
+        (the :class:`~mistakebound.game.setting.Setting` protocol), or with ``noise`` mistakes allowed to the best
+        hypothesis or more than two labels a :class:`~mistakebound.game.version_space.BudgetReferee`.
 
         Examples
         --------
@@ -591,8 +631,10 @@ class HypothesisClass(Setting):
         >>> r.instance("a"), r.round_error(1, "b", 0)
         (('a', 'a'), "label 0 for instance 'b' is given by no hypothesis consistent with the history")
         """
-        from mistakebound.game.version_space import TableReferee
+        from mistakebound.game.version_space import BudgetReferee, TableReferee
 
+        if noise or self.n_labels != 2:
+            return BudgetReferee(self, realizable, totals=totals, noise=noise)
         return TableReferee(self, realizable, totals=totals)
 
     @functools.cached_property
@@ -643,8 +685,25 @@ class HypothesisClass(Setting):
     # ----------------------------------------------------------- bitset view
     @functools.cached_property
     def column_masks(self) -> tuple[int, ...]:
-        """Per instance, the bitset of hypotheses labelling it 1 (see :mod:`mistakebound.foundations.bitset`)."""
+        """Per instance, the bitset of hypotheses labelling it 1 (see :mod:`mistakebound.foundations.bitset`).
+
+        A class of two labels only: what every binary search and player reads, so that none of them
+        can read a class of more labels as a 0/1 table (:func:`require_binary`).
+        """
+        require_binary(self, what="the bitsets of label 1 (column_masks)")
         return tuple(columns_to_masks(self.matrix))
+
+    def label_masks(self, j: int) -> tuple[int, ...]:
+        """Per label ``y``, the bitset of hypotheses giving column ``j`` the label ``y`` (any number of labels).
+
+        Examples
+        --------
+        >>> H = HypothesisClass.from_matrix([[0], [2], [2]], labels=3)
+        >>> [bin(b) for b in H.label_masks(0)]
+        ['0b1', '0b0', '0b110']
+        """
+        column = self.matrix[:, j]
+        return tuple(column_to_mask((column == y).astype(np.uint8)) for y in range(self.n_labels))
 
     @property
     def full_mask(self) -> int:
@@ -675,7 +734,8 @@ class HypothesisClass(Setting):
                 f"rows: indices must lie in [0, {self.n_hypotheses - 1}], got {idx.min()}..{idx.max()}"
             )
         names = None if self.names is None else tuple(self.names[i] for i in idx)
-        return HypothesisClass(domain=self.domain, matrix=_sealed(self.matrix[idx]), names=names)
+        return HypothesisClass(domain=self.domain, matrix=_sealed(self.matrix[idx]), names=names,
+                               n_labels=self.n_labels)
 
     def _row_indices(self, rows: Any) -> np.ndarray:
         """Row indices from a bitset (a non-negative int) or an iterable of integers, or raise."""
@@ -723,7 +783,7 @@ class HypothesisClass(Setting):
 
     @functools.cached_property
     def _distinct(self) -> tuple[np.ndarray, np.ndarray]:
-        packed = np.packbits(self.matrix, axis=1)
+        packed = np.packbits(self.matrix, axis=1) if self.n_labels == 2 else self.matrix  # bits, or the labels
         seen: dict[bytes, int] = {}
         reps: list[int] = []
         group = np.empty(self.n_hypotheses, dtype=np.int64)
@@ -740,7 +800,8 @@ class HypothesisClass(Setting):
         return reps_array, group
 
 
-def _rebuild(domain: tuple, data: bytes, shape: tuple, names: tuple | None, name: str | None) -> HypothesisClass:
+def _rebuild(domain: tuple, data: bytes, shape: tuple, names: tuple | None, name: str | None,
+             n_labels: int = 2) -> HypothesisClass:
     """Unpickle a :class:`HypothesisClass` (its matrix over the pickled bytes, not copied; validated as every class is)."""
     matrix = data
     if isinstance(data, bytes):
@@ -748,7 +809,29 @@ def _rebuild(domain: tuple, data: bytes, shape: tuple, names: tuple | None, name
             matrix = np.frombuffer(data, dtype=np.uint8).reshape(shape)
         except (ValueError, TypeError) as exc:
             raise InvalidClassError(f"matrix: {len(data)} bytes cannot be a table of shape {shape!r} ({exc})") from None
-    return HypothesisClass(domain=domain, matrix=matrix, names=names, name=name)
+    return HypothesisClass(domain=domain, matrix=matrix, names=names, name=name, n_labels=n_labels)
+
+
+def require_binary(H: HypothesisClass, *, parameter: str = "H", what: str) -> HypothesisClass:
+    """``H`` if it has two labels; else the one refusal every search and player written for 0/1 classes gives.
+
+    Parameters
+    ----------
+    what : str
+        What needs two labels, named in the message.
+
+    Examples
+    --------
+    >>> H = HypothesisClass.from_matrix([[0, 2]], labels=3, name="three")
+    >>> require_binary(H, what="the VC dimension")
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.NotApplicableError: H: the VC dimension needs a class of labels 0 and 1; three has 3 labels
+    """
+    if H.n_labels != 2:
+        raise NotApplicableError(f"{parameter}: {what} needs a class of labels 0 and 1; {H.describe()} has "
+                                 f"{H.n_labels} labels")
+    return H
 
 
 def require_class(H: Any, parameter: str = "H") -> HypothesisClass:

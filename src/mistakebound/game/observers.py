@@ -155,6 +155,8 @@ class GameInfo:
         The horizon.
     seed : int
     realizable : bool
+    rules : Rules or None
+        The rules :func:`~mistakebound.game.play.play` was given (None: the textbook's).
     """
 
     learner: Any
@@ -163,6 +165,7 @@ class GameInfo:
     rounds: int
     seed: int
     realizable: bool
+    rules: Any = None
 
 
 class Observer:

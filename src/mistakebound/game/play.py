@@ -50,14 +50,16 @@ from mistakebound.foundations.errors import (
     InvalidArgumentError,
     MistakeboundError,
     NotApplicableError,
+    PeekError,
     PlayerError,
     UnrealizableLabelError,
 )
-from mistakebound.foundations.validation import brief, check_choice, check_int
+from mistakebound.foundations.validation import brief, check_choice, check_int, keywords_of
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
+from mistakebound.game.feedback import BanditFeedback, LabelNotShown, feedbacks_of
 from mistakebound.game.players import describe, is_randomized
-from mistakebound.game.rules import as_probability, expected_prediction, is_fatal
+from mistakebound.game.rules import Rules, as_probability, expected_prediction, is_fatal, require_rules
 from mistakebound.game.rules import label_words as _label_words
 from mistakebound.game.setting import Referee, Setting
 from mistakebound.game.spaces import Space
@@ -139,6 +141,7 @@ def play(
     observers: Sequence[Any] = (),
     keep: str = "rounds",
     out: Any = None,
+    rules: Rules | None = None,
 ) -> Transcript:
     """Play one game and return its transcript.
 
@@ -183,6 +186,16 @@ def play(
         the last round in ``state.history``; against an adversary that reveals its
         certificate only at the end, the rounds are kept until then (every round must be
         checked against it).
+    rules : Rules, optional
+        The game's other settings (:class:`~mistakebound.game.rules.Rules`): its labels must
+        be the class's (``H.labels``); ``noise=r`` lets the best hypothesis err ``r`` times (on a
+        finite class; ``realizable=False`` still lifts every limit); ``feedback="bandit"``
+        shows the learner only whether it erred (``learn_one`` gets a
+        :class:`~mistakebound.game.feedback.BanditFeedback`, and a learner must list
+        ``"bandit"`` in its ``feedbacks``); ``adaptive=False`` needs an oblivious adversary;
+        ``randomized=False`` refuses a randomized learner.  Refused before round 1 when a
+        player does not support them.  Default: the textbook's game on the class's labels,
+        any learner.  The transcript keeps them (``T.rules``).
     out : path or writable text file, optional
         Where to write the rounds as JSON Lines, one object per round
         (:func:`~mistakebound.game.transcript.round_record`, the format of
@@ -202,7 +215,7 @@ def play(
         For a bad ``H``, ``rounds``, ``seed``, ``keep`` or ``out`` (also when ``out``
         cannot be written).
     NotApplicableError
-        If the adversary does not apply to ``H``.
+        If the adversary does not apply to ``H``, or a player does not support ``rules``.
     GameError
         When a player breaks a rule or raises (see :mod:`mistakebound.foundations.errors`):
         an illegal move, a move whose comparison raises, or any exception, ``SystemExit``
@@ -240,9 +253,12 @@ def play(
         if keep != "rounds" or out is not None:
             raise InvalidArgumentError("keep: an online convex optimisation game keeps its rounds; "
                                        "leave keep='rounds' and out=None")
+        if rules is not None:
+            raise InvalidArgumentError("rules: an online convex optimisation game has no labels to set rules on; "
+                                       "leave rules=None")
         return _play_convex(learner, adversary, H, rounds, seed, realizable, observers)
     if out is None or callable(getattr(out, "write", None)):
-        return _play(learner, adversary, H, rounds, seed, realizable, observers, keep, out)
+        return _play(learner, adversary, H, rounds, seed, realizable, observers, keep, out, rules)
     if not isinstance(out, (str, os.PathLike)) or not str(out).strip():
         raise InvalidArgumentError(f"out: expected a file name or a writable text file, got {brief(out)}")
     from mistakebound.foundations.files import write_atomically
@@ -253,7 +269,7 @@ def play(
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as fh:
             try:
-                result.append(_play(learner, adversary, H, rounds, seed, realizable, observers, keep, fh))
+                result.append(_play(learner, adversary, H, rounds, seed, realizable, observers, keep, fh, rules))
             except (GameError, GameInterrupted) as exc:  # the rounds of its transcript are in the file
                 stopped.append(exc)
             fh.flush()
@@ -347,18 +363,57 @@ class _Totals:
         return self.whole + Fraction(self.scaled, 1 << SHIFT)
 
 
+def _takes_rules(adversary: Any) -> bool:
+    """Whether the adversary's ``applies_to`` takes the game's ``rules`` (how it declares the rules it plays)."""
+    accepted = keywords_of(type(adversary), "applies_to")
+    return accepted is None or "rules" in accepted
+
+
+def _game_rules(H: Setting, rules: Any, learner: Any, adversary: Any) -> Rules:
+    """The rules of a game on ``H`` (``rules``, or the textbook's on ``H``'s labels), refused before round 1 when
+    ``H`` or a player does not support them."""
+    labels = len(H.labels)
+    if rules is None:
+        return Rules(labels=labels, randomized=is_randomized(learner))
+    rules = require_rules(rules)
+    if rules.labels != labels:
+        raise InvalidArgumentError(f"rules: the game has {rules.labels} labels and H, {H.describe()}, has {labels}; "
+                                   f"expected rules with labels={labels}")
+    if rules.noise and not H.finite:
+        raise NotApplicableError(f"rules: a noise budget is refereed on a finite class; {H.describe()} is a space "
+                                 "(play it with realizable=False for any labels)")
+    if rules.feedback == "bandit" and "bandit" not in feedbacks_of(learner):
+        raise NotApplicableError(
+            f"learner: {_describe(learner)} does not declare bandit feedback (its feedbacks are "
+            f"{feedbacks_of(learner)}); a learner for bandit feedback lists it (feedbacks = ('full', 'bandit')) and "
+            "reads learn_one's feedback.correct, not a label")
+    if is_randomized(learner) and not rules.randomized:
+        raise NotApplicableError(f"learner: {_describe(learner)} randomizes, and the rules say the learner is "
+                                 "deterministic; expected rules with randomized=True")
+    if is_randomized(learner) and labels != 2:
+        raise NotApplicableError(f"learner: {_describe(learner)} gives a probability of label 1, which plays two "
+                                 f"labels; {H.describe()} has {labels}")
+    if not rules.adaptive and not getattr(adversary, "oblivious", False):
+        raise NotApplicableError(f"adversary: {_describe(adversary)} adapts to the game, and the rules say the "
+                                 "adversary is oblivious; expected an adversary with oblivious = True")
+    return rules
+
+
 def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizable: Any, observers: Any,
-          keep: str, out: Any) -> Transcript:
+          keep: str, out: Any, rules: Any = None) -> Transcript:
     """:func:`play` on a finite class or a space, ``out`` None or a text file."""
     totals_only = keep == "totals"
-    if isinstance(H, Setting) and H.labelled:
-        referee = H.referee(bool(realizable), totals=totals_only)
-    else:
+    if not (isinstance(H, Setting) and H.labelled):
         raise InvalidArgumentError(
             f"H: expected the HypothesisClass, Space or OCOSetting of the game, got {type(H).__name__}"
         )
+    kept_rules = rules  # what the transcript keeps: the rules given, or None for the textbook's
+    rules = _game_rules(H, rules, learner, adversary)
+    referee = H.referee(bool(realizable), totals=totals_only, **({"noise": rules.noise} if rules.noise else {}))
+    bandit = rules.feedback == "bandit"
     # the labels come from the setting: an int already one of them is read without a call
     labels = {y: y for y in H.labels}
+    label_set = tuple(H.labels)
     p_of = {y: float(y) for y in H.labels}  # a deterministic prediction as the probability it stands for
     read_label = H.read_label
     label_words = _label_words(H.labels)
@@ -412,7 +467,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
             played = history if upto is None else history[:upto]
             T = Transcript(
                 rounds=tuple(played), learner=_describe(learner), adversary=_describe(adversary),
-                seed=seed, class_name=H.describe(), realizable=bool(realizable),
+                seed=seed, class_name=H.describe(), realizable=bool(realizable), rules=kept_rules,
                 **referee.finish(played),
             )
             if writer is not None:
@@ -425,13 +480,15 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
         return Transcript.from_totals(
             tally.n, mistakes=tally.mistakes, expected_mistakes=tally.expected(),
             learner=_describe(learner), adversary=_describe(adversary), seed=seed, class_name=H.describe(),
-            realizable=bool(realizable), **tally.fields(),
+            realizable=bool(realizable), rules=kept_rules, **tally.fields(),
         )
 
     def fault(player: str, exc: BaseException, t: int) -> MistakeboundError:
         """The error to raise for ``exc``, raised by ``player`` in round ``t``."""
         if isinstance(exc, MistakeboundError) and getattr(exc, "round", None) is not None:
             return exc
+        if isinstance(exc, LabelNotShown) and player == "learner":
+            return PeekError(f"read {exc}", round=t, player=player, transcript=transcript())
         return PlayerError(f"raised {_safe_repr(exc)}", round=t, player=player, transcript=transcript())
 
     def reraise(player: str, exc: BaseException, t: int) -> NoReturn:
@@ -449,11 +506,19 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
         except BaseException as exc:  # SystemExit from a player is its error, not an exit
             reraise(player, exc, state.t)
 
-    info = GameInfo(learner=learner, adversary=adversary, H=H, rounds=rounds, seed=seed, realizable=bool(realizable))
+    info = GameInfo(learner=learner, adversary=adversary, H=H, rounds=rounds, seed=seed, realizable=bool(realizable),
+                    rules=kept_rules)
     starts, on_rounds, ends = _hooks((*game_observers.installed(), *_check_observers(observers)))
     try:
         applies = getattr(adversary, "applies_to", None)
-        if applies is not None and not call("adversary", lambda: bool(applies(H))):
+        takes_rules = callable(applies) and _takes_rules(adversary)
+        if rules.noise or len(label_set) != 2:
+            if not takes_rules:  # written for the textbook's game: it may read a version space this game has not
+                raise NotApplicableError(
+                    f"adversary: {_describe(adversary)} plays the textbook's game (two labels, no noise); an "
+                    f"adversary for {rules.describe()} says so with applies_to(H, *, rules)")
+        if applies is not None and not call(
+                "adversary", lambda: bool(applies(H, rules=rules) if takes_rules else applies(H))):
             raise NotApplicableError(
                 f"adversary: {_describe(adversary)} does not apply to {H.describe()}"
             )
@@ -559,7 +624,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                         if problem is not None:
                             raise UnrealizableLabelError(problem, round=i, player="adversary", transcript=transcript())
                     try:
-                        learn_one(shown, y)
+                        learn_one(shown, BanditFeedback(i, prediction, prediction == y, label_set) if bandit else y)
                     except BaseException as exc:
                         reraise("learner", exc, i)
                     if updates:
@@ -632,7 +697,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
             problem = round_error(t, stored, y)
             if problem is not None:
                 raise UnrealizableLabelError(problem, round=t, player="adversary", transcript=transcript())
-            call("learner", learn_one, shown, y)
+            call("learner", learn_one, shown, BanditFeedback(t, prediction, prediction == y, label_set) if bandit else y)
             update(stored, y)
             done = Round(t=t, x=stored, p=p, prediction=prediction, y=y)
             history.append(done)
@@ -662,7 +727,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
             logged = RoundLog(log_xs, log_ps, log_predictions, log_ys)  # every round of the game
             final = Transcript.from_log(
                 logged, learner=_describe(learner), adversary=_describe(adversary),
-                seed=seed, class_name=H.describe(), realizable=bool(realizable),
+                seed=seed, class_name=H.describe(), realizable=bool(realizable), rules=kept_rules,
                 **referee.finish(logged),
             )
             if writer is not None:

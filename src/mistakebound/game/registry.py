@@ -582,11 +582,15 @@ def _is_file_spec(spec: str) -> bool:
         return False
 
 
-def load_setting(spec: Any) -> Any:
+def load_setting(spec: Any, *, labels: int | None = None) -> Any:
     """The class or space a text names: a zoo spec, a space spec, or a class file.
 
     Parameters
     ----------
+    labels : int, optional
+        The number of labels of the class: a ``.npy`` or ``.csv`` file of ``k`` labels is read
+        with it; a class that has another number (a zoo class, a ``.json`` file, a space) is
+        refused.  Default: the class's own (2 for a ``.npy`` or ``.csv`` file).
     spec : str
         ``thresholds:64``, ``singletons:5,empty`` (see :func:`mistakebound.game.classes.from_spec`);
         ``halfspaces:d=16,R=1,gamma=0.25``, ``k_disjunctions:1000,3``, ``experts:4``,
@@ -614,9 +618,19 @@ def load_setting(spec: Any) -> Any:
     text = spec.strip()
     if _is_file_spec(text):
         try:
-            return load_class(text)
+            return load_class(text, labels=labels)
         except MistakeboundError as exc:
             raise InvalidArgumentError(f"CLASS: {' '.join(str(exc).split())}") from None
+    setting = _named_setting(spec, text)
+    own = len(setting.labels) if setting.labelled else None
+    if labels is not None and labels != own:
+        raise InvalidArgumentError(f"labels: {setting.describe()} has {own or 'no'} labels, and {labels} were asked "
+                                   "for; expected its own number (or no --labels)")
+    return setting
+
+
+def _named_setting(spec: str, text: str) -> Any:
+    """The zoo class or space the spec ``text`` names (:func:`load_setting` on anything but a file)."""
     name, args, kwargs = parse_spec(text, parameter="CLASS")
     for e in _space_entries():
         if normal_name(e.name) == normal_name(name):

@@ -83,20 +83,24 @@ def is_fatal(exc: BaseException) -> bool:
     return isinstance(exc, (KeyboardInterrupt, GeneratorExit, MemoryError))
 
 
-def as_label(value: Any) -> int | None:
-    """``value`` as the label 0 or 1, or None when it is not a label (or comparing it raises).
+def as_label(value: Any, labels: tuple = LABELS) -> int | None:
+    """``value`` as one of ``labels`` (0 or 1; ``0..k-1`` in a game of ``k`` labels), or None when it is not a
+    label (or comparing it raises).
 
-    A boolean, or a real number equal to 0 or 1 (``1.0``, ``numpy.int8(0)``, ``Fraction(1)``),
-    is a label; NaN, other numbers, strings and anything whose comparison raises are not.
-    An exception that stops the game (:func:`is_fatal`) or a ``RecursionError`` passes through.
+    A boolean (0 or 1), or a real number equal to a label (``1.0``, ``numpy.int8(0)``,
+    ``Fraction(2)``), is a label; NaN, other numbers, strings and anything whose comparison
+    raises are not.  An exception that stops the game (:func:`is_fatal`) or a
+    ``RecursionError`` passes through.
 
     Examples
     --------
     >>> import numpy as np
     >>> as_label(0), as_label(np.bool_(True)), as_label(np.float32(1.0))
     (0, 1, 1)
-    >>> as_label("1"), as_label(-1), as_label(0.5)
-    (None, None, None)
+    >>> as_label("1"), as_label(-1), as_label(0.5), as_label(2)
+    (None, None, None, None)
+    >>> as_label(2.0, (0, 1, 2)), as_label(3, (0, 1, 2))
+    (2, None)
     """
     try:
         if isinstance(value, (bool, np.bool_)):
@@ -106,6 +110,10 @@ def as_label(value: Any) -> int | None:
                 return 0
             if value == 1:
                 return 1
+            if labels is not LABELS:
+                for y in labels[2:]:  # a few labels: compared as 0 and 1 are
+                    if value == y:
+                        return y
     except BaseException as exc:  # noqa: BLE001 - a number whose __eq__ or __bool__ raises is no label
         if is_fatal(exc) or isinstance(exc, _EXHAUSTED):
             raise
@@ -170,9 +178,11 @@ def label_words(labels: tuple = LABELS) -> str:
 
     Examples
     --------
-    >>> label_words(), label_words((0, 1, 2))
-    ('0 or 1', '0, 1 or 2')
+    >>> label_words(), label_words((0, 1, 2)), label_words(tuple(range(6)))
+    ('0 or 1', '0, 1 or 2', 'an integer 0..5')
     """
+    if len(labels) > 4 and labels == tuple(range(len(labels))):
+        return f"an integer 0..{len(labels) - 1}"
     shown = [repr(y) for y in labels]
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
 

@@ -106,8 +106,9 @@ class Setting:
         >>> H.read_label(1.0), H.read_label(True), H.read_label(2), H.read_label("0")
         (1, 1, None, None)
         """
-        y = as_label(value)
-        return y if y in self.labels else None
+        labels = self.labels
+        y = as_label(value, labels)
+        return y if y in labels else None
 
     def mistake_cost(self, p: int | float, y: int) -> int | float:
         """What a round costs the learner that predicted ``p`` (a label, or a randomized learner's

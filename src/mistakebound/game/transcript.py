@@ -280,6 +280,11 @@ class Transcript(_Deferred):
         The class the game was played on, if any.
     realizable : bool
         Whether the engine enforced realizability.
+    rules : Rules or None
+        The rules the game was played under when :func:`~mistakebound.game.play.play` was given
+        them (None: the textbook's).  Under ``feedback="bandit"`` each round's learner saw only
+        ``prediction`` and whether it equalled ``y`` (:meth:`seen_by_learner`); the adversary saw
+        ``x`` and ``p``, as in every game.
     version_space : tuple of int or None
         Row indices of the hypotheses consistent with every round (finite classes).
     best_hypothesis_mistakes : int, float or None
@@ -302,6 +307,7 @@ class Transcript(_Deferred):
     seed: int | None = None
     class_name: str | None = None
     realizable: bool = True
+    rules: Any = None
     version_space: tuple | None = None
     best_hypothesis_mistakes: int | float | None = None
     R: float | None = None
@@ -601,6 +607,21 @@ class Transcript(_Deferred):
         """IPython's plain text (computed beside the HTML): the summary line, not every round."""
         printer.text(f"Transcript({self.summary()}, seed {self.seed})")
 
+    def seen_by_learner(self) -> list[tuple]:
+        """What the learner was shown in each round: ``(x, y)`` with full information, ``(x, prediction, correct)``
+        under bandit feedback (:attr:`rules`).
+
+        Examples
+        --------
+        >>> from mistakebound.game.rules import Rules
+        >>> T = Transcript(rounds=(Round(1, 5, 2.0, 2, 0),), rules=Rules(labels=3, feedback="bandit"))
+        >>> T.seen_by_learner()
+        [(5, 2, False)]
+        """
+        if self.rules is not None and self.rules.feedback == "bandit":
+            return [(r.x, r.prediction, r.prediction == r.y) for r in self.rounds]
+        return [(r.x, r.y) for r in self.rounds]
+
     def summary(self) -> str:
         """One line with the players and the totals (names escaped by :func:`~mistakebound.foundations.text.printable`)."""
         regret = "" if self.regret is None else f", regret {self.regret:g}"
@@ -620,6 +641,8 @@ class Transcript(_Deferred):
         'game: L vs A on thresholds(7), realizable, seed 0, at most 100 rounds'
         """
         kind = "realizable" if self.realizable else "unrealizable"
+        if self.rules is not None:
+            kind = self.rules.describe() if self.realizable else f"{self.rules.describe()}, any label (unrealizable)"
         return (f"game: {self.learner} vs {self.adversary} on {self.class_name}, {kind}, seed {self.seed}, "
                 f"at most {rounds} rounds")
 

@@ -61,8 +61,29 @@ _FIELDS: dict[str, tuple[Callable, Callable]] = {
 }
 
 
+def _encode_rules(name: str, rules: Any) -> Any:
+    if rules is None:
+        return None
+    return attrs.asdict(rules)
+
+
+def _decode_rules(name: str, value: Any) -> Any:
+    from mistakebound.game.rules import Rules
+
+    if type(value) is not dict:
+        raise InvalidArgumentError(f"{name}: expected a JSON object of the game's rules, got {jf.type_name(value)}")
+    try:
+        return Rules(**value)
+    except TypeError as exc:
+        raise InvalidArgumentError(f"{name}: expected the fields of Rules, got {sorted(value)} ({exc})") from None
+
+
+#: Fields of Transcript written only when set (a transcript of the textbook's game is written as before).
+_OPTIONAL: dict[str, tuple[Callable, Callable]] = {"rules": (_encode_rules, _decode_rules)}
+
+
 def _check_schema() -> None:
-    known = set(_FIELDS) | {"rounds"}
+    known = set(_FIELDS) | set(_OPTIONAL) | {"rounds"}
     actual = {a.name for a in attrs.fields(Transcript)}
     if known != actual:  # pragma: no cover - guards a change of Transcript
         raise InvalidArgumentError(
@@ -115,6 +136,9 @@ def transcript_to_json(T: Transcript) -> str:
     out: dict[str, Any] = jf.header(TRANSCRIPT_FORMAT)
     for name, (encode, _) in _FIELDS.items():
         out[name] = encode(name, getattr(T, name))
+    for name, (encode, _) in _OPTIONAL.items():
+        if getattr(T, name) is not None:
+            out[name] = encode(name, getattr(T, name))
     out["rounds"] = [_encode_round(i, r) for i, r in enumerate(T.rounds)]
     return jf.dumps(out)
 
@@ -136,8 +160,9 @@ def transcript_from_json(text: str | bytes) -> Transcript:
     mistakebound.foundations.errors.InvalidArgumentError: transcript: missing field(s) learner, adversary, seed, class_name, realizable, version_space, best_hypothesis_mistakes, R, gamma, comparator, target, rounds; expected the fields format, version, learner, adversary, seed, class_name, realizable, version_space, best_hypothesis_mistakes, R, gamma, comparator, target, rounds
     """
     data = jf.parse(text, what="transcript", fmt=TRANSCRIPT_FORMAT)
-    jf.check_keys("transcript", data, ["format", "version", *_FIELDS, "rounds"])
+    jf.check_keys("transcript", data, ["format", "version", *_FIELDS, *(k for k in _OPTIONAL if k in data), "rounds"])
     kwargs = {name: decode(name, data[name]) for name, (_, decode) in _FIELDS.items()}
+    kwargs.update({name: decode(name, data[name]) for name, (_, decode) in _OPTIONAL.items() if name in data})
     if type(data["rounds"]) is not list:
         raise InvalidArgumentError(f"rounds: expected a JSON list, got {jf.type_name(data['rounds'])}")
     rounds = []

@@ -45,7 +45,7 @@ from mistakebound.game.setting import Referee
 # HypothesisClass appears in annotations only: importing it would close a circle (HypothesisClass.referee
 # builds a TableReferee).
 
-__all__ = ["VersionSpace", "TableReferee", "SPARSE_MIN_HYPOTHESES", "SPARSE_RATIO"]
+__all__ = ["VersionSpace", "TableReferee", "BudgetReferee", "SPARSE_MIN_HYPOTHESES", "SPARSE_RATIO"]
 
 #: Classes with fewer hypotheses always stay in ``int`` bitset form; larger ones use
 #: numpy words, then row indices.
@@ -329,3 +329,67 @@ class TableReferee(Referee):
         best = int(mistakes.min())
         survivors = np.flatnonzero(mistakes == 0)
         return {"version_space": tuple(survivors.tolist()), "best_hypothesis_mistakes": best}
+
+
+class BudgetReferee(Referee):
+    """The referee of a finite class of any number of labels, with a noise budget ``noise`` (0: realizable).
+
+    It keeps each hypothesis's mistakes so far; a label is legal when some hypothesis would
+    still have made at most ``noise`` mistakes with it (``Rules(noise=r)``: the r-realizable
+    game).  An unrealizable game (``realizable=False``) takes any label.  The version space
+    it reports is the hypotheses without a mistake; the best hypothesis's mistakes are the
+    fewest of any.  :class:`TableReferee` is the faster form for two labels and no budget.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> r = BudgetReferee(classes.thresholds(3), realizable=True, noise=1)
+    >>> r.update(*r.instance(2)[:1], 1)   # x < a with a > 2: thresholds 3 and 4 agree
+    >>> r.round_error(2, 3, 0), r.round_error(2, 1, 0)
+    (None, None)
+    >>> r.update(1, 0)                      # now every hypothesis has made a mistake
+    >>> r.round_error(3, 3, 0) is None      # legal: x < 1 still has only one
+    True
+    >>> r.folded(2)
+    {'version_space': (), 'best_hypothesis_mistakes': 1}
+    """
+
+    def __init__(self, H: HypothesisClass, realizable: bool, *, totals: bool = False, noise: int = 0):
+        super().__init__(realizable, H)
+        self.noise = noise
+        self.mistakes = np.zeros(H.n_hypotheses, dtype=np.int64)
+        self._index = H._index
+        self._domain = H.domain
+        self.vs = None  # no version space to show the players: the referee keeps mistakes, not survivors
+
+    def instance(self, x: Any) -> tuple[Any, Any]:
+        try:
+            j = self._index[x]
+        except (KeyError, TypeError):  # not in the domain, or not hashable
+            raise ValueError(f"instance {brief(x)} is not in the domain of {self.space.describe()}") from None
+        stored = self._domain[j]
+        return stored, stored
+
+    def round_error(self, t: int, x: Any, y: int) -> str | None:
+        if not self.realizable:
+            return None
+        after = self.mistakes + (self.space.matrix[:, self._index[x]] != y)
+        if int(after.min()) <= self.noise:
+            return None
+        if self.noise == 0:
+            return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
+        return (f"label {y} for instance {x!r} would leave every hypothesis with more than {self.noise} mistakes "
+                f"(the noise budget)")
+
+    def update(self, x: Any, y: int) -> None:
+        self.mistakes += self.space.matrix[:, self._index[x]] != y
+
+    def _fields(self) -> dict:
+        return {"version_space": tuple(np.flatnonzero(self.mistakes == 0).tolist()),
+                "best_hypothesis_mistakes": int(self.mistakes.min())}
+
+    def finish(self, rounds) -> dict:
+        return self._fields()
+
+    def folded(self, n: int) -> dict:
+        return self._fields()

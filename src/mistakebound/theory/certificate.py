@@ -96,16 +96,27 @@ def class_section(H: HypothesisClass) -> dict:
     ``mistakebound verify FILE CLASS`` gives it to the checker, which compares the two exactly.
     """
     require_class(H)
-    rows = [format(r, "x") for r in row_numbers(H)]
     domain = _domain(H)
+    if H.n_labels > 2 and H.n_hypotheses and H.n_instances and int(H.matrix.max()) > 1:
+        return _labels_section(H.matrix, H.n_labels, domain)
+    rows = [format(r, "x") for r in row_numbers(H)]
     return {"n_hypotheses": H.n_hypotheses, "n_instances": H.n_instances, "rows": rows, "domain": domain,
             "sha256": class_hash(rows, domain)}
+
+
+def _labels_section(M: np.ndarray, labels: int, domain: list) -> dict:
+    """The section of a class of ``labels > 2`` labels: ``"labels"``, and each row a text of base-36 labels."""
+    width = label_width(labels)
+    rows = ["".join(np.base_repr(int(y), 36).lower().rjust(width, "0") for y in row) for row in M]
+    return {"n_hypotheses": M.shape[0], "n_instances": M.shape[1], "rows": rows, "domain": domain, "labels": labels,
+            "sha256": class_hash(rows, domain, labels)}
 
 
 def table_section(M: np.ndarray) -> dict:
     """The class of a table of labels ``0..k-1`` (a 2-d integer array; instances ``0..m-1``) as a certificate
     writes it: a table of 0s and 1s as :func:`class_section` writes its class, a table of more labels with
     ``"labels": k`` (``k`` one more than its largest label) and each row a text of labels in base 36.
+    (A class of ``k`` labels is written with its own ``k``, when some row gives a label past 1.)
 
     Examples
     --------
@@ -118,11 +129,7 @@ def table_section(M: np.ndarray) -> dict:
     k = int(M.max()) + 1 if M.size else 1
     if k <= 2:
         return class_section(HypothesisClass.from_matrix(M.astype(np.uint8)))
-    width = label_width(k)
-    rows = ["".join(np.base_repr(int(y), 36).lower().rjust(width, "0") for y in row) for row in M]
-    domain = list(range(M.shape[1]))
-    return {"n_hypotheses": M.shape[0], "n_instances": M.shape[1], "rows": rows, "domain": domain, "labels": k,
-            "sha256": class_hash(rows, domain, k)}
+    return _labels_section(M, k, list(range(M.shape[1])))
 
 
 class CertificateWriter:

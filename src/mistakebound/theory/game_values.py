@@ -123,6 +123,9 @@ def table_of(matrix: Any, labels: int) -> np.ndarray:
     mistakebound.foundations.errors.InvalidArgumentError: matrix: expected labels in 0..2 (labels=3), got 3 at row 0, column 1
     """
     if isinstance(matrix, HypothesisClass):
+        if matrix.n_labels != labels:
+            raise InvalidArgumentError(f"rules: the game has {labels} labels and H, {matrix.describe()}, has "
+                                       f"{matrix.n_labels}; expected rules with labels={matrix.n_labels}")
         matrix = matrix.matrix
     try:
         M = np.asarray(matrix)
@@ -418,7 +421,7 @@ class GameSearch:
     >>> search = GameSearch(H, Rules(noise=1))
     >>> search.value(search.root)
     5
-    >>> T = play(search.learner(), search.adversary(), H, rounds=50, realizable=False)
+    >>> T = play(search.learner(), search.adversary(), H, rounds=50, rules=Rules(noise=1))
     >>> T.mistakes, T.best_hypothesis_mistakes <= 1
     (5, True)
     """
@@ -480,38 +483,44 @@ class GameSearch:
         return search.after(S, cols[outcome])
 
     def learner(self) -> Learner:
-        """The optimal deterministic learner, for :func:`~mistakebound.game.play.play`: at each instance the
-        prediction of least worth to the adversary.
-
-        Raises
-        ------
-        NotApplicableError
-            Under bandit feedback, which the referee does not play yet (the search answers it).
-        """
-        self._playable()
+        """The optimal deterministic learner, for :func:`~mistakebound.game.play.play` with ``rules=`` the
+        search's: at each instance the prediction of least worth to the adversary (under bandit feedback it
+        learns from whether it erred, and declares ``feedbacks = ("full", "bandit")``)."""
         return _OptimalLearner(self)
 
     def adversary(self) -> Adversary:
-        """The optimal adversary, for :func:`~mistakebound.game.play.play` (with ``realizable=False`` when the
-        noise budget is not 0): the instance and the label of most worth, within the budget.
+        """The optimal adversary, for :func:`~mistakebound.game.play.play` with ``rules=`` the search's: the
+        instance and the outcome of most worth, within the noise budget.
 
-        Raises
-        ------
-        NotApplicableError
-            Under bandit feedback, likewise.
+        Under bandit feedback the outcome is whether the learner erred, and the referee still
+        takes a label: the adversary plans the rest of the game against the optimal learner
+        (whose moves it knows) and labels by a hypothesis left at the end of that plan, so
+        its labels are always legal and, against the optimal learner, reach the value
+        exactly; against another learner it plans again whenever the learner leaves the
+        plan (then the value is what it forces where its labels allow it).
         """
-        self._playable()
         return _OptimalAdversary(self)
 
-    def _playable(self) -> None:
-        if self.rules.feedback != "full":
-            raise NotApplicableError("rules: the referee plays full information only so far; the value under "
-                                     "bandit feedback is game_value's")
+    def row_label(self, h: int, j: int) -> int:
+        """The label distinct row ``h`` gives column ``j``."""
+        cols = self._search.columns[j]
+        return next(y for y in range(self.rules.labels) if cols[y] >> h & 1)
+
+    def plan(self, S: tuple[int, ...]) -> tuple[int, ...]:
+        """The state at the end of the game from ``S`` between the optimal learner and the optimal adversary."""
+        while any(S):
+            j = self.best_instance(S)
+            if j is None:
+                return S
+            guess = self.best_guess(S, j)
+            S = self.after(S, j, self.best_outcome(S, j, guess), guess)
+        return S  # pragma: no cover - a state the optimal adversary reaches keeps a row
 
 
 class _OptimalLearner(Learner):
     def __init__(self, search: GameSearch):
         self.search, self.S, self._guess = search, search.root, 0
+        self.feedbacks = (search.rules.feedback,) if search.rules.feedback == "full" else ("full", "bandit")
 
     def predict_one(self, x: Any) -> int:
         j = self.search.column(x)
@@ -520,23 +529,57 @@ class _OptimalLearner(Learner):
 
     def learn_one(self, x: Any, y: Any) -> None:
         if any(self.S):  # past the budget (an unrealizable game beyond it) nothing is left to follow
-            self.S = self.search.after(self.S, self.search.column(x), y, self._guess)
+            outcome = y.correct if self.search.rules.feedback == "bandit" else y
+            self.S = self.search.after(self.S, self.search.column(x), outcome, self._guess)
 
 
 class _OptimalAdversary(Adversary):
     def __init__(self, search: GameSearch):
-        self.search, self.S = search, search.root
+        self.search = search
+        self.start(None)
+
+    def applies_to(self, H: Any, *, rules: Rules | None = None) -> bool:
+        """The search's class, under the search's rules."""
+        return rules is None or rules == self.search.rules
 
     def start(self, state: Any) -> None:
-        self.S = self.search.root
+        search = self.search
+        self.S = search.root
+        self.wrong = [0] * search._search.n  # under bandit feedback: each distinct row's mistakes on the labels given
+        self.h: int | None = None  # the row the labels follow (bandit feedback)
 
     def next_instance(self, state: Any) -> Any:
         j = self.search.best_instance(self.S)
         return None if j is None else self.search.domain[j]
 
     def label(self, state: Any, x: Any, p: float) -> int:
-        j, guess = self.search.column(x), int(p)
-        y = self.search.best_outcome(self.S, j, guess)
-        self.S = self.search.after(self.S, j, y, guess)
+        search = self.search
+        j, guess = search.column(x), int(p)
+        outcome = search.best_outcome(self.S, j, guess)
+        if search.rules.feedback != "bandit":
+            self.S = search.after(self.S, j, outcome, guess)
+            return outcome
+        y = self._bandit_label(j, guess, outcome)
+        self.S = search.after(self.S, j, y == guess, guess)
+        for h in range(len(self.wrong)):
+            self.wrong[h] += search.row_label(h, j) != y
         return y
+
+    def _bandit_label(self, j: int, guess: int, outcome: bool) -> int:
+        """A legal label giving ``outcome`` (right or wrong) where one can, by the planned row where it can."""
+        search, r = self.search, self.search.rules.noise
+        after = search.after(self.S, j, outcome, guess)
+        if self.h is None or not any(S >> self.h & 1 for S in search.plan(after)):
+            final = search.plan(after)  # the rows left at the end of the game against the optimal learner
+            kept = [h for h in range(len(self.wrong)) if any(S >> h & 1 for S in final)]
+            self.h = min(kept, key=lambda h: self.wrong[h], default=None)
+        wanted = [guess] if outcome else [y for y in range(search.rules.labels) if y != guess]
+
+        def cost(y: int) -> int:  # the fewest mistakes a row has with label y: y is legal when it is at most r
+            return min(self.wrong[h] + (search.row_label(h, j) != y) for h in range(len(self.wrong)))
+
+        if self.h is not None and search.row_label(self.h, j) in wanted and cost(search.row_label(self.h, j)) <= r:
+            return search.row_label(self.h, j)
+        legal = [y for y in wanted if cost(y) <= r]
+        return min(legal or range(search.rules.labels), key=cost)  # none legal: the outcome changes
 

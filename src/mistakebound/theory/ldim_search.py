@@ -67,7 +67,7 @@ from mistakebound.foundations import memory
 from mistakebound.foundations.bitset import column_to_mask, columns_to_masks, full_mask, mask_to_indices
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.validation import brief, check_callable, check_instance, check_int
-from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
 import mistakebound.theory.ldim_canonical as ldim_canonical
 from mistakebound.theory.ldim_canonical import CanonicalMemo, key_bytes
 from mistakebound.theory.ldim_runs import LdimBounds, LdimPlan, LdimRun
@@ -245,7 +245,8 @@ class LdimSearch(CanonicalMemo, TreeReader):
 
     def __init__(self, H: HypothesisClass, *, max_memo_bytes: int | None = None,
                  available: int | None | EllipsisType = ...):
-        self.H = require_class(H)
+        self.H = require_binary(require_class(H), what="the Littlestone search of a 0/1 class (littlestone_bounds "
+                                "answers for more labels)")
         max_memo_bytes = check_int("max_memo_bytes", max_memo_bytes, 1, optional=True)
         available = require_search_memory(H, available)  # read once: SOA builds a search per game
         self.max_memo_bytes = default_memo_bytes(available) if max_memo_bytes is None else int(max_memo_bytes)

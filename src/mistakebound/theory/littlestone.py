@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 
 from attrs import define
 
-from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
 import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.ldim_search import (
     LdimBounds,
@@ -141,7 +141,8 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
     >>> ldim_engine(classes.thresholds(7)).run().describe()
     'Ldim = 3'
     """
-    H = require_class(H)
+    H = require_binary(require_class(H), what="the Littlestone search of a 0/1 class (littlestone_bounds answers "
+                                              "for more labels)")
     budget = budget or Budget()
     if workers == 1 and not keep_search and ldim_kernel.AVAILABLE:
         # a small matrix gets the compiled search's fixed memo, the memory budget unread; a larger
@@ -166,16 +167,30 @@ def littlestone_bounds(
     classes (measured in ``benchmarks/parallel_speedup.py``).  The engine is chosen by
     :func:`ldim_engine`, as for every Littlestone question.
 
+    On a class of ``k > 2`` labels the bounds are those of the multiclass Littlestone
+    dimension (Daniely, Sabato, Ben-David and Shalev-Shwartz 2011): the value of the
+    full-information game on ``k`` labels, :func:`~mistakebound.theory.game_values.game_value`'s.
+
     Examples
     --------
     >>> from mistakebound import classes
     >>> littlestone_bounds(classes.thresholds(15)).describe()
     'Ldim = 4'
+    >>> littlestone_bounds(classes.all_functions(3, 4)).describe()
+    'Ldim = 3'
     >>> b = littlestone_bounds(classes.random(3000, 30, 0.3, seed=0), max_nodes=5)
     >>> b.exact, b.lower <= b.upper
     (False, True)
     """
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
+    if isinstance(H, HypothesisClass) and H.n_labels != 2:
+        # the multiclass Littlestone dimension: the value of the full-information game on k labels
+        from mistakebound.game.rules import Rules
+        from mistakebound.theory.game_values import game_value
+
+        found = game_value(H, Rules(labels=H.n_labels), max_nodes=max_nodes, time_limit=time_limit)
+        return LdimBounds(lower=found.lower, upper=found.upper, status=found.status, nodes=found.nodes,
+                          seconds=found.seconds)
     return ldim_engine(H, budget=budget, workers=workers).run()
 
 

@@ -164,11 +164,16 @@ class Profile:
         return min(self.ldim.lower, 1), self.ldim.upper
 
     def tree(self, *, max_nodes: int | None = None, time_limit: float | None = None):
-        """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim).
+        """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim); on a
+        class of more labels, the multiclass tree (:func:`~mistakebound.theory.game_trees.game_tree`).
 
         Raises :class:`~mistakebound.theory.search_protocol.SearchIncomplete` when reading it runs out
         of memory or budget, with the Ldim still exact.
         """
+        if self.H.n_labels != 2 and self.ldim.exact:  # the multiclass tree (theory.game_trees), of depth Ldim
+            from mistakebound.theory.game_trees import game_tree
+
+            return game_tree(self.H, max_nodes=max_nodes, time_limit=time_limit)
         if self.search is None or not self.ldim.exact:
             raise InvalidArgumentError("tree: expected a profile searched with keep_search=True and an exact Ldim")
         return self.search.tree(max_nodes=max_nodes, time_limit=time_limit)
@@ -193,6 +198,8 @@ class Profile:
         from mistakebound.theory.certificate import CertificateWriter
         from mistakebound.theory.ldim_certificate import ldim_section
 
+        if self.H.n_labels != 2:
+            return self._multiclass_certificate(max_nodes=max_nodes, time_limit=time_limit)
         if self.search is None:
             raise InvalidArgumentError("certificate: expected a profile searched with keep_search=True")
         writer = CertificateWriter(self.H)
@@ -210,6 +217,22 @@ class Profile:
             from mistakebound.theory.game_certificate import game_section
 
             game_section(self.value_search, self.value, writer)
+        return writer
+
+    def _multiclass_certificate(self, *, max_nodes: int | None, time_limit: float | None) -> CertificateWriter:
+        """On a class of ``k > 2`` labels: the value under the rules (from its search's memo, when kept), and the
+        Ldim as the value of the full-information game on ``k`` labels (``"value-full"``, searched again within
+        the budget) unless the rules' value already holds that kind (a document holds each kind once)."""
+        from mistakebound.theory.certificate import CertificateWriter
+        from mistakebound.theory.game_certificate import KINDS, game_certificate, game_section
+
+        writer = CertificateWriter(self.H)
+        kind = None
+        if self.value_search is not None and self.value is not None and certified_rules(self.rules):
+            kind = game_section(self.value_search, self.value, writer)["result"]
+        if kind != KINDS["full", False]:
+            game_certificate(self.H, Rules(labels=self.H.n_labels), writer=writer, max_nodes=max_nodes,
+                             time_limit=time_limit)
         return writer
 
 
@@ -320,6 +343,9 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     chosen = requested(what, rules)
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
     n = _n_distinct(H)
+    if H.n_labels != 2:
+        yield from _multiclass_steps(H, chosen, budget, rules, n, keep_search)
+        return
     try:
         engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
     except InsufficientMemoryError as exc:
@@ -365,6 +391,55 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         profile = evolve(profile, value=value, value_search=value_search if keep_search and value is not None else None,
                          partial={**profile.partial, **({} if why is None else {"value": why})})
         yield "value", value, profile
+
+
+def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rules: Rules, n: int,
+                      keep_search: bool = False
+                      ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+    """:func:`profile_steps` on a class of ``k > 2`` labels: each parameter is a value of the game on ``k`` labels.
+
+    The Littlestone dimension is the multiclass one (the value of the full-information game,
+    Daniely, Sabato, Ben-David and Shalev-Shwartz 2011), the randomized one the value for a
+    randomized learner; a class of more than two labels has no VC dimension (its Natarajan
+    dimension is not computed): its step gives None.
+    """
+    from mistakebound.theory.game_values import solve_game
+    from mistakebound.theory.littlestone import LdimBounds, littlestone_bounds
+    from mistakebound.theory.randomized_ldim import randomized_littlestone_bounds
+
+    k = H.n_labels
+    if rules.labels != k:
+        raise InvalidArgumentError(f"rules: the game has {rules.labels} labels and H, {H.describe()}, has {k}; "
+                                   f"expected rules with labels={k}")
+    before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=min(n - 1, 1), upper=n - 1, status="budget"),
+                     rules=rules, partial={})
+    yield "class", None, before
+
+    def value(door: Callable[..., SearchResult]) -> tuple[SearchResult, str | None]:
+        found = door(H, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+        return found, None if found.exact else found.status
+
+    bounds, why = value(littlestone_bounds)
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, partial={} if why is None else {"ldim": why})
+    yield "ldim", bounds, profile
+    stopped = bounds.status == "interrupted"
+    if "vc" in chosen:
+        yield "vc", None, profile  # no VC dimension: None, and no search
+    kept: dict[str, Any] = {}
+
+    def ruled(H: HypothesisClass, **budget: Any) -> SearchResult:
+        found, kept["value_search"] = solve_game(H, rules, **budget)  # its memo, for a certificate
+        return found
+
+    for parameter, door in (("rldim", randomized_littlestone_bounds), ("value", ruled)):
+        if parameter not in chosen or (parameter == "value" and rules == Rules(labels=k)):
+            continue  # the value of the game on k labels, full information, no noise: the Ldim just found
+        result, why = (None, "not searched: interrupted") if stopped else value(door)
+        stopped = stopped or (result is not None and result.status == "interrupted")
+        searched = {"value_search": kept.get("value_search")} if parameter == "value" and keep_search else {}
+        profile = evolve(profile, **{parameter: result}, **searched,
+                         partial={**profile.partial, **({} if why is None else {parameter: why})})
+        yield parameter, result, profile
 
 
 def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,

@@ -110,7 +110,7 @@ from mistakebound.foundations import memory
 from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.validation import brief, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.hypothesis_class import require_class
+from mistakebound.game.hypothesis_class import require_binary, require_class
 from mistakebound.foundations.bitset import mask_to_indices
 from mistakebound.theory.canonical import projection, relabelled_key
 from mistakebound.theory.littlestone import LdimSearch
@@ -238,7 +238,8 @@ class RLdimSearch:
     """
 
     def __init__(self, H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None):
-        self.H = require_class(H)
+        self.H = require_binary(require_class(H), what="the randomized Littlestone search of a 0/1 class "
+                                "(randomized_littlestone_bounds answers for more labels)")
         self.budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
         available = memory.available_memory()  # read once, for every check and default below
         entry = _ENTRY_BYTES + (H.n_hypotheses + 7) // 8
@@ -736,7 +737,20 @@ def randomized_littlestone_bounds(
     (False, True)
     >>> randomized_littlestone_bounds(classes.power_set(4)).value
     Fraction(2, 1)
+
+    On a class of ``k > 2`` labels: the best expected mistakes of a randomized learner in the
+    full-information game on ``k`` labels (:func:`~mistakebound.theory.game_values.game_value`).
+
+    >>> randomized_littlestone_bounds(classes.all_functions(1, 3)).value
+    Fraction(2, 3)
     """
+    if isinstance(H, HypothesisClass) and H.n_labels != 2:
+        from mistakebound.game.rules import Rules
+        from mistakebound.theory.game_values import game_value
+
+        found = game_value(H, Rules(labels=H.n_labels, randomized=True), max_nodes=max_nodes, time_limit=time_limit)
+        return RLdimBounds(lower=found.lower, upper=found.upper, status=found.status, nodes=found.nodes,
+                           seconds=found.seconds)
     return RLdimSearch(H, max_nodes=max_nodes, time_limit=time_limit).bounds()
 
 

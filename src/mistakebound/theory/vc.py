@@ -77,7 +77,7 @@ from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgu
 from mistakebound.foundations.memory import format_bytes, require_memory
 from mistakebound.foundations.validation import check_instance
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.hypothesis_class import require_class
+from mistakebound.game.hypothesis_class import require_binary, require_class
 from mistakebound.theory.littlestone import LdimBounds, search_memory_estimate
 from mistakebound.theory.search_protocol import Budget, Clock, SearchResult, require_exact, run_within
 
@@ -638,7 +638,7 @@ def vc_bounds(H: HypothesisClass, *, max_nodes: int | None = None,
     >>> b.status, b.lower <= b.upper, len(b.witness) == b.lower
     ('budget', True, True)
     """
-    require_class(H)
+    require_binary(require_class(H), what="the VC dimension")
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
     ldim_upper = None
     if ldim is not None:

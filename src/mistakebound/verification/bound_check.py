@@ -110,15 +110,15 @@ def _claims(bound: Any) -> Callable[..., Bound]:
     learner's mistakes (expected mistakes for a randomized learner).
     """
     if bound is None:
-        def own(learner: Any, H: Any, rounds: int | None, T: Any) -> Bound:
-            return stated_bound(learner, H, rounds=rounds, realizable=True, transcript=T)
+        def own(learner: Any, H: Any, rounds: int | None, T: Any, rules: Any = None) -> Bound:
+            return stated_bound(learner, H, rounds=rounds, realizable=True, transcript=T, rules=rules)
 
         return own
     if callable(bound):
         name = getattr(bound, "__qualname__", None) or getattr(bound, "__name__", None) or repr(bound)
         name = "bound" if name == "<lambda>" else name
 
-        def given(learner: Any, H: Any, rounds: int | None, T: Any) -> Bound:
+        def given(learner: Any, H: Any, rounds: int | None, T: Any, rules: Any = None) -> Bound:
             value = bound(H)
             if value is None:
                 return Bound.none(f"{name} states no bound on {H.describe()}", measure=_default_measure(learner))
@@ -131,7 +131,8 @@ def _claims(bound: Any) -> Callable[..., Bound]:
         return given
     if isinstance(bound, numbers.Real) and not isinstance(bound, bool) and not math.isnan(bound) and bound >= 0:
         fixed = float(bound)
-        return lambda learner, H, rounds, T: Bound(fixed, _default_measure(learner), f"the bound {_six(fixed)}")
+        return lambda learner, H, rounds, T, rules=None: Bound(fixed, _default_measure(learner),
+                                                               f"the bound {_six(fixed)}")
     raise InvalidArgumentError(
         f"bound: expected None (the learner's own claim), a number >= 0 or a function of the class "
         f"(e.g. bounds.ldim), got {bound!r}"
@@ -357,6 +358,7 @@ def check_learner(
     worst_case: bool = True,
     worst_case_max_hypotheses: int = 10,
     worst_case_max_nodes: int = 5_000,
+    rules: Any = None,
 ) -> CheckSummary:
     """Check that a learner keeps a claimed bound in every realizable game it is put through.
 
@@ -413,6 +415,13 @@ def check_learner(
     worst_case_max_hypotheses, worst_case_max_nodes : int
         The largest class searched, and the search's budget of positions (past it the
         best line found so far is played).
+    rules : Rules, optional
+        The game's rules (:class:`~mistakebound.game.rules.Rules`: labels, bandit feedback, a
+        noise budget), each game played under them on the class's labels; the default
+        classes are then drawn with ``rules.labels`` labels, the learner's claim is read for
+        the rules, the adversaries that do not play them are skipped, and the optimal
+        adversary of the rules (:class:`~mistakebound.adversaries.GameMinimax`) plays too.
+        Default: the textbook's game.
 
     Returns
     -------
@@ -437,7 +446,7 @@ def check_learner(
     >>> check_learner(Halving, bound=0, classes=classes.thresholds(2), max_examples=5)
     Traceback (most recent call last):
     ...
-    mistakebound.verification.check_failures.BoundViolation: Halving made 1 mistake, more than the bound 0, against OppositeLabel on thresholds(2) (seed 0)
+    mistakebound.verification.check_failures.BoundViolation: Halving made 1 mistake, more than the bound 0, against ... on thresholds(2) (seed 0)
     ...
     """
     __tracebackhide__ = True  # pytest shows the failure, not this frame
@@ -455,6 +464,19 @@ def check_learner(
     worst_case_max_hypotheses = check_int("worst_case_max_hypotheses", worst_case_max_hypotheses, 0)
     worst_case_max_nodes = check_int("worst_case_max_nodes", worst_case_max_nodes, 1)
     rounds = check_int("rounds", rounds, 1, optional=True)
+    if rules is not None:
+        from attrs import evolve
+
+        from mistakebound.game.rules import require_rules
+
+        rules = require_rules(rules)
+        if classes is None:
+            from mistakebound.verification.strategies import hypothesis_classes
+
+            classes = hypothesis_classes(labels=rules.labels)
+
+    def rules_on(H: Any) -> Any:  # the rules on the class's own labels
+        return None if rules is None else evolve(rules, labels=len(H.labels))
     cases = st.tuples(_classes_strategy(classes, st), _seeds_strategy(game_seeds, st))
     generated = classes is None or isinstance(classes, hypothesis.strategies.SearchStrategy)
     opponents = _adversary_factories(adversaries)
@@ -477,12 +499,16 @@ def check_learner(
         )
         try:
             learner = factory(H)
-            T = _game.play(learner, adversary, H, rounds=n, seed=case_seed)
+            T = _game.play(learner, adversary, H, rounds=n, seed=case_seed, rules=rules_on(H))
         except GameError as exc:
             if exc.player != "learner":
                 raise
             return failure(kind="error", transcript=exc.transcript, error=exc)
-        claim = claim_of(learner, H, n, T)
+        except NotApplicableError as exc:
+            if rules is None or not str(exc).startswith("adversary:"):
+                raise
+            return None  # an adversary that does not play these rules, refused before round 1: skipped
+        claim = claim_of(learner, H, n, T, rules_on(H))
         value = measured(T, claim.measure)
         verdict = judge(value, claim)
         stats.add(value, verdict.ratio)
@@ -495,9 +521,9 @@ def check_learner(
         from mistakebound.theory.worst_case import worst_case_mistakes
 
         learner = factory(H)
-        claim = claim_of(learner, H, None, None)
-        if not claim.stated:
-            return None
+        claim = claim_of(learner, H, None, None, rules_on(H))
+        if not claim.stated or rules_on(H) not in (None, type(rules)()):
+            return None  # the worst-case search plays the textbook's game
         b = claim.value
         options = {"max_nodes": int(worst_case_max_nodes)}
         if not callable(getattr(learner, "state_key", None)):
@@ -533,6 +559,9 @@ def check_learner(
         if stream is not None:
             games.append(stream.adversary())
         games += opponents(H)
+        if rules is not None and isinstance(H, HypothesisClass):  # the optimal adversary of the rules
+            games.append(registry.build("adversary", f"GameMinimax(feedback={rules.feedback},noise={rules.noise})",
+                                        H, rounds=n))
         if isinstance(H, Space) and stream is None:
             games.append(RandomStream())
         for adversary in games:

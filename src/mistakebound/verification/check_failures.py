@@ -96,7 +96,8 @@ class GameFailure(CheckFailure):
         Returns the transcript (for a learner that crashed, the same error is raised).
         """
         learner = self._make_learner(self.H)
-        return _game.play(learner, copy.deepcopy(self.adversary), self.H, rounds=self.rounds, seed=self.seed)
+        return _game.play(learner, copy.deepcopy(self.adversary), self.H, rounds=self.rounds, seed=self.seed,
+                          rules=getattr(self.transcript, "rules", None))
 
 
 class BoundViolation(GameFailure):
@@ -227,13 +228,18 @@ def _snippet(f: _Failure, make_learner: Any) -> list[str]:
                  "H = S.space"]
     elif isinstance(f.H, HypothesisClass):
         domain = "" if f.H.domain == tuple(range(f.H.n_instances)) else f", domain={list(f.H.domain)!r}"
-        body.append(f"H = HypothesisClass.from_matrix({f.H.matrix.tolist()!r}{domain})")
+        labels = "" if f.H.n_labels == 2 else f", labels={f.H.n_labels}"
+        body.append(f"H = HypothesisClass.from_matrix({f.H.matrix.tolist()!r}{domain}{labels})")
     else:
         line = _import_line(type(f.H))
         if line:
             imports.append(line)
         body.append(f"H = {f.H!r}")
-    call = f"T = play({learner_expr.split('  #')[0]}, {f.adversary_expr}, H, rounds={f.rounds}, seed={f.seed})"
+    rules = getattr(f.transcript, "rules", None)
+    if rules is not None:
+        imports.append("from mistakebound import Rules")
+    given = "" if rules is None else f", rules={rules!r}"
+    call = f"T = play({learner_expr.split('  #')[0]}, {f.adversary_expr}, H, rounds={f.rounds}, seed={f.seed}{given})"
     body.append(call)
     seen: list[str] = []
     for line in imports:
@@ -276,11 +282,11 @@ def _failure_message(f: _Failure, make_learner: Any, shrunk_from: int) -> str:
 def _without(H: HypothesisClass, *, row: int | None = None, column: int | None = None) -> HypothesisClass:
     M = H.matrix
     if row is not None:
-        return HypothesisClass.from_matrix(np.delete(M, row, axis=0), H.domain)
+        return HypothesisClass.from_matrix(np.delete(M, row, axis=0), H.domain, labels=H.n_labels)
     domain = H.domain[:column] + H.domain[column + 1:]
     if H.domain == tuple(range(H.n_instances)):
         domain = None  # keep the default domain 0, 1, ... of a generated class
-    return HypothesisClass.from_matrix(np.delete(M, column, axis=1), domain)
+    return HypothesisClass.from_matrix(np.delete(M, column, axis=1), domain, labels=H.n_labels)
 
 
 def _all_distinct(M: np.ndarray) -> bool:

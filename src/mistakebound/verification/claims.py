@@ -52,8 +52,6 @@ Examples
 
 from __future__ import annotations
 
-import functools
-import inspect
 import math
 import numbers
 from typing import Any
@@ -62,7 +60,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.text import number_text
-from mistakebound.foundations.validation import check_choice
+from mistakebound.foundations.validation import check_choice, keywords_of
 from mistakebound.game.registry import describe_setting
 
 __all__ = [
@@ -174,18 +172,6 @@ def _name(player: Any) -> str:
     return player.__name__ if isinstance(player, type) else type(player).__name__
 
 
-@functools.lru_cache(maxsize=256)
-def _keywords(method_type: type, name: str) -> frozenset | None:
-    """The keyword names a ``bound``/``forces`` method accepts (None: any, it takes ``**kwargs``)."""
-    try:
-        parameters = inspect.signature(getattr(method_type, name)).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return None
-    return frozenset(p.name for p in parameters)
-
-
 def _ask(player: Any, method: str, setting: Any, options: dict, measure_hint: str) -> Bound:
     name = _name(player)
     ask = getattr(player, method, None)
@@ -196,8 +182,11 @@ def _ask(player: Any, method: str, setting: Any, options: dict, measure_hint: st
     if not callable(ask):
         verb = "states no bound" if method == "bound" else "states nothing it forces"
         return Bound.none(f"{name} {verb} (it has no {method} method)", measure=measure_hint)
-    accepted = _keywords(type(player), method)
-    given = {k: v for k, v in options.items() if accepted is None or k in accepted}
+    refused = _other_rules(player, method, options, measure_hint)
+    if refused is not None:
+        return refused
+    accepted = keywords_of(type(player), method)
+    given = {k: v for k, v in options.items() if (accepted is None or k in accepted) and (k != "rules" or v is not None)}
     try:
         claim = ask(setting, **given)
     except MistakeboundError:
@@ -216,12 +205,35 @@ def _ask(player: Any, method: str, setting: Any, options: dict, measure_hint: st
     return claim
 
 
+def _plain(rules: Any) -> bool:
+    """Whether ``rules`` (None: the textbook's) are those every claim is stated for: full information, no noise."""
+    return rules is None or (rules.feedback == "full" and rules.noise == 0)
+
+
+def _other_rules(player: Any, method: str, options: dict, measure_hint: str) -> Bound | None:
+    """The refusal of a claim stated for the textbook's game in a game under other rules, or None.
+
+    A player whose ``bound`` / ``forces`` takes ``rules`` states its claim for them; any other
+    player's claim is about full information without noise, so a game under bandit feedback
+    or a noise budget has no claim of its.
+    """
+    rules = options.get("rules")
+    if _plain(rules):
+        return None
+    accepted = keywords_of(type(player), method) if callable(getattr(player, method, None)) else frozenset()
+    if accepted is None or "rules" in accepted:
+        return None
+    return Bound.none(f"{_name(player)} states its claim for full information without noise; this game has "
+                      f"{rules.describe()}", measure=measure_hint)
+
+
 def _default_measure(player: Any) -> str:
     return "expected mistakes" if callable(getattr(player, "predict_proba_one", None)) else "mistakes"
 
 
 def stated_bound(
-    learner: Any, setting: Any, *, rounds: int | None = None, realizable: bool = True, transcript: Any = None
+    learner: Any, setting: Any, *, rounds: int | None = None, realizable: bool = True, transcript: Any = None,
+    rules: Any = None,
 ) -> Bound:
     """The bound ``learner`` claims for a game on ``setting``: the one lookup of a claim.
 
@@ -240,6 +252,10 @@ def stated_bound(
     realizable : bool
     transcript : Transcript, optional
         The finished game, for bounds that depend on what happened in it.
+    rules : Rules, optional
+        The game's rules (:class:`~mistakebound.game.rules.Rules`; None: the textbook's),
+        passed to a ``bound`` that takes them; a learner whose ``bound`` does not states its
+        claim for full information without noise, and has none under other rules.
 
     Returns
     -------
@@ -264,12 +280,13 @@ def stated_bound(
     >>> stated_bound(SOA(classes.thresholds(7)), classes.thresholds(7), realizable=False).reason
     'Lemma 21.7 needs a realizable game'
     """
-    options = {"rounds": rounds, "realizable": bool(realizable), "transcript": transcript}
+    options = {"rounds": rounds, "realizable": bool(realizable), "transcript": transcript, "rules": rules}
     return _ask(learner, "bound", setting, options, _default_measure(learner))
 
 
 def forced_bound(
-    adversary: Any, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True
+    adversary: Any, setting: Any, *, learner: Any, rounds: int | None = None, realizable: bool = True,
+    rules: Any = None,
 ) -> Bound:
     """What ``adversary`` claims to force on ``learner`` in a game on ``setting`` (a lower bound).
 
@@ -285,7 +302,7 @@ def forced_bound(
     >>> forced_bound(ShatteredTreeWalker(), H, learner=Halving(H)).value
     3
     """
-    options = {"learner": learner, "rounds": rounds, "realizable": bool(realizable)}
+    options = {"learner": learner, "rounds": rounds, "realizable": bool(realizable), "rules": rules}
     return _ask(adversary, "forces", setting, options, _default_measure(learner))
 
 

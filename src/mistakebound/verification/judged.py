@@ -94,7 +94,8 @@ class JudgedGame:
         ('ok', 1, 3.0, False)
         """
         try:
-            claim = stated_bound(learner, setting, rounds=rounds, realizable=realizable, transcript=transcript)
+            claim = stated_bound(learner, setting, rounds=rounds, realizable=realizable, transcript=transcript,
+                                 rules=getattr(transcript, "rules", None))
             if forced is None:
                 forced = Bound.none("no claim of the adversary's was read before the game",
                                     measure=claim.measure)
@@ -114,7 +115,7 @@ def _player(kind: str, player: Any, setting: Any, rounds: int) -> Any:
 
 
 def judged_game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed: Any = 0, realizable: bool = True,
-                observers: Any = (), keep: str = "rounds", out: Any = None) -> JudgedGame:
+                observers: Any = (), keep: str = "rounds", out: Any = None, rules: Any = None) -> JudgedGame:
     """Play one game and judge both players' claims on it: the one judged game of every front end.
 
     Parameters
@@ -130,8 +131,9 @@ def judged_game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed
         :func:`mistakebound.game.registry.load_setting`.
     rounds : int
         The horizon (at least 0).
-    seed, realizable, observers, keep, out
-        As for :func:`~mistakebound.game.play.play`.
+    seed, realizable, observers, keep, out, rules
+        As for :func:`~mistakebound.game.play.play`; the claims are read for ``rules``
+        (:func:`~mistakebound.verification.claims.stated_bound`).
 
     Returns
     -------
@@ -169,6 +171,7 @@ def judged_game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed
         setting = registry.load_setting(setting)
     L = _player("learner", learner, setting, rounds)
     A = _player("adversary", adversary, setting, rounds)
-    forced = forced_bound(A, setting, learner=L, rounds=rounds, realizable=realizable)  # before the game
-    T = play(L, A, setting, rounds=rounds, seed=seed, realizable=realizable, observers=observers, keep=keep, out=out)
+    forced = forced_bound(A, setting, learner=L, rounds=rounds, realizable=realizable, rules=rules)  # before the game
+    T = play(L, A, setting, rounds=rounds, seed=seed, realizable=realizable, observers=observers, keep=keep, out=out,
+             rules=rules)
     return JudgedGame.after(L, setting, T, rounds=rounds, realizable=realizable, forced=forced, adversary=A)

@@ -118,7 +118,7 @@ class GameRecorder(Observer):
         """Read the adversary's claim before round 1 (as every front end does)."""
         try:
             self._forced[id(game)] = forced_bound(game.adversary, game.H, learner=game.learner, rounds=game.rounds,
-                                                  realizable=game.realizable)
+                                                  realizable=game.realizable, rules=game.rules)
         except MistakeboundError as exc:
             self._forced[id(game)] = exc
 

@@ -85,7 +85,7 @@ class Scenario:
 
 
 def game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed: int, realizable: bool = True,
-         note: str = "") -> Outcome:
+         note: str = "", rules: Any = None) -> Outcome:
     """One game between players built by the registry, judged on their own claims.
 
     Parameters
@@ -96,8 +96,9 @@ def game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed: int, 
     setting
         A class, a space, an :class:`~mistakebound.game.oco.OCOSetting`, or a spec for
         :func:`mistakebound.game.registry.load_setting`.
-    rounds, seed, realizable
-        The game's horizon, seed and kind.
+    rounds, seed, realizable, rules
+        The game's horizon, seed, kind and rules (:class:`~mistakebound.game.rules.Rules`; None:
+        the textbook's).
     note : str
 
     Returns
@@ -109,6 +110,6 @@ def game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed: int, 
         count the adversary claims to force
         (:func:`~mistakebound.verification.claims.forced_bound`).
     """
-    g = judged_game(learner, adversary, setting, rounds=rounds, seed=seed, realizable=realizable)
+    g = judged_game(learner, adversary, setting, rounds=rounds, seed=seed, realizable=realizable, rules=rules)
     return Outcome(value=measured(g.transcript, g.bound.measure), bound=g.bound,
                    forced=g.forced if g.forced.stated else None, note=note, transcript=g.transcript)

@@ -73,6 +73,11 @@ def _count(name: str, minimum: int):
     return functools.partial(check_int, name, minimum=minimum, maximum=MAX_SIZE)
 
 
+def _label_count(value: Any) -> int:
+    """The ``labels`` option: an integer from 2 to 256."""
+    return check_int("labels", value, 2, 256)
+
+
 def _density(value: Any) -> float | None:
     return None if value is None else check_probability("density", value)
 
@@ -168,6 +173,7 @@ def hypothesis_classes(
     awkward: Any = True,
     distinct_rows: Any = None,
     distinct_columns: Any = False,
+    labels: Any = 2,
 ):
     """A strategy drawing small finite :class:`~mistakebound.HypothesisClass` es.
 
@@ -204,6 +210,10 @@ def hypothesis_classes(
         True: no two columns are equal, on every draw (no duplicate columns are drawn, a
         repeat is replaced by the smallest column the class lacks, and there are at least
         ``log2`` of the number of instances rows).  Default False.
+    labels : int or strategy
+        The number of labels ``k`` of the classes (default 2).  With more, each entry is a
+        label ``0..k-1`` drawn uniformly, rows may repeat (distinct with ``distinct_rows``),
+        and ``density``, ``awkward`` columns and ``distinct_columns`` do not apply.
 
     Returns
     -------
@@ -244,6 +254,7 @@ def hypothesis_classes(
     awkward = _option(awkward, _flag("awkward"))
     distinct_rows = _option(distinct_rows, _optional_flag("distinct_rows"))
     distinct_columns = _option(distinct_columns, _flag("distinct_columns"))
+    labels = _option(labels, _label_count)
     if not _is_strategy(min_h) and not _is_strategy(max_h):
         _ordered("min_hypotheses", min_h, "max_hypotheses", max_h)
     if not _is_strategy(min_i) and not _is_strategy(max_i):
@@ -259,6 +270,15 @@ def hypothesis_classes(
         hi_i = _resolve(draw, max_i, _count("max_instances", 0))
         _ordered("min_hypotheses", lo_h, "max_hypotheses", hi_h)
         _ordered("min_instances", lo_i, "max_instances", hi_i)
+        k = _resolve(draw, labels, _label_count)
+        if k != 2:
+            n_cols = draw(st.integers(lo_i, hi_i))
+            unique = bool(_resolve(draw, distinct_rows, _optional_flag("distinct_rows")))
+            most = min(hi_h, k**n_cols) if unique else hi_h
+            entries = st.lists(st.integers(0, k - 1), min_size=n_cols, max_size=n_cols)
+            rows = draw(st.lists(entries, min_size=min(lo_h, most), max_size=most,
+                                 unique_by=tuple if unique else None))
+            return HypothesisClass.from_matrix(np.array(rows, dtype=np.uint8).reshape(len(rows), n_cols), labels=k)
         p = _resolve(draw, density, _density)
         weird = _resolve(draw, awkward, _flag("awkward"))
         rows_apart = _resolve(draw, distinct_rows, _optional_flag("distinct_rows"))

@@ -45,7 +45,8 @@ def run_game(args: Any, setting: Any, learner_name: str, bar: Progress | None = 
         bar.follow(lambda: count.rounds)
     try:
         g = judged_game(learner_name, args.adversary, setting, rounds=args.rounds, seed=args.seed,
-                        realizable=not args.unrealizable, observers=observers, keep=keep, out=rounds_out)
+                        realizable=not args.unrealizable, observers=observers, keep=keep, out=rounds_out,
+                        rules=getattr(args, "rules", None))
     except (GameError, GameInterrupted):
         raise
     except MistakeboundError as exc:

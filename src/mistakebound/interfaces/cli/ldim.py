@@ -122,7 +122,8 @@ def run(args, out) -> int:
     if args.json and (args.tree or args.certificate is not None):
         raise BadInput("--json: prints the parameters alone, one object per line; --tree and --certificate "
                        "print text: give them in a run of their own")
-    H = finite_class(args.cls, "ldim")
+    H = finite_class(args.cls, "ldim", args.labels)
+    rules = rules_of(args, H)
     if args.json:
         lines = _JsonLines(H, out)
     else:
@@ -137,7 +138,7 @@ def run(args, out) -> int:
         return EXIT_INTERRUPTED if lines.partial else EXIT_OK
     for name, reason in lines.partial:
         print(f"the {name} is partial: {reason}", file=out)
-    if P.search is None:
+    if P.search is None and H.n_labels == 2:
         if args.certificate is not None:
             print("certificate: not written: the Littlestone search did not run", file=out)
     else:
@@ -152,8 +153,9 @@ def run(args, out) -> int:
         except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
             print(f"no shattered tree: {_partial_reason(exc.result.status)}", file=out)
             return EXIT_INTERRUPTED
-        print(f"shattered tree of depth {P.ldim.lower} (root 1; children 2i on label 0, 2i+1 on label 1; "
-              f"{COUNTED_FROM_1}):", file=out)
+        edges = ("label 0, 2i+1 on label 1" if H.n_labels == 2 else
+                 "the smaller of two different labels, 2i+1 on the larger: a multiclass tree")
+        print(f"shattered tree of depth {P.ldim.lower} (root 1; children 2i on {edges}; {COUNTED_FROM_1}):", file=out)
         print(tree_to_text(tree, H), file=out)
     return EXIT_OK
 
@@ -175,8 +177,9 @@ class _JsonLines:
             record = {"class": self.H.describe(), "n_hypotheses": self.H.n_hypotheses,
                       "n_instances": self.H.n_instances, "n_distinct": P.n_distinct}
         else:
+            missing = "not defined" if parameter == "vc" and self.H.n_labels != 2 else "not searched"
             record = {"parameter": parameter,
-                      **(result.record() if result is not None else {"value": None, "status": "not searched"})}
+                      **(result.record() if result is not None else {"value": None, "status": missing})}
             if parameter == "value":
                 record["rules"] = asdict(P.rules)
             if parameter in P.partial:
@@ -266,7 +269,10 @@ class _ProfileLines:
         if self._note is not None:
             self._note.cancel()
         low, top = P.vc_from_ldim
-        if vc is None:
+        if self.H.n_labels != 2:
+            print(f"VCdim: not defined for {self.H.n_labels} labels (the Natarajan dimension is not computed)",
+                  file=self.out)
+        elif vc is None:
             print(f"{low} <= VCdim <= {top} (partial: interrupted; VCdim <= Ldim), not searched", file=self.out)
         elif vc.exact:
             print(f"VCdim = {vc.lower}", file=self.out, flush=True)
@@ -316,10 +322,11 @@ def _certify_ldim(args, P, out) -> None:
         print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
               "raise --max-nodes / --time-limit", file=out)
         return
+    from mistakebound.game.rules import Rules
     from mistakebound.theory.profile import certified_rules
 
     names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
-    done = [claimed(section, names.get(section["result"], f"value ({P.rules.describe()})"))
+    done = [claimed(section, names.get(section["result"]) or f"value ({Rules(**section['rules']).describe()})")
             for section in writer.document()["results"]]
     write_certificate(args.certificate, writer, out, done)
     if P.value is not None and not P.rules.textbook and not certified_rules(P.rules):

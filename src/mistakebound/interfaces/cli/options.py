@@ -28,13 +28,14 @@ mistakebound.interfaces.cli.failures.BadInput: CLASS: expected at most 4,096 cha
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from mistakebound.game.rules import FEEDBACKS, Rules
 from mistakebound.interfaces.arguments import integer, positive, seconds
 from mistakebound.interfaces.cli.failures import BadInput
 
 __all__ = ["CERTIFICATE_SUFFIXES", "DEFAULT_ROUNDS", "MAX_ARGUMENT_CHARS", "add_budget", "add_certificate",
-           "add_rules", "check_lengths", "rules_of"]
+           "add_rules", "check_lengths", "given_rules", "rules_of"]
 
 #: Default number of rounds of ``play`` and ``plot``.
 DEFAULT_ROUNDS = 100
@@ -67,8 +68,9 @@ def add_rules(p: argparse.ArgumentParser) -> None:
     """The game's settings (:class:`~mistakebound.game.rules.Rules`): the textbook's game unless given (its
     defaults are the library's, ``Rules()``)."""
     textbook = Rules()
-    p.add_argument("--labels", type=lambda text: integer(text, 2), default=textbook.labels, metavar="K",
-                   help=f"the number of labels, 0..K-1 (default {textbook.labels})")
+    p.add_argument("--labels", type=lambda text: integer(text, 2), default=None, metavar="K",
+                   help=f"the number of labels, 0..K-1: a class file of K labels is read with it (default: the "
+                        f"class's own, {textbook.labels} for a file)")
     p.add_argument("--feedback", choices=FEEDBACKS, default=textbook.feedback,
                    help=f"what the learner is shown: the label (full) or only whether it erred (bandit); "
                         f"default {textbook.feedback}")
@@ -80,9 +82,21 @@ def add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--randomized", action="store_true", help="the learner may randomize (default: deterministic)")
 
 
-def rules_of(args: argparse.Namespace) -> Rules:
-    """The :class:`~mistakebound.game.rules.Rules` of the options :func:`add_rules` declared."""
-    return Rules(labels=args.labels, feedback=args.feedback, noise=args.noise, adaptive=not args.oblivious,
+def given_rules(args: argparse.Namespace, H: Any = None) -> Rules | None:
+    """:func:`rules_of` when one of the options of :func:`add_rules` was given, else None (the textbook's game,
+    recorded as such)."""
+    textbook = Rules()
+    if (args.labels, args.feedback, args.noise, args.oblivious, args.randomized) == (
+            None, textbook.feedback, textbook.noise, not textbook.adaptive, textbook.randomized):
+        return None
+    return rules_of(args, H)
+
+
+def rules_of(args: argparse.Namespace, H: Any = None) -> Rules:
+    """The :class:`~mistakebound.game.rules.Rules` of the options :func:`add_rules` declared; the labels are
+    ``--labels``, or the class ``H``'s own (2 without a class)."""
+    labels = args.labels if args.labels is not None else getattr(H, "n_labels", Rules().labels)
+    return Rules(labels=labels, feedback=args.feedback, noise=args.noise, adaptive=not args.oblivious,
                  randomized=args.randomized)
 
 

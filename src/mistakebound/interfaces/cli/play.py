@@ -32,7 +32,7 @@ from mistakebound.interfaces.cli.failures import BadInput, ClaimFailed
 from mistakebound.interfaces.cli.games import bound_line, forced_line, run_game
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.messages import error
-from mistakebound.interfaces.cli.options import DEFAULT_ROUNDS
+from mistakebound.interfaces.cli.options import DEFAULT_ROUNDS, add_rules, given_rules
 from mistakebound.interfaces.cli.output import check_out, jsonl_writer, write_output
 from mistakebound.interfaces.progress import Progress
 
@@ -62,6 +62,7 @@ def add_parser(subparsers):
     p.add_argument("--seed", type=seed, default=0, help="seed of the game (default 0)")
     p.add_argument("--unrealizable", action="store_true",
                    help="allow labels no hypothesis gives (default: realizable games)")
+    add_rules(p)
     p.add_argument("--out", metavar="FILE.jsonl",
                    help="also write the game as JSON Lines: one object per round, then a summary")
     p.add_argument("-q", "--quiet", action="store_true", help="print the totals only, not the rounds")
@@ -103,7 +104,8 @@ def run(args, out) -> int:
         raise BadInput("--stream: needs --out FILE.jsonl, the file the rounds are written to as they are played")
     args.quiet = args.quiet or stream  # a streamed game keeps no rounds to print
     check_out(args.out, _JSONL_SUFFIXES, "JSON Lines")
-    setting = registry.load_setting(args.cls)
+    setting = registry.load_setting(args.cls, labels=args.labels)
+    args.rules = given_rules(args, setting)
     try:
         with Progress(args.rounds, desc="play", unit="rounds") as bar:
             if stream:

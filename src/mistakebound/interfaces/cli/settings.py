@@ -19,10 +19,11 @@ from mistakebound.interfaces.cli.failures import BadInput
 __all__ = ["finite_class"]
 
 
-def finite_class(spec: str, command: str) -> HypothesisClass:
-    """The finite class ``spec`` names (:func:`~mistakebound.game.registry.load_setting`); a space is
-    refused with the command named (:class:`~mistakebound.interfaces.cli.failures.BadInput`)."""
-    H = registry.load_setting(spec)
+def finite_class(spec: str, command: str, labels: int | None = None) -> HypothesisClass:
+    """The finite class ``spec`` names (:func:`~mistakebound.game.registry.load_setting`, a file of ``labels``
+    labels read with them); a space is refused with the command named
+    (:class:`~mistakebound.interfaces.cli.failures.BadInput`)."""
+    H = registry.load_setting(spec, labels=labels)
     if not H.finite:
         raise BadInput(f"CLASS: {command} searches a finite class; {H.describe()} is a space "
                        "(a zoo class such as thresholds:15, or a .npy/.csv/.json class file, is expected)")

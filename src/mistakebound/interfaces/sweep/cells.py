@@ -88,7 +88,7 @@ __all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "INFRA", "CLASS_CACHE_BYTES", "clas
 
 #: The input columns of a record (a cell's canonical inputs, plus its id first).
 INPUT_FIELDS = ("id", "kind", "search", "learner", "adversary", "class", "size", "seed", "horizon",
-                "realizable", "max_nodes")
+                "realizable", "setting", "max_nodes")
 #: Every column of a record, in file order.  A search's value has its own column: ``ldim``,
 #: ``vc`` (the VC dimension) and ``worst_case`` (the learner's ``M_A(H)``); ``mistakes`` is a
 #: game's only.  Each is filled when exact; a partial search's interval is in ``lower`` and ``upper``.
@@ -126,6 +126,9 @@ class Cell:
     horizon : int or None
         Rounds of the game; for a worst-case search, None means no horizon.
     realizable : bool
+    setting : str or None
+        The game's rules, ``"feedback=bandit,noise=1"``
+        (:func:`~mistakebound.interfaces.sweep.config.setting_text`); None: the textbook's.
     search : {"ldim", "vc", "worst_case"} or None
     max_nodes : int or None
         The node budget of a search.
@@ -139,6 +142,7 @@ class Cell:
     seed: int = 0
     horizon: int | None = None
     realizable: bool = True
+    setting: str | None = None
     search: str | None = None
     max_nodes: int | None = None
 
@@ -152,7 +156,10 @@ class Cell:
     @property
     def id(self) -> str:
         """A stable id: the first 16 hex digits of the SHA-256 of the canonical inputs."""
-        text = json.dumps(self.inputs, sort_keys=True, separators=(",", ":"))
+        inputs = self.inputs
+        if inputs["setting"] is None:  # a cell of the textbook's game keeps the id it had before settings existed
+            del inputs["setting"]
+        text = json.dumps(inputs, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -181,14 +188,15 @@ def expand(config: Any) -> list[Cell]:
                     for spec, size in class_specs(entry, g.sizes):
                         for seed in g.seeds:
                             for horizon in g.horizons:
-                                cell = Cell(
-                                    kind=g.kind, cls=spec, learner=learner, adversary=adversary, size=size,
-                                    seed=seed, horizon=horizon, realizable=g.realizable, search=g.search,
-                                    max_nodes=g.max_nodes if g.kind == "search" else None,
-                                )
-                                if cell.id not in seen:
-                                    seen.add(cell.id)
-                                    cells.append(cell)
+                                for setting in g.settings:
+                                    cell = Cell(
+                                        kind=g.kind, cls=spec, learner=learner, adversary=adversary, size=size,
+                                        seed=seed, horizon=horizon, realizable=g.realizable, setting=setting,
+                                        search=g.search, max_nodes=g.max_nodes if g.kind == "search" else None,
+                                    )
+                                    if cell.id not in seen:
+                                        seen.add(cell.id)
+                                        cells.append(cell)
     return cells
 
 
@@ -346,10 +354,22 @@ def _played(record: dict, T: Any) -> None:
     record.update(T.totals_record())
 
 
+def _rules(setting: str | None, H: Any) -> Any:
+    """The :class:`~mistakebound.game.rules.Rules` a cell's ``setting`` names, on ``H``'s labels (None: the textbook's)."""
+    if setting is None:
+        return None
+    from mistakebound.game.rules import Rules
+
+    given = dict(part.split("=", 1) for part in setting.split(","))
+    return Rules(labels=len(H.labels) if H.labelled else 2, feedback=given.get("feedback", "full"),
+                 noise=int(given.get("noise", 0)))
+
+
 def _game(cell: Cell, record: dict) -> None:
+    H = _class(cell.cls)
     try:
-        g = judged_game(cell.learner, cell.adversary, _class(cell.cls), rounds=cell.horizon, seed=cell.seed,
-                        realizable=cell.realizable)  # a player that does not apply: NotApplicableError, "n/a"
+        g = judged_game(cell.learner, cell.adversary, H, rounds=cell.horizon, seed=cell.seed,
+                        realizable=cell.realizable, rules=_rules(cell.setting, H))  # not applicable: "n/a"
     except MistakeboundError as exc:
         if exc.transcript is not None and not isinstance(exc, GameError):  # a claim read after the game raised
             _played(record, exc.transcript)

@@ -14,6 +14,7 @@ class, or ``"worst_case"`` of each learner on each class) within a node budget::
     seeds = [0, 1]
     horizons = [50]
     realizable = true                        # default true
+    rules = [{}, {feedback = "bandit"}, {noise = 1}]   # default [{}]: the textbook's game
 
     [[grid]]
     kind = "search"
@@ -22,6 +23,11 @@ class, or ``"worst_case"`` of each learner on each class) within a node budget::
     classes = ["thresholds", "k_sparse:{n},2"] # "{n}" is replaced by each size
     sizes = [3, 4]
     max_nodes = 20000                        # default 200000
+
+``rules`` lists the settings each game is played in (the ``setting`` column of the
+results): a table of ``feedback`` (``"full"`` or ``"bandit"``) and ``noise`` (the best
+hypothesis's mistakes the adversary may give), the labels being the class's
+(:class:`~mistakebound.game.rules.Rules`); ``{}`` is the textbook's game.
 
 A class entry is a zoo family name (the size is its one argument), a spec with
 ``{n}`` where the size goes, or a fixed spec such as ``"random:12,6,0.5,3"`` (its
@@ -76,14 +82,16 @@ from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundEr
 from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import brief, check_choice, check_int
 
-__all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "KINDS", "SEARCHES"]
+__all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "setting_text", "KINDS", "SEARCHES"]
 
 #: The kinds of grid.
 KINDS = ("game", "search")
 #: The searches a ``"search"`` grid can run.
 SEARCHES = ("ldim", "vc", "worst_case")
 
-_GAME_KEYS = {"kind", "learners", "adversaries", "classes", "sizes", "seeds", "horizons", "realizable"}
+_GAME_KEYS = {"kind", "learners", "adversaries", "classes", "sizes", "seeds", "horizons", "realizable", "rules"}
+#: The keys of a table of ``rules``, in the order a cell's ``setting`` names them.
+_RULE_KEYS = ("feedback", "noise")
 _SEARCH_KEYS = {"kind", "search", "learners", "classes", "sizes", "horizons", "max_nodes"}
 _TOP_KEYS = {"grid"}
 
@@ -177,6 +185,33 @@ def _check_class(key: str, entry: Any, sizes: tuple[int, ...]) -> str:
 
 
 # -------------------------------------------------------------------------- grids
+def setting_text(where: str, table: Any) -> str | None:
+    """A table of ``rules`` as a cell's ``setting``: ``"feedback=bandit,noise=1"``, None for the textbook's game.
+
+    Examples
+    --------
+    >>> setting_text("rules[0]", {"noise": 1, "feedback": "bandit"}), setting_text("rules[1]", {"feedback": "full"})
+    ('feedback=bandit,noise=1', None)
+    >>> setting_text("rules[0]", {"noise": -1})
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: rules[0].noise: expected an integer >= 0, got -1
+    """
+    from mistakebound.game.rules import FEEDBACKS, Rules
+
+    if not isinstance(table, dict):
+        raise _fail(where, table, "a table such as {feedback = \"bandit\", noise = 1}")
+    for key in table:
+        if key not in _RULE_KEYS:
+            raise _unknown_key(where + ".", key, set(_RULE_KEYS))
+    textbook = Rules()
+    feedback = check_choice(where + ".feedback", table.get("feedback", textbook.feedback), FEEDBACKS)
+    noise = check_int(where + ".noise", table.get("noise", textbook.noise), 0)
+    parts = [f"feedback={feedback}"] if feedback != textbook.feedback else []
+    parts += [f"noise={noise}"] if noise != textbook.noise else []
+    return ",".join(parts) or None
+
+
 def _list(where: str, table: dict, key: str, item: str, *, default: Any = None) -> tuple:
     if key not in table:
         if default is None:
@@ -210,6 +245,8 @@ class Grid:
     horizons : tuple of int or None
         Rounds of each game; for ``worst_case`` searches, None means no horizon.
     realizable : bool
+    settings : tuple of str or None
+        The rules of each game (:func:`setting_text`; None: the textbook's).
     search : str or None
         ``"ldim"``, ``"vc"`` or ``"worst_case"`` for search grids.
     max_nodes : int
@@ -224,6 +261,7 @@ class Grid:
     seeds: tuple = (0,)
     horizons: tuple = (None,)
     realizable: bool = True
+    settings: tuple = (None,)
     search: str | None = None
     max_nodes: int = 200_000
 
@@ -255,6 +293,10 @@ class Grid:
             realizable = table.get("realizable", True)
             if not isinstance(realizable, bool):
                 raise _fail(where + "realizable", realizable, "true or false")
+            rules = table.get("rules", [{}])
+            if not isinstance(rules, list) or not rules:
+                raise _fail(where + "rules", rules, "a non-empty array of tables such as [{}, {noise = 1}]")
+            settings = tuple(dict.fromkeys(setting_text(f"{where}rules[{i}]", t) for i, t in enumerate(rules)))
             return cls(
                 kind="game",
                 learners=tuple(resolve_player(n, "learner", f"{where}learners[{i}]", allow_imports=allow_imports)
@@ -265,7 +307,7 @@ class Grid:
                 classes=classes_, sizes=sizes,
                 seeds=_ints(where, table, "seeds", 0, default=(0,)),
                 horizons=_ints(where, table, "horizons", 1, default=(100,)),
-                realizable=realizable,
+                realizable=realizable, settings=settings,
             )
         search = check_choice(where + "search", table.get("search"), SEARCHES)
         max_nodes = check_int(where + "max_nodes", table.get("max_nodes", 200_000), 1)

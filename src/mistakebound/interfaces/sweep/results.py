@@ -17,7 +17,8 @@ earlier version (:data:`LEGACY_FIELDS`, whose search rows kept Ldim or the worst
 ``mistakes``, without ``ldim``, ``vc`` and ``worst_case`` columns) is still read, its
 search values moved to their own columns (``vc`` stays empty: it was not computed), and
 :meth:`ResultsFile.load` rewrites it in the current format before a resumed sweep
-appends to it.
+appends to it; so is a file written before games had a ``setting`` column
+(:data:`SETTINGLESS_FIELDS`: its games were the textbook's, and keep their cell ids).
 
 Examples
 --------
@@ -47,7 +48,7 @@ from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.interfaces.sweep.cells import FIELDS, INFRA
 
 __all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records", "read_frame", "records_frame", "finished",
-           "upgraded", "RERUN", "LEGACY_FIELDS"]
+           "upgraded", "RERUN", "LEGACY_FIELDS", "SETTINGLESS_FIELDS"]
 
 #: Verdicts of rows that do not count as recorded: a resumed sweep runs their cells again.
 RERUN = frozenset({INFRA})
@@ -61,11 +62,19 @@ LEGACY_FIELDS = (
     "forced_measure", "ratio", "note", "verdict", "exact", "lower", "upper", "nodes", "error_type", "error",
     "seconds", "peak_kib",
 )
+#: The columns of results files written before games had a ``setting`` (their rules): read, and upgraded
+#: by :func:`upgraded` (the column empty: the textbook's game).
+SETTINGLESS_FIELDS = (
+    "id", "kind", "search", "learner", "adversary", "class", "size", "seed", "horizon", "realizable", "max_nodes",
+    "rounds", "mistakes", "expected_mistakes", "regret", "measured", "ldim", "vc", "worst_case", "bound",
+    "bound_measure", "forced", "forced_measure", "ratio", "note", "verdict", "exact", "lower", "upper", "nodes",
+    "error_type", "error", "seconds", "peak_kib",
+)
 #: The searches whose value an old file kept in ``mistakes`` (each now has a column of its name).
 _SEARCH_COLUMNS = ("ldim", "worst_case")
 
-_TEXT = {"id", "kind", "search", "learner", "adversary", "class", "bound_measure", "forced_measure", "note",
-         "verdict", "error_type", "error"}
+_TEXT = {"id", "kind", "search", "learner", "adversary", "class", "setting", "bound_measure", "forced_measure",
+         "note", "verdict", "error_type", "error"}
 _BOOL = {"realizable", "exact"}
 
 
@@ -140,7 +149,8 @@ class ResultsFile:
         self._fh = None
         #: Whether :meth:`load` dropped a torn last line.
         self.dropped_torn_line = False
-        #: Whether :meth:`load` rewrote a file of an earlier format (:data:`LEGACY_FIELDS`) in this one.
+        #: Whether :meth:`load` rewrote a file of an earlier format (:data:`SETTINGLESS_FIELDS`,
+        #: :data:`LEGACY_FIELDS`) in this one.
         self.upgraded = False
 
     def load(self) -> dict[str, dict]:
@@ -245,9 +255,10 @@ def read_records(path: str | os.PathLike) -> list[dict]:
 
 
 def _columns(header: list[str], path: Any, parameter: str, hint: str = "") -> tuple:
-    """The columns a results file's header names: :data:`FIELDS`, or :data:`LEGACY_FIELDS` for an older file."""
+    """The columns a results file's header names: :data:`FIELDS`, or an older file's (:data:`SETTINGLESS_FIELDS`,
+    :data:`LEGACY_FIELDS`)."""
     columns = tuple(header)
-    if columns not in (FIELDS, LEGACY_FIELDS):
+    if columns not in (FIELDS, SETTINGLESS_FIELDS, LEGACY_FIELDS):
         raise InvalidArgumentError(
             f"{parameter}: {str(path)!r} is not a sweep results file (its header is "
             f"{','.join(header)[:80]!r}...); expected the columns {','.join(FIELDS[:4])},...{hint}"
@@ -269,9 +280,10 @@ def _record(columns: tuple, row: list[str], path: Any, line: int, parameter: str
 
 
 def upgraded(record: dict) -> dict:
-    """A record of an earlier results file (:data:`LEGACY_FIELDS`) in the current columns.
+    """A record of an earlier results file (:data:`SETTINGLESS_FIELDS`, :data:`LEGACY_FIELDS`) in the current columns.
 
-    A search's value moves from ``mistakes`` to its own column (``ldim`` or
+    A game without a ``setting`` was played under the textbook's rules (the column is empty).  In
+    the oldest files a search's value moves from ``mistakes`` to its own column (``ldim`` or
     ``worst_case``); ``vc`` stays empty, as the earlier sweep did not compute it.
 
     Examples
@@ -283,7 +295,7 @@ def upgraded(record: dict) -> dict:
     """
     new = {k: record.get(k) for k in FIELDS}
     column = record.get("search")
-    if record.get("kind") == "search" and column in _SEARCH_COLUMNS:
+    if record.get("kind") == "search" and column in _SEARCH_COLUMNS and column not in record:
         new[column], new["mistakes"] = record.get("mistakes"), None
     return new
 

@@ -25,6 +25,8 @@ Halving  2      0.5          thresholds:3 seed 0 T 30 vs OppositeLabel  0       
 no bound broken in 2 cells
 >>> replay_command(records[0])
 'mistakebound play Halving OppositeLabel thresholds:3 --rounds 30 --seed 0'
+>>> replay_command(records[0] | {"setting": "feedback=bandit,noise=1"})
+'mistakebound play Halving OppositeLabel thresholds:3 --rounds 30 --seed 0 --feedback bandit --noise 1'
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ def replay_command(record: dict) -> str:
     if record.get("kind") == "game":
         command = (f"mistakebound play {q(record['learner'])} {q(record['adversary'])} {q(record['class'])} "
                    f"--rounds {record['horizon']} --seed {record['seed']}")
+        for part in (record.get("setting") or "").split(","):  # the rules: play's options of the same names
+            if part:
+                key, value = part.split("=", 1)
+                command += f" --{key} {q(value)}"
         return command if record.get("realizable", True) else command + " --unrealizable"
     if record.get("search") == "worst_case":
         command = (f"mistakebound worst-case {q(record['learner'])} {q(record['class'])} "

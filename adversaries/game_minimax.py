@@ -1,0 +1,96 @@
+"""The optimal adversary of any rules: the instance and the outcome of most worth, by exact search.
+
+:class:`GameMinimax` builds the exact search of the game's value
+(:class:`~mistakebound.theory.game_values.GameSearch`) for the class and its rules and
+plays by it: with full information it forces the value on every deterministic learner
+(each instance it presents is worth the value whatever the learner predicts, and it
+answers the outcome worth most); under bandit feedback the referee still takes a label,
+and it labels by the row its plan against the optimal learner keeps, which forces the
+value on the optimal learner (see :meth:`GameSearch.adversary
+<mistakebound.theory.game_values.GameSearch.adversary>`).
+
+Examples
+--------
+>>> from mistakebound import classes, play
+>>> from mistakebound.learners import PluralityHalving
+>>> H = classes.all_functions(2, 3)
+>>> play(PluralityHalving(H), GameMinimax(), H, rounds=10, seed=0).mistakes >= 2
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import define, field
+
+from mistakebound.foundations.validation import check_choice, check_int
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.players import Adversary
+from mistakebound.game.rules import FEEDBACKS, Rules
+from mistakebound.verification.claims import Bound
+
+__all__ = ["GameMinimax"]
+
+
+@define
+class GameMinimax(Adversary):
+    """Plays the exact search's best instance and outcome under the rules ``feedback`` and ``noise``.
+
+    Parameters
+    ----------
+    feedback : {"full", "bandit"}
+    noise : int
+        The best hypothesis's mistakes the game allows (0: realizable).
+    """
+
+    feedback: str = field(default="full", validator=lambda self, a, v: check_choice("feedback", v, FEEDBACKS))
+    noise: int = field(default=0, validator=lambda self, a, v: check_int("noise", v, 0))
+    _player: Any = field(default=None, init=False, repr=False)
+    _for: Any = field(default=None, init=False, repr=False)
+
+    def applies_to(self, H: Any, *, rules: Rules | None = None) -> bool:
+        """Finite classes, under any rules (it searches the game they make)."""
+        return isinstance(H, HypothesisClass)
+
+    def _rules(self, H: HypothesisClass) -> Rules:
+        return Rules(labels=H.n_labels, feedback=self.feedback, noise=self.noise)
+
+    def start(self, state: Any) -> None:
+        from mistakebound.theory.game_values import GameSearch
+
+        if self._for is not state.H:  # one search per class, kept across games
+            self._player, self._for = GameSearch(state.H, self._rules(state.H)).adversary(), state.H
+        self._player.start(state)
+
+    def next_instance(self, state: Any) -> Any:
+        return self._player.next_instance(state)
+
+    def label(self, state: Any, x: Any, p: float) -> int:
+        return self._player.label(state, x, p)
+
+    def forces(self, setting: Any, *, learner: Any = None, rounds: int | None = None, realizable: bool = True,
+               rules: Rules | None = None) -> Bound:
+        """The game's value, on every deterministic learner with full information (on the optimal learner under
+        bandit feedback: no claim on others), when the game is played under its rules and lasts long enough."""
+        from mistakebound.game.players import is_randomized
+        from mistakebound.theory.game_values import game_value
+
+        if not isinstance(setting, HypothesisClass):
+            return Bound.none("GameMinimax plays finite classes", measure="mistakes")
+        own = self._rules(setting)
+        played = rules if rules is not None else Rules(labels=setting.n_labels)
+        if (played.labels, played.feedback, played.noise) != (own.labels, own.feedback, own.noise):
+            return Bound.none(f"GameMinimax was built for {own.describe()}; the game has {played.describe()}",
+                              measure="mistakes")
+        if self.feedback == "bandit":
+            return Bound.none("under bandit feedback GameMinimax forces the value on the optimal learner only (its "
+                              "labels follow a plan against it)", measure="mistakes")
+        if learner is not None and is_randomized(learner):
+            return Bound.none("GameMinimax forces the value on deterministic learners", measure="mistakes")
+        value = game_value(setting, own).value
+        if rounds is not None and rounds < value:
+            return Bound.none(f"the game's value is {value} mistakes, more than the {rounds} rounds played",
+                              measure="mistakes")
+        return Bound(value, "mistakes", "the game's value, by exact search: the adversary's best instance and "
+                                        "outcome", ("realizable",) if self.noise == 0 else ("noise budget",))
