@@ -49,6 +49,18 @@ class GameMinimax(Adversary):
     _player: Any = field(default=None, init=False, repr=False)
     _for: Any = field(default=None, init=False, repr=False)
 
+    @classmethod
+    def for_setting(cls, setting: Any, *, rounds: int | None = None, feedback: str | None = None,
+                    noise: int | None = None, rules: Rules | None = None) -> GameMinimax:
+        """A GameMinimax for a game under ``rules`` (or the feedback and noise given; default the textbook's)."""
+        from mistakebound.learners._setting import not_applicable
+        from mistakebound.learners.game_soa import own_rules
+
+        if not isinstance(setting, HypothesisClass):
+            raise not_applicable("GameMinimax", setting, "finite classes (it searches the game's value on the table)")
+        feedback, noise = own_rules(feedback, noise, rules)
+        return cls(feedback=feedback, noise=noise)
+
     def applies_to(self, H: Any, *, rules: Rules | None = None) -> bool:
         """Finite classes, under any rules (it searches the game they make)."""
         return isinstance(H, HypothesisClass)
@@ -59,8 +71,8 @@ class GameMinimax(Adversary):
     def start(self, state: Any) -> None:
         from mistakebound.theory.game_values import GameSearch
 
-        if self._for is not state.H:  # one search per class, kept across games
-            self._player, self._for = GameSearch(state.H, self._rules(state.H)).adversary(), state.H
+        if self._for is not state.H:  # one search per class and rules, kept across games and players
+            self._player, self._for = GameSearch.shared(state.H, self._rules(state.H)).adversary(), state.H
         self._player.start(state)
 
     def next_instance(self, state: Any) -> Any:
@@ -74,7 +86,7 @@ class GameMinimax(Adversary):
         """The game's value, on every deterministic learner with full information (on the optimal learner under
         bandit feedback: no claim on others), when the game is played under its rules and lasts long enough."""
         from mistakebound.game.players import is_randomized
-        from mistakebound.theory.game_values import game_value
+        from mistakebound.theory.game_values import GameSearch
 
         if not isinstance(setting, HypothesisClass):
             return Bound.none("GameMinimax plays finite classes", measure="mistakes")
@@ -88,7 +100,8 @@ class GameMinimax(Adversary):
                               "labels follow a plan against it)", measure="mistakes")
         if learner is not None and is_randomized(learner):
             return Bound.none("GameMinimax forces the value on deterministic learners", measure="mistakes")
-        value = game_value(setting, own).value
+        search = GameSearch.shared(setting, own)  # the search its games play by: its value is computed once
+        value = search.value(search.root)
         if rounds is not None and rounds < value:
             return Bound.none(f"the game's value is {value} mistakes, more than the {rounds} rounds played",
                               measure="mistakes")

@@ -79,7 +79,7 @@ from attrs import define, field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.foundations.validation import check_flag, check_int, check_real
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import HypothesisClass, require_binary
 from mistakebound.game.players import Learner
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
 from mistakebound.learners._setting import describe_setting, not_applicable
@@ -654,6 +654,7 @@ def _default_features(name: str, setting: Any) -> Callable | None:
     if isinstance(setting, (LinearSpace, KDisjunctionSpace, ExpertAdvice)):
         return None
     if isinstance(setting, HypothesisClass):
+        require_binary(setting, what=f"{name}, a Perceptron of two labels,")
         if all(_is_number(x) or _vector(x) is not None for x in setting.domain):
             return None
         return OneHot(setting.domain)

@@ -43,7 +43,7 @@ from mistakebound.learners._setting import class_claim, not_applicable
 from mistakebound.verification.bounds import log2_size
 from mistakebound.verification.claims import Bound
 
-__all__ = ["GameSOA", "PluralityHalving", "rules_claim"]
+__all__ = ["GameSOA", "PluralityHalving", "own_rules", "rules_claim"]
 
 
 def rules_claim(learner: Any, setting: Any, own: Rules, game: Rules | None, *, realizable: bool, theorem: str,
@@ -55,6 +55,12 @@ def rules_claim(learner: Any, setting: Any, own: Rules, game: Rules | None, *, r
         return Bound.none(f"{theorem} is about the game with {own.describe()}; this one has {played.describe()}",
                           measure="mistakes")
     return class_claim(learner, setting, realizable=realizable, theorem=theorem, source=source, value=value)
+
+
+def own_rules(feedback: str | None, noise: int | None, rules: Rules | None) -> tuple[str, int]:
+    """The feedback and noise a player is built for: those given, else the game's ``rules``', else the textbook's."""
+    textbook = rules if rules is not None else Rules()
+    return (textbook.feedback if feedback is None else feedback, textbook.noise if noise is None else noise)
 
 
 @define
@@ -87,7 +93,7 @@ class GameSOA(Learner):
     def __attrs_post_init__(self) -> None:
         from mistakebound.theory.game_values import GameSearch
 
-        self._search = GameSearch(self.H, self.rules)
+        self._search = GameSearch.shared(self.H, self.rules)  # one search per class and rules, across games
         self._player = self._search.learner()
 
     @property
@@ -110,11 +116,13 @@ class GameSOA(Learner):
         self._player.learn_one(x, y)
 
     @classmethod
-    def for_setting(cls, setting: Any, *, rounds: int | None = None, feedback: str = "full",
-                    noise: int = 0) -> GameSOA:
-        """A fresh GameSOA for a game on the finite class ``setting``."""
+    def for_setting(cls, setting: Any, *, rounds: int | None = None, feedback: str | None = None,
+                    noise: int | None = None, rules: Rules | None = None) -> GameSOA:
+        """A fresh GameSOA for a game on the finite class ``setting``, under ``rules`` (or the feedback and noise
+        given; default full information, no noise)."""
         if not isinstance(setting, HypothesisClass):
             raise not_applicable("GameSOA", setting, "finite classes (it searches the game's value on the table)")
+        feedback, noise = own_rules(feedback, noise, rules)
         return cls(setting, feedback=feedback, noise=noise)
 
     def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True, transcript: Any = None,

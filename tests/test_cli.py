@@ -115,7 +115,8 @@ def test_check_passes_its_seed_to_every_game_and_rejects_a_bad_one(capsys, monke
     seeds = []
     real_check, real_scenarios, real_all = selfcheck.run_check, selfcheck.run_scenarios, suites.all_scenarios
 
-    def check(classes_, *, seed):
+    def check(classes_, *, seed, rules=None):
+        assert rules is None  # no rules given: the textbook's game
         seeds.append(("check", seed))
         return real_check(classes_, seed=seed)
 

@@ -498,3 +498,42 @@ def test_rows_are_judged_with_the_one_tolerance():
     report = run_check([classes.thresholds(7)], [JustUnder, JustOver], [OppositeLabel, BinarySearchThreshold])
     assert [(r.learner, r.verdict) for r in report.rows] == [
         ("JustUnder", "BROKEN"), ("JustUnder", "BROKEN"), ("JustOver", "ok"), ("JustOver", "ok")]
+
+
+# ------------------------------------------------------------------ check under the game's other settings (issue 23)
+@pytest.mark.parametrize("argv, labels", [(["--labels", "3", "--noise", "1"], 3),
+                                          (["--labels", "3", "--feedback", "bandit", "--noise", "1"], 3)])
+def test_check_under_rules_plays_the_grid_under_them_with_the_players_built_for_them(capsys, argv, labels):
+    from mistakebound.game.rules import Rules
+    from mistakebound.interfaces.cli import main
+    from mistakebound.theory.game_values import game_value
+    from mistakebound.verification.selfcheck import default_classes
+
+    code = main(["check", *argv])
+    out = capsys.readouterr().out
+    assert code == 0 and "all bounds hold" in out.splitlines()[-1]
+    given = dict(zip(argv[::2], argv[1::2]))
+    feedback, noise = given.get("--feedback", "full"), int(given.get("--noise", 0))
+    for H in default_classes(labels=labels):
+        # GameSOA, built by the registry for the rules, meets the game's value, its claim, against GameMinimax
+        value = game_value(H, Rules(labels=labels, feedback=feedback, noise=noise)).value
+        rows = [line.split() for line in out.splitlines() if line.startswith("GameSOA ") and "GameMinimax(" in line
+                and f" {H.describe()} " in line]
+        assert rows and int(rows[0][-4]) == value == int(rows[0][-3]), (H.describe(), rows)
+    if labels == 3:  # players of two labels give no row on classes of three
+        assert not any(line.startswith(("Halving ", "SOA ")) for line in out.splitlines())
+    assert "TSeparable" not in out and "experts" not in out  # the scenario suites are the textbook's
+
+
+def test_run_check_under_rules_on_two_labels_reads_claims_for_them():
+    from mistakebound.game import classes
+    from mistakebound.game.rules import Rules
+
+    H = classes.thresholds(7)
+    report = run_check([H], ["GameSOA", "Halving", "SOA"], ["GameMinimax", "OppositeLabel"], rules=Rules(noise=1))
+    rows = {(r.learner, r.adversary): r for r in report.rows}
+    assert report.ok and set(rows) == {("GameSOA", "GameMinimax(noise=1)"), ("Halving", "GameMinimax(noise=1)"),
+                                       ("SOA", "GameMinimax(noise=1)")}  # OppositeLabel plays no noisy game
+    assert rows[("GameSOA", "GameMinimax(noise=1)")].bound == rows[("GameSOA", "GameMinimax(noise=1)")].mistakes == 5
+    assert rows[("Halving", "GameMinimax(noise=1)")].bound is None  # Theorem 21.3 is for the realizable game
+    assert rows[("SOA", "GameMinimax(noise=1)")].forced == 5

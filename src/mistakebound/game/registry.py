@@ -504,8 +504,8 @@ def describe_setting(setting: Any) -> str:
     return repr(setting)
 
 
-def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) -> Any:
-    """A fresh player of ``kind`` for a game on ``setting`` with horizon ``rounds``.
+def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None, rules: Any = None) -> Any:
+    """A fresh player of ``kind`` for a game on ``setting`` with horizon ``rounds`` (and ``rules``).
 
     Parameters
     ----------
@@ -516,6 +516,10 @@ def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) ->
     setting : HypothesisClass or Space or OCOSetting
     rounds : int, optional
         The horizon, for players tuned for it.
+    rules : Rules, optional
+        The game's rules, passed to a ``for_setting`` that takes ``rules`` (a player built
+        for them, such as :class:`~mistakebound.learners.GameSOA`); parameters given in the
+        name come first.
 
     Returns
     -------
@@ -547,7 +551,9 @@ def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None) ->
     maker = getattr(target, "for_setting", None)
     if callable(maker):
         taken = {p.name for p in _takes(maker)}
-        own = {k: params.pop(k) for k in list(params) if k in taken and k not in ("setting", "rounds")}
+        own = {k: params.pop(k) for k in list(params) if k in taken and k not in ("setting", "rounds", "rules")}
+        if rules is not None and "rules" in taken:  # a player built for the game's rules takes them
+            own["rules"] = rules
         try:
             built = maker(setting, rounds=rounds, **own)
         except MistakeboundError:

@@ -67,6 +67,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import sys
 from collections.abc import Iterator
@@ -434,6 +435,22 @@ class GameSearch:
         self._index_of = H.index_of if isinstance(H, HypothesisClass) else {j: j for j in self.domain}.__getitem__
         self._search = _Search(M, rules, Budget().start())
         self.root = self._search.root
+
+    @staticmethod
+    @functools.lru_cache(maxsize=16)
+    def shared(H: HypothesisClass, rules: Rules) -> GameSearch:
+        """One search per class and rules, kept for the players of many games (the last 16 asked for).
+
+        Its memo holds the values of the states its players asked about: a class's games
+        after the first cost what the first did not search.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> GameSearch.shared(classes.thresholds(7), Rules()) is GameSearch.shared(classes.thresholds(7), Rules())
+        True
+        """
+        return GameSearch(H, rules)
 
     def column(self, x: Any) -> int:
         """The column of instance ``x``."""

@@ -107,11 +107,12 @@ class JudgedGame:
         return cls(transcript, claim, forced, verdict, learner, adversary)
 
 
-def _player(kind: str, player: Any, setting: Any, rounds: int) -> Any:
-    """``player`` itself when it is a player of ``kind``, else built by the registry from its name, entry or type."""
+def _player(kind: str, player: Any, setting: Any, rounds: int, rules: Any = None) -> Any:
+    """``player`` itself when it is a player of ``kind``, else built by the registry from its name, entry or type
+    (for the game's ``rules``)."""
     if registry.player_kind(player) == kind and not isinstance(player, type):
         return player
-    return registry.build(kind, player, setting, rounds=rounds)
+    return registry.build(kind, player, setting, rounds=rounds, rules=rules)
 
 
 def judged_game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed: Any = 0, realizable: bool = True,
@@ -169,8 +170,8 @@ def judged_game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed
     realizable = check_flag("realizable", realizable)
     if isinstance(setting, str):
         setting = registry.load_setting(setting)
-    L = _player("learner", learner, setting, rounds)
-    A = _player("adversary", adversary, setting, rounds)
+    L = _player("learner", learner, setting, rounds, rules)
+    A = _player("adversary", adversary, setting, rounds, rules)
     forced = forced_bound(A, setting, learner=L, rounds=rounds, realizable=realizable, rules=rules)  # before the game
     T = play(L, A, setting, rounds=rounds, seed=seed, realizable=realizable, observers=observers, keep=keep, out=out,
              rules=rules)

@@ -36,7 +36,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.foundations.text import number_text, one_line
@@ -58,8 +58,8 @@ VERDICTS = (*JUDGE_VERDICTS, "ERROR")
 SPACE_ROUNDS = 100
 
 
-def default_classes() -> tuple[HypothesisClass, ...]:
-    """The small built-in classes ``mistakebound check`` plays on.
+def default_classes(labels: int = 2) -> tuple[HypothesisClass, ...]:
+    """The small built-in classes ``mistakebound check`` plays on (of ``labels`` labels).
 
     One or two of each family of the zoo, small enough that the whole check runs in a
     few seconds: thresholds, intervals, singletons (with and without the empty
@@ -70,7 +70,14 @@ def default_classes() -> tuple[HypothesisClass, ...]:
     --------
     >>> [H.describe() for H in default_classes()][:2]
     ['thresholds(15)', 'intervals(8)']
+    >>> [H.describe() for H in default_classes(labels=3)]
+    ['all_functions(2,3)', 'one_vs_rest(4,3)', 'monotone_functions(4,3)']
+
+    With more than two labels, the zoo's classes of ``k`` labels: all functions on two
+    points, one-vs-rest on four, the monotone functions on four.
     """
+    if labels != 2:
+        return (zoo.all_functions(2, labels), zoo.one_vs_rest(4, labels), zoo.monotone_functions(4, labels))
     return (
         zoo.thresholds(15),
         zoo.intervals(8),
@@ -315,10 +322,10 @@ def _message(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {' '.join(text.split())}"
 
 
-def _make(kind: str, spec: Any, setting: Any, rounds: int) -> Any:
+def _make(kind: str, spec: Any, setting: Any, rounds: int, rules: Any = None) -> Any:
     """A fresh player from a name, an entry, a type, a factory ``H -> player`` or an instance (copied)."""
     if isinstance(spec, (str, registry.Entry, type)):
-        return registry.build(kind, spec, setting, rounds=rounds)
+        return registry.build(kind, spec, setting, rounds=rounds, rules=rules)
     if registry.player_kind(spec) == kind:
         player = copy.deepcopy(spec)
         applies = getattr(player, "applies_to", None)
@@ -332,17 +339,20 @@ def _make(kind: str, spec: Any, setting: Any, rounds: int) -> Any:
     )
 
 
-def _play_one(setting: Any, learner_spec: Any, adversary: Any, seed: int, rounds: int) -> CheckRow | None:
+def _play_one(setting: Any, learner_spec: Any, adversary: Any, seed: int, rounds: int,
+              rules: Any = None) -> CheckRow | None:
     """One judged game, or None when the learner does not apply to the setting."""
     base = dict(learner=_name(learner_spec), adversary=describe(adversary), class_name=setting.describe())
+    if rules is not None:
+        rules = evolve(rules, labels=len(setting.labels))
     try:
-        learner = _make("learner", learner_spec, setting, rounds)
+        learner = _make("learner", learner_spec, setting, rounds, rules)
     except NotApplicableError:
         return None
     except Exception as exc:  # noqa: BLE001 - every failure becomes a row, never a crash
         return CheckRow(**base, mistakes=None, bound=None, verdict="ERROR", message=_message(exc))
     try:
-        g = judged_game(learner, adversary, setting, rounds=rounds, seed=seed, realizable=True)
+        g = judged_game(learner, adversary, setting, rounds=rounds, seed=seed, realizable=True, rules=rules)
     except Exception as exc:  # noqa: BLE001 - every failure (a claim that raises too) becomes a row, never a gap
         if isinstance(exc, NotApplicableError) and exc.transcript is None:
             return None  # the pair was refused before round 1 (not a claim after the game): no game, no row
@@ -362,6 +372,7 @@ def run_check(
     *,
     seed: int = 0,
     rounds: int | None = None,
+    rules: Any = None,
 ) -> CheckReport:
     """Play every learner against every applicable adversary on every class, and judge each game.
 
@@ -385,6 +396,10 @@ def run_check(
         The seed of every game.
     rounds : int, optional
         The horizon of every game.
+    rules : Rules, optional
+        Every game's rules (:class:`~mistakebound.game.rules.Rules`; the labels are each
+        class's): the players that do not play them give no row, the claims are read for
+        them (default: the textbook's game).
 
     Returns
     -------
@@ -416,7 +431,8 @@ def run_check(
         for learner_spec in learner_list:
             for adversary_spec in adversary_list:
                 try:
-                    adversary = _make("adversary", adversary_spec, setting, horizon)
+                    adversary = _make("adversary", adversary_spec, setting, horizon,
+                                      None if rules is None else evolve(rules, labels=len(setting.labels)))
                 except NotApplicableError:
                     continue
                 except Exception as exc:  # noqa: BLE001
@@ -425,7 +441,7 @@ def run_check(
                         mistakes=None, bound=None, verdict="ERROR", message=_message(exc),
                     ))
                     continue
-                row = _play_one(setting, learner_spec, adversary, seed, horizon)
+                row = _play_one(setting, learner_spec, adversary, seed, horizon, rules)
                 if row is not None:
                     rows.append(row)
     return CheckReport(rows=tuple(rows))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from mistakebound.foundations.text import printable
 from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, seed
 from mistakebound.interfaces.cli.help_text import add_command
+from mistakebound.interfaces.cli.options import add_rules, given_rules
 from mistakebound.interfaces.cli.output import check_out, write_output
 from mistakebound.interfaces.progress import Progress
 
@@ -31,6 +32,7 @@ def add_parser(subparsers):
         players=False, settings="",
     )
     p.add_argument("--seed", type=seed, default=0, help="seed of every game (default 0)")
+    add_rules(p, labels_help="the number of labels of the classes played on, 0..K-1 (default 2)")
     p.add_argument("--json", metavar="FILE.json",
                    help="also write the report as JSON (lossless; read back with CheckReport.from_json)")
     p.set_defaults(run=run)
@@ -46,13 +48,15 @@ def run(args, out) -> int:
     # by run_scenarios(seed), with a progress bar and partial results on Ctrl-C
     json_path = getattr(args, "json", None)
     check_out(json_path, (".json",), "JSON", option="--json")  # refused before any game is played
-    classes_ = default_classes()
-    scenarios = all_scenarios()
+    rules = given_rules(args)
+    # under other rules: the grid on classes of their labels, played by them; the scenarios are the textbook's
+    classes_ = default_classes() if rules is None else default_classes(labels=rules.labels)
+    scenarios = all_scenarios() if rules is None else ()
     rows: list = []
     try:
         with Progress(len(classes_) + len(scenarios), desc="check", unit="steps") as bar:
             for H in classes_:
-                rows += run_check([H], seed=args.seed).rows
+                rows += run_check([H], seed=args.seed, rules=rules).rows
                 bar.update()
             for sc in scenarios:
                 rows += run_scenarios([sc], seed=args.seed).rows

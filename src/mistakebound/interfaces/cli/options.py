@@ -64,13 +64,14 @@ def add_certificate(p: argparse.ArgumentParser, what: str) -> None:
                         "whose every step `mistakebound verify FILE` checks")
 
 
-def add_rules(p: argparse.ArgumentParser) -> None:
+def add_rules(p: argparse.ArgumentParser, *, labels_help: str | None = None) -> None:
     """The game's settings (:class:`~mistakebound.game.rules.Rules`): the textbook's game unless given (its
-    defaults are the library's, ``Rules()``)."""
+    defaults are the library's, ``Rules()``); ``labels_help`` says what ``--labels`` does for a command that
+    reads no class."""
     textbook = Rules()
     p.add_argument("--labels", type=lambda text: integer(text, 2), default=None, metavar="K",
-                   help=f"the number of labels, 0..K-1: a class file of K labels is read with it (default: the "
-                        f"class's own, {textbook.labels} for a file)")
+                   help=labels_help or f"the number of labels, 0..K-1: a class file of K labels is read with it "
+                                       f"(default: the class's own, {textbook.labels} for a file)")
     p.add_argument("--feedback", choices=FEEDBACKS, default=textbook.feedback,
                    help=f"what the learner is shown: the label (full) or only whether it erred (bandit); "
                         f"default {textbook.feedback}")
