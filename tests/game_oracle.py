@@ -14,7 +14,7 @@ import itertools
 import math
 from fractions import Fraction
 
-__all__ = ["oracle", "randomized_oracle"]
+__all__ = ["bandit_randomized_oracle", "oblivious_oracle", "oracle", "randomized_oracle", "support_enumeration"]
 
 
 def oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int) -> float:
@@ -95,3 +95,152 @@ def randomized_oracle(rows: list[tuple[int, ...]], k: int, r: int) -> Fraction:
 
     return v(tuple(0 for _ in rows))
 
+
+
+# ------------------------------------------------------------------ randomized learners under bandit feedback
+def _solve(system: list[list[Fraction]]) -> list[Fraction] | None:
+    """The unique solution of a square linear system given as augmented rows, by Gauss-Jordan; None if singular."""
+    rows = [list(r) for r in system]
+    n = len(rows)
+    for c in range(n):
+        pivot = next((r for r in range(c, n) if rows[r][c] != 0), None)
+        if pivot is None:
+            return None
+        rows[c], rows[pivot] = rows[pivot], rows[c]
+        rows[c] = [a / rows[c][c] for a in rows[c]]
+        for r in range(n):
+            if r != c and rows[r][c] != 0:
+                f = rows[r][c]
+                rows[r] = [a - f * b for a, b in zip(rows[r], rows[c])]
+    return [rows[r][n] for r in range(n)]
+
+
+def support_enumeration(A: list[list[Fraction]]) -> Fraction:
+    """``min over p of max over j of p.A[:, j]`` by enumerating square supports (an optimal vertex has some
+    set I of rows in its support and as many columns J tight: p on I summing to 1, each column of J paying v)."""
+    m, n = len(A), len(A[0])
+    best = None
+    for size in range(1, min(m, n) + 1):
+        for I in itertools.combinations(range(m), size):
+            for J in itertools.combinations(range(n), size):
+                # unknowns p_i (i in I) and v: sum p = 1, and p.A[:, j] - v = 0 for j in J
+                system = [[Fraction(1)] * size + [Fraction(0), Fraction(1)]]
+                system += [[Fraction(A[i][j]) for i in I] + [Fraction(-1), Fraction(0)] for j in J]
+                solution = _solve(system)
+                if solution is None or min(solution[:size]) < 0:
+                    continue
+                pay = max(sum(solution[a] * A[i][j] for a, i in enumerate(I)) for j in range(n))
+                best = pay if best is None else min(best, pay)
+    return best
+
+
+def bandit_randomized_oracle(rows: list[tuple[int, ...]], k: int, r: int, horizon: int | None = None) -> Fraction:
+    """The randomized learner's value under bandit feedback (the model of ``game_values``), by brute force over
+    tuples of per-hypothesis mistakes, each step's matrix game by support enumeration.
+
+    The learner draws a label some hypothesis still within budget gives at the instance; the adversary names a
+    label such a hypothesis gives, or, when some such hypothesis has a mistake to spare and some label is given
+    by none of them, that label (then every draw is wrong).  A right draw y charges the hypotheses not giving y,
+    a wrong draw z the hypotheses giving z.  When all of them give one label, the instance is worth one mistake
+    more than the state where each of them erred, if one may err, else nothing.  With ``horizon``, the game of
+    that many rounds: the adversary may also waste a round.
+    """
+    n_cols = len(rows[0])
+
+    def seen(counts):
+        return tuple(c if c <= r else None for c in counts)
+
+    @functools.lru_cache(maxsize=None)
+    def v(counts: tuple[int, ...], left: int | None) -> Fraction:
+        if left == 0:
+            return Fraction(0)
+        shorter = None if left is None else left - 1
+        best = Fraction(0) if left is None else v(counts, shorter)
+        alive = [h for c, h in zip(counts, rows) if c <= r]
+        if not alive:
+            return Fraction(0)  # no hypothesis left (a state the adversary never reaches)
+        spare = any(c < r for c in counts)
+        for x in range(n_cols):
+            given = sorted({h[x] for h in alive})
+
+            def charged(err):  # each hypothesis within budget charged when err(its label)
+                return tuple(c + 1 if c <= r and err(h[x]) else c for c, h in zip(counts, rows))
+
+            wrong = {z: 1 + v(charged(lambda label, z=z: label == z), shorter) for z in given}
+            if len(given) == 1:
+                here = wrong[given[0]] if spare else Fraction(0)
+            else:
+                right = {y: v(charged(lambda label, y=y: label != y), shorter) for y in given}
+                columns = [[right[y] if z == y else wrong[z] for z in given] for y in given]
+                if spare and len(given) < k:
+                    columns.append([wrong[z] for z in given])
+                here = support_enumeration([list(col) for col in zip(*columns)])
+            best = max(best, here)
+        return best
+
+    return v(tuple(0 for _ in rows), horizon)
+
+
+# ------------------------------------------------------------------ the oblivious adversary
+def oblivious_oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int, horizon: int) -> float:
+    """The oblivious adversary's value for a randomized learner in ``horizon`` rounds, in floating point.
+
+    A different program from the library's: the adversary's variables are its pure strategies (the legal
+    labelled sequences, enumerated), the learner's side is its best response written as constraints, one value
+    per information set (what the learner has seen: instances, its draws, its feedback) bounded by each action's
+    cost plus its children's values; the adversary maximises the sum of the first round's values.
+    """
+    from scipy.optimize import linprog
+
+    n_cols = len(rows[0])
+    sequences = []
+
+    def legal(prefix, counts):
+        if len(prefix) == horizon:
+            sequences.append(tuple(prefix))
+            return
+        for x in range(n_cols):
+            for y in range(k):
+                after = [c + (h[x] != y) for c, h in zip(counts, rows)]
+                if min(after) <= r:
+                    legal(prefix + [(x, y)], after)
+
+    legal([], [0] * len(rows))
+    info: dict = {}  # learner information set -> number
+    cost: dict = {}  # (information set, action) -> {sequence: 1}
+    children: dict = {}  # (information set, action) -> set of information sets
+
+    for j, s in enumerate(sequences):
+        for draws in itertools.product(range(k), repeat=horizon):
+            history = ()
+            previous = None
+            for t, ((x, y), guess) in enumerate(zip(s, draws)):
+                key = (history, x)
+                info.setdefault(key, len(info))
+                if previous is not None:
+                    children.setdefault(previous, set()).add(key)
+                cost.setdefault((key, guess), {})
+                if guess != y:
+                    cost[(key, guess)][j] = 1
+                history = history + ((x, guess, y if feedback == "full" else guess == y),)
+                previous = (key, guess)
+    nq, nw = len(sequences), len(info)
+    A_ub, b_ub = [], []
+    for key, i in info.items():
+        for guess in range(k):
+            row = [0.0] * (nq + nw)
+            row[nq + i] = 1.0
+            for j in cost.get((key, guess), {}):
+                row[j] -= 1.0
+            for child in children.get((key, guess), ()):
+                row[nq + info[child]] -= 1.0
+            A_ub.append(row)
+            b_ub.append(0.0)
+    c = [0.0] * (nq + nw)
+    for key, i in info.items():
+        if key[0] == ():
+            c[nq + i] = -1.0
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=[[1.0] * nq + [0.0] * nw], b_eq=[1.0],
+                  bounds=[(0, None)] * nq + [(None, None)] * nw, method="highs")
+    assert res.status == 0, res.message
+    return -res.fun

@@ -100,9 +100,11 @@ def test_a_partial_search_certifies_the_interval_it_reports(rules, max_nodes):
     assert found.status == "budget" and (lower, upper) == (found.lower, found.upper)
 
 
-def test_a_randomized_learner_against_an_oblivious_adversary_is_refused():
-    with pytest.raises(NotApplicableError, match="oblivious adversary"):
-        game_certificate(TABLE, Rules(labels=3, randomized=True, adaptive=False))
+@pytest.mark.parametrize("rules", [Rules(labels=3, randomized=True, adaptive=False),
+                                   Rules(labels=3, randomized=True, feedback="bandit")], ids=lambda r: r.describe())
+def test_randomized_learners_under_bandit_feedback_or_an_oblivious_adversary_are_refused(rules):
+    with pytest.raises(NotApplicableError, match="has no kind of certificate yet"):
+        game_certificate(TABLE, rules)
 
 
 # ------------------------------------------------------------------------------ the smallest lies, one by one
@@ -293,7 +295,7 @@ def test_ldim_says_what_it_cannot_certify(tmp_path, capsys):
     assert main(["ldim", "thresholds:3", "--what", "ldim", "--randomized", "--oblivious", "--certificate",
                  str(path)]) == 0
     out = capsys.readouterr().out
-    assert "against an oblivious adversary is not in it" in out
+    assert "oblivious, randomized is not in it" in out
     assert [s["result"] for s in json.loads(path.read_text())["results"]] == ["ldim"]
 
 
@@ -324,3 +326,11 @@ def test_ldim_certifies_a_class_of_more_labels(tmp_path, capsys):
     assert "where H is all_functions(2,3) (9 hypotheses on 2 instances, sha256 " in lines[0]
     assert main(["verify", str(path), "all_functions:2,2"]) == 1  # another class
     assert "REJECTED: class: the certificate speaks of another class" in capsys.readouterr().out
+
+
+def test_ldim_says_it_cannot_certify_a_randomized_learner_under_bandit_feedback(tmp_path, capsys):
+    path = tmp_path / "b.json"
+    assert main(["ldim", "thresholds:3", "--what", "ldim", "--randomized", "--feedback", "bandit", "--certificate",
+                 str(path)]) == 0
+    assert "bandit feedback, realizable, adaptive, randomized is not in it" in capsys.readouterr().out
+    assert [s["result"] for s in json.loads(path.read_text())["results"]] == ["ldim"]

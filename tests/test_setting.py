@@ -294,6 +294,9 @@ class _Labels:
     def __init__(self, ys):
         self.ys = list(ys)
 
+    def applies_to(self, H, *, rules=None):  # plays a game of any labels: it says so (issue 23)
+        return True
+
     def next_instance(self, state):
         return (0, 1)
 

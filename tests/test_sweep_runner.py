@@ -481,11 +481,11 @@ def test_a_grid_plays_each_game_in_each_of_its_rules_and_records_them_in_the_set
     assert set(records) == {(c, s) for c in ("thresholds:7", "all_functions:2,3") for s in (None, "noise=1")}
     for (spec, setting), record in records.items():
         H = zoo.from_spec(spec)
-        # both players are built for the realizable game: the adversary forces its value in either setting (it
-        # need not use a budget), and GameSOA's claim holds there; under a noise budget it states none
-        assert record["mistakes"] == game_value(H, Rules(labels=H.n_labels)).value
-        assert record["verdict"] == ("ok" if setting is None else "no bound") and record["error"] is None, record
-        assert (record["bound"] is None) == (setting is not None)
+        # the registry builds both players for the cell's rules: the adversary forces the game's value and
+        # GameSOA's claim, that value, holds
+        value = game_value(H, Rules(labels=H.n_labels, noise=1 if setting else 0)).value
+        assert record["mistakes"] == record["bound"] == record["forced"] == value, record
+        assert record["verdict"] == "ok" and record["error"] is None, record
     # a sweep of a setting the players state for: GameSOA(noise=1) meets its claim, the value, exactly
     noisy = sweep({"grid": [{"learners": ["GameSOA(noise=1)"], "adversaries": ["GameMinimax(noise=1)"],
                              "classes": ["thresholds:7"], "horizons": [60], "rules": [{"noise": 1}]}]},

@@ -362,13 +362,8 @@ class BudgetReferee(Referee):
         self._domain = H.domain
         self.vs = None  # no version space to show the players: the referee keeps mistakes, not survivors
 
-    def instance(self, x: Any) -> tuple[Any, Any]:
-        try:
-            j = self._index[x]
-        except (KeyError, TypeError):  # not in the domain, or not hashable
-            raise ValueError(f"instance {brief(x)} is not in the domain of {self.space.describe()}") from None
-        stored = self._domain[j]
-        return stored, stored
+    #: An instance is read as the class's referee reads it (the class's own element, or the refusal).
+    instance = TableReferee.instance
 
     def round_error(self, t: int, x: Any, y: int) -> str | None:
         if not self.realizable:

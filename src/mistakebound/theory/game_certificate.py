@@ -45,7 +45,7 @@ from mistakebound.game.rules import Rules, require_rules
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.game_values import GameValue, _Search, solve_game, table_of, water_level
 
-__all__ = ["KINDS", "game_certificate", "game_section"]
+__all__ = ["KINDS", "certifiable", "game_certificate", "game_section"]
 
 #: The kind of section for each (feedback, randomized) of the rules.
 KINDS = {("full", False): "value-full", ("bandit", False): "value-bandit", ("full", True): "value-randomized"}
@@ -237,6 +237,27 @@ class _Producer:
         return [_text(q) for q in p], children
 
 
+def certifiable(rules: Rules) -> bool:
+    """Whether the game's value under ``rules`` has a kind of certificate: deterministic learners, or randomized ones
+    with full information against an adaptive adversary (the randomized value under bandit feedback is a matrix
+    game at each step, and against an oblivious adversary another game: no kind checks them yet).
+
+    Examples
+    --------
+    >>> certifiable(Rules(noise=1)), certifiable(Rules(randomized=True)), certifiable(Rules(randomized=True, feedback="bandit"))
+    (True, True, False)
+    """
+    return not rules.randomized or (rules.feedback == "full" and rules.adaptive)
+
+
+def _certifiable(rules: Rules) -> Rules:
+    if not certifiable(rules):
+        raise NotApplicableError(f"rules: the value of randomized learners under {rules.describe()} has no kind of "
+                                 "certificate yet (deterministic learners, and randomized ones with full information "
+                                 "against an adaptive adversary, have)")
+    return rules
+
+
 def game_section(search: _Search, value: GameValue, writer: CertificateWriter) -> dict:
     """Add to ``writer`` the section proving what ``search`` (which found ``value``) proved of the root.
 
@@ -249,7 +270,7 @@ def game_section(search: _Search, value: GameValue, writer: CertificateWriter) -
     dict
         The section, also added to ``writer``.
     """
-    rules = value.rules
+    rules = _certifiable(value.rules)
     kind = KINDS[rules.feedback, rules.randomized]
     p = _Producer(search, writer)
     root = search.root
@@ -279,7 +300,7 @@ def game_certificate(matrix: Any, rules: Rules = Rules(), *, writer: Certificate
     matrix : array_like or HypothesisClass
         The table of labels (as :func:`~mistakebound.theory.game_values.game_value` takes it).
     rules : Rules
-        The game; a randomized learner's value is certified against an adaptive adversary only.
+        The game (:func:`certifiable`).
     writer : CertificateWriter, optional
         The document to add the section to (default: a new one of the class, or of the table).
 
@@ -291,12 +312,10 @@ def game_certificate(matrix: Any, rules: Rules = Rules(), *, writer: Certificate
     Raises
     ------
     NotApplicableError
-        For a randomized learner against an oblivious adversary (or under bandit feedback).
+        For rules with no kind of certificate (:func:`certifiable`).
     """
     rules = require_rules(rules)
-    if rules.randomized and not rules.adaptive:
-        raise NotApplicableError("rules: the value of randomized learners against an oblivious adversary is "
-                                 "another game, not computed yet; adaptive=True is")
+    _certifiable(rules)
     value, search = solve_game(matrix, rules, max_nodes=max_nodes, time_limit=time_limit)
     if writer is None:
         writer = CertificateWriter(matrix if isinstance(matrix, HypothesisClass) else table_of(matrix, rules.labels))

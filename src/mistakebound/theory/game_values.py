@@ -45,12 +45,44 @@ reports these, or what it proved of the root, as its interval.
 
 Against a deterministic learner an oblivious adversary can simulate the learner and
 commit to the adaptive adversary's sequence, so adaptivity does not change the value.
-A randomized learner (``Rules(randomized=True)``, full information) pays its expected
-mistakes: at each instance it spreads probability over the labels (see
+A randomized learner (``Rules(randomized=True)``) pays its expected mistakes.  With full
+information, at each instance it spreads probability over the labels (see
 :meth:`_Search.randomized_instance`); with two labels and no noise this is the randomized
 Littlestone dimension (:mod:`mistakebound.theory.randomized_ldim`), an exact fraction.
-The randomized value under bandit feedback, and against an oblivious adversary, are
-other searches, not computed yet.
+
+**Randomized learners under bandit feedback** (Daniely and Helbertal 2013; Filmus, Hanneke,
+Mehalel and Moran, NeurIPS 2024).  Each round the adversary picks ``x``; the learner
+announces a distribution ``p`` over labels; the adversary, which has seen ``p`` and every
+earlier draw but not this one, names ``y``; the learner pays ``1 - p_y`` in expectation;
+the engine draws ``ŷ ~ p`` and the learner learns only whether ``ŷ == y``.  Knowing the
+past draws, the adversary knows what the learner knows, and the state is the learner's:
+the bandit state above, where a wrong round's label is named only at the end (any label
+but the draw).  A step is the matrix game (:func:`~mistakebound.theory.matrix_games.matrix_game`,
+exact) ``A[ŷ][y] = [ŷ != y] + v(S after (ŷ, y))``: a right draw ``y`` charges the rows
+not giving ``y``, a wrong draw ``ŷ`` the rows giving ``ŷ``.  Its rows are the learner's
+labels, those some row of ``S`` gives at ``x`` (live labels); its columns the live labels,
+and, when some row has a mistake to spare and some label is given by no row, one column
+more, every draw wrong (a label no row gives, named as noise).  The no-progress moves:
+
+* a wrong draw of a label no row gives changes nothing; the learner draws only live labels,
+  so it never makes it.  Without noise this is no restriction: such a row costs ``1 + v(S)``
+  in every column, at least any live row's entry (``v`` of a state with rows moved up is at
+  most ``v(S)``), and mixing it in only adds ``l / (1 - l)`` for its weight ``l`` (the
+  adversary repeats the instance while the draw falls on it).  With noise it is a
+  restriction we make: such a draw can be "right" when the adversary names that label as
+  noise, and the values here are those of learners that do not use it;
+* a right draw changes nothing only when every row gives the label: the learner then draws
+  it (the only live label), the adversary's naming it gains nothing, and the instance is
+  worth ``1 + v(every row one mistake more)`` when a row may err, else nothing.
+
+Every other entry moves a row, so the recursion ends as above; with two labels and no noise
+a wrong draw reveals the label and the step is the full-information one.  The same
+restriction makes the upper bounds above hold (a deterministic learner is one of these).
+An oblivious adversary, blind to the draws, may be weaker against a randomized learner
+under bandit feedback; its value depends on the number of rounds, and
+:mod:`mistakebound.theory.oblivious_values` computes it (``game_value`` refuses those rules).
+With full information it is the adaptive value (the adversary's best mixed label at each
+step depends on the labels so far only), which ``game_value`` gives.
 
 Examples
 --------
@@ -62,6 +94,9 @@ Examples
 2
 >>> game_value(M, Rules(labels=3, noise=1)).value
 3
+>>> game_value(M, Rules(labels=3, randomized=True)).value, game_value(M, Rules(labels=3, feedback="bandit",
+...                                                                             randomized=True)).value
+(Fraction(5, 6), Fraction(35, 29))
 """
 
 from __future__ import annotations
@@ -82,6 +117,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import Adversary, Learner
 from mistakebound.game.rules import Rules, require_rules
 from mistakebound.foundations import memory
+from mistakebound.theory.matrix_games import matrix_game
 from mistakebound.theory.search_protocol import Budget, OutOfMemory, SearchResult, memo_share, run_within
 
 __all__ = ["GameSearch", "GameValue", "game_value", "solve_game", "table_of", "water_level"]
@@ -195,19 +231,21 @@ class _Search:
             triples = ((y, y != guess, self.after(S, cols[y])) for y in range(self.k))
         return [(outcome, mistake, T) for outcome, mistake, T in triples if any(T)]
 
-    def worth(self, S: tuple[int, ...], mistake: bool, T: tuple[int, ...]) -> float | None:
+    def worth(self, S: tuple[int, ...], mistake: bool, T: tuple[int, ...], value: Any = None) -> float | None:
         """What an outcome from ``S`` to ``T`` is worth to the adversary: None when it changes nothing and costs the
         learner nothing (no progress: it is never chosen), ``inf`` when it changes nothing and is a mistake (the
-        learner predicted what no row allows: repeated forever), else the mistake and ``v(T)``."""
+        learner predicted what no row allows: repeated forever), else the mistake and ``v(T)`` (``value(T)`` when
+        ``value`` is given: the horizon-limited search passes the values one round shorter)."""
         if T == S:
             return math.inf if mistake else None
-        return int(mistake) + self.value(T)
+        return int(mistake) + (value or self.value)(T)
 
-    def guess_worth(self, S: tuple[int, ...], cols: list[int], guess: int, enough: float = math.inf) -> float:
+    def guess_worth(self, S: tuple[int, ...], cols: list[int], guess: int, enough: float = math.inf,
+                    value: Any = None) -> float:
         """The adversary's best answer to ``guess`` (it stops once it reaches ``enough``, a value already found)."""
         best = 0
         for _, mistake, T in self.outcomes(S, cols, guess):
-            worth = self.worth(S, mistake, T)
+            worth = self.worth(S, mistake, T, value)
             if worth is not None and worth > best:
                 best = worth
                 if best >= enough:
@@ -260,24 +298,55 @@ class _Search:
         for cols in self.columns:
             if best >= cap:
                 break  # no instance can do better: the bound is reached
-            if self.randomized:
-                best = max(best, self.randomized_instance(S, cols))
-                if root:
-                    self.root_lower = max(self.root_lower, best)
-                continue
-            learner = math.inf  # the learner's best prediction at this instance
-            for guess in range(self.k):
-                # an answer reaching the best prediction so far shows this one is no better
-                learner = min(learner, self.guess_worth(S, cols, guess, enough=learner))
-                if learner <= best:
-                    break  # this instance is no better for the adversary than one already found
-            best = max(best, learner)
+            best = max(best, self.instance_value(S, cols, best))
             if root:
                 self.root_lower = max(self.root_lower, best)
         self.memo[S] = best
         return best
 
-    def randomized_instance(self, S: tuple[int, ...], cols: list[int]) -> Fraction:
+    def instance_value(self, S: tuple[int, ...], cols: list[int], best: float = 0, value: Any = None,
+                       loops: bool = False) -> float:
+        """What the adversary gets by the instance of columns ``cols`` from ``S``, against the best learner of the
+        rules: ``min over guesses of guess_worth`` (deterministic), :meth:`randomized_instance` or
+        :meth:`bandit_instance`.  A deterministic learner's guesses stop once one is worth at most ``best`` (the
+        instance is then no better than one already found, and what it returns is at most ``best``); ``value``
+        gives the states' values (default :meth:`value`), ``loops`` is :meth:`randomized_instance`'s."""
+        if self.randomized and self.bandit:
+            return self.bandit_instance(S, cols, value or self.value)
+        if self.randomized:
+            return self.randomized_instance(S, cols, value, loops)
+        learner = math.inf  # the learner's best prediction at this instance
+        for guess in range(self.k):
+            # an answer reaching the best prediction so far shows this one is no better
+            learner = min(learner, self.guess_worth(S, cols, guess, enough=learner, value=value))
+            if learner <= best:
+                break  # this instance is no better for the adversary than one already found
+        return learner
+
+    def bandit_instance(self, S: tuple[int, ...], cols: list[int], value: Any) -> Fraction:
+        """What the adversary gets at one instance against the best randomized prediction under bandit feedback.
+
+        The matrix game of the module docstring, solved exactly (:func:`~mistakebound.theory.matrix_games.
+        matrix_game`): rows are the labels some row of ``S`` gives (the learner's), columns the labels the
+        adversary may name, entry ``[ŷ != y] + v(S after the outcome)``; when every row gives the same label the
+        instance is worth ``1 + v(every row one mistake more)`` if some row has budget left, else nothing.
+        """
+        live = [y for y in range(self.k) if any(level & cols[y] for level in S)]
+        noisy = any(self.after(S, 0))  # some row has a mistake to spare: a label no row gives is legal
+        if len(live) == 1 and not noisy:  # every row gives this label, none may err: nothing to gain here
+            return Fraction(0)
+        wrong = [1 + value(self.after(S, self.full ^ cols[z])) for z in live]  # a wrong draw z: rows giving z err
+        if len(live) == 1:  # every row gives this label: the learner draws it, the adversary can only add noise
+            return wrong[0]
+        right = [value(self.after(S, cols[y])) for y in live]
+        game = [[right[i] if i == j else wrong[i] for j in range(len(live))] for i in range(len(live))]
+        if noisy and len(live) < self.k:
+            for i, row in enumerate(game):
+                row.append(wrong[i])  # a label no row gives: every draw is wrong
+        return matrix_game(game)[0]
+
+    def randomized_instance(self, S: tuple[int, ...], cols: list[int], value: Any = None,
+                            loops: bool = False) -> Fraction:
         """What the adversary gets at one instance against the best randomized prediction (full information).
 
         The learner gives label ``y`` probability ``p_y`` and pays ``1 - p_y`` when the label is ``y``: it
@@ -285,14 +354,16 @@ class _Search:
         (every row of the state gives it) must get probability 1, or the adversary repeats it forever; then
         the value is ``1 + v(S_y)`` for the best other label.  Otherwise it is the least ``t >= max v(S_y)``
         with ``sum over y of max(0, 1 + v(S_y) - t) <= 1`` (the learner fills the labels of highest value
-        first): for two labels the randomized Littlestone recursion (FHMM 2023).
+        first): for two labels the randomized Littlestone recursion (FHMM 2023).  With ``loops`` (a game of
+        a fixed number of rounds, ``value`` one round shorter) a label that changes nothing is a label like
+        the others, worth ``value(S)``: the adversary's repeats are limited by the rounds left.
         """
         forced, values = False, []
         for _, _, T in self.outcomes(S, cols, 0):  # every label that leaves a row (the guess plays no part)
-            if T == S:
+            if T == S and not loops:
                 forced = True
             else:
-                values.append(self.value(T))
+                values.append((value or self.value)(T))
         if forced:
             return max((1 + v for v in values), default=Fraction(0))
         return water_level(values)
@@ -353,7 +424,8 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     InvalidArgumentError
         For a bad table, a label outside ``0..k-1``, or a bad budget.
     NotApplicableError
-        For ``rules.randomized`` with bandit feedback, not computed yet.
+        For a randomized learner against an oblivious adversary under bandit feedback, whose value depends on
+        the number of rounds (:func:`~mistakebound.theory.oblivious_values.oblivious_value`).
 
     Examples
     --------
@@ -381,9 +453,10 @@ def solve_game(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     (1, 1)
     """
     rules = require_rules(rules)
-    if rules.randomized and rules.feedback != "full":
-        raise NotApplicableError("rules: randomized=True with bandit feedback is not computed yet (the learner's "
-                                 "own draws hide what it learns); full information is")
+    if rules.randomized and not rules.adaptive and rules.feedback == "bandit":
+        raise NotApplicableError("rules: adaptive=False with randomized=True and bandit feedback: the oblivious "
+                                 "adversary's value depends on the number of rounds; expected "
+                                 "oblivious_value(matrix, rules, horizon) (mistakebound.theory.oblivious_values)")
     M = table_of(matrix, rules.labels)
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
     search = _Search(M, rules, clock)

@@ -79,10 +79,10 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
     --------
     >>> requested("vc"), requested(["ldim"], Rules(noise=1))
     (('ldim', 'vc'), ('ldim', 'value'))
-    >>> requested("value", Rules(randomized=True, feedback="bandit"))
+    >>> requested("value", Rules(randomized=True, feedback="bandit", adaptive=False))
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidArgumentError: rules: randomized=True with bandit feedback: the randomized value is computed with full information only so far
+    mistakebound.foundations.errors.InvalidArgumentError: rules: adaptive=False with randomized=True and bandit feedback: the oblivious adversary's value depends on the number of rounds (oblivious_value in mistakebound.theory.oblivious_values)
     """
     if isinstance(what, str):
         what = (what,)
@@ -95,9 +95,10 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
     rules = require_rules(rules)
     # Ldim always (the others use it); the game's value whenever the rules are not the textbook's
     wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim" or (p == "value" and not rules.textbook))
-    if "value" in wanted and rules.randomized and rules.feedback != "full":
-        raise InvalidArgumentError("rules: randomized=True with bandit feedback: the randomized value is computed "
-                                   "with full information only so far")
+    if "value" in wanted and rules.randomized and rules.feedback != "full" and not rules.adaptive:
+        raise InvalidArgumentError("rules: adaptive=False with randomized=True and bandit feedback: the oblivious "
+                                   "adversary's value depends on the number of rounds (oblivious_value in "
+                                   "mistakebound.theory.oblivious_values)")
     return wanted
 
 
@@ -238,14 +239,17 @@ class Profile:
 
 def certified_rules(rules: Rules) -> bool:
     """Whether a profile's certificate holds the game's value under ``rules``: not the textbook's rules (the
-    value is the Ldim), nor a randomized learner against an oblivious adversary (not computed yet).
+    value is the Ldim), and rules with a kind of certificate
+    (:func:`~mistakebound.theory.game_certificate.certifiable`).
 
     Examples
     --------
     >>> certified_rules(Rules(noise=1)), certified_rules(Rules()), certified_rules(Rules(randomized=True, adaptive=False))
     (True, False, False)
     """
-    return not rules.textbook and (rules.adaptive or not rules.randomized)
+    from mistakebound.theory.game_certificate import certifiable
+
+    return not rules.textbook and certifiable(rules)
 
 
 def vc_time_limit(ldim: LdimBounds, time_limit: float | None = None) -> float:

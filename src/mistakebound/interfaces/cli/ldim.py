@@ -330,5 +330,5 @@ def _certify_ldim(args, P, out) -> None:
             for section in writer.document()["results"]]
     write_certificate(args.certificate, writer, out, done)
     if P.value is not None and not P.rules.textbook and not certified_rules(P.rules):
-        print("certificate: the value of randomized learners against an oblivious adversary is not in it (not "
-              "computed yet: the value printed is the adaptive adversary's)", file=out)
+        print(f"certificate: the value under {P.rules.describe()} is not in it (no kind of certificate checks "
+              "randomized learners under bandit feedback or against an oblivious adversary yet)", file=out)
