@@ -6,7 +6,8 @@ checker's time, in process (:func:`mistakebound.certificates.verify.check`) and 
 program of its own (``python -I -S verify.py FILE.json.gz``, reading and decompressing
 included).  Ldim is measured here; the VC dimension, the worst case and the randomized
 Littlestone dimension by their own modules (:mod:`benchmarks.certificates_vc`,
-:mod:`benchmarks.certificates_worst_case`, :mod:`benchmarks.certificates_randomized`).
+:mod:`benchmarks.certificates_worst_case`, :mod:`benchmarks.certificates_randomized`), and
+the game's value under other rules by :mod:`benchmarks.certificates_game`.
 For Ldim, the memo the search keeps (``LdimSearch.memo_bytes()``) is the yardstick of the
 certificate's size.  Medians of ``--repeats`` runs; the machine is printed first.
 
@@ -134,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", metavar="FILE", help="also write every record as JSON")
     args = parser.parse_args(argv)
+    from benchmarks.certificates_game import CASES as GAME_CASES
+    from benchmarks.certificates_game import SMOKE as GAME_SMOKE
+    from benchmarks.certificates_game import measure_game
     from benchmarks.certificates_randomized import CASES as RL_CASES
     from benchmarks.certificates_randomized import SMOKE as RL_SMOKE
     from benchmarks.certificates_randomized import measure_rldim
@@ -147,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cases, repeats = (SMOKE, 1) if args.smoke else (LDIM_CASES, args.repeats)
     print(f"machine: {_machine()}; medians of {repeats} run(s)")
-    records: dict[str, list] = {"ldim": [], "vc": [], "worst-case": [], "rldim": []}
+    records: dict[str, list] = {"ldim": [], "vc": [], "worst-case": [], "rldim": [], "value": []}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         print("\nLdim: search, certificate production and checking (s); sizes (KB); memo of the search (KB)")
@@ -178,6 +182,12 @@ def main(argv: list[str] | None = None) -> int:
             H = build()
             r = _median_runs(lambda: measure_rldim(H), repeats)
             records["rldim"].append({"case": name, **r})
+            print(f"{name:30} " + _fields(r))
+        print("\nThe game's value under other rules")
+        for name, build, rules in (GAME_SMOKE if args.smoke else GAME_CASES):
+            H = build()
+            r = _median_runs(lambda: measure_game(H, rules), repeats)
+            records["value"].append({"case": name, **r})
             print(f"{name:30} " + _fields(r))
     if args.json:
         Path(args.json).write_text(json.dumps({"machine": _machine(), "records": records}, indent=1))

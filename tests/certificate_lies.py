@@ -42,6 +42,8 @@ import numpy as np
 from mistakebound.theory.textbook import round_value, textbook_ldim, textbook_vcdim
 from mistakebound.certificates.context import class_hash
 from tests.documents import clone
+from tests.game_lies import game_documents, rows_of
+from tests.game_oracle import oracle, randomized_oracle
 
 __all__ = ["Lie", "Textbook", "campaign", "classes", "hostile", "honest", "lies"]
 
@@ -1105,6 +1107,7 @@ GENERATORS: list[Callable[[Textbook, random.Random], Iterator[Lie]]] = [
     lambda tb, rng: recursion_lies(tb, "ldim", rng),
     lambda tb, rng: recursion_lies(tb, "rldim", rng),
     vc_lies, worst_case_lies, identity_lies, hostile, honest,
+    lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in game_documents(tb.M, rng)),
 ]
 
 
@@ -1173,11 +1176,19 @@ def judge(lie: Lie) -> bool:
         return True
     if lie.kind == "class":  # the hash names another class, or the rows are not the class declared
         cls = doc["class"]
-        return cls["sha256"] != class_hash(cls["rows"], cls["domain"]) or cls["n_hypotheses"] != len(cls["rows"])
+        return (cls["sha256"] != class_hash(cls["rows"], cls["domain"], cls.get("labels"))
+                or cls["n_hypotheses"] != len(cls["rows"]))
     spaces = _spaces(doc, tb)
     for section in doc["results"]:
         kind, claim = section["result"], section.get("claim", {})
-        if kind == "vc":
+        if kind.startswith("value-"):  # the game's value under the rules the section states, by brute force
+            rules, rows = section["rules"], rows_of(doc["class"])
+            if rules["randomized"]:
+                true = randomized_oracle(rows, rules["labels"], rules["noise"])
+            else:
+                true = oracle(rows, rules["labels"], rules["feedback"], rules["noise"])
+            lo, hi = (Fraction(claim[side][1]) if claim.get(side) is not None else None for side in ("lower", "upper"))
+        elif kind == "vc":
             true = tb.vc()
             lo = len(section["lower"]) if "lower" in section else None
             hi = section["upper"]["value"] if "upper" in section else None
@@ -1199,7 +1210,7 @@ def judge(lie: Lie) -> bool:
 
 def _matrix(cls: dict) -> np.ndarray:
     n, m = len(cls["rows"]), len(cls["domain"])
-    return np.array([[int(r, 16) >> x & 1 for x in range(m)] for r in cls["rows"]], dtype=np.uint8).reshape(n, m)
+    return np.array(rows_of(cls), dtype=np.uint8).reshape(n, m)
 
 
 def _spaces(doc: dict, tb: Textbook) -> list[int]:

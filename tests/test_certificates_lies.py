@@ -29,7 +29,9 @@ CHECKER = verify.__file__
 KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.le", "ldim.log2", "ldim.map",
          "ldim.shift-map", "rldim.claim", "rldim.ge", "rldim.ldim", "rldim.le", "rldim.log2", "rldim.map",
          "vc.by-ldim", "vc.laminar", "vc.lower", "vc.search", "worst-case.claim", "worst-case.cycle",
-         "worst-case.ge", "worst-case.le", "worst-case.rounds", "worst-case.table"}
+         "worst-case.ge", "worst-case.le", "worst-case.rounds", "worst-case.table",
+         *(f"{kind}.{step}" for kind in ("value-full", "value-bandit", "value-randomized")
+           for step in ("bound", "child", "claim", "ge", "le", "rules"))}
 
 
 def _outcomes(M: np.ndarray, seed: int) -> list[tuple[str, str, str]]:

@@ -368,6 +368,7 @@ def test_the_benchmark_runs_in_smoke_mode(capsys):
     assert r["value"] == "27/16" and r["check_s"] >= 0 and r["document_bytes"] > r["section_bytes"]
     assert main(["--smoke"]) == 0
     out = capsys.readouterr().out
-    for heading in ("Ldim:", "VC dimension", "Worst case", "Randomized Littlestone dimension"):
+    for heading in ("Ldim:", "VC dimension", "Worst case", "Randomized Littlestone dimension",
+                    "The game's value under other rules"):
         assert heading in out
     assert "singletons(6)" in out and "Halving on" in out

@@ -20,7 +20,13 @@ anything outside the standard library:
 * :mod:`~mistakebound.certificates.worst_case`: a learner's worst case ``M_A(H)`` (textbook
   Definition 21.1) for the predictions and moves the certificate records;
 * :mod:`~mistakebound.certificates.randomized`: the randomized Littlestone dimension
-  (Filmus, Hanneke, Mehalel and Moran 2023), in exact fractions.
+  (Filmus, Hanneke, Mehalel and Moran 2023), in exact fractions;
+* :mod:`~mistakebound.certificates.positions`: the game's positions under other rules (``k``
+  labels, bandit feedback, a noise budget), its outcomes and the bounds a search stops at;
+* :mod:`~mistakebound.certificates.game_value`: the game's value for deterministic learners,
+  with full information and under bandit feedback;
+* :mod:`~mistakebound.certificates.randomized_value`: the game's value for randomized
+  learners with full information, in exact fractions.
 
 Each kind's module argues, step by step, why a step that checks is true; each condition the
 argument relies on is named in brackets, and the line of code that checks it carries the

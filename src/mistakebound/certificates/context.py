@@ -18,6 +18,16 @@ the one a user names (:meth:`Context.same_class`) is compared by all of ``n``, `
 rows and its domain ``[class-same]``: a trailing instance that every row labels 0 changes
 no row's hexadecimal, but it changes ``m``.
 
+A class of more than two labels (a table of labels ``0..k-1``: the game's value under rules of
+``k`` labels, :mod:`.game_value`) adds the key ``"labels": k``, an integer ``3..MAX_LABELS``
+``[class-labels]``; its rows are then texts of ``m`` labels, each written in lower-case base 36
+with :func:`label_width` ``(k)`` digits (one digit up to 36 labels), every label below ``k``
+``[class-row]``, and its hash is :func:`class_hash` with ``labels=k``, whose text begins
+``f"{n} {m} labels {k}\n"``, a line no class of two labels writes.  A class without the key
+is read exactly as before (its labels are 0 and 1).  Only the kinds of :data:`MULTICLASS`
+read a class of more labels; spaces of such a class are bitsets (a part ``[s, x, y]`` reads a
+column of 0s and 1s) ``[space-part]``.
+
 An index of a space, an instance, a label and an integer with its range are checked where
 they are read ``[space-index]``, ``[instance]``, ``[label]``, ``[integer]``; a fact cites only
 facts before it, of the kind and on the space its step requires ``[earlier]``; a section's claim
@@ -92,14 +102,18 @@ if __package__:
 else:  # run as a program: see verify.py
     from document import CertificateError, UnreadableCertificate  # type: ignore[no-redef]
 
-__all__ = ["BITS", "CLASS_KEYS", "Context", "brief", "canonical_json", "class_hash", "memory_needed"]
+__all__ = ["BITS", "CLASS_KEYS", "MAX_LABELS", "Context", "brief", "canonical_json", "class_hash", "label_width",
+           "memory_needed"]
 
 #: The bits every value may have beside one per row and per instance (a double's exact value needs 1,075).
 BITS = 1100
 #: The keys of a certificate's class, all required.
 CLASS_KEYS = ("n_hypotheses", "n_instances", "rows", "domain", "sha256")
+#: The most labels a class may be written over (a label takes at most four base-36 digits).
+MAX_LABELS = 36 ** 4
 
 _HEX = re.compile(r"0|[1-9a-f][0-9a-f]*")
+_BASE36 = re.compile(r"[0-9a-z]*")
 _FRACTION = re.compile(r"(-?)(0|[1-9][0-9]*)/([1-9][0-9]*)")
 #: Python converts at most 4,300 decimal digits at once; longer numbers are read in pieces.
 _CHUNK = 4000
@@ -121,13 +135,27 @@ def canonical_json(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
-def class_hash(rows: list[str], domain: list) -> str:
-    """The SHA-256 that names a class: ``f"{n} {m}\\n"``, the rows each ended by a newline, then the domain's JSON."""
-    text = f"{len(rows)} {len(domain)}\n" + "".join(r + "\n" for r in rows) + canonical_json(domain)
+def class_hash(rows: list[str], domain: list, labels: int | None = None) -> str:
+    """The SHA-256 that names a class: ``f"{n} {m}\\n"`` (``f"{n} {m} labels {k}\\n"`` for a class of ``k > 2``
+    labels), the rows each ended by a newline, then the domain's JSON."""
+    shape = f"{len(rows)} {len(domain)}" + ("" if labels is None else f" labels {labels}")
+    text = shape + "\n" + "".join(r + "\n" for r in rows) + canonical_json(domain)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def memory_needed(n: int, m: int, width: int, spaces: int = 0) -> int:
+def label_width(labels: int) -> int:
+    """The base-36 digits one label of a class of ``labels`` labels takes in its rows.
+
+    >>> label_width(3), label_width(36), label_width(37)
+    (1, 1, 2)
+    """
+    width, top = 1, 36
+    while top < labels:
+        width, top = width + 1, top * 36
+    return width
+
+
+def memory_needed(n: int, m: int, width: int, spaces: int = 0, *, labels: int | None = None) -> int:
     """Bytes, about, that checking a class of ``n`` rows on ``m`` instances holds, beyond its text.
 
     ``width`` is the number of instances some row labels 1 (those from ``width`` on are all 0):
@@ -135,6 +163,8 @@ def memory_needed(n: int, m: int, width: int, spaces: int = 0) -> int:
     the text they are cut from (two copies of ``n * width`` characters), a pointer per
     instance, and ``spaces`` sets of rows.
     """
+    if labels is not None:  # a list of labels per row, and per instance a set of rows per label given
+        return 8 * m + 8 * n * m + m * min(n, labels) * (80 + n // 8) + spaces * (48 + n // 8)
     return 8 * m + width * (48 + n // 8) + 2 * n * width + spaces * (48 + n // 8)
 
 
@@ -175,8 +205,13 @@ class Context:
     """
 
     def __init__(self, cls: object, memory: int | None = None):
-        if not isinstance(cls, dict) or set(cls) != set(CLASS_KEYS):
-            raise self.fail("class", f"expected an object with exactly the keys {', '.join(CLASS_KEYS)}")
+        if not isinstance(cls, dict) or set(cls) - {"labels"} != set(CLASS_KEYS):
+            raise self.fail("class", f"expected an object with exactly the keys {', '.join(CLASS_KEYS)} "
+                                     "(and 'labels' for a class of more than two labels)")
+        labels = cls.get("labels")
+        if "labels" in cls:
+            labels = self.integer(labels, "class labels", 3, MAX_LABELS, "the number of labels")  # [class-labels]
+        self.labels = 2 if labels is None else labels
         n, m, rows, domain = cls["n_hypotheses"], cls["n_instances"], cls["rows"], cls["domain"]
         if type(n) is not int or type(m) is not int or n < 1 or m < 0:  # [class-shape]
             raise self.fail("class", f"expected n_hypotheses >= 1 and n_instances >= 0, got {brief(n)} and {brief(m)}")
@@ -189,24 +224,33 @@ class Context:
         self.bits = BITS + n + m
         self.spaces: list[int] = []
         self.proven: dict[str, tuple] = {}
-        self.rows = [self._row(i, r) for i, r in enumerate(rows)]  # no larger than their text
-        self.width = max(r.bit_length() for r in self.rows)  # every row labels the instances from here on 0
-        if memory is not None and memory_needed(n, m, self.width) > memory:
+        if labels is None:
+            self.rows = [self._row(i, r) for i, r in enumerate(rows)]  # no larger than their text
+            self.width = max(r.bit_length() for r in self.rows)  # every row labels the instances from here on 0
+        else:
+            self.rows = [self._labels_row(i, r) for i, r in enumerate(rows)]
+            self.width = m
+        if memory is not None and memory_needed(n, m, self.width, labels=labels) > memory:
             raise UnreadableCertificate(f"class: checking a class of {n:,} rows and {m:,} instances needs about "
-                                        f"{memory_needed(n, m, self.width):,} bytes, more than the {memory:,} the "
-                                        "checker may use")
+                                        f"{memory_needed(n, m, self.width, labels=labels):,} bytes, more than the "
+                                        f"{memory:,} the checker may use")
         names = [_name(x) for x in domain]
         if None in names or len(set(names)) != len(names):  # [class-domain]
             raise self.fail("class", "the domain names an instance twice, or holds a value JSON cannot hold (NaN, a "
                                      "set); expected distinct JSON values")
-        if cls["sha256"] != class_hash(rows, domain):  # [class-hash]
+        if cls["sha256"] != class_hash(rows, domain, labels):  # [class-hash]
             raise self.fail("class", "its sha256 does not match its rows and domain")
         self.text_rows, self.domain = rows, names
         self.sha256 = cls["sha256"]
         self.full = (1 << n) - 1
-        self.columns = self._columns()
-        # the instances some rows label 0 and others 1: the only ones that can split a space
-        self.varying = [x for x, c in enumerate(self.columns) if 0 != c != self.full]
+        if labels is None:
+            self.columns = self._columns()
+            # the instances some rows label 0 and others 1: the only ones that can split a space
+            self.varying = [x for x, c in enumerate(self.columns) if 0 != c != self.full]
+            self._by_label: list[dict[int, int]] | None = None
+        else:
+            self.columns, self.varying = [], []
+            self._by_label = self._label_columns()
 
     def _row(self, i: int, text: object) -> int:
         if not (isinstance(text, str) and len(text) <= max(1, -(-self.m // 4)) and _HEX.fullmatch(text)):  # [class-row]
@@ -216,6 +260,31 @@ class Context:
         if value.bit_length() > self.m:  # [class-row]
             raise self.fail(f"class row {i}", f"labels an instance beyond the {self.m} of the class")
         return value
+
+    def _labels_row(self, i: int, text: object) -> list[int]:
+        width = label_width(self.labels)
+        if not (isinstance(text, str) and len(text) == self.m * width and _BASE36.fullmatch(text)):  # [class-row]
+            raise self.fail(f"class row {i}", f"expected {self.m} labels of {width} lower-case base-36 digits each")
+        row = [int(text[j:j + width], 36) for j in range(0, len(text), width)]
+        if any(y >= self.labels for y in row):  # [class-row]
+            raise self.fail(f"class row {i}", f"gives a label beyond the {self.labels} of the class")
+        return row
+
+    def _label_columns(self) -> list[dict[int, int]]:
+        """Per instance, each label some row gives it and the set of those rows (a class of more labels)."""
+        out = []
+        for x in range(self.m):
+            found: dict[int, list[int]] = {}
+            for i, row in enumerate(self.rows):
+                found.setdefault(row[x], []).append(i)
+            out.append({y: sum(1 << i for i in rows) for y, rows in found.items()})
+        return out
+
+    def by_label(self, x: int) -> dict[int, int]:
+        """Each label some row gives instance ``x``, and the set of the rows giving it (any class)."""
+        if self._by_label is None:
+            self._by_label = [{y: c for y, c in ((0, self.full ^ col), (1, col)) if c} for col in self.columns]
+        return self._by_label[x]
 
     def _columns(self) -> list[int]:
         """The columns, by transposing the rows written in binary over the instances some row labels 1."""
@@ -228,8 +297,9 @@ class Context:
 
     # ------------------------------------------------------------------ the class
     def describe(self) -> str:
-        """The class as a statement names it: its shape and its SHA-256."""
-        return f"the class of {self.n} hypotheses on {self.m} instances with sha256 {self.sha256}"
+        """The class as a statement names it: its shape (and labels, past two) and its SHA-256."""
+        labels = "" if self.labels == 2 else f" over {self.labels} labels"
+        return f"the class of {self.n} hypotheses on {self.m} instances{labels} with sha256 {self.sha256}"
 
     def same_class(self, expected: object) -> None:
         """Refuse unless ``expected`` (a class section, as its writer writes it) is this class exactly."""
@@ -264,7 +334,8 @@ class Context:
         for k, entry in enumerate(table):
             where = f"space {k}"
             if isinstance(entry, list):
-                if len(entry) != 3 or type(entry[2]) is not int or entry[2] not in (0, 1):  # [space-part]
+                if (len(entry) != 3 or type(entry[2]) is not int or entry[2] not in (0, 1)
+                        or self.labels > 2):  # [space-part]
                     raise self.fail(where, "expected [space, instance, label 0/1]")
                 s = self.part(self.space(entry[0], where), self.instance(entry[1], where), entry[2])
             else:

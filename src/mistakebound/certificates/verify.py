@@ -7,8 +7,11 @@ This file reads the document's header and hands the rest out: :mod:`.document` r
 file (regular files only, within a byte budget, one strict JSON grammar), :mod:`.context`
 the class, the table of spaces and the grammar of values, and each result goes to the
 module that checks its kind: :mod:`.ldim` (the Littlestone dimension and shattered trees),
-:mod:`.vc` (the VC dimension), :mod:`.worst_case` (a learner's worst case ``M_A(H)``) and
-:mod:`.randomized` (the randomized Littlestone dimension).
+:mod:`.vc` (the VC dimension), :mod:`.worst_case` (a learner's worst case ``M_A(H)``),
+:mod:`.randomized` (the randomized Littlestone dimension), :mod:`.game_value` (the value of
+the game under other rules for deterministic learners: ``"value-full"``, ``"value-bandit"``)
+and :mod:`.randomized_value` (for randomized learners: ``"value-randomized"``), whose
+positions :mod:`.positions` describes.
 
 The document
 ------------
@@ -22,7 +25,9 @@ A JSON object with exactly these keys ``[header]``::
 
 The class and the spaces are described in :mod:`.context`: ``rows[i]`` is hypothesis ``i``'s
 labels in hexadecimal (bit ``x``: instance ``x``), ``domain`` the instances' names, ``sha256``
-names the whole; a space is a non-empty set of rows, a bitset or ``[s, x, y]``, the part
+names the whole (a class of ``k > 2`` labels adds ``"labels": k`` and writes its rows as texts of
+labels, which only the kinds of the game's value read ``[class-labels]``); a space is a
+non-empty set of rows, a bitset or ``[s, x, y]``, the part
 ``V_x^y`` (the rows of space ``s`` labelling ``x`` with ``y``) of a space listed before it.
 ``x`` *splits* ``V`` when both ``V_x^0`` and ``V_x^1`` are non-empty.  Results are checked in
 order, each kind at most once ``[one-each]``, and a result may use what an earlier one proved
@@ -35,7 +40,8 @@ What is verified
 :func:`check` returns, per kind, a :class:`Proven`: the bounds proved and what they are
 bounds *of*.  :func:`statement` writes each as one complete sentence, naming the class (by
 its shape and hash, or by the name of the class a user gave and the certificate was found
-to be), and for a worst case the horizon and the learner: the checker proves the value of
+to be), for the game's value the rules it was checked under (``value(H; 3 labels, bandit
+feedback, noise 1, deterministic learners) = 4``), and for a worst case the horizon and the learner: the checker proves the value of
 the game for a learner that makes the moves the certificate records, which is the named
 learner only once ``mistakebound verify FILE CLASS --learner NAME`` has replayed them.
 
@@ -69,26 +75,31 @@ import os
 import sys
 
 if __package__:
-    from . import ldim, randomized, vc, worst_case
+    from . import game_value, ldim, randomized, randomized_value, vc, worst_case
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
                            environment_memory, load, parse_json, parse_size)
 else:  # run as a program (python -I -S verify.py): the other modules are this file's neighbours
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import game_value  # type: ignore[no-redef]
     import ldim  # type: ignore[no-redef]
     import randomized  # type: ignore[no-redef]
+    import randomized_value  # type: ignore[no-redef]
     import vc  # type: ignore[no-redef]
     import worst_case  # type: ignore[no-redef]
     from context import Context, brief, class_hash  # type: ignore[no-redef]
     from document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError,  # type: ignore[no-redef]
                           UnreadableCertificate, environment_memory, load, parse_json, parse_size)
 
-__all__ = ["FORMAT", "KINDS", "VERSION", "CertificateError", "Context", "Proven", "UnreadableCertificate", "check",
-           "check_file", "class_hash", "describe", "load", "main", "parse_json", "statement"]
+__all__ = ["FORMAT", "KINDS", "MULTICLASS", "VERSION", "CertificateError", "Context", "Proven", "UnreadableCertificate", "check",
+           "check_file", "class_hash", "describe", "load", "main", "parse_json", "rules_text", "statement"]
 
 #: The kinds of result this version checks, and the module that checks each.
-KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized}
-#: How each kind's value is named in a statement.
+KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, "value-full": game_value,
+         "value-bandit": game_value, "value-randomized": randomized_value}
+#: The kinds that read a class of more than two labels (their ``check`` is told its kind).
+MULTICLASS = ("value-full", "value-bandit", "value-randomized")
+#: How each kind's value is named in a statement (the game's value by its rules: :func:`rules_text`).
 NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)"}
 #: The keys of a document, all required.
 DOCUMENT_KEYS = ("format", "version", "class", "spaces", "results")
@@ -97,7 +108,8 @@ DOCUMENT_KEYS = ("format", "version", "class", "spaces", "results")
 class Proven(tuple):
     """What one result proves: the pair ``(lower, upper)`` (None for a side not claimed), and of what.
 
-    ``kind`` names the result; ``H`` describes the class (its shape and hash); for a worst
+    ``kind`` names the result; ``H`` describes the class (its shape and hash); for the game's
+    value, ``rules`` (labels, feedback, noise, randomized, as the section states them); for a worst
     case, ``horizon`` (None: the game without a horizon), ``learner`` (the name the
     certificate gives the table of moves, which the checker cannot confirm) and ``states``
     (the size of that table).  As a pair it compares equal to ``(lower, upper)``.
@@ -117,6 +129,14 @@ def _text(v: object) -> str:
     return "?" if v is None else str(v)
 
 
+def rules_text(rules: dict) -> str:
+    """The rules of a game's value in words: ``"3 labels, bandit feedback, noise 1, deterministic learners"``."""
+    return ", ".join((f"{rules['labels']} labels",
+                      "full information" if rules["feedback"] == "full" else "bandit feedback",
+                      f"noise {rules['noise']}",
+                      "randomized learners" if rules["randomized"] else "deterministic learners"))
+
+
 def statement(proven: Proven, *, H: str | None = None, learner: str | None = None) -> str:
     """The complete statement ``proven`` makes, as one line.
 
@@ -125,6 +145,10 @@ def statement(proven: Proven, *, H: str | None = None, learner: str | None = Non
     the recorded table once the caller has replayed it against that learner.
     """
     lo, hi = proven
+    if proven.kind in MULTICLASS:
+        name = f"value(H; {rules_text(proven.about['rules'])})"
+        line = f"{name} = {lo}" if lo is not None and lo == hi else f"{_text(lo)} <= {name} <= {_text(hi)}"
+        return f"{line}, where H is {H or proven.H}"
     line = f"{_text(lo)} <= {NAMES[proven.kind]} <= {_text(hi)}"
     if proven.kind == "worst-case":
         h = proven.about["horizon"]
@@ -168,7 +192,10 @@ def check(c: object, expected_class: dict | None = None, *, memory: int | None =
             raise Context.fail(f"result {r}", f"expected a kind among {sorted(KINDS)}, got {brief(kind)}")
         if kind in ctx.proven:  # [one-each]
             raise Context.fail(f"result {r}", f"a second {kind!r} result")
-        lower, upper, about = KINDS[kind].check(section, ctx)
+        if ctx.labels > 2 and kind not in MULTICLASS:  # [class-labels]
+            raise Context.fail(f"result {r}", f"a {kind!r} result reads a class of two labels, not {ctx.labels}")
+        checker = KINDS[kind]
+        lower, upper, about = checker.check(section, ctx, kind) if kind in MULTICLASS else checker.check(section, ctx)
         ctx.proven[kind] = Proven(kind, lower, upper, ctx.describe(), **about)
     return dict(ctx.proven)
 

@@ -40,13 +40,14 @@ from pathlib import Path
 
 import numpy as np
 
+from mistakebound.certificates.context import label_width
 from mistakebound.certificates.verify import FORMAT, VERSION, class_hash
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.json_format import encode_instance
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 
-__all__ = ["CertificateWriter", "class_section", "row_numbers"]
+__all__ = ["CertificateWriter", "class_section", "row_numbers", "table_section"]
 
 
 def row_numbers(H: HypothesisClass) -> list[int]:
@@ -95,18 +96,57 @@ def class_section(H: HypothesisClass) -> dict:
     ``mistakebound verify FILE CLASS`` gives it to the checker, which compares the two exactly.
     """
     require_class(H)
-    rows = [format(r, "x") for r in row_numbers(H)]
     domain = _domain(H)
+    if H.n_labels > 2 and H.n_hypotheses and H.n_instances and int(H.matrix.max()) > 1:
+        return _labels_section(H.matrix, H.n_labels, domain)
+    rows = [format(r, "x") for r in row_numbers(H)]
     return {"n_hypotheses": H.n_hypotheses, "n_instances": H.n_instances, "rows": rows, "domain": domain,
             "sha256": class_hash(rows, domain)}
 
 
-class CertificateWriter:
-    """One certificate document under construction: the class of ``H``, its spaces, its sections."""
+def _labels_section(M: np.ndarray, labels: int, domain: list) -> dict:
+    """The section of a class of ``labels > 2`` labels: ``"labels"``, and each row a text of base-36 labels."""
+    width = label_width(labels)
+    rows = ["".join(np.base_repr(int(y), 36).lower().rjust(width, "0") for y in row) for row in M]
+    return {"n_hypotheses": M.shape[0], "n_instances": M.shape[1], "rows": rows, "domain": domain, "labels": labels,
+            "sha256": class_hash(rows, domain, labels)}
 
-    def __init__(self, H: HypothesisClass):
-        self.H = require_class(H)
-        self.cls = class_section(H)
+
+def table_section(M: np.ndarray) -> dict:
+    """The class of a table of labels ``0..k-1`` (a 2-d integer array; instances ``0..m-1``) as a certificate
+    writes it: a table of 0s and 1s as :func:`class_section` writes its class, a table of more labels with
+    ``"labels": k`` (``k`` one more than its largest label) and each row a text of labels in base 36.
+    (A class of ``k`` labels is written with its own ``k``, when some row gives a label past 1.)
+
+    Examples
+    --------
+    >>> table_section(np.array([[0, 2], [1, 0]]))["rows"]
+    ['02', '10']
+    >>> table_section(np.array([[0, 1], [1, 1]])) == class_section(HypothesisClass.from_matrix([[0, 1], [1, 1]]))
+    True
+    """
+    M = np.asarray(M)
+    k = int(M.max()) + 1 if M.size else 1
+    if k <= 2:
+        return class_section(HypothesisClass.from_matrix(M.astype(np.uint8)))
+    return _labels_section(M, k, list(range(M.shape[1])))
+
+
+class CertificateWriter:
+    """One certificate document under construction: the class of ``H``, its spaces, its sections.
+
+    ``H`` is a :class:`HypothesisClass`, or (for the game's value under rules of more labels) a table
+    of labels, whose class :func:`table_section` writes; ``self.H`` is then None when the table has
+    more than two labels.
+    """
+
+    def __init__(self, H: HypothesisClass | np.ndarray):
+        if isinstance(H, np.ndarray):
+            self.cls = table_section(H)
+            self.H = None if "labels" in self.cls else HypothesisClass.from_matrix(H.astype(np.uint8))
+        else:
+            self.H = require_class(H)
+            self.cls = class_section(H)
         self.rows = self.cls["rows"]
         self._spaces: dict[int, int] = {}
         self._table: list = []
@@ -121,8 +161,9 @@ class CertificateWriter:
         """
         index = self._spaces.get(V)
         if index is None:
-            if not 0 < V < 1 << self.H.n_hypotheses:
-                raise InvalidArgumentError(f"V: expected a non-empty set of the {self.H.n_hypotheses} rows, got {V}")
+            n = self.cls["n_hypotheses"]
+            if not 0 < V < 1 << n:
+                raise InvalidArgumentError(f"V: expected a non-empty set of the {n} rows, got {V}")
             index = self._spaces[V] = len(self._table)
             self._table.append(list(part_of) if part_of is not None else format(V, "x"))
         return index

@@ -121,7 +121,7 @@ from mistakebound.foundations import memory
 from mistakebound.theory.matrix_games import matrix_game
 from mistakebound.theory.search_protocol import Budget, OutOfMemory, SearchResult, memo_share, run_within
 
-__all__ = ["GameSearch", "GameValue", "game_value", "table_of"]
+__all__ = ["GameSearch", "GameValue", "game_value", "solve_game", "table_of", "water_level"]
 
 #: A plan of the bandit adversary (:meth:`GameSearch.plan`) stops after this many rounds in a row that change
 #: nothing: its learner keeps predicting labels no hypothesis left gives, and errs in each of them.
@@ -200,7 +200,9 @@ class _Search:
     """The memoised recursion over states of ``r + 1`` bitsets (see the module docstring)."""
 
     def __init__(self, M: np.ndarray, rules: Rules, clock):
-        rows = np.unique(M, axis=0)  # identical hypotheses are one: the adversary needs only one of them
+        # identical hypotheses are one: the adversary needs only one of them (row_to_distinct[i]: row i's)
+        rows, inverse = np.unique(M, axis=0, return_inverse=True)
+        self.row_to_distinct = inverse.reshape(-1)
         self.n = rows.shape[0]
         self.full = (1 << self.n) - 1
         self.k, self.r, self.bandit = rules.labels, rules.noise, rules.feedback == "bandit"
@@ -368,16 +370,31 @@ class _Search:
                 values.append((value or self.value)(T))
         if forced:
             return max((1 + v for v in values), default=Fraction(0))
-        if not values:
-            return Fraction(0)
-        values.sort(reverse=True)
-        total = Fraction(0)
-        for m, v in enumerate(values, 1):
-            total += 1 + v
-            t = (total - 1) / m
-            if m == len(values) or t >= 1 + values[m]:
-                return max(t, values[0])
-        raise AssertionError("unreachable: the last m always answers")  # pragma: no cover
+        return water_level(values)
+
+
+def water_level(values: list) -> Fraction:
+    """The least ``t >= max(values)`` with ``sum over v of max(0, 1 + v - t) <= 1``: what the best randomized
+    prediction concedes when label ``y`` leads to a state of value ``values[y]`` (0 for no label).
+
+    The learner gives label ``y`` probability ``max(0, 1 + v_y - t)``, filling the labels of highest
+    value first (see :meth:`_Search.randomized_instance`).
+
+    Examples
+    --------
+    >>> water_level([0, 0]), water_level([2, 0]), water_level([1, 1, 1])
+    (Fraction(1, 2), Fraction(2, 1), Fraction(5, 3))
+    """
+    if not values:
+        return Fraction(0)
+    values = sorted(values, reverse=True)
+    total = Fraction(0)
+    for m, v in enumerate(values, 1):
+        total += 1 + v
+        t = (total - 1) / m
+        if m == len(values) or t >= 1 + values[m]:
+            return max(t, values[0])
+    raise AssertionError("unreachable: the last m always answers")  # pragma: no cover
 
 
 def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = None,
@@ -425,6 +442,20 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     >>> b.status, b.lower <= b.upper
     ('budget', True)
     """
+    return solve_game(matrix, rules, max_nodes=max_nodes, time_limit=time_limit)[0]
+
+
+def solve_game(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = None,
+               time_limit: float | None = None) -> tuple[GameValue, _Search]:
+    """:func:`game_value`, and the search that found it: its memo of exact values, which the certificate
+    writer (:mod:`mistakebound.theory.game_certificate`) reads.
+
+    Examples
+    --------
+    >>> value, search = solve_game([[0, 1], [1, 2]], Rules(labels=3))
+    >>> value.value, search.memo[search.root]
+    (1, 1)
+    """
     rules = require_rules(rules)
     if rules.randomized and not rules.adaptive and rules.feedback == "bandit":
         raise NotApplicableError("rules: adaptive=False with randomized=True and bandit feedback: the oblivious "
@@ -437,13 +468,13 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     status = run_within(lambda: search.solve(root, root=True))
     if status == "exact":
         value = search.memo[root]
-        return GameValue(value, value, nodes=clock.nodes, seconds=clock.seconds, rules=rules)
+        return GameValue(value, value, nodes=clock.nodes, seconds=clock.seconds, rules=rules), search
     # the adversary keeps one hypothesis and labels against the learner r times (a randomized one: against
     # a label it gives probability at most 1/2)
     floor = (Fraction(rules.noise, 2) if rules.randomized else rules.noise) if M.shape[1] else 0
     lower = max(floor, search.root_lower)
     upper = max(lower, search.upper(root))
-    return GameValue(lower, upper, status=status, nodes=clock.nodes, seconds=clock.seconds, rules=rules)
+    return GameValue(lower, upper, status=status, nodes=clock.nodes, seconds=clock.seconds, rules=rules), search
 
 
 class GameSearch:

@@ -61,7 +61,8 @@ if TYPE_CHECKING:  # the searches are imported when a profile is computed: impor
     from mistakebound.theory.randomized_ldim import RLdimBounds, RLdimSearch
     from mistakebound.theory.vc import VCBounds
 
-__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "class_profile", "profile_steps", "requested", "vc_time_limit"]
+__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "certified_rules", "class_profile", "profile_steps", "requested",
+           "vc_time_limit"]
 
 #: The parameters a profile holds, in the order they are computed (cheapest first); ``value`` is the game's
 #: value under the profile's rules (:func:`~mistakebound.theory.game_values.game_value`).
@@ -129,6 +130,9 @@ class Profile:
         and a certificate are read off it).
     rl_search : RLdimSearch or None
         The randomized search, when it ran (its certificate is read off it).
+    value_search : object or None
+        The search that found ``value``, when ``keep_search`` asked for one (its certificate is
+        read off its memo: :func:`~mistakebound.theory.game_certificate.game_section`).
     vc_seconds : float or None
         The VC search's time limit (the default when none was given).
     engine : {"compiled", "python", "parallel"} or None
@@ -147,6 +151,7 @@ class Profile:
     partial: dict = field(factory=dict)
     search: LdimSearch | None = field(default=None, repr=False, eq=False)
     rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
+    value_search: Any = field(default=None, repr=False, eq=False)
     vc_seconds: float | None = None
     engine: str | None = None
     notes: tuple = ()
@@ -179,7 +184,10 @@ class Profile:
 
         Its ``"ldim"`` section certifies the Ldim's proven bounds; a ``"vc"`` section follows
         when the VC dimension was searched (its certificate search gets ``max_nodes`` and
-        ``time_limit``), an ``"rldim"`` one when the randomized Ldim was.
+        ``time_limit``), an ``"rldim"`` one when the randomized Ldim was, and the game's value
+        (``"value-full"``, ``"value-bandit"`` or ``"value-randomized"``) when it was searched
+        under rules other than the textbook's (whose value is the Ldim, certified already) and
+        :func:`certified_rules` certifies them.
 
         Raises
         ------
@@ -191,6 +199,8 @@ class Profile:
         from mistakebound.theory.certificate import CertificateWriter
         from mistakebound.theory.ldim_certificate import ldim_section
 
+        if self.H.n_labels != 2:
+            return self._multiclass_certificate(max_nodes=max_nodes, time_limit=time_limit)
         if self.search is None:
             raise InvalidArgumentError("certificate: expected a profile searched with keep_search=True")
         writer = CertificateWriter(self.H)
@@ -204,7 +214,42 @@ class Profile:
             from mistakebound.theory.randomized_certificate import rldim_section
 
             rldim_section(self.rl_search, writer)
+        if self.value_search is not None and self.value is not None and certified_rules(self.rules):
+            from mistakebound.theory.game_certificate import game_section
+
+            game_section(self.value_search, self.value, writer)
         return writer
+
+    def _multiclass_certificate(self, *, max_nodes: int | None, time_limit: float | None) -> CertificateWriter:
+        """On a class of ``k > 2`` labels: the value under the rules (from its search's memo, when kept), and the
+        Ldim as the value of the full-information game on ``k`` labels (``"value-full"``, searched again within
+        the budget) unless the rules' value already holds that kind (a document holds each kind once)."""
+        from mistakebound.theory.certificate import CertificateWriter
+        from mistakebound.theory.game_certificate import KINDS, game_certificate, game_section
+
+        writer = CertificateWriter(self.H)
+        kind = None
+        if self.value_search is not None and self.value is not None and certified_rules(self.rules):
+            kind = game_section(self.value_search, self.value, writer)["result"]
+        if kind != KINDS["full", False]:
+            game_certificate(self.H, Rules(labels=self.H.n_labels), writer=writer, max_nodes=max_nodes,
+                             time_limit=time_limit)
+        return writer
+
+
+def certified_rules(rules: Rules) -> bool:
+    """Whether a profile's certificate holds the game's value under ``rules``: not the textbook's rules (the
+    value is the Ldim), and rules with a kind of certificate
+    (:func:`~mistakebound.theory.game_certificate.certifiable`).
+
+    Examples
+    --------
+    >>> certified_rules(Rules(noise=1)), certified_rules(Rules()), certified_rules(Rules(randomized=True, adaptive=False))
+    (True, False, False)
+    """
+    from mistakebound.theory.game_certificate import certifiable
+
+    return not rules.textbook and certifiable(rules)
 
 
 def vc_time_limit(ldim: LdimBounds, time_limit: float | None = None) -> float:
@@ -303,7 +348,7 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
     n = _n_distinct(H)
     if H.n_labels != 2:
-        yield from _multiclass_steps(H, chosen, budget, rules, n)
+        yield from _multiclass_steps(H, chosen, budget, rules, n, keep_search)
         return
     try:
         engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
@@ -343,15 +388,17 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         if stopped:
             value, why = None, "not searched: interrupted"
         else:
-            from mistakebound.theory.game_values import game_value
+            from mistakebound.theory.game_values import solve_game
 
-            value = game_value(H, rules, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+            value, value_search = solve_game(H, rules, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
             why = None if value.exact else value.status
-        profile = evolve(profile, value=value, partial={**profile.partial, **({} if why is None else {"value": why})})
+        profile = evolve(profile, value=value, value_search=value_search if keep_search and value is not None else None,
+                         partial={**profile.partial, **({} if why is None else {"value": why})})
         yield "value", value, profile
 
 
-def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rules: Rules, n: int
+def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rules: Rules, n: int,
+                      keep_search: bool = False
                       ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
     """:func:`profile_steps` on a class of ``k > 2`` labels: each parameter is a value of the game on ``k`` labels.
 
@@ -360,7 +407,7 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
     randomized learner; a class of more than two labels has no VC dimension (its Natarajan
     dimension is not computed): its step gives None.
     """
-    from mistakebound.theory.game_values import game_value
+    from mistakebound.theory.game_values import solve_game
     from mistakebound.theory.littlestone import LdimBounds, littlestone_bounds
     from mistakebound.theory.randomized_ldim import randomized_littlestone_bounds
 
@@ -382,15 +429,19 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
     stopped = bounds.status == "interrupted"
     if "vc" in chosen:
         yield "vc", None, profile  # no VC dimension: None, and no search
+    kept: dict[str, Any] = {}
+
     def ruled(H: HypothesisClass, **budget: Any) -> SearchResult:
-        return game_value(H, rules, **budget)
+        found, kept["value_search"] = solve_game(H, rules, **budget)  # its memo, for a certificate
+        return found
 
     for parameter, door in (("rldim", randomized_littlestone_bounds), ("value", ruled)):
         if parameter not in chosen or (parameter == "value" and rules == Rules(labels=k)):
             continue  # the value of the game on k labels, full information, no noise: the Ldim just found
         result, why = (None, "not searched: interrupted") if stopped else value(door)
         stopped = stopped or (result is not None and result.status == "interrupted")
-        profile = evolve(profile, **{parameter: result},
+        searched = {"value_search": kept.get("value_search")} if parameter == "value" and keep_search else {}
+        profile = evolve(profile, **{parameter: result}, **searched,
                          partial={**profile.partial, **({} if why is None else {parameter: why})})
         yield parameter, result, profile
 

@@ -29,7 +29,8 @@ def claimed(section: dict, name: str) -> str:
 
 def write_certificate(path: str, writer, out, done: list[str]) -> None:
     """Write the certificate of ``writer`` to ``path`` and say what it proves (``done``) and how to check it."""
-    size = len(writer.document()["spaces"])
+    size = len(writer.document()["spaces"])  # none when only the game's value is certified: its facts hold states
+    spaces = f" ({size:,} version spaces)" if size else ""
     write_output("--certificate", path, out,
-                 f"wrote {path}: a certificate of {', '.join(done)} ({size:,} version spaces); "
+                 f"wrote {path}: a certificate of {', '.join(done)}{spaces}; "
                  f"check it with: mistakebound verify {path}", save=lambda: writer.write(path, parameter="--certificate"))

@@ -138,7 +138,7 @@ def run(args, out) -> int:
         return EXIT_INTERRUPTED if lines.partial else EXIT_OK
     for name, reason in lines.partial:
         print(f"the {name} is partial: {reason}", file=out)
-    if P.search is None:
+    if P.search is None and H.n_labels == 2:
         if args.certificate is not None:
             print("certificate: not written: the Littlestone search did not run", file=out)
     else:
@@ -322,9 +322,13 @@ def _certify_ldim(args, P, out) -> None:
         print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
               "raise --max-nodes / --time-limit", file=out)
         return
+    from mistakebound.game.rules import Rules
+    from mistakebound.theory.profile import certified_rules
+
     names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
-    done = [claimed(section, names[section["result"]]) for section in writer.document()["results"]]
+    done = [claimed(section, names.get(section["result"]) or f"value ({Rules(**section['rules']).describe()})")
+            for section in writer.document()["results"]]
     write_certificate(args.certificate, writer, out, done)
-    if P.value is not None:
-        print("certificate: the game's value under other rules is not in it (the checker has no kind for it yet)",
-              file=out)
+    if P.value is not None and not P.rules.textbook and not certified_rules(P.rules):
+        print(f"certificate: the value under {P.rules.describe()} is not in it (no kind of certificate checks "
+              "randomized learners under bandit feedback or against an oblivious adversary yet)", file=out)
