@@ -111,3 +111,52 @@ def test_bad_rules_are_refused_by_name():
         GameMinimax(noise=-1)
     with pytest.raises(NotApplicableError, match=r"^learner: GameSOA"):
         play(GameSOA(H), GameMinimax(feedback="bandit"), H, rounds=3, rules=Rules(labels=3, feedback="bandit"))
+
+
+class _Cycler:
+    """A deterministic bandit learner written here: on each instance it tries the labels down from k - 1."""
+
+    feedbacks = ("full", "bandit")
+
+    def __init__(self, k):
+        self.k, self.guess = k, {}
+
+    def predict_one(self, x):
+        return self.guess.get(x, self.k - 1)
+
+    def learn_one(self, x, feedback):
+        if not feedback.correct:
+            self.guess[x] = (self.predict_one(x) - 1) % self.k
+
+
+@settings(max_examples=60, deadline=None)
+@given(table=_tables(), r=st.integers(0, 1))
+def test_under_bandit_feedback_game_minimax_forces_the_value_on_the_learner_it_plans_against(table, r):
+    """Its labels follow a row its plan against a copy of the learner keeps: every planned outcome is played, so
+    the learner pays at least the value; planned against the optimal learner instead, it may not."""
+    k, rows = table
+    H = HypothesisClass.from_matrix(rows, labels=k)
+    rules = Rules(labels=k, feedback="bandit", noise=r)
+    value = oracle([tuple(row) for row in rows], k, "bandit", r)
+    adversary = GameMinimax(feedback="bandit", noise=r, learner=_Cycler(k))
+    T = play(_Cycler(k), adversary, H, rounds=60, seed=0, rules=rules)
+    assert T.mistakes >= value and T.best_hypothesis_mistakes <= r
+    claim = forced_bound(adversary, H, learner=_Cycler(k), rounds=60, rules=rules)
+    assert claim.value == value
+    assert forced_bound(GameMinimax(feedback="bandit", noise=r), H, learner=_Cycler(k), rules=rules).value is None
+
+
+def test_the_bandit_claim_is_refused_on_a_learner_that_plays_otherwise():
+    H = classes.all_functions(2, 3)
+    rules = Rules(labels=3, feedback="bandit")
+    adversary = GameMinimax(feedback="bandit", learner=_Cycler(3))
+
+    class Stubborn(_Cycler):  # never moves off label 2: errs for ever, which the claim does not need to replay
+        def learn_one(self, x, feedback):
+            pass
+
+    assert forced_bound(adversary, H, learner=Stubborn(3), rounds=40, rules=rules).value == 4  # it still pays 4+
+    lazy = GameMinimax(feedback="bandit", learner=Stubborn(3))  # planned against a learner that is not the one played
+    claim = forced_bound(lazy, H, learner=GameSOA(H, feedback="bandit"), rounds=40, rules=rules)
+    T = play(GameSOA(H, feedback="bandit"), lazy, H, rounds=40, seed=0, rules=rules)
+    assert (claim.value is None) == (T.mistakes < 4)  # claimed exactly when a copy reaches the value

@@ -2,7 +2,8 @@
 
 ``GameSOA`` claims the game's value under its rules (proven by the exact search of
 :func:`~mistakebound.theory.game_values.game_value`) and ``GameMinimax`` forces it with
-full information; ``PluralityHalving`` claims ``log2 |H|`` for any number of labels.  Each
+full information, and under bandit feedback on the learner it plans against (here the
+one it plays); ``PluralityHalving`` claims ``log2 |H|`` for any number of labels.  Each
 game is judged on both claims like every row of ``mistakebound check``.
 
 Examples
@@ -34,7 +35,8 @@ def _row(learner: str, spec: str, feedback: str, noise: int, note: str):
         H = registry.load_setting(spec)
         rules = Rules(labels=H.n_labels, feedback=feedback, noise=noise)
         own = "" if learner == "PluralityHalving" else f"(feedback={feedback},noise={noise})"
-        return game(learner + own, f"GameMinimax(feedback={feedback},noise={noise})", H, rounds=60, seed=seed,
+        plan = f",learner={learner}" if feedback == "bandit" else ""  # under bandit feedback: plan against it
+        return game(learner + own, f"GameMinimax(feedback={feedback},noise={noise}{plan})", H, rounds=60, seed=seed,
                     rules=rules, note=note)
 
     return run
