@@ -67,7 +67,7 @@ from mistakebound.game.transcript import History, Round, RoundLog, Transcript, r
 from mistakebound.game import observers as game_observers
 from mistakebound.game.observers import GameInfo, GameState, Observer, _check_observers, _hooks, observing
 
-__all__ = ["GameInfo", "GameState", "Observer", "observing", "play", "KEEP"]
+__all__ = ["GameInfo", "GameState", "Observer", "observing", "play", "learner_rules", "KEEP"]
 
 #: What :func:`play` keeps of a game: every round, or only the totals (``keep=``).
 KEEP = ("rounds", "totals")
@@ -369,9 +369,31 @@ def _takes_rules(adversary: Any) -> bool:
     return accepted is None or "rules" in accepted
 
 
-def _game_rules(H: Setting, rules: Any, learner: Any, adversary: Any) -> Rules:
-    """The rules of a game on ``H`` (``rules``, or the textbook's on ``H``'s labels), refused before round 1 when
-    ``H`` or a player does not support them."""
+def learner_rules(H: Setting, rules: Any, learner: Any) -> Rules:
+    """The rules of a game on ``H`` with ``learner`` (``rules``, or the textbook's on ``H``'s labels), refused
+    when ``H`` or the learner does not support them: the referee's check before round 1, and every search's that
+    plays a learner by rules.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Naming ``rules``: not a :class:`~mistakebound.game.rules.Rules`, or labels other than ``H``'s.
+    NotApplicableError
+        A noise budget on a space; bandit feedback for a learner that does not list it in its ``feedbacks``; a
+        randomized learner under deterministic rules, or in a game of more than two labels.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.learners import Halving
+    >>> H = classes.thresholds(3)
+    >>> learner_rules(H, None, Halving(H)).describe()
+    '2 labels, full information, realizable, adaptive, deterministic'
+    >>> learner_rules(H, Rules(feedback="bandit"), Halving(H))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.NotApplicableError: learner: Halving does not declare bandit feedback ...
+    """
     labels = len(H.labels)
     if rules is None:
         return Rules(labels=labels, randomized=is_randomized(learner))
@@ -393,6 +415,13 @@ def _game_rules(H: Setting, rules: Any, learner: Any, adversary: Any) -> Rules:
     if is_randomized(learner) and labels != 2:
         raise NotApplicableError(f"learner: {_describe(learner)} gives a probability of label 1, which plays two "
                                  f"labels; {H.describe()} has {labels}")
+    return rules
+
+
+def _game_rules(H: Setting, rules: Any, learner: Any, adversary: Any) -> Rules:
+    """The rules of a game on ``H`` (:func:`learner_rules`), refused before round 1 when ``H`` or a player does not
+    support them."""
+    rules = learner_rules(H, rules, learner)
     if not rules.adaptive and not getattr(adversary, "oblivious", False):
         raise NotApplicableError(f"adversary: {_describe(adversary)} adapts to the game, and the rules say the "
                                  "adversary is oblivious; expected an adversary with oblivious = True")

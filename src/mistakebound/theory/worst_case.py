@@ -61,15 +61,19 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import attrs
 from attrs import frozen
 
 from mistakebound.foundations import memory
-from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.foundations.validation import check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import describe, state_key_hint
+from mistakebound.game.play import learner_rules
+from mistakebound.game.players import describe, is_randomized, state_key_hint
+from mistakebound.game.rules import Rules
 from mistakebound.theory.search_protocol import Budget, SearchResult, memo_share
 from mistakebound.theory.worst_case_games import _FastGame, _Game, _snapshot
+from mistakebound.theory.worst_case_rules import _RulesGame
 
 if TYPE_CHECKING:  # networkx is imported where a line is drawn as a graph: importing the search is cheap
     import networkx as nx
@@ -104,6 +108,8 @@ class WorstCase(SearchResult):
         What was searched.
     horizon : int or None
         The number of rounds the game was limited to.
+    rules : Rules or None
+        The game searched (None: the textbook's, ``rules`` not given).
 
     Examples
     --------
@@ -120,6 +126,7 @@ class WorstCase(SearchResult):
     learner: str = ""
     class_name: str = ""
     horizon: int | None = None
+    rules: Rules | None = None
 
     @property
     def strategy(self) -> nx.DiGraph:
@@ -187,7 +194,8 @@ def memo_bytes_needed(H: HypothesisClass, max_nodes: int, state_key_bytes: int =
     return int(max_nodes) * (_ENTRY_OVERHEAD + bitset + int(state_key_bytes))
 
 
-def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: bool) -> int | None:
+def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: bool,
+                extra_bytes: int = 0) -> int | None:
     """The most memo entries the search may hold, checked against the memory available.
 
     With ``max_nodes``, a search whose memo cannot fit is refused before it starts (and
@@ -196,6 +204,8 @@ def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: 
     (:func:`~mistakebound.foundations.memory.available_memory`; None when unknown): the
     search stops (status ``"memory"``) before its memo estimate outgrows it.  A
     learner without ``state_key()`` is searched without a memo: nothing to check.
+    ``extra_bytes``: what a position holds beyond one bitset (the referee's other bitsets
+    under a noise budget).
     """
     if not keyed:
         return None
@@ -203,6 +213,7 @@ def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: 
         key_bytes = _deep_size(_snapshot(learner).state_key())
     except Exception:  # noqa: BLE001 - the search itself will report a learner that cannot do this
         key_bytes = 0
+    key_bytes += extra_bytes
     if max_nodes is not None:
         memory.require_memory(
             memo_bytes_needed(H, max_nodes, key_bytes), parameter="max_nodes",
@@ -235,8 +246,9 @@ def worst_case_mistakes(
     progress: Callable[[int], None] | None = None,
     fast: bool = True,
     symmetry: bool = False,
+    rules: Rules | None = None,
 ) -> WorstCase:
-    """The exact maximum number of mistakes any realizable adaptive adversary forces.
+    """The exact maximum number of mistakes any adaptive adversary playing by the rules forces.
 
     Parameters
     ----------
@@ -268,6 +280,22 @@ def worst_case_mistakes(
         ``nodes`` then counts positions up to those symmetries.  Off by default, so that
         ``nodes`` keeps counting one position per version space (the figure the README
         quotes); Halving on ``singletons(64)`` needs it.
+    rules : Rules, optional
+        The game (:class:`~mistakebound.game.rules.Rules`): ``labels`` (the class's),
+        ``feedback`` and a ``noise`` budget ``r`` (a label is legal when some hypothesis has
+        made at most ``r`` mistakes with it, as :func:`~mistakebound.game.play.play`
+        referees it).  Refused with :func:`play`'s own check when the learner does not
+        support them (a learner without ``"bandit"`` in its ``feedbacks``, say).  Default:
+        the textbook's game on ``H``'s labels; on a class of two labels, and under rules
+        with two labels, full information and no noise, the search above runs as it is
+        (``fast``, ``symmetry``).  Otherwise the search plays the learner's own methods
+        against the referee's state (see :mod:`mistakebound.theory.worst_case_rules`):
+        ``fast`` and ``symmetry`` do not apply, and a partial result's ``upper`` is still
+        the horizon or infinity (the game's value bounds the best learner, not this one).
+        A deterministic learner's worst case is the same against oblivious adversaries
+        (one can simulate the learner), so ``adaptive=False`` searches it too; a
+        randomized learner is searched with full information against adaptive
+        adversaries only.
 
     Returns
     -------
@@ -284,7 +312,11 @@ def worst_case_mistakes(
         For a bad ``H``, ``horizon``, budget or ``progress``, a learner without
         ``predict_one`` (or ``predict_proba_one``) and ``learn_one``, a learner without
         ``state_key()`` and no horizon, or a learner found to change its state on a
-        round without a mistake when no horizon is given.
+        round without a mistake when no horizon is given (the textbook's game), or
+        ``rules`` that are not a ``Rules`` or not of ``H``'s labels.
+    NotApplicableError
+        When the learner does not support ``rules`` (:func:`~mistakebound.game.play.learner_rules`),
+        or for a randomized learner under bandit feedback or against oblivious adversaries.
     InsufficientMemoryError
         Before the search starts, when the memo for ``max_nodes`` positions (at least
         :func:`memo_bytes_needed` bytes) exceeds the memory available; the message
@@ -311,9 +343,76 @@ def worst_case_mistakes(
     >>> W = worst_case_mistakes(Halving(H), H)
     >>> W.value, W.exact, len(W.line), W.describe()
     (2, True, 2, 'M_A = 2')
+
+    In the game's other settings (issue 23), any learner that plays them:
+
+    >>> from mistakebound.game.rules import Rules
+    >>> from mistakebound.learners import GameSOA, PluralityHalving
+    >>> worst_case_mistakes(Halving(H), H, rules=Rules(noise=1)).value  # two wrong labels empty its version space
+    inf
+    >>> worst_case_mistakes(GameSOA(H, noise=1), H, rules=Rules(noise=1), horizon=6).value  # the game's value
+    4
+    >>> G = classes.all_functions(2, 3)   # 3 labels on 2 instances
+    >>> worst_case_mistakes(PluralityHalving(G), G).value
+    2
+    >>> worst_case_mistakes(GameSOA(G, feedback="bandit"), G, rules=Rules(labels=3, feedback="bandit"), horizon=4).value
+    4
     """
-    return _worst_case(learner, H, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit, progress=progress,
-                       fast=fast, symmetry=symmetry)
+    if rules is None and not (isinstance(H, HypothesisClass) and H.n_labels != 2):
+        return _worst_case(learner, H, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit,
+                           progress=progress, fast=fast, symmetry=symmetry)
+    check_instance("H", H, HypothesisClass, "a HypothesisClass")
+    _check_learner(learner)
+    rules = learner_rules(H, rules, learner)
+    if is_randomized(learner) and (rules.feedback != "full" or not rules.adaptive or rules.labels != 2):
+        raise NotApplicableError(
+            f"rules: the worst case of a randomized learner ({describe(learner)}) is searched with two labels and "
+            f"full information against adaptive adversaries; got {rules.describe()} (under bandit feedback what "
+            "it learns depends on the engine's draw, and an oblivious adversary cannot answer its probabilities)")
+    if (rules.labels, rules.feedback, rules.noise) == (2, "full", 0):  # the textbook's game: the search above
+        W = _worst_case(learner, H, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit,
+                        progress=progress, fast=fast, symmetry=symmetry)
+        return attrs.evolve(W, rules=rules)
+    return _search_by_rules(learner, H, rules, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit,
+                            progress=progress)
+
+
+def _checked(learner: Any, H: HypothesisClass, horizon: Any, max_nodes: Any, time_limit: Any,
+             progress: Any) -> tuple[int | None, Budget, Callable[[int], None] | None]:
+    """The arguments of every search of the worst case, checked: ``(horizon, budget, progress)``."""
+    check_instance("H", H, HypothesisClass, "a HypothesisClass")
+    horizon = check_int("horizon", horizon, 0, optional=True)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    _check_learner(learner)
+    progress = check_callable("progress", progress, optional=True)
+    from mistakebound.theory.tree_graphs import AdversaryLine  # noqa: F401 - imported before the search: the
+    # line is reported when memory has run out too, and an import then could fail where the graph would not
+    return horizon, budget, progress
+
+
+def _needs_horizon(learner: Any) -> InvalidArgumentError:
+    """The refusal of a search without a horizon of a learner whose positions cannot be recognised."""
+    name = type(learner).__name__
+    return InvalidArgumentError(
+        f"horizon: {name} exposes no state_key(), so positions cannot be recognised and the search "
+        f"cannot end by itself; give a horizon (horizon=10), or add to {name} `{state_key_hint(learner)}` "
+        "(a hashable summary of its learned state, equal for two states exactly when they predict alike "
+        "from then on)"
+    )
+
+
+def _search_by_rules(learner: Any, H: HypothesisClass, rules: Rules, *, horizon: int | None,
+                     max_nodes: int | None, time_limit: float | None,
+                     progress: Callable[[int], None] | None = None) -> WorstCase:
+    """The search under ``rules`` (:class:`~mistakebound.theory.worst_case_rules._RulesGame`), whatever they are:
+    the textbook's too (its tests compare it with the textbook's search).  ``rules`` are taken as checked."""
+    horizon, budget, progress = _checked(learner, H, horizon, max_nodes, time_limit, progress)
+    keyed = callable(getattr(learner, "state_key", None))
+    if horizon is None and not keyed:
+        raise _needs_horizon(learner)
+    memo_limit = _memo_limit(learner, H, budget.max_nodes, keyed, extra_bytes=rules.noise * sys.getsizeof(H.full_mask))
+    game = _RulesGame(learner, H, rules, horizon, keyed, budget.start(), progress, memo_limit)
+    return _finish(game, game.run(), learner, H, horizon, rules)
 
 
 def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_nodes: int | None,
@@ -329,32 +428,25 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
     plain search always runs (``fast`` and ``symmetry`` are ignored): certificates record
     every position of the learner as it is, never a representative of its symmetry class.
     """
-    check_instance("H", H, HypothesisClass, "a HypothesisClass")
-    horizon = check_int("horizon", horizon, 0, optional=True)
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
-    _check_learner(learner)
-    progress = check_callable("progress", progress, optional=True)
+    horizon, budget, progress = _checked(learner, H, horizon, max_nodes, time_limit, progress)
     from mistakebound.theory.symmetry import declared_symmetries, policy_of
-    from mistakebound.theory.tree_graphs import AdversaryLine  # noqa: F401 - imported before the search: the
-    # line is reported when memory has run out too, and an import then could fail where the graph would not
 
     policy = policy_of(learner, H) if fast and recorder is None else None
     keyed = policy is not None or callable(getattr(learner, "state_key", None))
     if horizon is None and not keyed:
-        name = type(learner).__name__
-        raise InvalidArgumentError(
-            f"horizon: {name} exposes no state_key(), so positions cannot be recognised and the search "
-            f"cannot end by itself; give a horizon (horizon=10), or add to {name} `{state_key_hint(learner)}` "
-            "(a hashable summary of its learned state, equal for two states exactly when they predict alike "
-            "from then on)"
-        )
+        raise _needs_horizon(learner)
     memo_limit = _memo_limit(learner, H, budget.max_nodes, keyed)
     if policy is not None:
         symmetries = declared_symmetries(learner) if symmetry else frozenset()
         game: Any = _FastGame(learner, H, horizon, budget.start(), progress, memo_limit, policy, symmetries)
     else:
         game = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit, recorder)
-    status = game.run()
+    return _finish(game, game.run(), learner, H, horizon)
+
+
+def _finish(game: Any, status: str, learner: Any, H: HypothesisClass, horizon: int | None,
+            rules: Rules | None = None) -> WorstCase:
+    """The :class:`WorstCase` a search run ended with ``status`` proved (a partial one's lines compared)."""
     if status == "exact":
         lower = upper = game.value
         line = game.line
@@ -377,6 +469,7 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
     return WorstCase(
         lower=lower, upper=upper, status=status, witness=_strategy_graph(line, lower), nodes=game.clock.nodes,
         seconds=game.clock.seconds, learner=describe(learner), class_name=H.describe(), horizon=horizon,
+        rules=rules,
     )
 
 
