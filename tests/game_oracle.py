@@ -2,7 +2,10 @@
 
 It shares no code with :mod:`mistakebound.theory.game_values`: its state is the tuple of
 every hypothesis's mistakes (duplicates kept, no bitsets, no pruning, no bounds), and the
-adversary's outcomes are enumerated from the labels it could give.  It lives in a module of
+adversary's outcomes are enumerated from the labels it could give.  :func:`learner_oracle`,
+a learner's worst case over a few rounds, shares none with
+:mod:`mistakebound.theory.worst_case_rules` either: no snapshots, no state keys, no memo;
+the learner is built afresh and replayed from the first round at every position.  It lives in a module of
 its own so that tests of several files can import it (a module of hypothesis tests imported
 inside a running one would nest them).
 """
@@ -14,7 +17,8 @@ import itertools
 import math
 from fractions import Fraction
 
-__all__ = ["bandit_randomized_oracle", "oblivious_oracle", "oracle", "randomized_oracle", "support_enumeration"]
+__all__ = ["bandit_randomized_oracle", "learner_oracle", "oblivious_oracle", "oracle", "randomized_oracle",
+           "support_enumeration"]
 
 
 def oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int) -> float:
@@ -244,3 +248,36 @@ def oblivious_oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int,
                   bounds=[(0, None)] * nq + [(None, None)] * nw, method="highs")
     assert res.status == 0, res.message
     return -res.fun
+
+def learner_oracle(make, rows: list[tuple[int, ...]], k: int, feedback: str, r: int, rounds: int) -> int:
+    """A deterministic learner's worst case over at most ``rounds`` rounds, by brute force.
+
+    ``make()`` builds the learner afresh (its instances are the column numbers); every label
+    that leaves some hypothesis with at most ``r`` mistakes is tried, and the learner is
+    shown the label, or under bandit feedback the ``BanditFeedback`` the referee shows.
+    """
+    from mistakebound.game.feedback import BanditFeedback
+
+    labels = tuple(range(k))
+
+    def replayed(history):
+        learner = make()
+        for t, (x, y) in enumerate(history, 1):
+            guess = learner.predict_one(x)
+            learner.learn_one(x, BanditFeedback(t, guess, guess == y, labels) if feedback == "bandit" else y)
+        return learner
+
+    def worst(history, left):
+        if left == 0:
+            return 0
+        best = 0
+        for x in range(len(rows[0])):
+            guess = replayed(history).predict_one(x)
+            for y in labels:
+                wrong = [sum(h[x2] != y2 for x2, y2 in history + [(x, y)]) for h in rows]
+                if min(wrong) > r:
+                    continue  # every hypothesis past the budget: the referee refuses the label
+                best = max(best, int(guess != y) + worst(history + [(x, y)], left - 1))
+        return best
+
+    return worst([], rounds)
