@@ -5,7 +5,9 @@ every hypothesis's mistakes (duplicates kept, no bitsets, no pruning, no bounds)
 adversary's outcomes are enumerated from the labels it could give.  :func:`learner_oracle`,
 a learner's worst case over a few rounds, shares none with
 :mod:`mistakebound.theory.worst_case_rules` either: no snapshots, no state keys, no memo;
-the learner is built afresh and replayed from the first round at every position.  It lives in a module of
+the learner is built afresh and replayed from the first round at every position; nor does
+:func:`automaton_oracle`, the worst case without a horizon of a learner given as tables,
+found by value iteration over the whole graph of positions.  It lives in a module of
 its own so that tests of several files can import it (a module of hypothesis tests imported
 inside a running one would nest them).
 """
@@ -17,8 +19,8 @@ import itertools
 import math
 from fractions import Fraction
 
-__all__ = ["bandit_randomized_oracle", "learner_oracle", "oblivious_oracle", "oracle", "randomized_oracle",
-           "support_enumeration"]
+__all__ = ["automaton_oracle", "bandit_randomized_oracle", "learner_oracle", "oblivious_oracle", "oracle",
+           "randomized_oracle", "support_enumeration"]
 
 
 def oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int) -> float:
@@ -281,3 +283,44 @@ def learner_oracle(make, rows: list[tuple[int, ...]], k: int, feedback: str, r: 
         return best
 
     return worst([], rounds)
+
+
+def automaton_oracle(predictions, transitions, rows: list[tuple[int, ...]], k: int, feedback: str, r: int) -> float:
+    """The worst case, without a horizon, of the learner with finitely many states given by tables.
+
+    In state ``s`` it predicts ``predictions[s][x]`` on instance ``x`` and moves to
+    ``transitions[s][x][o]``, where ``o`` is the label (full information) or ``1`` when it was
+    right and ``0`` when not (bandit feedback).  The positions (its state, every
+    hypothesis's mistakes with those past ``r`` counted as ``r + 1``) are enumerated from the
+    start, and ``v_h`` (the most mistakes in ``h`` rounds) iterated: with ``N`` positions a
+    line without a loop that gains is worth what its ``N`` first rounds are (a loop that gains
+    nothing can be cut out), at most ``N - 1``, while a loop that gains makes ``v_h`` grow past
+    ``N - 1`` by ``h = N (N + 1)``: then the worst case is infinite.
+    """
+    def moves(position):
+        s, counts = position
+        for x in range(len(rows[0])):
+            guess = predictions[s][x]
+            for y in range(k):
+                after = tuple(min(r + 1, c + (h[x] != y)) for c, h in zip(counts, rows))
+                if min(after) > r:
+                    continue  # the referee refuses the label
+                shown = y if feedback == "full" else int(guess == y)
+                yield int(guess != y), (transitions[s][x][shown], after)
+
+    root = (0, tuple(0 for _ in rows))
+    positions, todo = {root}, [root]
+    while todo:
+        for _, child in moves(todo.pop()):
+            if child not in positions:
+                positions.add(child)
+                todo.append(child)
+    edges = {p: list(moves(p)) for p in positions}
+    n = len(positions)
+    v = {p: 0 for p in positions}
+    after_n = None
+    for h in range(1, n * (n + 1) + 1):
+        v = {p: max((gain + v[child] for gain, child in edges[p]), default=0) for p in positions}
+        if h == n:
+            after_n = v[root]
+    return after_n if v[root] <= n - 1 else math.inf

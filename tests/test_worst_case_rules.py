@@ -25,7 +25,7 @@ from mistakebound.learners import SOA, Consistent, GameSOA, Halving, PluralityHa
 from mistakebound.theory.game_values import GameSearch, game_value
 from mistakebound.theory.worst_case import _search_by_rules, _worst_case, worst_case_mistakes
 from mistakebound.theory.worst_case_rules import BudgetStates
-from tests.game_oracle import learner_oracle
+from tests.game_oracle import automaton_oracle, learner_oracle
 from tests.players import VoteFraction
 from tests.strategies import hypothesis_classes
 
@@ -124,6 +124,38 @@ class Toggling:
         twin = copy.copy(self)
         twin.inner = self.inner.snapshot() if hasattr(self.inner, "snapshot") else copy.deepcopy(self.inner)
         return twin
+
+
+class Automaton:
+    """A learner of finitely many states given by tables (see :func:`tests.game_oracle.automaton_oracle`)."""
+
+    feedbacks = ("full", "bandit")
+
+    def __init__(self, H, predictions, transitions):
+        self.H, self.predictions, self.transitions, self.state = H, predictions, transitions, 0
+
+    def predict_one(self, x):
+        return self.predictions[self.state][self.H.index_of(x)]
+
+    def learn_one(self, x, y):
+        shown = int(y.correct) if isinstance(y, BanditFeedback) else y
+        self.state = self.transitions[self.state][self.H.index_of(x)][shown]
+
+    def state_key(self):
+        return self.state
+
+    def snapshot(self):
+        return copy.copy(self)
+
+
+@st.composite
+def automata(draw, H, feedback):
+    """Tables of a learner of 1 to 4 states on ``H`` (see :class:`Automaton`)."""
+    n, m, k = draw(st.integers(1, 4)), H.n_instances, H.n_labels
+    outcomes = k if feedback == "full" else 2
+    predictions = [[draw(st.integers(0, k - 1)) for _ in range(m)] for _ in range(n)]
+    transitions = [[[draw(st.integers(0, n - 1)) for _ in range(outcomes)] for _ in range(m)] for _ in range(n)]
+    return predictions, transitions
 
 
 def rules_of(H, feedback="full", noise=0):
@@ -236,6 +268,29 @@ def test_a_line_may_come_back_to_a_position_it_has_visited(H, feedback, r):
                                                                       else [])
     for learner in learners:
         assert by_rules(Toggling(learner), H, rules).value == by_rules(learner, H, rules).value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data(), tables(max_rows=3, max_cols=2), st.sampled_from(["full", "bandit"]), st.integers(0, 1))
+def test_the_search_is_the_value_iteration_of_learners_of_few_states(data, H, feedback, r):
+    """Learners given by tables: lines loop, for free or with gains, and the positions in a loop differ."""
+    predictions, transitions = data.draw(automata(H, feedback))
+    rows = [tuple(row) for row in H.matrix.tolist()]
+    W = by_rules(Automaton(H, predictions, transitions), H, rules_of(H, feedback, r))
+    assert W.value == automaton_oracle(predictions, transitions, rows, H.n_labels, feedback, r)
+
+
+@pytest.mark.parametrize("rows, feedback, r, predictions, transitions", [
+    ([[0, 0]], "bandit", 1, [[0, 1], [0, 0], [0, 0]], [[[2, 2], [2, 2]], [[0, 0], [1, 1]], [[0, 1], [0, 1]]]),
+    ([[1, 1]], "bandit", 0, [[1, 0], [1, 1]], [[[0, 1], [1, 0]], [[0, 0], [0, 1]]]),
+])
+def test_a_position_searched_with_a_loop_cut_is_not_remembered(rows, feedback, r, predictions, transitions):
+    """Found by value iteration against a search that memoised every position: a position whose loop back to
+    the line was cut was remembered as worth less, and a loop that gains was missed (inf, not 3 or 1)."""
+    H = HypothesisClass.from_matrix(np.array(rows))
+    W = by_rules(Automaton(H, predictions, transitions), H, rules_of(H, feedback, r))
+    assert W.value == automaton_oracle(predictions, transitions, [tuple(row) for row in rows], 2, feedback, r)
+    assert W.value == math.inf
 
 
 def test_the_textbooks_search_still_asks_a_learner_that_changes_state_for_free_for_a_horizon():
