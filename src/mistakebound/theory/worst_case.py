@@ -350,7 +350,7 @@ def worst_case_mistakes(
     >>> from mistakebound.learners import GameSOA, PluralityHalving
     >>> worst_case_mistakes(Halving(H), H, rules=Rules(noise=1)).value  # two wrong labels empty its version space
     inf
-    >>> worst_case_mistakes(GameSOA(H, noise=1), H, rules=Rules(noise=1), horizon=6).value  # the game's value
+    >>> worst_case_mistakes(GameSOA(H, noise=1), H, rules=Rules(noise=1), horizon=4).value  # the game's value
     4
     >>> G = classes.all_functions(2, 3)   # 3 labels on 2 instances
     >>> worst_case_mistakes(PluralityHalving(G), G).value

@@ -3,7 +3,11 @@
 The search is :func:`~mistakebound.theory.worst_case.worst_case_mistakes` (certified into
 ``--certificate`` by :func:`~mistakebound.theory.worst_case_certificate.worst_case_section`),
 the claim :func:`~mistakebound.verification.claims.stated_bound` judged by
-:func:`~mistakebound.verification.claims.judge`.
+:func:`~mistakebound.verification.claims.judge`.  With ``--labels``, ``--feedback``,
+``--noise``, ``--oblivious`` or ``--randomized`` the search plays the game those rules name
+(:func:`~mistakebound.game.rules.Rules`), and the game's value
+(:func:`~mistakebound.theory.game_values.game_value`) stands where Ldim stands for the
+textbook's game.
 
 Examples
 --------
@@ -26,11 +30,13 @@ from mistakebound.foundations.text import number_text
 from mistakebound.foundations.text_tables import text_table
 from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.rules import Rules
 from mistakebound.game.transcript import instance_text
 from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, seed
 from mistakebound.interfaces.cli.certificates import claimed, write_certificate
 from mistakebound.interfaces.cli.help_text import add_command
-from mistakebound.interfaces.cli.options import CERTIFICATE_SUFFIXES, add_budget, add_certificate
+from mistakebound.interfaces.cli.failures import BadInput
+from mistakebound.interfaces.cli.options import CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules, given_rules
 from mistakebound.interfaces.cli.output import check_out
 from mistakebound.interfaces.cli.settings import finite_class
 from mistakebound.interfaces.progress import Progress
@@ -53,7 +59,8 @@ def add_parser(subparsers):
         "adversary can force on LEARNER over CLASS (the game value M_A(H)), print it with the "
         "adversary's optimal line and Ldim(H), and judge the learner's claim against it. A "
         "search that runs out of its budget prints proven lower and upper bounds and exits 3; "
-        "a claim the search proves broken exits 1.",
+        "a claim the search proves broken exits 1. --labels, --feedback and --noise search another game (a "
+        "learner that does not play it is refused, exit 2), and print the game's value in place of Ldim.",
         players="learners", settings="classes",
     )
     p.add_argument("learner", metavar="LEARNER", help="a learner name (listed below) or module:Class")
@@ -61,13 +68,15 @@ def add_parser(subparsers):
     p.add_argument("--horizon", type=seed, default=None,
                    help="limit games to this many rounds (needed for learners that change state without a mistake)")
     add_budget(p, "the search")
-    add_certificate(p, "M_A(H) (with the learner's predictions as recorded) and Ldim")
+    add_rules(p)
+    add_certificate(p, "M_A(H) (with the learner's predictions as recorded) and Ldim (the textbook's game only)")
     p.set_defaults(run=run)
     return p
 
 
 def search_worst_case(learner: Any, H: HypothesisClass, args: Any, desc: str, writer: Any = None):
-    """worst_case_mistakes with the command's budget and a progress bar counting positions (certified into ``writer``)."""
+    """worst_case_mistakes with the command's budget, its rules (``args.rules``, if any) and a progress bar counting
+    positions (certified into ``writer``)."""
     from mistakebound.theory.worst_case import worst_case_mistakes
     from mistakebound.theory.worst_case_certificate import worst_case_section
 
@@ -76,7 +85,7 @@ def search_worst_case(learner: Any, H: HypothesisClass, args: Any, desc: str, wr
             return worst_case_section(learner, H, writer, horizon=args.horizon, max_nodes=args.max_nodes,
                                       time_limit=args.time_limit, progress=bar.update)[0]
         return worst_case_mistakes(learner, H, horizon=args.horizon, max_nodes=args.max_nodes,
-                                   time_limit=args.time_limit, progress=bar.update)
+                                   time_limit=args.time_limit, progress=bar.update, rules=getattr(args, "rules", None))
 
 
 def _interval_text(W: Any) -> str:
@@ -96,13 +105,33 @@ def _claim_line(claim: Bound, verdict: Verdict, W: Any) -> str:
     return f"{head}: undecided (a claim, not proven: the search proved only M_A(H) {_interval_text(W)})"
 
 
+def _value_line(learner: Any, H: HypothesisClass, rules: Any, args: Any, out: Any) -> Any:
+    """Print the game's value under ``rules`` (for the learner's kind, deterministic or randomized); returns it."""
+    import attrs
+
+    from mistakebound.game.players import is_randomized
+    from mistakebound.theory.game_values import game_value
+
+    value = game_value(H, attrs.evolve(rules, randomized=is_randomized(learner)), max_nodes=args.max_nodes,
+                       time_limit=args.time_limit)
+    text = f"value = {number_text(value.lower)}" if value.exact else value.describe()
+    print(f"{text} (the game's value: forced on every learner of its kind; GameSOA makes no more)", file=out)
+    return value
+
+
 def run(args, out) -> int:
     """Run ``worst-case``; exit 1 if the claim is proven broken, 3 if a search stopped early."""
     from mistakebound.theory.littlestone import littlestone_bounds
     from mistakebound.verification.claims import judge, stated_bound
 
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
-    H = finite_class(args.cls, "worst-case")
+    H = finite_class(args.cls, "worst-case", labels=args.labels)
+    args.rules = rules = given_rules(args, H)
+    game = rules if rules is not None else Rules(labels=H.n_labels)  # the game searched
+    textbook = (game.labels, game.feedback, game.noise) == (2, "full", 0)
+    if args.certificate is not None and not textbook:
+        raise BadInput(f"--certificate: certificates of the worst case are written for the textbook's game (two "
+                       f"labels, full information, no noise); this one has {game.describe()}")
     learner = registry.build("learner", args.learner, H, rounds=args.horizon)
     name = registry.find("learner", args.learner).name
     writer = None
@@ -114,6 +143,8 @@ def run(args, out) -> int:
     over = f" over {args.horizon} rounds" if args.horizon is not None else ""
     print(f"learner: {W.learner}", file=out)
     print(f"class: {H.describe()}", file=out)
+    if rules is not None:
+        print(f"rules: {rules.describe()}", file=out)
     if W.exact:
         print(f"M_A(H){over} = {number_text(W.lower)} (exact; {W.nodes:,} positions searched)", file=out)
     else:
@@ -130,11 +161,14 @@ def run(args, out) -> int:
             rows.append([str(t + 1), instance_text(a["instance"]), number_text(a["prediction"]), str(a["label"]),
                          "yes" if gain == 1 else ("no" if gain == 0 else number_text(gain))])
         what = "optimal line" if W.exact else "best line found"
-        print(f"{what} (the adversary's instances and labels; replay with MinimaxAdversary):", file=out)
+        replay = "; replay with MinimaxAdversary" if textbook else ""
+        print(f"{what} (the adversary's instances and labels{replay}):", file=out)
         print(text_table(["t", "x", "p", "y", "mistake"], rows), file=out)
     else:
         print("optimal line: empty (no instance splits the class, or the horizon is 0)", file=out)
-    if writer is None:
+    if not textbook:
+        ldim = _value_line(learner, H, game, args, out)
+    elif writer is None:
         ldim = littlestone_bounds(H, max_nodes=args.max_nodes, time_limit=args.time_limit)
     else:  # the same search, certified in the same file
         from mistakebound.theory.ldim_certificate import ldim_certificate
@@ -143,11 +177,13 @@ def run(args, out) -> int:
         section = ldim_certificate(H, writer, max_nodes=args.max_nodes, time_limit=args.time_limit)
         lo, hi = section["claim"]["lower"][1], section["claim"]["upper"][1]
         ldim = LdimBounds(lower=lo, upper=hi, status="exact" if lo == hi else "budget")
-    if ldim.exact:
+    if not textbook:
+        pass  # the game's value is printed
+    elif ldim.exact:
         print(f"Ldim = {ldim.lower} (forced on every deterministic learner; SOA makes no more)", file=out)
     else:
         print(f"{ldim.describe()} (forced on every deterministic learner; SOA makes no more)", file=out)
-    claim = stated_bound(learner, H, rounds=args.horizon, realizable=True)
+    claim = stated_bound(learner, H, rounds=args.horizon, realizable=True, rules=rules)
     verdict = judge(W, claim)
     print(_claim_line(claim, verdict, W), file=out)
     if writer is not None:
