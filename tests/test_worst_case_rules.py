@@ -60,44 +60,37 @@ class Keyed:
         return Keyed(copy.copy(self.inner))
 
 
-class Stubborn:
-    """A deliberately bad learner of any rules: it predicts (its mistakes + the instance's column) mod k, so it
-    keeps erring where the answer is known; its state is the number of mistakes mod k."""
+class Counting:
+    """Predicts (a count + the instance's column) mod k, where the count is of the rounds it got wrong (mod k)
+    or right (mod 2): its state."""
 
     feedbacks = ("full", "bandit")
+    counts_right, modulus = False, None
 
     def __init__(self, H):
-        self.H, self.wrong = H, 0
+        self.H, self.count = H, 0
 
     def predict_one(self, x):
-        return (self.wrong + self.H.index_of(x)) % self.H.n_labels
+        return (self.count + self.H.index_of(x)) % self.H.n_labels
 
     def learn_one(self, x, y):
         right = y.correct if isinstance(y, BanditFeedback) else y == self.predict_one(x)
-        self.wrong = (self.wrong + (not right)) % self.H.n_labels
+        self.count = (self.count + (right == self.counts_right)) % (self.modulus or self.H.n_labels)
 
     def state_key(self):
-        return self.wrong
+        return self.count
 
 
-class Fickle:
-    """A learner whose state changes on rounds it gets right (their number mod 2), which shifts its prediction:
-    under a budget the adversary may steer it for free, and a line comes back to positions it has visited."""
+class Stubborn(Counting):
+    """A deliberately bad learner of any rules: it counts its mistakes, and keeps erring where the answer is
+    known."""
 
-    feedbacks = ("full", "bandit")
 
-    def __init__(self, H):
-        self.H, self.right = H, 0
+class Fickle(Counting):
+    """A learner whose state changes on rounds it gets right, which shifts its prediction: under a budget the
+    adversary may steer it for free."""
 
-    def predict_one(self, x):
-        return (self.right + self.H.index_of(x)) % self.H.n_labels
-
-    def learn_one(self, x, y):
-        right = y.correct if isinstance(y, BanditFeedback) else y == self.predict_one(x)
-        self.right = (self.right + right) % 2
-
-    def state_key(self):
-        return self.right
+    counts_right, modulus = True, 2
 
 
 class Toggling:
@@ -319,7 +312,7 @@ def test_a_learner_that_reads_a_label_it_was_not_shown_is_caught():
 
     class Peeker(Stubborn):
         def learn_one(self, x, y):
-            self.wrong = int(y)
+            self.count = int(y)
 
     with pytest.raises(PeekError, match="round 1") as info:
         worst_case_mistakes(Peeker(G), G, rules=Rules(labels=3, feedback="bandit"), horizon=2)
