@@ -50,10 +50,10 @@ from typing import Any
 from mistakebound.foundations.errors import IllegalPredictionError, PeekError, PlayerError
 from mistakebound.game.feedback import BanditFeedback, LabelNotShown
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import is_randomized
+from mistakebound.game.players import is_randomized, snapshot_of
 from mistakebound.game.rules import Rules, as_label, as_probability, expected_prediction, mistake_cost
 from mistakebound.theory.search_protocol import Clock, OutOfBudget, OutOfMemory, run_within
-from mistakebound.theory.worst_case_games import _deep_stack, _Game, _snapshot
+from mistakebound.theory.worst_case_games import _deep_stack, _Game
 
 __all__ = ["BudgetStates"]
 
@@ -161,7 +161,7 @@ class _RulesGame(_Game):
     # ------------------------------------------------------------------- the search
     def run(self) -> str:
         """Search from the start; the status it ended with (see :func:`run_within`)."""
-        root = _snapshot(self.learner)
+        root = snapshot_of(self.learner)
         with _deep_stack(frames_per_round=3) as self.max_depth:
             return run_within(lambda: self._explore(root, self.states.root, frozenset()))
 
@@ -213,7 +213,7 @@ class _RulesGame(_Game):
                 if T is None:
                     continue  # every hypothesis would be past the budget: not a legal label
                 gain = self.cost(p, y)
-                child = _snapshot(L)
+                child = snapshot_of(L)
                 self.learn(child, x, y, p)
                 move = (x, p, y, gain)
                 if self.keyed:
@@ -239,7 +239,7 @@ class _RulesGame(_Game):
     def greedy_line(self) -> tuple[float, tuple]:
         """A concrete line (a proven lower bound): each round the first instance and legal label costing the
         learner the most, while one costs it something."""
-        L = _snapshot(self.learner)
+        L = snapshot_of(self.learner)
         S = self.states.root
         total: float = 0
         rounds = self.horizon if self.horizon is not None else self.H.n_hypotheses * len(S) + self.H.n_instances
