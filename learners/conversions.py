@@ -31,7 +31,6 @@ Examples
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -42,7 +41,7 @@ from attrs import field, frozen
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.foundations.validation import check_int, check_real
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import is_randomized
+from mistakebound.game.players import is_randomized, snapshot_of
 
 __all__ = [
     "iid_sample",
@@ -84,9 +83,6 @@ def _target_row(H: HypothesisClass, target: Any) -> np.ndarray:
     return np.asarray(H.matrix[target], dtype=int)
 
 
-def _snapshot(learner: Any) -> Any:
-    snap = getattr(learner, "snapshot", None)
-    return snap() if callable(snap) else copy.deepcopy(learner)
 
 
 def _prediction(learner: Any, x: Any) -> float:
@@ -195,7 +191,7 @@ def online_to_batch(
     learner = make_learner()
     hypotheses, risks, mistakes = [], [], []
     for x, y in sample:
-        h = _snapshot(learner)
+        h = snapshot_of(learner)
         hypotheses.append(h)
         risks.append(_risk(h, H, labels, probs))
         mistakes.append(abs(_prediction(learner, x) - int(y)))
@@ -244,7 +240,7 @@ def exact_online_to_batch(
         risk_terms.append(weight * _risk(learner, H, labels, probs))
         for x, y, p in support:
             mistake_terms.append(weight * p * abs(_prediction(learner, x) - y))
-            child = _snapshot(learner)
+            child = snapshot_of(learner)
             child.learn_one(x, y)
             walk(child, weight * p, depth + 1)
 
@@ -383,7 +379,7 @@ def pac_from_mistake_bound(
         )
     m = survival_length(M, eps, delta)
     if M == 0:
-        return PACResult(hypothesis=_snapshot(learner), examples=0, mistakes=0, reason="mistake bound reached")
+        return PACResult(hypothesis=snapshot_of(learner), examples=0, mistakes=0, reason="mistake bound reached")
     used = streak = mistakes = 0
     for x, y in sample_stream:
         used += 1
@@ -392,11 +388,11 @@ def pac_from_mistake_bound(
             learner.learn_one(x, y)
             streak = 0
             if stop_at_mistake_bound and mistakes >= M:
-                return PACResult(_snapshot(learner), used, mistakes, "mistake bound reached")
+                return PACResult(snapshot_of(learner), used, mistakes, "mistake bound reached")
         else:
             streak += 1
             if streak >= m:
-                return PACResult(_snapshot(learner), used, mistakes, "survived")
+                return PACResult(snapshot_of(learner), used, mistakes, "survived")
     raise InvalidArgumentError(
         f"sample_stream: ended after {used} examples, before a hypothesis survived m = {m} in a row"
     )

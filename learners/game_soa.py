@@ -29,6 +29,7 @@ Examples
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -108,6 +109,16 @@ class GameSOA(Learner):
 
     def predict_one(self, x: Any) -> int:
         return self._player.predict_one(x)
+
+    def state_key(self) -> tuple[int, ...]:
+        """Its whole state: the game's state it follows (each hypothesis's mistakes, as the search keeps them)."""
+        return self._player.S
+
+    def snapshot(self) -> GameSOA:
+        """A copy in the current state, sharing the class and the search (its memo is not copied)."""
+        other = copy.copy(self)
+        other._player = copy.copy(self._player)
+        return other
 
     def learn_one(self, x: Any, y: Any) -> None:
         if self.feedback == "full" and isinstance(y, BanditFeedback):

@@ -903,6 +903,7 @@ def test_check_learner_checks_a_learner_under_rules_and_reports_a_counterexample
     bandit = Rules(labels=3, feedback="bandit")
     summary = check_learner(lambda H: GameSOA(H, feedback="bandit"), rules=bandit, max_examples=15)
     assert summary.violations == 0 and summary.games >= 15
+    assert summary.searches >= 1  # the exact worst case under the rules, on the small classes drawn
     assert check_learner(PluralityHalving, rules=Rules(labels=4), max_examples=15).violations == 0
     with pytest.raises(BoundViolation) as info:
         check_learner(_StuckGuesser, rules=bandit, max_examples=30)

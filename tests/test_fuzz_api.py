@@ -91,7 +91,7 @@ def assert_valid_class(H):
     assert isinstance(H, HypothesisClass)
     assert H.matrix.ndim == 2 and H.matrix.dtype == np.uint8 and not H.matrix.flags.writeable
     assert H.n_hypotheses >= 1
-    assert set(np.unique(H.matrix).tolist()) <= {0, 1}
+    assert set(np.unique(H.matrix).tolist()) <= set(H.labels) and H.labels == tuple(range(H.n_labels))
     assert len(H.domain) == H.n_instances
     assert H.names is None or (len(H.names) == H.n_hypotheses and all(type(n) is str for n in H.names))
 

@@ -69,10 +69,10 @@ from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableE
 from mistakebound.foundations.validation import check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import learner_rules
-from mistakebound.game.players import describe, is_randomized, state_key_hint
+from mistakebound.game.players import describe, is_randomized, snapshot_of, state_key_hint
 from mistakebound.game.rules import Rules
 from mistakebound.theory.search_protocol import Budget, SearchResult, memo_share
-from mistakebound.theory.worst_case_games import _FastGame, _Game, _snapshot
+from mistakebound.theory.worst_case_games import _FastGame, _Game
 from mistakebound.theory.worst_case_rules import _RulesGame
 
 if TYPE_CHECKING:  # networkx is imported where a line is drawn as a graph: importing the search is cheap
@@ -210,7 +210,7 @@ def _memo_limit(learner: Any, H: HypothesisClass, max_nodes: int | None, keyed: 
     if not keyed:
         return None
     try:
-        key_bytes = _deep_size(_snapshot(learner).state_key())
+        key_bytes = _deep_size(snapshot_of(learner).state_key())
     except Exception:  # noqa: BLE001 - the search itself will report a learner that cannot do this
         key_bytes = 0
     key_bytes += extra_bytes

@@ -10,7 +10,6 @@ moves through :mod:`mistakebound.game.rules`, the referee's own rules, and are d
 from __future__ import annotations
 
 import contextlib
-import copy
 import math
 import sys
 from collections.abc import Callable
@@ -18,16 +17,13 @@ from typing import Any
 
 from mistakebound.foundations.errors import IllegalPredictionError, InvalidArgumentError, PlayerError
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import is_randomized
+from mistakebound.game.players import is_randomized, snapshot_of
 from mistakebound.game.rules import as_prediction, expected_prediction, label_splits, mistake_cost, restrict
 from mistakebound.theory.search_protocol import Clock, OutOfBudget, OutOfMemory, run_within
 
 __all__: list[str] = []
 
 
-def _snapshot(learner: Any) -> Any:
-    take = getattr(learner, "snapshot", None)
-    return take() if callable(take) else copy.deepcopy(learner)
 
 
 @contextlib.contextmanager
@@ -116,7 +112,7 @@ class _Game:
     # ------------------------------------------------------------------- the search
     def run(self) -> str:
         """Search from the start; the status it ended with (see :func:`run_within`)."""
-        root = _snapshot(self.learner)
+        root = snapshot_of(self.learner)
         V = self.H.full_mask
         start = (root.state_key(), V, None) if (self.keyed and self.horizon is None) else None
         path = frozenset({start}) if start else frozenset()
@@ -173,7 +169,7 @@ class _Game:
                 if W == 0:
                     continue  # no hypothesis of V gives label y: not a legal move of a realizable game
                 gain = mistake_cost(p, y)
-                child = _snapshot(L)
+                child = snapshot_of(L)
                 self.learn(child, x, y)
                 move = (x, p, y, gain)
                 if h is None:
@@ -220,7 +216,7 @@ class _Game:
     def greedy_line(self) -> tuple[float, tuple]:
         """A concrete line (a proven lower bound): answer against the prediction while legal."""
         H = self.H
-        L = _snapshot(self.learner)
+        L = snapshot_of(self.learner)
         V = H.full_mask
         line = []
         total = 0
