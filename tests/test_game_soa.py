@@ -160,3 +160,16 @@ def test_the_bandit_claim_is_refused_on_a_learner_that_plays_otherwise():
     claim = forced_bound(lazy, H, learner=GameSOA(H, feedback="bandit"), rounds=40, rules=rules)
     T = play(GameSOA(H, feedback="bandit"), lazy, H, rounds=40, seed=0, rules=rules)
     assert (claim.value is None) == (T.mistakes < 4)  # claimed exactly when a copy reaches the value
+
+
+def test_planning_against_the_learner_played_is_what_forces_the_value():
+    """A class where the adversary that plans against the optimal learner lets the cycling learner off with 2 of
+    the value's 3 mistakes (its labels, committed early, rule out the outcomes it later wants); planning against
+    the cycling learner itself forces all 3."""
+    H = HypothesisClass.from_matrix([[0, 0, 2], [1, 0, 2], [2, 0, 2], [1, 1, 0], [0, 0, 1], [1, 2, 1], [1, 0, 0]],
+                                    labels=3)
+    rules = Rules(labels=3, feedback="bandit")
+    assert oracle([tuple(r) for r in H.matrix.tolist()], 3, "bandit", 0) == 3
+    unplanned = play(_Cycler(3), GameMinimax(feedback="bandit"), H, rounds=40, seed=0, rules=rules)
+    planned = play(_Cycler(3), GameMinimax(feedback="bandit", learner=_Cycler(3)), H, rounds=40, seed=0, rules=rules)
+    assert unplanned.mistakes == 2 and planned.mistakes >= 3
