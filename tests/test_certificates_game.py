@@ -202,7 +202,7 @@ def test_a_randomized_bandit_child_fact_on_the_wrong_state_and_a_missing_instanc
     assert children
     for f in children:  # each child's fact moved to another state (a row added or dropped)
         f[0] = [format(int(t, 16) ^ 1, "x") if i == 0 and int(t, 16) ^ 1 else t for i, t in enumerate(f[0])]
-    refused(doc, rf"^{RB} fact \d+( instance \d+)?: (no earlier 'le' fact on the state|the adversary naming|label \\d: no row gives it))
+    refused(doc, rf"^{RB} fact \d+( instance \d+)?: (no earlier .le. fact on the state|the adversary naming|label \d: no row gives it)")
     doc = honest(RB_RULES)
     root_fact(doc, "le")[3].pop()
     refused(doc, rf"^{RB} fact \d+: expected a distribution for each of the 2 instances")
