@@ -494,6 +494,7 @@ def game_documents(M: np.ndarray, rng: random.Random) -> Iterator[tuple[str, dic
         yield from grammar(game)
     for k, r in ((2, rng.choice((0, 1))), (3, 0), (3, 1)):
         yield from bandit_lies(M, k, r)
+    yield from bandit_lies(M[:1], 3, 0)  # one row: the lies only a table of one hypothesis makes possible
     yield from single_row_lies(M[0])
     if m and M3.max() == 2:
         yield from class_lies(M3)
@@ -570,3 +571,24 @@ def bandit_lies(M: np.ndarray, k: int, r: int) -> Iterator[tuple[str, dict, str]
             yield f"{K}.child", edited(orphan), "no child's fact"
     else:
         yield f"{K}.bound", edited(lambda s: raise_claim(s, "upper", hi, Fraction(le[2]) - 1)), "the bound less one"
+    # honest documents outside the kind's grammar
+    def value_text(s):  # the fact's value misspelt, the claim's as it was: only the grammar of numbers refuses it
+        f = s["facts"][lo]
+        f[2] = str(f[2]) if isinstance(f[2], int) else " " + f[2]
+    grammar = [(value_text, "a value outside the grammar of numbers")]
+    if isinstance(le[3], list) and le[3]:  # a cover of at least one instance
+        grammar.append((lambda s: [p.append(0) for p in s["facts"][hi][3]], "a distribution with a probability too many"))
+    if ge[3] is not None:
+        grammar.append((lambda s: s["facts"][lo][3][1].append(0), "an adversary's mix with a probability too many"))
+    for change, why in grammar:
+        d = edited(change)
+        if d is not None:
+            yield "grammar", d, why
+    if M.shape[0] == 1 and M.shape[1] and k == 3:  # one row: every instance a no-op, no column to bound
+        row = [int(v) for v in M[0]]
+        F = clone(doc)
+        s = F["results"][0]
+        s["facts"].append([s["facts"][hi][0], "le", "-1/2", [[int(y == row[x]) for y in range(k)]
+                                                            for x in range(M.shape[1])]])
+        s["claim"]["upper"] = [len(s["facts"]) - 1, "-1/2"]
+        yield f"{K}.le", F, "a negative bound on a state whose every instance is a no-op"

@@ -439,4 +439,4 @@ def test_ldim_certifies_a_randomized_learner_under_bandit_feedback_and_verify_st
     assert main(["verify", str(path)]) == 0
     value = game_value(classes.all_functions(2, 3), RB_RULES).value
     assert (f"verified: value(H; 3 labels, bandit feedback, noise 0, randomized learners) = {value}, where H is "
-            "all_functions(2,3)") in capsys.readouterr().out
+            "the class of 9 hypotheses on 2 instances over 3 labels") in capsys.readouterr().out
