@@ -43,7 +43,7 @@ from mistakebound.theory.textbook import round_value, textbook_ldim, textbook_vc
 from mistakebound.certificates.context import class_hash
 from tests.documents import clone
 from tests.game_lies import game_documents, rows_of
-from tests.game_oracle import oracle, randomized_oracle
+from tests.game_oracle import bandit_randomized_oracle, oracle, randomized_oracle
 
 __all__ = ["Lie", "Textbook", "campaign", "classes", "hostile", "honest", "lies"]
 
@@ -1183,7 +1183,9 @@ def judge(lie: Lie) -> bool:
         kind, claim = section["result"], section.get("claim", {})
         if kind.startswith("value-"):  # the game's value under the rules the section states, by brute force
             rules, rows = section["rules"], rows_of(doc["class"])
-            if rules["randomized"]:
+            if rules["randomized"] and rules["feedback"] == "bandit":
+                true = bandit_randomized_oracle(rows, rules["labels"], rules["noise"])
+            elif rules["randomized"]:
                 true = randomized_oracle(rows, rules["labels"], rules["noise"])
             else:
                 true = oracle(rows, rules["labels"], rules["feedback"], rules["noise"])

@@ -10,6 +10,12 @@ certificate in one step, the step its kind names (``"value-full.ge"``, ``"value-
 ...); ``"grammar"`` documents leave the grammar of the section, and ``"honest"`` ones must be
 accepted.
 
+The randomized learner's value under bandit feedback (``"value-randomized-bandit"``) is a matrix
+game at each step, whose optimal strategies the plain recursion does not give: its honest
+certificates are the package's writer's (:func:`~mistakebound.theory.game_certificate.game_certificate`),
+each checked honest by the campaign, and its lies depart from them in one step (:func:`bandit_lies`);
+the judge is still the brute force of :mod:`tests.game_oracle`.
+
 Besides the campaign's class (0/1 entries), the lies use two tables derived from it: its first
 row alone (one hypothesis: the adversary's only weapon is its noise, and every instance is a
 no-op for some label) and a table of three labels (its entries plus those of a rotated column).
@@ -28,7 +34,7 @@ import numpy as np
 from mistakebound.certificates.context import class_hash, label_width
 from tests.documents import clone
 
-__all__ = ["Game", "GameFacts", "class_of", "game_documents", "rows_of"]
+__all__ = ["Game", "GameFacts", "bandit_lies", "class_of", "game_documents", "rows_of"]
 
 #: A randomized value's smallest step in the lies (a value raised or lowered by it).
 HAIR = Fraction(1, 2 ** 12)
@@ -486,6 +492,103 @@ def game_documents(M: np.ndarray, rng: random.Random) -> Iterator[tuple[str, dic
         yield "honest", honest(game), f"{game.kind}, {game.k} labels, noise {game.r}"
         yield from step_lies(game)
         yield from grammar(game)
+    for k, r in ((2, rng.choice((0, 1))), (3, 0), (3, 1)):
+        yield from bandit_lies(M, k, r)
+    yield from bandit_lies(M[:1], 3, 0)  # one row: the lies only a table of one hypothesis makes possible
     yield from single_row_lies(M[0])
     if m and M3.max() == 2:
         yield from class_lies(M3)
+
+
+def bandit_lies(M: np.ndarray, k: int, r: int) -> Iterator[tuple[str, dict, str]]:
+    """The honest ``"value-randomized-bandit"`` certificate of ``M`` (three labels: its entries plus a rotated
+    column's) under ``k`` labels and noise ``r``, and its smallest lies, one step each."""
+    from mistakebound import Rules
+    from mistakebound.theory.game_certificate import game_certificate
+
+    M = np.asarray(M, dtype=np.int64)
+    if k == 3:
+        M = M + np.roll(M, 1, axis=1)
+    doc = game_certificate(M, Rules(labels=k, feedback="bandit", randomized=True, noise=r)).document()
+    K = "value-randomized-bandit"
+    yield "honest", doc, f"{K}, {k} labels, noise {r}"
+    sec = doc["results"][0]
+    facts, claim = sec["facts"], sec["claim"]
+    lo, hi = claim["lower"][0], claim["upper"][0]
+
+    def edited(change) -> dict | None:
+        d = clone(doc)
+        return d if change(d["results"][0]) is not False else None
+
+    def raise_claim(s, side, i, v):
+        s["facts"][i][2] = _text(v)
+        s["claim"][side][1] = _text(v)
+
+    true = Fraction(facts[lo][2])
+    ge, le = facts[lo], facts[hi]
+    if ge[3] is not None:
+        yield f"{K}.ge", edited(lambda s: raise_claim(s, "lower", lo, true + HAIR)), "the root's value raised"
+        x, q = ge[3]
+        for why, bad in (("a strategy summing to more than 1", [_text(Fraction(v) + HAIR) for v in q]),
+                         ("a negative probability", [-1, 2] + [0] * (k - 2)),
+                         ("a label left out", q[:-1])):
+            yield f"{K}.ge", edited(lambda s, bad=bad: (s["facts"][lo].__setitem__(3, [x, bad]),
+                                                         raise_claim(s, "lower", lo, true + HAIR))), why
+    else:
+        yield f"{K}.ge", edited(lambda s: raise_claim(s, "lower", lo, true + HAIR)), "a raised value with no step"
+    if r == 0 and k == 3:  # the adversary's weight on a label no row gives, with no row to spare
+        for x in range(M.shape[1]):
+            absent = [y for y in range(k) if y not in set(M[:, x].tolist())]
+            if absent:
+                q = [0] * k
+                q[absent[0]] = 1
+                yield f"{K}.ge", edited(lambda s, x=x, q=q: (s["facts"][lo].__setitem__(3, [x, q]),
+                                                             raise_claim(s, "lower", lo, true + 1))), \
+                    "a label no row gives named without noise"
+                break
+    if isinstance(le[3], list):
+        yield f"{K}.le", edited(lambda s: raise_claim(s, "upper", hi, true - HAIR)), "the root's bound lowered"
+        if true == 0:
+            yield f"{K}.le", edited(lambda s: raise_claim(s, "upper", hi, -HAIR)), "a negative bound"
+        yield f"{K}.le", edited(lambda s: (s["facts"][hi].__setitem__(3, le[3][:-1]),
+                                           raise_claim(s, "upper", hi, true - HAIR))), "an instance left out"
+        for x in range(M.shape[1]):  # the learner's weight on a label no row gives: a no-op mistake
+            absent = [y for y in range(k) if y not in set(M[:, x].tolist())]
+            if absent:
+                def cheat(s, x=x, y=absent[0]):
+                    step = [list(p) for p in le[3]]
+                    step[x] = [1 if z == y else 0 for z in range(k)]
+                    s["facts"][hi][3] = step
+                    raise_claim(s, "upper", hi, true - HAIR)
+                yield f"{K}.le", edited(cheat), "a draw of a label no row gives"
+                break
+        children = [i for i, f in enumerate(facts) if f[1] == "le" and i != hi]
+        if children:
+            def orphan(s):  # every child's "le" fact dropped (indices shift: the claim follows)
+                s["facts"] = [f for i, f in enumerate(s["facts"]) if i not in children and f[1] == "le"]
+                s["claim"] = {"upper": [len(s["facts"]) - 1, s["facts"][-1][2]]}
+                raise_claim(s, "upper", len(s["facts"]) - 1, true - HAIR)
+            yield f"{K}.child", edited(orphan), "no child's fact"
+    else:
+        yield f"{K}.bound", edited(lambda s: raise_claim(s, "upper", hi, Fraction(le[2]) - 1)), "the bound less one"
+    # honest documents outside the kind's grammar
+    def value_text(s):  # the fact's value misspelt, the claim's as it was: only the grammar of numbers refuses it
+        f = s["facts"][lo]
+        f[2] = str(f[2]) if isinstance(f[2], int) else " " + f[2]
+    grammar = [(value_text, "a value outside the grammar of numbers")]
+    if isinstance(le[3], list) and le[3]:  # a cover of at least one instance
+        grammar.append((lambda s: [p.append(0) for p in s["facts"][hi][3]], "a distribution with a probability too many"))
+    if ge[3] is not None:
+        grammar.append((lambda s: s["facts"][lo][3][1].append(0), "an adversary's mix with a probability too many"))
+    for change, why in grammar:
+        d = edited(change)
+        if d is not None:
+            yield "grammar", d, why
+    if M.shape[0] == 1 and M.shape[1] and k == 3:  # one row: every instance a no-op, no column to bound
+        row = [int(v) for v in M[0]]
+        F = clone(doc)
+        s = F["results"][0]
+        s["facts"].append([s["facts"][hi][0], "le", "-1/2", [[int(y == row[x]) for y in range(k)]
+                                                            for x in range(M.shape[1])]])
+        s["claim"]["upper"] = [len(s["facts"]) - 1, "-1/2"]
+        yield f"{K}.le", F, "a negative bound on a state whose every instance is a no-op"

@@ -34,7 +34,7 @@ from mistakebound.theory.certificate import CertificateWriter, class_section, ta
 from mistakebound.theory.game_certificate import game_certificate
 from mistakebound.theory.game_values import game_value
 from tests.documents import clone
-from tests.game_oracle import oracle, randomized_oracle
+from tests.game_oracle import bandit_randomized_oracle, oracle, randomized_oracle
 
 CHECKER = Path(verify.__file__)
 #: Four hypotheses on two instances over three labels (full information: 1; bandit: 2; noise 1: 3).
@@ -101,10 +101,111 @@ def test_a_partial_search_certifies_the_interval_it_reports(rules, max_nodes):
 
 
 @pytest.mark.parametrize("rules", [Rules(labels=3, randomized=True, adaptive=False),
-                                   Rules(labels=3, randomized=True, feedback="bandit")], ids=lambda r: r.describe())
-def test_randomized_learners_under_bandit_feedback_or_an_oblivious_adversary_are_refused(rules):
+                                   Rules(labels=3, randomized=True, feedback="bandit", adaptive=False)],
+                         ids=lambda r: r.describe())
+def test_randomized_learners_against_an_oblivious_adversary_are_refused(rules):
     with pytest.raises(NotApplicableError, match="has no kind of certificate yet"):
         game_certificate(TABLE, rules)
+
+
+# ------------------------------------------------------------------------------ randomized learners, bandit feedback
+RB = "value-randomized-bandit"
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_honest_randomized_bandit_certificates_prove_exactly_the_value(data):
+    M, k = data.draw(tables())
+    rules = Rules(labels=k, feedback="bandit", noise=data.draw(st.integers(0, 1)), randomized=True)
+    true = game_value(M, rules).value
+    assert true == bandit_randomized_oracle([tuple(int(v) for v in row) for row in M], k, rules.noise)
+    proven = check(json.loads(json.dumps(game_certificate(M, rules).document())))
+    assert list(proven) == [RB] and tuple(proven[RB]) == (true, true)
+    assert proven[RB].about["rules"] == {"labels": k, "feedback": "bandit", "noise": rules.noise, "randomized": True}
+
+
+@pytest.mark.parametrize("max_nodes", [1, 5, 40])
+def test_a_partial_randomized_bandit_search_certifies_its_interval(max_nodes):
+    M = np.array([[0, 1, 2], [1, 1, 0], [2, 0, 1], [0, 0, 0], [1, 2, 2]])
+    rules = Rules(labels=3, feedback="bandit", noise=1, randomized=True)
+    found = game_value(M, rules, max_nodes=max_nodes)
+    proven = check(game_certificate(M, rules, max_nodes=max_nodes).document())[RB]
+    assert tuple(proven) == (found.lower, found.upper)
+
+
+RB_RULES = Rules(labels=3, feedback="bandit", randomized=True)
+
+
+def _raise(doc: dict, side: str, v) -> None:
+    fact = root_fact(doc, side)
+    fact[2] = str(v) if Fraction(v).denominator > 1 else int(v)
+    doc["results"][0]["claim"]["upper" if side == "le" else "lower"][1] = fact[2]
+
+
+def test_the_adversarys_strategy_must_be_a_distribution_over_the_labels():
+    ge = root_fact(honest(RB_RULES), "ge")
+    assert ge[3] is not None and len(ge[3][1]) == 3
+    true = Fraction(ge[2])
+    for bad, match in (([1, 1, 0], "summing to 1"), ([-1, 2, 0], "summing to 1"), (["1/2", "1/2"], "expected 3 "
+                                                                                                     "probabilities")):
+        doc = honest(RB_RULES)
+        root_fact(doc, "ge")[3][1] = bad
+        _raise(doc, "ge", true + Fraction(1, 64))
+        refused(doc, rf"^{RB} fact \d+: expected")
+        refused(doc, match)
+
+
+def test_a_value_one_hair_off_is_refused_by_its_step():
+    doc = honest(RB_RULES)
+    _raise(doc, "ge", Fraction(root_fact(doc, "ge")[2]) + Fraction(1, 64))
+    refused(doc, rf"^{RB} fact \d+: the learner drawing \d pays .*, less than")
+    doc = honest(RB_RULES)
+    _raise(doc, "le", Fraction(root_fact(doc, "le")[2]) - Fraction(1, 64))
+    refused(doc, rf"^{RB} fact \d+ instance \d+: the adversary naming \d gains .*, more than")
+
+
+def test_a_hidden_column_is_refused():
+    """The learner's mix that holds the live labels' columns but not the noise column (every draw wrong)."""
+    M = np.array([[0, 0], [1, 1], [0, 1]])  # label 2 no row gives: with noise, the adversary may name it
+    rules = Rules(labels=3, feedback="bandit", noise=1, randomized=True)
+    doc = honest(rules, M)
+    le = root_fact(doc, "le")
+    assert isinstance(le[3], list)
+    _raise(doc, "le", Fraction(le[2]) - Fraction(1, 64))
+    refused(doc, rf"^{RB} fact \d+ instance \d+: the adversary naming \d gains")
+
+
+def test_a_hidden_row_is_refused():
+    """The adversary's mix that wins against every live draw but one: the checker lists the rows itself."""
+    doc = honest(RB_RULES)
+    ge = root_fact(doc, "ge")
+    x = ge[3][0]
+    ge[3][1] = [1, 0, 0]  # all on label 0: a learner drawing 0 is right
+    _raise(doc, "ge", 1)
+    refused(doc, rf"^{RB} fact \d+: the learner drawing 0 pays")
+
+
+def test_a_draw_of_a_label_no_row_gives_and_a_noise_label_without_noise_are_refused():
+    M = np.array([[0, 0], [1, 1], [0, 1]])
+    doc = honest(RB_RULES, M)
+    le = root_fact(doc, "le")
+    le[3][0] = [0, 0, 1]
+    refused(doc, rf"^{RB} fact \d+ instance 0: label 2: no row gives it, so drawing it")
+    doc = honest(RB_RULES, M)
+    root_fact(doc, "ge")[3] = [0, [0, 0, 1]]
+    refused(doc, rf"^{RB} fact \d+: label 2: no row gives it and none has a mistake to spare")
+
+
+def test_a_randomized_bandit_child_fact_on_the_wrong_state_and_a_missing_instance_are_refused():
+    doc = honest(RB_RULES)
+    children = [f for f in facts(doc) if f[1] == "le" and f is not root_fact(doc, "le") and isinstance(f[3], list)]
+    assert children
+    for f in children:  # each child's fact moved to another state (a row added or dropped)
+        f[0] = [format(int(t, 16) ^ 1, "x") if i == 0 and int(t, 16) ^ 1 else t for i, t in enumerate(f[0])]
+    refused(doc, rf"^{RB} fact \d+( instance \d+)?: (no earlier .le. fact on the state|the adversary naming|label \d: no row gives it)")
+    doc = honest(RB_RULES)
+    root_fact(doc, "le")[3].pop()
+    refused(doc, rf"^{RB} fact \d+: expected a distribution for each of the 2 instances")
 
 
 # ------------------------------------------------------------------------------ the smallest lies, one by one
@@ -246,7 +347,8 @@ def test_a_table_of_two_labels_is_written_as_the_class_it_is():
 
 def test_the_checker_run_alone_verifies_a_written_certificate(tmp_path):
     for name, rules in (("full.json", Rules(labels=3, noise=1)), ("bandit.json.gz", Rules(labels=3, feedback="bandit")),
-                        ("randomized.json", Rules(labels=3, randomized=True))):
+                        ("randomized.json", Rules(labels=3, randomized=True)),
+                        ("randomized-bandit.json", RB_RULES)):
         path = tmp_path / name
         game_certificate(TABLE, rules).write(path)
         if name.endswith(".gz"):
@@ -328,9 +430,13 @@ def test_ldim_certifies_a_class_of_more_labels(tmp_path, capsys):
     assert "REJECTED: class: the certificate speaks of another class" in capsys.readouterr().out
 
 
-def test_ldim_says_it_cannot_certify_a_randomized_learner_under_bandit_feedback(tmp_path, capsys):
+def test_ldim_certifies_a_randomized_learner_under_bandit_feedback_and_verify_states_it(tmp_path, capsys):
     path = tmp_path / "b.json"
-    assert main(["ldim", "thresholds:3", "--what", "ldim", "--randomized", "--feedback", "bandit", "--certificate",
-                 str(path)]) == 0
-    assert "bandit feedback, realizable, adaptive, randomized is not in it" in capsys.readouterr().out
-    assert [s["result"] for s in json.loads(path.read_text())["results"]] == ["ldim"]
+    assert main(["ldim", "all_functions:2,3", "--labels", "3", "--feedback", "bandit", "--randomized",
+                 "--certificate", str(path)]) == 0
+    assert "not in it" not in capsys.readouterr().out
+    assert RB in [s["result"] for s in json.loads(path.read_text())["results"]]
+    assert main(["verify", str(path)]) == 0
+    value = game_value(classes.all_functions(2, 3), RB_RULES).value
+    assert (f"verified: value(H; 3 labels, bandit feedback, noise 0, randomized learners) = {value}, where H is "
+            "the class of 9 hypotheses on 2 instances over 3 labels") in capsys.readouterr().out

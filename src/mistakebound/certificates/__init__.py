@@ -26,7 +26,9 @@ anything outside the standard library:
 * :mod:`~mistakebound.certificates.game_value`: the game's value for deterministic learners,
   with full information and under bandit feedback;
 * :mod:`~mistakebound.certificates.randomized_value`: the game's value for randomized
-  learners with full information, in exact fractions.
+  learners with full information, in exact fractions;
+* :mod:`~mistakebound.certificates.randomized_bandit_value`: the game's value for randomized
+  learners under bandit feedback, a matrix game at each step, in exact fractions.
 
 Each kind's module argues, step by step, why a step that checks is true; each condition the
 argument relies on is named in brackets, and the line of code that checks it carries the

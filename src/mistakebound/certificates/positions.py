@@ -1,6 +1,8 @@
-"""The positions of the game under other rules, shared by the kinds of :mod:`.game_value` and :mod:`.randomized_value`.
+"""The positions of the game under other rules, shared by the kinds of :mod:`.game_value`, :mod:`.randomized_value` and
+:mod:`.randomized_bandit_value`.
 
-A section of one of those kinds (``"value-full"``, ``"value-bandit"``, ``"value-randomized"``)
+A section of one of those kinds (``"value-full"``, ``"value-bandit"``, ``"value-randomized"``,
+``"value-randomized-bandit"``)
 has exactly the keys ``[section-keys]``::
 
     {"result": kind, "rules": {"labels": k, "feedback": "full" | "bandit", "noise": r, "randomized": b},
@@ -12,7 +14,8 @@ The rules
 ``rules`` has exactly those four keys: ``k`` an integer ``2..MAX_RULES_LABELS``, ``r`` an integer
 ``0..MAX_NOISE``, the feedback and ``randomized`` the ones the kind is about (``"value-full"``:
 full information, deterministic; ``"value-bandit"``: bandit feedback, deterministic;
-``"value-randomized"``: full information, randomized) ``[rules]``, and no row of the class
+``"value-randomized"``: full information, randomized; ``"value-randomized-bandit"``: bandit
+feedback, randomized) ``[rules]``, and no row of the class
 gives a label ``>= k`` ``[rules-labels]`` (a class of two labels is a table of labels 0 and 1
 under any ``k``).  The statement names them.
 
@@ -98,7 +101,8 @@ RULES_KEYS = ("labels", "feedback", "noise", "randomized")
 MAX_RULES_LABELS = 1 << 20
 MAX_NOISE = 1 << 16
 #: Per kind, the feedback and the learners it is about.
-KINDS = {"value-full": ("full", False), "value-bandit": ("bandit", False), "value-randomized": ("full", True)}
+KINDS = {"value-full": ("full", False), "value-bandit": ("bandit", False), "value-randomized": ("full", True),
+         "value-randomized-bandit": ("bandit", True)}
 
 _HEX = re.compile(r"0|[1-9a-f][0-9a-f]*")
 

@@ -9,8 +9,10 @@ the class, the table of spaces and the grammar of values, and each result goes t
 module that checks its kind: :mod:`.ldim` (the Littlestone dimension and shattered trees),
 :mod:`.vc` (the VC dimension), :mod:`.worst_case` (a learner's worst case ``M_A(H)``),
 :mod:`.randomized` (the randomized Littlestone dimension), :mod:`.game_value` (the value of
-the game under other rules for deterministic learners: ``"value-full"``, ``"value-bandit"``)
-and :mod:`.randomized_value` (for randomized learners: ``"value-randomized"``), whose
+the game under other rules for deterministic learners: ``"value-full"``, ``"value-bandit"``),
+:mod:`.randomized_value` (for randomized learners: ``"value-randomized"``) and
+:mod:`.randomized_bandit_value` (randomized learners under bandit feedback:
+``"value-randomized-bandit"``), whose
 positions :mod:`.positions` describes.
 
 The document
@@ -75,7 +77,7 @@ import os
 import sys
 
 if __package__:
-    from . import game_value, ldim, randomized, randomized_value, vc, worst_case
+    from . import game_value, ldim, randomized, randomized_bandit_value, randomized_value, vc, worst_case
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
                            environment_memory, load, parse_json, parse_size)
@@ -84,6 +86,7 @@ else:  # run as a program (python -I -S verify.py): the other modules are this f
     import game_value  # type: ignore[no-redef]
     import ldim  # type: ignore[no-redef]
     import randomized  # type: ignore[no-redef]
+    import randomized_bandit_value  # type: ignore[no-redef]
     import randomized_value  # type: ignore[no-redef]
     import vc  # type: ignore[no-redef]
     import worst_case  # type: ignore[no-redef]
@@ -96,9 +99,10 @@ __all__ = ["FORMAT", "KINDS", "MULTICLASS", "VERSION", "CertificateError", "Cont
 
 #: The kinds of result this version checks, and the module that checks each.
 KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, "value-full": game_value,
-         "value-bandit": game_value, "value-randomized": randomized_value}
+         "value-bandit": game_value, "value-randomized": randomized_value,
+         "value-randomized-bandit": randomized_bandit_value}
 #: The kinds that read a class of more than two labels (their ``check`` is told its kind).
-MULTICLASS = ("value-full", "value-bandit", "value-randomized")
+MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit")
 #: How each kind's value is named in a statement (the game's value by its rules: :func:`rules_text`).
 NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)"}
 #: The keys of a document, all required.
@@ -134,7 +138,16 @@ def rules_text(rules: dict) -> str:
     return ", ".join((f"{rules['labels']} labels",
                       "full information" if rules["feedback"] == "full" else "bandit feedback",
                       f"noise {rules['noise']}",
-                      "randomized learners" if rules["randomized"] else "deterministic learners"))
+                      _learners(rules)))
+
+
+def _learners(rules: dict) -> str:
+    """The learners a value is of: under bandit feedback with noise, randomized ones draw only labels a row gives."""
+    if not rules["randomized"]:
+        return "deterministic learners"
+    if rules["feedback"] == "bandit" and rules["noise"]:
+        return "randomized learners drawing labels a hypothesis left gives"
+    return "randomized learners"
 
 
 def statement(proven: Proven, *, H: str | None = None, learner: str | None = None) -> str:

@@ -44,11 +44,13 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.rules import Rules, require_rules
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.game_values import GameValue, _Search, solve_game, table_of, water_level
+from mistakebound.theory.matrix_games import column_strategy, matrix_game
 
 __all__ = ["KINDS", "certifiable", "game_certificate", "game_section"]
 
 #: The kind of section for each (feedback, randomized) of the rules.
-KINDS = {("full", False): "value-full", ("bandit", False): "value-bandit", ("full", True): "value-randomized"}
+KINDS = {("full", False): "value-full", ("bandit", False): "value-bandit", ("full", True): "value-randomized",
+         ("bandit", True): "value-randomized-bandit"}
 
 
 def _text(v: Any) -> int | str:
@@ -106,7 +108,8 @@ class _Producer:
             return hit
         search = self.search
         for x, cols in enumerate(search.columns):
-            found = self._randomized_ge(S, cols, a) if search.randomized else self._deterministic_ge(S, cols, a)
+            found = (self._bandit_ge(S, cols, a) if search.randomized and search.bandit
+                     else self._randomized_ge(S, cols, a) if search.randomized else self._deterministic_ge(S, cols, a))
             if found is not None:
                 step, children = found
                 for T in children:
@@ -144,6 +147,60 @@ class _Producer:
             worth = water_level(values)
         return (None, children) if worth >= a else None
 
+    def _bandit_game(self, S, cols, value) -> tuple[list[int], list[int], list[list], list[list]]:
+        """The matrix game of a randomized learner under bandit feedback at ``S`` (see
+        :mod:`mistakebound.certificates.randomized_bandit_value`): the live labels (its rows), its columns as
+        labels (the live ones, then the first label no row gives when a row may err: the noise column), and per
+        row and column the entry (``value`` of each child) and the child (None: the entry changes nothing)."""
+        search = self.search
+        live = [y for y in range(search.k) if any(level & cols[y] for level in S)]
+        columns = list(live)
+        if any(search.after(S, 0)) and len(live) < search.k:
+            columns.append(next(y for y in range(search.k) if y not in live))
+        entries, children = [], []
+        for guess in live:
+            row, kids = [], []
+            for y in columns:
+                T = search.after(S, cols[y] if guess == y else search.full ^ cols[guess])
+                kids.append(None if T == S else T)
+                row.append(0 if T == S else int(guess != y) + value(T))
+            entries.append(row)
+            children.append(kids)
+        return live, columns, entries, children
+
+    def _bandit_ge(self, S, cols, a) -> tuple[list, list] | None:
+        """The adversary's optimal mixed label over the memo's values (as the checker reads it: a no-op entry is
+        worth 0), if it reaches ``a``, and the children of the labels it names."""
+        search = self.search
+        live, columns, A, children = self._bandit_game(S, cols, lambda T: search.memo.get(T, 0))
+        worth, q = column_strategy(A)
+        if worth < a:
+            return None
+        mix = [Fraction(0)] * search.k
+        for y, qy in zip(columns, q):
+            mix[y] = qy
+        kids = [T for row in children for (T, qy) in zip(row, q) if qy and T is not None]
+        return [_text(v) for v in mix], kids
+
+    def _bandit_le(self, S, cols, b) -> tuple[list, list] | None:
+        """The learner's optimal mixed draw over the children's bounds, if it holds the instance to ``b`` (a column
+        that changes nothing, one live label named, is left out as the checker leaves it out)."""
+        search = self.search
+        live, columns, A, children = self._bandit_game(S, cols, self.bound_of)
+        p = [Fraction(0)] * search.k
+        if len(live) == 1:  # every row gives it: drawn with probability 1; only the noise column, if any, gains
+            p[live[0]] = Fraction(1)
+            worth = max((A[0][c] for c, y in enumerate(columns) if y != live[0]), default=0)
+            weights = (Fraction(1),)
+        else:
+            worth, weights = matrix_game(A)
+            for y, w in zip(live, weights):
+                p[y] = w
+        if worth > b:
+            return None
+        kids = [T for row, w in zip(children, weights) if w for T in row if T is not None]
+        return [_text(v) for v in p], kids
+
     def floor(self, S: tuple[int, ...], c: Any) -> int:
         """A fact ``v(S) >= c`` without the memo, for ``c`` at most the budget left to a row of the lowest level of
         ``S`` (half of it for a randomized learner): the adversary keeps that row and answers against the learner
@@ -157,6 +214,8 @@ class _Producer:
         cols = search.columns[0]
         kept = next(y for y in range(search.k) if cols[y] >> row & 1)
         other = 1 if kept == 0 else 0
+        if search.randomized and search.bandit:
+            return self._bandit_floor(S, c, row, kept)
         if search.randomized:  # both labels worth c - 1/2 after: their water-filling reaches c
             for T in (search.after(S, cols[kept]), search.after(S, cols[other])):
                 if T != S:
@@ -174,6 +233,28 @@ class _Producer:
             answers.append(answer)
         return self.add(S, "ge", c, [0, answers])
 
+    def _bandit_floor(self, S: tuple[int, ...], c: Any, row: int, kept: int) -> int:
+        """:meth:`floor` under bandit feedback: at instance 0 the adversary names ``kept`` (the row's label) and
+        another live label half the time each (each draw pays at least ``c``: a right draw of ``kept`` keeps the row,
+        ``c``; a wrong one is a mistake, ``1 + c - 1/2``; a draw of the other label the converse; a third label two
+        mistakes), or a label no row gives when every row gives ``kept`` (a mistake, ``1 + c - 1/2``)."""
+        search = self.search
+        cols = search.columns[0]
+        live = [y for y in range(search.k) if any(level & cols[y] for level in S)]
+        q = [Fraction(0)] * search.k
+        if len(live) == 1:
+            q[next(y for y in range(search.k) if y not in live)] = Fraction(1)
+            self.floor(search.after(S, 0), c - Fraction(1, 2))
+        else:
+            other = next(y for y in live if y != kept)
+            q[kept] = q[other] = Fraction(1, 2)
+            for guess in live:
+                for y in (kept, other):
+                    T = search.after(S, cols[y] if guess == y else search.full ^ cols[guess])
+                    self.floor(T, c if (cols[y] if guess == y else search.full ^ cols[guess]) >> row & 1
+                               else c - Fraction(1, 2))
+        return self.add(S, "ge", c, [0, [_text(v) for v in q]])
+
     # ---------------------------------------------------------------- upper bounds
     def le(self, S: tuple[int, ...], b: Any) -> int:
         """A fact ``v(S) <= b`` (``b`` at least what the memo or the search's bound proves of ``S``)."""
@@ -188,7 +269,8 @@ class _Producer:
             return self.add(S, "le", bound, "potential" if potential - 1 <= bound else "binomial")
         step, children = [], []
         for cols in search.columns:
-            found = self._randomized_le(S, cols, b) if search.randomized else self._deterministic_le(S, cols, b)
+            found = (self._bandit_le(S, cols, b) if search.randomized and search.bandit
+                     else self._randomized_le(S, cols, b) if search.randomized else self._deterministic_le(S, cols, b))
             if found is None:  # pragma: no cover - the memo proved v(S) <= b at every instance
                 raise AssertionError(f"no prediction holds the adversary to {b}")
             step.append(found[0])
@@ -239,22 +321,24 @@ class _Producer:
 
 def certifiable(rules: Rules) -> bool:
     """Whether the game's value under ``rules`` has a kind of certificate: deterministic learners, or randomized ones
-    with full information against an adaptive adversary (the randomized value under bandit feedback is a matrix
-    game at each step, and against an oblivious adversary another game: no kind checks them yet).
+    against an adaptive adversary (with full information, or under bandit feedback: a matrix game at each step).
+    Against an oblivious adversary a randomized learner's value is another game, which no kind checks yet.
 
     Examples
     --------
     >>> certifiable(Rules(noise=1)), certifiable(Rules(randomized=True)), certifiable(Rules(randomized=True, feedback="bandit"))
-    (True, True, False)
+    (True, True, True)
+    >>> certifiable(Rules(randomized=True, feedback="bandit", adaptive=False))
+    False
     """
-    return not rules.randomized or (rules.feedback == "full" and rules.adaptive)
+    return not rules.randomized or rules.adaptive
 
 
 def _certifiable(rules: Rules) -> Rules:
     if not certifiable(rules):
         raise NotApplicableError(f"rules: the value of randomized learners under {rules.describe()} has no kind of "
-                                 "certificate yet (deterministic learners, and randomized ones with full information "
-                                 "against an adaptive adversary, have)")
+                                 "certificate yet (deterministic learners, and randomized ones against an adaptive "
+                                 "adversary, have)")
     return rules
 
 
