@@ -682,12 +682,13 @@ class _OptimalAdversary(Adversary):
     def _bandit_label(self, j: int, guess: int, outcome: bool, x: Any) -> int:
         """A legal label giving ``outcome`` (right or wrong) where one can, by the planned row where it can."""
         search, r = self.search, self.search.rules.noise
-        after = search.after(self.S, j, outcome, guess)
-        final = self._plan(after, x, guess, outcome)  # the rows left at the end of the planned game
-        if self.h is None or not any(S >> self.h & 1 for S in final):
+        wanted = [guess] if outcome else [y for y in range(search.rules.labels) if y != guess]
+        # a plan is made once, and again only when its row no longer gives the outcome wanted (the learner left
+        # it): a learner that follows it meets outcomes the row gives to the end
+        if self.h is None or search.row_label(self.h, j) not in wanted:
+            final = self._plan(search.after(self.S, j, outcome, guess), x, guess, outcome)
             kept = [h for h in range(len(self.wrong)) if any(S >> h & 1 for S in final)]
             self.h = min(kept, key=lambda h: self.wrong[h], default=None)
-        wanted = [guess] if outcome else [y for y in range(search.rules.labels) if y != guess]
 
         def cost(y: int) -> int:  # the fewest mistakes a row has with label y: y is legal when it is at most r
             return min(self.wrong[h] + (search.row_label(h, j) != y) for h in range(len(self.wrong)))
