@@ -14,7 +14,8 @@
 * :mod:`~mistakebound.theory.game_values`: the game's value under other rules (labels,
   feedback, noise, randomized learners), its steps' matrix games solved exactly by
   :mod:`~mistakebound.theory.matrix_games`; :mod:`~mistakebound.theory.oblivious_values`:
-  the game in a fixed number of rounds, against an oblivious or an adaptive adversary;
+  the game in a fixed number of rounds, against an oblivious or an adaptive adversary (its
+  certificates: :mod:`~mistakebound.theory.horizon_certificate`);
 * the trees they return: :mod:`~mistakebound.theory.tree_graphs` (the graph types, drawn in
   notebooks), :mod:`~mistakebound.theory.tree_layout` (the layered layout, cut to a width)
   and :mod:`~mistakebound.theory.tree_export` (JSON read back and checked, DOT, TikZ).

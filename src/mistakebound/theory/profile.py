@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve, field, frozen
 
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
+from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.game.rules import Rules, require_rules
 from mistakebound.theory.search_protocol import Budget, SearchResult
@@ -62,7 +63,7 @@ if TYPE_CHECKING:  # the searches are imported when a profile is computed: impor
     from mistakebound.theory.vc import VCBounds
 
 __all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "certified_rules", "class_profile", "profile_steps", "requested",
-           "vc_time_limit"]
+           "value_at", "vc_time_limit"]
 
 #: The parameters a profile holds, in the order they are computed (cheapest first); ``value`` is the game's
 #: value under the profile's rules (:func:`~mistakebound.theory.game_values.game_value`).
@@ -72,17 +73,17 @@ PARAMETERS = ("ldim", "vc", "rldim", "value")
 VC_SECONDS = 5.0
 
 
-def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
-    """The parameters a profile computes for ``what`` under ``rules``, checked before any search.
+def requested(what: Any, rules: Rules = Rules(), horizon: int | None = None) -> tuple[str, ...]:
+    """The parameters a profile computes for ``what`` under ``rules`` (and ``horizon``), checked before any search.
 
     Examples
     --------
-    >>> requested("vc"), requested(["ldim"], Rules(noise=1))
-    (('ldim', 'vc'), ('ldim', 'value'))
+    >>> requested("vc"), requested(["ldim"], Rules(noise=1)), requested("ldim", horizon=3)
+    (('ldim', 'vc'), ('ldim', 'value'), ('ldim', 'value'))
     >>> requested("value", Rules(randomized=True, feedback="bandit", adaptive=False))
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidArgumentError: rules: adaptive=False with randomized=True and bandit feedback: the oblivious adversary's value depends on the number of rounds (oblivious_value in mistakebound.theory.oblivious_values)
+    mistakebound.foundations.errors.InvalidArgumentError: horizon: the oblivious adversary's value against randomized learners under bandit feedback depends on the number of rounds; expected a horizon (an int >= 0), got None
     """
     if isinstance(what, str):
         what = (what,)
@@ -93,13 +94,45 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
     if not chosen or any(p not in PARAMETERS for p in chosen):
         raise InvalidArgumentError(f"what: expected parameters among {', '.join(PARAMETERS)}, got {what!r}")
     rules = require_rules(rules)
-    # Ldim always (the others use it); the game's value whenever the rules are not the textbook's
-    wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim" or (p == "value" and not rules.textbook))
-    if "value" in wanted and rules.randomized and rules.feedback != "full" and not rules.adaptive:
-        raise InvalidArgumentError("rules: adaptive=False with randomized=True and bandit feedback: the oblivious "
-                                   "adversary's value depends on the number of rounds (oblivious_value in "
-                                   "mistakebound.theory.oblivious_values)")
+    if horizon is not None:
+        check_int("horizon", horizon, 0, expected="None or an int >= 0 (the number of rounds)")
+    # Ldim always (the others use it); the game's value whenever the rules are not the textbook's or a horizon is
+    wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim"
+                   or (p == "value" and (not rules.textbook or horizon is not None)))
+    if "value" in wanted and horizon is None and rules.randomized and rules.feedback != "full" and not rules.adaptive:
+        raise InvalidArgumentError("horizon: the oblivious adversary's value against randomized learners under bandit "
+                                   "feedback depends on the number of rounds; expected a horizon (an int >= 0), "
+                                   "got None")
     return wanted
+
+
+def value_at(H: Any, rules: Rules, horizon: int | None = None, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> tuple[GameValue, Any]:
+    """The game's value under ``rules`` (a profile's parameter ``value``), and what proves it for a certificate.
+
+    Without a horizon, the unbounded game (:func:`~mistakebound.theory.game_values.solve_game`, and its
+    search); with one, the game of ``horizon`` rounds: for randomized learners the sequence-form program
+    against an oblivious adversary or an adaptive one held to its labels
+    (:func:`~mistakebound.theory.oblivious_values.solve_horizon`, and its two strategies), for deterministic
+    ones the recursion cut at the horizon (:func:`~mistakebound.theory.oblivious_values.adaptive_value`:
+    nothing to certify it with, None).
+
+    Examples
+    --------
+    >>> from mistakebound.theory.oblivious_values import GAP_CLASS
+    >>> rules = Rules(labels=3, feedback="bandit", randomized=True, adaptive=False)
+    >>> value_at(GAP_CLASS, rules, 2)[0].value, value_at(GAP_CLASS, Rules(labels=3), 2)[0].value
+    (Fraction(1, 1), 1)
+    """
+    if horizon is None:
+        from mistakebound.theory.game_values import solve_game
+
+        return solve_game(H, rules, max_nodes=max_nodes, time_limit=time_limit)
+    from mistakebound.theory.oblivious_values import adaptive_value, solve_horizon
+
+    if rules.randomized:
+        return solve_horizon(H, rules, horizon, max_nodes=max_nodes, time_limit=time_limit)
+    return adaptive_value(H, rules, horizon, max_nodes=max_nodes, time_limit=time_limit), None
 
 
 @frozen
@@ -121,6 +154,8 @@ class Profile:
         or when the rules are not the textbook's; likewise.
     rules : Rules
         The game whose value ``value`` is (the textbook's by default).
+    horizon : int or None
+        The number of rounds of that game (None: no limit; see :func:`value_at`).
     partial : dict
         For each parameter that is not exact, why: ``"budget"``, ``"interrupted"``,
         ``"memory"``, ``"vc-default-limit"`` (the VC search's default time ran out) or
@@ -131,8 +166,9 @@ class Profile:
     rl_search : RLdimSearch or None
         The randomized search, when it ran (its certificate is read off it).
     value_search : object or None
-        The search that found ``value``, when ``keep_search`` asked for one (its certificate is
-        read off its memo: :func:`~mistakebound.theory.game_certificate.game_section`).
+        What proved ``value``, when ``keep_search`` asked for it (:func:`value_at`): the search, whose
+        memo its certificate is read off (:func:`~mistakebound.theory.game_certificate.game_section`), or
+        with a horizon the two strategies (:func:`~mistakebound.theory.horizon_certificate.horizon_section`).
     vc_seconds : float or None
         The VC search's time limit (the default when none was given).
     engine : {"compiled", "python", "parallel"} or None
@@ -148,6 +184,7 @@ class Profile:
     rldim: RLdimBounds | None = None
     value: GameValue | None = None
     rules: Rules = Rules()
+    horizon: int | None = None
     partial: dict = field(factory=dict)
     search: LdimSearch | None = field(default=None, repr=False, eq=False)
     rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
@@ -214,41 +251,53 @@ class Profile:
             from mistakebound.theory.randomized_certificate import rldim_section
 
             rldim_section(self.rl_search, writer)
-        if self.value_search is not None and self.value is not None and certified_rules(self.rules):
-            from mistakebound.theory.game_certificate import game_section
-
-            game_section(self.value_search, self.value, writer)
+        self._value_section(writer)
         return writer
+
+    def _value_section(self, writer: CertificateWriter) -> str | None:
+        """Add the value's section to ``writer`` when it is certified (:func:`certified_rules`); its kind, or None."""
+        if self.value_search is None or self.value is None or not certified_rules(self.rules, self.horizon):
+            return None
+        if self.horizon is not None:
+            from mistakebound.theory.horizon_certificate import horizon_section
+
+            return horizon_section(self.value, self.value_search, writer, self.H.n_instances)["result"]
+        from mistakebound.theory.game_certificate import game_section
+
+        return game_section(self.value_search, self.value, writer)["result"]
 
     def _multiclass_certificate(self, *, max_nodes: int | None, time_limit: float | None) -> CertificateWriter:
         """On a class of ``k > 2`` labels: the value under the rules (from its search's memo, when kept), and the
         Ldim as the value of the full-information game on ``k`` labels (``"value-full"``, searched again within
         the budget) unless the rules' value already holds that kind (a document holds each kind once)."""
         from mistakebound.theory.certificate import CertificateWriter
-        from mistakebound.theory.game_certificate import KINDS, game_certificate, game_section
+        from mistakebound.theory.game_certificate import KINDS, game_certificate
 
         writer = CertificateWriter(self.H)
-        kind = None
-        if self.value_search is not None and self.value is not None and certified_rules(self.rules):
-            kind = game_section(self.value_search, self.value, writer)["result"]
+        kind = self._value_section(writer)
         if kind != KINDS["full", False]:
             game_certificate(self.H, Rules(labels=self.H.n_labels), writer=writer, max_nodes=max_nodes,
                              time_limit=time_limit)
         return writer
 
 
-def certified_rules(rules: Rules) -> bool:
-    """Whether a profile's certificate holds the game's value under ``rules``: not the textbook's rules (the
-    value is the Ldim), and rules with a kind of certificate
-    (:func:`~mistakebound.theory.game_certificate.certifiable`).
+def certified_rules(rules: Rules, horizon: int | None = None) -> bool:
+    """Whether a profile's certificate holds the game's value under ``rules``: without a horizon, not the
+    textbook's rules (the value is the Ldim) and rules with a kind of certificate
+    (:func:`~mistakebound.theory.game_certificate.certifiable`); with one, randomized learners (the
+    sequence-form program's strategies: ``"value-horizon"``).
 
     Examples
     --------
     >>> certified_rules(Rules(noise=1)), certified_rules(Rules()), certified_rules(Rules(randomized=True, adaptive=False))
     (True, False, False)
+    >>> certified_rules(Rules(randomized=True, adaptive=False), 3), certified_rules(Rules(), 3)
+    (True, False)
     """
     from mistakebound.theory.game_certificate import certifiable
 
+    if horizon is not None:
+        return rules.randomized
     return not rules.textbook and certifiable(rules)
 
 
@@ -332,7 +381,8 @@ def _rldim(H: HypothesisClass, ldim: LdimBounds, n: int, budget: Budget
 
 def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
                   time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
-                  rules: Rules = Rules()) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+                  rules: Rules = Rules(), horizon: int | None = None
+                  ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
     """:func:`class_profile` one parameter at a time: yields ``(parameter, result, profile so far)``.
 
     First ``("class", None, profile)`` before any search (``n_distinct`` known, ``ldim`` the
@@ -344,11 +394,11 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     from mistakebound.theory.littlestone import LdimBounds, ldim_engine
 
     H = require_class(H)
-    chosen = requested(what, rules)
+    chosen = requested(what, rules, horizon)
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
     n = _n_distinct(H)
     if H.n_labels != 2:
-        yield from _multiclass_steps(H, chosen, budget, rules, n, keep_search)
+        yield from _multiclass_steps(H, chosen, budget, rules, n, keep_search, horizon)
         return
     try:
         engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
@@ -356,11 +406,12 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         engine, refused = None, str(exc)
     lo, hi = min(n - 1, 1), n.bit_length() - 1  # two distinct rows force a mistake; Ldim <= log2 n
     before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=lo, upper=hi, status="exact" if lo == hi else "budget"),
-                     rules=rules, partial={} if refused is None else {"ldim": f"memory: {refused}"})
+                     rules=rules, horizon=horizon, partial={} if refused is None else {"ldim": f"memory: {refused}"})
     yield "class", None, before
     notes: list[str] = []
     bounds, why = _ldim(engine, refused, H.n_hypotheses, n, notes.append)
-    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, partial={} if why is None else {"ldim": why},
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, horizon=horizon,
+                      partial={} if why is None else {"ldim": why},
                       search=None if engine is None or not keep_search else engine.search,
                       engine=None if engine is None else engine.name, notes=tuple(notes))
     yield "ldim", bounds, profile
@@ -388,9 +439,7 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         if stopped:
             value, why = None, "not searched: interrupted"
         else:
-            from mistakebound.theory.game_values import solve_game
-
-            value, value_search = solve_game(H, rules, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+            value, value_search = value_at(H, rules, horizon, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
             why = None if value.exact else value.status
         profile = evolve(profile, value=value, value_search=value_search if keep_search and value is not None else None,
                          partial={**profile.partial, **({} if why is None else {"value": why})})
@@ -398,7 +447,7 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
 
 
 def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rules: Rules, n: int,
-                      keep_search: bool = False
+                      keep_search: bool = False, horizon: int | None = None
                       ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
     """:func:`profile_steps` on a class of ``k > 2`` labels: each parameter is a value of the game on ``k`` labels.
 
@@ -407,7 +456,6 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
     randomized learner; a class of more than two labels has no VC dimension (its Natarajan
     dimension is not computed): its step gives None.
     """
-    from mistakebound.theory.game_values import solve_game
     from mistakebound.theory.littlestone import LdimBounds, littlestone_bounds
     from mistakebound.theory.randomized_ldim import randomized_littlestone_bounds
 
@@ -416,7 +464,7 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
         raise InvalidArgumentError(f"rules: the game has {rules.labels} labels and H, {H.describe()}, has {k}; "
                                    f"expected rules with labels={k}")
     before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=min(n - 1, 1), upper=n - 1, status="budget"),
-                     rules=rules, partial={})
+                     rules=rules, horizon=horizon, partial={})
     yield "class", None, before
 
     def value(door: Callable[..., SearchResult]) -> tuple[SearchResult, str | None]:
@@ -424,7 +472,8 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
         return found, None if found.exact else found.status
 
     bounds, why = value(littlestone_bounds)
-    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, partial={} if why is None else {"ldim": why})
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, horizon=horizon,
+                      partial={} if why is None else {"ldim": why})
     yield "ldim", bounds, profile
     stopped = bounds.status == "interrupted"
     if "vc" in chosen:
@@ -432,11 +481,11 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
     kept: dict[str, Any] = {}
 
     def ruled(H: HypothesisClass, **budget: Any) -> SearchResult:
-        found, kept["value_search"] = solve_game(H, rules, **budget)  # its memo, for a certificate
+        found, kept["value_search"] = value_at(H, rules, horizon, **budget)  # what proves it, for a certificate
         return found
 
     for parameter, door in (("rldim", randomized_littlestone_bounds), ("value", ruled)):
-        if parameter not in chosen or (parameter == "value" and rules == Rules(labels=k)):
+        if parameter not in chosen or (parameter == "value" and rules == Rules(labels=k) and horizon is None):
             continue  # the value of the game on k labels, full information, no noise: the Ldim just found
         result, why = (None, "not searched: interrupted") if stopped else value(door)
         stopped = stopped or (result is not None and result.status == "interrupted")
@@ -448,7 +497,7 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
 
 def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
                   time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
-                  rules: Rules = Rules()) -> Profile:
+                  rules: Rules = Rules(), horizon: int | None = None) -> Profile:
     """The parameters ``what`` of ``H``, each exact or proven bounds, cheapest first (Ldim always).
 
     Parameters
@@ -469,6 +518,9 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     rules : Rules
         The game whose value (deterministic or randomized learners) the parameter ``value`` is:
         labels, feedback, noise budget (:func:`~mistakebound.theory.game_values.game_value`).
+    horizon : int, optional
+        The number of rounds of that game (default: no limit); needed for randomized learners against an
+        oblivious adversary under bandit feedback, whose value depends on it (:func:`value_at`).
 
     Returns
     -------
@@ -482,6 +534,6 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     """
     profile = None
     for _, _, profile in profile_steps(H, what=what, max_nodes=max_nodes, time_limit=time_limit, workers=workers,
-                                       keep_search=keep_search, rules=rules):
+                                       keep_search=keep_search, rules=rules, horizon=horizon):
         pass
     return profile

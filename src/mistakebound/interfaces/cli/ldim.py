@@ -30,7 +30,7 @@ import math
 from mistakebound.foundations.text import one_line
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 from mistakebound.interfaces import startup
-from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, workers
+from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, seed, workers
 from mistakebound.interfaces.cli.certificates import claimed, write_certificate
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
@@ -99,6 +99,12 @@ def add_parser(subparsers):
                         "value under --labels, --feedback, --noise and --randomized, computed whenever one of "
                         "them is given); default ldim,vc; --what ldim skips the VC search")
     add_rules(p)
+    p.add_argument("--horizon", type=seed, default=None, metavar="T",
+                   help="the game's value in T rounds instead of without a limit (the parameter value): for "
+                        "--randomized learners the sequence-form linear program (needs the lp extra), against an "
+                        "--oblivious adversary or an adaptive one held to its labels, certified with "
+                        "--certificate; needed for --randomized --oblivious --feedback bandit, whose value depends "
+                        "on T")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per line instead of text: the class first, then each parameter as it "
                         "is found (its value, or its proven lower and upper bounds with the status)")
@@ -118,7 +124,7 @@ def run(args, out) -> int:
 
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     rules = rules_of(args)
-    requested(args.what, rules)  # a request the door refuses is refused before anything is read or printed
+    requested(args.what, rules, args.horizon)  # a request the door refuses is refused before anything is read
     if args.json and (args.tree or args.certificate is not None):
         raise BadInput("--json: prints the parameters alone, one object per line; --tree and --certificate "
                        "print text: give them in a run of their own")
@@ -132,7 +138,7 @@ def run(args, out) -> int:
         lines = _ProfileLines(args, H, out)
     for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
                                               workers=args.workers, keep_search=args.tree or args.certificate is not None,
-                                              rules=rules):
+                                              rules=rules, horizon=args.horizon):
         lines(parameter, result, P)
     if args.json:
         return EXIT_INTERRUPTED if lines.partial else EXIT_OK
@@ -182,6 +188,7 @@ class _JsonLines:
                       **(result.record() if result is not None else {"value": None, "status": missing})}
             if parameter == "value":
                 record["rules"] = asdict(P.rules)
+                record["horizon"] = P.horizon
             if parameter in P.partial:
                 self.partial.append(parameter)
                 record["why"] = P.partial[parameter]
@@ -298,7 +305,7 @@ class _ProfileLines:
             self._why("rldim", P)
 
     def _value(self, value, P) -> None:
-        rules = P.rules.describe()
+        rules = _value_name(P.rules, P.horizon)[len("value ("):-1]
         if value is None:
             print(f"value ({rules}) not searched (interrupted)", file=self.out)
         elif value.exact:
@@ -308,6 +315,12 @@ class _ProfileLines:
                   f"{value.nodes} nodes", file=self.out, flush=True)
         if "value" in P.partial:
             self._why("value", P)
+
+
+def _value_name(rules, horizon: int | None) -> str:
+    """``"value (2 labels, ..., deterministic, 3 rounds)"``: the game's value as ``ldim`` names it."""
+    rounds = "" if horizon is None else f", {horizon} round{'s' * (horizon != 1)}"
+    return f"value ({rules.describe()}{rounds})"
 
 
 def _certify_ldim(args, P, out) -> None:
@@ -326,9 +339,12 @@ def _certify_ldim(args, P, out) -> None:
     from mistakebound.theory.profile import certified_rules
 
     names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
-    done = [claimed(section, names.get(section["result"]) or f"value ({Rules(**section['rules']).describe()})")
+    done = [claimed(section, names.get(section["result"]) or _value_name(Rules(**section["rules"]), section.get("horizon")))
             for section in writer.document()["results"]]
     write_certificate(args.certificate, writer, out, done)
-    if P.value is not None and not P.rules.textbook and not certified_rules(P.rules):
+    if P.value is not None and (not P.rules.textbook or P.horizon is not None) and not certified_rules(P.rules,
+                                                                                                       P.horizon):
+        what = ("deterministic learners' values in a game of a few rounds" if P.horizon is not None
+                else "randomized learners against an oblivious adversary without a horizon (give --horizon T)")
         print(f"certificate: the value under {P.rules.describe()} is not in it (no kind of certificate checks "
-              "randomized learners under bandit feedback or against an oblivious adversary yet)", file=out)
+              f"{what})", file=out)
