@@ -171,8 +171,6 @@ class _JsonLines:
     def __call__(self, parameter: str, result, P) -> None:
         import json
 
-        from attrs import asdict
-
         if parameter == "class":
             record = {"class": self.H.describe(), "n_hypotheses": self.H.n_hypotheses,
                       "n_instances": self.H.n_instances, "n_distinct": P.n_distinct}
@@ -181,7 +179,7 @@ class _JsonLines:
             record = {"parameter": parameter,
                       **(result.record() if result is not None else {"value": None, "status": missing})}
             if parameter == "value":
-                record["rules"] = asdict(P.rules)
+                record["rules"] = P.rules.record()
             if parameter in P.partial:
                 self.partial.append(parameter)
                 record["why"] = P.partial[parameter]
