@@ -283,3 +283,16 @@ def test_the_addressing_vc_dimension_statement():
     """data/classes/008: VC = floor(log n)."""
     for n in (2, 3, 4, 7, 8, 16, 32):
         assert vc_dimension(HypothesisClass.from_matrix(addressing(n))) == int(math.log2(n))
+
+
+def test_the_order_is_a_rule_whose_default_changes_nothing():
+    from mistakebound.foundations.errors import InvalidArgumentError
+
+    assert Rules().order == "adaptive" and Rules().textbook and not Rules(order="worst").textbook
+    assert Rules().describe() == "2 labels, full information, realizable, adaptive, deterministic"
+    assert Rules(order="worst").describe().endswith(", worst order")
+    assert "order" not in Rules(noise=2).record() and Rules(order="best").record()["order"] == "best"
+    assert Rules(**Rules(order="transductive").record()) == Rules(order="transductive")
+    for bad in ("Best", "", None, 1):
+        with pytest.raises(InvalidArgumentError, match="order: expected one of 'adaptive', 'transductive'"):
+            Rules(order=bad)
