@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from mistakebound import HypothesisClass
 
-__all__ = ["class_matrices", "hypothesis_classes", "sparse_matrices"]
+__all__ = ["class_matrices", "hypothesis_classes", "order_classes", "sparse_matrices"]
 
 
 @st.composite
@@ -51,3 +51,21 @@ def sparse_matrices(draw) -> np.ndarray:
     for r, support in enumerate(supports):
         M[r, sorted(support)] = 1
     return 1 - M if draw(st.booleans()) else M
+
+
+@st.composite
+def order_classes(draw, *, max_rows: int = 10, max_cols: int = 5, labels: int = 2) -> HypothesisClass:
+    """Classes of many distinct rows on few columns, where who orders the instances matters (the self-directed,
+    best-order and worst-order values often differ), with the awkward cases now and then: a repeated row, a
+    repeated or complemented column (two labels), a single hypothesis."""
+    n_cols = draw(st.integers(1, max_cols))
+    n_rows = draw(st.integers(1, min(max_rows, labels ** n_cols)))
+    codes = draw(st.lists(st.integers(0, labels ** n_cols - 1), min_size=n_rows, max_size=n_rows))
+    M = np.array([[code // labels ** j % labels for j in range(n_cols)] for code in codes], dtype=np.int64)
+    extra = draw(st.sampled_from(["none", "none", "none", "dup_row", "dup_col", "neg_col"]))
+    if extra == "dup_row":
+        M = np.vstack([M, M[draw(st.integers(0, n_rows - 1))]])
+    elif extra in ("dup_col", "neg_col") and n_cols < max_cols:
+        c = M[:, draw(st.integers(0, n_cols - 1))]
+        M = np.column_stack([M, c if extra == "dup_col" or labels != 2 else 1 - c])
+    return HypothesisClass.from_matrix(M, labels=labels)

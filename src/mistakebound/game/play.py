@@ -58,6 +58,7 @@ from mistakebound.foundations.validation import brief, check_choice, check_int, 
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.feedback import BanditFeedback, LabelNotShown, feedbacks_of
+from mistakebound.game.orders import order_refusal
 from mistakebound.game.players import describe, is_randomized
 from mistakebound.game.rules import Rules, as_probability, expected_prediction, is_fatal, require_rules
 from mistakebound.game.rules import label_words as _label_words
@@ -110,8 +111,9 @@ def _describe(player: Any) -> str:
         return type(player).__name__
 
 
-def _check_players(learner: Any, adversary: Any) -> None:
-    """Refuse, before round 1, players that lack the methods the game calls."""
+def _check_players(learner: Any, adversary: Any, order: str = "adaptive") -> None:
+    """Refuse, before round 1, players that lack the methods the game calls (an adversary in a game whose
+    instances come from elsewhere, :mod:`~mistakebound.game.orders`, only labels)."""
     if not (callable(getattr(learner, "predict_one", None)) or is_randomized(learner)):
         raise InvalidArgumentError(
             f"learner: {type(learner).__name__} has neither predict_one nor predict_proba_one"
@@ -120,6 +122,8 @@ def _check_players(learner: Any, adversary: Any) -> None:
         raise InvalidArgumentError(f"learner: {type(learner).__name__} has no learn_one method")
     if getattr(adversary, "oblivious", False):
         needed = ("commit",)
+    elif order != "adaptive":
+        needed = ("label",)
     else:
         needed = ("next_instance", "label")
     missing = [m for m in needed if not callable(getattr(adversary, m, None))]
@@ -380,7 +384,9 @@ def learner_rules(H: Setting, rules: Any, learner: Any) -> Rules:
         Naming ``rules``: not a :class:`~mistakebound.game.rules.Rules`, or labels other than ``H``'s.
     NotApplicableError
         A noise budget on a space; bandit feedback for a learner that does not list it in its ``feedbacks``; a
-        randomized learner under deterministic rules, or in a game of more than two labels.
+        randomized learner under deterministic rules, or in a game of more than two labels; an order other than
+        the default on a space, or for a learner that does not list it in its ``orders`` or lacks its method
+        (:mod:`~mistakebound.game.orders`).
 
     Examples
     --------
@@ -409,6 +415,13 @@ def learner_rules(H: Setting, rules: Any, learner: Any) -> Rules:
             f"learner: {_describe(learner)} does not declare bandit feedback (its feedbacks are "
             f"{feedbacks_of(learner)}); a learner for bandit feedback lists it (feedbacks = ('full', 'bandit')) and "
             "reads learn_one's feedback.correct, not a label")
+    if rules.order != "adaptive":
+        if not H.finite:
+            raise NotApplicableError(f"rules: order={rules.order!r} is played on a finite class (its instances are "
+                                     f"ordered, chosen or announced); {H.describe()} is a space")
+        why = order_refusal("learner", learner, rules.order)
+        if why is not None:
+            raise NotApplicableError(f"learner: {_describe(learner)} {why}")
     if is_randomized(learner) and not rules.randomized:
         raise NotApplicableError(f"learner: {_describe(learner)} randomizes, and the rules say the learner is "
                                  "deterministic; expected rules with randomized=True")
@@ -422,6 +435,14 @@ def _game_rules(H: Setting, rules: Any, learner: Any, adversary: Any) -> Rules:
     """The rules of a game on ``H`` (:func:`learner_rules`), refused before round 1 when ``H`` or a player does not
     support them."""
     rules = learner_rules(H, rules, learner)
+    if rules.order != "adaptive":
+        if getattr(adversary, "oblivious", False):
+            raise NotApplicableError(f"adversary: {_describe(adversary)} commits its instances before the game, and "
+                                     f"under order={rules.order!r} they come from the order; expected an adversary "
+                                     "that labels as the game goes")
+        why = order_refusal("adversary", adversary, rules.order)
+        if why is not None:
+            raise NotApplicableError(f"adversary: {_describe(adversary)} {why}")
     if not rules.adaptive and not getattr(adversary, "oblivious", False):
         raise NotApplicableError(f"adversary: {_describe(adversary)} adapts to the game, and the rules say the "
                                  "adversary is oblivious; expected an adversary with oblivious = True")
@@ -450,7 +471,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
     seed = _check_seed(seed)
     draw_seq, adversary_seq = np.random.SeedSequence(seed).spawn(2)
     draw_rng = np.random.default_rng(draw_seq)
-    _check_players(learner, adversary)
+    _check_players(learner, adversary, rules.order)
     history: list = []  # the engine's own record; the players read it through a History view
     view = History(history)
     state = GameState(
@@ -541,11 +562,12 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
     try:
         applies = getattr(adversary, "applies_to", None)
         takes_rules = callable(applies) and _takes_rules(adversary)
-        if rules.noise or len(label_set) != 2:
+        if rules.noise or len(label_set) != 2 or rules.order != "adaptive":
             if not takes_rules:  # written for the textbook's game: it may read a version space this game has not
                 raise NotApplicableError(
-                    f"adversary: {_describe(adversary)} plays the textbook's game (two labels, no noise); an "
-                    f"adversary for {rules.describe()} says so with applies_to(H, *, rules)")
+                    f"adversary: {_describe(adversary)} plays the textbook's game (two labels, no noise), picking "
+                    f"each instance as it goes; an adversary for {rules.describe()} says so with "
+                    "applies_to(H, *, rules)")
         if applies is not None and not call(
                 "adversary", lambda: bool(applies(H, rules=rules) if takes_rules else applies(H))):
             raise NotApplicableError(
@@ -577,6 +599,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
             if folding:
                 view._window = 1
 
+        instances, left = _ordered(rules.order, H, rounds, learner, adversary, state, call, transcript)
         for on_start in starts:
             on_start(info)
         predict = learner.predict_proba_one if randomized else learner.predict_one
@@ -683,6 +706,21 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                         round=t, player="adversary", transcript=transcript(),
                     )
                 x, y_committed = pair
+            elif instances is not None:  # the order fixed before round 1
+                if t > len(instances):
+                    break
+                x = instances[t - 1]
+            elif left is not None:  # self-directed: the learner picks among the instances not shown yet
+                if not left:
+                    break
+                x = call("learner", learner.choose_instance, tuple(left))
+                j = _index_in(H, x)
+                position = next((i for i, z in enumerate(left) if j is not None and H.index_of(z) == j), None)
+                if position is None:
+                    raise IllegalInstanceError(
+                        f"choose_instance returned {brief(x)}; expected one of the {len(left)} instances not shown yet",
+                        round=t, player="learner", transcript=transcript())
+                x = left.pop(position)
             else:
                 x = call("adversary", adversary.next_instance, state)
                 if x is None:
@@ -783,3 +821,53 @@ def _play_convex(learner: Any, adversary: Any, setting: OCOSetting, rounds: Any,
 
 #: The end of an oblivious adversary's committed sequence.
 _END = object()
+
+
+def _index_in(H: Any, x: Any) -> int | None:
+    """The column of ``x`` in the finite class ``H``, None when it is not an instance of it."""
+    try:
+        return H.index_of(x)
+    except BaseException as exc:  # noqa: BLE001 - an instance whose hash or comparison raises is no instance
+        if is_fatal(exc):
+            raise
+        return None
+
+
+def _ordered(order: str, H: Any, rounds: int, learner: Any, adversary: Any, state: Any, call: Any,
+             transcript: Any) -> tuple[list | None, list | None]:
+    """Before round 1, the instances of a game whose order is not the adversary's as it goes
+    (:mod:`~mistakebound.game.orders`): ``(the fixed sequence, None)``, ``(None, the instances left)`` for the
+    self-directed game, ``(None, None)`` for the default order; the sequence checked and told to the other player."""
+    if order == "adaptive":
+        return None, None
+    if order == "self-directed":
+        return None, list(H.domain)
+    who, other = ("learner", adversary) if order == "best" else ("adversary", learner)
+    if order == "best":
+        given = call("learner", learner.choose_order, H.domain)
+        method = "choose_order"
+    else:
+        given = call("adversary", adversary.sequence, state)
+        method = "sequence"
+
+    def illegal(why: str) -> NoReturn:
+        raise IllegalInstanceError(f"{method} returned {brief(given)}; {why}", round=1, player=who,
+                                   transcript=transcript())
+
+    if given is None or isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
+        illegal("expected a sequence of instances")
+    sequence = list(itertools.islice(given, rounds + 1 if order == "transductive" else H.n_instances + 1))
+    columns = [_index_in(H, x) for x in sequence]
+    if None in columns:
+        illegal(f"expected instances of {H.describe()}; {brief(sequence[columns.index(None)])} is not one")
+    if order == "transductive" and len(sequence) > rounds:
+        illegal(f"expected at most {rounds} instances (the game's rounds)")
+    if order in ("best", "worst") and sorted(columns) != list(range(H.n_instances)):
+        illegal(f"expected every instance of {H.describe()} once, an order of its {H.n_instances} instances")
+    sequence = [H.domain[j] for j in columns]
+    if order == "best":
+        if callable(getattr(other, "announce", None)):
+            call("adversary", other.announce, tuple(sequence))
+    else:
+        call("learner", other.announce, tuple(sequence))
+    return sequence, None

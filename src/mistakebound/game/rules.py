@@ -41,14 +41,16 @@ from typing import Any
 import numpy as np
 from attrs import field, frozen
 
-from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.foundations.validation import check_choice, check_flag, check_int
 
 __all__ = [
     "LABELS",
     "FEEDBACKS",
+    "ORDERS",
     "Rules",
     "require_rules",
+    "require_adaptive_order",
     "is_fatal",
     "as_label",
     "as_probability",
@@ -250,6 +252,18 @@ def restrict(V: int, column: int, y: int) -> int:
 #: What the learner is shown after each round: the label (``"full"``), or only whether it erred (``"bandit"``).
 FEEDBACKS = ("full", "bandit")
 
+#: Who orders the instances (issue 24): the adversary, adaptively (``"adaptive"``, the textbook's game); the
+#: adversary, announcing the whole sequence before round 1 (``"transductive"``: Ben-David, Kushilevitz and
+#: Mansour 1997; Hanneke, Moran and Shafer 2023); the learner, choosing each next instance among those not yet
+#: shown (``"self-directed"``: Goldman, Rivest and Schapire 1993; Goldman and Sloan 1994); or nobody during the
+#: game: every instance once, in the order fixed in advance that is the most (``"best"``) or the least
+#: (``"worst"``) favourable to the learner (Ben-David, Kushilevitz and Mansour 1997).
+ORDERS = ("adaptive", "transductive", "self-directed", "best", "worst")
+
+#: How :meth:`Rules.describe` names an order other than the default.
+_ORDER_WORDS = {"transductive": "transductive", "self-directed": "self-directed", "best": "best order",
+                "worst": "worst order"}
+
 
 @frozen
 class Rules:
@@ -274,6 +288,11 @@ class Rules:
         (False: it commits to its sequence before the game, an oblivious adversary).
     randomized : bool
         Whether the learner may randomize (its cost is then its expected number of mistakes).
+    order : {"adaptive", "transductive", "self-directed", "best", "worst"}
+        Who orders the instances (:data:`ORDERS`): the adversary as the game goes (the default,
+        the textbook's game), the adversary before round 1, the learner, or a fixed order of
+        every instance, the best or the worst for the learner.  Only an order other than the
+        default is named by :meth:`describe`.
 
     Examples
     --------
@@ -285,6 +304,12 @@ class Rules:
     Traceback (most recent call last):
     ...
     mistakebound.foundations.errors.InvalidArgumentError: labels: expected an int >= 2 (the number of labels), got 1
+    >>> Rules(order="self-directed").describe()
+    '2 labels, full information, realizable, adaptive, deterministic, self-directed'
+    >>> Rules(order="any")
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: order: expected one of 'adaptive', 'transductive', 'self-directed', 'best', 'worst', got 'any'
     """
 
     labels: int = field(default=2, converter=lambda v: check_int(
@@ -294,6 +319,7 @@ class Rules:
         "noise", v, 0, expected="an int >= 0 (the mistakes the best hypothesis may make)"))
     adaptive: bool = field(default=True, converter=lambda v: check_flag("adaptive", v))
     randomized: bool = field(default=False, converter=lambda v: check_flag("randomized", v))
+    order: str = field(default="adaptive", converter=lambda v: check_choice("order", v, ORDERS))
 
     @property
     def textbook(self) -> bool:
@@ -308,7 +334,24 @@ class Rules:
             "realizable" if self.noise == 0 else f"noise budget {self.noise}",
             "adaptive" if self.adaptive else "oblivious",
             "randomized" if self.randomized else "deterministic",
-        ))
+        ) + ((_ORDER_WORDS[self.order],) if self.order != "adaptive" else ()))
+
+    def record(self) -> dict:
+        """The rules as a JSON object holds them: every field, the order only when it is not the default (so that
+        a record of today's game reads as it did before orders were rules).
+
+        Examples
+        --------
+        >>> Rules(noise=1).record()
+        {'labels': 2, 'feedback': 'full', 'noise': 1, 'adaptive': True, 'randomized': False}
+        >>> Rules(order="best").record()["order"]
+        'best'
+        """
+        fields = {"labels": self.labels, "feedback": self.feedback, "noise": self.noise, "adaptive": self.adaptive,
+                  "randomized": self.randomized}
+        if self.order != "adaptive":
+            fields["order"] = self.order
+        return fields
 
 
 def require_rules(rules: Any) -> Rules:
@@ -327,3 +370,23 @@ def require_rules(rules: Any) -> Rules:
         raise InvalidArgumentError(f"rules: expected a Rules value, got {type(rules).__name__}")
     return rules
 
+
+
+def require_adaptive_order(rules: Rules, what: str) -> Rules:
+    """``rules`` when the adversary orders the instances as the game goes (the default order); the check of a
+    search or door written for that game alone (``what`` names it), so that it never answers another order's
+    game as if it were this one.
+
+    Examples
+    --------
+    >>> require_adaptive_order(Rules(noise=1), "the worst case").noise
+    1
+    >>> require_adaptive_order(Rules(order="best"), "the worst case of a learner")
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.NotApplicableError: rules: order='best': the worst case of a learner is searched in the game where the adversary picks each instance as it goes; expected order='adaptive'
+    """
+    if rules.order != "adaptive":
+        raise NotApplicableError(f"rules: order={rules.order!r}: {what} is searched in the game where the adversary "
+                                 "picks each instance as it goes; expected order='adaptive'")
+    return rules

@@ -64,7 +64,7 @@ _FIELDS: dict[str, tuple[Callable, Callable]] = {
 def _encode_rules(name: str, rules: Any) -> Any:
     if rules is None:
         return None
-    return attrs.asdict(rules)
+    return rules.record()  # the order only when it is not the default: today's transcripts read as before
 
 
 def _decode_rules(name: str, value: Any) -> Any:

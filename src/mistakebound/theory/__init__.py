@@ -16,6 +16,11 @@
   :mod:`~mistakebound.theory.matrix_games`; :mod:`~mistakebound.theory.oblivious_values`:
   the game in a fixed number of rounds, against an oblivious or an adaptive adversary (its
   certificates: :mod:`~mistakebound.theory.horizon_certificate`);
+* the games where someone else orders the instances (issue 24): what they share in
+  :mod:`~mistakebound.theory.order_games`; :mod:`~mistakebound.theory.self_directed` (the learner
+  picks), :mod:`~mistakebound.theory.instance_orders` (the best and the worst order fixed in
+  advance), :mod:`~mistakebound.theory.transductive` (the adversary announces the sequence);
+  ``game_value`` answers each through ``Rules(order=...)``;
 * the trees they return: :mod:`~mistakebound.theory.tree_graphs` (the graph types, drawn in
   notebooks), :mod:`~mistakebound.theory.tree_layout` (the layered layout, cut to a width)
   and :mod:`~mistakebound.theory.tree_export` (JSON read back and checked, DOT, TikZ).
@@ -28,5 +33,8 @@ verification or the interfaces.
 # installs the engine behind ``LdimSearch.bounds(workers=...)``: the search does not
 # import the module that drives it
 from mistakebound.theory import parallel as _parallel  # noqa: F401
+# installs the search behind ``game_value(matrix, Rules(order=...))`` (issue 24): game_values does not import
+# the order searches, which build on it
+from mistakebound.theory import instance_orders as _instance_orders  # noqa: F401
 
 __all__: list[str] = []

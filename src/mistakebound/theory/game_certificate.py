@@ -323,10 +323,10 @@ def certifiable(rules: Rules) -> bool:
     --------
     >>> certifiable(Rules(noise=1)), certifiable(Rules(randomized=True)), certifiable(Rules(randomized=True, feedback="bandit"))
     (True, True, True)
-    >>> certifiable(Rules(randomized=True, feedback="bandit", adaptive=False))
-    False
+    >>> certifiable(Rules(randomized=True, feedback="bandit", adaptive=False)), certifiable(Rules(order="best"))
+    (False, False)
     """
-    return not rules.randomized or rules.adaptive
+    return rules.order == "adaptive" and (not rules.randomized or rules.adaptive)
 
 
 def _certifiable(rules: Rules) -> Rules:

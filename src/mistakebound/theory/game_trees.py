@@ -49,7 +49,7 @@ import numpy as np
 
 from mistakebound.foundations.errors import NotApplicableError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
-from mistakebound.game.rules import Rules, require_rules
+from mistakebound.game.rules import Rules, require_adaptive_order, require_rules
 from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted
 
 __all__ = ["game_tree", "is_game_shattered"]
@@ -80,7 +80,7 @@ def game_tree(H: HypothesisClass, rules: Rules | None = None, *, max_nodes: int 
     from mistakebound.theory.game_values import GameSearch, game_value
 
     H = require_class(H)
-    rules = Rules(labels=H.n_labels) if rules is None else require_rules(rules)
+    rules = Rules(labels=H.n_labels) if rules is None else require_adaptive_order(require_rules(rules), "a tree")
     if rules.noise or rules.randomized:
         raise NotApplicableError(f"rules: {rules.describe()} has no shattered tree (trees are drawn for a "
                                  "deterministic learner without a noise budget); GameSearch's players play it")

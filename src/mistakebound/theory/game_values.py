@@ -116,12 +116,12 @@ from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableE
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.feedback import BanditFeedback
 from mistakebound.game.players import Adversary, Learner, snapshot_of
-from mistakebound.game.rules import Rules, require_rules
+from mistakebound.game.rules import Rules, require_adaptive_order, require_rules
 from mistakebound.foundations import memory
 from mistakebound.theory.matrix_games import matrix_game
 from mistakebound.theory.search_protocol import Budget, OutOfMemory, SearchResult, memo_share, run_within
 
-__all__ = ["GameSearch", "GameValue", "game_value", "solve_game", "table_of", "water_level"]
+__all__ = ["GameSearch", "GameValue", "game_value", "install_order_engine", "solve_game", "table_of", "water_level"]
 
 #: A plan of the bandit adversary (:meth:`GameSearch.plan`) stops after this many rounds in a row that change
 #: nothing: its learner keeps predicting labels no hypothesis left gives, and errs in each of them.
@@ -189,7 +189,7 @@ def table_of(matrix: Any, labels: int) -> np.ndarray:
 
 
 def _deterministic(rules: Any) -> Rules:
-    rules = require_rules(rules)
+    rules = require_adaptive_order(require_rules(rules), "GameSearch")
     if rules.randomized:
         raise NotApplicableError("rules: GameSearch plays deterministic learners; the randomized value is "
                                  "game_value's")
@@ -397,6 +397,22 @@ def water_level(values: list) -> Fraction:
     raise AssertionError("unreachable: the last m always answers")  # pragma: no cover
 
 
+#: How the game is solved when someone else orders the instances (``rules.order`` not the default):
+#: ``engine(matrix, rules, max_nodes=, time_limit=) -> (OrderValue, search)``.
+#: :mod:`mistakebound.theory.instance_orders` installs it (the package imports that module), so this module,
+#: whose results and tables the order searches build on, does not import them.
+_order_engine: Any = None
+
+
+def install_order_engine(engine: Any) -> None:
+    """Install the search behind ``game_value(matrix, Rules(order=...))`` (done by
+    :mod:`mistakebound.theory.instance_orders` on import)."""
+    global _order_engine
+    from mistakebound.foundations.validation import check_callable
+
+    _order_engine = check_callable("engine", engine)
+
+
 def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = None,
                time_limit: float | None = None) -> GameValue:
     """The value of the game ``rules`` names on a finite table, within a budget.
@@ -429,13 +445,26 @@ def game_value(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
         For a bad table, a label outside ``0..k-1``, or a bad budget.
     NotApplicableError
         For a randomized learner against an oblivious adversary under bandit feedback, whose value depends on
-        the number of rounds (:func:`~mistakebound.theory.oblivious_values.oblivious_value`).
+        the number of rounds (:func:`~mistakebound.theory.oblivious_values.oblivious_value`); for an order
+        other than the default with bandit feedback or a noise budget.
+
+    Notes
+    -----
+    With ``rules.order`` other than ``"adaptive"`` someone else orders the instances, and
+    the value is the order's (:func:`~mistakebound.theory.instance_orders.solve_order`): the
+    self-directed complexity (:mod:`~mistakebound.theory.self_directed`), the best or worst
+    order's value (:mod:`~mistakebound.theory.instance_orders`), or the transductive game's
+    without a number of rounds, which is the worst order's
+    (:mod:`~mistakebound.theory.transductive`); an
+    :class:`~mistakebound.theory.order_games.OrderValue` with its witness.
 
     Examples
     --------
     >>> from mistakebound import classes
     >>> game_value(classes.thresholds(7)).value   # the textbook's game: Ldim
     3
+    >>> [game_value(classes.thresholds(7), Rules(order=o)).value for o in ("self-directed", "best", "worst")]
+    [1, 1, 3]
     >>> game_value(classes.thresholds(7), Rules(noise=1)).value
     5
     >>> b = game_value(classes.power_set(6), Rules(noise=2), max_nodes=3)
@@ -457,6 +486,11 @@ def solve_game(matrix: Any, rules: Rules = Rules(), *, max_nodes: int | None = N
     (1, 1)
     """
     rules = require_rules(rules)
+    if rules.order != "adaptive":  # someone else orders the instances: the order searches (issue 24)
+        if _order_engine is None:  # pragma: no cover - the package imports the engine
+            raise NotApplicableError("rules: no search of the orders installed; import "
+                                     "mistakebound.theory.instance_orders")
+        return _order_engine(matrix, rules, max_nodes=max_nodes, time_limit=time_limit)
     if rules.randomized and not rules.adaptive and rules.feedback == "bandit":
         raise NotApplicableError("rules: adaptive=False with randomized=True and bandit feedback: the oblivious "
                                  "adversary's value depends on the number of rounds; expected "

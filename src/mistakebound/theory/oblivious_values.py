@@ -84,7 +84,7 @@ from attrs import frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.validation import check_int
-from mistakebound.game.rules import Rules, require_rules
+from mistakebound.game.rules import Rules, require_adaptive_order, require_rules
 from mistakebound.theory.game_values import GameValue, _Search, table_of
 from mistakebound.theory.search_protocol import Budget, run_within
 
@@ -205,7 +205,7 @@ def adaptive_value(matrix: Any, rules: Rules, horizon: int, *, max_nodes: int | 
     >>> adaptive_value([[0], [1]], Rules(randomized=True, noise=1), 1).value
     Fraction(1, 2)
     """
-    rules = require_rules(rules)
+    rules = require_adaptive_order(require_rules(rules), "the game of a number of rounds")
     M = table_of(matrix, rules.labels)
     horizon = _horizon(horizon)
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
@@ -426,7 +426,7 @@ def solve_horizon(matrix: Any, rules: Rules, horizon: int, *, max_nodes: int | N
     >>> value.value, adversary.value, learner.value
     (Fraction(1, 2), Fraction(1, 2), Fraction(1, 2))
     """
-    rules = require_rules(rules)
+    rules = require_adaptive_order(require_rules(rules), "the game of a number of rounds")
     M = table_of(matrix, rules.labels)
     horizon = _horizon(horizon)
     if not rules.randomized:

@@ -52,7 +52,7 @@ from attrs import evolve, field, frozen
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
 from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
-from mistakebound.game.rules import Rules, require_rules
+from mistakebound.game.rules import Rules, require_adaptive_order, require_rules
 from mistakebound.theory.search_protocol import Budget, SearchResult
 
 if TYPE_CHECKING:  # the searches are imported when a profile is computed: importing this module is cheap
@@ -96,6 +96,7 @@ def requested(what: Any, rules: Rules = Rules(), horizon: int | None = None) -> 
     rules = require_rules(rules)
     if horizon is not None:
         check_int("horizon", horizon, 0, expected="None or an int >= 0 (the number of rounds)")
+        require_adaptive_order(rules, "the game of a number of rounds")
     # Ldim always (the others use it); the game's value whenever the rules are not the textbook's or a horizon is
     wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim"
                    or (p == "value" and (not rules.textbook or horizon is not None)))

@@ -70,7 +70,7 @@ from mistakebound.foundations.validation import check_callable, check_instance, 
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import learner_rules
 from mistakebound.game.players import describe, is_randomized, snapshot_of, state_key_hint
-from mistakebound.game.rules import Rules
+from mistakebound.game.rules import Rules, require_adaptive_order
 from mistakebound.theory.search_protocol import Budget, SearchResult, memo_share
 from mistakebound.theory.worst_case_games import _FastGame, _Game
 from mistakebound.theory.worst_case_rules import _RulesGame
@@ -363,6 +363,8 @@ def worst_case_mistakes(
                            progress=progress, fast=fast, symmetry=symmetry)
     check_instance("H", H, HypothesisClass, "a HypothesisClass")
     _check_learner(learner)
+    if isinstance(rules, Rules):
+        require_adaptive_order(rules, "the worst case of a learner")
     rules = learner_rules(H, rules, learner)
     if is_randomized(learner) and (rules.feedback != "full" or not rules.adaptive or rules.labels != 2):
         raise NotApplicableError(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from mistakebound.foundations.text import printable
 from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, seed
 from mistakebound.interfaces.cli.help_text import add_command
-from mistakebound.interfaces.cli.options import add_rules, given_rules
+from mistakebound.interfaces.cli.options import add_rules, given_rules, refuse_order
 from mistakebound.interfaces.cli.output import check_out, write_output
 from mistakebound.interfaces.progress import Progress
 
@@ -48,6 +48,8 @@ def run(args, out) -> int:
     # by run_scenarios(seed), with a progress bar and partial results on Ctrl-C
     json_path = getattr(args, "json", None)
     check_out(json_path, (".json",), "JSON", option="--json")  # refused before any game is played
+    refuse_order(args, "check", "its learners and adversaries play the game where the adversary picks each "
+                                "instance as it goes")
     rules = given_rules(args)
     # under other rules: the grid on classes of their labels, played by them; the scenarios are the textbook's
     classes_ = default_classes() if rules is None else default_classes(labels=rules.labels)

@@ -35,7 +35,8 @@ from mistakebound.interfaces.cli.certificates import claimed, write_certificate
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.messages import error, note
-from mistakebound.interfaces.cli.options import CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules, rules_of
+from mistakebound.interfaces.cli.options import (CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules,
+                                                 refuse_order, rules_of)
 from mistakebound.interfaces.cli.output import check_out
 from mistakebound.interfaces.cli.settings import finite_class
 
@@ -125,6 +126,11 @@ def run(args, out) -> int:
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     rules = rules_of(args)
     requested(args.what, rules, args.horizon)  # a request the door refuses is refused before anything is read
+    if args.certificate is not None:
+        refuse_order(args, "ldim --certificate", "no kind of certificate checks a game under another order yet; "
+                                                 "give --certificate in a run of its own")
+    if args.tree:
+        refuse_order(args, "ldim --tree", "the shattered tree is the adaptive game's")
     if args.json and (args.tree or args.certificate is not None):
         raise BadInput("--json: prints the parameters alone, one object per line; --tree and --certificate "
                        "print text: give them in a run of their own")
@@ -177,8 +183,6 @@ class _JsonLines:
     def __call__(self, parameter: str, result, P) -> None:
         import json
 
-        from attrs import asdict
-
         if parameter == "class":
             record = {"class": self.H.describe(), "n_hypotheses": self.H.n_hypotheses,
                       "n_instances": self.H.n_instances, "n_distinct": P.n_distinct}
@@ -187,7 +191,7 @@ class _JsonLines:
             record = {"parameter": parameter,
                       **(result.record() if result is not None else {"value": None, "status": missing})}
             if parameter == "value":
-                record["rules"] = asdict(P.rules)
+                record["rules"] = P.rules.record()
                 record["horizon"] = P.horizon
             if parameter in P.partial:
                 self.partial.append(parameter)

@@ -3,8 +3,9 @@
 * :func:`add_budget`: ``--max-nodes`` and ``--time-limit`` of a search;
 * :func:`add_certificate`: ``--certificate FILE.json``, and :data:`CERTIFICATE_SUFFIXES`;
 * :func:`add_rules` and :func:`rules_of`: ``--labels``, ``--feedback``, ``--noise``,
-  ``--oblivious`` and ``--randomized``, the game's settings, as one
-  :class:`~mistakebound.game.rules.Rules` value;
+  ``--oblivious``, ``--randomized`` and ``--order``, the game's settings, as one
+  :class:`~mistakebound.game.rules.Rules` value (:func:`refuse_order` for a command that
+  plays only the default order);
 * :func:`check_lengths`: an argument longer than :data:`MAX_ARGUMENT_CHARS` refused
   before anything reads it.
 
@@ -19,6 +20,8 @@ Namespace(max_nodes=10, time_limit=None)
 >>> add_rules(q)
 >>> rules_of(q.parse_args(["--labels", "3", "--noise", "1"])).describe()
 '3 labels, full information, noise budget 1, adaptive, deterministic'
+>>> rules_of(q.parse_args(["--order", "self-directed"])).order
+'self-directed'
 >>> check_lengths(argparse.Namespace(cls="x" * 5000))
 Traceback (most recent call last):
 ...
@@ -30,12 +33,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mistakebound.game.rules import FEEDBACKS, Rules
+from mistakebound.game.rules import FEEDBACKS, ORDERS, Rules
 from mistakebound.interfaces.arguments import integer, positive, seconds
 from mistakebound.interfaces.cli.failures import BadInput
 
 __all__ = ["CERTIFICATE_SUFFIXES", "DEFAULT_ROUNDS", "MAX_ARGUMENT_CHARS", "add_budget", "add_certificate",
-           "add_rules", "check_lengths", "given_rules", "rules_of"]
+           "add_rules", "check_lengths", "given_rules", "refuse_order", "rules_of"]
 
 #: Default number of rounds of ``play`` and ``plot``.
 DEFAULT_ROUNDS = 100
@@ -81,14 +84,18 @@ def add_rules(p: argparse.ArgumentParser, *, labels_help: str | None = None) -> 
     p.add_argument("--oblivious", action="store_true",
                    help="the adversary commits to its sequence before the game (default: it adapts)")
     p.add_argument("--randomized", action="store_true", help="the learner may randomize (default: deterministic)")
+    p.add_argument("--order", choices=ORDERS, default=textbook.order,
+                   help=f"who orders the instances: the adversary as the game goes (adaptive), the adversary before "
+                        f"round 1 (transductive), the learner (self-directed), or every instance once in the order "
+                        f"best or worst for the learner; default {textbook.order}")
 
 
 def given_rules(args: argparse.Namespace, H: Any = None) -> Rules | None:
     """:func:`rules_of` when one of the options of :func:`add_rules` was given, else None (the textbook's game,
     recorded as such)."""
     textbook = Rules()
-    if (args.labels, args.feedback, args.noise, args.oblivious, args.randomized) == (
-            None, textbook.feedback, textbook.noise, not textbook.adaptive, textbook.randomized):
+    if (args.labels, args.feedback, args.noise, args.oblivious, args.randomized, args.order) == (
+            None, textbook.feedback, textbook.noise, not textbook.adaptive, textbook.randomized, textbook.order):
         return None
     return rules_of(args, H)
 
@@ -98,7 +105,22 @@ def rules_of(args: argparse.Namespace, H: Any = None) -> Rules:
     ``--labels``, or the class ``H``'s own (2 without a class)."""
     labels = args.labels if args.labels is not None else getattr(H, "n_labels", Rules().labels)
     return Rules(labels=labels, feedback=args.feedback, noise=args.noise, adaptive=not args.oblivious,
-                 randomized=args.randomized)
+                 randomized=args.randomized, order=args.order)
+
+
+def refuse_order(args: argparse.Namespace, command: str, why: str) -> None:
+    """Refuse ``--order`` other than the default in a command that cannot honour it (``why`` says what it plays).
+
+    Examples
+    --------
+    >>> refuse_order(argparse.Namespace(order="adaptive"), "check", "its suites")
+    >>> refuse_order(argparse.Namespace(order="best"), "check", "its suites play the adaptive game")
+    Traceback (most recent call last):
+    ...
+    mistakebound.interfaces.cli.failures.BadInput: --order best: check cannot honour it (its suites play the adaptive game); leave --order adaptive
+    """
+    if getattr(args, "order", Rules().order) != Rules().order:
+        raise BadInput(f"--order {args.order}: {command} cannot honour it ({why}); leave --order {Rules().order}")
 
 
 def check_lengths(args: argparse.Namespace) -> None:

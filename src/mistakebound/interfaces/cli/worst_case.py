@@ -36,7 +36,8 @@ from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXI
 from mistakebound.interfaces.cli.certificates import claimed, write_certificate
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.failures import BadInput
-from mistakebound.interfaces.cli.options import CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules, given_rules
+from mistakebound.interfaces.cli.options import (CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules,
+                                                 given_rules, refuse_order)
 from mistakebound.interfaces.cli.output import check_out
 from mistakebound.interfaces.cli.settings import finite_class
 from mistakebound.interfaces.progress import Progress
@@ -125,6 +126,9 @@ def run(args, out) -> int:
     from mistakebound.verification.claims import judge, stated_bound
 
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
+    refuse_order(args, "worst-case", "the worst case of a learner is searched in the game where the adversary picks "
+                                     "each instance as it goes; `ldim CLASS --order ORDER --what value` gives the "
+                                     "order's value")
     H = finite_class(args.cls, "worst-case", labels=args.labels)
     args.rules = rules = given_rules(args, H)
     game = rules if rules is not None else Rules(labels=H.n_labels)  # the game searched
