@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, field, frozen
 
-from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
+from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, NotApplicableError
 from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.game.rules import Rules, require_adaptive_order, require_rules
@@ -62,14 +62,58 @@ if TYPE_CHECKING:  # the searches are imported when a profile is computed: impor
     from mistakebound.theory.randomized_ldim import RLdimBounds, RLdimSearch
     from mistakebound.theory.vc import VCBounds
 
-__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "certified_rules", "class_profile", "profile_steps", "requested",
+__all__ = ["FIRST", "MORE", "PARAMETERS", "TITLES", "VC_SECONDS", "Parameter", "Profile", "certified_rules", "class_profile", "profile_steps", "requested",
            "value_at", "vc_time_limit"]
 
+@frozen
+class Parameter:
+    """A parameter of the profile computed by a door of its own (the four of :data:`FIRST` have their steps).
+
+    Attributes
+    ----------
+    name : str
+        Its name in ``what`` (and ``--what`` on the command line).
+    title : str
+        What it is, in words.
+    compute : callable
+        ``compute(H, rules, budget) -> SearchResult``: the door, with the profile's rules and the
+        whole of its budget; it raises ``NotApplicableError`` for a class or rules it is not defined on.
+    """
+
+    name: str
+    title: str
+    compute: Callable[[HypothesisClass, Rules, Budget], SearchResult] = field(repr=False, eq=False)
+
+
+def _ordered(order: str) -> Callable[[HypothesisClass, Rules, Budget], SearchResult]:
+    """The door of the game under ``order`` (:func:`~mistakebound.theory.game_values.game_value`), the profile's
+    other rules kept."""
+    def compute(H: HypothesisClass, rules: Rules, budget: Budget) -> SearchResult:
+        from mistakebound.theory.game_values import game_value
+
+        return game_value(H, evolve(rules, order=order), max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+    return compute
+
+
+#: The parameters of the profile that have a door of their own, in the order they are computed.
+MORE = (
+    Parameter("self_directed", "the self-directed complexity (the learner orders the instances)",
+              _ordered("self-directed")),
+    Parameter("best_order", "the best order's mistake bound (every instance once, the order best for the learner)",
+              _ordered("best")),
+    Parameter("worst_order", "the worst order's mistake bound (every instance once, the order worst for the "
+                             "learner; the transductive game's value)", _ordered("worst")),
+)
+#: The parameters with steps of their own, computed first.
+FIRST = ("ldim", "vc")
 #: The parameters a profile holds, in the order they are computed (cheapest first); ``value`` is the game's
 #: value under the profile's rules (:func:`~mistakebound.theory.game_values.game_value`).
-PARAMETERS = ("ldim", "vc", "rldim", "value")
-#: Without a time limit, the VC search stops after the longer of this many seconds and the
-#: time the Ldim search took (its proven interval is the answer then).
+PARAMETERS = (*FIRST, *(p.name for p in MORE), "rldim", "value")
+#: Each parameter's title, for the front ends that list them.
+TITLES = {"ldim": "the Littlestone dimension", "vc": "the VC dimension", **{p.name: p.title for p in MORE},
+          "rldim": "the randomized Littlestone dimension", "value": "the game's value under the profile's rules"}
+#: Without a time limit, the VC search and each search of :data:`MORE` stop after the longer of this many
+#: seconds and the time the Ldim search took (their proven intervals are the answer then).
 VC_SECONDS = 5.0
 
 
@@ -150,6 +194,8 @@ class Profile:
         None when not asked for, or not searched (``partial["vc"]`` says why).
     rldim : RLdimBounds or None
         Likewise.
+    self_directed, best_order, worst_order : OrderValue or None
+        The games where someone else orders the instances (:data:`MORE`); likewise.
     value : GameValue or None
         The game's value under ``rules`` (deterministic or randomized learners), when asked for
         or when the rules are not the textbook's; likewise.
@@ -157,9 +203,13 @@ class Profile:
         The game whose value ``value`` is (the textbook's by default).
     horizon : int or None
         The number of rounds of that game (None: no limit; see :func:`value_at`).
+    undefined : dict
+        For each parameter asked for that is not defined on the class or under the rules, why (a
+        class of ``k > 2`` labels has no VC dimension; a door's ``NotApplicableError``).
     partial : dict
         For each parameter that is not exact, why: ``"budget"``, ``"interrupted"``,
-        ``"memory"``, ``"vc-default-limit"`` (the VC search's default time ran out) or
+        ``"memory"``, ``"vc-default-limit"`` (the VC search's default time ran out), ``"default-limit"``
+        (likewise for a parameter of :data:`MORE`) or
         ``"not searched: ..."``, and the message of a refusal for memory.
     search : LdimSearch or None
         The Python search that found ``ldim``, when ``keep_search`` asked for one (a tree
@@ -183,9 +233,13 @@ class Profile:
     ldim: LdimBounds
     vc: VCBounds | None = None
     rldim: RLdimBounds | None = None
+    self_directed: SearchResult | None = None
+    best_order: SearchResult | None = None
+    worst_order: SearchResult | None = None
     value: GameValue | None = None
     rules: Rules = Rules()
     horizon: int | None = None
+    undefined: dict = field(factory=dict)
     partial: dict = field(factory=dict)
     search: LdimSearch | None = field(default=None, repr=False, eq=False)
     rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
@@ -193,6 +247,20 @@ class Profile:
     vc_seconds: float | None = None
     engine: str | None = None
     notes: tuple = ()
+
+    def result(self, name: str) -> SearchResult | None:
+        """The result of the parameter ``name`` (one of :data:`PARAMETERS`), None when not computed.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> P = class_profile(classes.thresholds(7), what=("ldim", "worst_order"))
+        >>> P.result("ldim").value, P.result("worst_order").value, P.result("vc")
+        (3, 3, None)
+        """
+        if name not in PARAMETERS:
+            raise InvalidArgumentError(f"name: expected a parameter among {', '.join(PARAMETERS)}, got {name!r}")
+        return getattr(self, name)
 
     @property
     def vc_from_ldim(self) -> tuple[int, int]:
@@ -303,8 +371,8 @@ def certified_rules(rules: Rules, horizon: int | None = None) -> bool:
 
 
 def vc_time_limit(ldim: LdimBounds, time_limit: float | None = None) -> float:
-    """The VC search's time limit in a profile: ``time_limit``, else the longer of :data:`VC_SECONDS`
-    and the time the Ldim search took (``ldim.seconds``).
+    """The time limit in a profile of the VC search and of each parameter of :data:`MORE`: ``time_limit``, else the
+    longer of :data:`VC_SECONDS` and the time the Ldim search took (``ldim.seconds``).
 
     Examples
     --------
@@ -380,6 +448,33 @@ def _rldim(H: HypothesisClass, ldim: LdimBounds, n: int, budget: Budget
     return evolve(found, lower=lower, upper=upper), search, found.status
 
 
+def _more_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rules: Rules, profile: Profile,
+                stopped: bool) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+    """The steps of :data:`MORE` that ``chosen`` names, each with the whole budget (without a time limit, the
+    default of :func:`vc_time_limit`); the last profile is yielded last."""
+    for parameter in MORE:
+        if parameter.name not in chosen:
+            continue
+        undefined = None
+        if stopped:
+            result, why = None, "not searched: interrupted"
+        else:
+            limit = vc_time_limit(profile.ldim, budget.time_limit)  # the default of every search after the Ldim's
+            try:
+                result = parameter.compute(H, rules, Budget(max_nodes=budget.max_nodes, time_limit=limit))
+            except NotApplicableError as exc:
+                result, why, undefined = None, None, str(exc)
+            else:
+                why = None if result.exact else result.status
+                if why == "budget" and budget.time_limit is None and result.seconds >= limit:
+                    why = "default-limit"
+                stopped = result.status == "interrupted"
+        profile = evolve(profile, **{parameter.name: result},
+                         undefined={**profile.undefined, **({} if undefined is None else {parameter.name: undefined})},
+                         partial={**profile.partial, **({} if why is None else {parameter.name: why})})
+        yield parameter.name, result, profile
+
+
 def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
                   time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
                   rules: Rules = Rules(), horizon: int | None = None
@@ -427,6 +522,10 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         profile = evolve(profile, vc=vc, vc_seconds=limit,
                          partial={**profile.partial, **({} if why is None else {"vc": why})})
         yield "vc", vc, profile
+    for step in _more_steps(H, chosen, budget, rules, profile, stopped):
+        yield step
+        profile = step[2]
+        stopped = stopped or (step[1] is not None and step[1].status == "interrupted")
     if "rldim" in chosen:
         if stopped:
             rl, rl_search, why = None, None, "not searched: interrupted"
@@ -477,8 +576,14 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
                       partial={} if why is None else {"ldim": why})
     yield "ldim", bounds, profile
     stopped = bounds.status == "interrupted"
-    if "vc" in chosen:
-        yield "vc", None, profile  # no VC dimension: None, and no search
+    if "vc" in chosen:  # no VC dimension: None, and no search
+        profile = evolve(profile, undefined={**profile.undefined, "vc": f"a class of {k} labels has no VC dimension "
+                                                                        "(its Natarajan dimension is not computed)"})
+        yield "vc", None, profile
+    for step in _more_steps(H, chosen, budget, rules, profile, stopped):
+        yield step
+        profile = step[2]
+        stopped = stopped or (step[1] is not None and step[1].status == "interrupted")
     kept: dict[str, Any] = {}
 
     def ruled(H: HypothesisClass, **budget: Any) -> SearchResult:

@@ -24,7 +24,6 @@ shattered tree of depth 2 (root 1; children 2i on label 0, 2i+1 on label 1; ...)
 
 from __future__ import annotations
 
-import argparse
 import math
 
 from mistakebound.foundations.text import one_line
@@ -36,7 +35,7 @@ from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.messages import error, note
 from mistakebound.interfaces.cli.options import (CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules,
-                                                 refuse_order, rules_of)
+                                                 parameters, refuse_order, rules_of)
 from mistakebound.interfaces.cli.output import check_out
 from mistakebound.interfaces.cli.settings import finite_class
 
@@ -71,17 +70,6 @@ def _description() -> str:
             "dies is dropped with a note on stderr, and the search goes on without it.")
 
 
-def _parameters(text: str) -> tuple[str, ...]:
-    """``--what``: a comma-separated list of the profile's parameters (ldim is always computed)."""
-    from mistakebound.theory.profile import PARAMETERS  # the library's list
-
-    names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
-    unknown = [n for n in names if n not in PARAMETERS]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(PARAMETERS)}, "
-                                         f"got {text!r}")
-    return names
-
 #: The command's name, and its line in ``mistakebound --help``.
 NAME = "ldim"
 SUMMARY = "print |H|, |X|, Ldim and VCdim (or RL) of a class"
@@ -94,11 +82,13 @@ def add_parser(subparsers):
     p.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     p.add_argument("--tree", action="store_true", help="also print a shattered tree of depth Ldim")
     add_budget(p, "each search (Ldim, VC, RL: each has the whole budget, not a share)")
-    p.add_argument("--what", type=_parameters, default=("ldim", "vc"), metavar="LIST",
+    p.add_argument("--what", type=parameters, default=("ldim", "vc"), metavar="LIST",
                    help="the parameters to compute, comma-separated, among: ldim (always, printed first), vc, "
-                        "rldim (the randomized Littlestone dimension, an exact fraction), value (the game's "
-                        "value under --labels, --feedback, --noise and --randomized, computed whenever one of "
-                        "them is given); default ldim,vc; --what ldim skips the VC search")
+                        "self_directed, best_order, worst_order (the games where someone else orders the "
+                        "instances), rldim (the randomized Littlestone dimension, an exact fraction), value (the "
+                        "game's value under --labels, --feedback, --noise and --randomized, computed whenever one "
+                        "of them is given); default ldim,vc; --what ldim skips the VC search; mistakebound dims "
+                        "prints them all")
     add_rules(p)
     p.add_argument("--horizon", type=seed, default=None, metavar="T",
                    help="the game's value in T rounds instead of without a limit (the parameter value): for "
@@ -187,7 +177,7 @@ class _JsonLines:
             record = {"class": self.H.describe(), "n_hypotheses": self.H.n_hypotheses,
                       "n_instances": self.H.n_instances, "n_distinct": P.n_distinct}
         else:
-            missing = "not defined" if parameter == "vc" and self.H.n_labels != 2 else "not searched"
+            missing = "not defined" if parameter in P.undefined else "not searched"
             record = {"parameter": parameter,
                       **(result.record() if result is not None else {"value": None, "status": missing})}
             if parameter == "value":
@@ -225,7 +215,15 @@ class _ProfileLines:
         self._note = None
 
     def __call__(self, parameter: str, result, P) -> None:
-        getattr(self, f"_{parameter}")(result, P)
+        own = getattr(self, f"_{parameter}", None)
+        if own is not None:
+            own(result, P)
+            return
+        from mistakebound.interfaces.cli.dims import parameter_line  # a parameter of the door's MORE: dims's line
+
+        print(parameter_line(parameter, result, P), file=self.out, flush=True)
+        if parameter in P.partial:
+            self._why(parameter, P)
 
     def _why(self, parameter: str, P) -> None:
         reason = P.partial[parameter]
@@ -233,14 +231,16 @@ class _ProfileLines:
             text = one_line(reason[len("memory: "):])
         elif reason.startswith("not searched: "):
             text = _partial_reason(reason[len("not searched: "):])
-        elif reason == "vc-default-limit":
-            from mistakebound.theory.profile import VC_SECONDS
+        elif reason in ("vc-default-limit", "default-limit"):
+            from mistakebound.theory.profile import VC_SECONDS, vc_time_limit
 
-            text = (f"its search stopped at the default limit of {P.vc_seconds:.1f} s (the longer of {VC_SECONDS:g} s "
-                    "and the Ldim search's time); give --time-limit for more")
+            text = (f"its search stopped at the default limit of {vc_time_limit(P.ldim):.1f} s (the longer of "
+                    f"{VC_SECONDS:g} s and the Ldim search's time); give --time-limit for more")
         else:
             text = _partial_reason(reason)
-        self.partial.append((PARAMETER_NAMES[parameter], text))
+        from mistakebound.theory.profile import TITLES
+
+        self.partial.append((PARAMETER_NAMES.get(parameter) or TITLES[parameter].removeprefix("the "), text))
 
     def _class(self, result, P) -> None:
         # what is known before any search, printed at once: a long search shows what it is searching
