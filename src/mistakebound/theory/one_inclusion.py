@@ -44,7 +44,7 @@ from attrs import field, frozen
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
 from mistakebound.theory.search_protocol import Budget, Clock, SearchResult, run_within
-from mistakebound.theory.table_reduction import reduce_table
+from mistakebound.theory.table_reduction import reduce_table, require_table_memory
 
 __all__ = [
     "BLOCK_ENTRIES",
@@ -300,6 +300,8 @@ def one_inclusion_degree_bounds(H: HypothesisClass, *, max_nodes: int | None = N
         For a bad ``H``, ``max_nodes`` or ``time_limit``.
     NotApplicableError
         For a class of more than two labels.
+    InsufficientMemoryError
+        Before the search starts, when its tables cannot fit in the memory available.
 
     Examples
     --------
@@ -313,7 +315,9 @@ def one_inclusion_degree_bounds(H: HypothesisClass, *, max_nodes: int | None = N
     Star(center=0, instances=(1,), leaves=(1,))
     """
     require_binary(require_class(H), what="the one-inclusion graph")
-    clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    require_table_memory(H, "a one-inclusion graph")
+    clock = budget.start()
     T = reduce_table(H, copies=None, constants=True)
     found: list = []
     done = [0]
