@@ -450,6 +450,9 @@ def teaching_dimension_bounds(H: HypothesisClass, *, max_nodes: int | None = Non
     concepts = state["concepts"]
     n = T.n_rows
     lower = max((c.lower for c in concepts), default=0)
+    hardest = T.hypotheses([max(concepts, key=lambda c: c.lower).h])[0] if concepts else None
+    if lower == 0 and n > 1:  # two concepts or more: each needs an instance
+        lower, hardest = 1, T.hypotheses([0])[0]
     if len(concepts) == n and state.get("read"):
         upper = max((c.upper for c in concepts), default=0)
         sets = tuple(_teaching_set(T, H, c) for c in concepts)
@@ -457,10 +460,9 @@ def teaching_dimension_bounds(H: HypothesisClass, *, max_nodes: int | None = Non
         upper = min(T.n_columns, max(n - 1, 0))
         sets = ()
     upper = max(upper, lower)
-    if upper == lower:
+    if upper == lower and sets:  # the bounds met, and a teaching set of every concept shows it
         status = "exact"
-    hardest = max(concepts, key=lambda c: c.lower) if concepts else None
-    witness = TeachingSets(sets=sets, hardest=None if hardest is None else T.hypotheses([hardest.h])[0])
+    witness = TeachingSets(sets=sets, hardest=hardest if n else None)
     return TeachingBounds(lower=lower, upper=upper, status=status, witness=witness, nodes=clock.nodes,
                           seconds=clock.seconds)
 
@@ -628,7 +630,6 @@ class _Peeling:
         self.V = T.all_rows
         self.degree: list[int] = []
         self.buckets: dict[int, set[int]] = {}
-        self.current_floor = 0  # a lower bound on the layer being peeled
 
     def run(self) -> None:
         T, clock = self.T, self.clock
@@ -641,7 +642,6 @@ class _Peeling:
         left = n
         while left:
             V = self.V
-            self.current_floor = 1 if left > 1 else 0
             best: int | None = None
             layer: list[_Concept] = []
             for d in sorted(buckets):
@@ -674,14 +674,13 @@ class _Peeling:
                         degree[r] -= 1
                         buckets.setdefault(degree[r], set()).add(r)
             left -= len(layer)
-        self.current_floor = 0
 
     def bounds(self, ldim_upper: int | None) -> tuple[int, int]:
         done = max((value for value, _ in self.layers), default=0)
         if not self.V:
             return done, done
         left = self.V.bit_count()
-        lower = max(done, self.current_floor if left > 1 else 0)
+        lower = max(done, 1 if left > 1 else 0)  # two concepts left or more: the next layer needs an instance
         rest = min(self.T.n_columns, left - 1)  # what is left has RTD <= TD <= min(columns, concepts - 1)
         if ldim_upper is not None:
             rest = min(rest, ldim_upper)
@@ -733,9 +732,7 @@ def recursive_teaching_bounds(H: HypothesisClass, *, max_nodes: int | None = Non
     T, clock = _start(H, "the recursive teaching dimension", max_nodes, time_limit)
     peeling = _Peeling(T, clock)
     status = run_within(peeling.run)
-    lower, upper = peeling.bounds(ldim_upper)
-    if upper == lower and status != "exact":
-        status = "exact"
+    lower, upper = peeling.bounds(ldim_upper)  # stopped, partial even when the bounds meet: the plan is not whole
     plan = TeachingPlan(layers=tuple(
         TeachingLayer(value=value, sets=tuple(_teaching_set(T, H, c) for c in sorted(layer, key=lambda c: c.h)))
         for value, layer in peeling.layers))
