@@ -28,9 +28,13 @@ one in no other ``E_y`` of ``S``: that row is the leaf of ``x``.  So
   many instances as the fewest chains covering the columns under inclusion (found greedily:
   any cover bounds), at most as many as the distinct columns, and at most one less than the
   distinct rows;
+* two candidates can only join together if each has a row outside the other's ``E``: ``k``
+  candidates joining need ``k`` with ``k - 1`` such partners each (a bound computed for each
+  branch that the others leave open);
 * the largest degree of the one-inclusion graph (:mod:`~mistakebound.theory.one_inclusion`)
   is a star on the whole domain: the search starts from it, and centers are tried in
-  decreasing degree.
+  decreasing degree, one per orbit of the column flips mapping the class onto itself
+  (all of a linear code's rows are one orbit).
 
 Columns equal or complementary to an earlier one, and constant ones, are dropped first:
 complementing a column maps stars to stars, and two copies of an instance are never both
@@ -60,12 +64,18 @@ from mistakebound.theory.search_protocol import Budget, Clock, SearchResult, req
 from mistakebound.theory.table_reduction import ReducedTable, reduce_table, require_table_memory
 
 __all__ = [
+    "ORBIT_ROWS",
     "StarBounds",
     "chain_cover",
     "largest_star",
     "star_bounds",
     "star_number",
 ]
+
+
+#: The most distinct rows on which the search looks for flips mapping the class onto itself
+#: (``O(n^2)`` bitset operations at worst), to search one center per orbit.
+ORBIT_ROWS = 1024
 
 
 @frozen
@@ -152,6 +162,37 @@ class _StarSearch:
             self.best = (center, [x for x, _ in pairs], [r for _, r in pairs])
         return [int(c) for c in np.argsort(-degree, kind="stable")]
 
+    def _one_per_orbit(self, order: list[int]) -> list[int]:
+        """``order`` with one center kept per orbit of the flips that map the class onto itself.
+
+        Flipping the columns of a set ``v`` maps stars to stars (a center ``c`` to ``c ^ v``),
+        and when it maps every row to a row (linear codes: parities), the centers ``c`` and
+        ``c ^ v`` have stars of the same sizes.  The flips that do are found among ``r ^ r_0``
+        (``r_0`` must go to some row), on classes of at most :data:`ORBIT_ROWS` distinct rows.
+        """
+        rows = self.T.row_bits
+        if len(rows) > ORBIT_ROWS:
+            return list(order)
+        present = set(rows)
+        check = self.clock.check_time
+        flips = []
+        for r in rows[1:]:
+            check()
+            v = r ^ rows[0]
+            if all(q ^ v in present for q in rows):
+                flips.append(v)
+        if not flips:
+            return list(order)
+        index = {r: i for i, r in enumerate(rows)}
+        seen: set[int] = set()
+        kept = []
+        for c in order:
+            if c in seen:
+                continue
+            kept.append(c)
+            seen.update(index[rows[c] ^ v] for v in flips)
+        return kept
+
     def _center(self, c: int) -> None:
         """The largest star centered on row ``c``, if larger than the best so far."""
         T = self.T
@@ -160,10 +201,12 @@ class _StarSearch:
         spend, check = self.clock.spend, self.clock.check_time
         order = sorted(range(self.m), key=lambda j: (E[j].bit_count(), j))
         frames = self.frames
-        frames.append(self._frame([], [], 0, order, E))
+        root = self._frame([], [], 0, order, E)
+        root[6] = self._clique_bound(order, E, 0)
+        frames.append(root)
         while frames:
             f = frames[-1]
-            members, private, union, cands, suffix, i = f
+            members, private, union, cands, suffix, i, _ = f
             if i >= len(cands) or self._reach(f, i) <= self.size:
                 frames.pop()
                 continue
@@ -190,16 +233,41 @@ class _StarSearch:
             if rest:
                 child = self._frame(new_members, new_private, new_union, rest, E)
                 if self._reach(child, 0) > self.size:
-                    frames.append(child)
+                    child[6] = self._clique_bound(rest, E, new_union)
+                    if self._reach(child, 0) > self.size:
+                        frames.append(child)
 
     @staticmethod
     def _frame(members: list[int], private: list[int], union: int, cands: list[int], E: list[int]) -> list:
         """A branch: its members, their private rows, the union of their ``E``, the candidates, the
-        unions of the candidates' ``E`` from each position on, and the next position."""
+        unions of the candidates' ``E`` from each position on, the next position, and a bound on how many
+        candidates can join (their number, until :meth:`_clique_bound` says better)."""
         suffix = [0] * (len(cands) + 1)
         for k in range(len(cands) - 1, -1, -1):
             suffix[k] = suffix[k + 1] | E[cands[k]]
-        return [members, private, union, cands, suffix, 0]
+        return [members, private, union, cands, suffix, 0, len(cands)]
+
+    def _clique_bound(self, cands: list[int], E: list[int], union: int) -> int:
+        """The most candidates that can join together: two can only if each has a row outside the other's ``E``
+        (and the union), so they are pairwise compatible, and ``k`` of them need ``k`` with ``k - 1`` compatible
+        partners each (the degrees' h-index)."""
+        free = [E[y] & ~union for y in cands]
+        k = len(free)
+        degree = [0] * k
+        check = self.clock.check_time
+        for a in range(k):
+            fa = free[a]
+            for b in range(a + 1, k):
+                fb = free[b]
+                if fa & ~fb and fb & ~fa:
+                    degree[a] += 1
+                    degree[b] += 1
+            check()
+        degree.sort(reverse=True)
+        h = 0
+        while h < k and degree[h] >= h:
+            h += 1
+        return h
 
     @staticmethod
     def _reach(frame: list, i: int) -> int:
@@ -209,14 +277,14 @@ class _StarSearch:
         members' ``E`` (and inside its own ``E``): at most as many as such rows, and as
         candidates left.
         """
-        members, _, union, cands, suffix, _ = frame
-        return len(members) + min(len(cands) - i, (suffix[i] & ~union).bit_count())
+        members, _, union, cands, suffix, _, clique = frame
+        return len(members) + min(len(cands) - i, (suffix[i] & ~union).bit_count(), clique)
 
     def run(self) -> None:
         if self.n < 2 or self.static_upper == 0:
             return
         order = self._from_degrees()
-        self.centers_left = list(order)
+        self.centers_left = self._one_per_orbit(order)
         self.started = True
         while self.centers_left and self.size < self.static_upper:
             self._center(self.centers_left[0])
