@@ -295,8 +295,11 @@ class _StarSearch:
             return self.static_upper
         hi = self.size
         if self.frames:
-            for f in self.frames:
-                hi = max(hi, self._reach(f, f[5]))
+            last = len(self.frames) - 1
+            for k, f in enumerate(self.frames):
+                # a frame's candidate in progress is the frame above it; the top frame's may have been
+                # stopped before its branch was made, so it counts again
+                hi = max(hi, self._reach(f, max(f[5] - 1, 0) if k == last else f[5]))
             # the center being searched is accounted for by its frames; the others wait
             if len(self.centers_left) > 1:
                 hi = self.static_upper
