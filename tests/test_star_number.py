@@ -5,6 +5,7 @@ one-inclusion graph."""
 from __future__ import annotations
 
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.game import classes
 from mistakebound.theory import search_protocol as search_module
+from mistakebound.theory import star_number as star_module
 from mistakebound.theory.one_inclusion import Star, one_inclusion_degree
 from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted
 from mistakebound.theory.star_number import StarBounds, chain_cover, largest_star, star_bounds, star_number
@@ -75,6 +77,43 @@ def test_ctrl_c_gives_the_bounds_proven_so_far(M, when):
         search_module.Clock.spend = original
     assert b.status in ("exact", "interrupted")
     check_sandwich(H, b, oracle.star_number(M))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_node_budget_gives_an_interval_holding_the_value(seed):
+    """Stopped at every node of a search in turn: wherever it stops, the branch in progress counts."""
+    H = classes.random(12, 7, 0.45, seed=seed)
+    truth = oracle.star_number(H.matrix)
+    full = star_bounds(H)
+    assert full.value == truth
+    for nodes in range(1, full.nodes + 1):
+        check_sandwich(H, star_bounds(H, max_nodes=nodes), truth)
+
+
+@pytest.fixture
+def no_start(monkeypatch):
+    """The search over centers alone: no star from the one-inclusion graph to start from, every center."""
+    monkeypatch.setattr(star_module._StarSearch, "_from_degrees", lambda self: list(range(self.n)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(M=class_matrices(max_rows=14, max_cols=6))
+def test_the_search_alone_equals_the_brute_force(M):
+    H = HypothesisClass.from_matrix(M)
+    with mock.patch.object(star_module._StarSearch, "_from_degrees", lambda self: list(range(self.n))):
+        b = star_bounds(H)
+    assert b.exact and b.value == oracle.star_number(M)
+    check_star(H, b.witness)
+
+
+@pytest.mark.parametrize("H", [classes.singletons(5, include_empty=True), classes.power_set(3),
+                               classes.random(12, 7, 0.45, seed=1)], ids=lambda H: H.name)
+def test_every_node_budget_of_the_search_alone_holds_the_value(no_start, H):
+    truth = oracle.star_number(H.matrix)
+    full = star_bounds(H)
+    assert full.value == truth
+    for nodes in range(1, full.nodes + 1):
+        check_sandwich(H, star_bounds(H, max_nodes=nodes), truth)
 
 
 def test_ctrl_c_raises_search_interrupted_from_the_bare_number(monkeypatch):

@@ -4,6 +4,7 @@ from the definition, closed forms of the zoo, budgets, refusals, and its relatio
 from __future__ import annotations
 
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from mistakebound import HypothesisClass
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.game import classes
 from mistakebound.theory import search_protocol as search_module
+from mistakebound.theory import threshold_dimension as threshold_module
 from mistakebound.theory.littlestone import littlestone_bounds, littlestone_dimension
 from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted
 from mistakebound.theory.threshold_dimension import (ThresholdBounds, ThresholdSequence, chain_bound,
@@ -46,7 +48,7 @@ def check_sandwich(H: HypothesisClass, b: ThresholdBounds, truth: int) -> None:
 @given(class_matrices(max_rows=14, max_cols=6))
 def test_the_search_equals_the_brute_force_and_its_sequence_is_one(M):
     H = HypothesisClass.from_matrix(M)
-    b = threshold_bounds(H)
+    b = threshold_bounds(H, max_nodes=100_000)  # far more than these classes need: a runaway search fails
     assert b.exact and b.value == oracle.threshold_dimension(M)
     check_sequence(H, b.witness)
     assert threshold_dimension(H) == b.value and threshold_sequence(H) == b.witness
@@ -73,6 +75,43 @@ def test_ctrl_c_gives_the_bounds_proven_so_far(M, when):
         search_module.Clock.spend = original
     assert b.status in ("exact", "interrupted")
     check_sandwich(H, b, oracle.threshold_dimension(M))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_node_budget_gives_an_interval_holding_the_value(seed):
+    """Stopped at every node of a search in turn: wherever it stops, the branch in progress counts."""
+    H = classes.random(16, 7, 0.45, seed=seed)
+    truth = oracle.threshold_dimension(H.matrix)
+    full = threshold_bounds(H)
+    assert full.value == truth
+    for nodes in range(1, full.nodes + 1):
+        check_sandwich(H, threshold_bounds(H, max_nodes=nodes), truth)
+
+
+@pytest.fixture
+def no_greedy(monkeypatch):
+    """The depth-first search alone: the greedy descents return a single hypothesis."""
+    monkeypatch.setattr(threshold_module._ThresholdSearch, "_greedy", lambda self, M: ([0], []))
+
+
+@settings(max_examples=150, deadline=None)
+@given(M=class_matrices(max_rows=14, max_cols=6))
+def test_the_depth_first_search_alone_equals_the_brute_force(M):
+    H = HypothesisClass.from_matrix(M)
+    with mock.patch.object(threshold_module._ThresholdSearch, "_greedy", lambda self, M: ([0], [])):
+        b = threshold_bounds(H)
+    assert b.exact and b.value == oracle.threshold_dimension(M)
+    check_sequence(H, b.witness)
+
+
+@pytest.mark.parametrize("H", [classes.thresholds(6), classes.intervals(4), classes.random(16, 7, 0.45, seed=3)],
+                         ids=lambda H: H.name)
+def test_every_node_budget_of_the_search_alone_holds_the_value(no_greedy, H):
+    truth = oracle.threshold_dimension(H.matrix)
+    full = threshold_bounds(H)
+    assert full.value == truth
+    for nodes in range(1, full.nodes + 1):
+        check_sandwich(H, threshold_bounds(H, max_nodes=nodes), truth)
 
 
 def test_ctrl_c_raises_search_interrupted_from_the_bare_number(monkeypatch):

@@ -329,14 +329,10 @@ def one_inclusion_degree_bounds(H: HypothesisClass, *, max_nodes: int | None = N
     if status == "exact" or n < 2:
         upper, status = lower, "exact"
     else:
-        # the rows of fewer than k = done[0] ones have all their edges; a row of k ones lacks at most
-        # its edges upwards (one per 0), and a row of more, up to one per instance
+        # the levels below k = done[0] (rows of fewer ones) have all their edges; an edge not yet found
+        # joins a row of more than k ones, which has at most one edge per instance
         k = done[0]
-        ones = T.matrix.sum(axis=1)
-        at_k = degree[ones == k]
-        upper = max([lower] + ([int(at_k.max()) + m - k] if at_k.size else [])
-                    + ([m] if (ones > k).any() else []))
-        upper = max(lower, min(upper, n - 1))
+        upper = max(lower, min(m, n - 1)) if (T.matrix.sum(axis=1) > k).any() else lower
         if upper == lower:
             status = "exact"
     center = int(np.argmax(degree)) if n else None
