@@ -57,18 +57,15 @@ def _has_ordering(P: frozenset, d: int, pattern) -> bool:
     return pattern((), 0) in P and extend(())
 
 
-def threshold_dimension(matrix) -> int:
-    """The largest ``d`` with an ordering ``x_1..x_d`` of instances on which the class shows every initial segment.
-
-    The database's definition: ``{x_1, ..., x_k}`` is in ``H`` restricted to the ``d``
-    instances for every ``k = 0..d`` (pattern ``1^k 0^(d-k)`` in that order).
-    """
+def _longest_segments(matrix, *, empty: bool) -> int:
+    """The largest ``d`` with an ordering of ``d`` instances on which the class shows every non-empty initial
+    segment, and the empty one too when ``empty``."""
     C = concepts(matrix)
     m = _columns(C)
     best = 0
     for d in range(1, m + 1):
         for S in itertools.combinations(range(m), d):
-            P = projection(C, S)
+            P = projection(C, S) if empty else projection(C, S) | {tuple([0] * d)}
 
             def segment(order: tuple, k: int, d=d) -> tuple:  # the first k of the ordering, labelled 1
                 return tuple(1 if p in order[:k] else 0 for p in range(d))
@@ -79,6 +76,15 @@ def threshold_dimension(matrix) -> int:
     return best
 
 
+def threshold_dimension(matrix) -> int:
+    """The largest ``d`` with an ordering ``x_1..x_d`` of instances on which the class shows every initial segment.
+
+    The database's definition: ``{x_1, ..., x_k}`` is in ``H`` restricted to the ``d``
+    instances for every ``k = 0..d`` (pattern ``1^k 0^(d-k)`` in that order).
+    """
+    return _longest_segments(matrix, empty=True)
+
+
 def threshold_dimension_alon(matrix) -> int:
     """The largest ``k`` with ``x_1..x_k`` and ``h_1..h_k``, ``h_i(x_j) = 1`` exactly when ``i <= j``.
 
@@ -87,20 +93,7 @@ def threshold_dimension_alon(matrix) -> int:
     (``y_j = x_(k+1-j)``), ``h_i`` labels 1 exactly the first ``k + 1 - i`` instances: the
     non-empty initial segments of an ordering.
     """
-    C = concepts(matrix)
-    m = _columns(C)
-    best = 0
-    for k in range(1, m + 1):
-        for S in itertools.combinations(range(m), k):
-            P = projection(C, S) | {tuple([0] * k)}  # the empty segment, not required, granted
-
-            def segment(order: tuple, j: int, k=k) -> tuple:
-                return tuple(1 if p in order[:j] else 0 for p in range(k))
-
-            if _has_ordering(P, k, segment):
-                best = max(best, k)
-                break
-    return best
+    return _longest_segments(matrix, empty=False)
 
 
 def star_number(matrix) -> int:

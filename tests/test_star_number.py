@@ -23,6 +23,7 @@ from mistakebound.theory.star_number import StarBounds, chain_cover, largest_sta
 from mistakebound.theory.teaching import teaching_dimension
 from mistakebound.theory.vc import vc_dimension
 from tests import parameter_oracles as oracle
+from tests.parameter_checks import at_every_node, interrupted
 from tests.strategies import class_matrices
 from tests.test_vc import interrupting_spend
 
@@ -69,12 +70,7 @@ def test_a_node_budget_gives_an_interval_holding_the_value(M, nodes):
 @given(class_matrices(max_rows=14, max_cols=6), st.integers(1, 12))
 def test_ctrl_c_gives_the_bounds_proven_so_far(M, when):
     H = HypothesisClass.from_matrix(M)
-    original = search_module.Clock.spend
-    search_module.Clock.spend = interrupting_spend(when)
-    try:
-        b = star_bounds(H)
-    finally:
-        search_module.Clock.spend = original
+    b = interrupted(star_bounds, H, when)
     assert b.status in ("exact", "interrupted")
     check_sandwich(H, b, oracle.star_number(M))
 
@@ -84,10 +80,8 @@ def test_every_node_budget_gives_an_interval_holding_the_value(seed):
     """Stopped at every node of a search in turn: wherever it stops, the branch in progress counts."""
     H = classes.random(12, 7, 0.45, seed=seed)
     truth = oracle.star_number(H.matrix)
-    full = star_bounds(H)
-    assert full.value == truth
-    for nodes in range(1, full.nodes + 1):
-        check_sandwich(H, star_bounds(H, max_nodes=nodes), truth)
+    for b in at_every_node(star_bounds, H):
+        check_sandwich(H, b, truth)
 
 
 @pytest.fixture
@@ -110,10 +104,8 @@ def test_the_search_alone_equals_the_brute_force(M):
                                classes.random(12, 7, 0.45, seed=1)], ids=lambda H: H.name)
 def test_every_node_budget_of_the_search_alone_holds_the_value(no_start, H):
     truth = oracle.star_number(H.matrix)
-    full = star_bounds(H)
-    assert full.value == truth
-    for nodes in range(1, full.nodes + 1):
-        check_sandwich(H, star_bounds(H, max_nodes=nodes), truth)
+    for b in at_every_node(star_bounds, H):
+        check_sandwich(H, b, truth)
 
 
 def test_ctrl_c_raises_search_interrupted_from_the_bare_number(monkeypatch):

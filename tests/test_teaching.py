@@ -22,6 +22,7 @@ from mistakebound.theory.teaching import (MinTeachingBounds, RecursiveTeachingBo
                                           smallest_teaching_set, teaching_dimension, teaching_dimension_bounds)
 from mistakebound.theory.vc import vc_dimension
 from tests import parameter_oracles as oracle
+from tests.parameter_checks import interrupted
 from tests.strategies import class_matrices
 from tests.test_vc import interrupting_spend
 
@@ -125,12 +126,7 @@ def test_ctrl_c_gives_the_bounds_proven_so_far(M, when, which):
     search, truth = {"td": (teaching_dimension_bounds, oracle.teaching_dimension),
                      "min": (minimum_teaching_set_bounds, oracle.minimum_teaching_set_size),
                      "rtd": (recursive_teaching_bounds, oracle.recursive_teaching_dimension)}[which]
-    original = search_module.Clock.spend
-    search_module.Clock.spend = interrupting_spend(when)
-    try:
-        b = search(H)
-    finally:
-        search_module.Clock.spend = original
+    b = interrupted(search, H, when)
     assert b.status in ("exact", "interrupted")
     assert b.lower <= truth(M) <= b.upper
 

@@ -22,6 +22,7 @@ from mistakebound.theory.threshold_dimension import (ThresholdBounds, ThresholdS
                                                      threshold_bounds, threshold_dimension, threshold_sequence)
 from mistakebound.theory.vc import vc_dimension
 from tests import parameter_oracles as oracle
+from tests.parameter_checks import at_every_node, interrupted
 from tests.strategies import class_matrices
 from tests.test_vc import interrupting_spend
 
@@ -67,12 +68,7 @@ def test_a_node_budget_gives_an_interval_holding_the_value(M, nodes):
 @given(class_matrices(max_rows=14, max_cols=6), st.integers(1, 12))
 def test_ctrl_c_gives_the_bounds_proven_so_far(M, when):
     H = HypothesisClass.from_matrix(M)
-    original = search_module.Clock.spend
-    search_module.Clock.spend = interrupting_spend(when)
-    try:
-        b = threshold_bounds(H)
-    finally:
-        search_module.Clock.spend = original
+    b = interrupted(threshold_bounds, H, when)
     assert b.status in ("exact", "interrupted")
     check_sandwich(H, b, oracle.threshold_dimension(M))
 
@@ -82,10 +78,8 @@ def test_every_node_budget_gives_an_interval_holding_the_value(seed):
     """Stopped at every node of a search in turn: wherever it stops, the branch in progress counts."""
     H = classes.random(16, 7, 0.45, seed=seed)
     truth = oracle.threshold_dimension(H.matrix)
-    full = threshold_bounds(H)
-    assert full.value == truth
-    for nodes in range(1, full.nodes + 1):
-        check_sandwich(H, threshold_bounds(H, max_nodes=nodes), truth)
+    for b in at_every_node(threshold_bounds, H):
+        check_sandwich(H, b, truth)
 
 
 @pytest.fixture
@@ -108,10 +102,8 @@ def test_the_depth_first_search_alone_equals_the_brute_force(M):
                          ids=lambda H: H.name)
 def test_every_node_budget_of_the_search_alone_holds_the_value(no_greedy, H):
     truth = oracle.threshold_dimension(H.matrix)
-    full = threshold_bounds(H)
-    assert full.value == truth
-    for nodes in range(1, full.nodes + 1):
-        check_sandwich(H, threshold_bounds(H, max_nodes=nodes), truth)
+    for b in at_every_node(threshold_bounds, H):
+        check_sandwich(H, b, truth)
 
 
 def test_ctrl_c_raises_search_interrupted_from_the_bare_number(monkeypatch):

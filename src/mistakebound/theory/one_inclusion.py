@@ -42,9 +42,9 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
-from mistakebound.theory.search_protocol import Budget, Clock, SearchResult, run_within
-from mistakebound.theory.table_reduction import reduce_table, require_table_memory
+from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.theory.search_protocol import Clock, SearchResult, run_within
+from mistakebound.theory.table_reduction import start_search
 
 __all__ = [
     "BLOCK_ENTRIES",
@@ -296,12 +296,8 @@ def one_inclusion_degree_bounds(H: HypothesisClass, *, max_nodes: int | None = N
 
     Raises
     ------
-    InvalidArgumentError
-        For a bad ``H``, ``max_nodes`` or ``time_limit``.
-    NotApplicableError
-        For a class of more than two labels.
-    InsufficientMemoryError
-        Before the search starts, when its tables cannot fit in the memory available.
+    InvalidArgumentError, NotApplicableError, InsufficientMemoryError
+        As :func:`~mistakebound.theory.table_reduction.start_search` says.
 
     Examples
     --------
@@ -314,11 +310,8 @@ def one_inclusion_degree_bounds(H: HypothesisClass, *, max_nodes: int | None = N
     >>> b.witness
     Star(center=0, instances=(1,), leaves=(1,))
     """
-    require_binary(require_class(H), what="the one-inclusion graph")
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
-    require_table_memory(H, "a one-inclusion graph")
-    clock = budget.start()
-    T = reduce_table(H, copies=None, constants=True)
+    T, clock, _ = start_search(H, what="the one-inclusion graph", search="a one-inclusion graph", copies=None,
+                               constants=True, max_nodes=max_nodes, time_limit=time_limit)
     found: list = []
     done = [0]
     status = run_within(lambda: _edges(T.matrix, clock, found, done))
@@ -351,12 +344,8 @@ def one_inclusion_degree(H: HypothesisClass, *, max_nodes: int | None = None,
                          time_limit: float | None = None) -> int:
     """The maximum degree of the one-inclusion graph of ``H``, exactly.
 
-    Raises
-    ------
-    SearchIncomplete
-        If the budget runs out; ``exc.result`` holds the proven bounds.
-    SearchInterrupted
-        On Ctrl-C, with ``exc.result``.
+    Where :func:`one_inclusion_degree_bounds` would return partial bounds, raises SearchIncomplete (out of budget)
+    or SearchInterrupted (Ctrl-C) carrying them as ``exc.result``.
 
     Examples
     --------

@@ -59,10 +59,10 @@ from typing import ClassVar
 import numpy as np
 from attrs import field, frozen
 
-from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.one_inclusion import Star, _edges
-from mistakebound.theory.search_protocol import Budget, Clock, SearchResult, require_exact, run_within
-from mistakebound.theory.table_reduction import ReducedTable, reduce_table, require_table_memory
+from mistakebound.theory.search_protocol import Clock, SearchResult, require_exact, run_within
+from mistakebound.theory.table_reduction import ReducedTable, start_search
 
 __all__ = [
     "ORBIT_ROWS",
@@ -371,12 +371,8 @@ def star_bounds(H: HypothesisClass, *, max_nodes: int | None = None, time_limit:
 
     Raises
     ------
-    InvalidArgumentError
-        For a bad ``H``, ``max_nodes`` or ``time_limit``.
-    NotApplicableError
-        For a class of more than two labels.
-    InsufficientMemoryError
-        Before the search starts, when its tables cannot fit in the memory available.
+    InvalidArgumentError, NotApplicableError, InsufficientMemoryError
+        As :func:`~mistakebound.theory.table_reduction.start_search` says.
 
     Examples
     --------
@@ -387,11 +383,9 @@ def star_bounds(H: HypothesisClass, *, max_nodes: int | None = None, time_limit:
     >>> b.status, b.lower <= b.upper, b.witness.size == b.lower
     ('budget', True, True)
     """
-    require_binary(require_class(H), what="the star number")
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
-    require_table_memory(H, "a star search")
-    clock = budget.start()
-    search = _StarSearch(reduce_table(H, copies="complement"), clock)
+    T, clock, _ = start_search(H, what="the star number", search="a star search", copies="complement",
+                               max_nodes=max_nodes, time_limit=time_limit)
+    search = _StarSearch(T, clock)
     status = run_within(search.run)
     return search.result(status, H)
 
@@ -419,12 +413,8 @@ def largest_star(H: HypothesisClass, *, max_nodes: int | None = None, time_limit
 def star_number(H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None) -> int:
     """The star number of ``H``, exactly (see the module's docstring for the definition).
 
-    Raises
-    ------
-    SearchIncomplete
-        If the budget runs out; ``exc.result`` holds the proven bounds.
-    SearchInterrupted
-        On Ctrl-C, with ``exc.result``.
+    Where :func:`star_bounds` would return partial bounds, raises SearchIncomplete (out of budget)
+    or SearchInterrupted (Ctrl-C) carrying them as ``exc.result``.
 
     Examples
     --------

@@ -41,10 +41,12 @@ from mistakebound.foundations import memory
 from mistakebound.foundations.bitset import columns_to_masks
 from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.validation import check_choice, check_flag
-from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
 from mistakebound.theory.ldim_search import search_memory_estimate
+from mistakebound.theory.search_protocol import Budget, Clock
 
-__all__ = ["COPIES", "ReducedTable", "reduce_table", "require_table_memory", "row_masks", "table_memory_estimate"]
+__all__ = ["COPIES", "ReducedTable", "reduce_table", "require_table_memory", "row_masks", "start_search",
+           "table_memory_estimate"]
 
 #: What :func:`reduce_table` drops as a copy of an earlier column: nothing, an equal column,
 #: or an equal or complementary one.
@@ -194,3 +196,42 @@ def require_table_memory(H: HypothesisClass, what: str) -> int | None:
                    what=f"{what} of {H.n_hypotheses} hypotheses x {H.n_instances} instances",
                    advice="search a smaller class", available=available)
     return available
+
+
+def start_search(H: HypothesisClass, *, what: str, search: str, copies: str | None, constants: bool = False,
+                 max_nodes: int | None = None,
+                 time_limit: float | None = None) -> tuple[ReducedTable, Clock, int | None]:
+    """The checks and the start every parameter's search shares: the class, the budget, the memory, the table.
+
+    Checks that ``H`` is a class of labels 0 and 1 (naming ``what`` it is needed for) and
+    the budget, refuses a class whose :func:`table_memory_estimate` exceeds the memory
+    available (naming ``search``), starts the clock, and reduces the table (``copies``,
+    ``constants`` as for :func:`reduce_table`; the reading counts against the time limit).
+
+    Returns
+    -------
+    (ReducedTable, Clock, int or None)
+        The table, the running clock, and the memory available as read (None: unknown).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an ``H`` that is no HypothesisClass, or a bad ``max_nodes`` or ``time_limit``.
+    NotApplicableError
+        For a class of more than two labels.
+    InsufficientMemoryError
+        Before the search starts, when its tables cannot fit in the memory available.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> T, clock, _ = start_search(classes.thresholds(3), what="a parameter", search="a search",
+    ...                            copies="equal", max_nodes=5)
+    >>> T.n_rows, T.n_columns, clock.node_limit
+    (4, 3, 5)
+    """
+    require_binary(require_class(H), what=what)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    available = require_table_memory(H, search)
+    clock = budget.start()
+    return reduce_table(H, copies=copies, constants=constants), clock, available

@@ -61,11 +61,11 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.validation import check_instance, check_int
-from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.littlestone import LdimBounds
 from mistakebound.theory.one_inclusion import _edges, neighbour_lists
-from mistakebound.theory.search_protocol import Budget, Clock, SearchResult, require_exact, run_within
-from mistakebound.theory.table_reduction import ReducedTable, reduce_table, require_table_memory
+from mistakebound.theory.search_protocol import Clock, SearchResult, require_exact, run_within
+from mistakebound.theory.table_reduction import ReducedTable, start_search
 
 __all__ = [
     "MinTeachingBounds",
@@ -380,11 +380,9 @@ def _teaching_set(T: ReducedTable, H: HypothesisClass, concept: _Concept) -> Tea
 
 
 def _start(H: HypothesisClass, what: str, max_nodes, time_limit) -> tuple[ReducedTable, Clock]:
-    require_binary(require_class(H), what=what)
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
-    require_table_memory(H, f"a search of {what}")
-    clock = budget.start()
-    return reduce_table(H, copies="complement"), clock
+    T, clock, _ = start_search(H, what=what, search=f"a search of {what}", copies="complement",
+                               max_nodes=max_nodes, time_limit=time_limit)
+    return T, clock
 
 
 # ------------------------------------------------------------------ the teaching dimension
@@ -411,12 +409,8 @@ def teaching_dimension_bounds(H: HypothesisClass, *, max_nodes: int | None = Non
 
     Raises
     ------
-    InvalidArgumentError
-        For a bad ``H``, ``max_nodes`` or ``time_limit``.
-    NotApplicableError
-        For a class of more than two labels.
-    InsufficientMemoryError
-        Before the search starts, when its tables cannot fit in the memory available.
+    InvalidArgumentError, NotApplicableError, InsufficientMemoryError
+        As :func:`~mistakebound.theory.table_reduction.start_search` says.
 
     Examples
     --------
@@ -470,12 +464,8 @@ def teaching_dimension_bounds(H: HypothesisClass, *, max_nodes: int | None = Non
 def teaching_dimension(H: HypothesisClass, *, max_nodes: int | None = None, time_limit: float | None = None) -> int:
     """The teaching dimension of ``H`` (Goldman and Kearns 1995), exactly.
 
-    Raises
-    ------
-    SearchIncomplete
-        If the budget runs out; ``exc.result`` holds the proven bounds.
-    SearchInterrupted
-        On Ctrl-C, with ``exc.result``.
+    Where :func:`teaching_dimension_bounds` would return partial bounds, raises SearchIncomplete (out of budget)
+    or SearchInterrupted (Ctrl-C) carrying them as ``exc.result``.
 
     Examples
     --------
@@ -603,12 +593,8 @@ def minimum_teaching_set_size(H: HypothesisClass, *, max_nodes: int | None = Non
                               time_limit: float | None = None) -> int:
     """The minimum teaching set size of ``H``, exactly.
 
-    Raises
-    ------
-    SearchIncomplete
-        If the budget runs out; ``exc.result`` holds the proven bounds.
-    SearchInterrupted
-        On Ctrl-C, with ``exc.result``.
+    Where :func:`minimum_teaching_set_bounds` would return partial bounds, raises SearchIncomplete (out of budget)
+    or SearchInterrupted (Ctrl-C) carrying them as ``exc.result``.
 
     Examples
     --------
@@ -744,12 +730,8 @@ def recursive_teaching_dimension(H: HypothesisClass, *, max_nodes: int | None = 
                                  time_limit: float | None = None) -> int:
     """The recursive teaching dimension of ``H``, exactly.
 
-    Raises
-    ------
-    SearchIncomplete
-        If the budget runs out; ``exc.result`` holds the proven bounds.
-    SearchInterrupted
-        On Ctrl-C, with ``exc.result``.
+    Where :func:`recursive_teaching_bounds` would return partial bounds, raises SearchIncomplete (out of budget)
+    or SearchInterrupted (Ctrl-C) carrying them as ``exc.result``.
 
     Examples
     --------

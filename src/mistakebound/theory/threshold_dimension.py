@@ -64,11 +64,10 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.validation import check_instance
-from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.littlestone import LdimBounds
-from mistakebound.theory.search_protocol import (Budget, Clock, OutOfMemory, SearchResult, memo_share, require_exact,
-                                                 run_within)
-from mistakebound.theory.table_reduction import ReducedTable, reduce_table, require_table_memory
+from mistakebound.theory.search_protocol import Clock, OutOfMemory, SearchResult, memo_share, require_exact, run_within
+from mistakebound.theory.table_reduction import ReducedTable, start_search
 
 __all__ = [
     "ThresholdBounds",
@@ -440,12 +439,9 @@ def threshold_bounds(H: HypothesisClass, *, max_nodes: int | None = None, time_l
 
     Raises
     ------
-    InvalidArgumentError
-        For a bad ``H``, ``max_nodes``, ``time_limit`` or ``ldim``.
-    NotApplicableError
-        For a class of more than two labels.
-    InsufficientMemoryError
-        Before the search starts, when its tables cannot fit in the memory available.
+    InvalidArgumentError, NotApplicableError, InsufficientMemoryError
+        As :func:`~mistakebound.theory.table_reduction.start_search` says, and for an ``ldim`` that is no
+        LdimBounds.
 
     Examples
     --------
@@ -456,15 +452,12 @@ def threshold_bounds(H: HypothesisClass, *, max_nodes: int | None = None, time_l
     >>> b.status, b.lower <= b.upper, b.witness.length == b.lower
     ('budget', True, True)
     """
-    require_binary(require_class(H), what="the threshold dimension")
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
     ldim_upper = None
     if ldim is not None:
         ldim_upper = check_instance("ldim", ldim, LdimBounds,
                                     "an LdimBounds (from littlestone_bounds of the same class)").upper
-    available = require_table_memory(H, "a threshold search")
-    clock = budget.start()
-    T = reduce_table(H, copies="equal")
+    T, clock, available = start_search(H, what="the threshold dimension", search="a threshold search",
+                                       copies="equal", max_nodes=max_nodes, time_limit=time_limit)
     search = _ThresholdSearch(T, clock, ldim_upper, available)
 
     def run() -> None:
@@ -503,12 +496,8 @@ def threshold_dimension(H: HypothesisClass, *, max_nodes: int | None = None, tim
                         ldim: LdimBounds | None = None) -> int:
     """The threshold dimension of ``H``, exactly (see the module's docstring for the definition).
 
-    Raises
-    ------
-    SearchIncomplete
-        If the budget runs out; ``exc.result`` holds the proven bounds.
-    SearchInterrupted
-        On Ctrl-C, with ``exc.result``.
+    Where :func:`threshold_bounds` would return partial bounds, raises SearchIncomplete (out of budget)
+    or SearchInterrupted (Ctrl-C) carrying them as ``exc.result``.
 
     Examples
     --------
