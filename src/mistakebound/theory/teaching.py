@@ -261,7 +261,14 @@ class _Teacher:
         return chosen
 
     def cover_within(self, h: int, U: int, k: int, banned: int, failed: dict[int, int]) -> list[int] | None:
-        """Columns (at most ``k``, none in ``banned``) covering ``U``, or None when there are none."""
+        """Columns (at most ``k``, none in ``banned``) covering ``U``, or None when there are none.
+
+        ``banned`` holds the columns chosen on the way here (they cover nothing of ``U``) and those
+        whose branch an ancestor already refuted.  A cover of ``U`` by ``k`` columns using one of
+        the latter would, with the columns chosen since that ancestor, be a cover the ancestor's
+        refuted branch holds; so a refutation is one for ``U`` and ``k`` whatever was banned, and
+        ``failed`` remembers, per ``U``, the largest ``k`` refuted.
+        """
         if not U:
             return []
         if k <= 0 or failed.get(U, -1) >= k:
