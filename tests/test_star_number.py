@@ -142,8 +142,8 @@ def test_closed_forms_of_the_line(N):
 def test_closed_forms_of_the_cube(n):
     """The cube is a star on its n instances; parities: a star's center and leaves differ by every unit vector,
     which a linear code's projection holds only on n instances or fewer; projections: n rows, so n - 1 leaves.
-    Monotone disjunctions: the disjunction of all variables, on the points of weight n/2, with the disjunctions
-    missing one point's variables as leaves: C(n, floor(n/2)), more than n from n = 4 on (the brute force
+    Monotone disjunctions: the disjunction of all variables, on the points of weight n/2, with the disjunction
+    of the variables off a point as that point's leaf: C(n, floor(n/2)), more than n from n = 4 on (the brute force
     agrees at n = 4, where it takes seconds: run once, and below in the test)."""
     assert star_number(classes.power_set(n)) == n
     assert star_number(classes.parities(n)) == n
