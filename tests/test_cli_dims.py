@@ -19,6 +19,10 @@ from mistakebound.interfaces.cli.dims import witness_json
 from mistakebound.theory.game_values import game_value
 from mistakebound.theory.littlestone import littlestone_dimension
 from mistakebound.theory.profile import MORE, PARAMETERS, class_profile
+from mistakebound.theory.one_inclusion import one_inclusion_degree
+from mistakebound.theory.star_number import star_number
+from mistakebound.theory.teaching import minimum_teaching_set_size, recursive_teaching_dimension, teaching_dimension
+from mistakebound.theory.threshold_dimension import threshold_dimension
 from mistakebound.theory.vc import vc_dimension
 from tests.order_oracles import sequence_oracle
 
@@ -39,6 +43,9 @@ def test_each_line_is_the_searches_own_value(spec, capsys):
     assert int(lines["ldim"]) == littlestone_dimension(H) and int(lines["vc"]) == vc_dimension(H)
     for name, order in (("self_directed", "self-directed"), ("best_order", "best"), ("worst_order", "worst")):
         assert int(lines[name]) == game_value(H, Rules(order=order)).value
+    assert int(lines["threshold"]) == threshold_dimension(H) and int(lines["star"]) == star_number(H)
+    assert int(lines["td"]) == teaching_dimension(H) and int(lines["rtd"]) == recursive_teaching_dimension(H)
+    assert int(lines["tsmin"]) == minimum_teaching_set_size(H) and int(lines["degree"]) == one_inclusion_degree(H)
     assert Fraction(lines["rldim"]) == class_profile(H, what="rldim").rldim.value
 
 

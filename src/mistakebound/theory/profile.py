@@ -67,7 +67,8 @@ __all__ = ["FIRST", "MORE", "PARAMETERS", "TITLES", "VC_SECONDS", "Parameter", "
 
 @frozen
 class Parameter:
-    """A parameter of the profile computed by a door of its own (the four of :data:`FIRST` have their steps).
+    """A parameter of the profile computed by a door of its own (the parameters of :data:`FIRST`, ``rldim`` and
+    ``value`` have steps of their own).
 
     Attributes
     ----------
@@ -76,27 +77,51 @@ class Parameter:
     title : str
         What it is, in words.
     compute : callable
-        ``compute(H, rules, budget) -> SearchResult``: the door, with the profile's rules and the
-        whole of its budget; it raises ``NotApplicableError`` for a class or rules it is not defined on.
+        ``compute(H, rules, budget, ldim) -> SearchResult``: the door, with the profile's rules, the
+        whole of its budget and the Ldim's proven bounds (which some searches use as a bound); it
+        raises ``NotApplicableError`` for a class or rules it is not defined on.
     """
 
     name: str
     title: str
-    compute: Callable[[HypothesisClass, Rules, Budget], SearchResult] = field(repr=False, eq=False)
+    compute: Callable[[HypothesisClass, Rules, Budget, Any], SearchResult] = field(repr=False, eq=False)
 
 
-def _ordered(order: str) -> Callable[[HypothesisClass, Rules, Budget], SearchResult]:
+def _ordered(order: str) -> Callable[[HypothesisClass, Rules, Budget, Any], SearchResult]:
     """The door of the game under ``order`` (:func:`~mistakebound.theory.game_values.game_value`), the profile's
     other rules kept."""
-    def compute(H: HypothesisClass, rules: Rules, budget: Budget) -> SearchResult:
+    def compute(H: HypothesisClass, rules: Rules, budget: Budget, ldim: Any) -> SearchResult:
         from mistakebound.theory.game_values import game_value
 
         return game_value(H, evolve(rules, order=order), max_nodes=budget.max_nodes, time_limit=budget.time_limit)
     return compute
 
 
+def _door(module: str, function: str, *, uses_ldim: bool = False
+          ) -> Callable[[HypothesisClass, Rules, Budget, Any], SearchResult]:
+    """The door ``module.function(H, max_nodes=, time_limit=[, ldim=])`` of a parameter of the class alone (the
+    rules play no part), imported when it is first asked for."""
+    def compute(H: HypothesisClass, rules: Rules, budget: Budget, ldim: Any) -> SearchResult:
+        import importlib
+
+        door = getattr(importlib.import_module(f"mistakebound.theory.{module}"), function)
+        extra = {"ldim": ldim} if uses_ldim and ldim is not None and H.n_labels == 2 else {}
+        return door(H, max_nodes=budget.max_nodes, time_limit=budget.time_limit, **extra)
+    return compute
+
+
 #: The parameters of the profile that have a door of their own, in the order they are computed.
 MORE = (
+    Parameter("threshold", "the threshold dimension (the longest chain of initial segments the class holds)",
+              _door("threshold_dimension", "threshold_bounds", uses_ldim=True)),
+    Parameter("degree", "the largest degree of the one-inclusion graph",
+              _door("one_inclusion", "one_inclusion_degree_bounds")),
+    Parameter("star", "the star number (Hanneke and Yang 2015)", _door("star_number", "star_bounds")),
+    Parameter("td", "the teaching dimension (Goldman and Kearns 1995)",
+              _door("teaching", "teaching_dimension_bounds")),
+    Parameter("tsmin", "the smallest teaching set of any hypothesis", _door("teaching", "minimum_teaching_set_bounds")),
+    Parameter("rtd", "the recursive teaching dimension (Zilles, Lange, Holte and Zinkevich 2011)",
+              _door("teaching", "recursive_teaching_bounds", uses_ldim=True)),
     Parameter("self_directed", "the self-directed complexity (the learner orders the instances)",
               _ordered("self-directed")),
     Parameter("best_order", "the best order's mistake bound (every instance once, the order best for the learner)",
@@ -194,6 +219,8 @@ class Profile:
         None when not asked for, or not searched (``partial["vc"]`` says why).
     rldim : RLdimBounds or None
         Likewise.
+    threshold, degree, star, td, tsmin, rtd : SearchResult or None
+        The parameters of the class alone (:data:`MORE`); likewise.
     self_directed, best_order, worst_order : OrderValue or None
         The games where someone else orders the instances (:data:`MORE`); likewise.
     value : GameValue or None
@@ -233,6 +260,12 @@ class Profile:
     ldim: LdimBounds
     vc: VCBounds | None = None
     rldim: RLdimBounds | None = None
+    threshold: SearchResult | None = None
+    degree: SearchResult | None = None
+    star: SearchResult | None = None
+    td: SearchResult | None = None
+    tsmin: SearchResult | None = None
+    rtd: SearchResult | None = None
     self_directed: SearchResult | None = None
     best_order: SearchResult | None = None
     worst_order: SearchResult | None = None
@@ -461,7 +494,8 @@ def _more_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rul
         else:
             limit = vc_time_limit(profile.ldim, budget.time_limit)  # the default of every search after the Ldim's
             try:
-                result = parameter.compute(H, rules, Budget(max_nodes=budget.max_nodes, time_limit=limit))
+                result = parameter.compute(H, rules, Budget(max_nodes=budget.max_nodes, time_limit=limit),
+                                           profile.ldim if profile.ldim.exact or H.n_labels == 2 else None)
             except NotApplicableError as exc:
                 result, why, undefined = None, None, str(exc)
             else:
