@@ -65,6 +65,7 @@ from typing import Any, ClassVar
 import numpy as np
 from attrs import evolve, frozen
 
+from mistakebound.foundations.bitset import columns_to_masks
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.rules import Rules, require_rules
@@ -197,8 +198,8 @@ class OrderGame:
         self.full = (1 << self.n) - 1
         self.k = rules.labels
         self.randomized = rules.randomized
-        self.columns = [tuple(sum(1 << i for i in range(self.n) if rows[i, j] == y) for y in range(self.k))
-                        for j in range(rows.shape[1])]
+        by_label = [columns_to_masks((rows == y).astype(np.uint8)) for y in range(self.k)]  # bitsets, not loops
+        self.columns = [tuple(masks[j] for masks in by_label) for j in range(rows.shape[1])]
         self.clock = clock if clock is not None else Budget().start()
         self._sequences: dict[tuple, dict] = {}
         self._adaptive: dict[int, int] = {}
