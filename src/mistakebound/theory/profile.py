@@ -137,8 +137,8 @@ PARAMETERS = (*FIRST, *(p.name for p in MORE), "rldim", "value")
 #: Each parameter's title, for the front ends that list them.
 TITLES = {"ldim": "the Littlestone dimension", "vc": "the VC dimension", **{p.name: p.title for p in MORE},
           "rldim": "the randomized Littlestone dimension", "value": "the game's value under the profile's rules"}
-#: Without a time limit, the VC search and each search of :data:`MORE` stop after the longer of this many
-#: seconds and the time the Ldim search took (their proven intervals are the answer then).
+#: Without a time limit, every search after the Ldim's (VC, RL, each of :data:`MORE`) stops after the longer of
+#: this many seconds and the time the Ldim search took (its proven interval is the answer then).
 VC_SECONDS = 5.0
 
 
@@ -404,8 +404,8 @@ def certified_rules(rules: Rules, horizon: int | None = None) -> bool:
 
 
 def vc_time_limit(ldim: LdimBounds, time_limit: float | None = None) -> float:
-    """The time limit in a profile of the VC search and of each parameter of :data:`MORE`: ``time_limit``, else the
-    longer of :data:`VC_SECONDS` and the time the Ldim search took (``ldim.seconds``).
+    """The time limit in a profile of every search after the Ldim's (VC, RL, each parameter of :data:`MORE`):
+    ``time_limit``, else the longer of :data:`VC_SECONDS` and the time the Ldim search took (``ldim.seconds``).
 
     Examples
     --------
@@ -564,7 +564,10 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         if stopped:
             rl, rl_search, why = None, None, "not searched: interrupted"
         else:
-            rl, rl_search, why = _rldim(H, bounds, n, budget)
+            limit = vc_time_limit(bounds, time_limit)  # the default of every search after the Ldim's
+            rl, rl_search, why = _rldim(H, bounds, n, Budget(max_nodes=budget.max_nodes, time_limit=limit))
+            if why == "budget" and time_limit is None and rl.seconds >= limit:
+                why = "default-limit"
         profile = evolve(profile, rldim=rl, rl_search=rl_search,
                          partial={**profile.partial, **({} if why is None else {"rldim": why})})
         yield "rldim", rl, profile
