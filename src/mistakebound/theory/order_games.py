@@ -202,6 +202,7 @@ class OrderGame:
         self.clock = clock if clock is not None else Budget().start()
         self._sequences: dict[tuple, dict] = {}
         self._adaptive: dict[int, int] = {}
+        self.adaptive_choice: dict[int, int] = {}  # the adversary's instance of the textbook's game, per version space
 
     # ------------------------------------------------------------------ the step
     def parts(self, V: int, j: int) -> list[int]:
@@ -309,7 +310,9 @@ class OrderGame:
             return known
         self.clock.spend()
         best, cap = 1, self.cap(V)
-        for j in self.splitting(V):
+        columns = self.splitting(V)
+        choice = columns[0]
+        for j in columns:
             if best >= cap:
                 break
             parts = sorted(self.parts(V, j), key=int.bit_count)
@@ -320,8 +323,10 @@ class OrderGame:
                 here = 1 + min(small, self._adaptive_value(parts[1]))
             else:
                 here = 1 + sorted(self._adaptive_value(part) for part in parts)[-2]
-            best = max(best, here)
+            if here > best:
+                best, choice = here, j
         self._adaptive[V] = best
+        self.adaptive_choice[V] = choice
         return best
 
     def floor(self, V: int) -> Any:
