@@ -94,8 +94,8 @@ class OrderSearch:
     --------
     >>> from mistakebound import classes
     >>> search = OrderSearch(classes.singletons(5), "worst")
-    >>> search.value(search.root), search.solve(search.root)   # the fifth instance is settled by the first four
-    (1, (1, (0, 1, 2, 3)))
+    >>> search.value(search.root), search.solve(search.root)
+    (1, (1, (0, 1, 2, 3, 4)))
     """
 
     def __init__(self, H: Any, mode: str, rules: Rules = Rules(), clock: Clock | None = None):
@@ -306,7 +306,7 @@ def order_value(H: Any, mode: str, rules: Rules = Rules(), *, horizon: int | Non
     >>> [order_value(classes.thresholds(7), "worst", horizon=n).value for n in range(8)]  # 2^d - 1 rounds for d
     [0, 1, 1, 2, 2, 2, 2, 3]
     >>> order_value(classes.thresholds(7), "worst", horizon=3).witness
-    (4, 1, 5)
+    (4, 2, 6)
     """
     return _order_value(H, mode, rules, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit)[0]
 
@@ -406,7 +406,7 @@ def solve_order(H: Any, rules: Rules, *, max_nodes: int | None = None,
     >>> from mistakebound import classes
     >>> value, search = solve_order(classes.thresholds(7), Rules(order="transductive"))
     >>> value.value, value.rules.order, value.witness[:3]
-    (3, 'transductive', (4, 2, 1))
+    (3, 'transductive', (4, 2, 6))
     """
     order = rules.order
     if order == "self-directed":
