@@ -46,8 +46,8 @@ Examples
 >>> from mistakebound import classes
 >>> best_order_value(classes.thresholds(15)).value, worst_order_value(classes.thresholds(15)).value
 (1, 4)
->>> worst_order_value(classes.thresholds(7)).witness    # binary search: the middle first
-(4, 2, 1, 3, 6, 5, 7)
+>>> worst_order_value(classes.thresholds(7)).witness    # binary search, breadth first
+(4, 2, 6, 1, 3, 5, 7)
 >>> best_order_value(classes.power_set(4)).value         # every order: each point's label is free
 4
 """
