@@ -54,7 +54,6 @@ Examples
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from attrs import evolve
@@ -166,19 +165,15 @@ class OrderSearch:
                 order.append(j)
                 W = max(g.parts(W, j), key=int.bit_count)
         else:
-            queue, placed = deque([V]), set()
-            while queue:
-                W = queue.popleft()
-                if W.bit_count() <= 1:
-                    continue
-                g.adaptive_value(W)
-                j = g.adaptive_choice[W]
-                if j not in placed:
-                    placed.add(j)
+            for _, j in g.walk(V, self._adaptive_choice, breadth_first=True):
+                if j not in order:
                     order.append(j)
-                queue.extend(g.parts(W, j))
         order += [j for j in g.splitting(V) if j not in order]
         return tuple(order if horizon is None else order[:horizon])
+
+    def _adaptive_choice(self, V: int) -> int:
+        self.game.adaptive_value(V)
+        return self.game.adaptive_choice[V]
 
     def bound(self, V: int, horizon: int | None = None) -> Any:
         """A proven bound on ``V``'s value before any search of orders: below the best order's, the self-directed

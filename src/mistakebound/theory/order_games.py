@@ -58,6 +58,7 @@ Examples
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -363,6 +364,18 @@ class OrderGame:
         value = self.step([self._sequence_value(part, sequence, i + 1, memo) for part in self.parts(V, sequence[i])])
         memo[(V, i)] = value
         return value
+
+    def walk(self, V: int, choose: Callable[[int], int], breadth_first: bool = False) -> Iterator[tuple[int, int]]:
+        """``(W, j)`` for every version space ``W`` of two rows or more that the strategy ``choose(W) -> column``
+        reaches from ``V`` (over every label), with its column; depth first, or breadth first."""
+        todo = deque([V])
+        while todo:
+            W = todo.popleft() if breadth_first else todo.pop()
+            if W.bit_count() <= 1:
+                continue
+            j = choose(W)
+            yield W, j
+            todo.extend(self.parts(W, j))
 
     def rows_of(self, V: int) -> frozenset[int]:
         """The rows of the class (duplicates included) in the version space ``V`` of distinct rows."""
