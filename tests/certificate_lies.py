@@ -43,7 +43,7 @@ from mistakebound.theory.textbook import round_value, textbook_ldim, textbook_vc
 from mistakebound.certificates.context import class_hash
 from tests.documents import clone
 from tests.game_lies import game_documents, rows_of
-from tests.game_oracle import bandit_randomized_oracle, oracle, randomized_oracle
+from tests.game_oracle import bandit_randomized_oracle, oblivious_oracle, oracle, randomized_oracle
 
 __all__ = ["Lie", "Textbook", "campaign", "classes", "hostile", "honest", "lies"]
 
@@ -1183,6 +1183,12 @@ def judge(lie: Lie) -> bool:
         kind, claim = section["result"], section.get("claim", {})
         if kind.startswith("value-"):  # the game's value under the rules the section states, by brute force
             rules, rows = section["rules"], rows_of(doc["class"])
+            if kind == "value-horizon":
+                truth = oblivious_oracle(rows, rules["labels"], rules["feedback"], rules["noise"], section["horizon"],
+                                         adaptive=rules["adaptive"])  # in floating point: a lie is off by HAIR or more
+                if float(Fraction(claim["lower"])) > truth + 1e-9 or float(Fraction(claim["upper"])) < truth - 1e-9:
+                    return True
+                continue
             if rules["randomized"] and rules["feedback"] == "bandit":
                 true = bandit_randomized_oracle(rows, rules["labels"], rules["noise"])
             elif rules["randomized"]:

@@ -34,7 +34,7 @@ import numpy as np
 from mistakebound.certificates.context import class_hash, label_width
 from tests.documents import clone
 
-__all__ = ["Game", "GameFacts", "bandit_lies", "class_of", "game_documents", "rows_of"]
+__all__ = ["Game", "GameFacts", "bandit_lies", "class_of", "game_documents", "horizon_lies", "rows_of"]
 
 #: A randomized value's smallest step in the lies (a value raised or lowered by it).
 HAIR = Fraction(1, 2 ** 12)
@@ -497,6 +497,7 @@ def game_documents(M: np.ndarray, rng: random.Random) -> Iterator[tuple[str, dic
     k, r = rng.choice(((2, 0), (2, 1), (3, 0), (3, 1)))
     yield from bandit_lies(M[:4, :3], k, r)
     yield from bandit_lies(M[:1], 3, 0)  # one row: the lies only a table of one hypothesis makes possible
+    yield from horizon_lies(M, rng)
     yield from single_row_lies(M[0])
     if m and M3.max() == 2:
         yield from class_lies(M3)
@@ -594,3 +595,84 @@ def bandit_lies(M: np.ndarray, k: int, r: int) -> Iterator[tuple[str, dict, str]
                                                             for x in range(M.shape[1])]])
         s["claim"]["upper"] = [len(s["facts"]) - 1, "-1/2"]
         yield f"{K}.le", F, "a negative bound on a state whose every instance is a no-op"
+
+
+def horizon_lies(M: np.ndarray, rng: random.Random) -> Iterator[tuple[str, dict, str]]:
+    """The honest ``"value-horizon"`` certificate of a corner of ``M`` (at most 3 rows and 2 columns; three labels:
+    its entries plus a rotated column's) under drawn rules and horizon, and its smallest lies, one step each.
+
+    The honest certificate is the package's writer's (the strategies come from a linear program), checked honest by
+    the campaign; the judge of the lies is the other program of :func:`tests.game_oracle.oblivious_oracle`."""
+    from mistakebound import Rules
+    from mistakebound.theory.horizon_certificate import horizon_certificate
+
+    M = np.asarray(M, dtype=np.int64)[:3, :2]
+    k, r, T, adaptive = rng.choice((2, 3)), rng.choice((0, 1)), rng.choice((1, 2)), rng.choice((False, True))
+    feedback = rng.choice(("full", "bandit"))
+    if k == 3:
+        M = M + np.roll(M, 1, axis=1)
+    rules = Rules(labels=k, feedback=feedback, noise=r, adaptive=adaptive, randomized=True)
+    doc = horizon_certificate(M, rules, T).document()
+    K = "value-horizon"
+    yield "honest", doc, f"{K}, {k} labels, {feedback}, noise {r}, {'adaptive' if adaptive else 'oblivious'}, T={T}"
+    true = Fraction(doc["results"][0]["claim"]["lower"])
+
+    def edited(change) -> dict:
+        d = clone(doc)
+        change(d["results"][0])
+        return d
+
+    def claim(s, side, v):
+        s["claim"][side] = _text(v)
+
+    yield f"{K}.claim", edited(lambda s: claim(s, "lower", true + HAIR)), "the lower bound raised"
+    if true > 0:
+        yield f"{K}.claim", edited(lambda s: claim(s, "upper", true - HAIR)), "the upper bound lowered"
+        yield f"{K}.learner", edited(lambda s: (s.__setitem__("learner", []), claim(s, "upper", 0))), \
+            "a learner of no distributions claims to pay nothing"
+        yield f"{K}.learner", edited(lambda s: (s["learner"][0].__setitem__(1, [0] * k), claim(s, "upper", 0))), \
+            "a first draw of probability 0 everywhere"
+        yield f"{K}.learner", edited(lambda s: (s["learner"][0].__setitem__(1, [1, -1] + [1] * (k - 2)),
+                                                claim(s, "upper", true - HAIR))), "a negative probability"
+        yield f"{K}.rules", edited(lambda s: (s["rules"].__setitem__("noise", r + 1), claim(s, "upper", true - HAIR))), \
+            "the learner's strategy checked under other rules"
+    if not doc["results"][0]["learner"]:
+        return  # no instance: the game has no move, the raised claim was the lie to tell
+    # honest statements outside the kind's grammar: refused whatever they state
+    first = doc["results"][0]["learner"][0]
+    for change, why in (
+            (lambda s: s["learner"].append(clone(first)), "a second distribution for a key"),
+            (lambda s: s["learner"].append([[99], [1] + [0] * (k - 1)]), "a key naming no information set"),
+            (lambda s: s["learner"].append([first[0], [1] + [0] * (k - 1)]), "a key listed twice, differently"),
+            (lambda s: s["learner"].__setitem__(0, [first[0], first[1] + [0]]), "a probability too many"),
+            (lambda s: s["learner"].__setitem__(0, [first[0][0], first[1]]), "a key that is not a list"),
+            (lambda s: s["learner"].__setitem__(0, first[0]), "an entry without a distribution"),
+            (lambda s: s.__setitem__("horizon", str(T)), "a horizon as a text"),
+            (lambda s: s.__setitem__("horizon", 65), "a horizon past the limit"),
+            (lambda s: (s["rules"].__setitem__("noise", 1), s.__setitem__("horizon", 64)),
+             "a tree of more nodes than the checker builds"),
+            (lambda s: s["rules"].__setitem__("randomized", False), "deterministic learners"),
+            (lambda s: s["rules"].__setitem__("adaptive", 1), "adaptivity as a number"),
+            (lambda s: s["rules"].__setitem__("feedback", "partial"), "a feedback of no game"),
+            (lambda s: s["rules"].__setitem__("labels", 1), "one label"),
+            (lambda s: s.__setitem__("claim", {"lower": s["claim"]["lower"]}), "a claim of one side"),
+            (lambda s: s.__setitem__("extra", 1), "a key too many")):
+        yield "grammar", edited(change), why
+    for change, why in (
+            (lambda s: s.__setitem__("learner", None), "a strategy that is not a list"),
+            (lambda s: s["rules"].__setitem__("labels", 2.0), "a number of labels written as a float"),
+            (lambda s: s["rules"].__setitem__("noise", 0.5), "a noise budget of a half")):
+        yield "grammar", edited(change), why
+    if k == 3 and int(M.max()) == 2:
+        yield "grammar", edited(lambda s: s["rules"].__setitem__("labels", 2)), "two labels on a class of three"
+        yield "grammar", edited(lambda s: (s["rules"].__setitem__("labels", 2), s.update(
+            horizon=0, learner=[], adversary=[], claim={"lower": 0, "upper": 0}))), \
+            "two labels on a class of three, over no round (a true value of a game the class cannot be played in)"
+    for x in range(M.shape[1]):  # the adversary's weight on a label that leaves no row within the budget
+        absent = [y for y in range(k) if y not in set(M[:, x].tolist())]
+        if absent and r == 0:
+            def illegal(s, x=x, y=absent[0]):
+                s["adversary"].append([[x], [int(z == y) for z in range(k)]]) if [x] not in [e[0] for e in s["adversary"]] \
+                    else next(e for e in s["adversary"] if e[0] == [x]).__setitem__(1, [int(z == y) for z in range(k)])
+            yield "grammar", edited(illegal), "a label no row gives named without noise"
+            break

@@ -188,39 +188,62 @@ def bandit_randomized_oracle(rows: list[tuple[int, ...]], k: int, r: int, horizo
 
 
 # ------------------------------------------------------------------ the oblivious adversary
-def oblivious_oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int, horizon: int) -> float:
+def oblivious_oracle(rows: list[tuple[int, ...]], k: int, feedback: str, r: int, horizon: int,
+                     adaptive: bool = False) -> float:
     """The oblivious adversary's value for a randomized learner in ``horizon`` rounds, in floating point.
 
     A different program from the library's: the adversary's variables are its pure strategies (the legal
     labelled sequences, enumerated), the learner's side is its best response written as constraints, one value
     per information set (what the learner has seen: instances, its draws, its feedback) bounded by each action's
-    cost plus its children's values; the adversary maximises the sum of the first round's values.
+    cost plus its children's values; the adversary maximises the sum of the first round's values.  With
+    ``adaptive=True`` the adversary sees the learner's past draws (held to the labels it names): a pure strategy
+    is then a tree, a legal labelled round for every sequence of past draws (enumerated too: small horizons only).
     """
     from scipy.optimize import linprog
 
     n_cols = len(rows[0])
-    sequences = []
+    if n_cols == 0 or horizon == 0:
+        return 0.0  # no round is played
+    sequences = []  # pure strategies: draws so far -> the next labelled round
 
-    def legal(prefix, counts):
-        if len(prefix) == horizon:
-            sequences.append(tuple(prefix))
-            return
+    def legal_moves(counts):
         for x in range(n_cols):
             for y in range(k):
                 after = [c + (h[x] != y) for c, h in zip(counts, rows)]
                 if min(after) <= r:
-                    legal(prefix + [(x, y)], after)
+                    yield (x, y), after
 
-    legal([], [0] * len(rows))
+    def trees(t, counts):
+        """Every pure strategy of the rounds from ``t`` on, as a dict: tuple of draws since ``t`` -> labelled round."""
+        if t == horizon:
+            return [{}]
+        out = []
+        for move, after in legal_moves(counts):
+            rest = trees(t + 1, after)
+            options = [rest] * k if adaptive else [rest]  # a subtree per draw, or one for every draw
+            for parts in itertools.product(*options):
+                tree = {(): move}
+                for g in range(k):
+                    part = parts[0] if not adaptive else parts[g]
+                    tree.update({(g,) + d: v for d, v in part.items()})
+                out.append(tree)
+        return out
+
+    for tree in trees(0, [0] * len(rows)):
+        sequences.append(tree)
+
+    def played(tree, draws):
+        return [tree[tuple(draws[:t])] for t in range(horizon)]
+
     info: dict = {}  # learner information set -> number
     cost: dict = {}  # (information set, action) -> {sequence: 1}
     children: dict = {}  # (information set, action) -> set of information sets
 
-    for j, s in enumerate(sequences):
+    for j, tree in enumerate(sequences):
         for draws in itertools.product(range(k), repeat=horizon):
             history = ()
             previous = None
-            for t, ((x, y), guess) in enumerate(zip(s, draws)):
+            for t, ((x, y), guess) in enumerate(zip(played(tree, draws), draws)):
                 key = (history, x)
                 info.setdefault(key, len(info))
                 if previous is not None:

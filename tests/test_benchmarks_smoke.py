@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import benchmarks.plots
+import benchmarks.profile_table
 import benchmarks.suite
 from mistakebound.theory.textbook import alphabeta_ldim, textbook_ldim
 from benchmarks.plots import FIGURES, family_series
@@ -152,7 +153,7 @@ def test_every_full_family_has_at_least_four_growing_sizes():
     assert {kind for kind, _ in groups} >= {"ldim", "hard", "vc"}
 
 
-@pytest.mark.parametrize("module", [benchmarks.suite, benchmarks.plots])
+@pytest.mark.parametrize("module", [benchmarks.suite, benchmarks.plots, benchmarks.profile_table])
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
@@ -191,3 +192,19 @@ from hypothesis import strategies as st  # noqa: E402
     lambda m: st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n))))
 def test_the_alphabeta_baseline_agrees_with_the_textbook_recursion(rows):
     assert alphabeta_ldim(rows) == textbook_ldim(rows)
+
+
+def test_the_profile_table_prints_the_doors_values_for_every_parameter(capsys):
+    from mistakebound.theory.profile import PARAMETERS, class_profile
+
+    assert benchmarks.profile_table.main(["--smoke"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    what = [p for p in PARAMETERS if p != "value"]
+    assert header == ["class", *what]
+    for line, (spec, H) in zip(lines[2:], benchmarks.profile_table.cases(smoke=True)):
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert cells[0] == spec
+        P = class_profile(H, what=what)
+        for name, cell in zip(what, cells[1:]):
+            assert cell.split(" (")[0] == str(P.result(name).value), (spec, name, cell)

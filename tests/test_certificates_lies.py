@@ -32,7 +32,8 @@ KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.
          "worst-case.ge", "worst-case.le", "worst-case.rounds", "worst-case.table",
          *(f"{kind}.{step}" for kind in ("value-full", "value-bandit", "value-randomized")
            for step in ("bound", "child", "claim", "ge", "le", "rules")),
-         *(f"value-randomized-bandit.{step}" for step in ("bound", "child", "ge", "le"))}
+         *(f"value-randomized-bandit.{step}" for step in ("bound", "child", "ge", "le")),
+         *(f"value-horizon.{step}" for step in ("claim", "learner", "rules"))}
 
 
 def _outcomes(M: np.ndarray, seed: int) -> list[tuple[str, str, str]]:

@@ -291,7 +291,8 @@ def test_the_profile_door_answers_the_value_under_its_rules():
     assert class_profile(H).value is None  # the textbook's rules: no value unless asked for
     assert class_profile(H, what="value").value.value == littlestone_dimension(H)
     assert requested("vc", Rules(feedback="bandit")) == ("ldim", "vc", "value")
-    with pytest.raises(InvalidArgumentError, match="^rules: adaptive=False with randomized=True and bandit feedback"):
+    with pytest.raises(InvalidArgumentError, match="^horizon: the oblivious adversary.s value against randomized "
+                                                   "learners under bandit feedback depends on the number of rounds"):
         class_profile(H, rules=Rules(noise=1, randomized=True, feedback="bandit", adaptive=False))
     bandit = Rules(labels=2, randomized=True, feedback="bandit")
     assert class_profile(H, what="value", rules=bandit).value.value == game_value(H, bandit).value
@@ -333,7 +334,8 @@ def test_ldim_with_a_small_budget_prints_the_values_proven_interval_and_exits_3(
     (["--noise", "-1"], "argument --noise: expected an integer >= 0, got '-1'"),
     (["--feedback", "partial"], "argument --feedback: invalid choice: 'partial'"),
     (["--feedback", "bandit", "--randomized", "--oblivious"],
-     "rules: adaptive=False with randomized=True and bandit feedback: the oblivious adversary's value depends"),
+     "horizon: the oblivious adversary's value against randomized learners under bandit feedback depends on the "
+     "number of rounds"),
 ])
 def test_ldim_refuses_bad_rules_before_reading_the_class(capsys, argv, message):
     from mistakebound.interfaces.cli import main

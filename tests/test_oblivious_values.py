@@ -1,7 +1,7 @@
 """The game in a fixed number of rounds: the oblivious adversary's value and the adaptive one (issue 23).
 
-The oracles (:mod:`tests.game_oracle`) share no code with the library: the oblivious value by another
-linear program (the adversary's pure sequences as its variables, the learner's best response as
+The oracles (:mod:`tests.game_oracle`) share no code with the library: the program's values by another
+linear program (the adversary's pure sequences, or trees over the learner's draws, as its variables, the learner's best response as
 constraints), the adaptive recursion by brute force over per-hypothesis mistakes with matrix games solved by
 support enumeration.
 """
@@ -38,12 +38,14 @@ def randomized(k, feedback, r, adaptive=True):
 
 
 @settings(max_examples=60, deadline=None)
-@given(tiny_games(), st.sampled_from(["full", "bandit"]), st.integers(0, 1), st.integers(1, 2))
-def test_the_oblivious_value_is_exact_and_is_the_other_programs_value(game, feedback, r, T):
+@given(tiny_games(), st.sampled_from(["full", "bandit"]), st.integers(0, 1), st.integers(1, 2), st.booleans())
+def test_the_programs_value_is_exact_and_is_the_other_programs_value(game, feedback, r, T, adaptive):
+    """Oblivious, or adaptive and held to its labels: the other program enumerates the adversary's pure strategies
+    (sequences, or trees over the learner's past draws)."""
     rows, k = game
-    value = oblivious_value(rows, randomized(k, feedback, r, adaptive=False), T)
+    value = oblivious_value(rows, randomized(k, feedback, r, adaptive=adaptive), T)
     assert value.exact and isinstance(value.value, Fraction)
-    assert abs(float(value.value) - oblivious_oracle(rows, k, feedback, r, T)) < 1e-7
+    assert abs(float(value.value) - oblivious_oracle(rows, k, feedback, r, T, adaptive=adaptive)) < 1e-7
 
 
 @settings(max_examples=60, deadline=None)
@@ -172,3 +174,11 @@ def test_without_scipy_the_program_names_the_extra(monkeypatch):
                                "pip install 'mistakebound[lp]'")
     assert len(str(info.value).splitlines()) == 1
     assert adaptive_value([[0], [1]], Rules(randomized=True), 1).value == Fraction(1, 2)  # the recursion needs none
+
+
+def test_a_table_of_no_instance_is_worth_nothing_in_any_number_of_rounds():
+    """Found by the lie campaign: the program was handed to the solver with no variable of the learner's."""
+    empty = np.zeros((2, 0), dtype=np.uint8)
+    for adaptive in (False, True):
+        value = oblivious_value(empty, randomized(2, "bandit", 1, adaptive=adaptive), 3)
+        assert value.exact and value.value == 0

@@ -28,7 +28,10 @@ anything outside the standard library:
 * :mod:`~mistakebound.certificates.randomized_value`: the game's value for randomized
   learners with full information, in exact fractions;
 * :mod:`~mistakebound.certificates.randomized_bandit_value`: the game's value for randomized
-  learners under bandit feedback, a matrix game at each step, in exact fractions.
+  learners under bandit feedback, a matrix game at each step, in exact fractions;
+* :mod:`~mistakebound.certificates.horizon_value`: the value of a game of a few rounds for
+  randomized learners against an oblivious or an adaptive adversary, from both players'
+  strategies in sequence form.
 
 Each kind's module argues, step by step, why a step that checks is true; each condition the
 argument relies on is named in brackets, and the line of code that checks it carries the

@@ -91,7 +91,7 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["KEYS", "MAX_NOISE", "MAX_RULES_LABELS", "Positions", "RULES_KEYS"]
+__all__ = ["KEYS", "MAX_NOISE", "MAX_RULES_LABELS", "Positions", "RULES_KEYS", "advance"]
 
 #: The keys of a section of the game's value, all required.
 KEYS = ("result", "rules", "facts", "claim")
@@ -105,6 +105,13 @@ KINDS = {"value-full": ("full", False), "value-bandit": ("bandit", False), "valu
          "value-randomized-bandit": ("bandit", True)}
 
 _HEX = re.compile(r"0|[1-9a-f][0-9a-f]*")
+
+
+def advance(S: tuple[int, ...], agree: int, full: int) -> tuple[int, ...]:
+    """The levels ``S`` once the rows of ``agree`` made no mistake and the others of ``full`` one more (out past the
+    last level)."""
+    disagree = full ^ agree
+    return tuple((S[j] & agree) | (S[j - 1] & disagree if j else 0) for j in range(len(S)))
 
 
 class Positions:
@@ -151,8 +158,7 @@ class Positions:
 
     def after(self, S: tuple[int, ...], agree: int) -> tuple[int, ...]:
         """The state once the rows of ``agree`` made no mistake and the others one more (out past ``r``)."""
-        disagree = self.ctx.full ^ agree
-        return tuple((S[j] & agree) | (S[j - 1] & disagree if j else 0) for j in range(len(S)))
+        return advance(S, agree, self.ctx.full)
 
     def outcomes(self, S: tuple[int, ...], x: int, guess: int) -> list[tuple[bool, tuple[int, ...]]]:
         """``(mistake, state after)`` for every legal outcome of predicting ``guess`` at ``x`` (deterministic).

@@ -13,7 +13,8 @@ the game under other rules for deterministic learners: ``"value-full"``, ``"valu
 :mod:`.randomized_value` (for randomized learners: ``"value-randomized"``) and
 :mod:`.randomized_bandit_value` (randomized learners under bandit feedback:
 ``"value-randomized-bandit"``), whose
-positions :mod:`.positions` describes.
+positions :mod:`.positions` describes, and :mod:`.horizon_value` (randomized learners in a game of a
+few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``).
 
 The document
 ------------
@@ -77,13 +78,15 @@ import os
 import sys
 
 if __package__:
-    from . import game_value, ldim, randomized, randomized_bandit_value, randomized_value, vc, worst_case
+    from . import (game_value, horizon_value, ldim, randomized, randomized_bandit_value, randomized_value, vc,
+                   worst_case)
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
                            environment_memory, load, parse_json, parse_size)
 else:  # run as a program (python -I -S verify.py): the other modules are this file's neighbours
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import game_value  # type: ignore[no-redef]
+    import horizon_value  # type: ignore[no-redef]
     import ldim  # type: ignore[no-redef]
     import randomized  # type: ignore[no-redef]
     import randomized_bandit_value  # type: ignore[no-redef]
@@ -100,9 +103,9 @@ __all__ = ["FORMAT", "KINDS", "MULTICLASS", "VERSION", "CertificateError", "Cont
 #: The kinds of result this version checks, and the module that checks each.
 KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, "value-full": game_value,
          "value-bandit": game_value, "value-randomized": randomized_value,
-         "value-randomized-bandit": randomized_bandit_value}
+         "value-randomized-bandit": randomized_bandit_value, "value-horizon": horizon_value}
 #: The kinds that read a class of more than two labels (their ``check`` is told its kind).
-MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit")
+MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit", "value-horizon")
 #: How each kind's value is named in a statement (the game's value by its rules: :func:`rules_text`).
 NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)"}
 #: The keys of a document, all required.
@@ -134,18 +137,22 @@ def _text(v: object) -> str:
 
 
 def rules_text(rules: dict) -> str:
-    """The rules of a game's value in words: ``"3 labels, bandit feedback, noise 1, deterministic learners"``."""
+    """The rules of a game's value in words: ``"3 labels, bandit feedback, noise 1, deterministic learners"``.
+
+    Rules that name the adversary (``"adaptive"``, a game of a few rounds: :mod:`.horizon_value`) say which."""
+    adversary = () if "adaptive" not in rules else (
+        "adaptive adversaries held to their labels" if rules["adaptive"] else "oblivious adversaries",)
     return ", ".join((f"{rules['labels']} labels",
                       "full information" if rules["feedback"] == "full" else "bandit feedback",
-                      f"noise {rules['noise']}",
-                      _learners(rules)))
+                      f"noise {rules['noise']}") + adversary + (_learners(rules),))
 
 
 def _learners(rules: dict) -> str:
-    """The learners a value is of: under bandit feedback with noise, randomized ones draw only labels a row gives."""
+    """The learners a value is of: under bandit feedback with noise, the recursion's randomized ones draw only
+    labels a row gives (not in a game of a few rounds, whose learners draw any label)."""
     if not rules["randomized"]:
         return "deterministic learners"
-    if rules["feedback"] == "bandit" and rules["noise"]:
+    if rules["feedback"] == "bandit" and rules["noise"] and "adaptive" not in rules:
         return "randomized learners drawing labels a hypothesis left gives"
     return "randomized learners"
 
@@ -159,7 +166,9 @@ def statement(proven: Proven, *, H: str | None = None, learner: str | None = Non
     """
     lo, hi = proven
     if proven.kind in MULTICLASS:
-        name = f"value(H; {rules_text(proven.about['rules'])})"
+        T = proven.about.get("horizon")
+        rounds = "" if T is None else f", {T} round{'' if T == 1 else 's'}"
+        name = f"value(H; {rules_text(proven.about['rules'])}{rounds})"
         line = f"{name} = {lo}" if lo is not None and lo == hi else f"{_text(lo)} <= {name} <= {_text(hi)}"
         return f"{line}, where H is {H or proven.H}"
     line = f"{_text(lo)} <= {NAMES[proven.kind]} <= {_text(hi)}"

@@ -14,7 +14,8 @@
 * :mod:`~mistakebound.theory.game_values`: the game's value under other rules (labels,
   feedback, noise, randomized learners), its steps' matrix games solved exactly by
   :mod:`~mistakebound.theory.matrix_games`; :mod:`~mistakebound.theory.oblivious_values`:
-  the game in a fixed number of rounds, against an oblivious or an adaptive adversary;
+  the game in a fixed number of rounds, against an oblivious or an adaptive adversary (its
+  certificates: :mod:`~mistakebound.theory.horizon_certificate`);
 * the games where someone else orders the instances (issue 24): what they share in
   :mod:`~mistakebound.theory.order_games`; :mod:`~mistakebound.theory.self_directed` (the learner
   picks), :mod:`~mistakebound.theory.instance_orders` (the best and the worst order fixed in

@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +49,21 @@ from mistakebound.foundations.files import write_atomically
 from mistakebound.foundations.json_format import encode_instance
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 
-__all__ = ["CertificateWriter", "class_section", "row_numbers", "table_section"]
+__all__ = ["CertificateWriter", "class_section", "number_text", "row_numbers", "table_section"]
+
+
+def number_text(v: int | Fraction | float) -> int | str:
+    """An exact number as certificates write it: an integer, ``"p/q"`` in lowest terms, or ``"inf"``.
+
+    Examples
+    --------
+    >>> number_text(Fraction(6, 4)), number_text(Fraction(4, 2)), number_text(math.inf)
+    ('3/2', 2, 'inf')
+    """
+    if v == math.inf:
+        return "inf"
+    v = Fraction(v)
+    return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
 def row_numbers(H: HypothesisClass) -> list[int]:

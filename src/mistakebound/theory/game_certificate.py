@@ -42,7 +42,7 @@ import numpy as np
 from mistakebound.foundations.errors import NotApplicableError
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.rules import Rules, require_rules
-from mistakebound.theory.certificate import CertificateWriter
+from mistakebound.theory.certificate import CertificateWriter, number_text
 from mistakebound.theory.game_values import GameValue, _Search, solve_game, table_of, water_level
 from mistakebound.theory.matrix_games import column_strategy, matrix_game
 
@@ -51,12 +51,6 @@ __all__ = ["KINDS", "certifiable", "game_certificate", "game_section"]
 #: The kind of section for each (feedback, randomized) of the rules.
 KINDS = {("full", False): "value-full", ("bandit", False): "value-bandit", ("full", True): "value-randomized",
          ("bandit", True): "value-randomized-bandit"}
-
-
-def _text(v: Any) -> int | str:
-    """A value as the format writes it: an integer, or ``"p/q"``."""
-    v = Fraction(v)
-    return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
 class _Producer:
@@ -77,7 +71,7 @@ class _Producer:
         return text
 
     def add(self, S: tuple[int, ...], side: str, value: Any, step: Any) -> int:
-        self.facts.append([self.state(S), side, _text(value), step])
+        self.facts.append([self.state(S), side, number_text(value), step])
         self.done[side, S] = (len(self.facts) - 1, value)
         return len(self.facts) - 1
 
@@ -180,7 +174,7 @@ class _Producer:
         for y, qy in zip(columns, q):
             mix[y] = qy
         kids = [T for row in children for (T, qy) in zip(row, q) if qy and T is not None]
-        return [_text(v) for v in mix], kids
+        return [number_text(v) for v in mix], kids
 
     def _bandit_le(self, S, cols, b) -> tuple[list, list] | None:
         """The learner's optimal mixed draw over the children's bounds, if it holds the instance to ``b`` (a column
@@ -199,7 +193,7 @@ class _Producer:
         if worth > b:
             return None
         kids = [T for row, w in zip(children, weights) if w for T in row if T is not None]
-        return [_text(v) for v in p], kids
+        return [number_text(v) for v in p], kids
 
     def floor(self, S: tuple[int, ...], c: Any) -> int:
         """A fact ``v(S) >= c`` without the memo, for ``c`` at most the budget left to a row of the lowest level of
@@ -253,7 +247,7 @@ class _Producer:
                     T = search.after(S, cols[y] if guess == y else search.full ^ cols[guess])
                     self.floor(T, c if (cols[y] if guess == y else search.full ^ cols[guess]) >> row & 1
                                else c - Fraction(1, 2))
-        return self.add(S, "ge", c, [0, [_text(v) for v in q]])
+        return self.add(S, "ge", c, [0, [number_text(v) for v in q]])
 
     # ---------------------------------------------------------------- upper bounds
     def le(self, S: tuple[int, ...], b: Any) -> int:
@@ -316,29 +310,30 @@ class _Producer:
             for y, c in bounds.items():
                 p[y] = max(Fraction(0), 1 + c - t)
         children = [search.after(S, cols[y]) for y in bounds]
-        return [_text(q) for q in p], children
+        return [number_text(q) for q in p], children
 
 
 def certifiable(rules: Rules) -> bool:
     """Whether the game's value under ``rules`` has a kind of certificate: deterministic learners, or randomized ones
     against an adaptive adversary (with full information, or under bandit feedback: a matrix game at each step).
-    Against an oblivious adversary a randomized learner's value is another game, which no kind checks yet.
+    Against an oblivious adversary a randomized learner's value is another game, played for a number of rounds:
+    :mod:`~mistakebound.theory.horizon_certificate` certifies it.
 
     Examples
     --------
     >>> certifiable(Rules(noise=1)), certifiable(Rules(randomized=True)), certifiable(Rules(randomized=True, feedback="bandit"))
     (True, True, True)
-    >>> certifiable(Rules(randomized=True, feedback="bandit", adaptive=False))
-    False
+    >>> certifiable(Rules(randomized=True, feedback="bandit", adaptive=False)), certifiable(Rules(order="best"))
+    (False, False)
     """
-    return not rules.randomized or rules.adaptive
+    return rules.order == "adaptive" and (not rules.randomized or rules.adaptive)
 
 
 def _certifiable(rules: Rules) -> Rules:
     if not certifiable(rules):
         raise NotApplicableError(f"rules: the value of randomized learners under {rules.describe()} has no kind of "
-                                 "certificate yet (deterministic learners, and randomized ones against an adaptive "
-                                 "adversary, have)")
+                                 "certificate without a horizon (horizon_certificate in "
+                                 "mistakebound.theory.horizon_certificate certifies it in T rounds)")
     return rules
 
 

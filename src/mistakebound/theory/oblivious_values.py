@@ -19,7 +19,9 @@ on the number of rounds ``T`` (the horizon), so this module computes values at a
   solution, rounded to fractions of small denominators, and each is scored exactly in
   fractions by the other player's best response.  The learner's strategy proves an upper
   bound, the adversary's a lower bound; the value is reported exact only when the two meet,
-  else as the proven interval (status ``"budget"``: the denominators tried ran out).
+  else as the proven interval (status ``"budget"``: the denominators tried ran out).  The two
+  strategies are a certificate (:mod:`~mistakebound.theory.horizon_certificate`; the checker
+  rebuilds the game and scores them itself).
 * :func:`adaptive_value`: the recursion of :mod:`~mistakebound.theory.game_values` cut
   at ``T`` rounds (``v_0 = 0``; ``v_t(S) = max over x of the step at x with v_{t-1}``, where a
   move that changes nothing is worth what the state is worth one round shorter; a step
@@ -80,13 +82,14 @@ from typing import Any
 import numpy as np
 from attrs import frozen
 
-from mistakebound.foundations.errors import MistakeboundError
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.validation import check_int
-from mistakebound.game.rules import Rules, require_rules
+from mistakebound.game.rules import Rules, require_adaptive_order, require_rules
 from mistakebound.theory.game_values import GameValue, _Search, table_of
 from mistakebound.theory.search_protocol import Budget, run_within
 
-__all__ = ["GAP_CLASS", "DENOMINATORS", "HorizonValue", "LPDependencyError", "adaptive_value", "oblivious_value"]
+__all__ = ["GAP_CLASS", "DENOMINATORS", "HorizonValue", "LPDependencyError", "Strategy", "adaptive_value",
+           "oblivious_value", "solve_horizon"]
 
 #: Four hypotheses over two instances and three labels: under bandit feedback a randomized learner concedes
 #: 1 in two rounds to an oblivious adversary and 15/14 to an adaptive one (see the module docstring).
@@ -202,7 +205,7 @@ def adaptive_value(matrix: Any, rules: Rules, horizon: int, *, max_nodes: int | 
     >>> adaptive_value([[0], [1]], Rules(randomized=True, noise=1), 1).value
     Fraction(1, 2)
     """
-    rules = require_rules(rules)
+    rules = require_adaptive_order(require_rules(rules), "the game of a number of rounds")
     M = table_of(matrix, rules.labels)
     horizon = _horizon(horizon)
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
@@ -313,18 +316,34 @@ class _SequenceForm:
             raise MistakeboundError(f"the sequence-form program was not solved: {res.message}")
         return list(res.x[:nL]), [-m for m in res.ineqlin.marginals]
 
-    def bounds(self, primal: list[float], dual: list[float], denominator: int) -> tuple[Fraction, Fraction]:
-        """The exact values of the rounded strategies: the adversary's best answer to the learner's (an upper
-        bound) and the learner's best answer to the adversary's (a lower bound)."""
-        learner_plan = self.learner.plan(_behaviour(self.learner, primal, denominator))
-        adversary_plan = self.adversary.plan(_behaviour(self.adversary, dual, denominator))
+    def bounds(self, primal: list[float], dual: list[float], denominator: int) -> tuple[Strategy, Strategy]:
+        """The rounded strategies of both players, the learner's and the adversary's, each with the exact value of
+        the other's best answer to it: an upper bound on the game's value for the learner's, a lower one for the
+        adversary's."""
+        learner = _behaviour(self.learner, primal, denominator)
+        adversary = _behaviour(self.adversary, dual, denominator)
+        learner_plan, adversary_plan = self.learner.plan(learner), self.adversary.plan(adversary)
         against_learner = [Fraction(0)] * len(self.adversary.sequences)
         against_adversary = [Fraction(0)] * len(self.learner.sequences)
         for q, s in self.mistakes:
             against_learner[s] += learner_plan[q]
             against_adversary[q] += adversary_plan[s]
-        return (self.learner.best_response(against_adversary, min),
-                self.adversary.best_response(against_learner, max))
+        return (Strategy(self.learner, learner, self.adversary.best_response(against_learner, max)),
+                Strategy(self.adversary, adversary, self.learner.best_response(against_adversary, min)))
+
+
+@frozen
+class Strategy:
+    """One player's behaviour strategy in the sequence form, and what the other's best answer to it makes.
+
+    ``behaviour[i]`` is the distribution at the player's information set ``i`` (of ``player``);
+    ``value`` the exact expected mistakes of the other player's best answer: a lower bound on the
+    game's value for the adversary's strategy, an upper bound for the learner's.
+    """
+
+    player: _Player
+    behaviour: list
+    value: Fraction
 
 
 def _behaviour(player: _Player, plan: list[float], denominator: int) -> list[dict[int, Fraction]]:
@@ -389,25 +408,54 @@ def oblivious_value(matrix: Any, rules: Rules, horizon: int, *, max_nodes: int |
     mistakebound.foundations.errors.InvalidArgumentError: horizon: expected an int >= 0 (the number of rounds), got -1
     """
     rules = require_rules(rules)
+    if not rules.randomized:
+        return adaptive_value(matrix, rules, horizon, max_nodes=max_nodes, time_limit=time_limit)
+    return solve_horizon(matrix, rules, horizon, max_nodes=max_nodes, time_limit=time_limit)[0]
+
+
+def solve_horizon(matrix: Any, rules: Rules, horizon: int, *, max_nodes: int | None = None,
+                  time_limit: float | None = None) -> tuple[HorizonValue, tuple[Strategy, Strategy] | None]:
+    """:func:`oblivious_value` for a randomized learner, and the two strategies that prove its bounds (the
+    learner's, then the adversary's), which the certificate writer
+    (:mod:`mistakebound.theory.horizon_certificate`) writes; None when the game tree was not built within the
+    budget (the bounds are then ``0`` and ``horizon``).
+
+    Examples
+    --------
+    >>> value, (learner, adversary) = solve_horizon([[0, 1], [1, 0]], Rules(randomized=True), 2)
+    >>> value.value, adversary.value, learner.value
+    (Fraction(1, 2), Fraction(1, 2), Fraction(1, 2))
+    """
+    rules = require_adaptive_order(require_rules(rules), "the game of a number of rounds")
     M = table_of(matrix, rules.labels)
     horizon = _horizon(horizon)
     if not rules.randomized:
-        return adaptive_value(M, rules, horizon, max_nodes=max_nodes, time_limit=time_limit)
+        raise InvalidArgumentError(f"rules: expected randomized=True (the linear program is the game of randomized "
+                                   f"learners), got {rules.describe()}")
     _linprog()  # refuse before building anything when scipy is missing
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
     built: list[_SequenceForm] = []
     status = run_within(lambda: built.append(_SequenceForm(M, rules, horizon, clock)))
     if status != "exact":
         return HorizonValue(Fraction(0), Fraction(horizon), status=status, nodes=clock.nodes, seconds=clock.seconds,
-                            rules=rules, horizon=horizon)
+                            rules=rules, horizon=horizon), None
     game = built[0]
+    if not game.learner.choices:  # no round is played (no instance, or no round): nothing to solve
+        none = (Strategy(game.learner, [], Fraction(0)), Strategy(game.adversary, [], Fraction(0)))
+        return HorizonValue(Fraction(0), Fraction(0), nodes=clock.nodes, seconds=clock.seconds, rules=rules,
+                            horizon=horizon), none
     primal, dual = game.solve()
-    lower, upper = Fraction(0), Fraction(horizon)
+    best: tuple[Strategy, Strategy] | None = None
     for denominator in DENOMINATORS:
-        low, high = game.bounds(primal, dual, denominator)
-        lower, upper = max(lower, low), min(upper, high)
-        if lower == upper:
+        learner, adversary = game.bounds(primal, dual, denominator)
+        if best is None:
+            best = learner, adversary
+        else:
+            best = (min(best[0], learner, key=lambda s: s.value), max(best[1], adversary, key=lambda s: s.value))
+        if best[0].value == best[1].value:
             break
+    assert best is not None
+    upper, lower = best[0].value, best[1].value
     status = "exact" if lower == upper else "budget"
     return HorizonValue(lower, upper, status=status, nodes=clock.nodes, seconds=clock.seconds, rules=rules,
-                        horizon=horizon)
+                        horizon=horizon), best

@@ -49,9 +49,10 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, field, frozen
 
-from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
+from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
-from mistakebound.game.rules import Rules, require_rules
+from mistakebound.game.rules import Rules, require_adaptive_order, require_rules
 from mistakebound.theory.search_protocol import Budget, SearchResult
 
 if TYPE_CHECKING:  # the searches are imported when a profile is computed: importing this module is cheap
@@ -61,28 +62,72 @@ if TYPE_CHECKING:  # the searches are imported when a profile is computed: impor
     from mistakebound.theory.randomized_ldim import RLdimBounds, RLdimSearch
     from mistakebound.theory.vc import VCBounds
 
-__all__ = ["PARAMETERS", "VC_SECONDS", "Profile", "certified_rules", "class_profile", "profile_steps", "requested",
-           "vc_time_limit"]
+__all__ = ["FIRST", "MORE", "PARAMETERS", "TITLES", "VC_SECONDS", "Parameter", "Profile", "certified_rules", "class_profile", "profile_steps", "requested",
+           "value_at", "vc_time_limit"]
 
+@frozen
+class Parameter:
+    """A parameter of the profile computed by a door of its own (the four of :data:`FIRST` have their steps).
+
+    Attributes
+    ----------
+    name : str
+        Its name in ``what`` (and ``--what`` on the command line).
+    title : str
+        What it is, in words.
+    compute : callable
+        ``compute(H, rules, budget) -> SearchResult``: the door, with the profile's rules and the
+        whole of its budget; it raises ``NotApplicableError`` for a class or rules it is not defined on.
+    """
+
+    name: str
+    title: str
+    compute: Callable[[HypothesisClass, Rules, Budget], SearchResult] = field(repr=False, eq=False)
+
+
+def _ordered(order: str) -> Callable[[HypothesisClass, Rules, Budget], SearchResult]:
+    """The door of the game under ``order`` (:func:`~mistakebound.theory.game_values.game_value`), the profile's
+    other rules kept."""
+    def compute(H: HypothesisClass, rules: Rules, budget: Budget) -> SearchResult:
+        from mistakebound.theory.game_values import game_value
+
+        return game_value(H, evolve(rules, order=order), max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+    return compute
+
+
+#: The parameters of the profile that have a door of their own, in the order they are computed.
+MORE = (
+    Parameter("self_directed", "the self-directed complexity (the learner orders the instances)",
+              _ordered("self-directed")),
+    Parameter("best_order", "the best order's mistake bound (every instance once, the order best for the learner)",
+              _ordered("best")),
+    Parameter("worst_order", "the worst order's mistake bound (every instance once, the order worst for the "
+                             "learner; the transductive game's value)", _ordered("worst")),
+)
+#: The parameters with steps of their own, computed first.
+FIRST = ("ldim", "vc")
 #: The parameters a profile holds, in the order they are computed (cheapest first); ``value`` is the game's
 #: value under the profile's rules (:func:`~mistakebound.theory.game_values.game_value`).
-PARAMETERS = ("ldim", "vc", "rldim", "value")
-#: Without a time limit, the VC search stops after the longer of this many seconds and the
-#: time the Ldim search took (its proven interval is the answer then).
+PARAMETERS = (*FIRST, *(p.name for p in MORE), "rldim", "value")
+#: Each parameter's title, for the front ends that list them.
+TITLES = {"ldim": "the Littlestone dimension", "vc": "the VC dimension", **{p.name: p.title for p in MORE},
+          "rldim": "the randomized Littlestone dimension", "value": "the game's value under the profile's rules"}
+#: Without a time limit, the VC search and each search of :data:`MORE` stop after the longer of this many
+#: seconds and the time the Ldim search took (their proven intervals are the answer then).
 VC_SECONDS = 5.0
 
 
-def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
-    """The parameters a profile computes for ``what`` under ``rules``, checked before any search.
+def requested(what: Any, rules: Rules = Rules(), horizon: int | None = None) -> tuple[str, ...]:
+    """The parameters a profile computes for ``what`` under ``rules`` (and ``horizon``), checked before any search.
 
     Examples
     --------
-    >>> requested("vc"), requested(["ldim"], Rules(noise=1))
-    (('ldim', 'vc'), ('ldim', 'value'))
+    >>> requested("vc"), requested(["ldim"], Rules(noise=1)), requested("ldim", horizon=3)
+    (('ldim', 'vc'), ('ldim', 'value'), ('ldim', 'value'))
     >>> requested("value", Rules(randomized=True, feedback="bandit", adaptive=False))
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidArgumentError: rules: adaptive=False with randomized=True and bandit feedback: the oblivious adversary's value depends on the number of rounds (oblivious_value in mistakebound.theory.oblivious_values)
+    mistakebound.foundations.errors.InvalidArgumentError: horizon: the oblivious adversary's value against randomized learners under bandit feedback depends on the number of rounds; expected a horizon (an int >= 0), got None
     """
     if isinstance(what, str):
         what = (what,)
@@ -93,13 +138,46 @@ def requested(what: Any, rules: Rules = Rules()) -> tuple[str, ...]:
     if not chosen or any(p not in PARAMETERS for p in chosen):
         raise InvalidArgumentError(f"what: expected parameters among {', '.join(PARAMETERS)}, got {what!r}")
     rules = require_rules(rules)
-    # Ldim always (the others use it); the game's value whenever the rules are not the textbook's
-    wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim" or (p == "value" and not rules.textbook))
-    if "value" in wanted and rules.randomized and rules.feedback != "full" and not rules.adaptive:
-        raise InvalidArgumentError("rules: adaptive=False with randomized=True and bandit feedback: the oblivious "
-                                   "adversary's value depends on the number of rounds (oblivious_value in "
-                                   "mistakebound.theory.oblivious_values)")
+    if horizon is not None:
+        check_int("horizon", horizon, 0, expected="None or an int >= 0 (the number of rounds)")
+        require_adaptive_order(rules, "the game of a number of rounds")
+    # Ldim always (the others use it); the game's value whenever the rules are not the textbook's or a horizon is
+    wanted = tuple(p for p in PARAMETERS if p in chosen or p == "ldim"
+                   or (p == "value" and (not rules.textbook or horizon is not None)))
+    if "value" in wanted and horizon is None and rules.randomized and rules.feedback != "full" and not rules.adaptive:
+        raise InvalidArgumentError("horizon: the oblivious adversary's value against randomized learners under bandit "
+                                   "feedback depends on the number of rounds; expected a horizon (an int >= 0), "
+                                   "got None")
     return wanted
+
+
+def value_at(H: Any, rules: Rules, horizon: int | None = None, *, max_nodes: int | None = None,
+             time_limit: float | None = None) -> tuple[GameValue, Any]:
+    """The game's value under ``rules`` (a profile's parameter ``value``), and what proves it for a certificate.
+
+    Without a horizon, the unbounded game (:func:`~mistakebound.theory.game_values.solve_game`, and its
+    search); with one, the game of ``horizon`` rounds: for randomized learners the sequence-form program
+    against an oblivious adversary or an adaptive one held to its labels
+    (:func:`~mistakebound.theory.oblivious_values.solve_horizon`, and its two strategies), for deterministic
+    ones the recursion cut at the horizon (:func:`~mistakebound.theory.oblivious_values.adaptive_value`:
+    nothing to certify it with, None).
+
+    Examples
+    --------
+    >>> from mistakebound.theory.oblivious_values import GAP_CLASS
+    >>> rules = Rules(labels=3, feedback="bandit", randomized=True, adaptive=False)
+    >>> value_at(GAP_CLASS, rules, 2)[0].value, value_at(GAP_CLASS, Rules(labels=3), 2)[0].value
+    (Fraction(1, 1), 1)
+    """
+    if horizon is None:
+        from mistakebound.theory.game_values import solve_game
+
+        return solve_game(H, rules, max_nodes=max_nodes, time_limit=time_limit)
+    from mistakebound.theory.oblivious_values import adaptive_value, solve_horizon
+
+    if rules.randomized:
+        return solve_horizon(H, rules, horizon, max_nodes=max_nodes, time_limit=time_limit)
+    return adaptive_value(H, rules, horizon, max_nodes=max_nodes, time_limit=time_limit), None
 
 
 @frozen
@@ -116,14 +194,22 @@ class Profile:
         None when not asked for, or not searched (``partial["vc"]`` says why).
     rldim : RLdimBounds or None
         Likewise.
+    self_directed, best_order, worst_order : OrderValue or None
+        The games where someone else orders the instances (:data:`MORE`); likewise.
     value : GameValue or None
         The game's value under ``rules`` (deterministic or randomized learners), when asked for
         or when the rules are not the textbook's; likewise.
     rules : Rules
         The game whose value ``value`` is (the textbook's by default).
+    horizon : int or None
+        The number of rounds of that game (None: no limit; see :func:`value_at`).
+    undefined : dict
+        For each parameter asked for that is not defined on the class or under the rules, why (a
+        class of ``k > 2`` labels has no VC dimension; a door's ``NotApplicableError``).
     partial : dict
         For each parameter that is not exact, why: ``"budget"``, ``"interrupted"``,
-        ``"memory"``, ``"vc-default-limit"`` (the VC search's default time ran out) or
+        ``"memory"``, ``"vc-default-limit"`` (the VC search's default time ran out), ``"default-limit"``
+        (likewise for a parameter of :data:`MORE`) or
         ``"not searched: ..."``, and the message of a refusal for memory.
     search : LdimSearch or None
         The Python search that found ``ldim``, when ``keep_search`` asked for one (a tree
@@ -131,8 +217,9 @@ class Profile:
     rl_search : RLdimSearch or None
         The randomized search, when it ran (its certificate is read off it).
     value_search : object or None
-        The search that found ``value``, when ``keep_search`` asked for one (its certificate is
-        read off its memo: :func:`~mistakebound.theory.game_certificate.game_section`).
+        What proved ``value``, when ``keep_search`` asked for it (:func:`value_at`): the search, whose
+        memo its certificate is read off (:func:`~mistakebound.theory.game_certificate.game_section`), or
+        with a horizon the two strategies (:func:`~mistakebound.theory.horizon_certificate.horizon_section`).
     vc_seconds : float or None
         The VC search's time limit (the default when none was given).
     engine : {"compiled", "python", "parallel"} or None
@@ -146,8 +233,13 @@ class Profile:
     ldim: LdimBounds
     vc: VCBounds | None = None
     rldim: RLdimBounds | None = None
+    self_directed: SearchResult | None = None
+    best_order: SearchResult | None = None
+    worst_order: SearchResult | None = None
     value: GameValue | None = None
     rules: Rules = Rules()
+    horizon: int | None = None
+    undefined: dict = field(factory=dict)
     partial: dict = field(factory=dict)
     search: LdimSearch | None = field(default=None, repr=False, eq=False)
     rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
@@ -155,6 +247,20 @@ class Profile:
     vc_seconds: float | None = None
     engine: str | None = None
     notes: tuple = ()
+
+    def result(self, name: str) -> SearchResult | None:
+        """The result of the parameter ``name`` (one of :data:`PARAMETERS`), None when not computed.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> P = class_profile(classes.thresholds(7), what=("ldim", "worst_order"))
+        >>> P.result("ldim").value, P.result("worst_order").value, P.result("vc")
+        (3, 3, None)
+        """
+        if name not in PARAMETERS:
+            raise InvalidArgumentError(f"name: expected a parameter among {', '.join(PARAMETERS)}, got {name!r}")
+        return getattr(self, name)
 
     @property
     def vc_from_ldim(self) -> tuple[int, int]:
@@ -214,47 +320,59 @@ class Profile:
             from mistakebound.theory.randomized_certificate import rldim_section
 
             rldim_section(self.rl_search, writer)
-        if self.value_search is not None and self.value is not None and certified_rules(self.rules):
-            from mistakebound.theory.game_certificate import game_section
-
-            game_section(self.value_search, self.value, writer)
+        self._value_section(writer)
         return writer
+
+    def _value_section(self, writer: CertificateWriter) -> str | None:
+        """Add the value's section to ``writer`` when it is certified (:func:`certified_rules`); its kind, or None."""
+        if self.value_search is None or self.value is None or not certified_rules(self.rules, self.horizon):
+            return None
+        if self.horizon is not None:
+            from mistakebound.theory.horizon_certificate import horizon_section
+
+            return horizon_section(self.value, self.value_search, writer, self.H.n_instances)["result"]
+        from mistakebound.theory.game_certificate import game_section
+
+        return game_section(self.value_search, self.value, writer)["result"]
 
     def _multiclass_certificate(self, *, max_nodes: int | None, time_limit: float | None) -> CertificateWriter:
         """On a class of ``k > 2`` labels: the value under the rules (from its search's memo, when kept), and the
         Ldim as the value of the full-information game on ``k`` labels (``"value-full"``, searched again within
         the budget) unless the rules' value already holds that kind (a document holds each kind once)."""
         from mistakebound.theory.certificate import CertificateWriter
-        from mistakebound.theory.game_certificate import KINDS, game_certificate, game_section
+        from mistakebound.theory.game_certificate import KINDS, game_certificate
 
         writer = CertificateWriter(self.H)
-        kind = None
-        if self.value_search is not None and self.value is not None and certified_rules(self.rules):
-            kind = game_section(self.value_search, self.value, writer)["result"]
+        kind = self._value_section(writer)
         if kind != KINDS["full", False]:
             game_certificate(self.H, Rules(labels=self.H.n_labels), writer=writer, max_nodes=max_nodes,
                              time_limit=time_limit)
         return writer
 
 
-def certified_rules(rules: Rules) -> bool:
-    """Whether a profile's certificate holds the game's value under ``rules``: not the textbook's rules (the
-    value is the Ldim), and rules with a kind of certificate
-    (:func:`~mistakebound.theory.game_certificate.certifiable`).
+def certified_rules(rules: Rules, horizon: int | None = None) -> bool:
+    """Whether a profile's certificate holds the game's value under ``rules``: without a horizon, not the
+    textbook's rules (the value is the Ldim) and rules with a kind of certificate
+    (:func:`~mistakebound.theory.game_certificate.certifiable`); with one, randomized learners (the
+    sequence-form program's strategies: ``"value-horizon"``).
 
     Examples
     --------
     >>> certified_rules(Rules(noise=1)), certified_rules(Rules()), certified_rules(Rules(randomized=True, adaptive=False))
     (True, False, False)
+    >>> certified_rules(Rules(randomized=True, adaptive=False), 3), certified_rules(Rules(), 3)
+    (True, False)
     """
     from mistakebound.theory.game_certificate import certifiable
 
+    if horizon is not None:
+        return rules.randomized
     return not rules.textbook and certifiable(rules)
 
 
 def vc_time_limit(ldim: LdimBounds, time_limit: float | None = None) -> float:
-    """The VC search's time limit in a profile: ``time_limit``, else the longer of :data:`VC_SECONDS`
-    and the time the Ldim search took (``ldim.seconds``).
+    """The time limit in a profile of the VC search and of each parameter of :data:`MORE`: ``time_limit``, else the
+    longer of :data:`VC_SECONDS` and the time the Ldim search took (``ldim.seconds``).
 
     Examples
     --------
@@ -330,9 +448,37 @@ def _rldim(H: HypothesisClass, ldim: LdimBounds, n: int, budget: Budget
     return evolve(found, lower=lower, upper=upper), search, found.status
 
 
+def _more_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rules: Rules, profile: Profile,
+                stopped: bool) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+    """The steps of :data:`MORE` that ``chosen`` names, each with the whole budget (without a time limit, the
+    default of :func:`vc_time_limit`); the last profile is yielded last."""
+    for parameter in MORE:
+        if parameter.name not in chosen:
+            continue
+        undefined = None
+        if stopped:
+            result, why = None, "not searched: interrupted"
+        else:
+            limit = vc_time_limit(profile.ldim, budget.time_limit)  # the default of every search after the Ldim's
+            try:
+                result = parameter.compute(H, rules, Budget(max_nodes=budget.max_nodes, time_limit=limit))
+            except NotApplicableError as exc:
+                result, why, undefined = None, None, str(exc)
+            else:
+                why = None if result.exact else result.status
+                if why == "budget" and budget.time_limit is None and result.seconds >= limit:
+                    why = "default-limit"
+                stopped = result.status == "interrupted"
+        profile = evolve(profile, **{parameter.name: result},
+                         undefined={**profile.undefined, **({} if undefined is None else {parameter.name: undefined})},
+                         partial={**profile.partial, **({} if why is None else {parameter.name: why})})
+        yield parameter.name, result, profile
+
+
 def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
                   time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
-                  rules: Rules = Rules()) -> Iterator[tuple[str, SearchResult | None, Profile]]:
+                  rules: Rules = Rules(), horizon: int | None = None
+                  ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
     """:func:`class_profile` one parameter at a time: yields ``(parameter, result, profile so far)``.
 
     First ``("class", None, profile)`` before any search (``n_distinct`` known, ``ldim`` the
@@ -344,11 +490,11 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     from mistakebound.theory.littlestone import LdimBounds, ldim_engine
 
     H = require_class(H)
-    chosen = requested(what, rules)
+    chosen = requested(what, rules, horizon)
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # validated before anything runs
     n = _n_distinct(H)
     if H.n_labels != 2:
-        yield from _multiclass_steps(H, chosen, budget, rules, n, keep_search)
+        yield from _multiclass_steps(H, chosen, budget, rules, n, keep_search, horizon)
         return
     try:
         engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
@@ -356,11 +502,12 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         engine, refused = None, str(exc)
     lo, hi = min(n - 1, 1), n.bit_length() - 1  # two distinct rows force a mistake; Ldim <= log2 n
     before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=lo, upper=hi, status="exact" if lo == hi else "budget"),
-                     rules=rules, partial={} if refused is None else {"ldim": f"memory: {refused}"})
+                     rules=rules, horizon=horizon, partial={} if refused is None else {"ldim": f"memory: {refused}"})
     yield "class", None, before
     notes: list[str] = []
     bounds, why = _ldim(engine, refused, H.n_hypotheses, n, notes.append)
-    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, partial={} if why is None else {"ldim": why},
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, horizon=horizon,
+                      partial={} if why is None else {"ldim": why},
                       search=None if engine is None or not keep_search else engine.search,
                       engine=None if engine is None else engine.name, notes=tuple(notes))
     yield "ldim", bounds, profile
@@ -375,6 +522,10 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         profile = evolve(profile, vc=vc, vc_seconds=limit,
                          partial={**profile.partial, **({} if why is None else {"vc": why})})
         yield "vc", vc, profile
+    for step in _more_steps(H, chosen, budget, rules, profile, stopped):
+        yield step
+        profile = step[2]
+        stopped = stopped or (step[1] is not None and step[1].status == "interrupted")
     if "rldim" in chosen:
         if stopped:
             rl, rl_search, why = None, None, "not searched: interrupted"
@@ -388,9 +539,7 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         if stopped:
             value, why = None, "not searched: interrupted"
         else:
-            from mistakebound.theory.game_values import solve_game
-
-            value, value_search = solve_game(H, rules, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+            value, value_search = value_at(H, rules, horizon, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
             why = None if value.exact else value.status
         profile = evolve(profile, value=value, value_search=value_search if keep_search and value is not None else None,
                          partial={**profile.partial, **({} if why is None else {"value": why})})
@@ -398,7 +547,7 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
 
 
 def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rules: Rules, n: int,
-                      keep_search: bool = False
+                      keep_search: bool = False, horizon: int | None = None
                       ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
     """:func:`profile_steps` on a class of ``k > 2`` labels: each parameter is a value of the game on ``k`` labels.
 
@@ -407,7 +556,6 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
     randomized learner; a class of more than two labels has no VC dimension (its Natarajan
     dimension is not computed): its step gives None.
     """
-    from mistakebound.theory.game_values import solve_game
     from mistakebound.theory.littlestone import LdimBounds, littlestone_bounds
     from mistakebound.theory.randomized_ldim import randomized_littlestone_bounds
 
@@ -416,7 +564,7 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
         raise InvalidArgumentError(f"rules: the game has {rules.labels} labels and H, {H.describe()}, has {k}; "
                                    f"expected rules with labels={k}")
     before = Profile(H=H, n_distinct=n, ldim=LdimBounds(lower=min(n - 1, 1), upper=n - 1, status="budget"),
-                     rules=rules, partial={})
+                     rules=rules, horizon=horizon, partial={})
     yield "class", None, before
 
     def value(door: Callable[..., SearchResult]) -> tuple[SearchResult, str | None]:
@@ -424,19 +572,26 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
         return found, None if found.exact else found.status
 
     bounds, why = value(littlestone_bounds)
-    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, partial={} if why is None else {"ldim": why})
+    profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, horizon=horizon,
+                      partial={} if why is None else {"ldim": why})
     yield "ldim", bounds, profile
     stopped = bounds.status == "interrupted"
-    if "vc" in chosen:
-        yield "vc", None, profile  # no VC dimension: None, and no search
+    if "vc" in chosen:  # no VC dimension: None, and no search
+        profile = evolve(profile, undefined={**profile.undefined, "vc": f"a class of {k} labels has no VC dimension "
+                                                                        "(its Natarajan dimension is not computed)"})
+        yield "vc", None, profile
+    for step in _more_steps(H, chosen, budget, rules, profile, stopped):
+        yield step
+        profile = step[2]
+        stopped = stopped or (step[1] is not None and step[1].status == "interrupted")
     kept: dict[str, Any] = {}
 
     def ruled(H: HypothesisClass, **budget: Any) -> SearchResult:
-        found, kept["value_search"] = solve_game(H, rules, **budget)  # its memo, for a certificate
+        found, kept["value_search"] = value_at(H, rules, horizon, **budget)  # what proves it, for a certificate
         return found
 
     for parameter, door in (("rldim", randomized_littlestone_bounds), ("value", ruled)):
-        if parameter not in chosen or (parameter == "value" and rules == Rules(labels=k)):
+        if parameter not in chosen or (parameter == "value" and rules == Rules(labels=k) and horizon is None):
             continue  # the value of the game on k labels, full information, no noise: the Ldim just found
         result, why = (None, "not searched: interrupted") if stopped else value(door)
         stopped = stopped or (result is not None and result.status == "interrupted")
@@ -448,7 +603,7 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
 
 def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
                   time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
-                  rules: Rules = Rules()) -> Profile:
+                  rules: Rules = Rules(), horizon: int | None = None) -> Profile:
     """The parameters ``what`` of ``H``, each exact or proven bounds, cheapest first (Ldim always).
 
     Parameters
@@ -469,6 +624,9 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     rules : Rules
         The game whose value (deterministic or randomized learners) the parameter ``value`` is:
         labels, feedback, noise budget (:func:`~mistakebound.theory.game_values.game_value`).
+    horizon : int, optional
+        The number of rounds of that game (default: no limit); needed for randomized learners against an
+        oblivious adversary under bandit feedback, whose value depends on it (:func:`value_at`).
 
     Returns
     -------
@@ -482,6 +640,6 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     """
     profile = None
     for _, _, profile in profile_steps(H, what=what, max_nodes=max_nodes, time_limit=time_limit, workers=workers,
-                                       keep_search=keep_search, rules=rules):
+                                       keep_search=keep_search, rules=rules, horizon=horizon):
         pass
     return profile

@@ -57,18 +57,13 @@ import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory.certificate import CertificateWriter
+from mistakebound.theory.certificate import CertificateWriter, number_text
 from mistakebound.theory.randomized_ldim import RLdimSearch
 
 __all__ = ["rldim_section"]
 
 #: Denominator of the ``log2 d / 2`` bounds written (the checker accepts up to 1024).
 LOG_DENOMINATOR = 1024
-
-
-def _text(v: Fraction) -> int | str:
-    """A value as the format writes it: an integer, or ``"p/q"``."""
-    return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
 def _log_bound(d: int) -> Fraction:
@@ -99,7 +94,7 @@ class _Producer:
 
     def add(self, key: tuple, V: int, kind: str, value: Fraction, step: object) -> tuple[int, Fraction]:
         """Write the fact ``[V, kind, value, step]``; remember it under ``key``; return ``(index, value)``."""
-        fact_value = int(value) if kind == "ldim" else _text(value)
+        fact_value = int(value) if kind == "ldim" else number_text(value)
         self.facts.append([self.writer.space(self.writer.from_distinct(V, self.rtd)), kind, fact_value, step])
         self.done[key] = (len(self.facts) - 1, value)
         return self.done[key]
@@ -335,7 +330,7 @@ def rldim_section(search_or_H: RLdimSearch | HypothesisClass, writer: Certificat
     finally:
         sys.setrecursionlimit(limit)
     section = {"result": "rldim", "facts": producer.facts,
-               "claim": {"lower": [lower[0], _text(lower[1])], "upper": [upper[0], _text(upper[1])]}}
+               "claim": {"lower": [lower[0], number_text(lower[1])], "upper": [upper[0], number_text(upper[1])]}}
     if stats is not None:
         stats.update(facts=len(producer.facts), searched=producer.searched, bounds=result)
     writer.add(section)

@@ -55,7 +55,7 @@ from mistakebound.certificates.verify import CertificateError
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.game.rules import as_prediction
 from mistakebound.game.players import describe, is_randomized
-from mistakebound.theory.certificate import CertificateWriter, class_section
+from mistakebound.theory.certificate import CertificateWriter, class_section, number_text
 from mistakebound.theory.worst_case import WorstCase, _worst_case
 
 __all__ = ["replay", "worst_case_section"]
@@ -66,14 +66,6 @@ _INF = float("inf")
 def _exact(p: float) -> int | Fraction:
     """A prediction as an exact number: 0, 1 or the float's exact value."""
     return int(p) if p in (0, 1) else Fraction(p)
-
-
-def _text(v: int | Fraction | float) -> int | str:
-    """A number in the certificate's format: an integer, ``"p/q"`` or ``"inf"``."""
-    if v == _INF:
-        return "inf"
-    v = Fraction(v)
-    return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
 class _Recorder:
@@ -173,7 +165,7 @@ def worst_case_section(learner: Any, H: HypothesisClass, writer: CertificateWrit
     facts: list = []
 
     def fact(pos: tuple, kind: str, value: Any, step: Any) -> int:
-        facts.append([writer.space(pos[0]), pos[1], pos[2], kind, _text(value), step])
+        facts.append([writer.space(pos[0]), pos[1], pos[2], kind, number_text(value), step])
         return len(facts) - 1
 
     def line_facts(line: list[tuple[int, int]]) -> tuple[int, Any]:
@@ -219,10 +211,10 @@ def worst_case_section(learner: Any, H: HypothesisClass, writer: CertificateWrit
             j, y, pos = best[pos]
             line.append((j, y))
         lower, value = line_facts(line)
-        claim = {"lower": [lower, _text(value)], "upper": [upper, _text(values[root])]}
+        claim = {"lower": [lower, number_text(value)], "upper": [upper, number_text(values[root])]}
     else:
         lower, value = line_facts([(index[x], y) for x, y in W.line])
-        claim["lower"] = [lower, _text(value)]
+        claim["lower"] = [lower, number_text(value)]
         if horizon is not None:
             claim["upper"] = [fact(root, "le", horizon, "rounds"), horizon]
     section = {"result": "worst-case", "learner": describe(learner), "horizon": horizon,
@@ -241,7 +233,7 @@ def _state(rec: _Recorder, s: int, m: int) -> list:
     if all(p in (0, 1, None) for p in row):
         text: Any = "".join("-" if p is None else str(p) for p in row)
     else:
-        text = [None if p is None else _text(p) for p in row]
+        text = [None if p is None else number_text(p) for p in row]
     return [text, [[j, y, t] for (j, y), t in sorted(nxt.items())], format(sum(1 << j for j in rec.stays[s]), "x")]
 
 
@@ -292,9 +284,9 @@ def replay(certificate: dict, learner: Any, H: HypothesisClass) -> None:
             raw = L.predict_proba_one(x) if randomized else L.predict_one(x)
             p = as_prediction(raw, randomized)
             got = None if p is None else _exact(float(p))
-            if got is None or _text(got) != want:
+            if got is None or number_text(got) != want:
                 raise CertificateError(f"replay: state {s}, instance {j} ({x!r}): recorded prediction {want}, "
-                                       f"the learner predicts {raw if got is None else _text(got)}")
+                                       f"the learner predicts {raw if got is None else number_text(got)}")
         stays = [(j, row[j], s) for j in range(len(row)) if int(stay, 16) >> j & 1]
         for j, y, t in list(nxt) + stays:
             child = clone(L)

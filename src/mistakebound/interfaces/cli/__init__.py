@@ -1,6 +1,6 @@
-"""The command line: ``mistakebound check | ldim | play | worst-case | verify | tree | plot | sweep``.
+"""The command line: ``mistakebound check | ldim | dims | play | worst-case | verify | tree | plot | sweep``.
 
-A module per command (:mod:`.check`, :mod:`.ldim`, :mod:`.play`, :mod:`.worst_case`,
+A module per command (:mod:`.check`, :mod:`.ldim`, :mod:`.dims`, :mod:`.play`, :mod:`.worst_case`,
 :mod:`.verify`, :mod:`.tree`, :mod:`.plot`, and :mod:`mistakebound.interfaces.sweep.cli`),
 each with ``add_parser(subparsers)`` and ``run(args, out) -> int``; the parser is built
 from them (:mod:`.parser`).  The pieces they share are named after what they do:
@@ -14,6 +14,8 @@ runs a command and turns every outcome into an exit code (:func:`main`).
 * ``ldim CLASS`` prints the size, Littlestone dimension (first, as soon as it is known)
   and VC dimension of a class (``--what`` chooses the parameters, each searched with a
   budget of its own), and with ``--tree`` a shattered tree of depth ``Ldim``.
+* ``dims CLASS`` prints every parameter of the class's profile, one line each as it is
+  found (``--what`` chooses them, ``--witness`` and ``--json`` give what proves each).
 * ``play LEARNER ADVERSARY SETTING`` plays one game, prints the transcript, the totals
   and the learner's claim with its verdict, and with ``--out FILE.jsonl`` writes it as
   JSON Lines.

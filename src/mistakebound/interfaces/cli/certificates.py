@@ -17,10 +17,10 @@ __all__ = ["claimed", "write_certificate"]
 
 def claimed(section: dict, name: str) -> str:
     """``"2 <= Ldim <= 3"`` / ``"Ldim = 3"``: what a certificate section proves."""
-    if "claim" in section:
+    if "claim" in section:  # each side [fact, value], or (a game of a few rounds) the value alone
         claim = section["claim"]
-        lo = claim["lower"][1] if "lower" in claim else "?"
-        hi = claim["upper"][1] if "upper" in claim else "?"
+        lo, hi = (claim[side][1] if isinstance(claim.get(side), list) else claim.get(side, "?")
+                  for side in ("lower", "upper"))
     else:  # a VC section: the shattered set, and the value its upper proof refutes above
         lo = len(section["lower"]) if "lower" in section else "?"
         hi = section["upper"]["value"] if "upper" in section else "?"

@@ -24,19 +24,18 @@ shattered tree of depth 2 (root 1; children 2i on label 0, 2i+1 on label 1; ...)
 
 from __future__ import annotations
 
-import argparse
 import math
 
 from mistakebound.foundations.text import one_line
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 from mistakebound.interfaces import startup
-from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, workers
+from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, seed, workers
 from mistakebound.interfaces.cli.certificates import claimed, write_certificate
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.messages import error, note
 from mistakebound.interfaces.cli.options import (CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules,
-                                                 refuse_order, rules_of)
+                                                 parameters, refuse_order, rules_of)
 from mistakebound.interfaces.cli.output import check_out
 from mistakebound.interfaces.cli.settings import finite_class
 
@@ -71,17 +70,6 @@ def _description() -> str:
             "dies is dropped with a note on stderr, and the search goes on without it.")
 
 
-def _parameters(text: str) -> tuple[str, ...]:
-    """``--what``: a comma-separated list of the profile's parameters (ldim is always computed)."""
-    from mistakebound.theory.profile import PARAMETERS  # the library's list
-
-    names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
-    unknown = [n for n in names if n not in PARAMETERS]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(PARAMETERS)}, "
-                                         f"got {text!r}")
-    return names
-
 #: The command's name, and its line in ``mistakebound --help``.
 NAME = "ldim"
 SUMMARY = "print |H|, |X|, Ldim and VCdim (or RL) of a class"
@@ -94,12 +82,20 @@ def add_parser(subparsers):
     p.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     p.add_argument("--tree", action="store_true", help="also print a shattered tree of depth Ldim")
     add_budget(p, "each search (Ldim, VC, RL: each has the whole budget, not a share)")
-    p.add_argument("--what", type=_parameters, default=("ldim", "vc"), metavar="LIST",
+    p.add_argument("--what", type=parameters, default=("ldim", "vc"), metavar="LIST",
                    help="the parameters to compute, comma-separated, among: ldim (always, printed first), vc, "
-                        "rldim (the randomized Littlestone dimension, an exact fraction), value (the game's "
-                        "value under --labels, --feedback, --noise and --randomized, computed whenever one of "
-                        "them is given); default ldim,vc; --what ldim skips the VC search")
+                        "self_directed, best_order, worst_order (the games where someone else orders the "
+                        "instances), rldim (the randomized Littlestone dimension, an exact fraction), value (the "
+                        "game's value under --labels, --feedback, --noise and --randomized, computed whenever one "
+                        "of them is given); default ldim,vc; --what ldim skips the VC search; mistakebound dims "
+                        "prints them all")
     add_rules(p)
+    p.add_argument("--horizon", type=seed, default=None, metavar="T",
+                   help="the game's value in T rounds instead of without a limit (the parameter value): for "
+                        "--randomized learners the sequence-form linear program (needs the lp extra), against an "
+                        "--oblivious adversary or an adaptive one held to its labels, certified with "
+                        "--certificate; needed for --randomized --oblivious --feedback bandit, whose value depends "
+                        "on T")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per line instead of text: the class first, then each parameter as it "
                         "is found (its value, or its proven lower and upper bounds with the status)")
@@ -119,7 +115,7 @@ def run(args, out) -> int:
 
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     rules = rules_of(args)
-    requested(args.what, rules)  # a request the door refuses is refused before anything is read or printed
+    requested(args.what, rules, args.horizon)  # a request the door refuses is refused before anything is read
     if args.certificate is not None:
         refuse_order(args, "ldim --certificate", "no kind of certificate checks a game under another order yet; "
                                                  "give --certificate in a run of its own")
@@ -138,7 +134,7 @@ def run(args, out) -> int:
         lines = _ProfileLines(args, H, out)
     for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
                                               workers=args.workers, keep_search=args.tree or args.certificate is not None,
-                                              rules=rules):
+                                              rules=rules, horizon=args.horizon):
         lines(parameter, result, P)
     if args.json:
         return EXIT_INTERRUPTED if lines.partial else EXIT_OK
@@ -181,11 +177,12 @@ class _JsonLines:
             record = {"class": self.H.describe(), "n_hypotheses": self.H.n_hypotheses,
                       "n_instances": self.H.n_instances, "n_distinct": P.n_distinct}
         else:
-            missing = "not defined" if parameter == "vc" and self.H.n_labels != 2 else "not searched"
+            missing = "not defined" if parameter in P.undefined else "not searched"
             record = {"parameter": parameter,
                       **(result.record() if result is not None else {"value": None, "status": missing})}
             if parameter == "value":
                 record["rules"] = P.rules.record()
+                record["horizon"] = P.horizon
             if parameter in P.partial:
                 self.partial.append(parameter)
                 record["why"] = P.partial[parameter]
@@ -218,7 +215,15 @@ class _ProfileLines:
         self._note = None
 
     def __call__(self, parameter: str, result, P) -> None:
-        getattr(self, f"_{parameter}")(result, P)
+        own = getattr(self, f"_{parameter}", None)
+        if own is not None:
+            own(result, P)
+            return
+        from mistakebound.interfaces.cli.dims import parameter_line  # a parameter of the door's MORE: dims's line
+
+        print(parameter_line(parameter, result, P), file=self.out, flush=True)
+        if parameter in P.partial:
+            self._why(parameter, P)
 
     def _why(self, parameter: str, P) -> None:
         reason = P.partial[parameter]
@@ -226,14 +231,16 @@ class _ProfileLines:
             text = one_line(reason[len("memory: "):])
         elif reason.startswith("not searched: "):
             text = _partial_reason(reason[len("not searched: "):])
-        elif reason == "vc-default-limit":
-            from mistakebound.theory.profile import VC_SECONDS
+        elif reason in ("vc-default-limit", "default-limit"):
+            from mistakebound.theory.profile import VC_SECONDS, vc_time_limit
 
-            text = (f"its search stopped at the default limit of {P.vc_seconds:.1f} s (the longer of {VC_SECONDS:g} s "
-                    "and the Ldim search's time); give --time-limit for more")
+            text = (f"its search stopped at the default limit of {vc_time_limit(P.ldim):.1f} s (the longer of "
+                    f"{VC_SECONDS:g} s and the Ldim search's time); give --time-limit for more")
         else:
             text = _partial_reason(reason)
-        self.partial.append((PARAMETER_NAMES[parameter], text))
+        from mistakebound.theory.profile import TITLES
+
+        self.partial.append((PARAMETER_NAMES.get(parameter) or TITLES[parameter].removeprefix("the "), text))
 
     def _class(self, result, P) -> None:
         # what is known before any search, printed at once: a long search shows what it is searching
@@ -302,7 +309,7 @@ class _ProfileLines:
             self._why("rldim", P)
 
     def _value(self, value, P) -> None:
-        rules = P.rules.describe()
+        rules = _value_name(P.rules, P.horizon)[len("value ("):-1]
         if value is None:
             print(f"value ({rules}) not searched (interrupted)", file=self.out)
         elif value.exact:
@@ -312,6 +319,12 @@ class _ProfileLines:
                   f"{value.nodes} nodes", file=self.out, flush=True)
         if "value" in P.partial:
             self._why("value", P)
+
+
+def _value_name(rules, horizon: int | None) -> str:
+    """``"value (2 labels, ..., deterministic, 3 rounds)"``: the game's value as ``ldim`` names it."""
+    rounds = "" if horizon is None else f", {horizon} round{'s' * (horizon != 1)}"
+    return f"value ({rules.describe()}{rounds})"
 
 
 def _certify_ldim(args, P, out) -> None:
@@ -330,9 +343,12 @@ def _certify_ldim(args, P, out) -> None:
     from mistakebound.theory.profile import certified_rules
 
     names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
-    done = [claimed(section, names.get(section["result"]) or f"value ({Rules(**section['rules']).describe()})")
+    done = [claimed(section, names.get(section["result"]) or _value_name(Rules(**section["rules"]), section.get("horizon")))
             for section in writer.document()["results"]]
     write_certificate(args.certificate, writer, out, done)
-    if P.value is not None and not P.rules.textbook and not certified_rules(P.rules):
+    if P.value is not None and (not P.rules.textbook or P.horizon is not None) and not certified_rules(P.rules,
+                                                                                                       P.horizon):
+        what = ("deterministic learners' values in a game of a few rounds" if P.horizon is not None
+                else "randomized learners against an oblivious adversary without a horizon (give --horizon T)")
         print(f"certificate: the value under {P.rules.describe()} is not in it (no kind of certificate checks "
-              "randomized learners under bandit feedback or against an oblivious adversary yet)", file=out)
+              f"{what})", file=out)

@@ -130,3 +130,23 @@ def check_lengths(args: argparse.Namespace) -> None:
             name = _METAVARS.get(key, "--" + key.replace("_", "-"))
             raise BadInput(f"{name}: expected at most {MAX_ARGUMENT_CHARS:,} characters (a name, a class spec or a "
                            f"file name), got {len(value):,}: {value[:40]!r}...")
+
+
+def parameters(text: str) -> tuple[str, ...]:
+    """``--what``: a comma-separated list of the profile's parameters (the library's names,
+    :data:`~mistakebound.theory.profile.PARAMETERS`), in the order given, each once.
+
+    Examples
+    --------
+    >>> parameters("vc, ldim,vc")
+    ('vc', 'ldim')
+    """
+    from mistakebound.theory.profile import PARAMETERS  # the library's list
+
+    names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
+    unknown = [n for n in names if n not in PARAMETERS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list among {', '.join(PARAMETERS)}, "
+                                         f"got {text!r}")
+    return names
+

@@ -19,6 +19,7 @@ import argparse
 import platform
 
 import mistakebound.interfaces.cli.check as check
+import mistakebound.interfaces.cli.dims as dims
 import mistakebound.interfaces.cli.ldim as ldim
 import mistakebound.interfaces.cli.play as play
 import mistakebound.interfaces.cli.plot as plot
@@ -33,7 +34,7 @@ __all__ = ["COMMANDS", "Version", "build_parser"]
 
 #: The command modules, in the order ``mistakebound --help`` lists them: each has
 #: ``add_parser(subparsers)`` and ``run(args, out) -> int``.
-COMMANDS = (check, ldim, play, worst_case, verify, tree, plot, sweep)
+COMMANDS = (check, ldim, dims, play, worst_case, verify, tree, plot, sweep)
 
 
 class Version(argparse.Action):
