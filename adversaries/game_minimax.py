@@ -74,8 +74,8 @@ class GameMinimax(Adversary):
         return cls(feedback=feedback, noise=noise, learner=learner)
 
     def applies_to(self, H: Any, *, rules: Rules | None = None) -> bool:
-        """Finite classes, under any rules (it searches the game they make)."""
-        return isinstance(H, HypothesisClass)
+        """Finite classes, under any rules where it picks the instances (it searches the game they make)."""
+        return isinstance(H, HypothesisClass) and (rules is None or rules.order == "adaptive")
 
     def _rules(self, H: HypothesisClass) -> Rules:
         return Rules(labels=H.n_labels, feedback=self.feedback, noise=self.noise)

@@ -419,3 +419,14 @@ def test_classes_where_the_refined_bounds_matter(M):
     g = OrderGame(M)
     values = [g.sequence_value(g.full, p) for p in itertools.permutations(range(M.shape[1]))]
     assert (best_order_value(M).value, worst_order_value(M).value) == (min(values), max(values))
+
+
+def test_check_learner_and_game_minimax_leave_the_orders_alone():
+    from mistakebound.adversaries import GameMinimax
+    from mistakebound.theory.order_players import OrderLearner
+    from mistakebound.verification.checks import check_learner
+
+    with pytest.raises(NotApplicableError, match="order='best': check_learner"):
+        check_learner(lambda H: OrderLearner(H, Rules(order="best")), rules=Rules(order="best"), max_examples=2)
+    H = classes.thresholds(3)
+    assert GameMinimax().applies_to(H, rules=Rules()) and not GameMinimax().applies_to(H, rules=Rules(order="best"))

@@ -244,3 +244,13 @@ def test_the_players_refuse_what_they_cannot_play():
         OrderLearner(H, Rules())
     with pytest.raises(NotApplicableError, match="noise budget 1"):
         OrderAdversary(H, Rules(order="best", noise=1))
+
+
+def test_a_learner_of_one_order_is_refused_in_the_textbooks_game():
+    H = classes.thresholds(3)
+    learner = OrderLearner(H, Rules(order="worst"))
+    assert learner.orders == ("worst",)
+    with pytest.raises(NotApplicableError, match="plays only the orders \\('worst',\\)"):
+        play(learner, OppositeLabel(), H, rounds=3)
+    with pytest.raises(NotApplicableError, match="does not declare the 'best' order \\(its orders are \\('worst',\\)\\)"):
+        play(learner, RandomLabels(), H, rounds=3, rules=Rules(order="best"))

@@ -16,7 +16,8 @@ instances elsewhere, and every label is still the adversary's ``label(state, x, 
   instances not shown yet (``left``, a tuple in the domain's order).
 
 A learner declares the orders it plays in its ``orders`` attribute (default ``("adaptive",)``,
-:func:`orders_of`), as it declares its feedbacks (:mod:`~mistakebound.game.feedback`); an
+:func:`orders_of`; one that leaves ``"adaptive"`` out is refused in the textbook's game), as it
+declares its feedbacks (:mod:`~mistakebound.game.feedback`); an
 adversary, by its ``applies_to(H, *, rules)`` reading ``rules.order``.  The referee refuses,
 before round 1, a player that does not declare the game's order or lacks the method it
 needs (:func:`order_refusal`), and the orders other than the default on a space (they
@@ -34,6 +35,10 @@ Examples
 True
 >>> order_refusal("learner", Chooser(), "transductive")  # doctest: +ELLIPSIS
 "does not declare the 'transductive' order (its orders are ('adaptive', 'self-directed')); ..."
+>>> class OnlyChooser(Chooser):
+...     orders = ("self-directed",)
+>>> order_refusal("learner", OnlyChooser(), "adaptive")
+"plays only the orders ('self-directed',); the game's adversary picks each instance as it goes (order 'adaptive')"
 """
 
 from __future__ import annotations
@@ -89,6 +94,9 @@ def order_refusal(role: str, player: Any, order: str) -> str | None:
     (True, 'lacks sequence(state), the instances it announces before round 1, which the worst order needs')
     """
     if order == "adaptive":
+        if role == "learner" and order not in orders_of(player):
+            return (f"plays only the orders {orders_of(player)}; the game's adversary picks each instance as it goes "
+                    "(order 'adaptive')")
         return None
     if role == "learner" and order not in orders_of(player):
         hooks = " and ".join(_WORDS[h] for h in HOOKS[order][0])

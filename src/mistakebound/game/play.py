@@ -402,6 +402,7 @@ def learner_rules(H: Setting, rules: Any, learner: Any) -> Rules:
     """
     labels = len(H.labels)
     if rules is None:
+        _refuse_order(learner, "adaptive")
         return Rules(labels=labels, randomized=is_randomized(learner))
     rules = require_rules(rules)
     if rules.labels != labels:
@@ -415,13 +416,10 @@ def learner_rules(H: Setting, rules: Any, learner: Any) -> Rules:
             f"learner: {_describe(learner)} does not declare bandit feedback (its feedbacks are "
             f"{feedbacks_of(learner)}); a learner for bandit feedback lists it (feedbacks = ('full', 'bandit')) and "
             "reads learn_one's feedback.correct, not a label")
-    if rules.order != "adaptive":
-        if not H.finite:
-            raise NotApplicableError(f"rules: order={rules.order!r} is played on a finite class (its instances are "
-                                     f"ordered, chosen or announced); {H.describe()} is a space")
-        why = order_refusal("learner", learner, rules.order)
-        if why is not None:
-            raise NotApplicableError(f"learner: {_describe(learner)} {why}")
+    if rules.order != "adaptive" and not H.finite:
+        raise NotApplicableError(f"rules: order={rules.order!r} is played on a finite class (its instances are "
+                                 f"ordered, chosen or announced); {H.describe()} is a space")
+    _refuse_order(learner, rules.order)
     if is_randomized(learner) and not rules.randomized:
         raise NotApplicableError(f"learner: {_describe(learner)} randomizes, and the rules say the learner is "
                                  "deterministic; expected rules with randomized=True")
@@ -429,6 +427,13 @@ def learner_rules(H: Setting, rules: Any, learner: Any) -> Rules:
         raise NotApplicableError(f"learner: {_describe(learner)} gives a probability of label 1, which plays two "
                                  f"labels; {H.describe()} has {labels}")
     return rules
+
+
+def _refuse_order(learner: Any, order: str) -> None:
+    """Refuse a learner that does not play the game's ``order`` (:func:`~mistakebound.game.orders.order_refusal`)."""
+    why = order_refusal("learner", learner, order)
+    if why is not None:
+        raise NotApplicableError(f"learner: {_describe(learner)} {why}")
 
 
 def _game_rules(H: Setting, rules: Any, learner: Any, adversary: Any) -> Rules:

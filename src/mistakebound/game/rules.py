@@ -384,9 +384,9 @@ def require_adaptive_order(rules: Rules, what: str) -> Rules:
     >>> require_adaptive_order(Rules(order="best"), "the worst case of a learner")
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.NotApplicableError: rules: order='best': the worst case of a learner is searched in the game where the adversary picks each instance as it goes; expected order='adaptive'
+    mistakebound.foundations.errors.NotApplicableError: rules: order='best': the worst case of a learner is about the game where the adversary picks each instance as it goes; expected order='adaptive'
     """
     if rules.order != "adaptive":
-        raise NotApplicableError(f"rules: order={rules.order!r}: {what} is searched in the game where the adversary "
-                                 "picks each instance as it goes; expected order='adaptive'")
+        raise NotApplicableError(f"rules: order={rules.order!r}: {what} is about the game where the adversary picks "
+                                 "each instance as it goes; expected order='adaptive'")
     return rules

@@ -26,9 +26,16 @@ order for every leaf, but each leaf's value under it is at least its own best-or
 and at most its own worst-order value, both memoised by ``V`` (the version space is the whole
 state: :mod:`~mistakebound.theory.order_games`); the step only grows with its values, so the
 tree over those bounds every order beginning with ``P`` (from below for the best order, from
-above for the worst).  The search extends prefixes depth first, the most promising child
-first, drops those whose bound cannot beat the order found, and stops once an order reaches
-the bound of the first level.  Two instances next to each other in a prefix that split
+above for the worst).  Before searching, it values one order (:meth:`OrderSearch.guess`: the
+self-directed strategy's instances along its largest parts for the best order, left to right
+on thresholds; the textbook adversary's instances breadth first for the worst, binary search
+on thresholds) against the bound no order passes (the self-directed complexity below the best
+order, the Littlestone dimension and the horizon above the worst): equal, that order is the
+answer.  Otherwise it extends prefixes depth first, the most promising child first (bounded
+by the cheap bounds of its leaves: the self-directed complexity or the Littlestone
+dimension; once it completed an order of its own, by their exact values before it descends),
+drops those whose bound cannot beat the order found, and stops once an order reaches the
+bound of the first level.  Two instances next to each other in a prefix that split
 different leaves give the same tree in either order: only the one with the smaller column
 first is searched.  An instance that splits no leaf is worth nothing anywhere after (its
 leaves only get smaller) and goes to the end of the order, as do instances that split ``V``
@@ -39,8 +46,8 @@ Examples
 >>> from mistakebound import classes
 >>> best_order_value(classes.thresholds(15)).value, worst_order_value(classes.thresholds(15)).value
 (1, 4)
->>> worst_order_value(classes.thresholds(7)).witness    # binary search: the middle first
-(4, 2, 1, 3, 6, 5, 7)
+>>> worst_order_value(classes.thresholds(7)).witness    # binary search, breadth first
+(4, 2, 6, 1, 3, 5, 7)
 >>> best_order_value(classes.power_set(4)).value         # every order: each point's label is free
 4
 """
@@ -86,8 +93,8 @@ class OrderSearch:
     --------
     >>> from mistakebound import classes
     >>> search = OrderSearch(classes.singletons(5), "worst")
-    >>> search.value(search.root), search.solve(search.root)   # the fifth instance is settled by the first four
-    (1, (1, (0, 1, 2, 3)))
+    >>> search.value(search.root), search.solve(search.root)
+    (1, (1, (0, 1, 2, 3, 4)))
     """
 
     def __init__(self, H: Any, mode: str, rules: Rules = Rules(), clock: Clock | None = None):
@@ -145,13 +152,52 @@ class OrderSearch:
             return self.self_directed.value(L)
         return self.game.adaptive_value(L)
 
+    def guess(self, V: int, horizon: int | None = None) -> tuple[int, ...]:
+        """A first order of the columns splitting ``V``, before any search: for the best order, the self-directed
+        strategy's instances along its largest parts (left to right on thresholds); for the worst, the textbook
+        adversary's instances, breadth first (binary search on thresholds); then the rest; cut at ``horizon``."""
+        g, order = self.game, []
+        if self.minimize:
+            W = V
+            while W.bit_count() > 1:
+                self.self_directed.value(W)
+                j = self.self_directed.choice[W]
+                order.append(j)
+                W = max(g.parts(W, j), key=int.bit_count)
+        else:
+            for _, j in g.walk(V, self._adaptive_choice, breadth_first=True):
+                if j not in order:
+                    order.append(j)
+        order += [j for j in g.splitting(V) if j not in order]
+        return tuple(order if horizon is None else order[:horizon])
+
+    def _adaptive_choice(self, V: int) -> int:
+        self.game.adaptive_value(V)
+        return self.game.adaptive_choice[V]
+
+    def bound(self, V: int, horizon: int | None = None) -> Any:
+        """A proven bound on ``V``'s value before any search of orders: below the best order's, the self-directed
+        complexity; above the worst's (and the transductive game's), the Littlestone dimension, and the horizon."""
+        if self.minimize:
+            return self.self_directed.value(V)
+        ldim = self.game.adaptive_value(V)
+        return ldim if horizon is None else min(ldim, horizon)
+
     def _solve(self, V: int, horizon: int | None, record: bool) -> tuple[Any, tuple[int, ...]]:
         g, minimize = self.game, self.minimize
         columns = g.splitting(V)
         if not columns or horizon == 0:
             return 0, ()
-        best: list = [None, None]  # the incumbent: value, order
-        level: list = [None]
+        # a first order, and the bound no order passes: equal, the first order is the answer
+        first = self.guess(V, horizon)
+        first_value = g.sequence_value(V, first)
+        level: list = [self.bound(V, horizon)]
+        best: list = [first_value, first]  # the incumbent: value, order
+        dived = [False]  # whether the search completed an order itself (then it refines bounds before descending)
+        if record:
+            self.found, self.found_order, self.level_bound = first_value, first, level[0]
+        if first_value == level[0]:
+            return first_value, first
 
         def evaluate(tree: Any, left: int | None, leaf: Any) -> Any:
             if isinstance(tree, int):
@@ -174,7 +220,6 @@ class OrderSearch:
             return best[0] is None or (b < best[0] if minimize else b > best[0])
 
         def dfs(tree: Any, placed: tuple[int, ...], last: int | None, last_parents: list) -> None:
-            g.clock.spend()
             left = None if horizon is None else horizon - len(placed)
             after = None if left is None else left - 1
             current = [tree] if isinstance(tree, int) else list(_leaves(tree))
@@ -185,25 +230,29 @@ class OrderSearch:
                         continue
                     if last is not None and j < last and not any(g.splits(L, j) for L in last_parents):
                         continue  # it commutes with the last instance: the smaller column first was searched
+                    g.clock.spend()  # a node: a prefix bounded
                     parents: list = []
                     child = extend(tree, j, parents)
                     children.append((evaluate(child, after, self.cheap), j, child, parents))
             if not children:  # every instance that splits a leaf placed (or the horizon reached)
                 value = evaluate(tree, 0, self.cheap)
+                dived[0] = True
                 if improves(value):
                     best[0], best[1] = value, placed
                     if record:
                         self.found, self.found_order = value, placed
                 return
             children.sort(key=lambda c: (c[0] if minimize else -c[0], c[1]))
-            if not placed:
-                level[0] = children[0][0]  # no order beats the best child's bound
+            if not placed:  # no order beats the best child's bound
+                level[0] = max(level[0], children[0][0]) if minimize else min(level[0], children[0][0])
                 if record:
                     self.level_bound = level[0]
+                if best[0] == level[0]:
+                    raise _Found
             for b, j, child, parents in children:
                 if not improves(b):
                     break
-                if best[0] is not None:  # an order is known: bound the child by its leaves' exact values first
+                if dived[0]:  # the search completed an order: bound the child by its leaves' exact values first
                     if not improves(evaluate(child, after, self._value)):
                         continue
                 dfs(child, placed + (j,), j, parents)
@@ -252,7 +301,7 @@ def order_value(H: Any, mode: str, rules: Rules = Rules(), *, horizon: int | Non
     >>> [order_value(classes.thresholds(7), "worst", horizon=n).value for n in range(8)]  # 2^d - 1 rounds for d
     [0, 1, 1, 2, 2, 2, 2, 3]
     >>> order_value(classes.thresholds(7), "worst", horizon=3).witness
-    (4, 1, 5)
+    (4, 2, 6)
     """
     return _order_value(H, mode, rules, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit)[0]
 
@@ -352,7 +401,7 @@ def solve_order(H: Any, rules: Rules, *, max_nodes: int | None = None,
     >>> from mistakebound import classes
     >>> value, search = solve_order(classes.thresholds(7), Rules(order="transductive"))
     >>> value.value, value.rules.order, value.witness[:3]
-    (3, 'transductive', (4, 2, 1))
+    (3, 'transductive', (4, 2, 6))
     """
     order = rules.order
     if order == "self-directed":

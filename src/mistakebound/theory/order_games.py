@@ -58,6 +58,7 @@ Examples
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -203,6 +204,7 @@ class OrderGame:
         self.clock = clock if clock is not None else Budget().start()
         self._sequences: dict[tuple, dict] = {}
         self._adaptive: dict[int, int] = {}
+        self.adaptive_choice: dict[int, int] = {}  # the adversary's instance of the textbook's game, per version space
 
     # ------------------------------------------------------------------ the step
     def parts(self, V: int, j: int) -> list[int]:
@@ -310,7 +312,9 @@ class OrderGame:
             return known
         self.clock.spend()
         best, cap = 1, self.cap(V)
-        for j in self.splitting(V):
+        columns = self.splitting(V)
+        choice = columns[0]
+        for j in columns:
             if best >= cap:
                 break
             parts = sorted(self.parts(V, j), key=int.bit_count)
@@ -321,8 +325,10 @@ class OrderGame:
                 here = 1 + min(small, self._adaptive_value(parts[1]))
             else:
                 here = 1 + sorted(self._adaptive_value(part) for part in parts)[-2]
-            best = max(best, here)
+            if here > best:
+                best, choice = here, j
         self._adaptive[V] = best
+        self.adaptive_choice[V] = choice
         return best
 
     def floor(self, V: int) -> Any:
@@ -359,6 +365,18 @@ class OrderGame:
         value = self.step([self._sequence_value(part, sequence, i + 1, memo) for part in self.parts(V, sequence[i])])
         memo[(V, i)] = value
         return value
+
+    def walk(self, V: int, choose: Callable[[int], int], breadth_first: bool = False) -> Iterator[tuple[int, int]]:
+        """``(W, j)`` for every version space ``W`` of two rows or more that the strategy ``choose(W) -> column``
+        reaches from ``V`` (over every label), with its column; depth first, or breadth first."""
+        todo = deque([V])
+        while todo:
+            W = todo.popleft() if breadth_first else todo.pop()
+            if W.bit_count() <= 1:
+                continue
+            j = choose(W)
+            yield W, j
+            todo.extend(self.parts(W, j))
 
     def rows_of(self, V: int) -> frozenset[int]:
         """The rows of the class (duplicates included) in the version space ``V`` of distinct rows."""

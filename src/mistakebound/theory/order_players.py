@@ -121,7 +121,7 @@ class OrderLearner(_Player, Learner):
 
     def __init__(self, H: Any, rules: Rules):
         self._setup(H, rules)
-        self.orders = ("adaptive", self.rules.order)
+        self.orders = (self.rules.order,)  # it needs the order's information: no other game
 
     def announce(self, sequence: Any) -> None:
         """Told the sequence before round 1 (transductive, worst order)."""

@@ -129,21 +129,20 @@ class SelfDirectedSearch:
         known = self.memo.get(V)
         return known if known is not None else max(self.game.floor(V), self.lower.get(V, 0))
 
+    def _choice(self, V: int) -> int:
+        """The instance the strategy picks at ``V`` (searched if it was not)."""
+        self.value(V)
+        return self.choice[V]
+
     def strategy(self) -> dict:
         """The optimal learner's strategy from the root: ``{rows of V: (instance, prediction)}`` for every version
         space its play reaches with two distinct rows or more (see :class:`~mistakebound.theory.order_games.
         OrderValue`)."""
-        g, out, todo = self.game, {}, [self.root]
-        while todo:
-            V = todo.pop()
-            if V.bit_count() <= 1:
-                continue
-            self.value(V)
-            j = self.choice[V]
+        g, out = self.game, {}
+        for V, j in g.walk(self.root, self._choice):
             labelled = g.labelled_parts(V, j)
             values = [self.value(part) for _, part in labelled]
             out[g.rows_of(V)] = (g.domain[j], g.prediction(values, [y for y, _ in labelled]))
-            todo.extend(part for _, part in labelled)
         return out
 
 

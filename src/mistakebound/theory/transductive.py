@@ -40,7 +40,7 @@ Examples
 >>> [transductive_value(classes.thresholds(15), horizon=n).value for n in (1, 3, 7, 15, 100)]
 [1, 2, 3, 4, 4]
 >>> transductive_value(classes.thresholds(15), horizon=3).witness
-(4, 1, 5)
+(8, 4, 12)
 """
 
 from __future__ import annotations

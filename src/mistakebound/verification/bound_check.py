@@ -467,9 +467,9 @@ def check_learner(
     if rules is not None:
         from attrs import evolve
 
-        from mistakebound.game.rules import require_rules
+        from mistakebound.game.rules import require_adaptive_order, require_rules
 
-        rules = require_rules(rules)
+        rules = require_adaptive_order(require_rules(rules), "check_learner (its adversaries, its worst cases)")
         if classes is None:
             from mistakebound.verification.strategies import hypothesis_classes
 
