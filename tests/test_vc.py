@@ -552,8 +552,8 @@ def test_ldim_help_states_the_vc_default_limit_and_the_memory_budget(capsys):
 
     assert cli.main(["ldim", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert f"Without --time-limit the VC search stops after the longer of {profile.VC_SECONDS:g} s and the time " \
-           "the Ldim search took" in text
+    assert "Without --time-limit every search after the Ldim's (VC, RL and the others of --what) stops after the " \
+           f"longer of {profile.VC_SECONDS:g} s and the time the Ldim search took" in text
     assert f"a VC search still running after {cli.ldim.LDIM_VC_NOTE_SECONDS:g} s says on stderr how long it may take" in text
     assert "Each parameter's search has a budget of its own: the whole of --max-nodes and of --time-limit" in text
     assert "MemAvailable, the cgroup limit, ulimit -v and MISTAKEBOUND_MEMORY_LIMIT, shared with --workers" in text
