@@ -180,7 +180,7 @@ class OrderSearch:
         complexity; above the worst's (and the transductive game's), the Littlestone dimension, and the horizon."""
         if self.minimize:
             return self.self_directed.value(V)
-        ldim = self.game.adaptive_value(V)
+        ldim = self.game.ldim_bound(V)
         return ldim if horizon is None else min(ldim, horizon)
 
     def _solve(self, V: int, horizon: int | None, record: bool) -> tuple[Any, tuple[int, ...]]:
@@ -188,14 +188,29 @@ class OrderSearch:
         columns = g.splitting(V)
         if not columns or horizon == 0:
             return 0, ()
-        # a first order, and the bound no order passes: equal, the first order is the answer
-        first = self.guess(V, horizon)
-        first_value = g.sequence_value(V, first)
+        # a first order that costs no search (the most uneven splits first for the best order, the most even ones
+        # breadth first for the worst), against the bound no order passes: equal, it is the answer
+        quick = g.uneven_order(V) if minimize else g.balanced_order(V)
+        quick = quick if horizon is None else quick[:horizon]
+        first, first_value = quick, g.sequence_value(V, quick)
+        if record:
+            self.found, self.found_order = first_value, first
+        if first_value == (g.floor(V) if minimize else min([g.cap(V)] + ([] if horizon is None else [horizon]))):
+            if record:
+                self.level_bound = first_value
+            return first_value, first
         level: list = [self.bound(V, horizon)]
+        if record:
+            self.level_bound = level[0]
+        if first_value != level[0]:  # then a first order read off the searches of the other games
+            guess = self.guess(V, horizon)
+            guess_value = g.sequence_value(V, guess)
+            if (guess_value < first_value) if minimize else (guess_value > first_value):
+                first, first_value = guess, guess_value
+                if record:
+                    self.found, self.found_order = first_value, first
         best: list = [first_value, first]  # the incumbent: value, order
         dived = [False]  # whether the search completed an order itself (then it refines bounds before descending)
-        if record:
-            self.found, self.found_order, self.level_bound = first_value, first, level[0]
         if first_value == level[0]:
             return first_value, first
 

@@ -58,8 +58,9 @@ Examples
 from __future__ import annotations
 
 import sys
+import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -73,7 +74,11 @@ from mistakebound.game.rules import Rules, require_rules
 from mistakebound.theory.game_values import GameValue, table_of, water_level
 from mistakebound.theory.search_protocol import Budget, Clock
 
-__all__ = ["OrderGame", "OrderValue", "deep", "order_rules", "step_value"]
+__all__ = ["OrderGame", "OrderValue", "Strategy", "deep", "order_rules", "step_value"]
+
+
+#: How many columns splitting off one row each :meth:`OrderGame.balanced_order` compares before it stops.
+BALANCE_SCAN = 256
 
 
 @frozen
@@ -192,8 +197,10 @@ class OrderGame:
     def __init__(self, H: Any, rules: Rules = Rules(), clock: Clock | None = None):
         M = table_of(H, require_rules(rules).labels)
         self.domain = H.domain if isinstance(H, HypothesisClass) else tuple(range(M.shape[1]))
-        rows, inverse = np.unique(M, axis=0, return_inverse=True)
+        rows, inverse = _distinct_rows(M)
         self.row_to_distinct = inverse.reshape(-1)
+        self.table = rows  # the distinct rows
+        self._copies: list | None = None  # per distinct row, the class's rows equal to it
         self.n_rows = M.shape[0]
         self.n = rows.shape[0]
         self.full = (1 << self.n) - 1
@@ -354,6 +361,8 @@ class OrderGame:
             return self._sequence_value(V, sequence, start, memo)
 
     def _sequence_value(self, V: int, sequence: tuple, i: int, memo: dict) -> Any:
+        if V & (V - 1) == 0:
+            return 0  # one row left (or none): nothing to learn
         while i < len(sequence) and not self.splits(V, sequence[i]):
             i += 1  # an instance on which V agrees: no mistake, nothing learnt
         if i == len(sequence):
@@ -365,6 +374,70 @@ class OrderGame:
         value = self.step([self._sequence_value(part, sequence, i + 1, memo) for part in self.parts(V, sequence[i])])
         memo[(V, i)] = value
         return value
+
+    def uneven_order(self, V: int) -> tuple[int, ...]:
+        """The columns splitting ``V``, the ones that split it most unevenly first (the fewest rows in all but its
+        largest part; left to right from both ends on thresholds): one pass, no search."""
+        columns = self.splitting(V)
+        return tuple(sorted(columns, key=lambda j: (V.bit_count() - max(p.bit_count() for p in self.parts(V, j)), j)))
+
+    def balanced_order(self, V: int) -> tuple[int, ...]:
+        """An order of the columns splitting ``V``, breadth first over the version spaces it leaves, each taking the
+        column that splits it most evenly among those splitting its parent (binary search on thresholds); then the
+        rest.  No search: each version space scans its parent's columns only."""
+        order, placed = [], set()
+        todo = deque([(V, self.splitting(V))])
+        while todo:
+            W, candidates = todo.popleft()
+            # the splitting column whose smaller part is largest; the scan stops at a perfect split, or after
+            # BALANCE_SCAN columns that split off one row each (a class like singletons: a scan of every column
+            # at every version space would cost its width each time)
+            size, kept, i, j, best = W.bit_count(), [], 0, None, 0
+            while i < len(candidates):
+                c = candidates[i]
+                i += 1
+                if not self.splits(W, c):
+                    continue
+                kept.append(c)
+                smaller = size - max(p.bit_count() for p in self.parts(W, c))
+                if smaller > best:
+                    j, best = c, smaller
+                if best >= size // 2 or (best == 1 and len(kept) >= BALANCE_SCAN):
+                    break
+            if j is None:
+                continue
+            candidates = kept + candidates[i:]  # the columns that may split its parts
+            if j not in placed:
+                placed.add(j)
+                order.append(j)
+            todo.extend((part, candidates) for part in self.parts(W, j))
+        return tuple(order) + tuple(j for j in self.splitting(V) if j not in placed)
+
+    def order_strategy(self, V: int, order: Sequence[int]) -> Strategy:
+        """The learner's strategy of a fixed ``order`` as a self-directed one (:class:`OrderValue`'s witness): at
+        each version space the first column of ``order`` splitting it, and the prediction of largest value."""
+        order = tuple(order)
+
+        def move(W: int) -> tuple[int, Any]:
+            t = next(t for t, j in enumerate(order) if self.splits(W, j))
+            labelled = self.labelled_parts(W, order[t])
+            values = [self.sequence_value(part, order, t + 1) for _, part in labelled]
+            return order[t], self.prediction(values, [y for y, _ in labelled])
+
+        return Strategy(self, V, move)
+
+    def ldim_bound(self, V: int) -> int:
+        """A proven upper bound on every order's value from ``V``: the Littlestone dimension, by the compiled search
+        on the root of a two-label class (:func:`~mistakebound.theory.littlestone.littlestone_bounds`, within the
+        clock's time left), else :meth:`adaptive_value`."""
+        if V != self.full or self.k != 2 or not self.columns:
+            return self.adaptive_value(V)
+        from mistakebound.theory.littlestone import littlestone_bounds
+
+        left = None if self.clock.deadline is None else max(1e-3, self.clock.deadline - time.monotonic())
+        found = littlestone_bounds(HypothesisClass.from_matrix(self.table), time_limit=left)
+        self.clock.check_time()
+        return min(int(found.upper), self.cap(V))
 
     def walk(self, V: int, choose: Callable[[int], int], breadth_first: bool = False) -> Iterator[tuple[int, int]]:
         """``(W, j)`` for every version space ``W`` of two rows or more that the strategy ``choose(W) -> column``
@@ -380,7 +453,12 @@ class OrderGame:
 
     def rows_of(self, V: int) -> frozenset[int]:
         """The rows of the class (duplicates included) in the version space ``V`` of distinct rows."""
-        return frozenset(i for i in range(self.n_rows) if V >> int(self.row_to_distinct[i]) & 1)
+        if self._copies is None:
+            self._copies = [[] for _ in range(self.n)]
+            for i, d in enumerate(self.row_to_distinct.tolist()):
+                self._copies[d].append(i)
+        bits = bin(V)[:1:-1]
+        return frozenset(i for d, bit in enumerate(bits) if bit == "1" for i in self._copies[d])
 
     def version_space(self, rows: Any) -> int:
         """The bitset of distinct rows of the class's row indices ``rows``."""
@@ -395,6 +473,66 @@ class OrderGame:
             return self.domain.index(x)
         except ValueError:
             raise InvalidArgumentError(f"x: expected an instance of the class, got {x!r}") from None
+
+
+def _distinct_rows(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``M`` in increasing order, and each row's index among them (``numpy.unique`` over rows,
+    sorting them as strings of bytes: far faster than by columns on a wide table)."""
+    if M.shape[1] == 0:
+        return M[:1], np.zeros(M.shape[0], dtype=np.int64)
+    packed = np.ascontiguousarray(M.astype(np.uint8 if M.max() < 256 else np.int64))
+    keys = packed.view(np.dtype((np.void, packed.dtype.itemsize * packed.shape[1]))).reshape(-1)
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return M[first], inverse.reshape(-1)
+
+
+class Strategy(Mapping):
+    """A self-directed learner's strategy, read as it is asked (a class of thousands of rows has thousands of
+    version spaces on its play): ``{rows of a version space: (instance, prediction)}``.
+
+    The keys are the version spaces of two distinct rows or more that the play from ``root``
+    reaches, each as the frozenset of the class's rows in it (duplicates included); a lookup of
+    another version space of the class is answered too (the learner's move there), iteration
+    walks the play.  Compares equal to a dict of the same entries.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> g = OrderGame(classes.thresholds(3))
+    >>> s = g.order_strategy(g.full, (0, 1, 2))
+    >>> len(s), s[frozenset(range(4))]
+    (3, (1, 1))
+    """
+
+    def __init__(self, game: OrderGame, root: int, move: Callable[[int], tuple[int, Any]]):
+        self.game, self.root, self.move = game, root, move
+
+    def _space(self, rows: Any) -> int | None:
+        try:
+            rows = frozenset(rows)
+            V = self.game.version_space(rows)
+        except (TypeError, IndexError):
+            return None
+        if V.bit_count() <= 1 or self.game.rows_of(V) != rows:
+            return None
+        return V
+
+    def __getitem__(self, rows: Any) -> tuple[Any, Any]:
+        V = self._space(rows)
+        if V is None:
+            raise KeyError(rows)
+        j, prediction = self.move(V)
+        return self.game.domain[j], prediction
+
+    def __contains__(self, rows: object) -> bool:
+        return self._space(rows) is not None
+
+    def __iter__(self) -> Iterator[frozenset]:
+        for W, _ in self.game.walk(self.root, lambda W: self.move(W)[0]):
+            yield self.game.rows_of(W)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.game.walk(self.root, lambda W: self.move(W)[0]))
 
 
 class deep:

@@ -110,8 +110,8 @@ class OrderLearner(_Player, Learner):
     --------
     >>> from mistakebound import classes
     >>> learner = OrderLearner(classes.thresholds(7), Rules(order="best"))
-    >>> learner.choose_order(classes.thresholds(7).domain)
-    (1, 2, 3, 4, 5, 6, 7)
+    >>> learner.choose_order(classes.thresholds(7).domain)    # from both ends inwards: one mistake
+    (1, 7, 2, 6, 3, 5, 4)
     """
 
     def __new__(cls, H: Any, rules: Rules):

@@ -42,7 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from mistakebound.game.rules import Rules
-from mistakebound.theory.order_games import OrderGame, OrderValue, deep, order_rules
+from mistakebound.theory.order_games import OrderGame, OrderValue, Strategy, deep, order_rules
 from mistakebound.theory.search_protocol import Budget, Clock, run_within
 
 __all__ = ["SelfDirectedSearch", "self_directed_value", "solve_self_directed"]
@@ -134,16 +134,18 @@ class SelfDirectedSearch:
         self.value(V)
         return self.choice[V]
 
-    def strategy(self) -> dict:
+    def strategy(self) -> Strategy:
         """The optimal learner's strategy from the root: ``{rows of V: (instance, prediction)}`` for every version
-        space its play reaches with two distinct rows or more (see :class:`~mistakebound.theory.order_games.
-        OrderValue`)."""
-        g, out = self.game, {}
-        for V, j in g.walk(self.root, self._choice):
+        space its play reaches with two distinct rows or more (a :class:`~mistakebound.theory.order_games.Strategy`,
+        read as it is asked)."""
+        g = self.game
+
+        def move(V: int) -> tuple[int, Any]:
+            j = self._choice(V)
             labelled = g.labelled_parts(V, j)
-            values = [self.value(part) for _, part in labelled]
-            out[g.rows_of(V)] = (g.domain[j], g.prediction(values, [y for y, _ in labelled]))
-        return out
+            return j, g.prediction([self.value(part) for _, part in labelled], [y for y, _ in labelled])
+
+        return Strategy(g, self.root, move)
 
 
 def self_directed_value(H: Any, rules: Rules = Rules(), *, max_nodes: int | None = None,
@@ -189,23 +191,41 @@ def self_directed_value(H: Any, rules: Rules = Rules(), *, max_nodes: int | None
 
 def solve_self_directed(H: Any, rules: Rules = Rules(), *, max_nodes: int | None = None,
                         time_limit: float | None = None) -> tuple[OrderValue, SelfDirectedSearch]:
-    """:func:`self_directed_value`, and the search that found it (its memo of exact values and choices).
+    """:func:`self_directed_value`, and the search that found it (its memo of exact values and choices; empty when
+    a fixed order, the most uneven splits first, reaches the floor, which ends the search before it starts).
 
     Examples
     --------
-    >>> value, search = solve_self_directed([[0, 0], [0, 1], [1, 1]])
+    >>> from mistakebound import classes
+    >>> value, search = solve_self_directed(classes.power_set(3))   # no fixed order reaches the floor: searched
     >>> value.value, search.memo[search.root]
-    (1, 1)
+    (3, 3)
     """
     rules = order_rules(rules, "self-directed")
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
     search = SelfDirectedSearch(H, rules, clock)
-    status = run_within(lambda: search.value(search.root))
+    g, out = search.game, {}
+
+    def run() -> None:
+        order = g.uneven_order(search.root)  # a fixed order worth the floor (thresholds, singletons): no search
+        if order:
+            out["bound"] = g.sequence_value(search.root, order)  # the learner may follow it: SD is at most this
+            if out["bound"] == g.floor(search.root):
+                out["order"] = order
+                return
+        search.value(search.root)
+
+    status = run_within(run)
+    if status == "exact" and "order" in out:
+        value = g.floor(search.root)
+        return OrderValue(value, value, nodes=clock.nodes, seconds=clock.seconds, rules=search.rules,
+                          witness=g.order_strategy(search.root, out["order"])), search
     if status == "exact":
         value = search.memo.get(search.root, 0)
         return OrderValue(value, value, nodes=clock.nodes, seconds=clock.seconds, rules=search.rules,
                           witness=search.strategy()), search
-    g = search.game
+    if out.get("bound") is not None:
+        search.root_upper = out["bound"] if search.root_upper is None else min(search.root_upper, out["bound"])
     upper = g.cap(search.root) if search.root_upper is None else min(g.cap(search.root), search.root_upper)
     return OrderValue(min(g.floor(search.root), upper), upper, status=status, nodes=clock.nodes,
                       seconds=clock.seconds, rules=search.rules), search

@@ -24,6 +24,7 @@ worst_order = 3
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from mistakebound.foundations.json_format import json_value
@@ -80,7 +81,7 @@ def witness_json(witness: Any) -> Any:
 
     if attrs.has(type(witness)):
         return {f.name: witness_json(getattr(witness, f.name)) for f in attrs.fields(type(witness))}
-    if isinstance(witness, dict):
+    if isinstance(witness, Mapping):  # a dict, or a strategy read as it is asked (theory.order_games.Strategy)
         if all(isinstance(k, str) for k in witness):
             return {k: witness_json(v) for k, v in witness.items()}
         return [[witness_json(k), witness_json(v)] for k, v in witness.items()]
