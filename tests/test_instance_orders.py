@@ -118,7 +118,8 @@ def test_bad_input_refused_by_name():
 
 def test_wide_classes_are_settled_by_the_first_order_without_a_search():
     """The first order, costing no search, meets the bound no order passes on thresholds and singletons: a budget
-    of a thousand nodes (the first order's own states) finds the exact values (the most even splits breadth first: binary search)."""
+    of a thousand nodes (the first order's own states) finds the exact values (the most even splits breadth
+    first: binary search)."""
     H = classes.thresholds(255)
     worst = worst_order_value(H, max_nodes=1000)
     assert worst.exact and worst.value == 8 and worst.witness[:3] == (128, 64, 192)
