@@ -114,3 +114,14 @@ def test_bad_input_refused_by_name():
         worst_order_value(classes.thresholds(3), time_limit=-1)
     with pytest.raises(InvalidArgumentError, match="rules"):
         worst_order_value(classes.thresholds(3), "worst")
+
+
+def test_wide_classes_are_settled_by_the_first_order_without_a_search():
+    """The first order, costing no search, meets the bound no order passes on thresholds and singletons: a budget
+    of a thousand nodes (the first order's own states) finds the exact values (the most even splits breadth
+    first: binary search)."""
+    H = classes.thresholds(255)
+    worst = worst_order_value(H, max_nodes=1000)
+    assert worst.exact and worst.value == 8 and worst.witness[:3] == (128, 64, 192)
+    assert best_order_value(H, max_nodes=1000).exact
+    assert worst_order_value(classes.singletons(255), max_nodes=1000).exact
