@@ -671,8 +671,7 @@ def horizon_lies(M: np.ndarray, rng: random.Random) -> Iterator[tuple[str, dict,
     for x in range(M.shape[1]):  # the adversary's weight on a label that leaves no row within the budget
         absent = [y for y in range(k) if y not in set(M[:, x].tolist())]
         if absent and r == 0:
-            def illegal(s, x=x, y=absent[0]):
-                s["adversary"].append([[x], [int(z == y) for z in range(k)]]) if [x] not in [e[0] for e in s["adversary"]] \
-                    else next(e for e in s["adversary"] if e[0] == [x]).__setitem__(1, [int(z == y) for z in range(k)])
+            def illegal(s, x=x, y=absent[0]):  # the adversary's label at x, on the first round, all on y
+                s["adversary"] = [e for e in s["adversary"] if e[0] != [x]] + [[[x], [int(z == y) for z in range(k)]]]
             yield "grammar", edited(illegal), "a label no row gives named without noise"
             break

@@ -451,6 +451,16 @@ class Context:
             raise self._not_a_number(value, where, infinite)
         return Fraction(-p if m.group(1) else p, q)
 
+    def distribution(self, value: object, size: int, where: str, what: str = "move") -> list[Fraction]:
+        """``value`` if it is a probability distribution: a list of ``size`` exact numbers ``[entry]``, none
+        negative, summing to 1 ``[distribution]`` (an error naming ``where`` otherwise)."""
+        if not isinstance(value, list) or len(value) != size:  # [entry]
+            raise self.fail(where, f"expected {size} probabilities, one per {what}")
+        p = [Fraction(self.number(v, where)) for v in value]
+        if min(p) < 0 or sum(p) != 1:  # [distribution]
+            raise self.fail(where, f"expected the {what}s' probabilities >= 0 summing to 1")
+        return p
+
     def _not_a_number(self, value: object, where: str, infinite: bool) -> CertificateError:
         return self.fail(where, "expected an integer, a fraction 'p/q' in lowest terms (q >= 2)"
                                 f"{' or ' + repr('inf') if infinite else ''}, got {brief(value)}")

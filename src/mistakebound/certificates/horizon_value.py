@@ -204,12 +204,8 @@ class _Game:
         return plan
 
     def distribution(self, player: _Player, i: int, value: object, where: str) -> list:
-        ctx, size = self.ctx, player.size[i]
-        if not isinstance(value, list) or len(value) != size:  # [entry]
-            raise ctx.fail(where, f"expected {size} probabilities")
-        p = [Fraction(ctx.number(v, where)) for v in value]
-        if min(p) < 0 or sum(p) != 1:  # [distribution]
-            raise ctx.fail(where, "expected probabilities >= 0 summing to 1")
+        ctx = self.ctx
+        p = ctx.distribution(value, player.size[i], where)
         for move, q in enumerate(p):
             if q and move not in player.moves[i]:  # [legal]
                 raise ctx.fail(where, f"label {move} is not legal there (no row within the budget gives the labels "

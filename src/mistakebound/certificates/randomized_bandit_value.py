@@ -85,14 +85,6 @@ def check(section: dict, ctx, kind: str = "value-randomized-bandit") -> tuple[Fr
     def value_of(v: object, where: str) -> Fraction:
         return Fraction(ctx.number(v, where))  # [fact-shape]
 
-    def distribution(q: object, where: str, what: str) -> list[Fraction]:
-        if not isinstance(q, list) or len(q) != game.k:  # [entry]
-            raise ctx.fail(where, f"expected {game.k} probabilities, one per {what}")
-        q = [Fraction(ctx.number(v, where)) for v in q]
-        if min(q) < 0 or sum(q) != 1:  # [distribution]
-            raise ctx.fail(where, f"expected the {what}s' probabilities >= 0 summing to 1")
-        return q
-
     for k, fact in enumerate(game.facts):
         side, S, value, step, where = game.fact(k, fact, value_of)
         if side == "ge" and step is None:
@@ -122,7 +114,7 @@ def check(section: dict, ctx, kind: str = "value-randomized-bandit") -> tuple[Fr
                 return None if T == S else int(guess != y) + game.child(child, T, at)
 
             if side == "ge":
-                q = distribution(mix, at, "label")
+                q = ctx.distribution(mix, game.k, at, "label")
                 for y, qy in enumerate(q):
                     if qy and y not in columns:  # [ge-legal]
                         raise ctx.fail(at, f"label {y}: no row gives it and none has a mistake to spare, so it "
@@ -132,7 +124,7 @@ def check(section: dict, ctx, kind: str = "value-randomized-bandit") -> tuple[Fr
                     if worth < value:  # [ge-value]
                         raise ctx.fail(at, f"the learner drawing {guess} pays {worth}, less than {value}")
             else:
-                p = distribution(mix, at, "label")
+                p = ctx.distribution(mix, game.k, at, "label")
                 for guess, pg in enumerate(p):
                     if pg and guess not in live:  # [le-live]
                         raise ctx.fail(at, f"label {guess}: no row gives it, so drawing it is a mistake that "

@@ -494,8 +494,7 @@ def _more_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rul
         else:
             limit = vc_time_limit(profile.ldim, budget.time_limit)  # the default of every search after the Ldim's
             try:
-                result = parameter.compute(H, rules, Budget(max_nodes=budget.max_nodes, time_limit=limit),
-                                           profile.ldim if profile.ldim.exact or H.n_labels == 2 else None)
+                result = parameter.compute(H, rules, Budget(max_nodes=budget.max_nodes, time_limit=limit), profile.ldim)
             except NotApplicableError as exc:
                 result, why, undefined = None, None, str(exc)
             else:

@@ -118,7 +118,7 @@ def run(args, out) -> int:
     partial = False
     for parameter, result, P in profile_steps(H, what=what, max_nodes=args.max_nodes, time_limit=args.time_limit,
                                               keep_search=args.witness and "ldim" in what, rules=rules):
-        if parameter == "class" or parameter not in what and parameter != "value":
+        if parameter not in what and parameter != "value":  # the "class" step; value comes with the rules
             continue
         why, undefined = P.partial.get(parameter), P.undefined.get(parameter)
         partial = partial or why is not None
