@@ -185,6 +185,9 @@ def _threshold_lies(M: np.ndarray, tb: _Table, honest: dict, rng: random.Random)
     yield "threshold.lower", _document(M, sec), f"a sequence one longer, {faults(h, x)} entries wrong"
     sec = {"result": "threshold", "lower": {"instances": xs + [x], "hypotheses": hs}}
     yield "threshold.lower", _document(M, sec), "a sequence one longer, its last hypothesis left out"
+    if xs:
+        sec = {"result": "threshold", "lower": {"instances": xs + xs[-1:], "hypotheses": hs + hs[-1:]}}
+        yield "threshold.lower", _document(M, sec), "a sequence one longer, its last instance and hypothesis twice"
     if T == 0:
         return
     top = (tb.full, (1 << tb.m) - 1, 0)

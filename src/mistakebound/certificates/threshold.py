@@ -12,9 +12,9 @@ with no other key ``[threshold-keys]``; either side may be missing (a partial re
 Why an accepted section is true
 -------------------------------
 ``lower`` holds ``d`` instances and ``d + 1`` row indices (``d`` at most ``m``)
-``[threshold-lower-shape]``; the checker reads every label ``h_i(x_j)`` and requires it to be
-1 exactly when ``j <= i`` ``[threshold-chain]``, which is the definition (the ``x_j`` are then
-distinct: ``h_j`` tells ``x_j`` from every later one).  ``upper`` states ``Tdim <= b`` for an
+``[threshold-lower-shape]``, the instances distinct ``[threshold-distinct]``; the checker requires
+each ``h_i`` to label 1, of the ``x_j``, exactly ``x_1..x_i`` ``[threshold-chain]``: ``h_i(x_j) = 1``
+exactly when ``j <= i``, the definition.  ``upper`` states ``Tdim <= b`` for an
 integer ``b`` in ``0..m``, with exactly the keys its ``by`` needs ``[threshold-upper-keys]``:
 
 * ``"ldim"``: an ``"ldim"`` result earlier in the document proved ``Ldim <= L`` with
@@ -82,11 +82,15 @@ def _lower(low: object, ctx) -> int:
                               "than instances")
     xs = [ctx.instance(x, where) for x in xs]
     hs = [ctx.integer(h, where, 0, ctx.n - 1, "a hypothesis") for h in hs]
+    if len(set(xs)) != len(xs):  # [threshold-distinct]
+        raise ctx.fail(where, "an instance is listed twice")
+    listed = sum(1 << x for x in xs)
+    prefix = 0  # the first i instances, as a set
     for i, h in enumerate(hs):
-        for j, x in enumerate(xs, 1):
-            if ctx.label(h, x) != (j <= i):  # [threshold-chain]
-                raise ctx.fail(where, f"h_{i} labels x_{j} (instance {x}) {ctx.label(h, x)}, "
-                                      f"expected {int(j <= i)}")
+        if i:
+            prefix |= 1 << xs[i - 1]
+        if ctx.rows[h] & listed != prefix:  # [threshold-chain]
+            raise ctx.fail(where, f"h_{i} (row {h}) labels 1 other instances of the sequence than x_1..x_{i}")
     return len(xs)
 
 

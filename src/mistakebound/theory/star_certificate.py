@@ -4,8 +4,8 @@ Both sections are checked by :mod:`mistakebound.certificates.stars`; their lower
 star the search found (a center, instances as column indices, a leaf row per instance).
 
 * ``"degree"``: the upper side is the search's upper bound, which the checker recounts (a
-  class of more than :data:`~mistakebound.certificates.stars.DEGREE_WORK` pairs of a distinct
-  row and an instance keeps only the lower side).
+  class whose recount needs more than :data:`~mistakebound.certificates.stars.DEGREE_WORK`
+  comparisons keeps only the lower side).
 * ``"star"``: the upper side ``b`` is proven by a cover of the instances by chains of columns
   when ``2 * chains <= b`` (first fit, largest columns first: thresholds need one), otherwise
   by a tree per distinct center, written by a search of its own here aimed at ``b``: a node
@@ -31,7 +31,7 @@ Examples
 
 from __future__ import annotations
 
-from mistakebound.certificates.stars import DEGREE_WORK, joinable, star_bound, star_sets
+from mistakebound.certificates.stars import DEGREE_WORK, degree_work, joinable, star_bound, star_sets
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter, row_numbers
 from mistakebound.theory.one_inclusion import Star, one_inclusion_degree_bounds
@@ -79,7 +79,7 @@ def degree_section(H: HypothesisClass, writer: CertificateWriter, *, max_nodes: 
     if result is None:
         result = one_inclusion_degree_bounds(H, max_nodes=max_nodes, time_limit=time_limit)
     section: dict = {"result": "degree", "lower": _star(H, result.witness)}
-    if len(set(row_numbers(H))) * H.n_instances <= DEGREE_WORK:
+    if degree_work(row_numbers(H), H.n_instances) <= DEGREE_WORK:
         section["upper"] = {"value": int(result.upper)}
     writer.add(section)
     return section
