@@ -40,7 +40,6 @@ from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.star_certificate import degree_section, star_section
 from mistakebound.theory.threshold_certificate import threshold_section
 from tests import parameter_oracles as oracles
-from tests.documents import clone
 from tests.game_lies import class_of
 
 __all__ = ["ORACLES", "claimed", "parameter_documents", "truth"]

@@ -84,7 +84,9 @@ def _lower(low: object, ctx) -> int:
     hs = [ctx.integer(h, where, 0, ctx.n - 1, "a hypothesis") for h in hs]
     if len(set(xs)) != len(xs):  # [threshold-distinct]
         raise ctx.fail(where, "an instance is listed twice")
-    listed = sum(1 << x for x in xs)
+    listed = 0
+    for x in xs:
+        listed |= 1 << x
     prefix = 0  # the first i instances, as a set
     for i, h in enumerate(hs):
         if i:

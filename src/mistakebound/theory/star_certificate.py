@@ -11,7 +11,8 @@ star the search found (a center, instances as column indices, a leaf row per ins
   by a tree per distinct center, written by a search of its own here aimed at ``b``: a node
   whose bound (the checker's own, :func:`~mistakebound.certificates.stars.star_bound`)
   reaches at most ``b`` is closed, any other split on its joinable candidates, fewest
-  differing rows first.  When the budget runs out the upper side is left out.
+  differing rows first.  When the budget runs out, or a tree would be deeper than
+  :data:`~mistakebound.theory.threshold_certificate.MAX_DEPTH`, the upper side is left out.
 
 Examples
 --------
@@ -37,7 +38,7 @@ from mistakebound.theory.certificate import CertificateWriter, row_numbers
 from mistakebound.theory.one_inclusion import Star, one_inclusion_degree_bounds
 from mistakebound.theory.search_protocol import Budget, Clock, OutOfBudget, SearchResult
 from mistakebound.theory.star_number import star_bounds
-from mistakebound.theory.threshold_certificate import same_class
+from mistakebound.theory.threshold_certificate import MAX_DEPTH, same_class
 
 __all__ = ["degree_section", "star_section"]
 
@@ -165,6 +166,8 @@ def _node(E: list[int], S: list[int], private: list[int], union: int, cands: lis
     join = joinable(E, private, union, cands)
     if len(S) + star_bound(E, union, join) <= b:
         return {}
+    if len(S) >= MAX_DEPTH:
+        raise OutOfBudget
     if len(S) >= b:  # pragma: no cover - b is proven: no star reaches past it
         raise AssertionError(f"a star of more than {b} instances")
     join.sort(key=lambda x: (E[x].bit_count(), x))

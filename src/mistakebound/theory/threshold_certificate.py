@@ -14,8 +14,9 @@ holds
   :mod:`~mistakebound.theory.threshold_dimension` keeps (rows whose 1s on the useful instances
   are minimal, then instances whose 1s on the rows are maximal), which dominate every other.
 
-When the budget runs out before the tree is done (or the search's bounds were not exact), the
-section keeps the sides it can prove: the sequence, and ``"ldim"`` if it applies.
+When the budget runs out before the tree is done, or the tree would be deeper than
+:data:`MAX_DEPTH`, the section keeps the sides it can prove: the sequence, and ``"ldim"`` if it
+applies.
 
 Examples
 --------
@@ -47,7 +48,11 @@ from mistakebound.theory.search_protocol import Budget, Clock, OutOfBudget, Sear
 from mistakebound.theory.threshold_dimension import threshold_bounds
 from mistakebound.theory.vc_certificate import _ldim_upper
 
-__all__ = ["threshold_section"]
+__all__ = ["MAX_DEPTH", "threshold_section"]
+
+#: The deepest tree a writer writes (a JSON document nests three levels a node; the checker's JSON
+#: reader, like Python's, stops near a thousand): past it the section leaves its upper side out.
+MAX_DEPTH = 250
 
 
 def same_class(H: HypothesisClass, writer: CertificateWriter) -> HypothesisClass:
@@ -130,6 +135,8 @@ class _Tree:
         Zu, patterns, bound = state_bound(self.rows, self.cols, I, Z)
         if depth + bound <= self.b:
             return {}
+        if depth >= MAX_DEPTH:
+            raise OutOfBudget
         if depth >= self.b:  # pragma: no cover - b is proven: no sequence reaches past it
             raise AssertionError(f"a threshold sequence of more than {self.b} instances")
         children = [[h, x, self.node(I & self.cols[x], Z & ~self.rows[h], depth + 1)]
