@@ -156,3 +156,14 @@ def test_every_lie_of_a_small_class_is_false_and_refused():
         with pytest.raises(CertificateError):
             check(doc)
     assert {"threshold.cover", "star.cover", "degree.upper"} <= kinds
+
+
+def test_a_tree_deeper_than_the_writers_write_leaves_the_upper_side_out(monkeypatch):
+    from mistakebound.theory import star_certificate, threshold_certificate
+
+    H = classes.random(30, 12, 0.5, seed=1)
+    monkeypatch.setattr(threshold_certificate, "MAX_DEPTH", 1)
+    monkeypatch.setattr(star_certificate, "MAX_DEPTH", 1)
+    w = CertificateWriter(H)
+    assert "upper" not in threshold_section(H, w) and "upper" not in star_section(H, w)
+    assert check(w.document()) == {"threshold": (6, None), "star": (6, None)}
