@@ -33,7 +33,10 @@ KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.
          *(f"{kind}.{step}" for kind in ("value-full", "value-bandit", "value-randomized")
            for step in ("bound", "child", "claim", "ge", "le", "rules")),
          *(f"value-randomized-bandit.{step}" for step in ("bound", "child", "ge", "le")),
-         *(f"value-horizon.{step}" for step in ("claim", "learner", "rules"))}
+         *(f"value-horizon.{step}" for step in ("claim", "learner", "rules")),
+         *(f"threshold.{step}" for step in ("bound", "by-ldim", "cover", "depth", "lower")),
+         *(f"star.{step}" for step in ("bound", "centers", "chains", "cover", "lower", "size")),
+         *(f"degree.{step}" for step in ("lower", "upper"))}
 
 
 def _outcomes(M: np.ndarray, seed: int) -> list[tuple[str, str, str]]:

@@ -13,8 +13,10 @@ the game under other rules for deterministic learners: ``"value-full"``, ``"valu
 :mod:`.randomized_value` (for randomized learners: ``"value-randomized"``) and
 :mod:`.randomized_bandit_value` (randomized learners under bandit feedback:
 ``"value-randomized-bandit"``), whose
-positions :mod:`.positions` describes, and :mod:`.horizon_value` (randomized learners in a game of a
-few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``).
+positions :mod:`.positions` describes, :mod:`.horizon_value` (randomized learners in a game of a
+few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``), :mod:`.threshold` (the
+threshold dimension: ``"threshold"``) and :mod:`.stars` (the star number and the one-inclusion graph's
+largest degree: ``"star"``, ``"degree"``).
 
 The document
 ------------
@@ -80,6 +82,7 @@ import sys
 if __package__:
     from . import (game_value, horizon_value, ldim, randomized, randomized_bandit_value, randomized_value, vc,
                    worst_case)
+    from . import stars, threshold
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
                            environment_memory, load, parse_json, parse_size)
@@ -91,6 +94,8 @@ else:  # run as a program (python -I -S verify.py): the other modules are this f
     import randomized  # type: ignore[no-redef]
     import randomized_bandit_value  # type: ignore[no-redef]
     import randomized_value  # type: ignore[no-redef]
+    import stars  # type: ignore[no-redef]
+    import threshold  # type: ignore[no-redef]
     import vc  # type: ignore[no-redef]
     import worst_case  # type: ignore[no-redef]
     from context import Context, brief, class_hash  # type: ignore[no-redef]
@@ -103,11 +108,19 @@ __all__ = ["FORMAT", "KINDS", "MULTICLASS", "VERSION", "CertificateError", "Cont
 #: The kinds of result this version checks, and the module that checks each.
 KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, "value-full": game_value,
          "value-bandit": game_value, "value-randomized": randomized_value,
-         "value-randomized-bandit": randomized_bandit_value, "value-horizon": horizon_value}
+         "value-randomized-bandit": randomized_bandit_value, "value-horizon": horizon_value,
+         "threshold": threshold,
+         "star": stars,
+         "degree": stars,
+         }
 #: The kinds that read a class of more than two labels (their ``check`` is told its kind).
 MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit", "value-horizon")
 #: How each kind's value is named in a statement (the game's value by its rules: :func:`rules_text`).
-NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)"}
+NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)",
+         "threshold": "Tdim(H)",
+         "star": "star(H)",
+         "degree": "degree(H)",
+         }
 #: The keys of a document, all required.
 DOCUMENT_KEYS = ("format", "version", "class", "spaces", "results")
 
