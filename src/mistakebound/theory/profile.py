@@ -80,11 +80,16 @@ class Parameter:
         ``compute(H, rules, budget, ldim) -> SearchResult``: the door, with the profile's rules, the
         whole of its budget and the Ldim's proven bounds (which some searches use as a bound); it
         raises ``NotApplicableError`` for a class or rules it is not defined on.
+    certify : callable or None
+        ``certify(H, rules, writer, result, budget) -> dict``: adds the section certifying ``result`` (what the
+        door found) to a :class:`~mistakebound.theory.certificate.CertificateWriter`, searching again within
+        the budget only what the result does not hold; None for a parameter with no kind of certificate.
     """
 
     name: str
     title: str
     compute: Callable[[HypothesisClass, Rules, Budget, Any], SearchResult] = field(repr=False, eq=False)
+    certify: Callable[..., dict] | None = field(default=None, repr=False, eq=False)
 
 
 def _ordered(order: str) -> Callable[[HypothesisClass, Rules, Budget, Any], SearchResult]:
@@ -110,13 +115,26 @@ def _door(module: str, function: str, *, uses_ldim: bool = False
     return compute
 
 
+def _section(module: str, function: str, **fixed: Any) -> Callable[..., dict]:
+    """The certificate writer ``module.function(H, writer, result=, max_nodes=, time_limit=, **fixed)`` of a
+    parameter (``module`` in :mod:`mistakebound.theory`), imported when it is first asked for."""
+    def certify(H: HypothesisClass, rules: Rules, writer: Any, result: SearchResult, budget: Budget) -> dict:
+        import importlib
+
+        section = getattr(importlib.import_module(f"mistakebound.theory.{module}"), function)
+        return section(H, writer, result=result, max_nodes=budget.max_nodes, time_limit=budget.time_limit, **fixed)
+    return certify
+
+
 #: The parameters of the profile that have a door of their own, in the order they are computed.
 MORE = (
     Parameter("threshold", "the threshold dimension (the longest chain of initial segments the class holds)",
-              _door("threshold_dimension", "threshold_bounds", uses_ldim=True)),
+              _door("threshold_dimension", "threshold_bounds", uses_ldim=True),
+              _section("threshold_certificate", "threshold_section")),
     Parameter("degree", "the largest degree of the one-inclusion graph",
-              _door("one_inclusion", "one_inclusion_degree_bounds")),
-    Parameter("star", "the star number (Hanneke and Yang 2015)", _door("star_number", "star_bounds")),
+              _door("one_inclusion", "one_inclusion_degree_bounds"), _section("star_certificate", "degree_section")),
+    Parameter("star", "the star number (Hanneke and Yang 2015)", _door("star_number", "star_bounds"),
+              _section("star_certificate", "star_section")),
     Parameter("td", "the teaching dimension (Goldman and Kearns 1995)",
               _door("teaching", "teaching_dimension_bounds")),
     Parameter("tsmin", "the smallest teaching set of any hypothesis", _door("teaching", "minimum_teaching_set_bounds")),
@@ -354,7 +372,20 @@ class Profile:
 
             rldim_section(self.rl_search, writer)
         self._value_section(writer)
+        self._parameter_sections(writer, Budget(max_nodes=max_nodes, time_limit=time_limit))
         return writer
+
+    def _parameter_sections(self, writer: CertificateWriter, budget: Budget) -> list[str]:
+        """Add the section of every parameter of :data:`MORE` this profile computed and a kind of certificate
+        checks (:attr:`Parameter.certify`); the names of those added."""
+        added = []
+        for parameter in MORE:
+            result = self.result(parameter.name)
+            if result is None or parameter.certify is None:
+                continue
+            parameter.certify(self.H, self.rules, writer, result, budget)
+            added.append(parameter.name)
+        return added
 
     def _value_section(self, writer: CertificateWriter) -> str | None:
         """Add the value's section to ``writer`` when it is certified (:func:`certified_rules`); its kind, or None."""

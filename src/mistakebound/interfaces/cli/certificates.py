@@ -1,4 +1,4 @@
-"""What ``ldim --certificate`` and ``worst-case --certificate`` say as they write a certificate.
+"""What ``ldim``, ``dims`` and ``worst-case`` do with ``--certificate``: write it, and say what it proves.
 
 Examples
 --------
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from mistakebound.interfaces.cli.output import write_output
 
-__all__ = ["claimed", "write_certificate"]
+__all__ = ["certify_profile", "claimed", "proven_lines", "value_name", "write_certificate"]
 
 
 def claimed(section: dict, name: str) -> str:
@@ -27,6 +27,32 @@ def claimed(section: dict, name: str) -> str:
     return f"{name} = {lo}" if lo == hi else f"{lo} <= {name} <= {hi}"
 
 
+def proven_lines(writer, name_of) -> list[str]:
+    """What the certificate in ``writer`` proves, as the independent checker finds it: ``"name = value"`` or
+    ``"lower <= name <= upper"`` per result, ``name_of(kind, about)`` naming each (``about``: what the checker
+    says the result is of, e.g. the rules of a game's value).  A certificate the checker refuses raises its
+    :class:`~mistakebound.certificates.verify.CertificateError` (a writer's bug, never to be written silently).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.theory.certificate import CertificateWriter
+    >>> from mistakebound.theory.star_certificate import degree_section
+    >>> w = CertificateWriter(classes.singletons(3))
+    >>> _ = degree_section(classes.singletons(3), w)
+    >>> proven_lines(w, lambda kind, about: kind)
+    ['degree = 3']
+    """
+    from mistakebound.certificates.verify import check
+
+    lines = []
+    for kind, proven in check(writer.document()).items():
+        name, (lo, hi) = name_of(kind, proven.about), proven
+        lines.append(f"{name} = {lo}" if lo == hi else f"{'?' if lo is None else lo} <= {name} <= "
+                                                        f"{'?' if hi is None else hi}")
+    return lines
+
+
 def write_certificate(path: str, writer, out, done: list[str]) -> None:
     """Write the certificate of ``writer`` to ``path`` and say what it proves (``done``) and how to check it."""
     size = len(writer.document()["spaces"])  # none when only the game's value is certified: its facts hold states
@@ -34,3 +60,48 @@ def write_certificate(path: str, writer, out, done: list[str]) -> None:
     write_output("--certificate", path, out,
                  f"wrote {path}: a certificate of {', '.join(done)}{spaces}; "
                  f"check it with: mistakebound verify {path}", save=lambda: writer.write(path, parameter="--certificate"))
+
+
+def value_name(rules, horizon: int | None) -> str:
+    """``"value (2 labels, ..., deterministic, 3 rounds)"``: the game's value as the commands name it."""
+    rounds = "" if horizon is None else f", {horizon} round{'s' * (horizon != 1)}"
+    return f"value ({rules.describe()}{rounds})"
+
+
+#: The names the commands print for the kinds of result that are not named as the profile's parameters.
+KIND_NAMES = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
+
+
+def _name_of(kind: str, about: dict) -> str:
+    """A result's name: the game's value by its rules, the others as the profile names them."""
+    from mistakebound.game.rules import Rules
+
+    if "rules" in about:
+        return value_name(Rules(**about["rules"]), about.get("horizon"))
+    return KIND_NAMES.get(kind, kind.replace("-", "_"))
+
+
+def certify_profile(path: str | None, P, out, *, max_nodes: int | None, time_limit: float | None) -> None:
+    """With ``--certificate PATH``: the certificate of what the profile ``P`` proved
+    (:meth:`~mistakebound.theory.profile.Profile.certificate`, within the budget), written, and what it proves."""
+    if path is None:
+        return
+    if P.search is None and P.H.n_labels == 2:
+        print("certificate: not written: the Littlestone search did not run", file=out)
+        return
+    from mistakebound.theory.profile import certified_rules
+    from mistakebound.theory.search_protocol import OutOfBudget
+
+    try:
+        writer = P.certificate(max_nodes=max_nodes, time_limit=time_limit)
+    except OutOfBudget:
+        print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
+              "raise --max-nodes / --time-limit", file=out)
+        return
+    write_certificate(path, writer, out, proven_lines(writer, _name_of))
+    if P.value is not None and (not P.rules.textbook or P.horizon is not None) and not certified_rules(P.rules,
+                                                                                                       P.horizon):
+        what = ("deterministic learners' values in a game of a few rounds" if P.horizon is not None
+                else "randomized learners against an oblivious adversary without a horizon (give --horizon T)")
+        print(f"certificate: the value under {P.rules.describe()} is not in it (no kind of certificate checks "
+              f"{what})", file=out)

@@ -30,7 +30,11 @@ from typing import Any
 from mistakebound.foundations.json_format import json_value
 from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK
 from mistakebound.interfaces.cli.help_text import add_command
-from mistakebound.interfaces.cli.options import add_budget, add_rules, parameters, rules_of
+from mistakebound.interfaces.cli.certificates import certify_profile
+from mistakebound.interfaces.cli.failures import BadInput
+from mistakebound.interfaces.cli.options import (CERTIFICATE_SUFFIXES, add_budget, add_certificate, add_rules, parameters,
+                                                 rules_of)
+from mistakebound.interfaces.cli.output import check_out
 from mistakebound.interfaces.cli.settings import finite_class
 
 __all__ = ["NAME", "SUMMARY", "WITNESS_CHARS", "add_parser", "parameter_line", "run", "witness_json"]
@@ -64,6 +68,7 @@ def add_parser(subparsers):
                         "Python search, slower than the compiled one); with --json, a 'witness' key")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per line: the class, then each parameter with its bounds")
+    add_certificate(p, "every parameter computed that a kind of certificate checks")
     p.set_defaults(run=run)
     return p
 
@@ -108,6 +113,10 @@ def run(args, out) -> int:
     rules = rules_of(args)
     what = args.what or tuple(p for p in PARAMETERS if p != "value")
     requested(what, rules)  # refused before the class is read
+    check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
+    if args.json and args.certificate is not None:
+        raise BadInput("--json: prints the parameters alone, one object per line; --certificate prints text: give "
+                       "it in a run of its own")
     H = finite_class(args.cls, NAME, args.labels)
     rules = rules_of(args, H)
     if args.json:
@@ -117,7 +126,8 @@ def run(args, out) -> int:
         print(f"class: {H.describe()}\n|H| = {H.n_hypotheses}\n|X| = {H.n_instances}", file=out, flush=True)
     partial = False
     for parameter, result, P in profile_steps(H, what=what, max_nodes=args.max_nodes, time_limit=args.time_limit,
-                                              keep_search=args.witness and "ldim" in what, rules=rules):
+                                              keep_search=(args.witness and "ldim" in what) or args.certificate is not None,
+                                              rules=rules):
         if parameter not in what and parameter != "value":  # the "class" step; value comes with the rules
             continue
         why, undefined = P.partial.get(parameter), P.undefined.get(parameter)
@@ -139,6 +149,7 @@ def run(args, out) -> int:
             if len(text) > WITNESS_CHARS:
                 text = f"{text[:WITNESS_CHARS]}... ({len(text):,} characters; --json prints it whole)"
             print(f"  witness: {text}", file=out, flush=True)
+    certify_profile(args.certificate, P, out, max_nodes=args.max_nodes, time_limit=args.time_limit)
     return EXIT_INTERRUPTED if partial else EXIT_OK
 
 

@@ -30,7 +30,7 @@ from mistakebound.foundations.text import one_line
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 from mistakebound.interfaces import startup
 from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, seed, workers
-from mistakebound.interfaces.cli.certificates import claimed, write_certificate
+from mistakebound.interfaces.cli.certificates import certify_profile, value_name
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.messages import error, note
@@ -141,11 +141,7 @@ def run(args, out) -> int:
         return EXIT_INTERRUPTED if lines.partial else EXIT_OK
     for name, reason in lines.partial:
         print(f"the {name} is partial: {reason}", file=out)
-    if P.search is None and H.n_labels == 2:
-        if args.certificate is not None:
-            print("certificate: not written: the Littlestone search did not run", file=out)
-    else:
-        _certify_ldim(args, P, out)
+    certify_profile(args.certificate, P, out, max_nodes=args.max_nodes, time_limit=args.time_limit)
     if lines.partial:
         return EXIT_INTERRUPTED
     if args.tree:
@@ -310,7 +306,7 @@ class _ProfileLines:
             self._why("rldim", P)
 
     def _value(self, value, P) -> None:
-        rules = _value_name(P.rules, P.horizon)[len("value ("):-1]
+        rules = value_name(P.rules, P.horizon)[len("value ("):-1]
         if value is None:
             print(f"value ({rules}) not searched (interrupted)", file=self.out)
         elif value.exact:
@@ -320,36 +316,3 @@ class _ProfileLines:
                   f"{value.nodes} nodes", file=self.out, flush=True)
         if "value" in P.partial:
             self._why("value", P)
-
-
-def _value_name(rules, horizon: int | None) -> str:
-    """``"value (2 labels, ..., deterministic, 3 rounds)"``: the game's value as ``ldim`` names it."""
-    rounds = "" if horizon is None else f", {horizon} round{'s' * (horizon != 1)}"
-    return f"value ({rules.describe()}{rounds})"
-
-
-def _certify_ldim(args, P, out) -> None:
-    """With ``--certificate``: the certificate of what ``ldim`` proved (the profile's), written."""
-    if args.certificate is None:
-        return
-    from mistakebound.theory.search_protocol import OutOfBudget
-
-    try:
-        writer = P.certificate(max_nodes=args.max_nodes, time_limit=args.time_limit)
-    except OutOfBudget:
-        print("certificate: not written: the budget ran out while reading the shattered tree off the search; "
-              "raise --max-nodes / --time-limit", file=out)
-        return
-    from mistakebound.game.rules import Rules
-    from mistakebound.theory.profile import certified_rules
-
-    names = {"ldim": "Ldim", "vc": "VCdim", "rldim": "RL"}
-    done = [claimed(section, names.get(section["result"]) or _value_name(Rules(**section["rules"]), section.get("horizon")))
-            for section in writer.document()["results"]]
-    write_certificate(args.certificate, writer, out, done)
-    if P.value is not None and (not P.rules.textbook or P.horizon is not None) and not certified_rules(P.rules,
-                                                                                                       P.horizon):
-        what = ("deterministic learners' values in a game of a few rounds" if P.horizon is not None
-                else "randomized learners against an oblivious adversary without a horizon (give --horizon T)")
-        print(f"certificate: the value under {P.rules.describe()} is not in it (no kind of certificate checks "
-              f"{what})", file=out)
