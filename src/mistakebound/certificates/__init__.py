@@ -31,7 +31,10 @@ anything outside the standard library:
   learners under bandit feedback, a matrix game at each step, in exact fractions;
 * :mod:`~mistakebound.certificates.horizon_value`: the value of a game of a few rounds for
   randomized learners against an oblivious or an adaptive adversary, from both players'
-  strategies in sequence form.
+  strategies in sequence form;
+* :mod:`~mistakebound.certificates.teaching`: the teaching dimension, the minimum teaching set
+  size and the recursive teaching dimension (``"td"``, ``"tsmin"``, ``"rtd"``), from teaching
+  sets and plans above and hitting trees below.
 
 Each kind's module argues, step by step, why a step that checks is true; each condition the
 argument relies on is named in brackets, and the line of code that checks it carries the

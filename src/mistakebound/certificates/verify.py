@@ -15,6 +15,7 @@ the game under other rules for deterministic learners: ``"value-full"``, ``"valu
 ``"value-randomized-bandit"``), whose
 positions :mod:`.positions` describes, and :mod:`.horizon_value` (randomized learners in a game of a
 few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``).
+:mod:`.teaching` checks the teaching parameters (``"td"``, ``"tsmin"``, ``"rtd"``).
 
 The document
 ------------
@@ -80,6 +81,7 @@ import sys
 if __package__:
     from . import (game_value, horizon_value, ldim, randomized, randomized_bandit_value, randomized_value, vc,
                    worst_case)
+    from . import teaching
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
                            environment_memory, load, parse_json, parse_size)
@@ -91,6 +93,7 @@ else:  # run as a program (python -I -S verify.py): the other modules are this f
     import randomized  # type: ignore[no-redef]
     import randomized_bandit_value  # type: ignore[no-redef]
     import randomized_value  # type: ignore[no-redef]
+    import teaching  # type: ignore[no-redef]
     import vc  # type: ignore[no-redef]
     import worst_case  # type: ignore[no-redef]
     from context import Context, brief, class_hash  # type: ignore[no-redef]
@@ -103,11 +106,19 @@ __all__ = ["FORMAT", "KINDS", "MULTICLASS", "VERSION", "CertificateError", "Cont
 #: The kinds of result this version checks, and the module that checks each.
 KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, "value-full": game_value,
          "value-bandit": game_value, "value-randomized": randomized_value,
-         "value-randomized-bandit": randomized_bandit_value, "value-horizon": horizon_value}
+         "value-randomized-bandit": randomized_bandit_value, "value-horizon": horizon_value,
+         "td": teaching,
+         "tsmin": teaching,
+         "rtd": teaching,
+         }
 #: The kinds that read a class of more than two labels (their ``check`` is told its kind).
 MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit", "value-horizon")
 #: How each kind's value is named in a statement (the game's value by its rules: :func:`rules_text`).
-NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)"}
+NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)",
+         "td": "TD(H)",
+         "tsmin": "TSmin(H)",
+         "rtd": "RTD(H)",
+         }
 #: The keys of a document, all required.
 DOCUMENT_KEYS = ("format", "version", "class", "spaces", "results")
 
