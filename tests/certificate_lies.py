@@ -44,6 +44,7 @@ from mistakebound.certificates.context import class_hash
 from tests.documents import clone
 from tests.game_lies import game_documents, rows_of
 from tests.game_oracle import bandit_randomized_oracle, oblivious_oracle, oracle, randomized_oracle
+from tests.teaching_lies import teaching_documents, truth as teaching_truth
 
 __all__ = ["Lie", "Textbook", "campaign", "classes", "hostile", "honest", "lies"]
 
@@ -1108,6 +1109,7 @@ GENERATORS: list[Callable[[Textbook, random.Random], Iterator[Lie]]] = [
     lambda tb, rng: recursion_lies(tb, "rldim", rng),
     vc_lies, worst_case_lies, identity_lies, hostile, honest,
     lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in game_documents(tb.M, rng)),
+    lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in teaching_documents(tb.M, rng)),
 ]
 
 
@@ -1196,6 +1198,9 @@ def judge(lie: Lie) -> bool:
             else:
                 true = oracle(rows, rules["labels"], rules["feedback"], rules["noise"])
             lo, hi = (Fraction(claim[side][1]) if claim.get(side) is not None else None for side in ("lower", "upper"))
+        elif kind in ("td", "tsmin", "rtd"):  # by brute force (tests.parameter_oracles)
+            true = teaching_truth(M, kind)
+            lo, hi = (section[side]["value"] if side in section else None for side in ("lower", "upper"))
         elif kind == "vc":
             true = tb.vc()
             lo = len(section["lower"]) if "lower" in section else None

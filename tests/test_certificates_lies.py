@@ -33,7 +33,8 @@ KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.
          *(f"{kind}.{step}" for kind in ("value-full", "value-bandit", "value-randomized")
            for step in ("bound", "child", "claim", "ge", "le", "rules")),
          *(f"value-randomized-bandit.{step}" for step in ("bound", "child", "ge", "le")),
-         *(f"value-horizon.{step}" for step in ("claim", "learner", "rules"))}
+         *(f"value-horizon.{step}" for step in ("claim", "learner", "rules")),
+         "td.sets", "td.tree", "tsmin.sets", "tsmin.tree", "rtd.plan", "rtd.tree"}
 
 
 def _outcomes(M: np.ndarray, seed: int) -> list[tuple[str, str, str]]:

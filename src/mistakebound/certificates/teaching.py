@@ -33,15 +33,16 @@ most ``b`` instances (an instance listed twice only counts twice) teaches ``h`` 
 so ``TS(h; W) <= b``.
 
 * ``"td"``: ``W`` is all rows; the entries' rows hold every concept of the class
-  ``[sets-cover]``, each concept once ``[sets-once]`` (a second entry is no proof, only
-  text): every concept has ``TS <= b``, so ``TD <= b``.
+  ``[sets-cover]``: every concept has ``TS <= b``, so ``TD <= b``.
 * ``"tsmin"``: one entry at least ``[sets-some]``: one concept has ``TS <= b``, so
   ``TSmin <= b``.
-* ``"rtd"``: ``"plan"`` lists the entries in the plan's order, every concept once
-  ``[sets-cover]`` ``[sets-once]``, and entry ``t`` teaches within ``W_t``, the rows whose
-  concept is that of entry ``t`` or of a later one (all rows, less those of the earlier
-  entries' concepts).  That is a teaching
-  plan of order at most ``b``, and ``RTD`` is the least order of one: ``RTD <= b``.
+* ``"rtd"``: ``"plan"`` lists entries in the plan's order, their rows holding every concept
+  ``[sets-cover]``, and entry ``t`` teaches within ``W_t``: all rows less those of the
+  concepts of the entries before it.  The entries that name a concept for the first time,
+  in order, are then a teaching plan of order at most ``b`` (``W_t`` is that concept's rows
+  and those of the concepts first named later; a concept named again is taught within rows
+  that no longer hold it, which proves nothing and is not needed), and ``RTD`` is the least
+  order of one: ``RTD <= b``.
 
 **Hitting trees.**  A tree ``[h, node]`` proves ``TS(h; W) >= a`` for ``a >= 1`` (for
 ``a = 0`` there is nothing to prove, and ``trees`` is empty).  A node stands for a set ``S``
@@ -158,8 +159,6 @@ def _upper(kind: str, up: object, groups: dict[int, int], ctx) -> int:
         listed = [ctx.rows[h] for h in hs]
         if set(listed) != set(ctx.rows):  # [sets-cover]
             raise ctx.fail(where, "the entries' rows do not hold every concept of the class")
-        if len(set(listed)) != len(listed):  # [sets-once]
-            raise ctx.fail(where, "a concept is listed twice")
     W = ctx.full  # in a plan, the rows of this entry's concept and of the later ones: every concept is listed once
     for t, (h, (_, xs)) in enumerate(zip(hs, entries)):
         _teaches(h, xs, W, b, groups[ctx.rows[h]], f"{where} entry {t}", ctx)
