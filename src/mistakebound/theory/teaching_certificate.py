@@ -14,7 +14,13 @@ what each holds and why it proves its claim.  Here:
   many instances within it).
 
 A side the search did not prove, or whose tree the budget did not let this module find, is
-left out: a partial section claims only what it proves.
+left out: a partial section claims only what it proves.  A profile's results are used as
+they are (no search again)::
+
+    for parameter in ("td", "tsmin", "rtd"):
+        if getattr(profile, parameter) is not None:
+            teaching_section(profile.H, writer, parameter, result=getattr(profile, parameter),
+                             max_nodes=max_nodes, time_limit=time_limit)
 
 Examples
 --------
