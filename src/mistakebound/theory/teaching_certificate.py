@@ -46,7 +46,8 @@ from mistakebound.foundations.validation import check_choice
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.certificate import CertificateWriter, row_numbers
 from mistakebound.theory.search_protocol import Budget, Clock, OutOfBudget, SearchResult
-from mistakebound.theory.teaching import (MinTeachingBounds, RecursiveTeachingBounds, TeachingBounds,
+from mistakebound.theory.table_reduction import reduce_table
+from mistakebound.theory.teaching import (MinTeachingBounds, RecursiveTeachingBounds, TeachingBounds, _Teacher,
                                           minimum_teaching_set_bounds, recursive_teaching_bounds,
                                           teaching_dimension_bounds)
 
@@ -117,7 +118,11 @@ def teaching_section(H: HypothesisClass, writer: CertificateWriter, parameter: s
     if upper is not None:
         section["upper"] = upper
     clock = Budget(max_nodes=max_nodes, time_limit=time_limit).start()
-    lower = _LOWER[parameter](rows, reps, result, clock)
+    try:
+        near = _near(H, clock)
+    except OutOfBudget:  # no tree will be found within what is left either
+        near = None
+    lower = _LOWER[parameter](rows, reps, result, _Trees(rows, near, clock))
     if lower is not None:
         section["lower"] = lower
     writer.add(section)
@@ -162,14 +167,33 @@ _UPPER = {"td": _td_upper, "tsmin": _tsmin_upper, "rtd": _rtd_upper}
 
 
 # ------------------------------------------------------------------ lower sides
-def _trees(rows: list[int], hs: list[int], W: list[int], a: int, clock: Clock) -> list | None:
+class _Trees:
+    """What the lower sides' trees are found with: the rows, each concept's packed neighbours, the budget."""
+
+    def __init__(self, rows: list[int], near: dict[int, list[int]] | None, clock: Clock):
+        self.rows, self.near, self.clock = rows, near, clock
+
+
+def _near(H: HypothesisClass, clock: Clock) -> dict[int, list[int]]:
+    """Each concept's neighbours in the table of distinct rows without copied columns (by their first rows).
+
+    Such a neighbour differs from the concept exactly on one column of that table and its
+    copies in ``H``: different neighbours, on disjoint sets of instances.
+    """
+    T = reduce_table(H, copies="complement")  # as the teaching searches read the class
+    near = _Teacher(T, clock).neighbours
+    return {int(T.rows[i]): [int(T.rows[j]) for j in sorted(near[i])] for i in range(T.n_rows)}
+
+
+def _trees(trees: _Trees, hs: list[int], W: list[int], a: int) -> list | None:
     """A hitting tree of ``TS(h; W) >= a`` for each ``h`` of ``hs`` (None when the budget runs out first)."""
     if a == 0:
         return []
+    within = _Within(trees.rows, W, trees.near)
     out = []
     for h in hs:
         try:
-            tree = hitting_tree(rows, h, W, a, clock)
+            tree = within.tree(h, a, trees.clock)
         except OutOfBudget:
             return None
         if tree is None:  # pragma: no cover - the search proved the bound, so no smaller teaching set exists
@@ -178,20 +202,20 @@ def _trees(rows: list[int], hs: list[int], W: list[int], a: int, clock: Clock) -
     return out
 
 
-def _td_lower(rows: list[int], reps: list[int], result: TeachingBounds, clock: Clock) -> dict | None:
+def _td_lower(rows: list[int], reps: list[int], result: TeachingBounds, found: _Trees) -> dict | None:
     h = result.witness.hardest
     if h is None:
         return None
-    trees = _trees(rows, [h], reps, result.lower, clock)
+    trees = _trees(found, [h], reps, result.lower)
     return None if trees is None else {"value": result.lower, "trees": trees}
 
 
-def _tsmin_lower(rows: list[int], reps: list[int], result: MinTeachingBounds, clock: Clock) -> dict | None:
-    trees = _trees(rows, reps, reps, result.lower, clock)
+def _tsmin_lower(rows: list[int], reps: list[int], result: MinTeachingBounds, found: _Trees) -> dict | None:
+    trees = _trees(found, reps, reps, result.lower)
     return None if trees is None else {"value": result.lower, "trees": trees}
 
 
-def _rtd_lower(rows: list[int], reps: list[int], result: RecursiveTeachingBounds, clock: Clock) -> dict | None:
+def _rtd_lower(rows: list[int], reps: list[int], result: RecursiveTeachingBounds, found: _Trees) -> dict | None:
     a = result.lower
     left = [h for h in reps]  # the class left when the layer of value a was peeled (or after the last layer)
     for layer in result.witness.layers:
@@ -199,7 +223,7 @@ def _rtd_lower(rows: list[int], reps: list[int], result: RecursiveTeachingBounds
             break
         gone = {rows[s.hypothesis] for s in layer.sets}
         left = [h for h in left if rows[h] not in gone]
-    trees = _trees(rows, left, left, a, clock)
+    trees = _trees(found, left, left, a)
     return None if trees is None else {"value": a, "rows": left, "trees": trees}
 
 
@@ -210,12 +234,14 @@ def hitting_tree(rows: list[int], h: int, W: list[int], a: int, clock: Clock | N
     """A tree proving that no fewer than ``a >= 1`` instances teach row ``h`` within the rows ``W``; None if some do.
 
     ``rows[i]`` is row ``i`` as a bitset over the instances; a node is as
-    :mod:`mistakebound.certificates.teaching` reads it.  Each node is the set ``S`` chosen so
-    far, the instances ``E`` excluded and the count ``r`` left: when the rows ``S`` does not
-    tell apart from ``h`` have ``r + 1`` disagreement sets disjoint outside ``E`` (found
-    greedily, smallest first), a ``"pack"``; else a branch on the row of fewest
-    disagreements outside ``E``, one child per instance of them.  ``clock`` counts a node
-    each (raising :class:`~mistakebound.theory.search_protocol.OutOfBudget` when spent).
+    :mod:`mistakebound.certificates.teaching` reads it.  When ``h`` has ``a`` neighbours in
+    ``W`` (rows differing from it on one instance only), the tree is one ``"pack"`` of them.
+    Otherwise each node is the set ``S`` chosen so far, the instances ``E`` excluded and the
+    count ``r`` left: when the rows ``S`` does not tell apart from ``h`` have ``r + 1``
+    disagreement sets disjoint outside ``E`` (found greedily, smallest first), a ``"pack"``;
+    else a branch on the row of fewest disagreements outside ``E``, one child per instance of
+    them.  ``clock`` counts a node each (raising
+    :class:`~mistakebound.theory.search_protocol.OutOfBudget` when spent).
 
     Examples
     --------
@@ -224,22 +250,41 @@ def hitting_tree(rows: list[int], h: int, W: list[int], a: int, clock: Clock | N
     {'pack': [0, 2]}
     >>> hitting_tree(rows, 1, [0, 1, 2], 3) is None   # both instances teach it
     True
+    >>> hitting_tree([0b000, 0b011, 0b101, 0b110], 0, [0, 1, 2, 3], 2)   # every pair of instances teaches
+    {'g': 1, 'x': [[0, {'pack': [3]}], [1, {'pack': [2]}]]}
     """
-    clock = clock or Budget().start()
-    mine = rows[h]
-    seen: dict[int, int] = {}
-    for g in W:
-        D = rows[g] ^ mine
-        if D and D not in seen:
-            seen[D] = g
-    others = [(g, D) for D, g in seen.items()]
-    limit = sys.getrecursionlimit()
-    if a > limit // 2:
-        sys.setrecursionlimit(a * 2 + 100)  # one frame per instance chosen
-    try:
-        return _node(others, 0, a - 1, clock)
-    finally:
-        sys.setrecursionlimit(limit)
+    return _Within(rows, W).tree(h, a, clock or Budget().start())
+
+
+class _Within:
+    """The rows ``W`` of a class (bitsets over the instances), indexed by their labels, to find hitting trees in."""
+
+    def __init__(self, rows: list[int], W: list[int], near: dict[int, list[int]] | None = None):
+        self.rows, self.W, self.near = rows, W, near
+        self.index: dict[int, int] = {}
+        for g in W:
+            self.index.setdefault(rows[g], g)
+        self.members = set(self.index.values())
+        self.width = max((rows[g].bit_length() for g in W), default=0)
+
+    def tree(self, h: int, a: int, clock: Clock) -> dict | None:
+        mine = self.rows[h]
+        if self.near is not None and h in self.near:  # neighbours up to copied columns: disjoint disagreements
+            neighbours = [g for g in self.near[h] if g in self.members]
+        else:
+            neighbours = [g for x in range(max(self.width, mine.bit_length()))
+                          for g in [self.index.get(mine ^ 1 << x)] if g is not None]
+        if len(neighbours) >= a:  # disagreements of one instance each, all different: disjoint
+            clock.spend()
+            return {"pack": neighbours[:a]}
+        others = [(g, D) for D, g in ((r ^ mine, g) for r, g in self.index.items()) if D]
+        limit = sys.getrecursionlimit()
+        if a > limit // 2:
+            sys.setrecursionlimit(a * 2 + 100)  # one frame per instance chosen
+        try:
+            return _node(others, 0, a - 1, clock)
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 def _node(cands: list[tuple[int, int]], E: int, r: int, clock: Clock) -> dict | None:
