@@ -83,11 +83,10 @@ Before it reads a tree the checker counts its nodes, and refuses more than
 
 Examples
 --------
->>> import sys; ctx_module = sys.modules[check.__module__.replace("teaching", "context")]
+>>> from mistakebound.certificates.context import Context, class_hash
 >>> rows, domain = ["0", "1", "3"], [0, 1]          # thresholds on 2 instances: 00, 10, 11
->>> cls = {"n_hypotheses": 3, "n_instances": 2, "rows": rows, "domain": domain,
-...        "sha256": ctx_module.class_hash(rows, domain)}
->>> ctx = ctx_module.Context(cls)
+>>> ctx = Context({"n_hypotheses": 3, "n_instances": 2, "rows": rows, "domain": domain,
+...                "sha256": class_hash(rows, domain)})
 >>> section = {"result": "td",
 ...            "lower": {"value": 2, "trees": [[1, {"pack": [0, 2]}]]},
 ...            "upper": {"value": 2, "sets": [[0, [0]], [1, [0, 1]], [2, [1]]]}}
