@@ -174,3 +174,16 @@ def teaching_lies_classes() -> list[np.ndarray]:
 @pytest.mark.parametrize("module", [checker, teaching_certificate])
 def test_doctests(module):
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+def test_a_hostile_tree_is_refused_in_time_proportional_to_its_text():
+    """A branch's children are compared with its row's disagreements without listing the instances: a chain of
+    nodes of one child each, on rows that differ on thousands of instances, is refused at its first node."""
+    H = classes.random(4, 4000, 0.5, seed=1)
+    doc = CertificateWriter(H).document()
+    node: dict = {"pack": [1]}
+    for _ in range(3000):
+        node = {"g": 1, "x": [[0, node]]}
+    doc["results"] = [{"result": "td", "lower": {"value": 3000, "trees": [[0, node]]}}]
+    with pytest.raises(CertificateError, match=r"^td lower tree 0 node \[\]: the children are not the instances"):
+        check(doc)
