@@ -4,7 +4,8 @@ A checker is worth its soundness, so it is attacked before it is trusted.  Each 
 here takes a small class (a 0/1 matrix) and a seeded ``random.Random`` and builds documents
 whose *claim is false*, judged by an oracle that shares nothing with the checker (the
 textbook recursions of :mod:`mistakebound.theory.textbook`, brute
-force for the VC dimension, and a plain recursion over a worst-case table's game here).
+force for the VC dimension and the teaching parameters, and a plain recursion over a worst-case
+table's game here).
 Each lie departs from an honest certificate, built here by those same recursions, in one
 step only, the step its ``kind`` names, so that the checker must refuse that step.
 
