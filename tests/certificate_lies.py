@@ -4,7 +4,8 @@ A checker is worth its soundness, so it is attacked before it is trusted.  Each 
 here takes a small class (a 0/1 matrix) and a seeded ``random.Random`` and builds documents
 whose *claim is false*, judged by an oracle that shares nothing with the checker (the
 textbook recursions of :mod:`mistakebound.theory.textbook`, brute
-force for the VC dimension, and a plain recursion over a worst-case table's game here).
+force for the VC dimension and the teaching parameters, and a plain recursion over a worst-case
+table's game here).
 Each lie departs from an honest certificate, built here by those same recursions, in one
 step only, the step its ``kind`` names, so that the checker must refuse that step.
 
@@ -45,6 +46,7 @@ from tests.documents import clone
 from tests.game_lies import game_documents, rows_of
 from tests.game_oracle import bandit_randomized_oracle, oblivious_oracle, oracle, randomized_oracle
 from tests.parameter_lies import ORACLES, claimed, parameter_documents
+from tests.teaching_lies import teaching_documents, truth as teaching_truth
 
 __all__ = ["Lie", "Textbook", "campaign", "classes", "hostile", "honest", "lies"]
 
@@ -1110,6 +1112,7 @@ GENERATORS: list[Callable[[Textbook, random.Random], Iterator[Lie]]] = [
     vc_lies, worst_case_lies, identity_lies, hostile, honest,
     lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in game_documents(tb.M, rng)),
     lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in parameter_documents(tb.M, rng)),
+    lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in teaching_documents(tb.M, rng)),
 ]
 
 
@@ -1201,6 +1204,9 @@ def judge(lie: Lie) -> bool:
         elif kind in ORACLES:  # the brute force of tests.parameter_oracles
             true = ORACLES[kind](M)
             lo, hi = claimed(section)
+        elif kind in ("td", "tsmin", "rtd"):  # by brute force (tests.parameter_oracles)
+            true = teaching_truth(M, kind)
+            lo, hi = (section[side]["value"] if side in section else None for side in ("lower", "upper"))
         elif kind == "vc":
             true = tb.vc()
             lo = len(section["lower"]) if "lower" in section else None

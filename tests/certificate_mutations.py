@@ -45,6 +45,7 @@ MODULES = ("verify", "document", "context", "ldim", "vc", "worst_case", "randomi
            "randomized_value", "randomized_bandit_value", "horizon_value",
            "threshold",
            "stars",
+           "teaching",
            )
 #: The calls that check a value and return it: a mutant returns their first argument unchecked.
 CHECKS = ("integer", "instance", "label_of", "number")
@@ -192,7 +193,8 @@ def run(count: int = 40) -> dict[str, str | None]:
             kind = {"ldim": "ldim", "randomized": "rldim", "vc": "vc", "worst_case": "worst-case", "positions": "value-",
                     "game_value": "value-", "randomized_value": "value-randomized",
                     "randomized_bandit_value": "value-randomized-bandit", "horizon_value": "value-horizon",
-                    "threshold": "threshold", "stars": "star"}.get(module)
+                    "threshold": "threshold", "stars": "star",
+                    "teaching": "t"}.get(module)
             ordered = sorted(docs, key=lambda d: not (kind and d.kind.startswith(kind)))
             results[f"{module}.py:{line} [{tag}]"] = noticed(checker, ordered)
     return results

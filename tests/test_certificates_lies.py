@@ -36,7 +36,8 @@ KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.
          *(f"value-horizon.{step}" for step in ("claim", "learner", "rules")),
          *(f"threshold.{step}" for step in ("bound", "by-ldim", "cover", "depth", "lower")),
          *(f"star.{step}" for step in ("bound", "centers", "chains", "cover", "lower", "size")),
-         *(f"degree.{step}" for step in ("lower", "upper"))}
+         *(f"degree.{step}" for step in ("lower", "upper")),
+         "td.sets", "td.tree", "tsmin.sets", "tsmin.tree", "rtd.plan", "rtd.tree"}
 
 
 def _outcomes(M: np.ndarray, seed: int) -> list[tuple[str, str, str]]:

@@ -36,6 +36,9 @@ anything outside the standard library:
   over the states of growing one, or the Littlestone dimension's bound);
 * :mod:`~mistakebound.certificates.stars`: the star number (a star, and a tree per center or a
   cover by chains) and the one-inclusion graph's largest degree (a star, and a recount).
+* :mod:`~mistakebound.certificates.teaching`: the teaching dimension, the minimum teaching set
+  size and the recursive teaching dimension (``"td"``, ``"tsmin"``, ``"rtd"``), from teaching
+  sets and plans above and hitting trees below.
 
 Each kind's module argues, step by step, why a step that checks is true; each condition the
 argument relies on is named in brackets, and the line of code that checks it carries the

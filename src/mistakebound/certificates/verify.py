@@ -15,8 +15,9 @@ the game under other rules for deterministic learners: ``"value-full"``, ``"valu
 ``"value-randomized-bandit"``), whose
 positions :mod:`.positions` describes, :mod:`.horizon_value` (randomized learners in a game of a
 few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``), :mod:`.threshold` (the
-threshold dimension: ``"threshold"``) and :mod:`.stars` (the star number and the one-inclusion graph's
-largest degree: ``"star"``, ``"degree"``).
+threshold dimension: ``"threshold"``), :mod:`.stars` (the star number and the one-inclusion graph's
+largest degree: ``"star"``, ``"degree"``) and :mod:`.teaching` (the teaching parameters: ``"td"``,
+``"tsmin"``, ``"rtd"``).
 
 The document
 ------------
@@ -83,6 +84,7 @@ if __package__:
     from . import (game_value, horizon_value, ldim, randomized, randomized_bandit_value, randomized_value, vc,
                    worst_case)
     from . import stars, threshold
+    from . import teaching
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
                            environment_memory, load, parse_json, parse_size)
@@ -96,6 +98,7 @@ else:  # run as a program (python -I -S verify.py): the other modules are this f
     import randomized_value  # type: ignore[no-redef]
     import stars  # type: ignore[no-redef]
     import threshold  # type: ignore[no-redef]
+    import teaching  # type: ignore[no-redef]
     import vc  # type: ignore[no-redef]
     import worst_case  # type: ignore[no-redef]
     from context import Context, brief, class_hash  # type: ignore[no-redef]
@@ -112,6 +115,9 @@ KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, 
          "threshold": threshold,
          "star": stars,
          "degree": stars,
+         "td": teaching,
+         "tsmin": teaching,
+         "rtd": teaching,
          }
 #: The kinds that read a class of more than two labels (their ``check`` is told its kind).
 MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit", "value-horizon")
@@ -120,6 +126,9 @@ NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "
          "threshold": "Tdim(H)",
          "star": "star(H)",
          "degree": "degree(H)",
+         "td": "TD(H)",
+         "tsmin": "TSmin(H)",
+         "rtd": "RTD(H)",
          }
 #: The keys of a document, all required.
 DOCUMENT_KEYS = ("format", "version", "class", "spaces", "results")
