@@ -124,3 +124,21 @@ def test_the_door_holds_every_parameter_as_a_field():
     assert {p.name for p in MORE} <= set(PARAMETERS)
     with pytest.raises(Exception, match="name: expected a parameter among"):
         P.result("bogus")
+
+
+def test_certificate_writes_what_the_checker_proves_for_every_parameter(tmp_path, capsys):
+    from mistakebound.certificates.verify import check_file
+
+    path = tmp_path / "i5.json"
+    code, out, _ = _run(["intervals:5", "--what", "ldim,threshold,star,td,rtd", "--certificate", str(path)], capsys)
+    assert code == 0
+    proven = check_file(path)
+    H = classes.intervals(5)
+    assert proven["threshold"] == (threshold_dimension(H),) * 2 and proven["star"] == (star_number(H),) * 2
+    assert proven["td"] == (teaching_dimension(H),) * 2 and proven["rtd"] == (recursive_teaching_dimension(H),) * 2
+    assert f"threshold = {threshold_dimension(H)}, star = {star_number(H)}" in out.splitlines()[-1]
+
+
+def test_certificate_and_json_are_refused_together(tmp_path, capsys):
+    code, _, err = _run(["thresholds:3", "--json", "--certificate", str(tmp_path / "c.json")], capsys)
+    assert code == 2 and "--certificate" in err and not (tmp_path / "c.json").exists()

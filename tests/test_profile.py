@@ -184,3 +184,25 @@ def test_the_startup_benchmark_runs_in_smoke_mode(capsys):
     assert lines[0].startswith("start-up, medians of 2") and len(lines) == 2
     assert lines[1].startswith("  ldim thresholds:5: ") and float(lines[1].split()[-1]) > 0
 
+
+
+# ------------------------------------------------------------------ the parameters' certificates
+@settings(max_examples=25, deadline=None)
+@given(M=class_matrices(max_rows=8, max_cols=5))
+def test_the_certificate_of_a_profile_proves_what_each_parameter_s_door_found(M):
+    """Every parameter of MORE with a kind of certificate is in the profile's certificate, and the checker proves
+    there exactly the door's bounds (by brute force in tests.parameter_oracles for the parameters of the class)."""
+    from mistakebound.certificates.verify import check
+    from tests import parameter_oracles as oracles
+
+    H = HypothesisClass.from_matrix(M)
+    certified = [p.name for p in profile.MORE if p.certify is not None]
+    P = class_profile(H, what=("ldim", *certified), keep_search=True)
+    proven = check(P.certificate().document())
+    truth = {"threshold": oracles.threshold_dimension, "degree": oracles.one_inclusion_degree,
+             "star": oracles.star_number, "td": oracles.teaching_dimension,
+             "tsmin": oracles.minimum_teaching_set_size, "rtd": oracles.recursive_teaching_dimension}
+    for name in certified:
+        result = P.result(name)
+        if name in truth:
+            assert proven[name] == (result.lower, result.upper) == (truth[name](M),) * 2, name
