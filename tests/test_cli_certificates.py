@@ -151,17 +151,17 @@ def test_the_file_is_written_atomically_and_a_failure_keeps_the_results(tmp_path
     path = folder / f"c{suffix}"
     import mistakebound.interfaces.cli.ldim as cli_module
 
-    real = cli_module._certify_ldim
+    real = cli_module.certify_profile
 
     def remove_then_certify(*a, **k):
         folder.rmdir()
         return real(*a, **k)
 
-    cli_module._certify_ldim = remove_then_certify
+    cli_module.certify_profile = remove_then_certify
     try:
         code, out, err = run(capsys, "ldim", "thresholds:7", "--certificate", str(path))
     finally:
-        cli_module._certify_ldim = real
+        cli_module.certify_profile = real
     assert code == 2 and "Ldim = 3" in out and "--certificate: cannot write" in err
 
 

@@ -38,10 +38,10 @@ def proven_lines(writer, name_of) -> list[str]:
     >>> from mistakebound import classes
     >>> from mistakebound.theory.certificate import CertificateWriter
     >>> from mistakebound.theory.star_certificate import degree_section
-    >>> w = CertificateWriter(classes.singletons(3))
-    >>> _ = degree_section(classes.singletons(3), w)
+    >>> w = CertificateWriter(classes.power_set(2))
+    >>> _ = degree_section(classes.power_set(2), w)
     >>> proven_lines(w, lambda kind, about: kind)
-    ['degree = 3']
+    ['degree = 2']
     """
     from mistakebound.certificates.verify import check
 
