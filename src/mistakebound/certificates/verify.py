@@ -80,6 +80,8 @@ import sys
 if __package__:
     from . import (game_value, horizon_value, ldim, randomized, randomized_bandit_value, randomized_value, vc,
                    worst_case)
+    from . import orders
+    from . import self_directed
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
                            environment_memory, load, parse_json, parse_size)
@@ -93,6 +95,8 @@ else:  # run as a program (python -I -S verify.py): the other modules are this f
     import randomized_value  # type: ignore[no-redef]
     import vc  # type: ignore[no-redef]
     import worst_case  # type: ignore[no-redef]
+    import orders  # type: ignore[no-redef]
+    import self_directed  # type: ignore[no-redef]
     from context import Context, brief, class_hash  # type: ignore[no-redef]
     from document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError,  # type: ignore[no-redef]
                           UnreadableCertificate, environment_memory, load, parse_json, parse_size)
@@ -103,11 +107,21 @@ __all__ = ["FORMAT", "KINDS", "MULTICLASS", "VERSION", "CertificateError", "Cont
 #: The kinds of result this version checks, and the module that checks each.
 KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, "value-full": game_value,
          "value-bandit": game_value, "value-randomized": randomized_value,
-         "value-randomized-bandit": randomized_bandit_value, "value-horizon": horizon_value}
+         "value-randomized-bandit": randomized_bandit_value, "value-horizon": horizon_value,
+         "self-directed": self_directed,
+         "best-order": orders,
+         "worst-order": orders,
+         "transductive": orders,
+         }
 #: The kinds that read a class of more than two labels (their ``check`` is told its kind).
 MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit", "value-horizon")
 #: How each kind's value is named in a statement (the game's value by its rules: :func:`rules_text`).
-NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)"}
+NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)",
+         "self-directed": "SD(H; deterministic learners)",
+         "best-order": "M_best(H; deterministic learners)",
+         "worst-order": "M_worst(H; deterministic learners)",
+         "transductive": "M(H, {horizon} rounds; transductive, deterministic learners)",
+         }
 #: The keys of a document, all required.
 DOCUMENT_KEYS = ("format", "version", "class", "spaces", "results")
 
@@ -171,7 +185,7 @@ def statement(proven: Proven, *, H: str | None = None, learner: str | None = Non
         name = f"value(H; {rules_text(proven.about['rules'])}{rounds})"
         line = f"{name} = {lo}" if lo is not None and lo == hi else f"{_text(lo)} <= {name} <= {_text(hi)}"
         return f"{line}, where H is {H or proven.H}"
-    line = f"{_text(lo)} <= {NAMES[proven.kind]} <= {_text(hi)}"
+    line = f"{_text(lo)} <= {NAMES[proven.kind].format(**proven.about)} <= {_text(hi)}"
     if proven.kind == "worst-case":
         h = proven.about["horizon"]
         line += " with no horizon" if h is None else f" over a horizon of {h} round{'' if h == 1 else 's'}"
