@@ -42,7 +42,10 @@ __all__ = ["CHECKER", "MODULES", "UNNOTICED", "mutant_source", "run", "tagged_li
 
 CHECKER = Path(verify.__file__).parent
 MODULES = ("verify", "document", "context", "ldim", "vc", "worst_case", "randomized", "positions", "game_value",
-           "randomized_value", "randomized_bandit_value", "horizon_value")
+           "randomized_value", "randomized_bandit_value", "horizon_value",
+           "self_directed",
+           "orders",
+           )
 #: The calls that check a value and return it: a mutant returns their first argument unchecked.
 CHECKS = ("integer", "instance", "label_of", "number")
 #: Checks whose removal the campaign cannot notice, and why (the closing note of issue 21 lists them).
@@ -188,7 +191,8 @@ def run(count: int = 40) -> dict[str, str | None]:
             # the lies aimed at the mutated module's own kind first: most mutants fall at once
             kind = {"ldim": "ldim", "randomized": "rldim", "vc": "vc", "worst_case": "worst-case", "positions": "value-",
                     "game_value": "value-", "randomized_value": "value-randomized",
-                    "randomized_bandit_value": "value-randomized-bandit", "horizon_value": "value-horizon"}.get(module)
+                    "randomized_bandit_value": "value-randomized-bandit", "horizon_value": "value-horizon",
+                    "self_directed": "self-directed", "orders": "worst-order"}.get(module)
             ordered = sorted(docs, key=lambda d: not (kind and d.kind.startswith(kind)))
             results[f"{module}.py:{line} [{tag}]"] = noticed(checker, ordered)
     return results

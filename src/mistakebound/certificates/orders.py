@@ -69,7 +69,7 @@ constant on each leaf, the value of ``R`` from ``L`` is that of the whole order 
 The claim
 ---------
 ``{"lower": ..., "upper": ...}``, either side optional ``[claim-shape]``, each side
-``[how, value, ...]``, ``value`` an integer ``0..n``:
+``[how, value, ...]``, ``value`` an integer ``0..n`` (up to the horizon, if larger):
 
 * the order side (``"upper"`` for the best order, ``"lower"`` for the others):
   ``["order", value, [x, ...]]``, every instance of the domain exactly once (transductive:
@@ -246,7 +246,8 @@ def _claim(section: dict, ctx, kind: str, seen: list, horizon: int | None) -> tu
             continue
         if not (isinstance(entry, list) and 2 <= len(entry) <= 3 and isinstance(entry[0], str)):  # [claim-shape]
             raise ctx.fail(where, "expected [how, value, ...]")
-        how, value, arg = entry[0], ctx.integer(entry[1], where, 0, ctx.n), entry[2] if len(entry) == 3 else None
+        value = ctx.integer(entry[1], where, 0, max(ctx.n, horizon or 0))  # a horizon above n may be claimed
+        how, arg = entry[0], entry[2] if len(entry) == 3 else None
         if how == "order" and side == order_side and arg is not None:
             _order(ctx, where, kind, value, arg, horizon)
         elif how == "fact" and side != order_side:
