@@ -108,7 +108,8 @@ class Honest:
             if a <= 1:
                 self.done["ge", V] = self.add([self.space(V), "ge", a, None])
             else:
-                entries = [[x, self.sd_ge(self.part(V, x, 0)), self.sd_ge(self.part(V, x, 1))] for x in self.splitting(V)]
+                entries = [[x, self.sd_ge(self.part(V, x, 0)), self.sd_ge(self.part(V, x, 1))]
+                           for x in self.splitting(V)]
                 self.done["ge", V] = self.add([self.space(V), "ge", a, entries])
         return self.done["ge", V]
 

@@ -33,7 +33,10 @@ KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.
          *(f"{kind}.{step}" for kind in ("value-full", "value-bandit", "value-randomized")
            for step in ("bound", "child", "claim", "ge", "le", "rules")),
          *(f"value-randomized-bandit.{step}" for step in ("bound", "child", "ge", "le")),
-         *(f"value-horizon.{step}" for step in ("claim", "learner", "rules"))}
+         *(f"value-horizon.{step}" for step in ("claim", "learner", "rules")),
+         *(f"self-directed.{step}" for step in ("claim", "ge", "le")),
+         *(f"{kind}.{step}" for kind in ("best-order", "worst-order") for step in ("cited", "claim", "fact", "tree")),
+         *(f"transductive.{step}" for step in ("cited", "claim", "tree"))}
 
 
 def _outcomes(M: np.ndarray, seed: int) -> list[tuple[str, str, str]]:

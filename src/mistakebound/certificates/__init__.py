@@ -32,6 +32,10 @@ anything outside the standard library:
 * :mod:`~mistakebound.certificates.horizon_value`: the value of a game of a few rounds for
   randomized learners against an oblivious or an adaptive adversary, from both players'
   strategies in sequence form.
+* :mod:`~mistakebound.certificates.self_directed` and :mod:`~mistakebound.certificates.orders`:
+  the games in which someone else orders the instances, for deterministic learners: the
+  self-directed complexity, the best and the worst order's values and the transductive value
+  at a horizon, from the order itself, bounds cited from earlier results, and prefix trees.
 
 Each kind's module argues, step by step, why a step that checks is true; each condition the
 argument relies on is named in brackets, and the line of code that checks it carries the

@@ -1,4 +1,4 @@
-"""Checking the values of the games on an order fixed in advance: ``"best-order"``, ``"worst-order"``, ``"transductive"``.
+"""Checking the games' values on an order fixed in advance: ``"best-order"``, ``"worst-order"``, ``"transductive"``.
 
 Ben-David, Kushilevitz and Mansour (1997): the instances come in a sequence known to the
 learner before round 1; the labels are the adversary's, chosen as the game goes,

@@ -14,7 +14,8 @@ the game under other rules for deterministic learners: ``"value-full"``, ``"valu
 :mod:`.randomized_bandit_value` (randomized learners under bandit feedback:
 ``"value-randomized-bandit"``), whose
 positions :mod:`.positions` describes, and :mod:`.horizon_value` (randomized learners in a game of a
-few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``).
+few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``), :mod:`.self_directed`
+(``"self-directed"``) and :mod:`.orders` (``"best-order"``, ``"worst-order"``, ``"transductive"``).
 
 The document
 ------------

@@ -391,13 +391,14 @@ def _far_side(p: _Prefixes, writer: CertificateWriter, kind: str, target: int, h
     cheap = [("trivial", g.floor(root) if best else _log2(root))]
     if horizon is not None:
         cheap.append(("horizon", horizon))
-    for cited in (("self-directed",) if best else ("ldim", "worst-order") if horizon is not None else ("ldim",)):
-        value = _proven(writer, cited, "lower" if best else "upper")
-        if value is None and cite and cited != "worst-order":
-            value = _add_cited(writer, cited, H, target, budget)
-        if value is not None:
-            cheap.append((cited, value))
+    kinds = ("self-directed",) if best else ("ldim", "worst-order") if horizon is not None else ("ldim",)
+    cheap += [(cited, value) for cited in kinds
+              for value in [_proven(writer, cited, "lower" if best else "upper")] if value is not None]
     how, value = (max if best else min)(cheap, key=lambda c: c[1])
+    if exact and not p.meets(value, target) and cite and kinds[0] not in _sections(writer):
+        added = _add_cited(writer, kinds[0], H, target, budget)  # a section of its own settles it: add it first
+        if added is not None:
+            how, value = kinds[0], added
     if exact and not p.meets(value, target):  # a prefix tree, only of a value known exact
         try:
             with deep(g.n * (len(g.columns) + 2)):
@@ -422,7 +423,8 @@ def _log2(V: int) -> int:
 
 
 def _add_cited(writer: CertificateWriter, kind: str, H: Any, target: int, budget: Budget) -> int | None:
-    """Add to ``writer`` the section of ``kind`` when its search, within ``budget``, proves ``target``; what it proved."""
+    """Add to ``writer`` the section of ``kind`` when its search, within ``budget``, proves ``target``; return what
+    the section proved (None, and nothing added, when the search does not reach ``target``)."""
     if kind == "self-directed":
         from mistakebound.theory.self_directed import self_directed_value
 
