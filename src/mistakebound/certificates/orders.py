@@ -31,8 +31,9 @@ the space the step says ``[earlier]``; by induction each is true.  ``step`` is n
 in each argument, and ``step(a, b) >= max(a, b)``.
 
 * ``[V, "ge", a, null]``: ``a`` is 0, or ``a`` is 1 and some instance splits ``V``
-  ``[ge-floor]`` (that instance comes in every order, when ``V``'s rows still disagree on it,
-  and the adversary labels it against the prediction).
+  ``[ge-floor]``: in every order, the first instance that splits ``V`` comes while the
+  version space is still ``V`` (those before it split nothing), so both its labels are
+  realizable and the adversary answers against the prediction.
 * ``[V, "le", b, null]``: ``V`` holds fewer than ``2^(b+1)`` distinct rows ``[le-cap]``: on
   any sequence the majority vote over the distinct rows left loses at least half of them at
   each mistake, so no sequence is worth more than ``floor(log2 d(V)) <= b``.
@@ -59,12 +60,14 @@ constant on each leaf, the value of ``R`` from ``L`` is that of the whole order 
   order (sequence) ``P + S``: an instance that splits no leaf of ``P`` is constant on every
   leaf and on every part of it, so it is worth nothing wherever it comes after ``P``; moving
   those of ``S`` to its end (or, in a sequence, dropping them and repeating one at the end)
-  keeps the value.  Then either ``S`` begins with an instance that splits a leaf (a child's
-  orders), or no instance of ``S`` splits a leaf: the value is the step over zeros.  That
-  happens without a child (no instance splits a leaf: every leaf holds one distinct row,
-  or the horizon is reached), and with a horizon also beside children; there it is at most
-  any child's bound (a child's label tree refines this one, and a leaf split in two is worth
-  ``step(a, b) >= 0``), so the largest child's bound covers it.
+  keeps the value (a sequence, shorter now, is padded back to its length at the end, which
+  never lowers a value: the step is monotone and values are at least 0).  Then either ``S``
+  begins with an instance that splits a leaf (a child's orders), or no instance of ``S``
+  splits a leaf and the value is the label tree's step over zeros.  Without a horizon that
+  happens only without a child (``S`` holds every instance not in ``P``: no leaf is split by
+  any, each holds one distinct row); with a horizon it may happen beside children, but then
+  ``P + x`` padded to ``n`` instances, one of child ``x``'s sequences, is worth at least it,
+  so the largest child's bound covers it; once ``|P| = n`` the sequence is complete.
 
 The claim
 ---------

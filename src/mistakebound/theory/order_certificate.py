@@ -30,7 +30,7 @@ Examples
 >>> _ = order_section(H, w, "worst")
 >>> _ = order_section(H, w, "worst", horizon=2)
 >>> check(w.document())
-{'self-directed': (2, 2), 'best-order': (2, 2), 'ldim': (3, 3), 'worst-order': (3, 3), 'transductive': (2, 2)}
+{'self-directed': (2, 2), 'best-order': (2, 2), 'worst-order': (3, 3), 'transductive': (2, 2)}
 """
 
 from __future__ import annotations
@@ -356,7 +356,7 @@ def order_section(H: Any, writer: CertificateWriter, mode: str | None = None, *,
     if horizon is not None and mode != "worst":
         raise InvalidArgumentError("horizon: the transductive game is the worst order's, cut at the horizon; got the "
                                    "best order")
-    order = "transductive" if base.order == "transductive" else mode
+    order = "transductive" if base.order == "transductive" and mode == "worst" else mode
     rules = evolve(_deterministic(writer, base, order), order="adaptive")
     kind = KIND[mode] if horizon is None else "transductive"
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
