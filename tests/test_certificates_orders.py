@@ -212,3 +212,16 @@ def test_a_fact_cannot_lean_on_itself_nor_on_a_result_of_another_kind():
     with pytest.raises(CertificateError, match="worst-order claim upper: no earlier result"):
         check(doc)
     assert describe(check(w.document()))[0].startswith("3 <= M_worst(H; deterministic learners) <= 3")
+
+
+@pytest.mark.parametrize("M", [[[0, 1, 1]], [[0, 1], [0, 1], [1, 0]], [[0, 0, 1], [1, 1, 0], [1, 1, 1]],
+                               np.zeros((3, 0), dtype=np.uint8)],
+                         ids=["one hypothesis", "a repeated row", "a repeated column", "no instance"])
+def test_the_corner_cases_are_certified_exactly(M):
+    H = HypothesisClass.from_matrix(np.array(M, dtype=np.uint8).reshape(len(M), -1))
+    rows = _rows(H)
+    first, *transductive = _all_sections(H, cite=False, horizons=(0, 2))
+    assert first["self-directed"] == (self_directed_oracle(rows),) * 2
+    assert first["best-order"] == (best_order_oracle(rows),) * 2
+    assert first["worst-order"] == (worst_order_oracle(rows),) * 2
+    assert transductive[1]["transductive"][1] == transductive_oracle(rows, 2)
