@@ -44,6 +44,7 @@ from mistakebound.certificates.context import class_hash
 from tests.documents import clone
 from tests.game_lies import game_documents, rows_of
 from tests.game_oracle import bandit_randomized_oracle, oblivious_oracle, oracle, randomized_oracle
+from tests.parameter_lies import ORACLES, claimed, parameter_documents
 from tests.order_lies import KINDS as ORDER_KINDS
 from tests.order_lies import order_documents
 from tests.order_lies import truth as order_truth
@@ -1111,6 +1112,7 @@ GENERATORS: list[Callable[[Textbook, random.Random], Iterator[Lie]]] = [
     lambda tb, rng: recursion_lies(tb, "rldim", rng),
     vc_lies, worst_case_lies, identity_lies, hostile, honest,
     lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in game_documents(tb.M, rng)),
+    lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in parameter_documents(tb.M, rng)),
     lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in order_documents(tb.M, rng)),
 ]
 
@@ -1200,6 +1202,9 @@ def judge(lie: Lie) -> bool:
             else:
                 true = oracle(rows, rules["labels"], rules["feedback"], rules["noise"])
             lo, hi = (Fraction(claim[side][1]) if claim.get(side) is not None else None for side in ("lower", "upper"))
+        elif kind in ORACLES:  # the brute force of tests.parameter_oracles
+            true = ORACLES[kind](M)
+            lo, hi = claimed(section)
         elif kind in ORDER_KINDS:  # by brute force over every order, sequence and history
             true = order_truth(rows_of(doc["class"]), section)
             lo, hi = (claim[side][1] if claim.get(side) is not None else None for side in ("lower", "upper"))

@@ -43,6 +43,8 @@ __all__ = ["CHECKER", "MODULES", "UNNOTICED", "mutant_source", "run", "tagged_li
 CHECKER = Path(verify.__file__).parent
 MODULES = ("verify", "document", "context", "ldim", "vc", "worst_case", "randomized", "positions", "game_value",
            "randomized_value", "randomized_bandit_value", "horizon_value",
+           "threshold",
+           "stars",
            "self_directed",
            "orders",
            )
@@ -192,6 +194,7 @@ def run(count: int = 40) -> dict[str, str | None]:
             kind = {"ldim": "ldim", "randomized": "rldim", "vc": "vc", "worst_case": "worst-case", "positions": "value-",
                     "game_value": "value-", "randomized_value": "value-randomized",
                     "randomized_bandit_value": "value-randomized-bandit", "horizon_value": "value-horizon",
+                    "threshold": "threshold", "stars": "star",
                     "self_directed": "self-directed", "orders": "worst-order"}.get(module)
             ordered = sorted(docs, key=lambda d: not (kind and d.kind.startswith(kind)))
             results[f"{module}.py:{line} [{tag}]"] = noticed(checker, ordered)

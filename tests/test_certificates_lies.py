@@ -34,6 +34,9 @@ KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.
            for step in ("bound", "child", "claim", "ge", "le", "rules")),
          *(f"value-randomized-bandit.{step}" for step in ("bound", "child", "ge", "le")),
          *(f"value-horizon.{step}" for step in ("claim", "learner", "rules")),
+         *(f"threshold.{step}" for step in ("bound", "by-ldim", "cover", "depth", "lower")),
+         *(f"star.{step}" for step in ("bound", "centers", "chains", "cover", "lower", "size")),
+         *(f"degree.{step}" for step in ("lower", "upper")),
          *(f"self-directed.{step}" for step in ("claim", "ge", "le")),
          *(f"{kind}.{step}" for kind in ("best-order", "worst-order") for step in ("cited", "claim", "fact", "tree")),
          *(f"transductive.{step}" for step in ("cited", "claim", "tree"))}

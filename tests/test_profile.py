@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from mistakebound.theory.textbook import textbook_ldim, textbook_rldim, textbook_vcdim
 from mistakebound import HypothesisClass, classes
+from mistakebound.game.rules import Rules
 from mistakebound.foundations import memory
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.interfaces import cli
@@ -97,6 +98,24 @@ def test_without_a_time_limit_the_vc_search_gets_the_library_s_default(monkeypat
     class_profile(classes.thresholds(7))
     class_profile(classes.thresholds(7), time_limit=42.0)
     assert limits == [profile.VC_SECONDS, 42.0]
+
+
+def test_on_a_class_of_more_labels_the_randomized_ldim_gets_the_same_default(monkeypatch):
+    from mistakebound.theory import randomized_ldim
+    from mistakebound.theory.randomized_ldim import RLdimBounds
+
+    limits = []
+
+    def rl_bounds(H, **kwargs):
+        limits.append(kwargs["time_limit"])
+        return RLdimBounds(lower=0, upper=2, status="budget", seconds=kwargs["time_limit"] or 1.0)
+
+    monkeypatch.setattr(randomized_ldim, "randomized_littlestone_bounds", rl_bounds)
+    H = HypothesisClass.from_matrix([[0, 1], [2, 0], [1, 2]], labels=3)
+    P = class_profile(H, what=("ldim", "rldim"), rules=Rules(labels=3))
+    Q = class_profile(H, what=("ldim", "rldim"), rules=Rules(labels=3), time_limit=42.0)
+    assert limits == [profile.VC_SECONDS, 42.0]
+    assert P.partial["rldim"] == "default-limit" and Q.partial["rldim"] == "budget"
 
 
 @pytest.mark.parametrize("what", [(), ("ldim", "shatter"), 7])

@@ -31,7 +31,11 @@ anything outside the standard library:
   learners under bandit feedback, a matrix game at each step, in exact fractions;
 * :mod:`~mistakebound.certificates.horizon_value`: the value of a game of a few rounds for
   randomized learners against an oblivious or an adaptive adversary, from both players'
-  strategies in sequence form.
+  strategies in sequence form;
+* :mod:`~mistakebound.certificates.threshold`: the threshold dimension (a sequence, and a tree
+  over the states of growing one, or the Littlestone dimension's bound);
+* :mod:`~mistakebound.certificates.stars`: the star number (a star, and a tree per center or a
+  cover by chains) and the one-inclusion graph's largest degree (a star, and a recount);
 * :mod:`~mistakebound.certificates.self_directed` and :mod:`~mistakebound.certificates.orders`:
   the games in which someone else orders the instances, for deterministic learners: the
   self-directed complexity, the best and the worst order's values and the transductive value

@@ -13,9 +13,11 @@ the game under other rules for deterministic learners: ``"value-full"``, ``"valu
 :mod:`.randomized_value` (for randomized learners: ``"value-randomized"``) and
 :mod:`.randomized_bandit_value` (randomized learners under bandit feedback:
 ``"value-randomized-bandit"``), whose
-positions :mod:`.positions` describes, and :mod:`.horizon_value` (randomized learners in a game of a
-few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``), :mod:`.self_directed`
-(``"self-directed"``) and :mod:`.orders` (``"best-order"``, ``"worst-order"``, ``"transductive"``).
+positions :mod:`.positions` describes, :mod:`.horizon_value` (randomized learners in a game of a
+few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``), :mod:`.threshold` (the
+threshold dimension: ``"threshold"``), :mod:`.stars` (the star number and the one-inclusion graph's
+largest degree: ``"star"``, ``"degree"``), :mod:`.self_directed` (``"self-directed"``) and
+:mod:`.orders` (``"best-order"``, ``"worst-order"``, ``"transductive"``).
 
 The document
 ------------
@@ -81,6 +83,7 @@ import sys
 if __package__:
     from . import (game_value, horizon_value, ldim, randomized, randomized_bandit_value, randomized_value, vc,
                    worst_case)
+    from . import stars, threshold
     from . import orders
     from . import self_directed
     from .context import Context, brief, class_hash
@@ -94,6 +97,8 @@ else:  # run as a program (python -I -S verify.py): the other modules are this f
     import randomized  # type: ignore[no-redef]
     import randomized_bandit_value  # type: ignore[no-redef]
     import randomized_value  # type: ignore[no-redef]
+    import stars  # type: ignore[no-redef]
+    import threshold  # type: ignore[no-redef]
     import vc  # type: ignore[no-redef]
     import worst_case  # type: ignore[no-redef]
     import orders  # type: ignore[no-redef]
@@ -109,6 +114,9 @@ __all__ = ["FORMAT", "KINDS", "MULTICLASS", "VERSION", "CertificateError", "Cont
 KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, "value-full": game_value,
          "value-bandit": game_value, "value-randomized": randomized_value,
          "value-randomized-bandit": randomized_bandit_value, "value-horizon": horizon_value,
+         "threshold": threshold,
+         "star": stars,
+         "degree": stars,
          "self-directed": self_directed,
          "best-order": orders,
          "worst-order": orders,
@@ -118,6 +126,9 @@ KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, 
 MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit", "value-horizon")
 #: How each kind's value is named in a statement (the game's value by its rules: :func:`rules_text`).
 NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "RL(H)",
+         "threshold": "Tdim(H)",
+         "star": "star(H)",
+         "degree": "degree(H)",
          "self-directed": "SD(H; deterministic learners)",
          "best-order": "M_best(H; deterministic learners)",
          "worst-order": "M_worst(H; deterministic learners)",

@@ -197,7 +197,11 @@ class OrderGame:
     def __init__(self, H: Any, rules: Rules = Rules(), clock: Clock | None = None):
         M = table_of(H, require_rules(rules).labels)
         self.domain = H.domain if isinstance(H, HypothesisClass) else tuple(range(M.shape[1]))
-        rows, inverse = _distinct_rows(M)
+        if isinstance(H, HypothesisClass):  # the class's own grouping, computed once per class
+            first, inverse = H.distinct_rows()
+            rows = M[first]
+        else:
+            rows, inverse = _distinct_rows(M)
         self.row_to_distinct = inverse.reshape(-1)
         self.table = rows  # the distinct rows
         self._copies: list | None = None  # per distinct row, the class's rows equal to it
@@ -406,11 +410,13 @@ class OrderGame:
                     break
             if j is None:
                 continue
-            candidates = kept + candidates[i:]  # the columns that may split its parts
             if j not in placed:
                 placed.add(j)
                 order.append(j)
-            todo.extend((part, candidates) for part in self.parts(W, j))
+            # the columns that may split each part: of those scanned, the ones that do; the rest unscanned
+            rest = candidates[i:]
+            todo.extend((part, [c for c in kept if c != j and self.splits(part, c)] + rest)
+                        for part in self.parts(W, j) if part & (part - 1))
         return tuple(order) + tuple(j for j in self.splitting(V) if j not in placed)
 
     def order_strategy(self, V: int, order: Sequence[int]) -> Strategy:

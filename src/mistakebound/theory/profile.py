@@ -603,9 +603,12 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
                      rules=rules, horizon=horizon, partial={})
     yield "class", None, before
 
-    def value(door: Callable[..., SearchResult]) -> tuple[SearchResult, str | None]:
-        found = door(H, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
-        return found, None if found.exact else found.status
+    def value(door: Callable[..., SearchResult], limit: float | None = None) -> tuple[SearchResult, str | None]:
+        found = door(H, max_nodes=budget.max_nodes, time_limit=budget.time_limit if limit is None else limit)
+        if found.exact:
+            return found, None
+        default = limit is not None and budget.time_limit is None and found.status == "budget" and found.seconds >= limit
+        return found, "default-limit" if default else found.status
 
     bounds, why = value(littlestone_bounds)
     profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, horizon=horizon,
@@ -629,7 +632,9 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
     for parameter, door in (("rldim", randomized_littlestone_bounds), ("value", ruled)):
         if parameter not in chosen or (parameter == "value" and rules == Rules(labels=k) and horizon is None):
             continue  # the value of the game on k labels, full information, no noise: the Ldim just found
-        result, why = (None, "not searched: interrupted") if stopped else value(door)
+        # the randomized Ldim, a search after the Ldim's, has the default limit of every such search
+        limit = vc_time_limit(bounds, budget.time_limit) if parameter == "rldim" else None
+        result, why = (None, "not searched: interrupted") if stopped else value(door, limit)
         stopped = stopped or (result is not None and result.status == "interrupted")
         searched = {"value_search": kept.get("value_search")} if parameter == "value" and keep_search else {}
         profile = evolve(profile, **{parameter: result}, **searched,

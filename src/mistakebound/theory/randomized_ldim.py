@@ -643,9 +643,12 @@ class RLdimSearch:
             raise OutOfMemory  # the memo would outgrow its share of the memory: stop before it does
         self._clock.spend()  # raises OutOfBudget past the budget: this node is not expanded
         self.nodes += 1
-        best, best_j = _ZERO, None
-        fbest, k = 0.0, None
-        if cand:
+        best, fbest, k = _ZERO, 0.0, None
+        best_j = self._complete_split(V, size) if cand else None
+        if best_j is not None:  # the two bounds meet: RL(V) = Ldim(V) / 2 = log2 d / 2, down a complete tree
+            V0, V1 = self.sides(V, best_j)
+            best = (1 + self._search(V0, self._splitting(V0, cand)) + self._search(V1, self._splitting(V1, cand))) / 2
+        elif cand:
             for entry in self._ranked(V, cand):
                 if best_j is not None:
                     if entry[0] + 1e-9 <= fbest:
@@ -664,6 +667,19 @@ class RLdimSearch:
             form = self._form(V, cand)  # its fingerprint was shared while it was searched
         self._store(V, best, best_j, form)
         return best
+
+    def _complete_split(self, V: int, d: int) -> int | None:
+        """The root column of a complete shattered tree of depth ``log2 d`` when ``V`` holds ``d = 2^k`` distinct
+        rows and has one (``Ldim(V) = k``), else None.
+
+        Then ``RL(V) = k / 2``: at least ``Ldim / 2``, at most ``log2(d) / 2`` (module docstring); each side
+        of that column holds ``2^(k-1)`` rows (the tree's ``2^k`` leaves hold one row each) and Ldim ``k - 1``,
+        so the search follows the tree without ranking the other columns.
+        """
+        k = d.bit_length() - 1
+        if d != 1 << k or k < 1 or self.ldim_search.proven(V)[1] < k or self.ldim_search.ldim(V, k) < k:
+            return None
+        return self.ldim_search.witness(V, k)
 
     def _greedy(self, V: int, cand: list[int], ldim=None) -> Fraction:
         """Half the average depth of the tree that follows the best-bounded split (a lower bound).
