@@ -365,6 +365,7 @@ def order_section(H: Any, writer: CertificateWriter, mode: str | None = None, *,
     else:
         result, search = _order_value(H, mode, rules, horizon=horizon, max_nodes=max_nodes, time_limit=time_limit)
     g = search.game
+    g.clock = Budget().start()  # an order's value costs no search (a level of spaces per instance): not budgeted
     p = _Prefixes(search, writer)
     columns = [] if result.witness is None else [g.column(x) for x in result.witness]
     if result.witness is not None and len(columns) == (len(g.columns) if horizon is None else horizon):
