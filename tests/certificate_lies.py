@@ -35,7 +35,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -47,6 +47,9 @@ from tests.game_lies import game_documents, rows_of
 from tests.game_oracle import bandit_randomized_oracle, oblivious_oracle, oracle, randomized_oracle
 from tests.parameter_lies import ORACLES, claimed, parameter_documents
 from tests.teaching_lies import teaching_documents, truth as teaching_truth
+from tests.order_lies import KINDS as ORDER_KINDS
+from tests.order_lies import order_documents
+from tests.order_lies import truth as order_truth
 
 __all__ = ["Lie", "Textbook", "campaign", "classes", "hostile", "honest", "lies"]
 
@@ -466,7 +469,7 @@ def _map_lies(tb: Textbook, kind: str, rng: random.Random) -> Iterator[Lie]:
                 F.override(V, "le", [tb.space(V), "le", F.facts[f][2], ["map", f, entries, shift]])
                 k = F.le(full)
                 if F.le_value(full) < true:
-                    yield _lie("ldim.shift-map", tb, F.section(upper=k), why=f"rows that land, columns that do not")
+                    yield _lie("ldim.shift-map", tb, F.section(upper=k), why="rows that land, columns that do not")
                 break
     if kind == "ldim":  # shifts: V shifted by k rows is W, but rows of V fall off the edge
         for V in [full] + spaces:
@@ -1113,6 +1116,7 @@ GENERATORS: list[Callable[[Textbook, random.Random], Iterator[Lie]]] = [
     lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in game_documents(tb.M, rng)),
     lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in parameter_documents(tb.M, rng)),
     lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in teaching_documents(tb.M, rng)),
+    lambda tb, rng: (Lie(kind, doc, accept=kind == "honest", why=why) for kind, doc, why in order_documents(tb.M, rng)),
 ]
 
 
@@ -1207,6 +1211,9 @@ def judge(lie: Lie) -> bool:
         elif kind in ("td", "tsmin", "rtd"):  # by brute force (tests.parameter_oracles)
             true = teaching_truth(M, kind)
             lo, hi = (section[side]["value"] if side in section else None for side in ("lower", "upper"))
+        elif kind in ORDER_KINDS:  # by brute force over every order, sequence and history
+            true = order_truth(rows_of(doc["class"]), section)
+            lo, hi = (claim[side][1] if claim.get(side) is not None else None for side in ("lower", "upper"))
         elif kind == "vc":
             true = tb.vc()
             lo = len(section["lower"]) if "lower" in section else None

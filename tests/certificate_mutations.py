@@ -46,6 +46,8 @@ MODULES = ("verify", "document", "context", "ldim", "vc", "worst_case", "randomi
            "threshold",
            "stars",
            "teaching",
+           "self_directed",
+           "orders",
            )
 #: The calls that check a value and return it: a mutant returns their first argument unchecked.
 CHECKS = ("integer", "instance", "label_of", "number")
@@ -194,7 +196,8 @@ def run(count: int = 40) -> dict[str, str | None]:
                     "game_value": "value-", "randomized_value": "value-randomized",
                     "randomized_bandit_value": "value-randomized-bandit", "horizon_value": "value-horizon",
                     "threshold": "threshold", "stars": "star",
-                    "teaching": "t"}.get(module)
+                    "teaching": "t",
+                    "self_directed": "self-directed", "orders": "worst-order"}.get(module)
             ordered = sorted(docs, key=lambda d: not (kind and d.kind.startswith(kind)))
             results[f"{module}.py:{line} [{tag}]"] = noticed(checker, ordered)
     return results

@@ -37,7 +37,10 @@ KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.
          *(f"threshold.{step}" for step in ("bound", "by-ldim", "cover", "depth", "lower")),
          *(f"star.{step}" for step in ("bound", "centers", "chains", "cover", "lower", "size")),
          *(f"degree.{step}" for step in ("lower", "upper")),
-         "td.sets", "td.tree", "tsmin.sets", "tsmin.tree", "rtd.plan", "rtd.tree"}
+         "td.sets", "td.tree", "tsmin.sets", "tsmin.tree", "rtd.plan", "rtd.tree",
+         *(f"self-directed.{step}" for step in ("claim", "ge", "le")),
+         *(f"{kind}.{step}" for kind in ("best-order", "worst-order") for step in ("cited", "claim", "fact", "tree")),
+         *(f"transductive.{step}" for step in ("cited", "claim", "tree"))}
 
 
 def _outcomes(M: np.ndarray, seed: int) -> list[tuple[str, str, str]]:

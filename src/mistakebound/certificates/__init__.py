@@ -35,10 +35,14 @@ anything outside the standard library:
 * :mod:`~mistakebound.certificates.threshold`: the threshold dimension (a sequence, and a tree
   over the states of growing one, or the Littlestone dimension's bound);
 * :mod:`~mistakebound.certificates.stars`: the star number (a star, and a tree per center or a
-  cover by chains) and the one-inclusion graph's largest degree (a star, and a recount).
+  cover by chains) and the one-inclusion graph's largest degree (a star, and a recount);
 * :mod:`~mistakebound.certificates.teaching`: the teaching dimension, the minimum teaching set
   size and the recursive teaching dimension (``"td"``, ``"tsmin"``, ``"rtd"``), from teaching
-  sets and plans above and hitting trees below.
+  sets and plans above and hitting trees below;
+* :mod:`~mistakebound.certificates.self_directed` and :mod:`~mistakebound.certificates.orders`:
+  the games in which someone else orders the instances, for deterministic learners: the
+  self-directed complexity, the best and the worst order's values and the transductive value
+  at a horizon, from the order itself, bounds cited from earlier results, and prefix trees.
 
 Each kind's module argues, step by step, why a step that checks is true; each condition the
 argument relies on is named in brackets, and the line of code that checks it carries the

@@ -16,8 +16,9 @@ the game under other rules for deterministic learners: ``"value-full"``, ``"valu
 positions :mod:`.positions` describes, :mod:`.horizon_value` (randomized learners in a game of a
 few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``), :mod:`.threshold` (the
 threshold dimension: ``"threshold"``), :mod:`.stars` (the star number and the one-inclusion graph's
-largest degree: ``"star"``, ``"degree"``) and :mod:`.teaching` (the teaching parameters: ``"td"``,
-``"tsmin"``, ``"rtd"``).
+largest degree: ``"star"``, ``"degree"``), :mod:`.teaching` (the teaching parameters: ``"td"``,
+``"tsmin"``, ``"rtd"``), :mod:`.self_directed` (``"self-directed"``) and :mod:`.orders`
+(``"best-order"``, ``"worst-order"``, ``"transductive"``).
 
 The document
 ------------
@@ -85,6 +86,8 @@ if __package__:
                    worst_case)
     from . import stars, threshold
     from . import teaching
+    from . import orders
+    from . import self_directed
     from .context import Context, brief, class_hash
     from .document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError, UnreadableCertificate,
                            environment_memory, load, parse_json, parse_size)
@@ -101,6 +104,8 @@ else:  # run as a program (python -I -S verify.py): the other modules are this f
     import teaching  # type: ignore[no-redef]
     import vc  # type: ignore[no-redef]
     import worst_case  # type: ignore[no-redef]
+    import orders  # type: ignore[no-redef]
+    import self_directed  # type: ignore[no-redef]
     from context import Context, brief, class_hash  # type: ignore[no-redef]
     from document import (FORMAT, MEMORY_LIMIT_VARIABLE, VERSION, CertificateError,  # type: ignore[no-redef]
                           UnreadableCertificate, environment_memory, load, parse_json, parse_size)
@@ -118,6 +123,10 @@ KINDS = {"ldim": ldim, "vc": vc, "worst-case": worst_case, "rldim": randomized, 
          "td": teaching,
          "tsmin": teaching,
          "rtd": teaching,
+         "self-directed": self_directed,
+         "best-order": orders,
+         "worst-order": orders,
+         "transductive": orders,
          }
 #: The kinds that read a class of more than two labels (their ``check`` is told its kind).
 MULTICLASS = ("value-full", "value-bandit", "value-randomized", "value-randomized-bandit", "value-horizon")
@@ -129,6 +138,10 @@ NAMES = {"ldim": "Ldim(H)", "vc": "VCdim(H)", "worst-case": "M_A(H)", "rldim": "
          "td": "TD(H)",
          "tsmin": "TSmin(H)",
          "rtd": "RTD(H)",
+         "self-directed": "SD(H; deterministic learners)",
+         "best-order": "M_best(H; deterministic learners)",
+         "worst-order": "M_worst(H; deterministic learners)",
+         "transductive": "M(H, {horizon} rounds; transductive, deterministic learners)",
          }
 #: The keys of a document, all required.
 DOCUMENT_KEYS = ("format", "version", "class", "spaces", "results")
@@ -193,7 +206,7 @@ def statement(proven: Proven, *, H: str | None = None, learner: str | None = Non
         name = f"value(H; {rules_text(proven.about['rules'])}{rounds})"
         line = f"{name} = {lo}" if lo is not None and lo == hi else f"{_text(lo)} <= {name} <= {_text(hi)}"
         return f"{line}, where H is {H or proven.H}"
-    line = f"{_text(lo)} <= {NAMES[proven.kind]} <= {_text(hi)}"
+    line = f"{_text(lo)} <= {NAMES[proven.kind].format(**proven.about)} <= {_text(hi)}"
     if proven.kind == "worst-case":
         h = proven.about["horizon"]
         line += " with no horizon" if h is None else f" over a horizon of {h} round{'' if h == 1 else 's'}"

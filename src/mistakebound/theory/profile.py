@@ -115,14 +115,17 @@ def _door(module: str, function: str, *, uses_ldim: bool = False
     return compute
 
 
-def _section(module: str, function: str, **fixed: Any) -> Callable[..., dict]:
+def _section(module: str, function: str, *, order: str | None = None, **fixed: Any) -> Callable[..., dict]:
     """The certificate writer ``module.function(H, writer, result=, max_nodes=, time_limit=, **fixed)`` of a
-    parameter (``module`` in :mod:`mistakebound.theory`), imported when it is first asked for."""
+    parameter (``module`` in :mod:`mistakebound.theory`), imported when it is first asked for; with ``order``, a
+    game's under that order (``rules=``, the profile's rules with it, as :func:`_ordered` computes it)."""
     def certify(H: HypothesisClass, rules: Rules, writer: Any, result: SearchResult, budget: Budget) -> dict:
         import importlib
 
         section = getattr(importlib.import_module(f"mistakebound.theory.{module}"), function)
-        return section(H, writer, result=result, max_nodes=budget.max_nodes, time_limit=budget.time_limit, **fixed)
+        ruled = {} if order is None else {"rules": evolve(rules, order=order)}
+        return section(H, writer, result=result, max_nodes=budget.max_nodes, time_limit=budget.time_limit,
+                       **ruled, **fixed)
     return certify
 
 
@@ -144,11 +147,13 @@ MORE = (
               _door("teaching", "recursive_teaching_bounds", uses_ldim=True),
               _section("teaching_certificate", "teaching_section", parameter="rtd")),
     Parameter("self_directed", "the self-directed complexity (the learner orders the instances)",
-              _ordered("self-directed")),
+              _ordered("self-directed"),
+              _section("order_certificate", "self_directed_section", order="self-directed")),
     Parameter("best_order", "the best order's mistake bound (every instance once, the order best for the learner)",
-              _ordered("best")),
+              _ordered("best"), _section("order_certificate", "order_section", order="best", mode="best")),
     Parameter("worst_order", "the worst order's mistake bound (every instance once, the order worst for the "
-                             "learner; the transductive game's value)", _ordered("worst")),
+                             "learner; the transductive game's value)", _ordered("worst"),
+              _section("order_certificate", "order_section", order="worst", mode="worst")),
 )
 #: The parameters with steps of their own, computed first.
 FIRST = ("ldim", "vc")
@@ -386,7 +391,10 @@ class Profile:
             result = self.result(parameter.name)
             if result is None or parameter.certify is None:
                 continue
-            parameter.certify(self.H, self.rules, writer, result, budget)
+            try:
+                parameter.certify(self.H, self.rules, writer, result, budget)
+            except NotApplicableError:
+                continue  # no kind of certificate checks it under these rules (randomized learners, k labels)
             added.append(parameter.name)
         return added
 
