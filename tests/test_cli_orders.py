@@ -37,7 +37,6 @@ def test_out_of_budget_an_interval_and_exit_3(capsys):
 @pytest.mark.parametrize("argv, named", [
     (["worst-case", "halving", "thresholds:7", "--order", "best"], "worst-case cannot honour it"),
     (["check", "--order", "worst"], "check cannot honour it"),
-    (["ldim", "thresholds:7", "--order", "best", "--certificate", "c.json"], "ldim --certificate cannot honour it"),
     (["ldim", "thresholds:7", "--order", "best", "--tree"], "ldim --tree cannot honour it"),
     (["play", "halving", "opposite-label", "thresholds:7", "--order", "self-directed"],
      "does not declare the 'self-directed' order"),
@@ -48,3 +47,26 @@ def test_a_command_that_cannot_honour_the_order_refuses_it_by_name(capsys, tmp_p
     code, out, err = run(capsys, *argv)
     assert code == 2 and named in err
     assert not (tmp_path / "c.json").exists()
+
+
+@pytest.mark.parametrize("order, kind, oracle", [
+    ("self-directed", "self-directed", "self_directed_oracle"), ("best", "best-order", "best_order_oracle"),
+    ("worst", "worst-order", "worst_order_oracle"), ("transductive", "worst-order", "worst_order_oracle")])
+def test_ldim_certifies_the_value_under_each_order(tmp_path, capsys, order, kind, oracle):
+    """The value of the game under an order is in ``ldim --certificate``, proved by the checker equal to the brute
+    force (the transductive game without a horizon is worth the worst order's value)."""
+    from mistakebound import classes
+    from mistakebound.certificates.verify import check_file
+    from tests import order_oracles
+
+    path = tmp_path / "c.json"
+    code, out, _ = run(capsys, "ldim", "intervals:5", "--order", order, "--certificate", str(path))
+    truth = getattr(order_oracles, oracle)([tuple(r) for r in classes.intervals(5).matrix.tolist()])
+    assert code == 0 and check_file(path)[kind] == (truth, truth)
+    assert f"wrote {path}" in out
+
+
+def test_a_value_no_kind_of_certificate_checks_is_said_to_be_left_out(tmp_path, capsys):
+    path = tmp_path / "c.json"
+    code, out, _ = run(capsys, "ldim", "intervals:5", "--order", "best", "--randomized", "--certificate", str(path))
+    assert code == 0 and "randomized learners, or more than two labels, under another order" in out

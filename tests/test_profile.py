@@ -193,6 +193,7 @@ def test_the_certificate_of_a_profile_proves_what_each_parameter_s_door_found(M)
     """Every parameter of MORE with a kind of certificate is in the profile's certificate, and the checker proves
     there exactly the door's bounds (by brute force in tests.parameter_oracles for the parameters of the class)."""
     from mistakebound.certificates.verify import check
+    from tests import order_oracles
     from tests import parameter_oracles as oracles
 
     H = HypothesisClass.from_matrix(M)
@@ -201,8 +202,11 @@ def test_the_certificate_of_a_profile_proves_what_each_parameter_s_door_found(M)
     proven = check(P.certificate().document())
     truth = {"threshold": oracles.threshold_dimension, "degree": oracles.one_inclusion_degree,
              "star": oracles.star_number, "td": oracles.teaching_dimension,
-             "tsmin": oracles.minimum_teaching_set_size, "rtd": oracles.recursive_teaching_dimension}
+             "tsmin": oracles.minimum_teaching_set_size, "rtd": oracles.recursive_teaching_dimension,
+             "self_directed": lambda M: order_oracles.self_directed_oracle([tuple(r) for r in M.tolist()]),
+             "best_order": lambda M: order_oracles.best_order_oracle([tuple(r) for r in M.tolist()]),
+             "worst_order": lambda M: order_oracles.worst_order_oracle([tuple(r) for r in M.tolist()])}
+    assert set(truth) == set(certified)
     for name in certified:
         result = P.result(name)
-        if name in truth:
-            assert proven[name] == (result.lower, result.upper) == (truth[name](M),) * 2, name
+        assert proven[name.replace("_", "-")] == (result.lower, result.upper) == (truth[name](M),) * 2, name

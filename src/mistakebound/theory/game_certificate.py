@@ -317,16 +317,21 @@ def certifiable(rules: Rules) -> bool:
     """Whether the game's value under ``rules`` has a kind of certificate: deterministic learners, or randomized ones
     against an adaptive adversary (with full information, or under bandit feedback: a matrix game at each step).
     Against an oblivious adversary a randomized learner's value is another game, played for a number of rounds:
-    :mod:`~mistakebound.theory.horizon_certificate` certifies it.
+    :mod:`~mistakebound.theory.horizon_certificate` certifies it.  Under another order of the instances,
+    deterministic learners on two labels (:mod:`~mistakebound.theory.order_certificate`).
 
     Examples
     --------
     >>> certifiable(Rules(noise=1)), certifiable(Rules(randomized=True)), certifiable(Rules(randomized=True, feedback="bandit"))
     (True, True, True)
     >>> certifiable(Rules(randomized=True, feedback="bandit", adaptive=False)), certifiable(Rules(order="best"))
+    (False, True)
+    >>> certifiable(Rules(order="worst", randomized=True)), certifiable(Rules(order="self-directed", labels=3))
     (False, False)
     """
-    return rules.order == "adaptive" and (not rules.randomized or rules.adaptive)
+    if rules.order != "adaptive":
+        return not rules.randomized and rules.labels == 2
+    return not rules.randomized or rules.adaptive
 
 
 def _certifiable(rules: Rules) -> Rules:

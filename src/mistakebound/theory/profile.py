@@ -400,7 +400,15 @@ class Profile:
 
     def _value_section(self, writer: CertificateWriter) -> str | None:
         """Add the value's section to ``writer`` when it is certified (:func:`certified_rules`); its kind, or None."""
-        if self.value_search is None or self.value is None or not certified_rules(self.rules, self.horizon):
+        if self.value is None or not certified_rules(self.rules, self.horizon):
+            return None
+        if self.rules.order != Rules().order:  # a game under another order: its parameter's writer
+            name = {"self-directed": "self_directed", "best": "best_order", "worst": "worst_order"}.get(self.rules.order)
+            if name is not None and self.result(name) is not None:
+                return None  # the parameter's own section (a document holds each kind once)
+            parameter = next(p for p in MORE if p.name == (name or "worst_order"))  # transductive: the worst order
+            return parameter.certify(self.H, self.rules, writer, self.value, Budget())["result"]
+        if self.value_search is None:
             return None
         if self.horizon is not None:
             from mistakebound.theory.horizon_certificate import horizon_section

@@ -99,9 +99,18 @@ def certify_profile(path: str | None, P, out, *, max_nodes: int | None, time_lim
               "raise --max-nodes / --time-limit", file=out)
         return
     write_certificate(path, writer, out, proven_lines(writer, _name_of))
+    from mistakebound.theory.profile import MORE
+
+    held = {section["result"].replace("-", "_") for section in writer.document()["results"]}
+    left = [p.name for p in MORE if P.result(p.name) is not None and p.name not in held]
+    if left:
+        print(f"certificate: {', '.join(left)} not in it (no kind of certificate checks "
+              f"{'it' if len(left) == 1 else 'them'} under {P.rules.describe()})", file=out)
     if P.value is not None and (not P.rules.textbook or P.horizon is not None) and not certified_rules(P.rules,
                                                                                                        P.horizon):
         what = ("deterministic learners' values in a game of a few rounds" if P.horizon is not None
+                else "randomized learners, or more than two labels, under another order of the instances"
+                if P.rules.order != "adaptive"
                 else "randomized learners against an oblivious adversary without a horizon (give --horizon T)")
         print(f"certificate: the value under {P.rules.describe()} is not in it (no kind of certificate checks "
               f"{what})", file=out)

@@ -117,9 +117,6 @@ def run(args, out) -> int:
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     rules = rules_of(args)
     requested(args.what, rules, args.horizon)  # a request the door refuses is refused before anything is read
-    if args.certificate is not None:
-        refuse_order(args, "ldim --certificate", "no kind of certificate checks a game under another order yet; "
-                                                 "give --certificate in a run of its own")
     if args.tree:
         refuse_order(args, "ldim --tree", "the shattered tree is the adaptive game's")
     if args.json and (args.tree or args.certificate is not None):
