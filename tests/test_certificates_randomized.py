@@ -275,7 +275,7 @@ def test_certificates_of_classes_with_copies_verify_with_the_oracle_value(H, can
 
 def test_an_upper_bound_must_answer_every_splitting_instance():
     """A forged ``"le"`` or ``"ldim"`` fact that answers no instance: the value is false, only coverage rejects it."""
-    for H in (classes.singletons(5), classes.intervals(4), classes.power_set(3)):
+    for H in (classes.singletons(5), classes.intervals(4), classes.thresholds(4)):
         c, _ = certified(H)
         facts = c["results"][0]["facts"]
         forged = 0

@@ -248,6 +248,9 @@ class _Producer:
             if W is not None:
                 return self.mapped("le", V, W, self.le(W))
             value = self.search.memo(V)[0]
+            if _log_bound(V.bit_count()) <= value:  # log2 d / 2 is the value (a complete tree): one fact, no entries
+                self.done["le", V] = self.write(V, "log")
+                return self.done["le", V]
             entries, answered = [], {}
             for j in self.split_columns(V):
                 V0, V1 = self.search.sides(V, j)

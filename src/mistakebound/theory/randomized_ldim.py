@@ -644,7 +644,7 @@ class RLdimSearch:
         self._clock.spend()  # raises OutOfBudget past the budget: this node is not expanded
         self.nodes += 1
         best, fbest, k = _ZERO, 0.0, None
-        best_j = self._complete_split(V, size) if cand else None
+        best_j = self._complete_split(V, size, cand) if cand else None
         if best_j is not None:  # the two bounds meet: RL(V) = Ldim(V) / 2 = log2 d / 2, down a complete tree
             V0, V1 = self.sides(V, best_j)
             best = (1 + self._search(V0, self._splitting(V0, cand)) + self._search(V1, self._splitting(V1, cand))) / 2
@@ -668,18 +668,20 @@ class RLdimSearch:
         self._store(V, best, best_j, form)
         return best
 
-    def _complete_split(self, V: int, d: int) -> int | None:
+    def _complete_split(self, V: int, d: int, cand: list[int]) -> int | None:
         """The root column of a complete shattered tree of depth ``log2 d`` when ``V`` holds ``d = 2^k`` distinct
         rows and has one (``Ldim(V) = k``), else None.
 
         Then ``RL(V) = k / 2``: at least ``Ldim / 2``, at most ``log2(d) / 2`` (module docstring); each side
         of that column holds ``2^(k-1)`` rows (the tree's ``2^k`` leaves hold one row each) and Ldim ``k - 1``,
-        so the search follows the tree without ranking the other columns.
+        so the search follows the tree without ranking the other columns.  The column returned is the one of
+        ``cand`` (one per split) splitting ``V`` as the tree's root does.
         """
         k = d.bit_length() - 1
         if d != 1 << k or k < 1 or self.ldim_search.proven(V)[1] < k or self.ldim_search.ldim(V, k) < k:
             return None
-        return self.ldim_search.witness(V, k)
+        ones = V & self.columns[self.ldim_search.witness(V, k)]
+        return next(j for j in cand if V & self.columns[j] in (ones, V ^ ones))
 
     def _greedy(self, V: int, cand: list[int], ldim=None) -> Fraction:
         """Half the average depth of the tree that follows the best-bounded split (a lower bound).
