@@ -108,8 +108,7 @@ class _SelfDirected(_Spaces):
         """``(fact, b)``: ``SD(V) <= b`` for the learner that picks ``choose(W)`` at each version space ``W``."""
         done = self.upper.get(V)
         if done is None:
-            g = self.game
-            if V.bit_count() <= 1 or not g.splitting(V):
+            if V.bit_count() <= 1:  # one distinct row (two differ somewhere: some instance splits them)
                 done = (self.add([self.index(V), "le", 0, None]), 0)
             else:
                 x = choose(V)

@@ -423,10 +423,13 @@ class OrderGame:
         """The learner's strategy of a fixed ``order`` as a self-directed one (:class:`OrderValue`'s witness): at
         each version space the first column of ``order`` splitting it, and the prediction of largest value."""
         order = tuple(order)
+        start: dict[int, int] = {}  # a part's first position worth scanning: a column not splitting W splits no part
 
         def move(W: int) -> tuple[int, Any]:
-            t = next(t for t, j in enumerate(order) if self.splits(W, j))
+            t = next(t for t in range(start.get(W, 0), len(order)) if self.splits(W, order[t]))
             labelled = self.labelled_parts(W, order[t])
+            for _, part in labelled:
+                start[part] = t + 1
             values = [self.sequence_value(part, order, t + 1) for _, part in labelled]
             return order[t], self.prediction(values, [y for y, _ in labelled])
 
