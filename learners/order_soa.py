@@ -8,8 +8,10 @@ door :func:`~mistakebound.theory.game_values.game_value` (Ben-David, Kushilevitz
 1997 for the best and worst orders; Goldman, Rivest and Schapire 1993 for the self-directed
 game; the transductive game of any number of rounds is worth at most the worst order's value,
 Hanneke, Moran and Shafer 2023).  It plays the order it is built for, or, built without one,
-every order but the textbook's, learning which from the move the referee asks of it (told the
-sequence: transductive or worst; asked the order: best; asked each instance: self-directed).
+every order, learning which from the move the referee asks of it first (told the sequence:
+transductive or worst; asked the order: best; asked each instance: self-directed; asked a
+prediction: the textbook's game, where it is the SOA of :class:`~mistakebound.learners.GameSOA`
+and claims the Littlestone dimension, Lemma 21.7).
 
 Examples
 --------
@@ -27,6 +29,7 @@ Examples
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from attrs import define, evolve, field
@@ -47,11 +50,14 @@ __all__ = ["OrderSOA", "ORDERED", "order_game"]
 ORDERED = tuple(o for o in ORDERS if o != "adaptive")
 
 #: The order whose player a hook tells an :class:`OrderSOA` built without one it is in (a told sequence is played
-#: alike in the transductive and worst orders: the value of the game on the rest of the sequence).
-_HOOK_ORDER = {"announce": "transductive", "choose_order": "best", "choose_instance": "self-directed"}
+#: alike in the transductive and worst orders: the value of the game on the rest of the sequence; a prediction
+#: asked first: the adversary picks each instance as it goes).
+_HOOK_ORDER = {"announce": "transductive", "choose_order": "best", "choose_instance": "self-directed",
+               "predict_one": "adaptive"}
 
 #: The theorem behind each order's value, for the claim's source.
 _SOURCES = {
+    "adaptive": "the Littlestone dimension (Littlestone 1988; Lemma 21.7; k labels: Daniely et al. 2011)",
     "transductive": "the transductive game's value is at most the worst order's (Hanneke, Moran and Shafer 2023)",
     "worst": "the worst order's value (Ben-David, Kushilevitz and Mansour 1997)",
     "best": "the best order's value (Ben-David, Kushilevitz and Mansour 1997)",
@@ -61,7 +67,7 @@ _SOURCES = {
 
 def _check_order(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None:
-        check_choice("order", value, ORDERED)
+        check_choice("order", value, ORDERS)
 
 
 @define
@@ -72,22 +78,22 @@ class OrderSOA(Learner):
     ----------
     H : HypothesisClass
         The class, of any number of labels.
-    order : {"transductive", "self-directed", "best", "worst"} or None
+    order : {"adaptive", "transductive", "self-directed", "best", "worst"} or None
         The order it plays; None (the default): every one of them, found in the game from the
-        move the referee asks of it.
+        move the referee asks of it first.
 
     Examples
     --------
     >>> from mistakebound import classes
     >>> H = classes.thresholds(7)
     >>> OrderSOA(H).orders, OrderSOA(H, order="best").orders
-    (('transductive', 'self-directed', 'best', 'worst'), ('best',))
+    (('adaptive', 'transductive', 'self-directed', 'best', 'worst'), ('best',))
     >>> OrderSOA(H, order="best").choose_order(H.domain)   # from both ends inwards: one mistake
     (1, 7, 2, 6, 3, 5, 4)
-    >>> OrderSOA(H, order="adaptive")
+    >>> OrderSOA(H, order="any")
     Traceback (most recent call last):
     ...
-    mistakebound.foundations.errors.InvalidArgumentError: order: expected one of 'transductive', 'self-directed', 'best', 'worst', got 'adaptive'
+    mistakebound.foundations.errors.InvalidArgumentError: order: expected one of 'adaptive', 'transductive', 'self-directed', 'best', 'worst', got 'any'
     """
 
     H: HypothesisClass = field(validator=lambda self, a, v: check_instance("H", v, HypothesisClass, "a HypothesisClass"))
@@ -99,6 +105,10 @@ class OrderSOA(Learner):
             self._player = self._build(self.order)
 
     def _build(self, order: str) -> Any:
+        if order == "adaptive":  # the textbook's game: its SOA, by the search of the game's value
+            from mistakebound.learners.game_soa import GameSOA
+
+            return GameSOA(self.H)
         from mistakebound.theory.order_players import OrderLearner
 
         return OrderLearner(self.H, Rules(labels=self.H.n_labels, order=order))
@@ -111,8 +121,8 @@ class OrderSOA(Learner):
 
     @property
     def orders(self) -> tuple[str, ...]:
-        """The orders it plays: its own, or every order but the textbook's."""
-        return (self.order,) if self.order is not None else ORDERED
+        """The orders it plays: its own, or every order."""
+        return (self.order,) if self.order is not None else ORDERS
 
     def announce(self, sequence: Any) -> None:
         """Told the sequence before round 1 (transductive, worst order)."""
@@ -127,42 +137,47 @@ class OrderSOA(Learner):
         return self._for("choose_instance").choose_instance(left)
 
     def predict_one(self, x: Any) -> int:
-        if self._player is None:
-            raise NotApplicableError(f"OrderSOA plays the orders {ORDERED}, and no order's move came before the "
-                                     "prediction: play it with rules=Rules(order=...), the referee asks it first")
-        return self._player.predict_one(x)
+        return self._for("predict_one").predict_one(x)
 
     def learn_one(self, x: Any, y: Any) -> None:
-        self._player.learn_one(x, y)
+        self._for("predict_one").learn_one(x, y)
+
+    def snapshot(self) -> OrderSOA:
+        """A copy in the current state (its player's snapshot: the searches are shared, not copied)."""
+        from mistakebound.game.players import snapshot_of
+
+        other = copy.copy(self)
+        other._player = None if self._player is None else snapshot_of(self._player)
+        return other
 
     @classmethod
     def for_setting(cls, setting: Any, *, rounds: int | None = None, rules: Rules | None = None) -> OrderSOA:
-        """A fresh OrderSOA for a game on the finite class ``setting`` under ``rules``: built for their order when it
-        is not the textbook's, else for every order (the game names its own)."""
+        """A fresh OrderSOA for a game on the finite class ``setting`` under ``rules``, built for their order (without
+        rules: for every order, the game names its own); realizable games with full information only (GameSOA plays
+        the others)."""
         if not isinstance(setting, HypothesisClass):
             raise not_applicable("OrderSOA", setting, "finite classes (it searches the order's value on the table)")
-        order = rules.order if rules is not None and rules.order != "adaptive" else None
-        return cls(setting, order=order)
+        if rules is not None and (rules.noise or rules.feedback != "full"):
+            raise NotApplicableError(f"OrderSOA plays realizable games with full information (GameSOA plays the "
+                                     f"others); the game has {rules.describe()}")
+        return cls(setting, order=rules.order if rules is not None else None)
 
     def bound(self, setting: Any, *, rounds: int | None = None, realizable: bool = True, transcript: Any = None,
               rules: Rules | None = None) -> Bound:
-        """The value of the game's order, from :func:`~mistakebound.theory.game_values.game_value`: exact, or, out of
-        the search's budget, the upper bound it proved; none in the textbook's game or under another order than
-        its own.
+        """The value of the game's order, from :func:`~mistakebound.theory.game_values.game_value` (the textbook's
+        game: Ldim): exact, or, out of the search's budget, the upper bound it proved; none under another order
+        than its own, with noise or bandit feedback.
 
         Examples
         --------
         >>> from mistakebound import classes
         >>> H = classes.thresholds(15)
-        >>> OrderSOA(H).bound(H).reason
-        "OrderSOA plays the games where someone else orders the instances; this one is the textbook's (order 'adaptive'): play it with --order / Rules(order=...)"
+        >>> OrderSOA(H).bound(H).value, OrderSOA(H).bound(H, rules=Rules(order="best")).value
+        (4, 1)
         >>> OrderSOA(H, order="best").bound(H, rules=Rules(order="worst")).reason
         "OrderSOA was built for the 'best' order; the game's order is 'worst'"
         """
         played = rules if rules is not None else Rules(labels=getattr(setting, "n_labels", 2))
-        if played.order == "adaptive":
-            return Bound.none("OrderSOA plays the games where someone else orders the instances; this one is the "
-                              "textbook's (order 'adaptive'): play it with --order / Rules(order=...)")
         if self.order is not None and played.order != self.order:
             return Bound.none(f"OrderSOA was built for the {self.order!r} order; the game's order is {played.order!r}")
         own = Rules(labels=self.H.n_labels, order=played.order)
@@ -192,7 +207,7 @@ def order_game(order: str) -> str:
 
     Examples
     --------
-    >>> order_game("best"), order_game("self-directed")
-    ('the best-order game', 'the self-directed game')
+    >>> order_game("best"), order_game("self-directed"), order_game("adaptive")
+    ('the best-order game', 'the self-directed game', 'the textbook game')
     """
-    return f"the {({'best': 'best-order', 'worst': 'worst-order'}).get(order, order)} game"
+    return f"the {({'best': 'best-order', 'worst': 'worst-order', 'adaptive': 'textbook'}).get(order, order)} game"

@@ -14,8 +14,9 @@ from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableE
 from mistakebound.game import registry
 from mistakebound.game.rules import Rules
 from mistakebound.learners import SOA, Halving, OrderSOA
-from mistakebound.adversaries import OrderMinimax
+from mistakebound.adversaries import GameMinimax, OrderMinimax
 from mistakebound.verification.judged import judged_game
+from tests.game_oracle import oracle as textbook_oracle
 from tests.order_oracles import best_order_oracle, self_directed_oracle, transductive_oracle, worst_order_oracle
 from tests.players import RandomOrderLabels
 from tests.strategies import order_classes
@@ -86,20 +87,31 @@ def test_the_zoo_adversary_forces_the_value_deterministically(H, order, rounds):
             assert g.transcript.mistakes >= forced.value and g.verdict.status == "ok"
 
 
+@settings(max_examples=30, deadline=None)
+@given(small_classes, st.integers(0, 3))
+def test_in_the_textbooks_game_the_zoo_learner_is_the_soa(H, seed):
+    """Asked a prediction first, OrderSOA plays the adaptive order as GameSOA and claims Ldim (its brute force)."""
+    rows = rows_of(H)
+    ldim = textbook_oracle(rows, 2, "full", 0)
+    for learner in (OrderSOA(H), OrderSOA.for_setting(H, rules=Rules())):
+        assert learner.bound(H).value == ldim and "adaptive" in learner.orders
+        T = play(learner, GameMinimax(), H, rounds=H.n_instances + 3, seed=seed)
+        assert T.mistakes == ldim
+
+
 def test_the_zoo_learner_refuses_what_it_cannot_claim():
     H = classes.thresholds(7)
-    assert not OrderSOA(H).bound(H).stated  # the textbook's game
+    assert OrderSOA(H).bound(H, rules=Rules(order="worst", noise=1)).reason.startswith("the worst-order game's")
+    with pytest.raises(NotApplicableError, match="OrderSOA plays realizable games with full information"):
+        OrderSOA.for_setting(H, rules=Rules(noise=1))
     assert "built for the 'best' order" in OrderSOA(H, order="best").bound(H, rules=Rules(order="worst")).reason
     assert "was built for thresholds(7)" in OrderSOA(H).bound(classes.thresholds(3), rules=Rules(order="worst")).reason
-    assert not OrderSOA(H).bound(H, rules=Rules(order="worst", noise=1)).stated
     with pytest.raises(InvalidArgumentError, match="order: expected one of"):
-        OrderSOA(H, order="adaptive")
+        OrderSOA(H, order="sideways")
     with pytest.raises(NotApplicableError, match="OrderSOA plays on finite classes"):
         OrderSOA.for_setting(registry.load_setting("experts:3"), rules=Rules(order="worst"))
-    with pytest.raises(NotApplicableError, match="no order's move came before the prediction"):
-        OrderSOA(H).predict_one(1)
     with pytest.raises(NotApplicableError, match="plays only the orders"):  # the referee, before round 1
-        play(OrderSOA(H), OrderMinimax(), H, rounds=7)
+        play(OrderSOA(H, order="worst"), GameMinimax(), H, rounds=7)
 
 
 def test_out_of_its_search_the_claim_is_the_proven_upper_bound(monkeypatch):
@@ -118,8 +130,9 @@ def test_the_zoo_adversary_plays_its_order_only():
     H = classes.thresholds(7)
     with pytest.raises(NotApplicableError, match="give its order"):
         registry.build("adversary", "OrderMinimax", H)
-    with pytest.raises(NotApplicableError, match="does not apply"):
-        play(OrderSOA(H), OrderMinimax(order="best"), H, rounds=7, rules=Rules(order="worst"))
+    for rules in (Rules(order="worst"), None):
+        with pytest.raises(NotApplicableError, match="does not apply"):
+            play(OrderSOA(H), OrderMinimax(order="best"), H, rounds=7, rules=rules)
     assert "was built for the best-order game" in OrderMinimax(order="best").forces(
         H, learner=Halving(H), rules=Rules(order="worst")).reason
     spec = registry.spec_of(OrderMinimax(order="best"))  # the line that replays a game types back
