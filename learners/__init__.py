@@ -26,8 +26,8 @@ behind the claims are functions of their modules, named for what they compute
   feedback, a noise budget): :class:`GameSOA` (the optimal learner of any rules) and
   :class:`PluralityHalving`; their ``bound`` takes the game's ``rules``;
 * the games in which someone else orders the instances (``Rules(order=...)``: transductive,
-  self-directed, best and worst order): :class:`OrderSOA`, the optimal learner of each order,
-  claiming the order's value (a learner of the textbook's game plays the transductive and
+  self-directed, best and worst order): :class:`OrderSOA`, the optimal learner of each order
+  (the textbook's too, as :class:`GameSOA`), claiming the order's value (a learner of the textbook's game plays the transductive and
   worst orders too, the announcement ignored: :mod:`mistakebound.game.orders`);
 * wrappers: :class:`Conservative`, :class:`DoublingTrick` (and the online-to-batch
   and mistake-bound-to-PAC conversions in :mod:`mistakebound.learners.conversions`);

@@ -1,4 +1,4 @@
-"""The optimal learner of the games in which someone else orders the instances (issue 24), for the zoo.
+"""The optimal learner of every order of the instances (issue 24), for the zoo.
 
 :class:`OrderSOA` is the learner of :class:`~mistakebound.theory.order_players.OrderLearner`
 (the Standard Optimal Algorithm of each order: at each instance the label whose part of the
@@ -72,7 +72,7 @@ def _check_order(instance: Any, attribute: Any, value: Any) -> None:
 
 @define
 class OrderSOA(Learner):
-    """The optimal learner of a game whose instances someone else orders: the order's value, no more.
+    """The SOA of every order of the instances (Rules(order=...)): the order's value, no more.
 
     Parameters
     ----------
