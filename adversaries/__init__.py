@@ -17,7 +17,8 @@ replay an exact worst case (:class:`MinimaxAdversary`); :class:`AlternatingLosse
 Follow-the-Leader failure sequence of online convex optimisation
 (:func:`mistakebound.game.oco.play_oco`).  :class:`GameMinimax` is the optimal adversary of
 any rules (many labels, bandit feedback, a noise budget: :class:`~mistakebound.game.rules.Rules`),
-by exact search; its ``forces`` takes the game's ``rules``.
+by exact search; its ``forces`` takes the game's ``rules``.  :class:`OrderMinimax` is the optimal
+adversary of the games in which someone else orders the instances (``Rules(order=...)``).
 
 Examples
 --------
@@ -46,6 +47,7 @@ from mistakebound.adversaries.randomized_forcer import RandomizedForcer
 from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.adversaries.shattered_tree_walker import ShatteredTreeWalker
 from mistakebound.adversaries.game_minimax import GameMinimax
+from mistakebound.adversaries.order_minimax import OrderMinimax
 
 __all__ = [
     "OppositeLabel",
@@ -64,4 +66,5 @@ __all__ = [
     "AlternatingLosses",
     "RandomizedForcer",
     "GameMinimax",
+    "OrderMinimax",
 ]

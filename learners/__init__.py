@@ -25,6 +25,10 @@ behind the claims are functions of their modules, named for what they compute
 * the game's other settings (:class:`~mistakebound.game.rules.Rules`: many labels, bandit
   feedback, a noise budget): :class:`GameSOA` (the optimal learner of any rules) and
   :class:`PluralityHalving`; their ``bound`` takes the game's ``rules``;
+* the games in which someone else orders the instances (``Rules(order=...)``: transductive,
+  self-directed, best and worst order): :class:`OrderSOA`, the optimal learner of each order
+  (the textbook's too, as :class:`GameSOA`), claiming the order's value (a learner of the textbook's game plays the transductive and
+  worst orders too, the announcement ignored: :mod:`mistakebound.game.orders`);
 * wrappers: :class:`Conservative`, :class:`DoublingTrick` (and the online-to-batch
   and mistake-bound-to-PAC conversions in :mod:`mistakebound.learners.conversions`);
 * from the ecosystem: :class:`RiverLearner`, :class:`SklearnLearner`.
@@ -56,6 +60,7 @@ from mistakebound.learners.version_space import VersionSpaceLearner
 from mistakebound.learners.weighted_majority import DeterministicWeightedMajority, WeightedMajority
 from mistakebound.learners.winnow import LittlestoneWinnow, Winnow
 from mistakebound.learners.game_soa import GameSOA, PluralityHalving
+from mistakebound.learners.order_soa import OrderSOA
 
 __all__ = [
     "BatchResult",
@@ -74,6 +79,7 @@ __all__ = [
     "OnlineGradientDescent",
     "OnlineLogisticRegression",
     "OptimalRandomizedLearner",
+    "OrderSOA",
     "Perceptron",
     "PluralityHalving",
     "RandomizedLinearClassifier",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from attrs import define, field
 
 from mistakebound import HypothesisClass
@@ -16,7 +17,7 @@ from mistakebound.game.players import Learner
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.verification.claims import Bound
 
-__all__ = ["FINITE_ADVERSARIES", "FINITE_LEARNERS", "MajorityVote", "PlainVote", "VoteFraction"]
+__all__ = ["FINITE_ADVERSARIES", "FINITE_LEARNERS", "MajorityVote", "PlainVote", "RandomOrderLabels", "VoteFraction"]
 
 #: The realizable learners of finite classes whose claims are closed-form theorems (textbook ch. 21).
 FINITE_LEARNERS = (Consistent, Halving, SOA)
@@ -104,3 +105,27 @@ class PlainVote(Learner):
     def learn_one(self, x, y):
         column = self.H.column_masks[self.H.index_of(x)]
         self.alive &= column if y else ~column
+
+
+class RandomOrderLabels:
+    """An adversary of every order (issue 24), seeded by the game: it announces the domain shuffled (transductive:
+    at most the game's rounds of it), and labels by a random hypothesis consistent with the labels so far."""
+
+    def applies_to(self, H, *, rules=None):
+        return True
+
+    def start(self, state):
+        self.alive = np.ones(state.H.n_hypotheses, dtype=bool)
+
+    def sequence(self, state):
+        order = list(state.rng.permutation(state.H.n_instances))
+        domain = state.H.domain
+        if state.rounds < state.H.n_instances or not order:
+            return [domain[j] for j in order[: state.rounds]]
+        return [domain[j] for j in order]
+
+    def label(self, state, x, p):
+        rows = np.flatnonzero(self.alive)
+        y = int(state.H.matrix[state.rng.choice(rows), state.H.index_of(x)])
+        self.alive &= state.H.column(x) == y
+        return y

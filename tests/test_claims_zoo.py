@@ -32,6 +32,7 @@ from mistakebound.adversaries import (
     DisjunctionStream,
     GameMinimax,
     HeaviestExpertLoss,
+    OrderMinimax,
     MidpointAdversary,
     MinimaxAdversary,
     ObliviousCoin,
@@ -55,6 +56,7 @@ from mistakebound.learners import (
     DisjunctionElimination,
     DoublingTrick,
     GameSOA,
+    OrderSOA,
     PluralityHalving,
     ExpertsFromClass,
     FollowTheLeader,
@@ -97,6 +99,7 @@ PLAYS_ON = {
     Halving: FINITE,
     SOA: FINITE,
     GameSOA: FINITE,
+    OrderSOA: FINITE,
     PluralityHalving: FINITE,
     OptimalRandomizedLearner: FINITE,
     ExpertsFromClass: FINITE,
@@ -135,6 +138,7 @@ APPLIES_TO = {
     SplitAdvice: {"experts"},
     AlternatingLosses: {"ball", "free"},
     MinimaxAdversary: set(),
+    OrderMinimax: set(),  # built for a game's order (rules), never for the textbook's game
 }
 
 

@@ -70,3 +70,36 @@ def test_a_value_no_kind_of_certificate_checks_is_said_to_be_left_out(tmp_path, 
     path = tmp_path / "c.json"
     code, out, _ = run(capsys, "ldim", "intervals:5", "--order", "best", "--randomized", "--certificate", str(path))
     assert code == 0 and "randomized learners, or more than two labels, under another order" in out
+
+
+@pytest.mark.parametrize("learner, claim", [("OrderSOA", "the worst-order game's value"),
+                                            ("Halving", "Theorem 21.3")])
+def test_play_by_name_in_the_worst_order(capsys, learner, claim):
+    code, out, err = run(capsys, "play", learner, "OrderMinimax", "thresholds:15", "--order", "worst")
+    lines = out.splitlines()
+    assert code == 0 and not err
+    assert "worst order" in lines[0] and "mistakes = 4" in lines
+    assert any(line.startswith("bound = 4 on mistakes: holds") and claim in line for line in lines)
+    assert any(line.startswith("forced = 4 on mistakes: holds") for line in lines)
+    assert sum(line.split()[-1] == "yes" for line in lines if line[:1].isdigit()) == 4  # the rounds say so too
+
+
+@pytest.mark.parametrize("order, value", [("self-directed", 1), ("best", 1), ("transductive", 4)])
+def test_play_the_zoo_players_in_every_order(capsys, order, value):
+    code, out, _ = run(capsys, "play", "OrderSOA", "OrderMinimax", "thresholds:15", "--order", order, "-q")
+    assert code == 0 and f"mistakes = {value}" in out.splitlines()
+    assert f"bound = {value} on mistakes: holds" in out and f"forced = {value} on mistakes: holds" in out
+
+
+@pytest.mark.parametrize("order, hook", [("self-directed", "choose_instance(left)"), ("best", "choose_order(domain)")])
+def test_a_learner_without_the_orders_move_is_refused_before_round_1(capsys, order, hook):
+    code, out, err = run(capsys, "play", "Halving", "OrderMinimax", "thresholds:15", "--order", order)
+    assert code == 2 and "t   x" not in out and "rounds =" not in out
+    assert f"does not declare the '{order}' order" in err and hook in err and "Halving" in err
+
+
+def test_the_zoo_players_are_listed_and_need_an_order(capsys):
+    code, out, _ = run(capsys, "play", "--help")
+    assert code == 0 and "OrderSOA" in out and "OrderMinimax" in out
+    code, _, err = run(capsys, "play", "OrderSOA", "OrderMinimax", "thresholds:15")
+    assert code == 2 and "give its order (--order" in err

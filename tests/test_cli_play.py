@@ -432,16 +432,19 @@ def test_every_applicable_pair_of_the_registry_plays_from_the_command_line(capsy
 
 
 def test_the_walk_reaches_every_player_of_the_registry():
-    """Each learner and adversary plays on some setting of the walk (MinimaxAdversary needs its learner named)."""
+    """Each learner and adversary plays on some setting of the walk (MinimaxAdversary needs its learner named,
+    OrderMinimax the game's order: tests/test_cli_orders.py plays it)."""
     learners, adversaries = set(), set()
     for spec in WALK_SETTINGS:
         for L, A in applicable_pairs(registry.load_setting(spec)):
             learners.add(L)
             adversaries.add(A)
     assert learners == set(registry.names("learner"))
-    assert adversaries == set(registry.names("adversary")) - {"MinimaxAdversary"}
+    assert adversaries == set(registry.names("adversary")) - {"MinimaxAdversary", "OrderMinimax"}
     with pytest.raises(NotApplicableError, match=r"MinimaxAdversary\(learner=halving\)"):
         registry.build("adversary", "MinimaxAdversary", classes.thresholds(3))
+    with pytest.raises(NotApplicableError, match=r"give its order \(--order"):
+        registry.build("adversary", "OrderMinimax", classes.thresholds(3))
 
 
 @pytest.mark.parametrize("learner, spec", [("halving", "thresholds:7"), ("consistent", "singletons:5,empty"),

@@ -58,7 +58,7 @@ from mistakebound.foundations.validation import brief, check_choice, check_int, 
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.feedback import BanditFeedback, LabelNotShown, feedbacks_of
-from mistakebound.game.orders import order_refusal
+from mistakebound.game.orders import is_told, order_refusal
 from mistakebound.game.players import describe, is_randomized
 from mistakebound.game.rules import Rules, as_probability, expected_prediction, is_fatal, require_rules
 from mistakebound.game.rules import label_words as _label_words
@@ -386,7 +386,8 @@ def learner_rules(H: Setting, rules: Any, learner: Any) -> Rules:
         A noise budget on a space; bandit feedback for a learner that does not list it in its ``feedbacks``; a
         randomized learner under deterministic rules, or in a game of more than two labels; an order other than
         the default on a space, or for a learner that does not list it in its ``orders`` or lacks its method
-        (:mod:`~mistakebound.game.orders`).
+        (a learner of the textbook's game plays the transductive and worst orders untold:
+        :mod:`~mistakebound.game.orders`).
 
     Examples
     --------
@@ -873,6 +874,6 @@ def _ordered(order: str, H: Any, rounds: int, learner: Any, adversary: Any, stat
     if order == "best":
         if callable(getattr(other, "announce", None)):
             call("adversary", other.announce, tuple(sequence))
-    else:
+    elif is_told(other, order):  # a learner of the textbook's game plays untold (mistakebound.game.orders)
         call("learner", other.announce, tuple(sequence))
     return sequence, None
