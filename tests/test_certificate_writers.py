@@ -232,6 +232,18 @@ def test_rldim_certificates_verify_with_the_game_value(H, max_nodes, before):
     holds(verified(writer, H)["rldim"], textbook_rldim(H), exact=max_nodes is None)
 
 
+def test_an_rldim_bound_by_the_ldim_is_not_taken_for_the_ldim_fact_it_cites():
+    """A partial search's upper side bounds a part by ``Ldim (1 - 2^(1-d))`` after the part's Ldim fact was written
+    for another bound: the two facts are told apart (hypothesis found the class where one stood for the other)."""
+    M = [[0, 0, 0, 1, 0], [0, 0, 0, 1, 1], [0, 0, 1, 0, 0], [0, 0, 1, 1, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1],
+         [1, 0, 1, 0, 0], [0, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 1, 0, 1, 0], [1, 0, 0, 1, 0], [1, 1, 0, 0, 0],
+         [0, 0, 1, 0, 1], [1, 0, 0, 0, 1], [1, 0, 0, 0, 0], [0, 1, 0, 0, 1]]
+    H = HypothesisClass.from_matrix(M)
+    writer = CertificateWriter(H)
+    rldim_section(H, writer, max_nodes=1)
+    holds(verified(writer, H)["rldim"], textbook_rldim(H), exact=False)
+
+
 #: The learners searched, each with the truth of its worst case over ``horizon`` rounds (None: no horizon).
 LEARNERS = {
     "Halving": (Halving, lambda H, h: textbook_worst_case(H, halving_rule(H), h)),

@@ -222,14 +222,15 @@ class _Producer:
         """The ``"le"`` fact of ``V`` of kind ``how`` (``"le"``: exact, ``"log"``, ``"ldim"``)."""
         if how == "le":
             return self.le(V)
-        if (how, V) not in self.done:
+        key = ("le by", how, V)  # not ("ldim", V): that is the Ldim fact this one cites
+        if key not in self.done:
             if how == "log":
-                self.add((how, V), V, "le", _log_bound(V.bit_count()), "log2")
+                self.add(key, V, "le", _log_bound(V.bit_count()), "log2")
             else:
                 f, L = self.ldim(V)
                 d = V.bit_count()
-                self.add((how, V), V, "le", L * ((1 << (d - 1)) - 1) / (1 << (d - 1)), ["ldim", f])
-        return self.done[how, V]
+                self.add(key, V, "le", L * ((1 << (d - 1)) - 1) / (1 << (d - 1)), ["ldim", f])
+        return self.done[key]
 
     def entry(self, j: int, V0: int, V1: int, b: Fraction) -> list | None:
         """An answer to the instance of column ``j`` whose sides are ``V0``, ``V1``: its term is ``<= b``."""
