@@ -33,6 +33,8 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_WORKERS",
     "Parser",
+    "add_figure",
+    "figure_style",
     "integer",
     "positive",
     "seed",
@@ -131,3 +133,25 @@ class Parser(argparse.ArgumentParser):
         # one line: control characters an argument held are shown escaped ('\\r'), not printed
         message = printable(shortened(message))
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def add_figure(p: argparse.ArgumentParser) -> None:
+    """``--dpi`` and ``--no-titles``: how a command that draws writes its figures
+    (:func:`~mistakebound.interfaces.plots.save_figure`), for a paper: a raster resolution (vector
+    formats, ``.svg`` and ``.pdf``, ignore it) and the title and caption left out for the paper's own."""
+    p.add_argument("--dpi", type=_dpi, default=None, metavar="N",
+                   help="the resolution of a .png figure, 10..2400 dots per inch (default 130; .svg and .pdf "
+                        "are vector formats)")
+    p.add_argument("--no-titles", action="store_true",
+                   help="leave out the figure's title and caption (a paper writes its own), cut to the drawing")
+
+
+def figure_style(args: argparse.Namespace) -> dict:
+    """The keywords of :func:`~mistakebound.interfaces.plots.save_figure` that :func:`add_figure`'s options give."""
+    from mistakebound.interfaces.plots import DPI
+
+    return {"dpi": DPI if args.dpi is None else args.dpi, "titles": not args.no_titles}
+
+
+def _dpi(text: str) -> int:
+    return integer(text, 10, 2400)

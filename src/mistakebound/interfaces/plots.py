@@ -63,6 +63,8 @@ __all__ = [
     "draw_tree",
     "draw_strategy",
     "save_figure",
+    "bare",
+    "DPI",
     "write_atomically",
     "cumulative_curve",
     "claim_curve",
@@ -683,11 +685,45 @@ def draw_strategy(strategy, H: Any = None, *, learner: str | None = None, title:
 
 
 # ----------------------------------------------------------------------------- saving
-def save_figure(fig, path: str | os.PathLike, *, dpi: int = 130) -> Path:
+#: The resolution of a raster figure (``.png``) unless one is asked for; vector formats ignore it.
+DPI = 130
+
+
+def bare(fig):
+    """``fig`` without its title and caption (the axes' titles, the figure's texts, its suptitle and
+    supxlabel): a figure whose caption the paper writes.  Legends, labels and the drawing stay; returns ``fig``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.set_title("a title"); _ = fig.text(0.1, 0.01, "a caption"); _ = ax.plot([0, 1], label="curve")
+    >>> fig is bare(fig), ax.get_title(), len(fig.texts)
+    (True, '', 0)
+    >>> len(ax.lines)
+    1
+    >>> plt.close(fig)
+    """
+    for ax in fig.axes:
+        ax.set_title("")
+    for text in list(fig.texts):
+        text.remove()
+    for name in ("_suptitle", "_supxlabel", "_supylabel"):
+        if getattr(fig, name, None) is not None:
+            getattr(fig, name).remove()
+            setattr(fig, name, None)
+    return fig
+
+
+def save_figure(fig, path: str | os.PathLike, *, dpi: int = DPI, titles: bool = True) -> Path:
     """Write ``fig`` to ``path`` (``.png``, ``.svg`` or ``.pdf``) atomically and return the path.
 
     The figure is rendered to a temporary file in the same directory, then moved over
-    ``path`` in one step (see :func:`write_atomically`).
+    ``path`` in one step (see :func:`write_atomically`).  ``dpi`` is a raster figure's
+    resolution; with ``titles=False`` the title and caption are left out (:func:`bare`) and the
+    figure is cut to what is drawn.
 
     Raises
     ------
@@ -700,4 +736,29 @@ def save_figure(fig, path: str | os.PathLike, *, dpi: int = 130) -> Path:
         raise InvalidArgumentError(
             f"out: expected a file name ending in {', '.join(FIGURE_FORMATS)}, got {str(path)!r}"
         )
-    return write_atomically(path, lambda tmp: fig.savefig(tmp, format=suffix[1:], dpi=dpi))
+    cut = {} if titles else {"bbox_inches": _drawn(bare(fig))}
+    return write_atomically(path, lambda tmp: fig.savefig(tmp, format=suffix[1:], dpi=dpi, **cut))
+
+
+def _drawn(fig, pad: float = 0.05):
+    """The box, in inches, of what ``fig`` draws: an axes with its axis by its tight box (ticks, labels, legend),
+    one drawn without an axis (a tree) by its artists alone (not the empty frame around them), the figure's
+    legends; ``pad`` inches around."""
+    from matplotlib.axis import Axis
+    from matplotlib.transforms import Bbox
+
+    fig.canvas.draw()  # the layout first (a layout engine moves the axes as it draws)
+    renderer = fig.canvas.get_renderer()
+    boxes = [legend.get_window_extent(renderer) for legend in fig.legends]
+    for ax in fig.axes:
+        if ax.axison:
+            boxes.append(ax.get_tightbbox(renderer))
+            continue
+        frame = {ax.patch, *ax.spines.values()}
+        boxes += [a.get_window_extent(renderer) for a in ax.get_children()
+                  if a.get_visible() and a not in frame and not isinstance(a, Axis)]
+    boxes = [b for b in boxes if b is not None and b.width > 0 and b.height > 0]
+    if not boxes:
+        return "tight"
+    box = Bbox.union(boxes).transformed(fig.dpi_scale_trans.inverted())
+    return box.padded(pad)

@@ -149,12 +149,13 @@ def require_plots() -> None:
     _matplotlib()
 
 
-def save_drawing(fig: Any, path: str, out, what: str) -> None:
-    """Save a figure to ``--out``, saying ``what`` it shows; when the write fails, say it was drawn, not written."""
+def save_drawing(fig: Any, path: str, out, what: str, **style: Any) -> None:
+    """Save a figure to ``--out``, saying ``what`` it shows; when the write fails, say it was drawn, not written.
+    ``style``: :func:`~mistakebound.interfaces.plots.save_figure`'s ``dpi`` and ``titles``."""
     from mistakebound.interfaces.plots import save_figure
 
     try:
-        write_output("--out", path, out, f"wrote {path}: {what}", save=lambda: save_figure(fig, path))
+        write_output("--out", path, out, f"wrote {path}: {what}", save=lambda: save_figure(fig, path, **style))
     except OutputFailed:
         print(f"drawn, not written: {what}", file=out)
         raise

@@ -14,7 +14,8 @@ from mistakebound.foundations.errors import GameError, MistakeboundError
 from mistakebound.foundations.text import number_text, one_line
 from mistakebound.foundations.text_tables import text_table
 from mistakebound.game import registry
-from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, positive, seed
+from mistakebound.interfaces.arguments import (EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, add_figure, figure_style,
+                                               positive, seed)
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.games import run_game
 from mistakebound.interfaces.cli.help_text import add_command
@@ -52,6 +53,7 @@ def add_parser(subparsers):
     p.add_argument("--out", metavar="FILE", required=True, help="the figure: a .png, .svg or .pdf file name")
     p.add_argument("--log", action="store_true",
                    help="logarithmic axes (linear below 1, so 0 stays on them): for bounds far above the curves")
+    add_figure(p)
     p.set_defaults(run=run)
     return p
 
@@ -113,7 +115,7 @@ def run(args, out) -> int:
     _print_games(games, out)  # the games first: a figure that cannot be written loses none of them
     for note in notes:
         print(note, file=out)
-    write_output("--out", args.out, out, f"wrote {args.out}", save=lambda: save_figure(fig, args.out))
+    write_output("--out", args.out, out, f"wrote {args.out}", save=lambda: save_figure(fig, args.out, **figure_style(args)))
     return EXIT_BROKEN if any(v.broken for *_, v in games) else EXIT_OK
 
 

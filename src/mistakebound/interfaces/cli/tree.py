@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mistakebound.foundations.text import number_text
 from mistakebound.game import registry
-from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, seed
+from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, add_figure, figure_style, seed
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.options import add_budget
@@ -72,6 +72,7 @@ def add_parser(subparsers):
                    help="figures: draw this many levels below the root (default: as many as fit --width)")
     p.add_argument("--width", type=_inches, default=6.5, metavar="INCHES",
                    help="figures: the width to print at, text at 7 pt (default 6.5, a paper's text width)")
+    add_figure(p)
     p.set_defaults(run=run)
     return p
 
@@ -107,7 +108,7 @@ def run(args, out) -> int:
         state = (f"{number_text(W.lower)} mistakes (exact)" if W.exact else
                  f"between {number_text(W.lower)} and {number_text(W.upper)} mistakes (partial: {W.status})")
         what = f"the worst-case line of {name} on {H.describe()}, {state}"
-        save_drawing(fig, args.out, out, what)
+        save_drawing(fig, args.out, out, what, **figure_style(args))
         return EXIT_OK if W.exact else EXIT_INTERRUPTED
     from mistakebound.theory.littlestone import shattered_tree
     from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted
@@ -134,5 +135,5 @@ def run(args, out) -> int:
     drawn = fig.tree_layout
     if drawn.levels < drawn.depth:
         what += f", levels 0-{drawn.levels} drawn (the rest counted; --levels draws more)"
-    save_drawing(fig, args.out, out, what)
+    save_drawing(fig, args.out, out, what, **figure_style(args))
     return EXIT_OK

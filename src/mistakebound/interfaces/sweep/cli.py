@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mistakebound.foundations.text import printable
-from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, positive
+from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, add_figure, figure_style, positive
 
 __all__ = ["NAME", "SUMMARY", "add_parser", "run"]
 
@@ -79,6 +79,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="write figures to DIR: mistakes (regret) against size per learner, mean and band over "
                         "seeds, bounds dashed, broken ones marked; Ldim, VCdim and worst cases of search cells")
+    p.add_argument("--plot-format", choices=("png", "svg", "pdf"), default="png",
+                   help="with --plot: the figures' format (default png; svg and pdf are vector formats)")
+    add_figure(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-import", action="store_true",
                    help="refuse every module:Class player, for a config from someone else: only registered "
@@ -149,7 +152,7 @@ def _run(args: Any, out: TextIO | None) -> int:
         print(f"sweep: warning: expected to run {todo} cells, ran {result.ran}", file=out)
     print(format_summary(result.records), file=out)
     if args.plot is not None:
-        files = plot_records(result.records, args.plot)
+        files = plot_records(result.records, args.plot, suffix=f".{args.plot_format}", **figure_style(args))
         print(printable(f"wrote {len(files)} plot(s) to {args.plot}"), file=out)
     if result.broken or result.errors:
         return EXIT_BROKEN

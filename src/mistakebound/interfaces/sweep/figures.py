@@ -222,11 +222,13 @@ def _size_label(doubles: bool) -> str:
     return "size n (log2 axis)" if doubles else "size n"
 
 
-def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffix: str = ".png") -> list[Path]:
+def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffix: str = ".png",
+                 **style: Any) -> list[Path]:
     """Draw each measured value against the size, over seeds, with the claims; return the files written.
 
     The figures are those of :func:`sweep_figures`, each written to ``directory`` as
-    ``NAME`` + ``suffix`` (``.png``, ``.svg`` or ``.pdf``).
+    ``NAME`` + ``suffix`` (``.png``, ``.svg`` or ``.pdf``); ``style`` is
+    :func:`~mistakebound.interfaces.plots.save_figure`'s ``dpi`` and ``titles``.
 
     Raises
     ------
@@ -240,7 +242,7 @@ def plot_records(records: Iterable[dict], directory: str | os.PathLike, *, suffi
     folder = Path(directory)
     if not folder.is_dir():
         raise InvalidArgumentError(f"plot: the directory {str(directory)!r} does not exist")
-    return [save_figure(fig, folder / f"{name}{suffix}") for name, fig in sweep_figures(records)]
+    return [save_figure(fig, folder / f"{name}{suffix}", **style) for name, fig in sweep_figures(records)]
 
 
 def sweep_figures(records: Iterable[dict]) -> list[tuple[str, Any]]:
