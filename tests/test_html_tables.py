@@ -25,8 +25,8 @@ from mistakebound.theory.worst_case import WorstCase, worst_case_mistakes
 from mistakebound.verification.checks import CheckSummary, check_learner
 from mistakebound.verification.selfcheck import CheckReport, CheckRow, run_check
 
-#: The only tags the module writes.
-TAGS = {"div", "p", "strong", "em", "table", "thead", "tbody", "tr", "th", "td"}
+#: The only tags the module writes (``style``: the panel's own, :data:`~mistakebound.foundations.html_tables.STYLE`).
+TAGS = {"div", "style", "p", "strong", "em", "table", "thead", "tbody", "tr", "th", "td"}
 
 
 class Page(HTMLParser):
@@ -61,6 +61,9 @@ class Page(HTMLParser):
             self._cell = None
 
     def handle_data(self, data):
+        if self.stack and self.stack[-1] == "style":
+            assert data == ht.STYLE.removeprefix("<style>").removesuffix("</style>"), "a style that is not STYLE"
+            return
         self.text.append(data)
         if self._cell is not None:
             self._cell.append(data)
@@ -286,3 +289,22 @@ def test_worst_case_of_a_learner_that_errs_everywhere_marks_every_round():
     W = worst_case_mistakes(Halving(H), H)
     rows, marked = body_rows(parse(W._repr_html_()))
     assert len(rows) == len(W.line) and sum(marked) == W.value == 1
+
+
+def test_every_view_carries_a_style_that_touches_only_its_own_elements():
+    """Readable outside a notebook (issue 25): the style is in the HTML itself, and every selector is scoped to
+    the framework's class, so a page that shows it keeps its own look."""
+    import re
+
+    from mistakebound import classes, play
+    from mistakebound.adversaries import OppositeLabel
+    from mistakebound.foundations.html_tables import STYLE
+    from mistakebound.learners import Halving
+
+    H = classes.thresholds(7)
+    T = play(Halving(H), OppositeLabel(), H, rounds=5)
+    for view in (H._repr_html_(), T._repr_html_()):
+        assert view.startswith('<div class="mistakebound">') and view.count(STYLE) == 1
+    rules = re.findall(r"([^{}]+)\{[^{}]*\}", STYLE.removeprefix("<style>").removesuffix("</style>"))
+    selectors = [s.strip() for rule in rules for s in rule.split(",")]
+    assert selectors and all(s.startswith(("div.mistakebound", "table.mistakebound")) for s in selectors), selectors

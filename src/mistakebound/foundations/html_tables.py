@@ -31,7 +31,8 @@ from typing import Any
 
 from mistakebound.foundations.text import number_text
 
-__all__ = ["cell", "table", "panel", "note", "PREVIEW_ROWS", "PREVIEW_COLUMNS", "CELL_CHARS", "TITLE_CHARS", "MARK_STYLE"]
+__all__ = ["cell", "table", "panel", "note", "PREVIEW_ROWS", "PREVIEW_COLUMNS", "CELL_CHARS", "TITLE_CHARS", "MARK_STYLE",
+           "STYLE"]
 
 #: The most rows a table of a notebook shows (the rest are counted in a note).
 PREVIEW_ROWS = 20
@@ -43,6 +44,14 @@ CELL_CHARS = 40
 TITLE_CHARS = 400
 #: The style of a marked row (a mistake, a broken bound): a light red that reads on dark themes too.
 MARK_STYLE = "background-color: rgba(214, 39, 40, 0.18)"
+#: The style every panel carries, scoped to its own class: readable where the page has no style of its own (an
+#: HTML file, a browser, a docs page), in the text colours of the page it is in (light or dark themes).
+STYLE = ("<style>div.mistakebound{font-family:system-ui,sans-serif;font-size:13px;line-height:1.4;margin:.5em 0}"
+         "div.mistakebound p{margin:.3em 0}"
+         "table.mistakebound{border-collapse:collapse;font-variant-numeric:tabular-nums}"
+         "table.mistakebound th,table.mistakebound td{border:1px solid rgba(128,128,128,.35);padding:2px 8px;"
+         "text-align:right}"
+         "table.mistakebound thead th{border-bottom:2px solid rgba(128,128,128,.6)}</style>")
 
 
 def _text(value: Any) -> str:
@@ -146,14 +155,19 @@ def panel(title: str, facts: Sequence[tuple[str, Any]] = (), *parts: str) -> str
     """A block: a bold ``title``, a line of ``name: value`` facts, then ``parts`` (tables, already HTML).
 
     The title and the values are cut to :data:`TITLE_CHARS` characters (a table's cells to
-    :data:`CELL_CHARS`).
+    :data:`CELL_CHARS`).  The block carries :data:`STYLE`, so it reads as well in a saved HTML
+    file or a browser as in a notebook.
 
     Examples
     --------
-    >>> panel("Transcript", [("rounds", 3), ("seed", None)])
-    '<div class="mistakebound">\\n<p><strong>Transcript</strong></p>\\n<p>rounds: 3 · seed: -</p>\\n</div>'
+    >>> print(panel("Transcript", [("rounds", 3), ("seed", None)]).replace(STYLE, "<style>...</style>"))
+    <div class="mistakebound">
+    <style>...</style>
+    <p><strong>Transcript</strong></p>
+    <p>rounds: 3 · seed: -</p>
+    </div>
     """
-    lines = ['<div class="mistakebound">', f"<p><strong>{cell(title, TITLE_CHARS)}</strong></p>"]
+    lines = ['<div class="mistakebound">', STYLE, f"<p><strong>{cell(title, TITLE_CHARS)}</strong></p>"]
     if facts:
         lines.append("<p>" + " · ".join(f"{cell(name)}: {cell(value, TITLE_CHARS)}" for name, value in facts) + "</p>")
     lines += [*parts, "</div>"]
