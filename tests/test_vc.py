@@ -358,9 +358,11 @@ def test_a_time_limit_is_honoured_on_a_large_class(limit, monkeypatch):
     assert b.lower <= b.upper <= 15 and is_vc_shattered(H, b.witness)
 
 
-@pytest.mark.parametrize("limit", [0.3, 1.0])
+@pytest.mark.parametrize("limit", [1.0, 2.0])
 def test_a_time_limit_is_honoured_by_the_cube_search(limit, monkeypatch):
-    """random(100000, 22) takes the cube about 6 s: every projection reads the clock."""
+    """random(100000, 22) takes the cube about 6 s: every projection reads the clock.  The limits leave the
+    search time to reach the cube on a loaded machine (at 0.3 s, with the machine shared three ways, the budget
+    ran out before it, and the test saw nothing of the cube)."""
     from mistakebound.theory import vc
 
     chosen = []
