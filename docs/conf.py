@@ -128,11 +128,12 @@ html_static_path = ["_static"]
 html_css_files = ["custom.css"]
 html_theme_options = {
     "navbar_end": ["navbar-icon-links"],
+    "header_links_before_dropdown": 6,
     "navigation_depth": 2,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_sidebars = {"api/generated/*": [], "index": []}
+html_sidebars = {"index": [], "theory": [], "auto_examples/index": []}
 html_show_sourcelink = False

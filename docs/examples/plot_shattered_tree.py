@@ -26,8 +26,9 @@ print(f"{H.describe()}: Ldim = {littlestone_dimension(H)}")
 fig = draw_tree(tree, H)
 
 # %%
-# A wider class: the tree of intervals on 12 points, cut to the levels that fit the page
-# (the subtrees below the cut are drawn as grey triangles and counted in the caption).
-H2 = classes.intervals(12)
+# A deeper tree: thresholds on 1023 points have Ldim 10, too deep for a page; the levels
+# that fit are drawn, and each subtree below the cut is a grey triangle, counted in the
+# caption.
+H2 = classes.thresholds(1023)
 fig2 = draw_tree(shattered_tree(H2), H2)
 print(f"{H2.describe()}: Ldim = {littlestone_dimension(H2)}")
