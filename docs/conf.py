@@ -130,6 +130,7 @@ html_theme_options = {
     "navbar_end": ["navbar-icon-links"],
     "header_links_before_dropdown": 6,
     "navigation_depth": 2,
+    "collapse_navigation": True,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],

@@ -22,7 +22,7 @@ import pkgutil
 import types
 from pathlib import Path
 
-__all__ = ["LAYERS", "public_modules", "public_names", "canonical_pages", "write_api"]
+__all__ = ["LAYERS", "ALIASES", "aliases", "public_modules", "public_names", "canonical_pages", "write_api"]
 
 #: The layers, in the order of the reference: (title, module prefixes, what it holds).
 LAYERS = (
@@ -207,10 +207,49 @@ def write_api(out: Path) -> int:
     return len(written)
 
 
+#: Every other dotted name of a documented function or class (``mistakebound.play``), and the
+#: short names that are unique (``LdimSearch``): the one documented name each stands for.
+ALIASES: dict[str, str] = {}
+
+
+def aliases() -> dict[str, str]:
+    """The names a docstring may use for a documented object, mapped to its documented name."""
+    pages = canonical_pages()
+    found: dict[str, str] = {}
+    shorts: dict[str, set[str]] = {}
+    for module, name, obj in public_names():
+        if id(obj) in pages:
+            found[f"{module}.{name}"] = pages[id(obj)]
+            shorts.setdefault(name, set()).add(pages[id(obj)])
+    for short, targets in shorts.items():
+        if len(targets) == 1:
+            found.setdefault(short, next(iter(targets)))
+    return {alias: page for alias, page in found.items() if alias != page}
+
+
 def _on_builder_inited(app) -> None:
     write_api(Path(app.srcdir) / "api")
+    ALIASES.update(aliases())
+
+
+def _on_missing_reference(app, env, node, contnode):
+    """Resolve a reference to a re-exported or short name to the page that documents it."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"].lstrip(".~")
+    context = node.get("py:module")
+    for name in ([f"{context}.{target}"] if context else []) + [target]:
+        page = ALIASES.get(name)
+        if page is None and "." in name:  # a method or attribute of a re-exported class
+            owner, _, member = name.rpartition(".")
+            page = ALIASES.get(owner) and f"{ALIASES[owner]}.{member}"
+        if page:
+            domain = env.get_domain("py")
+            return domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], page, node, contnode)
+    return None
 
 
 def setup(app):
     app.connect("builder-inited", _on_builder_inited)
+    app.connect("missing-reference", _on_missing_reference)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

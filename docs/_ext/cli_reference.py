@@ -42,13 +42,13 @@ class CliReference(Directive):
         result = []
         top = nodes.section(ids=["cli-mistakebound"], names=["cli-mistakebound"])
         top += nodes.title(text="mistakebound")
-        top += nodes.literal_block(text=_help(parser), language="none")
+        top += nodes.literal_block(text=_help(parser), language="none", classes=["cli-help"])
         result.append(top)
         for command in COMMANDS:
             section = nodes.section(ids=[f"cli-{command.NAME}"], names=[f"cli-{command.NAME}"])
             section += nodes.title(text=f"mistakebound {command.NAME}")
             section += nodes.paragraph(text=command.SUMMARY)
-            section += nodes.literal_block(text=_help(sub.choices[command.NAME]), language="none")
+            section += nodes.literal_block(text=_help(sub.choices[command.NAME]), language="none", classes=["cli-help"])
             result.append(section)
         return result
 
