@@ -1,12 +1,13 @@
 """The documentation site builds with warnings as errors, and every public name has a page.
 
 Sphinx, numpydoc, sphinx-gallery and the theme are the optional ``docs`` extra
-(``pip install -e '.[docs]'``), not test dependencies: this module is skipped, by
-``pytest.importorskip``, where they are not installed, and where the checkout's ``docs/``
-folder is not there (an unpacked sdist).  The build is the one of ``docs/README.md``:
+(``pip install -e '.[docs]'``), not test dependencies: the tests that build the site are
+skipped, by ``pytest.importorskip``, where they are not installed, and the whole module
+where the checkout's ``docs/`` folder is not there (an unpacked sdist).  The build is the one of ``docs/README.md``:
 ``python -m sphinx -W --keep-going -j auto -b html docs OUT``, run in a child process into a
 temporary folder, so the API pages, the command-line reference and the gallery (every
-example script runs) are all made from the code as it is; about a minute on two cores.
+example script runs) are all made from the code as it is: 1 to 2.5 minutes on two cores,
+longer on a loaded machine.
 """
 
 from __future__ import annotations
