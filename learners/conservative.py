@@ -73,15 +73,15 @@ class Conservative(Learner):
         A deterministic learner (``predict_one`` and ``learn_one``, no
         ``predict_proba_one``).
 
-    Raises
-    ------
-    InvalidArgumentError
-        If ``learner`` lacks ``predict_one`` or ``learn_one``, or is randomized.
-
     Attributes
     ----------
     updates, skipped : int
         The rounds passed to the wrapped learner (its mistakes) and those withheld.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``learner`` lacks ``predict_one`` or ``learn_one``, or is randomized.
 
     Examples
     --------

@@ -348,7 +348,7 @@ def pac_from_mistake_bound(
         A deterministic learner (``predict_one``, ``learn_one``) with mistake bound ``M``
         on the target's class; it is trained in place.
     sample_stream : iterable of (x, y)
-        iid examples labelled by the target (e.g. a generator).
+        Examples drawn iid, labelled by the target (e.g. a generator).
     M : int or float
         The learner's mistake bound; a fractional bound is rounded down (mistakes
         are whole numbers).

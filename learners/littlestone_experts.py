@@ -97,6 +97,11 @@ def number_of_experts(ldim: int, T: int) -> int:
 def expert_index_sets(ldim: int, T: int) -> Iterator[tuple[int, ...]]:
     """Every expert's rounds ``(i_1 < ... < i_L)``, 1-based, ``L <= ldim``, shortest first.
 
+    Yields
+    ------
+    tuple of int
+        One expert's rounds.
+
     Examples
     --------
     >>> list(expert_index_sets(1, 3))

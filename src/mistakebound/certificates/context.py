@@ -1,7 +1,7 @@
 """What every kind of result is checked against: the class, the table of spaces, the grammar of values.
 
 :class:`Context` reads the parts of a certificate that every result shares and gives each
-kind's checker (:mod:`.ldim`, :mod:`.vc`, :mod:`.worst_case`, :mod:`.randomized`) the few
+kind's checker (:mod:`~mistakebound.certificates.ldim`, :mod:`~mistakebound.certificates.vc`, :mod:`~mistakebound.certificates.worst_case`, :mod:`~mistakebound.certificates.randomized`) the few
 operations they are written with.  Everything here is checked before any arithmetic is done
 with it, against sizes the class itself implies, so that a crafted document can neither
 crash the checker nor make it allocate more than the memory it is given.
@@ -19,7 +19,7 @@ rows and its domain ``[class-same]``: a trailing instance that every row labels 
 no row's hexadecimal, but it changes ``m``.
 
 A class of more than two labels (a table of labels ``0..k-1``: the game's value under rules of
-``k`` labels, :mod:`.game_value`) adds the key ``"labels": k``, an integer ``3..MAX_LABELS``
+``k`` labels, :mod:`~mistakebound.certificates.game_value`) adds the key ``"labels": k``, an integer ``3..MAX_LABELS``
 ``[class-labels]``; its rows are then texts of ``m`` labels, each written in lower-case base 36
 with :func:`label_width` ``(k)`` digits (one digit up to 36 labels), every label below ``k``
 ``[class-row]``, and its hash is :func:`class_hash` with ``labels=k``, whose text begins

@@ -1,7 +1,7 @@
 """Checking the value of the game for deterministic learners (``"value-full"``, ``"value-bandit"``).
 
 The section, its rules, its states and outcomes, the bounds a search stops at and the claim
-are described in :mod:`.positions`; the two kinds differ in their outcomes alone (the labels
+are described in :mod:`~mistakebound.certificates.positions`; the two kinds differ in their outcomes alone (the labels
 with full information, ``"right"`` and ``"wrong"`` under bandit feedback) and in where the
 binomial-weights bound holds.  The recursion (the multiclass Littlestone dimension of
 Daniely, Sabato, Ben-David and Shalev-Shwartz 2011 with full information, the bandit one of
@@ -10,7 +10,7 @@ Daniely and Helbertal 2013, both with a noise budget ``r``) is
     ``v(S) = max over x of min over ŷ of max over legal outcomes o of [o is a mistake] + v(S_o)``
 
 where an outcome that changes nothing is worth nothing when it is no mistake and without
-bound when it is one (:mod:`.positions`, "No progress").
+bound when it is one (:mod:`~mistakebound.certificates.positions`, "No progress").
 
 A fact is ``[state, "ge" | "le", value, step]``, ``value`` an integer ``0..n (r + 1)`` (no value
 is larger: the potential bound) ``[fact-shape]``.  By induction on a fact's position, each
@@ -34,7 +34,7 @@ step concludes a true fact from the earlier ones:
   ``[le-value]``.  The learner that predicts as listed (and from each state reached as that
   state's fact says) makes at most ``b`` mistakes, by induction on the length of the play: an
   outcome that changes nothing is no mistake and leaves a shorter play from ``S`` itself.
-* ``[S, "le", b, "potential"]`` and ``[S, "le", b, "binomial"]``: the bounds of :mod:`.positions`.
+* ``[S, "le", b, "potential"]`` and ``[S, "le", b, "binomial"]``: the bounds of :mod:`~mistakebound.certificates.positions`.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ by a *key*, a list of integers:
 
 A strategy is a list of ``[key, distribution]`` ``[strategy-shape]``: each key the key of an
 information set of that player in the game ``[strategy-key]``, at most once ``[strategy-once]``;
-the distribution exact numbers (an integer or ``"p/q"``, :mod:`.context`), one per move
+the distribution exact numbers (an integer or ``"p/q"``, :mod:`~mistakebound.certificates.context`), one per move
 (``k`` labels for a draw or a label, the ``m`` instances for an instance) ``[entry]``, none
 negative and summing to 1 ``[distribution]``, and positive on no label that is not legal
 ``[legal]``.  An information set the player's own strategy reaches with positive probability

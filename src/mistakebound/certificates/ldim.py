@@ -17,7 +17,7 @@ By induction on a fact's position: every fact before it is true (the facts a ste
 are earlier facts of the kind and on exactly the space the step says ``[earlier]``), so it
 is enough that each step, given true premises, gives a true conclusion.
 
-* ``[V, "ge", 0, null]`` ``[ge-zero]``: every space is non-empty (:mod:`.context`), and a
+* ``[V, "ge", 0, null]`` ``[ge-zero]``: every space is non-empty (:mod:`~mistakebound.certificates.context`), and a
   non-empty space has Ldim >= 0.
 * ``[V, "ge", a, [x, f0, f1]]`` with ``a >= 1``: ``f0`` and ``f1`` are ``"ge"`` facts on exactly
   ``V_x^0`` and ``V_x^1`` ``[earlier]`` (so ``x`` splits ``V``: no space is empty), of values at

@@ -1,5 +1,5 @@
-"""The positions of the game under other rules, shared by the kinds of :mod:`.game_value`, :mod:`.randomized_value` and
-:mod:`.randomized_bandit_value`.
+"""The positions of the game under other rules, shared by the kinds of :mod:`~mistakebound.certificates.game_value`, :mod:`~mistakebound.certificates.randomized_value` and
+:mod:`~mistakebound.certificates.randomized_bandit_value`.
 
 A section of one of those kinds (``"value-full"``, ``"value-bandit"``, ``"value-randomized"``,
 ``"value-randomized-bandit"``)

@@ -9,7 +9,7 @@ half the largest expected depth of a shattered tree, down the branch fair coins 
      "claim": {"lower": [fact, value], "upper": [fact, value]}}
 
 with no other key ``[section-keys]``.  ``"ge"`` / ``"le"`` facts state ``RL(V) >= value`` /
-``RL(V) <= value``, values exact and finite (integers or ``"p/q"``, see :mod:`.context`);
+``RL(V) <= value``, values exact and finite (integers or ``"p/q"``, see :mod:`~mistakebound.certificates.context`);
 ``"ldim"`` facts state ``Ldim(V) <= value`` (an integer ``0..n``), used only by the ``"ldim"``
 bound below ``[fact-shape]``.  A fact refers only to facts listed before it, of the kind and on
 exactly the space its step says ``[earlier]``; by induction on a fact's position, each step
@@ -35,7 +35,7 @@ below concludes a true fact from true ones:
   ``b >= L (1 - 2^(1 - d(V)))`` ``[by-ldim]``.  Sound by induction on ``d``: at a splitting ``x`` both sides
   have fewer rows and Ldim at most ``L``, one of them at most ``L - 1``, so the term is at most
   ``(1 + L (1 - 2^(1-d0)) + (L-1)(1 - 2^(1-d1))) / 2 <= L (1 - 2^(1-d))`` as ``d0, d1 <= d - 1``.
-* ``[V, "ldim", L, [[x, y, f], ...]]``: the textbook step (as in :mod:`.ldim`): every instance
+* ``[V, "ldim", L, [[x, y, f], ...]]``: the textbook step (as in :mod:`~mistakebound.certificates.ldim`): every instance
   splitting ``V`` once ``[le-cover]``, ``f`` an ``"ldim"`` fact on exactly ``V_x^y`` of value at
   most ``L - 1`` ``[ldim-child]``.  ``[V, "ldim", L, "log2"]``: ``d(V) < 2^(L + 1)``
   ``[ldim-log2]``.  ``[V, "ldim", L, "class"]``: an ``"ldim"`` result checked earlier in the
@@ -45,7 +45,7 @@ below concludes a true fact from true ones:
 * ``[V, kind, value, ["map", f, [[x, z, flip], ...]]]`` for ``kind`` ``"ge"`` or ``"le"``: ``V`` is a
   relabelled copy of the space ``W`` of fact ``f``, a fact of the same kind whose value gives
   this one (``"ge"`` at least ``value``, ``"le"`` at most).  The map is checked as the Ldim
-  checker's (:mod:`.ldim`, the same function): every instance splitting ``V`` sent once to an
+  checker's (:mod:`~mistakebound.certificates.ldim`, the same function): every instance splitting ``V`` sent once to an
   instance ``z`` splitting ``W`` with a flip, and the rows of ``V`` so read being the rows of
   ``W`` (no shift: this kind's maps compare words) ``[map-value]``.  Sound because the recursion above depends only on the set of distinct words the
   rows write on the splitting instances, copies of an instance (equal or complementary on

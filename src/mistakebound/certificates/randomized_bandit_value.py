@@ -1,10 +1,10 @@
 """Checking the value of the game for randomized learners under bandit feedback (``"value-randomized-bandit"``).
 
 The section, its rules, its states and the bounds a search stops at are described in
-:mod:`.positions`.  Each round the adversary shows ``x``; the learner announces a distribution
+:mod:`~mistakebound.certificates.positions`.  Each round the adversary shows ``x``; the learner announces a distribution
 over the labels; the adversary, who has seen it and every earlier draw but not this one, names
 a label ``y``; the learner draws ``ŷ``, pays ``[ŷ != y]`` and learns only whether ``ŷ == y``.  The
-state is the learner's (the bandit state of :mod:`.positions`): a right draw ``y`` leaves the
+state is the learner's (the bandit state of :mod:`~mistakebound.certificates.positions`): a right draw ``y`` leaves the
 state after the rows giving ``y`` agree, a wrong draw ``ŷ`` the state after the rows not giving
 ``ŷ`` agree (a wrong round's label is any label but the draw).  So the step at ``S`` and ``x`` is
 the matrix game (Daniely and Helbertal 2013; Filmus, Hanneke, Mehalel and Moran 2024)
@@ -15,7 +15,7 @@ whose rows and columns the checker computes itself, never reading them from the 
 
 * the *rows* (the learner's draws) are the *live* labels, those some row of ``S`` gives ``x``.
   A draw of a label no row gives is wrong whatever the adversary names and changes nothing
-  (no row gives it, so no row errs): it is a mistake repeated at will, as :mod:`.positions`
+  (no row gives it, so no row errs): it is a mistake repeated at will, as :mod:`~mistakebound.certificates.positions`
   says ("No progress").  Without noise a learner loses nothing by never drawing it (its row
   costs ``1 + v(S)`` against every column, at least any live row's entry); with noise it is a
   restriction: the values here are those of the learners that draw live labels only (the
@@ -31,7 +31,7 @@ whose rows and columns the checker computes itself, never reading them from the 
   noise column (if legal) gains: ``1 + v(after(S, nothing))``.
 
 A fact is ``[state, "ge" | "le", value, step]``, ``value`` exact and finite (an integer or
-``"p/q"``, :mod:`.context`) ``[fact-shape]``; a probability is such a number too.  With ``a_T``
+``"p/q"``, :mod:`~mistakebound.certificates.context`) ``[fact-shape]``; a probability is such a number too.  With ``a_T``
 the best earlier ``"ge"`` value on the state ``T`` an entry leads to (0 when there is none) and
 ``b_T`` the best earlier ``"le"`` one (which must exist ``[child-fact]``), by induction on a
 fact's position each step concludes a true fact from the earlier ones:
@@ -57,7 +57,7 @@ fact's position each step concludes a true fact from the earlier ones:
   (no mistake, the state unchanged: a shorter play from ``S``).  The learner that plays these
   distributions (and from each state reached as that state's fact says) pays at most ``b`` in
   expectation against every adversary, by induction on the length of the play.
-* ``[S, "le", b, "potential"]`` (``b >= 0`` too): the potential bound of :mod:`.positions`.  Its
+* ``[S, "le", b, "potential"]`` (``b >= 0`` too): the potential bound of :mod:`~mistakebound.certificates.positions`.  Its
   learner is deterministic and predicts the label of a row of the lowest level, a live label; a
   randomized learner may play it (probability 1 on that label), so the bound holds for the
   randomized value, which is no more than the deterministic one.  ``"binomial"`` with two labels

@@ -1,7 +1,7 @@
 """Checking the value of the game for randomized learners with full information (``"value-randomized"``).
 
 The section, its rules, its states and outcomes, the bounds a search stops at and the claim
-are described in :mod:`.positions`.  A randomized learner spreads probabilities ``p`` over the
+are described in :mod:`~mistakebound.certificates.positions`.  A randomized learner spreads probabilities ``p`` over the
 ``k`` labels and pays ``1 - p_y`` when the label is ``y``; the adversary sees ``p``, never the
 draw.  At a state ``S`` and an instance ``x``, let ``L`` be the legal labels (those leaving a row;
 the labels no row gives ``x`` all lead to one state, and each is a label of its own).  When a
@@ -14,7 +14,7 @@ labels of highest value first (for two labels and no noise, the randomized Littl
 recursion of Filmus, Hanneke, Mehalel and Moran 2023).
 
 A fact is ``[state, "ge" | "le", value, step]``, ``value`` exact and finite (an integer or
-``"p/q"``, :mod:`.context`) ``[fact-shape]``.  By induction on a fact's position, each step
+``"p/q"``, :mod:`~mistakebound.certificates.context`) ``[fact-shape]``.  By induction on a fact's position, each step
 concludes a true fact from the earlier ones:
 
 * ``[S, "ge", a, null]`` with ``a <= 0`` ``[ge-zero]``: a value is never negative.
@@ -34,7 +34,7 @@ concludes a true fact from the earlier ones:
   must exist ``[child-fact]``, at most ``b`` ``[le-value]``.  The learner that plays these
   distributions (and from each state reached as that state's fact says) pays at most ``b`` in
   expectation, by induction on the length of the play.
-* ``[S, "le", b, "potential"]`` and ``[S, "le", b, "binomial"]``: the bounds of :mod:`.positions`
+* ``[S, "le", b, "potential"]`` and ``[S, "le", b, "binomial"]``: the bounds of :mod:`~mistakebound.certificates.positions`
   (``b >= 0`` too), which a randomized learner meets by playing the deterministic one.
 """
 

@@ -3,21 +3,21 @@
 Plain Python and the standard library only: it shares no code with the searches and runs
 as a program of its own, ``python -I -S verify.py CERTIFICATE.json`` (exit 0 when every step
 checks, 1 naming the first step that fails, 2 when the file cannot or will not be read).
-This file reads the document's header and hands the rest out: :mod:`.document` reads the
-file (regular files only, within a byte budget, one strict JSON grammar), :mod:`.context`
+This file reads the document's header and hands the rest out: :mod:`~mistakebound.certificates.document` reads the
+file (regular files only, within a byte budget, one strict JSON grammar), :mod:`~mistakebound.certificates.context`
 the class, the table of spaces and the grammar of values, and each result goes to the
-module that checks its kind: :mod:`.ldim` (the Littlestone dimension and shattered trees),
-:mod:`.vc` (the VC dimension), :mod:`.worst_case` (a learner's worst case ``M_A(H)``),
-:mod:`.randomized` (the randomized Littlestone dimension), :mod:`.game_value` (the value of
+module that checks its kind: :mod:`~mistakebound.certificates.ldim` (the Littlestone dimension and shattered trees),
+:mod:`~mistakebound.certificates.vc` (the VC dimension), :mod:`~mistakebound.certificates.worst_case` (a learner's worst case ``M_A(H)``),
+:mod:`~mistakebound.certificates.randomized` (the randomized Littlestone dimension), :mod:`~mistakebound.certificates.game_value` (the value of
 the game under other rules for deterministic learners: ``"value-full"``, ``"value-bandit"``),
-:mod:`.randomized_value` (for randomized learners: ``"value-randomized"``) and
-:mod:`.randomized_bandit_value` (randomized learners under bandit feedback:
+:mod:`~mistakebound.certificates.randomized_value` (for randomized learners: ``"value-randomized"``) and
+:mod:`~mistakebound.certificates.randomized_bandit_value` (randomized learners under bandit feedback:
 ``"value-randomized-bandit"``), whose
-positions :mod:`.positions` describes, :mod:`.horizon_value` (randomized learners in a game of a
-few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``), :mod:`.threshold` (the
-threshold dimension: ``"threshold"``), :mod:`.stars` (the star number and the one-inclusion graph's
-largest degree: ``"star"``, ``"degree"``), :mod:`.teaching` (the teaching parameters: ``"td"``,
-``"tsmin"``, ``"rtd"``), :mod:`.self_directed` (``"self-directed"``) and :mod:`.orders`
+positions :mod:`~mistakebound.certificates.positions` describes, :mod:`~mistakebound.certificates.horizon_value` (randomized learners in a game of a
+few rounds, against oblivious or adaptive adversaries: ``"value-horizon"``), :mod:`~mistakebound.certificates.threshold` (the
+threshold dimension: ``"threshold"``), :mod:`~mistakebound.certificates.stars` (the star number and the one-inclusion graph's
+largest degree: ``"star"``, ``"degree"``), :mod:`~mistakebound.certificates.teaching` (the teaching parameters: ``"td"``,
+``"tsmin"``, ``"rtd"``), :mod:`~mistakebound.certificates.self_directed` (``"self-directed"``) and :mod:`~mistakebound.certificates.orders`
 (``"best-order"``, ``"worst-order"``, ``"transductive"``).
 
 The document
@@ -30,7 +30,7 @@ A JSON object with exactly these keys ``[header]``::
      "spaces": ["<hex bitset of rows>", [s, x, y], ...],
      "results": [{"result": "ldim", ...}, {"result": "vc", ...}, ...]}
 
-The class and the spaces are described in :mod:`.context`: ``rows[i]`` is hypothesis ``i``'s
+The class and the spaces are described in :mod:`~mistakebound.certificates.context`: ``rows[i]`` is hypothesis ``i``'s
 labels in hexadecimal (bit ``x``: instance ``x``), ``domain`` the instances' names, ``sha256``
 names the whole (a class of ``k > 2`` labels adds ``"labels": k`` and writes its rows as texts of
 labels, which only the kinds of the game's value read ``[class-labels]``); a space is a
@@ -174,7 +174,7 @@ def _text(v: object) -> str:
 def rules_text(rules: dict) -> str:
     """The rules of a game's value in words: ``"3 labels, bandit feedback, noise 1, deterministic learners"``.
 
-    Rules that name the adversary (``"adaptive"``, a game of a few rounds: :mod:`.horizon_value`) say which."""
+    Rules that name the adversary (``"adaptive"``, a game of a few rounds: :mod:`~mistakebound.certificates.horizon_value`) say which."""
     adversary = () if "adaptive" not in rules else (
         "adaptive adversaries held to their labels" if rules["adaptive"] else "oblivious adversaries",)
     return ", ".join((f"{rules['labels']} labels",

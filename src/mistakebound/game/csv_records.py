@@ -114,6 +114,11 @@ def blocks(path: Path, fh: Any, offset: int) -> Any:
     ``offset`` is where ``data`` starts in the file and ``line`` the number of its first
     line; ``plain`` when each line of ``data`` is one record ending in ``\\n`` (no quoted
     cell spans lines, no lone ``\\r``), so that the lines can be cut at ``\\n`` bytes.
+
+    Yields
+    ------
+    tuple
+        ``(data, offset, line, plain)``, one block at a time.
     """
     pending: list[bytes] = []
     size, line = 0, 1

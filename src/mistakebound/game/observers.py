@@ -237,6 +237,11 @@ def observing(*observers: Any) -> Iterator[None]:
     This is how the pytest report (``pytest --mistakebound-report``) sees every game of a
     test session without changing :func:`play`.
 
+    Yields
+    ------
+    None
+        Control, once, to the ``with`` block.
+
     Examples
     --------
     >>> from mistakebound import classes, play

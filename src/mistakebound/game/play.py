@@ -190,6 +190,14 @@ def play(
         the last round in ``state.history``; against an adversary that reveals its
         certificate only at the end, the rounds are kept until then (every round must be
         checked against it).
+    out : path or writable text file, optional
+        Where to write the rounds as JSON Lines, one object per round
+        (:func:`~mistakebound.game.transcript.round_record`, the format of
+        ``mistakebound play --out``), in blocks as the game goes with
+        ``keep="totals"``.  A path is written atomically when the game ends, also when
+        it ends with a :class:`~mistakebound.foundations.errors.GameError` or Ctrl-C
+        (the file holds the rounds of the exception's transcript); a file object is
+        written to and left open.
     rules : Rules, optional
         The game's other settings (:class:`~mistakebound.game.rules.Rules`): its labels must
         be the class's (``H.labels``); ``noise=r`` lets the best hypothesis err ``r`` times (on a
@@ -200,14 +208,6 @@ def play(
         ``randomized=False`` refuses a randomized learner.  Refused before round 1 when a
         player does not support them.  Default: the textbook's game on the class's labels,
         any learner.  The transcript keeps them (``T.rules``).
-    out : path or writable text file, optional
-        Where to write the rounds as JSON Lines, one object per round
-        (:func:`~mistakebound.game.transcript.round_record`, the format of
-        ``mistakebound play --out``), in blocks as the game goes with
-        ``keep="totals"``.  A path is written atomically when the game ends, also when
-        it ends with a :class:`~mistakebound.foundations.errors.GameError` or Ctrl-C
-        (the file holds the rounds of the exception's transcript); a file object is
-        written to and left open.
 
     Returns
     -------

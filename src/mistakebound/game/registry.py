@@ -593,16 +593,16 @@ def load_setting(spec: Any, *, labels: int | None = None) -> Any:
 
     Parameters
     ----------
-    labels : int, optional
-        The number of labels of the class: a ``.npy`` or ``.csv`` file of ``k`` labels is read
-        with it; a class that has another number (a zoo class, a ``.json`` file, a space) is
-        refused.  Default: the class's own (2 for a ``.npy`` or ``.csv`` file).
     spec : str
         ``thresholds:64``, ``singletons:5,empty`` (see :func:`mistakebound.game.classes.from_spec`);
         ``halfspaces:d=16,R=1,gamma=0.25``, ``k_disjunctions:1000,3``, ``experts:4``,
         ``oco:d=1,radius=1`` (the ``describe()`` form, ``halfspaces(d=16, R=1, gamma=0.25)``,
         works too); or a path ending in ``.npy``, ``.csv`` or ``.json``
         (:func:`mistakebound.game.class_files.load_class`).
+    labels : int, optional
+        The number of labels of the class: a ``.npy`` or ``.csv`` file of ``k`` labels is read
+        with it; a class that has another number (a zoo class, a ``.json`` file, a space) is
+        refused.  Default: the class's own (2 for a ``.npy`` or ``.csv`` file).
 
     Raises
     ------

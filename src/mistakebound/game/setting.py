@@ -8,7 +8,7 @@ an :class:`~mistakebound.game.oco.OCOSetting` (online convex optimisation: point
 losses, no labels).  The referee (:func:`~mistakebound.game.play.play`) and the front
 ends ask the setting, never its type:
 
-=====================  ======================================================================
+====================== ======================================================================
 ``describe()``         its short text (``thresholds(7)``, ``experts(d=4)``, ``oco(d=2)``)
 ``labelled``           whether moves are instances, predictions and labels (the mistake-bound
                        game); False for online convex optimisation (points and losses)
@@ -22,7 +22,7 @@ ends ask the setting, never its type:
                        (the regret of an unrealizable game), and ``hindsight_curve(xs, ys)``
                        that loss round by round over labelled rounds
 ``referee(...)``       a fresh :class:`Referee` for one game: what it checks, what it folds
-=====================  ======================================================================
+====================== ======================================================================
 
 A :class:`Referee` checks one game: each instance (:meth:`Referee.instance`: illegal ones
 refused with the reason), each label against the class or the adversary's certificate

@@ -267,6 +267,11 @@ def progress(iterable: Iterable[T], *, total: int | None = None, **options: Any)
 
     ``total`` defaults to ``len(iterable)`` when it has one.
 
+    Yields
+    ------
+    object
+        Each item of ``iterable``, in order.
+
     Examples
     --------
     >>> import io

@@ -132,6 +132,7 @@ def table_section(M: np.ndarray) -> dict:
     """The class of a table of labels ``0..k-1`` (a 2-d integer array; instances ``0..m-1``) as a certificate
     writes it: a table of 0s and 1s as :func:`class_section` writes its class, a table of more labels with
     ``"labels": k`` (``k`` one more than its largest label) and each row a text of labels in base 36.
+
     (A class of ``k`` labels is written with its own ``k``, when some row gives a label past 1.)
 
     Examples

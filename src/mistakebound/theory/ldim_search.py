@@ -208,13 +208,6 @@ class LdimSearch(CanonicalMemo, TreeReader):
         budget once and passes it down; None: unknown); read when the search is created
         by default.
 
-    Raises
-    ------
-    InsufficientMemoryError
-        If :func:`search_memory_estimate` exceeds the memory available
-        (:func:`~mistakebound.foundations.memory.require_memory`), before anything is
-        allocated, or if allocating the class's bitsets fails all the same.
-
     Attributes
     ----------
     representatives : numpy.ndarray
@@ -230,6 +223,13 @@ class LdimSearch(CanonicalMemo, TreeReader):
         Number of queries answered by the canonical memo.
     evictions : int
         Number of memo entries dropped to stay within ``max_memo_bytes``.
+
+    Raises
+    ------
+    InsufficientMemoryError
+        If :func:`search_memory_estimate` exceeds the memory available
+        (:func:`~mistakebound.foundations.memory.require_memory`), before anything is
+        allocated, or if allocating the class's bitsets fails all the same.
 
     Examples
     --------

@@ -221,9 +221,9 @@ def one_inclusion_edges(matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Returns
     -------
-    (u, v, column) : three int64 arrays
-        One entry per edge: rows ``u`` and ``v`` differ exactly on ``column``, where ``u``
-        has label 0 and ``v`` label 1.
+    tuple of numpy.ndarray
+        Three int64 arrays ``(u, v, column)``, one entry per edge: rows ``u`` and ``v`` differ
+        exactly on ``column``, where ``u`` has label 0 and ``v`` label 1.
 
     Raises
     ------

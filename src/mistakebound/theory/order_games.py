@@ -450,7 +450,13 @@ class OrderGame:
 
     def walk(self, V: int, choose: Callable[[int], int], breadth_first: bool = False) -> Iterator[tuple[int, int]]:
         """``(W, j)`` for every version space ``W`` of two rows or more that the strategy ``choose(W) -> column``
-        reaches from ``V`` (over every label), with its column; depth first, or breadth first."""
+        reaches from ``V`` (over every label), with its column; depth first, or breadth first.
+
+        Yields
+        ------
+        tuple of int
+            ``(W, j)``: a version space the strategy reaches and its column.
+        """
         todo = deque([V])
         while todo:
             W = todo.popleft() if breadth_first else todo.pop()

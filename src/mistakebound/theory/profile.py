@@ -569,6 +569,11 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     for memory), then ``"ldim"`` and each parameter of ``what`` as soon as it is known
     (``result`` None when it was not searched).  A front end shows each while the next
     search has not started yet: the searches run when the next step is asked for.
+
+    Yields
+    ------
+    tuple
+        ``(parameter, result, profile so far)``, after each parameter.
     """
     from mistakebound.theory.littlestone import LdimBounds, ldim_engine
 

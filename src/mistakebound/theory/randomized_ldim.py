@@ -202,14 +202,6 @@ class RLdimSearch:
     time_limit : float, optional
         Budget of seconds for each query (default: none).
 
-    Raises
-    ------
-    InvalidArgumentError
-        For a bad ``H`` or budget.
-    InsufficientMemoryError
-        Before anything is allocated, when the Ldim search's bitsets, or the memo of
-        ``max_nodes`` version spaces, would not fit in the memory available.
-
     Attributes
     ----------
     budget : Budget
@@ -224,6 +216,14 @@ class RLdimSearch:
         Version spaces expanded so far (memo hits excluded), over all calls.
     canonical_hits : int
         Version spaces answered by a relabelled copy's entry, over all calls.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad ``H`` or budget.
+    InsufficientMemoryError
+        Before anything is allocated, when the Ldim search's bitsets, or the memo of
+        ``max_nodes`` version spaces, would not fit in the memory available.
 
     Examples
     --------

@@ -208,7 +208,7 @@ class VersionSpaceKeys:
         self.instances = "instances" in symmetries
         self.rows = "rows" in symmetries
         self.all_moves = tuple(range(H.n_instances))
-        #: first-level keys (see :meth:`quick`) when a second, finer one exists
+        #: First-level keys (see :meth:`quick`) when a second, finer one exists.
         self.two_level = self.instances and self.rows
 
     def key(self, V: int) -> Any:

@@ -96,10 +96,12 @@ def game(learner: Any, adversary: Any, setting: Any, *, rounds: int, seed: int, 
     setting
         A class, a space, an :class:`~mistakebound.game.oco.OCOSetting`, or a spec for
         :func:`mistakebound.game.registry.load_setting`.
-    rounds, seed, realizable, rules
-        The game's horizon, seed, kind and rules (:class:`~mistakebound.game.rules.Rules`; None:
-        the textbook's).
+    rounds, seed, realizable
+        The game's horizon, seed and kind.
     note : str
+        Anything a reader of the table should know (the theorem, a parameter).
+    rules : Rules, optional
+        The game's rules (:class:`~mistakebound.game.rules.Rules`; None: the textbook's).
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""``mistakebound ldim CLASS``: a class's profile (|H|, |X|, Ldim, VCdim, RL) from the library's door, printed as it comes.
+"""``mistakebound ldim CLASS``: a class's profile (``|H|``, ``|X|``, Ldim, VCdim, RL) from the library's door, printed as it comes.
 
 :func:`~mistakebound.theory.profile.profile_steps` chooses the engines and the budgets and
 answers; this command prints: the sizes first, then Ldim as soon as it is known, then each

@@ -256,6 +256,11 @@ def signals_held() -> Iterator[None]:
 
     For the short steps that must not be cut: starting a worker, handing over records
     that arrived, closing the workers.
+
+    Yields
+    ------
+    None
+        Control, once, to the ``with`` block.
     """
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
@@ -311,6 +316,8 @@ def _signal_name(exitcode: int | None) -> str:
 class WorkerPool:
     """A pool of worker processes that survives the death of any of them.
 
+    Use :meth:`run` to run batches of cells and :meth:`close` (always) to end the workers.
+
     Parameters
     ----------
     size : int
@@ -318,8 +325,6 @@ class WorkerPool:
     prefetch : int
         Batches a worker holds at once (one running, the others queued in its pipe), so
         that it never waits for the next one.
-
-    Use :meth:`run` to run batches of cells and :meth:`close` (always) to end the workers.
     """
 
     def __init__(self, size: int, *, prefetch: int = 2):
@@ -366,7 +371,13 @@ class WorkerPool:
                 pass
 
     def run(self, work: Sequence[list[Cell]]) -> Iterator[list[dict]]:
-        """Run the batches and yield records as they arrive; each cell's record exactly once."""
+        """Run the batches and yield records as they arrive; each cell's record exactly once.
+
+        Yields
+        ------
+        dict
+            Each cell's record, as it arrives.
+        """
         from multiprocessing.connection import wait
 
         queue: collections.deque[list[Cell]] = collections.deque(list(b) for b in work if b)

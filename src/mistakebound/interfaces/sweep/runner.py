@@ -127,6 +127,11 @@ def signals_as_interrupts() -> Iterator[None]:
     notes the signal; an ignored signal stays ignored.  While the block runs, a
     ``KeyboardInterrupt`` or ``SystemExit`` inside a cell with no signal received is the
     player's own (see :func:`mistakebound.interfaces.sweep.cells.interrupts_from`).
+
+    Yields
+    ------
+    None
+        Control, once, to the ``with`` block.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
