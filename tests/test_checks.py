@@ -945,15 +945,27 @@ def test_the_recorder_judges_a_game_under_rules_by_the_claims_for_them():
 
 
 # ---------------------------------------------------------- where hypothesis's files go (issue 25)
-_KIT = textwrap.dedent("""
+#: A user's own learner, in a module of the project: hypothesis caches the constants of the
+#: project's modules (not of installed packages, nor of test files) in its storage folder.
+MINE = textwrap.dedent("""
     from mistakebound.learners import SOA
+
+
+    def my_learner(H):
+        return SOA(H)
+""")
+
+_KIT = textwrap.dedent("""
+    from mine import my_learner
     from mistakebound.verification.checks import check_learner
-    assert check_learner(SOA, max_examples=10).violations == 0
+    assert check_learner(my_learner, max_examples=10).violations == 0
 """)
 
 
-def _run_kit(cwd, **env):
-    environ = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"} | env
+def _run_kit(project, cwd, **env):
+    (project / "mine.py").write_text(MINE)
+    environ = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    environ |= {"PYTHONPATH": str(project), **env}
     done = subprocess.run([sys.executable, "-c", _KIT], cwd=cwd, capture_output=True, text=True, timeout=120,
                           env=environ)
     assert done.returncode == 0, done.stderr
@@ -963,7 +975,7 @@ def test_check_learner_from_a_sub_folder_keeps_hypothesis_files_at_the_project_r
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n")
     notebooks = tmp_path / "notebooks"
     notebooks.mkdir()
-    _run_kit(notebooks)
+    _run_kit(tmp_path, notebooks)
     assert not (notebooks / ".hypothesis").exists()
     assert (tmp_path / ".hypothesis").is_dir()
 
@@ -971,5 +983,5 @@ def test_check_learner_from_a_sub_folder_keeps_hypothesis_files_at_the_project_r
 def test_a_hypothesis_directory_the_user_sets_is_kept(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n")
     mine = tmp_path / "elsewhere"
-    _run_kit(tmp_path, HYPOTHESIS_STORAGE_DIRECTORY=str(mine))
+    _run_kit(tmp_path, tmp_path, HYPOTHESIS_STORAGE_DIRECTORY=str(mine))
     assert mine.is_dir() and not (tmp_path / ".hypothesis").exists()

@@ -288,17 +288,21 @@ def test_a_session_without_the_option_imports_nothing_of_mistakebound(pytester):
 
 
 def test_the_check_kit_keeps_hypothesis_files_at_the_rootdir_not_in_the_working_directory(tmp_path):
-    # pytest started from a sub-folder of the project (where hypothesis, imported there, would write)
+    from tests.test_checks import MINE
+
+    # pytest started from a sub-folder of the project (where hypothesis, imported there, would write); the
+    # learner in a module of the project, whose constants hypothesis caches
     project = tmp_path / "project"
     (project / "tests").mkdir(parents=True)
+    (project / "mine.py").write_text(MINE)
     (project / "tests" / "test_kit.py").write_text(textwrap.dedent('''
-        from mistakebound.learners import SOA
+        from mine import my_learner
         from mistakebound.verification.checks import check_learner
 
-        def test_soa():
-            assert check_learner(SOA, max_examples=10).violations == 0
+        def test_mine():
+            assert check_learner(my_learner, max_examples=10).violations == 0
     '''))
-    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"} | {"PYTHONPATH": str(project)}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
                            f"--rootdir={project}", "test_kit.py"],
                           cwd=project / "tests", capture_output=True, text=True, timeout=300, env=env)
