@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import subprocess
 import sys
 import textwrap
@@ -941,3 +942,46 @@ def test_the_recorder_judges_a_game_under_rules_by_the_claims_for_them():
     by_learner = {r.learner: r for r in recorder.records}
     assert by_learner["GameSOA"].bound == 5 and by_learner["GameSOA"].verdict == "ok"
     assert by_learner["Halving"].bound is None  # its claim is for full information without noise
+
+
+# ---------------------------------------------------------- where hypothesis's files go (issue 25)
+#: A user's own learner, in a module of the project: hypothesis caches the constants of the
+#: project's modules (not of installed packages, nor of test files) in its storage folder.
+MINE = textwrap.dedent("""
+    from mistakebound.learners import SOA
+
+
+    def my_learner(H):
+        return SOA(H)
+""")
+
+_KIT = textwrap.dedent("""
+    from mine import my_learner
+    from mistakebound.verification.checks import check_learner
+    assert check_learner(my_learner, max_examples=10).violations == 0
+""")
+
+
+def _run_kit(project, cwd, **env):
+    (project / "mine.py").write_text(MINE)
+    environ = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    environ |= {"PYTHONPATH": str(project), **env}
+    done = subprocess.run([sys.executable, "-c", _KIT], cwd=cwd, capture_output=True, text=True, timeout=120,
+                          env=environ)
+    assert done.returncode == 0, done.stderr
+
+
+def test_check_learner_from_a_sub_folder_keeps_hypothesis_files_at_the_project_root(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n")
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    _run_kit(tmp_path, notebooks)
+    assert not (notebooks / ".hypothesis").exists()
+    assert (tmp_path / ".hypothesis").is_dir()
+
+
+def test_a_hypothesis_directory_the_user_sets_is_kept(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n")
+    mine = tmp_path / "elsewhere"
+    _run_kit(tmp_path, tmp_path, HYPOTHESIS_STORAGE_DIRECTORY=str(mine))
+    assert mine.is_dir() and not (tmp_path / ".hypothesis").exists()

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import pickle
+import platform
 import re
 import subprocess
 import sys
@@ -819,11 +820,29 @@ def test_version_says_which_littlestone_engine_the_install_has(capsys, monkeypat
 
     code, out, err = run(capsys, "--version")
     assert (code, err) == (0, "")
-    engine = "the compiled Littlestone search" if ldim_kernel.AVAILABLE else "the Python Littlestone search only"
+    engine = "the compiled Littlestone search" if ldim_kernel.AVAILABLE else "the Python Littlestone search"
     assert out.startswith(f"mistakebound {metadata.version('mistakebound')}, {engine}")
+    assert out.rstrip().endswith(f"; Python {platform.python_version()}")
     monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)
     code, out, _ = run(capsys, "--version")
-    assert code == 0 and "the C extension was not built (no C compiler at install)" in out
+    assert code == 0 and f", {ldim_kernel.engine_description()}; Python " in out
+    assert "the C extension was not built (no C compiler at install, or MISTAKEBOUND_NO_EXTENSION set)" in out
+
+
+def test_ldim_says_on_stderr_when_the_python_search_ran_for_want_of_the_extension(capsys, monkeypatch):
+    from mistakebound.theory import ldim_kernel
+
+    if ldim_kernel.AVAILABLE:  # the compiled search ran, or the Python one for a tree: nothing to say
+        for extra in ((), ("--tree",)):
+            code, out, err = run(capsys, "ldim", "thresholds:7", *extra)
+            assert (code, err) == (0, "") and "Ldim = 3" in out
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)
+    for extra in ((), ("--json",)):
+        code, out, err = run(capsys, "ldim", "thresholds:7", *extra)
+        assert code == 0 and "Python" not in out  # the results alone on stdout
+        assert err == f"mistakebound ldim: note: the Ldim was searched by {ldim_kernel.engine_description()}\n"
+    code, _, err = run(capsys, "ldim", "thresholds:7", "--workers", "2")  # the parallel search was asked for
+    assert (code, err) == (0, "")
 
 
 # ------------------------------------------------------------------------ ldim --json (issue 23)

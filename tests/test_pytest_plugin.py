@@ -5,6 +5,7 @@ Each test runs an inner pytest session with pytester and reads its outcomes.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -255,3 +256,56 @@ def test_a_claim_that_raises_is_reported_and_never_fails_the_test(pytester):
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["Raising*OppositeLabel*1*1*-*0",
                                  "1 game(s): the learner's claim could not be read*Raising.bound*KeyError*"])
+
+
+# ------------------------------------------------------------------ start-up cost, hypothesis's files (issue 25)
+#: Packages the plugin's hooks must not import at pytest's start-up: they cost a quarter of a
+#: second in every pytest run of the environment, projects that never use mistakebound included.
+HEAVY = ("numpy", "mistakebound", "attrs", "networkx", "hypothesis", "matplotlib")
+
+
+def test_the_pytest11_entry_point_imports_pytest_alone():
+    code = textwrap.dedent('''
+        import importlib.metadata, sys
+        (ep,) = [e for e in importlib.metadata.entry_points(group="pytest11") if e.name == "mistakebound"]
+        plugin = ep.load()
+        heavy = sorted(name for name in sys.modules if name.split(".")[0] in %r)
+        print(plugin.__name__, heavy, callable(plugin.pytest_addoption))
+    ''' % (HEAVY,))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["_mistakebound_pytestplugin", "[]", "True"]
+
+
+def test_a_session_without_the_option_imports_nothing_of_mistakebound(pytester):
+    pytester.makepyfile('''
+        import sys
+
+        def test_nothing_loaded():
+            assert not [name for name in sys.modules if name.split(".")[0] in ("numpy", "mistakebound")]
+    ''')
+    pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:randomly").assert_outcomes(passed=1)
+
+
+def test_the_check_kit_keeps_hypothesis_files_at_the_rootdir_not_in_the_working_directory(tmp_path):
+    from tests.test_checks import MINE
+
+    # pytest started from a sub-folder of the project (where hypothesis, imported there, would write); the
+    # learner in a module of the project, whose constants hypothesis caches
+    project = tmp_path / "project"
+    (project / "tests").mkdir(parents=True)
+    (project / "mine.py").write_text(MINE)
+    (project / "tests" / "test_kit.py").write_text(textwrap.dedent('''
+        from mine import my_learner
+        from mistakebound.verification.checks import check_learner
+
+        def test_mine():
+            assert check_learner(my_learner, max_examples=10).violations == 0
+    '''))
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"} | {"PYTHONPATH": str(project)}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                           f"--rootdir={project}", "test_kit.py"],
+                          cwd=project / "tests", capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not (project / "tests" / ".hypothesis").exists()
+    assert (project / ".hypothesis").is_dir()

@@ -14,8 +14,10 @@ often), reporting proven bounds and a status as every search does.
 What stays in Python: shattered trees, certificates, the parallel search, and the many
 questions a learner asks about its version spaces (SOA), which need the memo and the
 canonical forms of :class:`~mistakebound.theory.littlestone.LdimSearch`.  Without a C
-compiler the package installs without the extension (it is optional) and every search
-runs in Python; :data:`AVAILABLE` says which.
+compiler the package installs without the extension (it is optional), as it does with
+``MISTAKEBOUND_NO_EXTENSION=1`` set at install (``setup.py``), and every search runs in
+Python; :data:`AVAILABLE` says which, and :func:`engine_description` says it to the user
+(``mistakebound --version``, and ``mistakebound ldim`` when the Python search ran).
 
 Memory: the matrix of ``H`` already holds ``n * m`` bytes; the extension's bitsets take
 an eighth of that, and its memo grows by doubling up to a limit.  For a matrix of at
@@ -34,6 +36,8 @@ Examples
 True
 >>> r is None or (r["lower"], r["upper"], r["status"]) == (4, 4, "exact")
 True
+>>> engine_description().startswith("the compiled" if AVAILABLE else "the Python")
+True
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ try:  # built from _ldim_kernel.c when a C compiler was there at install time
 except ImportError:  # pragma: no cover - depends on the install
     _kernel = None
 
-__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "kernel_bounds"]
+__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds"]
 
 #: Whether the compiled search is installed.
 AVAILABLE: bool = _kernel is not None
@@ -60,6 +64,19 @@ SMALL_MATRIX_BYTES = 1 << 16
 SMALL_MEMO_BYTES = 64 << 20
 
 _STATUS = ("exact", "budget", "interrupted", "memory")
+
+
+def engine_description() -> str:
+    """Which Littlestone search this install runs, as the user reads it: the one place that says it.
+
+    ``mistakebound --version`` prints it, and ``mistakebound ldim`` when its Ldim search ran
+    in Python for want of the extension.  Read when called, so that it follows
+    :data:`AVAILABLE` (which tests turn off).
+    """
+    if AVAILABLE:
+        return "the compiled Littlestone search (C extension)"
+    return ("the Python Littlestone search: the C extension was not built (no C compiler at install, or "
+            "MISTAKEBOUND_NO_EXTENSION set); searches are 5 to 10 times slower")
 
 #: A node budget the compiled search takes as it is (a C long long); a larger one is as
 #: good as none (2^62 nodes are centuries of search).

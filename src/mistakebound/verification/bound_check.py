@@ -18,12 +18,16 @@ Examples
 from __future__ import annotations
 
 
+import contextlib
 import copy
 import functools
 import math
 import numbers
+import os
 import random
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -53,7 +57,11 @@ from mistakebound.verification.check_failures import (
     _six,
 )
 
-__all__ = ["CheckSummary", "RandomStream", "check_learner"]
+__all__ = ["CheckSummary", "PROJECT_MARKERS", "RandomStream", "check_learner", "project_root"]
+
+#: What marks a project's root when no pytest session says it: pytest's configuration files
+#: and the folders of version control.
+PROJECT_MARKERS = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "setup.py", ".git", ".hg")
 
 
 def _hypothesis():
@@ -62,6 +70,68 @@ def _hypothesis():
     import hypothesis
 
     return hypothesis, st
+
+
+def project_root(cwd: Path | None = None) -> Path | None:
+    """The root of the user's project: where the check kit keeps hypothesis's files (``.hypothesis/``).
+
+    Inside a pytest session, its rootdir (noted by the plugin's hooks,
+    ``_mistakebound_pytestplugin``); otherwise the nearest of ``cwd`` (default: the current
+    directory) and its parents that holds one of :data:`PROJECT_MARKERS`; None when none does.
+
+    Examples
+    --------
+    >>> import _mistakebound_pytestplugin as hooks
+    >>> project_root() == (hooks.ROOTDIRS[-1] if hooks.ROOTDIRS else _nearest_project(Path.cwd()))
+    True
+    """
+    rootdirs = getattr(sys.modules.get("_mistakebound_pytestplugin"), "ROOTDIRS", None)
+    if rootdirs:
+        return rootdirs[-1]
+    return _nearest_project(Path.cwd() if cwd is None else Path(cwd))
+
+
+def _nearest_project(here: Path) -> Path | None:
+    """The nearest of ``here`` and its parents that holds one of :data:`PROJECT_MARKERS`, or None.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     (Path(tmp) / "pyproject.toml").touch()
+    ...     (Path(tmp) / "notebooks").mkdir()
+    ...     _nearest_project(Path(tmp) / "notebooks") == Path(tmp)
+    True
+    """
+    return next((d for d in (here, *here.parents) if any((d / m).exists() for m in PROJECT_MARKERS)), None)
+
+
+@contextlib.contextmanager
+def _hypothesis_storage_in_project() -> Iterator[None]:
+    """hypothesis's files (its ``.hypothesis/`` caches) under the project's root while the check runs.
+
+    hypothesis keeps them under the directory current when it was imported, which is not the
+    project's when a test or a notebook runs from a sub-folder.  A directory the user chose is
+    kept: ``HYPOTHESIS_STORAGE_DIRECTORY``, or one given to
+    ``hypothesis.configuration.set_hypothesis_home_dir``; without a project
+    (:func:`project_root` is None) hypothesis's default stands.
+    """
+    from hypothesis import configuration
+
+    state = vars(configuration)
+    chosen = state.get("__hypothesis_home_directory")
+    default = state.get("__hypothesis_home_directory_default")
+    user_set = bool(os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY")) or (
+        chosen is not None and (default is None or Path(chosen) != Path(default)))
+    root = None if user_set or not hasattr(configuration, "set_hypothesis_home_dir") else project_root()
+    if root is None:
+        yield
+        return
+    configuration.set_hypothesis_home_dir(root / ".hypothesis")
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(chosen)
 
 
 def _evolvable(obj: Any) -> bool:
@@ -599,7 +669,8 @@ def check_learner(
         return f is not None
 
     try:
-        minimal = hypothesis.find(cases, fails, settings=settings, random=random.Random(seed))
+        with _hypothesis_storage_in_project():
+            minimal = hypothesis.find(cases, fails, settings=settings, random=random.Random(seed))
     except hypothesis.errors.NoSuchExample:
         if refusals and stats.refused >= stats.cases:  # it took none of the classes drawn
             raise refusals[0]

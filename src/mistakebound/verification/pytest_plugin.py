@@ -9,8 +9,11 @@ one row per learner and adversary: games, the most mistakes, the largest ratio o
 measured value to the learner's claim (:func:`~mistakebound.verification.claims.stated_bound`)
 and the number of games that broke it (:func:`~mistakebound.verification.claims.judge`).
 
-Everything from ``mistakebound`` is imported inside the hooks, so the plugin costs
-nothing when the option is absent, and it never needs hypothesis.
+The hooks pytest calls are in the top-level module ``_mistakebound_pytestplugin`` (the
+entry point), which imports pytest alone: importing this module would import the package,
+numpy and all, into the start-up of every pytest run in the environment, mistakebound's
+users or not.  They call the two functions here only for a session given the option, and
+nothing here needs hypothesis.
 
 Examples
 --------
@@ -23,42 +26,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+from mistakebound.verification.recorder import GameRecorder
 
-__all__: list[str] = []
-
-_RECORDER = pytest.StashKey[Any]()
+__all__ = ["start_report", "write_report"]
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("mistakebound")
-    group.addoption(
-        "--mistakebound-report",
-        action="store_true",
-        default=False,
-        help="tally every game played through mistakebound.play and print a learner-by-adversary "
-        "table (games, max mistakes, max mistakes/bound, violations) at the end",
-    )
+def start_report() -> GameRecorder:
+    """A recorder of every game played from now on (``pytest_sessionstart`` of a session with the option)."""
+    return GameRecorder().start()
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    if not session.config.getoption("mistakebound_report", default=False):
-        return
-    from mistakebound.verification.recorder import GameRecorder
-
-    session.config.stash[_RECORDER] = GameRecorder().start()
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    recorder = session.config.stash.get(_RECORDER, None)
-    if recorder is not None:
-        recorder.stop()
-
-
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    recorder = config.stash.get(_RECORDER, None)
-    if recorder is None:
-        return
+def write_report(terminalreporter: Any, recorder: GameRecorder) -> None:
+    """The table of the games ``recorder`` saw, with its violations and unreadable claims, on pytest's terminal."""
     terminalreporter.write_sep("=", "mistakebound report")
     for line in recorder.format_table().splitlines():
         terminalreporter.write_line(line)

@@ -5,7 +5,9 @@ answers; this command prints: the sizes first, then Ldim as soon as it is known,
 parameter of ``--what``, a parameter that stops early with its proven bounds on its own
 line, the others' lines still following; with ``--tree`` a shattered tree of depth Ldim
 (:func:`~mistakebound.theory.tree_export.tree_to_text`), with ``--certificate`` the
-profile's certificate (:meth:`~mistakebound.theory.profile.Profile.certificate`).
+profile's certificate (:meth:`~mistakebound.theory.profile.Profile.certificate`). When the Ldim
+search ran in Python because this install has no compiled search, a note on stderr says so
+(:func:`~mistakebound.theory.ldim_kernel.engine_description`, as ``mistakebound --version``).
 
 Examples
 --------
@@ -134,6 +136,8 @@ def run(args, out) -> int:
                                               workers=args.workers, keep_search=args.tree or args.certificate is not None,
                                               rules=rules, horizon=args.horizon):
         lines(parameter, result, P)
+        if parameter == "ldim":
+            _say_python_fallback(P)
     if args.json:
         return EXIT_INTERRUPTED if lines.partial else EXIT_OK
     for name, reason in lines.partial:
@@ -181,6 +185,15 @@ class _JsonLines:
                 self.partial.append(parameter)
                 record["why"] = P.partial[parameter]
         print(json.dumps(record), file=self.out, flush=True)
+
+
+def _say_python_fallback(P) -> None:
+    """A note on stderr when the Ldim search ran in Python because the install has no compiled search
+    (:func:`~mistakebound.theory.ldim_kernel.engine_description` says it; the profile records the engine)."""
+    from mistakebound.theory import ldim_kernel
+
+    if P.engine == "python" and not ldim_kernel.AVAILABLE:
+        note("ldim", f"note: the Ldim was searched by {ldim_kernel.engine_description()}")
 
 
 def _partial_reason(status: str) -> str:

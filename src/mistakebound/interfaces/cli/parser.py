@@ -52,10 +52,7 @@ class Version(argparse.Action):
             version = metadata.version("mistakebound")
         except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree, not installed
             version = "(not installed)"
-        engine = ("the compiled Littlestone search" if ldim_kernel.AVAILABLE else
-                  "the Python Littlestone search only: the C extension was not built (no C compiler at install); "
-                  "searches are 5 to 10 times slower")
-        print(f"mistakebound {version}, {engine}; Python {platform.python_version()}")
+        print(f"mistakebound {version}, {ldim_kernel.engine_description()}; Python {platform.python_version()}")
         parser.exit(EXIT_OK)
 
 
