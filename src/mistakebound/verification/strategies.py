@@ -57,7 +57,7 @@ def _hypothesis(who: str = "mistakebound.verification.strategies"):
     except ImportError as exc:  # pragma: no cover - exercised only without the test extra
         raise ImportError(
             f"{who} needs hypothesis; install it with "
-            "pip install 'mistakebound[test]' (or pip install hypothesis)"
+            "the check extra, pip install '.[check]' from a checkout (or pip install hypothesis)"
         ) from exc
     return st
 
