@@ -1,0 +1,104 @@
+"""The documentation's pages keep their examples honest, as the README does (``tests/test_readme.py``).
+
+Every Python block of a page in ``docs/`` runs, in a folder of its own, with the page's file blocks
+(a ```python block right after a line naming it, such as ``vote.py``:) written beside it; every
+``$ mistakebound ...`` line of a console block prints exactly what the page shows.  A page whose
+examples read a file that one of its shell lines writes names that line in :data:`PREPARE`.
+Sphinx is not needed: the pages are read as Markdown text.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from mistakebound.interfaces.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = {p.name: p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md"))} if DOCS.is_dir() else {}
+FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n(.*?)^```\s*$", re.S | re.M)
+#: A file block: a line naming a Python file, then its ```python block.
+FILE_BLOCK = re.compile(r"^`([\w-]+\.py)`:\s*\n\s*\n```python[^\n]*\n(.*?)^```\s*$", re.S | re.M)
+#: What a page's examples read that its shell lines write: run first, in the example's folder.
+PREPARE = {"pipelines.md": [["check", "--json", "report.json"]]}
+
+pytestmark = pytest.mark.skipif(not PAGES, reason="no docs/ folder")
+
+
+def _blocks(text: str, langs: tuple[str, ...]) -> list[str]:
+    return [body for lang, body in FENCE.findall(text) if lang.lower() in langs]
+
+
+def _python_cases() -> list[tuple[str, int]]:
+    cases = []
+    for name, text in PAGES.items():
+        files = {body for _, body in FILE_BLOCK.findall(text)}
+        cases += [(name, i) for i, body in enumerate(_blocks(text, ("python", "py"))) if body not in files]
+    return cases
+
+
+@pytest.mark.parametrize("page, index", _python_cases())
+def test_python_example_of_a_page_runs(page, index, tmp_path, monkeypatch, capsys):
+    text = PAGES[page]
+    files = dict(FILE_BLOCK.findall(text))
+    for file_name, body in files.items():
+        (tmp_path / file_name).write_text(body, encoding="utf-8")
+        monkeypatch.delitem(sys.modules, file_name[:-3], raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    for argv in PREPARE.get(page, []):
+        assert main(argv) == 0, argv
+    body = _blocks(text, ("python", "py"))[index]
+    exec(compile(body, f"docs/{page} python block {index + 1}", "exec"), {"__name__": f"docs_block_{index + 1}"})
+
+
+@pytest.mark.parametrize("page, name", [(page, name) for page, text in PAGES.items()
+                                        for name, _ in FILE_BLOCK.findall(text) if name.startswith("test_")])
+def test_pytest_file_of_a_page_passes(page, name, tmp_path):
+    import subprocess
+
+    for file_name, body in FILE_BLOCK.findall(PAGES[page]):
+        (tmp_path / file_name).write_text(body, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert re.search(r"\b[1-9]\d* passed", run.stdout) and not re.search(r"\b(failed|skipped|error)", run.stdout)
+
+
+def _console_cases() -> list[tuple[str, list[str], str]]:
+    found = []
+    for name, text in PAGES.items():
+        for body in _blocks(text, ("console",)):
+            for chunk in re.split(r"^\$ ", body, flags=re.M)[1:]:
+                command, _, output = chunk.partition("\n")
+                argv = shlex.split(command)
+                assert argv[0] == "mistakebound", (name, command)
+                found.append((name, argv[1:], output.rstrip("\n")))
+    return found
+
+
+def _files_named(argv: list[str]) -> set[str]:
+    return {a for a in argv if re.fullmatch(r"[\w.-]+\.(json(\.gz)?|csv|npy|toml|png|svg|pdf|dot|txt)", a)}
+
+
+@pytest.mark.parametrize("page, argv, expected", _console_cases())
+def test_console_line_of_a_page_matches_the_program(page, argv, expected, tmp_path, monkeypatch, capsys):
+    """Each line in a folder of its own, after the page's earlier lines that name a file it names."""
+    monkeypatch.chdir(tmp_path)
+    cases = _console_cases()
+    earlier = cases[: cases.index((page, argv, expected))]
+    for other, before, _ in earlier:
+        if other == page and _files_named(before) & _files_named(argv):
+            assert main(before) == 0, before
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert capsys.readouterr().out.rstrip("\n") == expected
+
+
+def test_the_pages_have_examples():
+    assert len(_python_cases()) >= 15 and len(_console_cases()) >= 10
