@@ -10,18 +10,17 @@ Sphinx is not needed: the pages are read as Markdown text.
 from __future__ import annotations
 
 import re
-import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
 from mistakebound.interfaces.cli import main
+from tests.doc_blocks import blocks, console_lines, files_named
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = {p.name: p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md"))} if DOCS.is_dir() else {}
-FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n(.*?)^```\s*$", re.S | re.M)
 #: A file block: a line naming a Python file, then its ```python block.
 FILE_BLOCK = re.compile(r"^`([\w-]+\.py)`:\s*\n\s*\n```python[^\n]*\n(.*?)^```\s*$", re.S | re.M)
 #: What a page's examples read that its shell lines write: run first, in the example's folder.
@@ -30,15 +29,11 @@ PREPARE = {"pipelines.md": [["check", "--json", "report.json"]]}
 pytestmark = pytest.mark.skipif(not PAGES, reason="no docs/ folder")
 
 
-def _blocks(text: str, langs: tuple[str, ...]) -> list[str]:
-    return [body for lang, body in FENCE.findall(text) if lang.lower() in langs]
-
-
 def _python_cases() -> list[tuple[str, int]]:
     cases = []
     for name, text in PAGES.items():
         files = {body for _, body in FILE_BLOCK.findall(text)}
-        cases += [(name, i) for i, body in enumerate(_blocks(text, ("python", "py"))) if body not in files]
+        cases += [(name, i) for i, body in enumerate(blocks(text, ("python", "py"))) if body not in files]
     return cases
 
 
@@ -53,7 +48,7 @@ def test_python_example_of_a_page_runs(page, index, tmp_path, monkeypatch, capsy
     monkeypatch.chdir(tmp_path)
     for argv in PREPARE.get(page, []):
         assert main(argv) == 0, argv
-    body = _blocks(text, ("python", "py"))[index]
+    body = blocks(text, ("python", "py"))[index]
     exec(compile(body, f"docs/{page} python block {index + 1}", "exec"), {"__name__": f"docs_block_{index + 1}"})
 
 
@@ -71,19 +66,8 @@ def test_pytest_file_of_a_page_passes(page, name, tmp_path):
 
 
 def _console_cases() -> list[tuple[str, list[str], str]]:
-    found = []
-    for name, text in PAGES.items():
-        for body in _blocks(text, ("console",)):
-            for chunk in re.split(r"^\$ ", body, flags=re.M)[1:]:
-                command, _, output = chunk.partition("\n")
-                argv = shlex.split(command)
-                assert argv[0] == "mistakebound", (name, command)
-                found.append((name, argv[1:], output.rstrip("\n")))
-    return found
-
-
-def _files_named(argv: list[str]) -> set[str]:
-    return {a for a in argv if re.fullmatch(r"[\w.-]+\.(json(\.gz)?|csv|npy|toml|png|svg|pdf|dot|txt)", a)}
+    return [(name, argv, expected) for name, text in PAGES.items()
+            for argv, expected in console_lines(blocks(text, ("console",)), name)]
 
 
 @pytest.mark.parametrize("page, argv, expected", _console_cases())
@@ -93,7 +77,7 @@ def test_console_line_of_a_page_matches_the_program(page, argv, expected, tmp_pa
     cases = _console_cases()
     earlier = cases[: cases.index((page, argv, expected))]
     for other, before, _ in earlier:
-        if other == page and _files_named(before) & _files_named(argv):
+        if other == page and files_named(before) & files_named(argv):
             assert main(before) == 0, before
     capsys.readouterr()
     assert main(argv) == 0

@@ -4,7 +4,6 @@ its console transcripts match the program, and its dependency list matches pypro
 from __future__ import annotations
 
 import re
-import shlex
 import subprocess
 import sys
 import tomllib
@@ -13,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from mistakebound.interfaces.cli import main
+from tests.doc_blocks import FENCE, console_lines, files_named
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n(.*?)^```\s*$", re.S | re.M)
 BLOCKS = [(lang.lower(), body) for lang, body in FENCE.findall(README)]
 PYTHON_BLOCKS = [body for lang, body in BLOCKS if lang in ("python", "py")]
 CONSOLE_BLOCKS = [body for lang, body in BLOCKS if lang == "console"]
@@ -82,24 +81,11 @@ def test_pytest_file_example_passes(name, readme_files):
 
 def console_commands():
     """(argv after ``mistakebound``, expected output) for every ``$ mistakebound`` line."""
-    found = []
-    for body in CONSOLE_BLOCKS:
-        chunks = re.split(r"^\$ ", body, flags=re.M)
-        for chunk in chunks[1:]:
-            command, _, output = chunk.partition("\n")
-            argv = shlex.split(command)
-            assert argv[0] == "mistakebound", command
-            found.append((argv[1:], output.rstrip("\n")))
-    return found
+    return console_lines(CONSOLE_BLOCKS, "README.md")
 
 
 def test_readme_shows_the_ldim_command():
     assert any(argv[:1] == ["ldim"] for argv, _ in console_commands())
-
-
-def _files_named(argv: list[str]) -> set[str]:
-    """The file names among a command's arguments (``intervals16.json.gz``, ``grid.toml``...)."""
-    return {a for a in argv if re.fullmatch(r"[\w.-]+\.(json(\.gz)?|csv|npy|toml|png|svg|pdf|dot|txt)", a)}
 
 
 @pytest.mark.parametrize("argv, expected", console_commands())
@@ -109,7 +95,7 @@ def test_console_transcript_matches_the_program(argv, expected, capsys, tmp_path
     monkeypatch.chdir(tmp_path)
     earlier = console_commands()[: console_commands().index((argv, expected))]
     for before, _ in earlier:
-        if _files_named(before) & _files_named(argv):
+        if files_named(before) & files_named(argv):
             assert main(before) == 0, before
     capsys.readouterr()
     assert main(argv) == 0
