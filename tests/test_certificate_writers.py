@@ -431,3 +431,23 @@ def test_the_command_line_certifies_every_kind_on_an_awkward_class_file(suffix, 
         assert out.startswith(f"verified: {Fraction(value)} <= M_A(H) <= {Fraction(value)} {rounds}, where A is "
                               f"{learner} (replayed"), out
         assert f"verified: {ldim_of(H)} <= Ldim(H) <= {ldim_of(H)}" in out
+
+
+@pytest.mark.parametrize("write", ["vc", "threshold", "star", "degree", "td", "self-directed", "best-order"])
+def test_every_writer_refuses_a_writer_of_another_class(write):
+    """One check for them all (:meth:`CertificateWriter.of`): a section of one class in another's document."""
+    from mistakebound.foundations.errors import InvalidArgumentError
+    from mistakebound.theory.order_certificate import order_section, self_directed_section
+    from mistakebound.theory.star_certificate import degree_section, star_section
+    from mistakebound.theory.teaching_certificate import teaching_section
+    from mistakebound.theory.threshold_certificate import threshold_section
+
+    writers = {"vc": vc_section, "threshold": threshold_section, "star": star_section, "degree": degree_section,
+               "td": lambda H, w: teaching_section(H, w, "td"), "self-directed": self_directed_section,
+               "best-order": lambda H, w: order_section(H, w, "best")}
+    writer = CertificateWriter(zoo.thresholds(4))
+    with pytest.raises(InvalidArgumentError, match="^writer: expected a CertificateWriter of the same class as H"):
+        writers[write](zoo.thresholds(5), writer)
+    assert writer.document()["results"] == []
+    writers[write](zoo.thresholds(4), writer)
+    assert [s["result"] for s in writer.document()["results"]][-1] == write

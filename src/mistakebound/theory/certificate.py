@@ -39,6 +39,7 @@ import os
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -205,6 +206,41 @@ class CertificateWriter:
     def add(self, section: dict) -> None:
         """Add one result's section (its ``"result"`` names the kind)."""
         self._sections.append(section)
+
+    def of(self, H: Any) -> HypothesisClass:
+        """``H``, checked to be this writer's class (the same object, or equal rows): what a writer of a section
+        calls first.
+
+        Raises
+        ------
+        InvalidArgumentError
+            Naming ``writer``, when ``H`` is another class.
+        """
+        H = require_class(H)
+        if self.H is not H and not (self.H is not None and self.H.matrix.shape == H.matrix.shape
+                                    and np.array_equal(self.H.matrix, H.matrix)):
+            raise InvalidArgumentError("writer: expected a CertificateWriter of the same class as H")
+        return H
+
+    def claimed(self, kind: str, side: str) -> Any:
+        """The value a section of ``kind`` already added claims on ``side`` (``"lower"`` or ``"upper"``), as it is
+        written (an int or ``"p/q"``); None when there is no such section or side.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> w = CertificateWriter(classes.thresholds(3))
+        >>> w.add({"result": "ldim", "facts": [], "claim": {"upper": [0, 2]}})
+        >>> w.claimed("ldim", "upper"), w.claimed("ldim", "lower"), w.claimed("vc", "upper")
+        (2, None, None)
+        """
+        section = self.section(kind)
+        entry = None if section is None else section.get("claim", {}).get(side)
+        return None if entry is None else entry[1]
+
+    def section(self, kind: str) -> dict | None:
+        """The section of ``kind`` already added (a document holds each kind once), or None."""
+        return next((s for s in self._sections if s.get("result") == kind), None)
 
     def document(self) -> dict:
         """The certificate as a JSON-ready dictionary."""

@@ -183,6 +183,7 @@ def self_directed_section(H: Any, writer: CertificateWriter, *, rules: Rules = R
     (3, 3, {'self-directed': (3, 3)})
     """
     rules = _deterministic(writer, rules, "self-directed")
+    H = writer.of(H)
     search = SelfDirectedSearch(H, rules, Budget(max_nodes=max_nodes, time_limit=time_limit).start())
     g, root = search.game, search.root
     p = _SelfDirected(search, writer)
@@ -286,17 +287,6 @@ def _evaluate(tree: Any, value) -> int:
     return step_value([_evaluate(child, value) for child in tree])
 
 
-def _sections(writer: CertificateWriter) -> dict[str, dict]:
-    return {s["result"]: s for s in writer.document()["results"]}
-
-
-def _proven(writer: CertificateWriter, kind: str, side: str) -> int | None:
-    """What an earlier section of ``writer`` proved on ``side``, by its claim (None: no such section or side)."""
-    section = _sections(writer).get(kind)
-    entry = None if section is None else section["claim"].get(side)
-    return None if entry is None else entry[1]
-
-
 def order_section(H: Any, writer: CertificateWriter, mode: str | None = None, *, rules: Rules = Rules(),
                   horizon: int | None = None, max_nodes: int | None = None, time_limit: float | None = None,
                   result: OrderValue | None = None, cite: bool = True) -> dict:
@@ -357,6 +347,7 @@ def order_section(H: Any, writer: CertificateWriter, mode: str | None = None, *,
                                    "best order")
     order = "transductive" if base.order == "transductive" and mode == "worst" else mode
     rules = evolve(_deterministic(writer, base, order), order="adaptive")
+    H = writer.of(H)
     kind = KIND[mode] if horizon is None else "transductive"
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
     if result is not None and result.witness is not None:  # the order is known: search only what a proof needs
@@ -393,9 +384,9 @@ def _far_side(p: _Prefixes, writer: CertificateWriter, kind: str, target: int, h
         cheap.append(("horizon", horizon))
     kinds = ("self-directed",) if best else ("ldim", "worst-order") if horizon is not None else ("ldim",)
     cheap += [(cited, value) for cited in kinds
-              for value in [_proven(writer, cited, "lower" if best else "upper")] if value is not None]
+              for value in [writer.claimed(cited, "lower" if best else "upper")] if value is not None]
     how, value = (max if best else min)(cheap, key=lambda c: c[1])
-    if exact and not p.meets(value, target) and cite and kinds[0] not in _sections(writer):
+    if exact and not p.meets(value, target) and cite and writer.section(kinds[0]) is None:
         added = _add_cited(writer, kinds[0], H, target, budget)  # a section of its own settles it: add it first
         if added is not None:
             how, value = kinds[0], added

@@ -72,14 +72,6 @@ def _log_bound(d: int) -> Fraction:
     return Fraction(((t - 1).bit_length() + 1) // 2, LOG_DENOMINATOR)
 
 
-def _class_ldim(writer: CertificateWriter) -> int | None:
-    """The upper bound an ``"ldim"`` section already in ``writer`` claims on the whole class, if any."""
-    for section in writer.document()["results"]:
-        if section.get("result") == "ldim" and "upper" in section.get("claim", {}):
-            return section["claim"]["upper"][1]
-    return None
-
-
 class _Producer:
     """The facts of one section, each version space's facts written once."""
 
@@ -90,7 +82,7 @@ class _Producer:
         self.done: dict[tuple, tuple[int, Fraction]] = {}  # (kind, V, ...) -> (fact, value)
         self.searched = 0
         self.ldims: dict[int, int] = {}
-        self.class_ldim = _class_ldim(writer)
+        self.class_ldim = writer.claimed("ldim", "upper")
 
     def add(self, key: tuple, V: int, kind: str, value: Fraction, step: object) -> tuple[int, Fraction]:
         """Write the fact ``[V, kind, value, step]``; remember it under ``key``; return ``(index, value)``."""

@@ -38,7 +38,7 @@ from mistakebound.theory.certificate import CertificateWriter, row_numbers
 from mistakebound.theory.one_inclusion import Star, one_inclusion_degree_bounds
 from mistakebound.theory.search_protocol import Budget, Clock, OutOfBudget, SearchResult
 from mistakebound.theory.star_number import star_bounds
-from mistakebound.theory.threshold_certificate import MAX_DEPTH, same_class
+from mistakebound.theory.threshold_certificate import MAX_DEPTH
 
 __all__ = ["degree_section", "star_section"]
 
@@ -76,7 +76,7 @@ def degree_section(H: HypothesisClass, writer: CertificateWriter, *, max_nodes: 
     >>> degree_section(w.H, w)
     {'result': 'degree', 'lower': {'center': 0, 'instances': [0, 1, 2], 'leaves': [4, 2, 1]}, 'upper': {'value': 3}}
     """
-    H = same_class(H, writer)
+    H = writer.of(H)
     if result is None:
         result = one_inclusion_degree_bounds(H, max_nodes=max_nodes, time_limit=time_limit)
     section: dict = {"result": "degree", "lower": _star(H, result.witness)}
@@ -114,7 +114,7 @@ def star_section(H: HypothesisClass, writer: CertificateWriter, *, max_nodes: in
     >>> sorted(star_section(H, w, max_nodes=2))
     ['lower', 'result']
     """
-    H = same_class(H, writer)
+    H = writer.of(H)
     if result is None:
         result = star_bounds(H, max_nodes=max_nodes, time_limit=time_limit)
     section: dict = {"result": "star", "lower": _star(H, result.witness)}

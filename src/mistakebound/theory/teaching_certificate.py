@@ -45,11 +45,10 @@ from __future__ import annotations
 
 import sys
 
-import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import check_choice
-from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter, row_numbers
 from mistakebound.theory.search_protocol import Budget, Clock, OutOfBudget, SearchResult
 from mistakebound.theory.table_reduction import reduce_table
@@ -106,11 +105,8 @@ def teaching_section(H: HypothesisClass, writer: CertificateWriter, parameter: s
     >>> sorted(teaching_section(H, w, "rtd", max_nodes=1))   # the search stops at once: only RTD <= 4 - 1
     ['result']
     """
-    H = require_class(H)
+    H = writer.of(H)
     parameter = check_choice("parameter", parameter, tuple(PARAMETERS))
-    if writer.H is not H and not (writer.H is not None and writer.H.matrix.shape == H.matrix.shape
-                                  and np.array_equal(writer.H.matrix, H.matrix)):
-        raise InvalidArgumentError("writer: expected a CertificateWriter of the same class as H")
     search, kind = PARAMETERS[parameter]
     if result is None:
         result = search(H, max_nodes=max_nodes, time_limit=time_limit)

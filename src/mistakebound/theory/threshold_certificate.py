@@ -38,30 +38,18 @@ Examples
 
 from __future__ import annotations
 
-import numpy as np
 
 from mistakebound.certificates.threshold import state_bound
-from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter, row_numbers
 from mistakebound.theory.search_protocol import Budget, Clock, OutOfBudget, SearchResult
 from mistakebound.theory.threshold_dimension import threshold_bounds
-from mistakebound.theory.vc_certificate import _ldim_upper
 
 __all__ = ["MAX_DEPTH", "threshold_section"]
 
 #: The deepest tree a writer writes (a JSON document nests three levels a node; the checker's JSON
 #: reader, like Python's, stops near a thousand): past it the section leaves its upper side out.
 MAX_DEPTH = 250
-
-
-def same_class(H: HypothesisClass, writer: CertificateWriter) -> HypothesisClass:
-    """``H``, checked to be the writer's class (an InvalidArgumentError otherwise)."""
-    H = require_class(H)
-    if writer.H is not H and not (writer.H is not None and writer.H.matrix.shape == H.matrix.shape
-                                  and np.array_equal(writer.H.matrix, H.matrix)):
-        raise InvalidArgumentError("writer: expected a CertificateWriter of the same class as H")
-    return H
 
 
 def threshold_section(H: HypothesisClass, writer: CertificateWriter, *, max_nodes: int | None = None,
@@ -100,7 +88,7 @@ def threshold_section(H: HypothesisClass, writer: CertificateWriter, *, max_node
     >>> sorted(threshold_section(H, w, result=found, max_nodes=2))   # the tree needs more nodes: no upper side
     ['lower', 'result']
     """
-    H = same_class(H, writer)
+    H = writer.of(H)
     if result is None:
         result = threshold_bounds(H, max_nodes=max_nodes, time_limit=time_limit)
     seq = result.witness
@@ -108,7 +96,7 @@ def threshold_section(H: HypothesisClass, writer: CertificateWriter, *, max_node
                      "lower": {"instances": [H.index_of(x) for x in seq.instances],
                                "hypotheses": [int(h) for h in seq.hypotheses]}}
     b = int(result.upper)
-    ldim = _ldim_upper(writer)
+    ldim = writer.claimed("ldim", "upper")
     if ldim is not None and (1 << ldim + 1) - 2 <= b:
         section["upper"] = {"value": b, "by": "ldim"}
     else:

@@ -49,10 +49,8 @@ Examples
 
 from __future__ import annotations
 
-import numpy as np
 
-from mistakebound.foundations.errors import InvalidArgumentError
-from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.search_protocol import Budget
 from mistakebound.theory.vc import VCBounds, _h_index, _searched, _VCSearch
@@ -97,25 +95,13 @@ def vc_section(H: HypothesisClass, writer: CertificateWriter, *, max_nodes: int 
     >>> len(s["lower"]) <= s["upper"]["value"]
     True
     """
-    H = require_class(H)
-    if writer.H is not H and not (writer.H.matrix.shape == H.matrix.shape
-                                  and np.array_equal(writer.H.matrix, H.matrix)):
-        raise InvalidArgumentError("writer: expected a CertificateWriter of the same class as H")
-    ldim_upper = _ldim_upper(writer)
+    H = writer.of(H)
+    ldim_upper = writer.claimed("ldim", "upper")
     search, bounds = _searched(H, Budget(max_nodes=max_nodes, time_limit=time_limit), ldim_upper, record=True)
     section = {"result": "vc", "lower": sorted(search.cand[p] for p in search.best),
                "upper": _upper(search, bounds, ldim_upper)}
     writer.add(section)
     return section
-
-
-def _ldim_upper(writer: CertificateWriter) -> int | None:
-    """The upper bound an ``"ldim"`` section of the writer claims, if any."""
-    for section in writer.document()["results"]:
-        if section.get("result") == "ldim":
-            upper = section.get("claim", {}).get("upper")
-            return upper[1] if upper else None
-    return None
 
 
 def _upper(search: _VCSearch, bounds: VCBounds, ldim_upper: int | None) -> dict:
