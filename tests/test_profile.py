@@ -209,4 +209,14 @@ def test_the_certificate_of_a_profile_proves_what_each_parameter_s_door_found(M)
     assert set(truth) == set(certified)
     for name in certified:
         result = P.result(name)
-        assert proven[name.replace("_", "-")] == (result.lower, result.upper) == (truth[name](M),) * 2, name
+        kind = next(p.kind for p in profile.MORE if p.name == name)
+        assert proven[kind] == (result.lower, result.upper) == (truth[name](M),) * 2, name
+
+
+def test_every_certified_parameter_names_a_kind_the_checker_knows():
+    from mistakebound.certificates.verify import KINDS
+
+    certified = [p for p in profile.MORE if p.certify is not None]
+    assert certified and all(p.kind in KINDS for p in certified)
+    assert len({p.kind for p in certified}) == len(certified)
+    assert {p.order for p in profile.MORE if p.order} == {"self-directed", "best", "worst"}

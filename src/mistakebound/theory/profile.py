@@ -84,12 +84,25 @@ class Parameter:
         ``certify(H, rules, writer, result, budget) -> dict``: adds the section certifying ``result`` (what the
         door found) to a :class:`~mistakebound.theory.certificate.CertificateWriter`, searching again within
         the budget only what the result does not hold; None for a parameter with no kind of certificate.
+    kind : str or None
+        The kind of the section ``certify`` adds (``"best-order"`` for ``best_order``), as the checker names it.
+    order : str or None
+        For the value of a game under another order of the instances, that order (``Rules.order``).
     """
 
     name: str
     title: str
     compute: Callable[[HypothesisClass, Rules, Budget, Any], SearchResult] = field(repr=False, eq=False)
     certify: Callable[..., dict] | None = field(default=None, repr=False, eq=False)
+    kind: str | None = None
+    order: str | None = None
+
+
+def _order_parameter(name: str, title: str, order: str, kind: str, function: str, **fixed: Any) -> Parameter:
+    """The value of the game under ``order``: its door (:func:`_ordered`) and its certificate writer
+    ``order_certificate.function`` (:func:`_section`), both under the profile's rules with ``order``."""
+    return Parameter(name, title, _ordered(order), _section("order_certificate", function, order=order, **fixed),
+                     kind, order)
 
 
 def _ordered(order: str) -> Callable[[HypothesisClass, Rules, Budget, Any], SearchResult]:
@@ -133,27 +146,27 @@ def _section(module: str, function: str, *, order: str | None = None, **fixed: A
 MORE = (
     Parameter("threshold", "the threshold dimension (the longest chain of initial segments the class holds)",
               _door("threshold_dimension", "threshold_bounds", uses_ldim=True),
-              _section("threshold_certificate", "threshold_section")),
+              _section("threshold_certificate", "threshold_section"), "threshold"),
     Parameter("degree", "the largest degree of the one-inclusion graph",
-              _door("one_inclusion", "one_inclusion_degree_bounds"), _section("star_certificate", "degree_section")),
+              _door("one_inclusion", "one_inclusion_degree_bounds"), _section("star_certificate", "degree_section"),
+              "degree"),
     Parameter("star", "the star number (Hanneke and Yang 2015)", _door("star_number", "star_bounds"),
-              _section("star_certificate", "star_section")),
+              _section("star_certificate", "star_section"), "star"),
     Parameter("td", "the teaching dimension (Goldman and Kearns 1995)",
               _door("teaching", "teaching_dimension_bounds"),
-              _section("teaching_certificate", "teaching_section", parameter="td")),
+              _section("teaching_certificate", "teaching_section", parameter="td"), "td"),
     Parameter("tsmin", "the smallest teaching set of any hypothesis", _door("teaching", "minimum_teaching_set_bounds"),
-              _section("teaching_certificate", "teaching_section", parameter="tsmin")),
+              _section("teaching_certificate", "teaching_section", parameter="tsmin"), "tsmin"),
     Parameter("rtd", "the recursive teaching dimension (Zilles, Lange, Holte and Zinkevich 2011)",
               _door("teaching", "recursive_teaching_bounds", uses_ldim=True),
-              _section("teaching_certificate", "teaching_section", parameter="rtd")),
-    Parameter("self_directed", "the self-directed complexity (the learner orders the instances)",
-              _ordered("self-directed"),
-              _section("order_certificate", "self_directed_section", order="self-directed")),
-    Parameter("best_order", "the best order's mistake bound (every instance once, the order best for the learner)",
-              _ordered("best"), _section("order_certificate", "order_section", order="best", mode="best")),
-    Parameter("worst_order", "the worst order's mistake bound (every instance once, the order worst for the "
-                             "learner; the transductive game's value)", _ordered("worst"),
-              _section("order_certificate", "order_section", order="worst", mode="worst")),
+              _section("teaching_certificate", "teaching_section", parameter="rtd"), "rtd"),
+    _order_parameter("self_directed", "the self-directed complexity (the learner orders the instances)",
+                     "self-directed", "self-directed", "self_directed_section"),
+    _order_parameter("best_order", "the best order's mistake bound (every instance once, the order best for the "
+                                   "learner)", "best", "best-order", "order_section", mode="best"),
+    _order_parameter("worst_order", "the worst order's mistake bound (every instance once, the order worst for the "
+                                    "learner; the transductive game's value)", "worst", "worst-order", "order_section",
+                     mode="worst"),
 )
 #: The parameters with steps of their own, computed first.
 FIRST = ("ldim", "vc")
@@ -403,10 +416,10 @@ class Profile:
         if self.value is None or not certified_rules(self.rules, self.horizon):
             return None
         if self.rules.order != Rules().order:  # a game under another order: its parameter's writer
-            name = {"self-directed": "self_directed", "best": "best_order", "worst": "worst_order"}.get(self.rules.order)
-            if name is not None and self.result(name) is not None:
-                return None  # the parameter's own section (a document holds each kind once)
-            parameter = next(p for p in MORE if p.name == (name or "worst_order"))  # transductive: the worst order
+            order = "worst" if self.rules.order == "transductive" else self.rules.order  # its value without a horizon
+            parameter = next(p for p in MORE if p.order == order)
+            if self.result(parameter.name) is not None:
+                return None  # the parameter's own section holds it (a document holds each kind once)
             return parameter.certify(self.H, self.rules, writer, self.value, Budget())["result"]
         if self.value_search is None:
             return None

@@ -76,9 +76,11 @@ def _name_of(kind: str, about: dict) -> str:
     """A result's name: the game's value by its rules, the others as the profile names them."""
     from mistakebound.game.rules import Rules
 
+    from mistakebound.theory.profile import MORE
+
     if "rules" in about:
         return value_name(Rules(**about["rules"]), about.get("horizon"))
-    return KIND_NAMES.get(kind, kind.replace("-", "_"))
+    return KIND_NAMES.get(kind) or next((p.name for p in MORE if p.kind == kind), kind)
 
 
 def certify_profile(path: str | None, P, out, *, max_nodes: int | None, time_limit: float | None) -> None:
@@ -101,8 +103,7 @@ def certify_profile(path: str | None, P, out, *, max_nodes: int | None, time_lim
     write_certificate(path, writer, out, proven_lines(writer, _name_of))
     from mistakebound.theory.profile import MORE
 
-    held = {section["result"].replace("-", "_") for section in writer.document()["results"]}
-    left = [p.name for p in MORE if P.result(p.name) is not None and p.name not in held]
+    left = [p.name for p in MORE if P.result(p.name) is not None and writer.section(p.kind) is None]
     if left:
         print(f"certificate: {', '.join(left)} not in it (no kind of certificate checks "
               f"{'it' if len(left) == 1 else 'them'} under {P.rules.describe()})", file=out)
