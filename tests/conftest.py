@@ -2,7 +2,7 @@
 
 ``pyproject.toml`` runs the suite on every core with pytest-xdist (``-n auto --dist
 loadfile``): each test file runs whole, in order, on one worker, so a module-scoped
-fixture is built once and tests that pass state along one (the README's console blocks
+fixture is built once and tests that pass state along one (a page's console blocks
 sharing one folder) see it in order.  ``-n 0`` runs the suite in one process.
 
 When ``PYTHONDONTWRITEBYTECODE`` (or ``python -B``) forbids ``.pyc`` files (as on this

@@ -606,7 +606,7 @@ def test_same_seed_same_transcript():
         assert T1 == T2
 
 
-# ---------------------------------------------------------------------- the README table
+# ---------------------------------------------------------------------- the ecosystem table (beyond_finite.md)
 def test_ecosystem_benchmark_smoke(capsys):
     """``python -m benchmarks.ecosystem --smoke`` runs; no row breaks its bound; forced counts hold."""
     from benchmarks import ecosystem

@@ -160,7 +160,7 @@ def test_docstring_examples(module):
 
 
 def test_worst_case_speed_counts_one_position_per_version_space_of_singletons():
-    """Halving's plain search on singletons(d) reaches 2^d - 1 version spaces (README); the rate is
+    """Halving's plain search on singletons(d) reaches 2^d - 1 version spaces (the benchmarks page); the rate is
     positions / seconds (the fast search skips the moves the majority's bound rules out)."""
     from benchmarks.worst_case_speed import measure
     from mistakebound.game import classes

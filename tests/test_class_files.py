@@ -886,7 +886,7 @@ def test_nothing_below_the_interfaces_imports_serialize():
 
 
 def test_the_csv_loading_benchmark_runs_in_smoke_mode(capsys):
-    """The benchmark behind the README's CSV figures (benchmarks are not tests: nothing is asserted on its
+    """The benchmark behind the CSV figures of the benchmarks page (benchmarks are not tests: nothing is asserted on its
     numbers, only that it runs and reports a row per layout)."""
     from benchmarks import csv_loading
 

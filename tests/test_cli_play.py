@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from attrs import define, field
+from attrs import define
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +21,6 @@ from mistakebound import littlestone_dimension, play
 from mistakebound.adversaries import BinarySearchThreshold, ObliviousCoin, OppositeLabel, ShatteredTreeWalker
 from mistakebound.foundations.errors import NotApplicableError
 from mistakebound.game import classes, registry
-from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import play_oco
 from mistakebound.game.players import Learner, ObliviousAdversary
 from mistakebound.interfaces.cli import main
@@ -1113,10 +1112,11 @@ def test_worst_case_without_a_callback_shows_elapsed_time(capsys, monkeypatch):
     assert "worst case of SOA" in err and ("ETA" in err or "elapsed" in err)
 
 
-def readme_figure_commands() -> list[str]:
-    """The ``mistakebound tree`` / ``mistakebound plot`` lines of the README's shell blocks."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^```(\w*)[^\n]*\n(.*?)^```\s*$", readme, re.S | re.M)
+def docs_figure_commands() -> list[str]:
+    """The ``mistakebound tree`` / ``mistakebound plot`` lines of the documentation's shell blocks."""
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    pages = "\n".join(p.read_text(encoding="utf-8") for p in sorted(docs.glob("*.md"))) if docs.is_dir() else ""
+    blocks = re.findall(r"^```(\w*)[^\n]*\n(.*?)^```\s*$", pages, re.S | re.M)
     return [
         line.strip()
         for lang, body in blocks
@@ -1126,12 +1126,12 @@ def readme_figure_commands() -> list[str]:
     ]
 
 
-README_FIGURE_COMMANDS = readme_figure_commands()
+DOCS_FIGURE_COMMANDS = docs_figure_commands()
 
 
-@pytest.mark.skipif(not README_FIGURE_COMMANDS, reason="the README shows no tree or plot command yet")
-@pytest.mark.parametrize("command", README_FIGURE_COMMANDS or ["-"])
-def test_readme_figure_commands_run(capsys, tmp_path, monkeypatch, command):
+@pytest.mark.skipif(not DOCS_FIGURE_COMMANDS, reason="no docs/ folder (an unpacked wheel)")
+@pytest.mark.parametrize("command", DOCS_FIGURE_COMMANDS or ["-"])
+def test_docs_figure_commands_run(capsys, tmp_path, monkeypatch, command):
     pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(command)[1:]

@@ -233,20 +233,20 @@ def test_expert_advice_with_a_noise_budget(n, r):
     assert 2 * r + 1 <= value <= binomial_weights_bound(n, r)
     if n == 2:
         assert value == 2 * r + 1
-    if (n, r) in ((3, 2), (4, 3)):  # the README's finding: the bound is an upper bound, not the value
+    if (n, r) in ((3, 2), (4, 3)):  # the settings page's finding: the bound is an upper bound, not the value
         assert value == binomial_weights_bound(n, r) - 1
 
 
-def test_the_readmes_table_of_values_is_what_game_value_gives():
-    """Every exact value of the README's table (of benchmarks/settings_table.py) whose search took under a
+def test_the_settings_pages_table_of_values_is_what_game_value_gives():
+    """Every exact value of the settings page's table (of benchmarks/settings_table.py) whose search took under a
     second there, computed again; an interval must hold the value where the suite can afford it."""
     import re
     from pathlib import Path
 
     from benchmarks.settings_table import COLUMNS, cases
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    table = readme.split("| full | bandit | noise 1 | noise 2 |\n|---|---|---|---|---|---|\n", 1)[1].split("\n\n")[0]
+    page = (Path(__file__).resolve().parents[1] / "docs" / "settings.md").read_text(encoding="utf-8")
+    table = page.split("| full | bandit | noise 1 | noise 2 |\n|---|---|---|---|---|---|\n", 1)[1].split("\n\n")[0]
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[3:-1]] for line in table.splitlines()}
     checked = 0
     for name, matrix, k in cases():
@@ -481,7 +481,7 @@ def test_the_bandit_value_is_at_most_the_bandit_halving_bound(k, data):
     """Bandit feedback costs at most log_{k/(k-1)} of the distinct rows: predict the plurality label, and a wrong
     guess removes at least a k-th of the version space (the bandit Halving argument, Daniely and Helbertal 2013).
     Long's (1 + o(1)) k ln k factor on the full-information value (TCS 2020) is asymptotic in k: no small class can
-    test it, so the README states it and the table shows the ratios met."""
+    test it, so the settings page states it and its table shows the ratios met."""
     rows = data.draw(st.lists(st.lists(st.integers(0, k - 1), min_size=2, max_size=3), min_size=1, max_size=7)
                      .filter(lambda rows: len({len(r) for r in rows}) == 1))
     d = len({tuple(r) for r in rows})

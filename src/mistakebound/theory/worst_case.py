@@ -278,7 +278,7 @@ def worst_case_mistakes(
         On the fast path, merge positions up to the symmetries the learner declares (its
         ``symmetries`` attribute; :class:`~mistakebound.theory.symmetry.VersionSpaceKeys`).
         ``nodes`` then counts positions up to those symmetries.  Off by default, so that
-        ``nodes`` keeps counting one position per version space (the figure the README
+        ``nodes`` keeps counting one position per version space (the figure the benchmarks page
         quotes); Halving on ``singletons(64)`` needs it.
     rules : Rules, optional
         The game (:class:`~mistakebound.game.rules.Rules`): ``labels`` (the class's),

@@ -106,7 +106,7 @@ def add_parser(subparsers):
     p.add_argument("--workers", type=workers, default=1,
                    help="processes searching for Ldim with the Python search, this one included "
                         "(default 1: the compiled search, faster where it is built); pays only without "
-                        "it, or on very long searches (see the README's Performance section)")
+                        "it, or on very long searches (see the documentation's Benchmarks page)")
     p.set_defaults(run=run)
     return p
 

@@ -64,7 +64,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
             "2 for bad input, 3 if interrupted (Ctrl-C, SIGTERM) or cells met infrastructure errors."
         ),
     )
-    p.add_argument("config", metavar="CONFIG.toml", help="the sweep configuration (see the README)")
+    p.add_argument("config", metavar="CONFIG.toml", help="the sweep configuration (see the documentation's Sweeps page)")
     p.add_argument("--out", metavar="FILE.csv", default=None,
                    help="results file, read on start to resume (default: CONFIG with the suffix .csv)")
     p.add_argument("--executor", choices=("auto", "inprocess", "processes", "dask"), default="auto",
