@@ -18,6 +18,7 @@ NO_EXTENSION = "MISTAKEBOUND_NO_EXTENSION"
 KERNEL = Extension(
     "mistakebound.theory._ldim_kernel",
     sources=["src/mistakebound/theory/_ldim_kernel.c"],
+    depends=["src/mistakebound/theory/_kernel_compat.h"],
     optional=True,  # a failed compile is a warning: the Python search answers instead
     extra_compile_args=["-O3"],
 )

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "_kernel_compat.h"
 
 typedef uint64_t word;
 
@@ -44,14 +44,8 @@ typedef struct {
     size_t max_bytes;    /* what the memo may take; it grows by doubling up to it */
 } Ctx;
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int floor_log2(long long x) { /* x >= 1 */
-    return 63 - __builtin_clzll((unsigned long long)x);
+    return 63 - MB_CLZ64(x);
 }
 
 static uint64_t mix(uint64_t h) {
@@ -196,7 +190,7 @@ static int stop_check(Ctx *c) {
     }
     c->nodes++;
     if ((c->nodes & 15) == 0) { /* a node costs a microsecond or more: checking is cheap */
-        if (c->deadline >= 0 && now() > c->deadline) {
+        if (c->deadline >= 0 && mb_now() > c->deadline) {
             c->stopped = ST_BUDGET;
             return 1;
         }
@@ -208,18 +202,12 @@ static int stop_check(Ctx *c) {
     return 0;
 }
 
-/* The search counts bits in every node: on x86-64 with GCC, a copy of it is compiled for
- * processors with the popcnt instruction and chosen at load time (the default copy
- * counts bits without it). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define HOT __attribute__((target_clones("popcnt", "default")))
-#else
-#define HOT
-#endif
+/* The search counts bits in every node: MB_HOT (_kernel_compat.h) compiles a copy of it
+ * for processors with the popcnt instruction where the platform can choose at load time. */
 
 /* Whether Ldim(V) >= k; cand: the columns that may split V.  *lo_out gets a proven
  * lower bound on success. */
-HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand, int k,
+MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand, int k,
                     int *lo_out) {
     if (k <= 0) return 1;
     if (size < 2 || k > floor_log2(size)) return 0;
@@ -263,7 +251,7 @@ HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, con
         word pfold = 0;
         for (int i = lo_w; i < hi_w; i++) {
             word p = v[i] & col[i];
-            a += __builtin_popcountll(p);
+            a += MB_POPCOUNT64(p);
             pfold ^= rotl(p, i);
         }
         if (a == 0 || a == size) continue;
@@ -431,7 +419,7 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
         word *col = c.cols + (size_t)nc * c.W;
         if (nc != j) memcpy(col, c.cols + (size_t)j * c.W, (size_t)c.W * sizeof(word));
         int ones = 0;
-        for (int i = 0; i < c.W; i++) ones += __builtin_popcountll(col[i]);
+        for (int i = 0; i < c.W; i++) ones += MB_POPCOUNT64(col[i]);
         if (ones == 0 || ones == nd) continue;
         int flip = (col[0] & 1) != 0; /* compare by the side without row 0 */
         uint64_t hh = 7;
@@ -460,7 +448,7 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
     /* the memo grows from nothing up to memo_bytes */
     c.max_bytes = memo_bytes > 0 ? (size_t)memo_bytes : 0;
     c.max_nodes = max_nodes;
-    c.deadline = time_limit >= 0 ? now() + time_limit : -1.0;
+    c.deadline = time_limit >= 0 ? mb_now() + time_limit : -1.0;
     /* the bounds before any search: 0 without a split; else 1 and floor(log2 |V|),
        1 + floor(log2 s) of the most balanced split */
     if (nc == 0) {
@@ -470,7 +458,7 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
         for (int t = 0; t < nc; t++) {
             const word *col = c.cols + (size_t)t * c.W;
             int a = 0;
-            for (int i = 0; i < c.W; i++) a += __builtin_popcountll(col[i]);
+            for (int i = 0; i < c.W; i++) a += MB_POPCOUNT64(col[i]);
             int s = 2 * a <= nd ? a : nd - a;
             if (s > best) best = s;
         }
