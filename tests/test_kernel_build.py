@@ -4,7 +4,7 @@
 (as ``setup.py`` builds it) with warnings as errors, by gcc with ``-DMB_PORTABLE`` (the plain
 C bit counting and clock of ``_kernel_compat.h``, which no install on a GCC or clang machine
 compiles otherwise) and without, and by a second compiler, clang: the one on the PATH, or
-zig's (``python -m ziglang cc``, the ``ziglang`` package of the ``test`` extra).  Each built
+zig's (``python -m ziglang cc``: ``pip install ziglang``, not in the ``test`` extra).  Each built
 module is imported in a child process (a crash there fails one test, not the run), must have
 multi-phase initialisation (PEP 489: its ``PyInit`` returns a module definition), and must
 give on a few classes exactly the installed kernel's answers (bounds, status, nodes: the
@@ -61,7 +61,7 @@ def compiler(name: str) -> list[str] | None:
 
 MISSING = {
     "gcc": "no gcc on the PATH: the kernel's build with gcc is not checked",
-    "clang": "no clang: neither `clang` on the PATH nor the ziglang package (the test extra installs it)",
+    "clang": "no clang: neither `clang` on the PATH nor the ziglang package (pip install ziglang: zig's clang)",
 }
 
 
