@@ -8,7 +8,10 @@ zig's (``python -m ziglang cc``: ``pip install ziglang``, not in the ``test`` ex
 module is imported in a child process (a crash there fails one test, not the run), must have
 multi-phase initialisation (PEP 489: its ``PyInit`` returns a module definition), and must
 give on a few classes exactly the installed kernel's answers (bounds, status, nodes: the
-search is deterministic) and the textbook recursion's value where that is cheap.
+search is deterministic) and the textbook recursion's value where that is cheap.  The
+compatibility shim alone is also compiled for Windows, macOS and Linux on musl, x86-64 and
+arm64, by zig's cross-compiling clang (its Windows clock and builtins; MSVC's intrinsics are
+compiled only by the Windows wheels' build, ``[tool.cibuildwheel]`` of pyproject.toml).
 
 A compiler that is missing skips its builds, with the reason; nothing else does.
 ``.ci/sanitize`` runs these tests with the kernel built under AddressSanitizer and
@@ -170,6 +173,27 @@ def test_the_built_kernel_answers_as_the_installed_one(name, portable, tmp_path)
     value = installed(as_case(CLOCKED.matrix))[0]
     lower, upper, status, nodes = clocked[:4]
     assert status == 1 and lower <= value <= upper and nodes < 100, f"the clock did not stop the search: {clocked}"
+
+
+#: A probe of every part of _kernel_compat.h, compiled alone (without Python's headers, which
+#: are this machine's) for other systems by zig's cross-compiling clang.
+PROBE = """#include "_kernel_compat.h"
+int mb_probe(uint64_t x);
+int mb_probe(uint64_t x) { return MB_POPCOUNT64(x) + MB_CLZ64(x | 1) + (mb_now() > 0.0); }
+"""
+
+
+@pytest.mark.parametrize("target", ["x86_64-windows-gnu", "aarch64-windows-gnu", "x86_64-macos", "aarch64-macos",
+                                    "aarch64-linux-musl", "x86_64-linux-musl"])
+def test_the_compat_shim_compiles_for_other_systems(target, tmp_path):
+    # Windows' QueryPerformanceCounter clock, macOS's and musl's (no function multi-versioning)
+    if importlib.util.find_spec("ziglang") is None:
+        pytest.skip("no ziglang package (pip install ziglang): zig's clang cross-compiles the shim")
+    (tmp_path / "probe.c").write_text(PROBE)
+    args = [sys.executable, "-m", "ziglang", "cc", "-target", target, "-c", "-O2", "-Wall", "-Wextra", "-Werror",
+            f"-I{SOURCE.parent}", "-o", str(tmp_path / "probe.o"), str(tmp_path / "probe.c")]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{shlex.join(args)} failed:\n{done.stdout}{done.stderr}"
 
 
 def test_the_installed_kernel_is_built_as_setup_py_says():

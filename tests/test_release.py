@@ -137,3 +137,17 @@ def test_the_optimisation_flag_is_the_compilers(monkeypatch, compiler_type, flag
     command.build_extensions()
     command.build_extensions()  # a second build adds nothing
     assert [e.extra_compile_args for e in given["ext_modules"]] == [[flag]]
+
+
+def test_cibuildwheel_builds_the_abi3_wheel_once_and_tests_the_compiled_search(monkeypatch):
+    # [tool.cibuildwheel] of pyproject.toml (cibuildwheel itself checks its keys: run there only)
+    cibw = PROJECT["tool"]["cibuildwheel"]
+    tag = _setup_arguments(monkeypatch)["options"]["bdist_wheel"]["py_limited_api"]
+    assert cibw["build"] == f"{tag}-*"  # one build per platform: its abi3 wheel serves the later Pythons
+    for table in (cibw, cibw["windows"]):
+        commands = " && ".join(table["test-command"])
+        assert "mistakebound check" in commands and "test_ldim_kernel.py" in commands
+        for path in re.findall(r"\{project\}/(\S+\.py)", commands):
+            assert (ROOT / path).is_file(), f"cibuildwheel's test-command runs {path}, which does not exist"
+    requires = {re.split(r"[<>=!~ ;\[]", spec, maxsplit=1)[0] for spec in cibw["test-requires"]}
+    assert requires == {"pytest", "pytest-xdist", "hypothesis"}  # what those tests import, and no more
