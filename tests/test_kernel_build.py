@@ -47,8 +47,10 @@ SOURCE = Path(__file__).parents[1] / "src" / "mistakebound" / "theory" / "_ldim_
 #: The build's flags: setup.py's limited API, warnings as errors (but for the `self` that
 #: every METH_VARARGS function takes and this one does not read), and extra flags from the
 #: environment (.ci/sanitize's).
+#: A free-threaded CPython has no limited API: there setup.py builds for the full one.
+LIMITED_API = 0 if sysconfig.get_config_var("Py_GIL_DISABLED") else 0x030B0000
 FLAGS = ["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter", "-Werror",
-         "-DPy_LIMITED_API=0x030B0000"]
+         *([f"-DPy_LIMITED_API=0x{LIMITED_API:08X}"] if LIMITED_API else [])]
 EXTRA_FLAGS_VARIABLE = "MB_KERNEL_BUILD_CFLAGS"
 
 
@@ -164,7 +166,7 @@ def test_the_built_kernel_answers_as_the_installed_one(name, portable, tmp_path)
     asked = cases()
     got = answers_of(module, asked + [as_case(CLOCKED.matrix, time_limit=0.0)])
     assert got["definition"] == "moduledef", "PyInit__ldim_kernel must return a module definition (PEP 489)"
-    assert (got["portable"], got["limited_api"]) == (int(portable), 0x030B0000)
+    assert (got["portable"], got["limited_api"]) == (int(portable), LIMITED_API)
     *answers, clocked = got["answers"]
     for case, answer in zip(asked, answers, strict=True):
         assert answer == installed(case), f"{name}{' -DMB_PORTABLE' if portable else ''}: case {case[1:]}"
@@ -197,6 +199,9 @@ def test_the_compat_shim_compiles_for_other_systems(target, tmp_path):
 
 
 def test_the_installed_kernel_is_built_as_setup_py_says():
-    # setup.py's limited API, and the builtins (MB_PORTABLE is the tests' alone)
+    # setup.py's limited API, and the builtins (MB_PORTABLE is the tests' alone); a kernel built
+    # for the full API before (_ldim_kernel.cpython-3XX-*.so) is imported before the abi3 one
     assert ldim_kernel.AVAILABLE
-    assert (ldim_kernel._kernel.PORTABLE, ldim_kernel._kernel.LIMITED_API) == (0, 0x030B0000)
+    file = Path(ldim_kernel._kernel.__file__)
+    assert LIMITED_API == 0 or ".cpython-" not in file.name, f"{file}, a full-API build, shadows the abi3 one: remove it"
+    assert (ldim_kernel._kernel.PORTABLE, ldim_kernel._kernel.LIMITED_API) == (0, LIMITED_API)
