@@ -63,11 +63,20 @@ from mistakebound.game.rules import as_prediction
 from mistakebound.game.players import is_randomized
 from mistakebound.theory.canonical import projection, sorted_rows_and_columns_key, sorted_rows_key
 
-__all__ = ["SYMMETRIES", "MajorityVote", "declared_symmetries", "keeps_methods", "policy_of", "VersionSpaceKeys",
-           "symmetry_violations", "fast_path_violations"]
+__all__ = ["SYMMETRIES", "PROBE_POSITIONS", "MERGE_RATIO", "MajorityVote", "declared_symmetries", "keeps_methods",
+           "policy_of", "VersionSpaceKeys", "merging_pays", "symmetry_violations", "fast_path_violations"]
 
 #: The symmetries a learner may declare (see the module's docstring).
 SYMMETRIES = frozenset({"instances", "rows"})
+
+#: The worst-case search's automatic choice (``symmetry=None``): after this many positions of the search
+#: without symmetries, :func:`merging_pays` looks at the positions it has finished.
+PROBE_POSITIONS = 256
+
+#: ... and merging pays when they fall into at most one key per this many positions.  Measured
+#: (``python -m benchmarks.worst_case_speed``): the searches that merging speeds up had 5 to 36 positions
+#: per key there (singletons, thresholds, intervals), those it slows down 1.5 to 2.8 (random classes).
+MERGE_RATIO = 4
 
 
 def declared_symmetries(learner: Any) -> frozenset:
@@ -287,6 +296,37 @@ class VersionSpaceKeys:
         A = np.unpackbits(raw, axis=1, bitorder="little")[:, :s]  # k x s: columns as rows
         key, cols = sorted_rows_and_columns_key(A.T)
         return ("rows", s, k, key), [moves[i] for i in cols.tolist()]
+
+
+def merging_pays(H: HypothesisClass, symmetries: frozenset, positions: Any) -> bool:
+    """Whether merging version spaces up to ``symmetries`` pays, judged from ``positions`` a search has met.
+
+    ``positions`` are bitsets over the rows of ``H`` (or ``(bitset, rounds left)`` pairs, as the
+    worst-case search's memo keys them).  Merging pays when they fall into at most one key per
+    :data:`MERGE_RATIO` positions.  The keys counted are the cheap first-level ones
+    (:meth:`VersionSpaceKeys.quick`, integer operations only) when ``"instances"`` is declared, which merge
+    no more than the search's finer keys would: the test errs towards not merging.  No symmetry: never.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> H = classes.singletons(8)
+    >>> singles = [1 << i for i in range(8)]          # eight one-row version spaces, alike up to renaming
+    >>> merging_pays(H, frozenset({"instances", "rows"}), singles), merging_pays(H, frozenset(), singles)
+    (True, False)
+    >>> merging_pays(classes.thresholds(8), frozenset({"instances"}), [0b1, 0b11, 0b111, 0b1111])
+    False
+    """
+    if not symmetries:
+        return False
+    keys = VersionSpaceKeys(H, symmetries)
+    key = keys.quick if keys.instances else keys.key
+    seen, n = set(), 0
+    for position in positions:
+        V, h = position if isinstance(position, tuple) else (position, None)
+        seen.add((key(V), h))
+        n += 1
+    return n >= MERGE_RATIO * len(seen)
 
 
 # ---------------------------------------------------------------------- checks
