@@ -478,3 +478,10 @@ def test_a_bad_symmetry_option_is_refused():
     for bad in ("auto", 1, 0):
         with pytest.raises(InvalidArgumentError, match=r"symmetry: expected None \(decide\), True or False"):
             worst_case_mistakes(Halving(H), H, symmetry=bad)
+
+
+def test_the_choice_reports_progress_across_the_restart():
+    H = classes.singletons(64)
+    reports: list = []
+    W = worst_case_mistakes(Halving(H), H, progress=reports.append)
+    assert W.nodes > 256 and sum(reports) == 256 * (W.nodes // 256)  # the probe's positions are reported too

@@ -60,7 +60,7 @@ from mistakebound.foundations.bitset import mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.rules import as_prediction
-from mistakebound.game.players import is_randomized
+from mistakebound.game.players import is_randomized, keeps_methods
 from mistakebound.theory.canonical import projection, sorted_rows_and_columns_key, sorted_rows_key
 
 __all__ = ["SYMMETRIES", "PROBE_POSITIONS", "MERGE_RATIO", "MajorityVote", "declared_symmetries", "keeps_methods",
@@ -94,24 +94,6 @@ def declared_symmetries(learner: Any) -> frozenset:
             f"symmetries: {type(learner).__name__} declares {declared!r}; expected a frozenset of names "
             f"from {sorted(SYMMETRIES)}")
     return frozenset(declared)
-
-
-def keeps_methods(learner: Any, base: type,
-                  names: tuple[str, ...] = ("predict_one", "learn_one", "state_key", "snapshot")) -> bool:
-    """Whether ``learner``'s class uses ``base``'s own ``names``: a policy written for ``base`` describes
-    a subclass only if the subclass changed none of them (how it predicts, learns or keeps its state).
-
-    Examples
-    --------
-    >>> class Base:
-    ...     def predict_one(self, x): return 1
-    >>> class Other(Base):
-    ...     def predict_one(self, x): return 0
-    >>> keeps_methods(Base(), Base, ("predict_one",)), keeps_methods(Other(), Base, ("predict_one",))
-    (True, False)
-    """
-    kind = type(learner)
-    return all(getattr(kind, name) is getattr(base, name) for name in names)
 
 
 def policy_of(learner: Any, H: HypothesisClass) -> Callable[[int, int], float] | None:

@@ -387,12 +387,12 @@ class _FastGame:
         if self.memo_limit is not None and len(self.memo) + len(self.quick) + len(self.exact) >= self.memo_limit:
             raise OutOfMemory
         self.clock.spend()
-        if self.clock.nodes == self.probe_at:
-            self._probe()
         if self.keys.instances or self.keys.rows:
             self.clock.check_time()  # a position can cost |X| keys: the clock's stride is too coarse here
         if self.progress is not None and self.clock.nodes % 256 == 0:
             self.progress(256)
+        if self.clock.nodes == self.probe_at:  # after the report: the positions searched so far count
+            self._probe()
         best: float = 0
         best_move = None
         cols, domain, policy, randomized = self.columns, self.domain, self.policy, self.randomized
