@@ -238,6 +238,13 @@ def play(
     columns, built into :class:`~mistakebound.game.transcript.Round` objects when the
     transcript's ``rounds`` are first read; the moves, the errors (same round, player,
     message and transcript) and the transcripts are those of the round-by-round rules.
+    On a finite class, a learner that declares its state is its version space
+    (:func:`~mistakebound.game.players.follows_version_space`: Halving, Consistent and other
+    learners with a ``version_space_policy``) is asked ``predict_one`` once per instance between
+    two rounds that narrow the version space, and told ``learn_one`` only in those rounds: its
+    predictions cannot change in between, by its declaration.  The referee still judges every
+    label and records every round, and the transcript is the same
+    (:func:`general_loop` plays the same game round by round, for comparisons).
 
     Examples
     --------

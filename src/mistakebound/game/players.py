@@ -28,7 +28,8 @@ Three optional methods make a player known to the rest of the framework:
   constructor argument named ``H`` and the horizon to one named ``T``.
 * ``version_space_policy(H)`` (learners whose state is their version space): a function
   ``(V, j) -> prediction`` over version-space bitsets, or None, which the worst-case search
-  uses as its fast path; with it, the class attribute :attr:`Learner.symmetries` says which
+  uses as its fast path, and whose presence declares to the referee that the learner's state is its
+  version space (:func:`follows_version_space`); with it, the class attribute :attr:`Learner.symmetries` says which
   relabellings of a version space leave the predictions unchanged (see
   :mod:`mistakebound.theory.symmetry`, whose ``symmetry_violations`` and
   ``fast_path_violations`` test both declarations).
@@ -113,6 +114,10 @@ class Learner:
       (a large table, say) between copies.
     * ``version_space_policy(H)`` and :attr:`symmetries`: the search's fast path for a
       learner whose state is its version space (see :mod:`mistakebound.theory.symmetry`).
+      Defining the method declares that state (:func:`follows_version_space`), which the
+      referee trusts too: against an oblivious adversary it asks ``predict_one`` once per
+      instance between two rounds that narrow the version space, and tells ``learn_one`` only
+      those rounds (:func:`~mistakebound.game.play.play`).
     * ``for_setting(setting, *, rounds=None)`` (a classmethod): how the registry builds the
       learner for a setting (see the module docstring).
 
