@@ -14,8 +14,9 @@ so that they see the same load:
 * ``bitmask loop``: the game in a plain Python loop over int bitsets (the class's
   ``column_masks``), on the same instances and labels drawn beforehand: no checks, no
   transcript, the predictions kept in a list.
-* ``numpy loop``: the same with the version space as an array of row indices and the table
-  read with numpy (``matrix[rows, j]``), the fastest plain form on the large class.
+* ``numpy loop``: the same in numpy: the version space as packed 64-bit words (an ``&`` and a
+  popcount per vote), then as row indices once at most one row in 256 survives (the forms of
+  :class:`~mistakebound.game.version_space.VersionSpace`, without its checks and sharing).
 
 The transcripts of the two ``play`` modes are compared (their JSON, byte for byte) and the plain
 loops' mistakes checked against them.  The class is built outside the timing, and each ``play``
@@ -93,25 +94,58 @@ def bitmask_loop(H: HypothesisClass, learner: type, cols: np.ndarray, ys: np.nda
     return out
 
 
+#: Per class (by id, with the class kept alive): its columns packed as rows of 64-bit words (built untimed).
+_PACKED: dict[int, tuple] = {}
+
+
+def _packed(H: HypothesisClass) -> np.ndarray:
+    entry = _PACKED.get(id(H))
+    if entry is None or entry[0] is not H:
+        n_words = (H.n_hypotheses + 63) // 64
+        packed = np.zeros((H.n_instances, 8 * n_words), dtype=np.uint8)
+        packed[:, : (H.n_hypotheses + 7) // 8] = np.packbits(H.matrix.T, axis=1, bitorder="little")
+        entry = _PACKED[id(H)] = (H, packed.view(np.uint64))
+    return entry[1]
+
+
 def numpy_loop(H: HypothesisClass, learner: type, cols: np.ndarray, ys: np.ndarray) -> list[int]:
-    """The same predictions with the version space as row indices and the table read by numpy.
+    """The same predictions by numpy: the version space as packed words (an ``&`` and a popcount per
+    vote), then, once at most one row in 256 survives, as row indices reading the table.
 
     >>> H = classes.thresholds(3)
     >>> numpy_loop(H, Consistent, np.array([1, 2]), np.array([1, 0]))  # the first row of {0, 1, 2, 3}, then of {2, 3}
     [0, 0]
     """
-    M = H.matrix
-    rows = np.arange(H.n_hypotheses)
+    words = _packed(H)
+    n, M = H.n_hypotheses, H.matrix
+    V = np.zeros(words.shape[1], dtype=np.uint64)
+    V.view(np.uint8)[: (n + 7) // 8] = np.packbits(np.ones(n, dtype=np.uint8), bitorder="little")
+    size, rows = n, None
     out = []
     halving = learner is Halving
     for j, y in zip(cols.tolist(), ys.tolist()):
-        col = M[rows, j]
-        if halving:
-            p = int(2 * int(np.count_nonzero(col)) >= rows.size)
+        if rows is None:
+            ones = V & words[j]
+            count = int(np.bitwise_count(ones).sum())
+            if halving:
+                p = int(2 * count >= size)
+            elif size:
+                w = int(np.flatnonzero(V)[0])
+                p = int(int(ones[w]) & (int(V[w]) & -int(V[w])) != 0)
+            else:
+                p = 1
+            V = ones if y else V ^ ones
+            size = count if y else size - count
+            if 256 * size <= n:
+                rows = np.flatnonzero(np.unpackbits(V.view(np.uint8), bitorder="little", count=n))
         else:
-            p = int(col[0]) if rows.size else 1
+            col = M[rows, j]
+            if halving:
+                p = int(2 * int(np.count_nonzero(col)) >= rows.size)
+            else:
+                p = int(col[0]) if rows.size else 1
+            rows = rows[col == y]
         out.append(p)
-        rows = rows[col == y]
     return out
 
 
