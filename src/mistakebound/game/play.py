@@ -238,7 +238,7 @@ def play(
     columns, built into :class:`~mistakebound.game.transcript.Round` objects when the
     transcript's ``rounds`` are first read; the moves, the errors (same round, player,
     message and transcript) and the transcripts are those of the round-by-round rules.
-    On a finite class, a learner that declares its state is its version space
+    In such a game on a finite class, a learner that declares its state is its version space
     (:func:`~mistakebound.game.players.follows_version_space`: Halving, Consistent and other
     learners with a ``version_space_policy``) is asked ``predict_one`` once per instance between
     two rounds that narrow the version space, and told ``learn_one`` only in those rounds: its

@@ -70,12 +70,15 @@ __all__ = ["SYMMETRIES", "PROBE_POSITIONS", "MERGE_RATIO", "MajorityVote", "decl
 SYMMETRIES = frozenset({"instances", "rows"})
 
 #: The worst-case search's automatic choice (``symmetry=None``): after this many positions of the search
-#: without symmetries, :func:`merging_pays` looks at the positions it has finished.
-PROBE_POSITIONS = 256
+#: without symmetries, :func:`merging_pays` looks at the positions it has finished (the positions spent
+#: before it decides are lost when it switches: 64 lost less than 128 or 256 on every case of
+#: ``python -m benchmarks.worst_case_speed`` that switched, and decided as well).
+PROBE_POSITIONS = 64
 
-#: ... and merging pays when they fall into at most one key per this many positions.  Measured
-#: (``python -m benchmarks.worst_case_speed``): the searches that merging speeds up had 5 to 36 positions
-#: per key there (singletons, thresholds, intervals), those it slows down 1.5 to 2.8 (random classes).
+#: ... and merging pays when they fall into at most one key per this many positions.  Measured there:
+#: the positions searched first had 4.1 to 32 per key where merging pays (singletons, thresholds,
+#: intervals), 1.7 to 3.8 where it costs more than it saves or about as much (random classes,
+#: monotone disjunctions, thresholds(31) for SOA).
 MERGE_RATIO = 4
 
 

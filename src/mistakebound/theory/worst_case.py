@@ -25,7 +25,7 @@ prediction as a function of the version-space bitset) and ``symmetries`` (the re
 of a version space its predictions ignore; see :mod:`mistakebound.theory.symmetry`).  The
 search then plays on bitsets alone (``fast=True``, the default: no ``snapshot`` nor
 ``predict_one``), and merges positions that differ by a declared relabelling when that
-pays (``symmetry=None``, the default, decides after a few hundred positions; True and
+pays (``symmetry=None``, the default, decides after a few dozen positions; True and
 False force it): Halving on ``singletons(64)`` has 64 positions up to renaming, ``2^64 - 1``
 without.  The value and the adversary's line do not depend on it.  A certificate's recorder needs the learner's own states, so with one the plain
 search runs.  Declarations are trusted by the search and tested by
@@ -53,9 +53,9 @@ Examples
 >>> W = worst_case_mistakes(Halving(classes.singletons(40)), classes.singletons(40), symmetry=True)
 >>> W.value, W.nodes  # 2^40 - 1 version spaces, 40 up to renaming the instances
 (1, 40)
->>> W = worst_case_mistakes(Halving(classes.singletons(40)), classes.singletons(40))  # decides: 256 positions, then 40
+>>> W = worst_case_mistakes(Halving(classes.singletons(40)), classes.singletons(40))  # decides: 64 positions, then 40
 >>> W.value, W.nodes
-(1, 296)
+(1, 104)
 """
 
 from __future__ import annotations

@@ -29,8 +29,6 @@ class MergingPays(Exception):
     the caller searches again with them."""
 
 
-
-
 @contextlib.contextmanager
 def _deep_stack(frames_per_round: int):
     """Room on the stack for a deep search: the recursion limit raised, and how many rounds fit.
