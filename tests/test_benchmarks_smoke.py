@@ -208,3 +208,12 @@ def test_the_profile_table_prints_the_doors_values_for_every_parameter(capsys):
         P = class_profile(H, what=what)
         for name, cell in zip(what, cells[1:]):
             assert cell.split(" (")[0] == str(P.result(name).value), (spec, name, cell)
+
+
+@pytest.mark.parametrize("name", ["play_speed", "worst_case_speed"])
+def test_the_speed_benchmarks_run_in_smoke_mode(name, capsys):
+    """They check their own modes against each other (identical transcripts, lines, mistakes) as they run."""
+    import importlib
+
+    assert importlib.import_module(f"benchmarks.{name}").main(["--smoke"]) == 0
+    assert "# median of 1" in capsys.readouterr().out

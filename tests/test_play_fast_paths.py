@@ -296,3 +296,176 @@ def test_version_spaces_sharing_arrays_stay_exact(H, data):
                 assert V.count(j, 1) == int((keep & (H.matrix[:, j] == 1)).sum())
     finally:
         vs_module.SPARSE_MIN_HYPOTHESES, vs_module.SPARSE_RATIO = old
+
+
+# ------------------------------------------------- the lean loop against the general one
+from mistakebound.game.play import general_loop  # noqa: E402
+from mistakebound.game.players import follows_version_space  # noqa: E402
+from mistakebound.game.version_space import TableReferee  # noqa: E402
+from mistakebound.learners import SOA, OptimalRandomizedLearner  # noqa: E402
+from mistakebound.learners.version_space import VersionSpaceLearner  # noqa: E402
+
+
+class Contrarian(Halving):
+    """A subclass that changes how Halving predicts: the declaration does not cover it (the general loop plays it)."""
+
+    def predict_one(self, x):
+        return 1 - super().predict_one(x)
+
+
+class Faulty(Halving):
+    """Halving that fails on its class's instance ``at`` once fewer than ``below`` hypotheses survive, as ``how``
+    says: raising in ``predict_one``, an illegal prediction, or raising in a ``learn_one`` that would narrow its
+    version space.  A function of its version space, as its declaration says."""
+
+    def __init__(self, H, at=0, how=None, below=1):
+        super().__init__(H)
+        self.at, self.how, self.below = at, how, below
+
+    def _fails(self, x):
+        return self.H.index_of(x) == self.at % max(1, self.H.n_instances) and self.size < self.below
+
+    def predict_one(self, x):
+        if self.how == "raise" and self._fails(x):
+            raise RuntimeError("boom")
+        if self.how == "illegal" and self._fails(x):
+            return 7
+        return super().predict_one(x)
+
+    def learn_one(self, x, y):
+        if self.how == "learn" and self.count(x, 1 - y) and self.H.index_of(x) == self.at % self.H.n_instances:
+            raise ValueError("cannot learn")
+        super().learn_one(x, y)
+
+
+Faulty.version_space_policy = Halving.version_space_policy  # a declaration of its own: it is trusted
+
+
+class SharedVote(VersionSpaceLearner):
+    """A randomized learner declaring that its state is its version space: p = the share voting 1."""
+
+    def predict_proba_one(self, x):
+        return self.count(x, 1) / self.size if self.size else 0.5
+
+    def version_space_policy(self, H):
+        cols = H.column_masks
+        return lambda V, j: (V & cols[j]).bit_count() / V.bit_count() if V else 0.5
+
+
+LEAN_LEARNERS = {
+    "halving": Halving, "consistent": Consistent, "soa": SOA, "randomized": OptimalRandomizedLearner,
+    "shared_vote": SharedVote,
+    "vote": VoteLearner, "contrarian": Contrarian,
+    "raises": lambda H: Faulty(H, 1, "raise", H.n_hypotheses), "illegal": lambda H: Faulty(H, 0, "illegal", 3),
+    "learn": lambda H: Faulty(H, 1, "learn"),
+}
+
+
+def _serialised(T):
+    """A transcript byte for byte: its JSON, or every field of one that kept only its totals (and its length)."""
+    if T.rounds_kept:
+        return transcript_to_json(T)
+    return repr(([(a.name, getattr(T, a.name)) for a in attrs.fields(Transcript) if a.name != "rounds"], len(T)))
+
+
+def _lean_and_general(make, adversary, H, **kwargs):
+    """(outcome, rounds written, the learner's state) of one game played by the lean loop and by the general one."""
+    import io
+
+    def run():
+        L = make()
+        out = io.StringIO()
+        try:
+            outcome = _serialised(play(L, adversary, H, out=out, **kwargs))
+        except GameError as exc:
+            outcome = (type(exc).__name__, exc.round, exc.player, str(exc), _serialised(exc.transcript))
+        state = L.state_key() if callable(getattr(L, "state_key", None)) else None
+        return outcome, out.getvalue(), state
+
+    lean = run()
+    with general_loop():
+        general = run()
+    return lean, general
+
+
+@SETTINGS
+@given(hypothesis_classes(max_rows=30, max_cols=6, min_cols=1), st.integers(0, 60), st.integers(0, 2**32 - 1),
+       st.booleans(), st.integers(0, 40), KINDS, st.sampled_from(sorted(LEAN_LEARNERS)),
+       st.sampled_from(["rounds", "totals"]), st.sampled_from([None, "target", "coin"]))
+def test_the_lean_loop_gives_the_general_loops_transcripts_errors_files_and_learner(
+        H, rounds, seed, realizable, at, kind, learner, keep, labels):
+    make = LEAN_LEARNERS[learner]
+    adversary = Corrupted(ObliviousCoin(labels=labels), at, kind)
+    lean, general = _lean_and_general(lambda: make(H), adversary, H, rounds=rounds, seed=seed,
+                                      realizable=realizable, keep=keep)
+    assert lean == general
+
+
+def test_the_lean_loop_over_many_blocks_of_a_game_that_keeps_only_totals():
+    H = classes.random(300, 10, 0.5, seed=1)
+    for learner in (Halving, Consistent):
+        for realizable, labels in ((True, "target"), (False, "coin")):
+            lean, general = _lean_and_general(lambda: learner(H), ObliviousCoin(labels=labels), H, rounds=10_000,
+                                              seed=2, realizable=realizable, keep="totals")
+            assert lean == general
+
+
+def test_a_large_class_lean_game_matches_the_general_loop():
+    H = classes.random(70_000, 12, 0.5, seed=3)  # the numpy forms, then row indices
+    for seed in range(2):
+        for kind in (None, "flip"):
+            lean, general = _lean_and_general(lambda: Consistent(H), Corrupted(ObliviousCoin(), 30, kind), H,
+                                              rounds=200, seed=seed)
+            assert lean == general
+
+
+def test_the_lean_loop_asks_once_per_instance_between_narrowing_rounds():
+    """What makes it lean (the declaration's consequence): predict_one once per instance and version space,
+    learn_one only on rounds that narrow the version space."""
+    calls = {"predict": 0, "learn": 0}
+
+    class Counted(Halving):
+        def predict_one(self, x):
+            calls["predict"] += 1
+            return super().predict_one(x)
+
+        def learn_one(self, x, y):
+            calls["learn"] += 1
+            super().learn_one(x, y)
+
+    Counted.version_space_policy = Halving.version_space_policy
+    H = classes.random(200, 8, 0.5, seed=0)
+    T = play(Counted(H), ObliviousCoin(labels="target"), H, rounds=5000, seed=1)
+    narrowing = len({(r.x, r.y) for r in T.rounds})  # a realizable game narrows on a pair's first round at most
+    assert calls["learn"] <= narrowing and calls["predict"] <= H.n_instances * (narrowing + 1) < 5000
+    with general_loop():
+        calls.update(predict=0, learn=0)
+        assert play(Counted(H), ObliviousCoin(labels="target"), H, rounds=5000, seed=1) == T
+        assert calls == {"predict": 5000, "learn": 5000}
+
+
+def test_who_the_referee_trusts():
+    H = classes.thresholds(5)
+    assert follows_version_space(Halving(H), H) and follows_version_space(Consistent(H), H)
+    assert follows_version_space(SharedVote(H), H)  # randomized: the engine still draws every round
+    assert not follows_version_space(Contrarian(H), H)  # changed predict_one: not covered
+    assert not follows_version_space(Halving(H), classes.thresholds(5).restrict([0, 1]))  # another class
+    trained = Halving(H)
+    trained.learn_one(2, 1)
+    assert not follows_version_space(trained, H)  # it has learned: its version space is not the referee's
+    assert not follows_version_space(VoteLearner(H), H) and not follows_version_space(Perceptron(), H)
+
+
+@SETTINGS
+@given(hypothesis_classes(max_rows=6, max_cols=5, min_cols=1),
+       st.lists(st.one_of(st.integers(-2, 8), st.just("x"), st.just([1]), st.just(np.int64(2))), max_size=10))
+def test_bulk_instances_of_a_finite_class_accept_exactly_what_instance_accepts(H, xs):
+    r = TableReferee(H, realizable=True)
+    stored, shown = r.instances(xs)
+    expected = []
+    for x in xs:
+        try:
+            expected.append(r.instance(x)[0])
+        except ValueError:
+            break
+    assert stored == shown == expected and all(a is b for a, b in zip(stored, expected))

@@ -403,3 +403,90 @@ def _brute_class(H, V, sym):
         return len(rows), tuple(sorted(cols))
     return len(rows), min(tuple(sorted(tuple(c[p] for p in perm) for c in cols))
                           for perm in itertools.permutations(range(len(rows))))
+
+
+# ------------------------------------------------- the automatic choice (symmetry=None)
+def _result(W):
+    """What a search proves and shows, all but its count of positions: value, line, the strategy's every label."""
+    G = W.strategy
+    return W.status, W.value, W.line, [dict(G.nodes[t]) for t in sorted(G.nodes)], list(G.edges(data=True))
+
+
+@SETTINGS
+@given(hypothesis_classes(max_rows=9, max_cols=5), st.sampled_from([None, 0, 1, 2, 4]), st.booleans())
+def test_symmetry_on_off_or_chosen_gives_the_same_value_and_line(H, horizon, switch_early):
+    """The line is the plain search's whichever way positions are keyed (the first best move in its order);
+    with ``switch_early`` the automatic choice is made to switch after 2 positions, so the restart is exercised."""
+    import mistakebound.theory.symmetry as symmetry_module
+
+    saved = symmetry_module.PROBE_POSITIONS, symmetry_module.MERGE_RATIO
+    if switch_early:
+        symmetry_module.PROBE_POSITIONS, symmetry_module.MERGE_RATIO = 2, 1
+    try:
+        for L in (*LEARNERS, MinorityHalving):
+            off = worst_case_mistakes(L(H), H, horizon=horizon, symmetry=False)
+            for symmetry in (True, None):
+                W = worst_case_mistakes(L(H), H, horizon=horizon, symmetry=symmetry)
+                assert _result(W) == _result(off), (L, symmetry)
+    finally:
+        symmetry_module.PROBE_POSITIONS, symmetry_module.MERGE_RATIO = saved
+
+
+@pytest.mark.parametrize("H", [classes.singletons(12), classes.thresholds(63), classes.intervals(10),
+                               classes.random(64, 8, 0.5, 1), classes.power_set(5), classes.random(40, 7, 0.3, 3)],
+                         ids=["singletons12", "thresholds63", "intervals10", "random64x8", "power_set5", "random40"])
+def test_the_choice_on_classes_past_the_probe_keeps_value_and_line(H):
+    for L in LEARNERS:
+        off = worst_case_mistakes(L(H), H, symmetry=False)
+        assert _result(worst_case_mistakes(L(H), H)) == _result(off)
+        assert _result(worst_case_mistakes(L(H), H, symmetry=True)) == _result(off)
+
+
+def test_the_choice_merges_where_copies_abound():
+    from mistakebound.theory.symmetry import PROBE_POSITIONS
+
+    H = classes.singletons(64)
+    W = worst_case_mistakes(Halving(H), H, time_limit=20)  # 2^64 - 1 positions without: never ends
+    assert W.exact and W.value == 1 and W.nodes == PROBE_POSITIONS + 64
+    H = classes.thresholds(1023)
+    W = worst_case_mistakes(Halving(H), H)
+    assert W.exact and W.value == 10 and W.nodes < worst_case_mistakes(Halving(H), H, symmetry=False).nodes
+
+
+@pytest.mark.parametrize("L", [SOA, Consistent, Halving])
+def test_the_choice_does_not_merge_where_copies_are_few(L):
+    """A random class has few relabelled copies: merging costs more than it saves, and the search stays plain."""
+    H = classes.random(64, 8, 0.5, 1)
+    off = worst_case_mistakes(L(H), H, symmetry=False)
+    from mistakebound.theory.symmetry import PROBE_POSITIONS
+
+    assert off.nodes > PROBE_POSITIONS  # past the probe: the choice was made
+    assert worst_case_mistakes(L(H), H).nodes == off.nodes
+
+
+def test_a_small_search_never_computes_a_key(monkeypatch):
+    import mistakebound.theory.symmetry as symmetry_module
+
+    def fail(*args):
+        raise AssertionError("a key was computed")
+
+    monkeypatch.setattr(symmetry_module, "merging_pays", fail)
+    H = classes.thresholds(31)
+    assert worst_case_mistakes(Halving(H), H).value == 5  # 63 positions or fewer: ends before the probe
+
+
+def test_a_bad_symmetry_option_is_refused():
+    H = classes.thresholds(3)
+    for bad in ("auto", 1, 0):
+        with pytest.raises(InvalidArgumentError, match=r"symmetry: expected None \(decide\), True or False"):
+            worst_case_mistakes(Halving(H), H, symmetry=bad)
+
+
+def test_the_choice_reports_progress_across_the_restart(monkeypatch):
+    import mistakebound.theory.symmetry as symmetry_module
+
+    monkeypatch.setattr(symmetry_module, "PROBE_POSITIONS", 256)  # the decision at a progress report
+    H = classes.singletons(64)
+    reports: list = []
+    W = worst_case_mistakes(Halving(H), H, progress=reports.append, time_limit=20)
+    assert W.exact and W.nodes == 256 + 64 and sum(reports) == 256  # the probe's positions are reported too

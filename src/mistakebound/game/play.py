@@ -31,6 +31,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -59,7 +60,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.feedback import BanditFeedback, LabelNotShown, feedbacks_of
 from mistakebound.game.orders import is_told, order_refusal
-from mistakebound.game.players import describe, is_randomized
+from mistakebound.game.players import describe, follows_version_space, is_randomized
 from mistakebound.game.rules import Rules, as_probability, expected_prediction, is_fatal, require_rules
 from mistakebound.game.rules import label_words as _label_words
 from mistakebound.game.setting import Referee, Setting
@@ -68,7 +69,7 @@ from mistakebound.game.transcript import History, Round, RoundLog, Transcript, r
 from mistakebound.game import observers as game_observers
 from mistakebound.game.observers import GameInfo, GameState, Observer, _check_observers, _hooks, observing
 
-__all__ = ["GameInfo", "GameState", "Observer", "observing", "play", "learner_rules", "KEEP"]
+__all__ = ["GameInfo", "GameState", "Observer", "observing", "play", "learner_rules", "KEEP", "general_loop"]
 
 #: What :func:`play` keeps of a game: every round, or only the totals (``keep=``).
 KEEP = ("rounds", "totals")
@@ -237,6 +238,13 @@ def play(
     columns, built into :class:`~mistakebound.game.transcript.Round` objects when the
     transcript's ``rounds`` are first read; the moves, the errors (same round, player,
     message and transcript) and the transcripts are those of the round-by-round rules.
+    In such a game on a finite class, a learner that declares its state is its version space
+    (:func:`~mistakebound.game.players.follows_version_space`: Halving, Consistent and other
+    learners with a ``version_space_policy``) is asked ``predict_one`` once per instance between
+    two rounds that narrow the version space, and told ``learn_one`` only in those rounds: its
+    predictions cannot change in between, by its declaration.  The referee still judges every
+    label and records every round, and the transcript is the same
+    (:func:`general_loop` plays the same game round by round, for comparisons).
 
     Examples
     --------
@@ -611,6 +619,20 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
         predict = learner.predict_proba_one if randomized else learner.predict_one
         learn_one = learner.learn_one
         round_error, update = referee.round_error, referee.update
+
+        def illegal_prediction(raw: Any, t: int) -> NoReturn:
+            """Refuse the learner's prediction ``raw`` in round ``t``."""
+            method = "predict_proba_one" if randomized else "predict_one"
+            raise IllegalPredictionError(
+                f"{method} returned {brief(raw)}; expected {expected_prediction(randomized, H.labels)}",
+                round=t, player="learner", transcript=transcript(),
+            )
+
+        lean = None
+        if oblivious and not bandit and not on_rounds and _LEAN[0] and label_set == (0, 1) \
+                and callable(getattr(referee, "narrows", None)) and _trusted(learner, H):
+            lean = _lean_loop(learner, referee, randomized, draw_rng, labels, read_label, p_of, log_ps,
+                              log_predictions, illegal_prediction, reraise, transcript)
         played = 0  # rounds completed so far
         rest: Any = iter(())  # committed pairs left to the round-by-round checks
         if oblivious:
@@ -629,25 +651,14 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                     block, committed = committed, []
                 if not block:
                     break
-                xs, raw_ys = [], []
-                for pair in block:
-                    if not isinstance(pair, tuple) or len(pair) != 2:
-                        break
-                    x, raw_y = pair
-                    xs.append(x)
-                    raw_ys.append(raw_y)
+                xs, raw_ys = _pairs(block)
                 try:
                     log_xs, shown_xs = referee.instances(xs)
                 except BaseException as exc:  # noqa: BLE001 - leave every round to the per-round check, which names it
                     if is_fatal(exc):
                         raise
                     log_xs, shown_xs = [], []
-                log_ys = []
-                for raw_y in itertools.islice(raw_ys, len(shown_xs)):
-                    y = labels.get(raw_y) if type(raw_y) is int else _move(read_label, raw_y)
-                    if y is None:
-                        break
-                    log_ys.append(y)
+                log_ys = _labels(raw_ys[:len(shown_xs)], labels, read_label)
                 n_checked = len(log_ys)
                 sure = referee.sure_labels(shown_xs[:n_checked], log_ys)
                 if sure is None:
@@ -656,43 +667,40 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                     sure = sure.tolist() if isinstance(sure, np.ndarray) else [bool(v) for v in sure]
                 draw = draw_rng.random
                 log_first = first = played + 1
-                for i, shown, y, sure_y in zip(range(first, first + n_checked), shown_xs, log_ys, sure):
-                    try:
-                        raw = predict(shown)
-                    except BaseException as exc:
-                        reraise("learner", exc, i)
-                    if randomized:
-                        p = _move(as_probability, raw)
-                        if p is None:
-                            raise IllegalPredictionError(
-                                f"predict_proba_one returned {brief(raw)}; expected {expected_prediction(True)}",
-                                round=i, player="learner", transcript=transcript(),
-                            )
-                        prediction = int(draw() < p)
-                    else:
-                        prediction = labels.get(raw) if type(raw) is int else _move(read_label, raw)
-                        if prediction is None:
-                            raise IllegalPredictionError(
-                                f"predict_one returned {brief(raw)}; expected {expected_prediction(False, H.labels)}",
-                                round=i, player="learner", transcript=transcript(),
-                            )
-                        p = p_of[prediction]
-                    if not sure_y:
-                        problem = round_error(i, log_xs[i - first], y)
-                        if problem is not None:
-                            raise UnrealizableLabelError(problem, round=i, player="adversary", transcript=transcript())
-                    try:
-                        learn_one(shown, BanditFeedback(i, prediction, prediction == y, label_set) if bandit else y)
-                    except BaseException as exc:
-                        reraise("learner", exc, i)
-                    if updates:
-                        update(log_xs[i - first], y)
-                    log_ps.append(p)
-                    log_predictions.append(prediction)
-                    if on_rounds:
-                        done = Round(t=i, x=log_xs[i - first], p=p, prediction=prediction, y=y)
-                        for on_round in on_rounds:
-                            on_round(info, done)
+                if lean is not None:
+                    lean(first, shown_xs[:n_checked], log_xs, log_ys)
+                else:
+                    for i, shown, y, sure_y in zip(range(first, first + n_checked), shown_xs, log_ys, sure):
+                        try:
+                            raw = predict(shown)
+                        except BaseException as exc:
+                            reraise("learner", exc, i)
+                        if randomized:
+                            p = _move(as_probability, raw)
+                            if p is None:
+                                illegal_prediction(raw, i)
+                            prediction = int(draw() < p)
+                        else:
+                            prediction = labels.get(raw) if type(raw) is int else _move(read_label, raw)
+                            if prediction is None:
+                                illegal_prediction(raw, i)
+                            p = p_of[prediction]
+                        if not sure_y:
+                            problem = round_error(i, log_xs[i - first], y)
+                            if problem is not None:
+                                raise UnrealizableLabelError(problem, round=i, player="adversary", transcript=transcript())
+                        try:
+                            learn_one(shown, BanditFeedback(i, prediction, prediction == y, label_set) if bandit else y)
+                        except BaseException as exc:
+                            reraise("learner", exc, i)
+                        if updates:
+                            update(log_xs[i - first], y)
+                        log_ps.append(p)
+                        log_predictions.append(prediction)
+                        if on_rounds:
+                            done = Round(t=i, x=log_xs[i - first], p=p, prediction=prediction, y=y)
+                            for on_round in on_rounds:
+                                on_round(info, done)
                 played += n_checked
                 if n_checked < len(block):
                     rest = iter(block[n_checked:]) if not totals_only else itertools.chain(block[n_checked:], committed)
@@ -746,19 +754,13 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
                 raw = call("learner", predict, shown)
                 p = _move(as_probability, raw)
                 if p is None:
-                    raise IllegalPredictionError(
-                        f"predict_proba_one returned {brief(raw)}; expected {expected_prediction(True)}",
-                        round=t, player="learner", transcript=transcript(),
-                    )
+                    illegal_prediction(raw, t)
                 prediction = int(draw_rng.random() < p)
             else:
                 raw = call("learner", predict, shown)
                 label = labels.get(raw) if type(raw) is int else _move(read_label, raw)
                 if label is None:
-                    raise IllegalPredictionError(
-                        f"predict_one returned {brief(raw)}; expected {expected_prediction(False, H.labels)}",
-                        round=t, player="learner", transcript=transcript(),
-                    )
+                    illegal_prediction(raw, t)
                 p, prediction = p_of[label], label
             raw_y = y_committed if oblivious else call("adversary", adversary.label, state, shown, p)
             y = labels.get(raw_y) if type(raw_y) is int else _move(read_label, raw_y)
@@ -812,6 +814,143 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
         raise
     except KeyboardInterrupt:
         raise GameInterrupted(transcript()) from None
+
+
+def _pairs(block: list) -> tuple[list, list]:
+    """The instances and labels of the longest prefix of an oblivious adversary's ``block`` made of
+    ``(instance, label)`` tuples (whatever follows is left to the round-by-round checks)."""
+    if set(map(type, block)) <= {tuple} and set(map(len, block)) <= {2}:  # every item a pair: at C speed
+        return [pair[0] for pair in block], [pair[1] for pair in block]
+    xs, raw_ys = [], []
+    for pair in block:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            break
+        x, raw_y = pair
+        xs.append(x)
+        raw_ys.append(raw_y)
+    return xs, raw_ys
+
+
+def _labels(raw_ys: list, labels: dict, read_label: Any) -> list:
+    """The labels ``raw_ys`` as the game reads them, up to the first that is not one."""
+    if set(map(type, raw_ys)) <= {int}:  # plain ints: one lookup each, at C speed
+        ys = list(map(labels.get, raw_ys))
+        return ys[: ys.index(None)] if None in ys else ys
+    ys = []
+    for raw_y in raw_ys:
+        y = labels.get(raw_y) if type(raw_y) is int else _move(read_label, raw_y)
+        if y is None:
+            break
+        ys.append(y)
+    return ys
+
+
+#: Whether :func:`play` may take its lean loop (:func:`_lean_loop`); :func:`general_loop` turns it off, so that
+#: tests and benchmarks compare the two.
+_LEAN = [True]
+
+
+@contextlib.contextmanager
+def general_loop():
+    """Within it, :func:`play` plays every round by the general loop (no lean loop): for comparisons.
+
+    >>> from mistakebound import classes
+    >>> from mistakebound.learners import Halving
+    >>> from mistakebound.adversaries import ObliviousCoin
+    >>> H = classes.random(40, 6, 0.5, 0)
+    >>> lean = play(Halving(H), ObliviousCoin(labels="target"), H, rounds=200, seed=3)
+    >>> with general_loop():
+    ...     general = play(Halving(H), ObliviousCoin(labels="target"), H, rounds=200, seed=3)
+    >>> lean == general
+    True
+    """
+    saved = _LEAN[0]
+    _LEAN[0] = False
+    try:
+        yield
+    finally:
+        _LEAN[0] = saved
+
+
+def _trusted(learner: Any, H: Any) -> bool:
+    """:func:`~mistakebound.game.players.follows_version_space`; a learner whose ``state_key`` raises is not
+    (the general loop then meets its methods as they are)."""
+    try:
+        return follows_version_space(learner, H)
+    except BaseException as exc:  # noqa: BLE001
+        if is_fatal(exc):
+            raise
+        return False
+
+
+def _lean_loop(learner: Any, referee: Any, randomized: bool, draw_rng: Any, labels: dict, read_label: Any,
+               p_of: dict, log_ps: list, log_predictions: list, illegal_prediction: Any, reraise: Any,
+               transcript: Any) -> Any:
+    """The referee's loop over checked rounds of a committed game, for a learner whose state is its version space.
+
+    The learner declares it (:func:`~mistakebound.game.players.follows_version_space`), so its
+    prediction on an instance is the same in every round until a round narrows the version space
+    (:meth:`~mistakebound.game.version_space.TableReferee.narrows`), and a round that does not
+    changes nothing: ``predict_one`` is asked once per instance between two narrowing rounds,
+    ``learn_one`` only in those rounds.  Every rule is the general loop's: each label is judged by
+    the referee's ``round_error`` (once per instance, label and version space, on which alone it
+    depends), every round is recorded (the narrowing ones by ``update``, the others by
+    ``agreed``), the engine draws a randomized learner's label every round, and the errors are the
+    general loop's (same round, player, message and transcript).  Returns the function that plays
+    the rounds ``first, first + 1, ...`` of a block (shown instances, stored instances, labels).
+    """
+    predict = learner.predict_proba_one if randomized else learner.predict_one
+    learn_one, draw = learner.learn_one, draw_rng.random
+    round_error, update, narrows, agreed = referee.round_error, referee.update, referee.narrows, referee.agreed
+    append_p, append_prediction = log_ps.append, log_predictions.append
+    cache: dict = {}  # stored instance -> [p, label or None, per label: does it narrow (None: not judged yet)]
+    each = referee.counts is not None  # agreed rounds counted one by one, per instance
+
+    def prediction(t: int, shown: Any) -> list:
+        try:
+            raw = predict(shown)
+        except BaseException as exc:
+            reraise("learner", exc, t)
+        if randomized:
+            p = _move(as_probability, raw)
+            if p is None:
+                illegal_prediction(raw, t)
+            return [p, None, None, None]
+        label = labels.get(raw) if type(raw) is int else _move(read_label, raw)
+        if label is None:
+            illegal_prediction(raw, t)
+        return [p_of[label], label, None, None]
+
+    def rounds(first: int, shown_xs: Sequence, stored_xs: Sequence, ys: Sequence) -> None:
+        n_agreed = 0  # rounds counted at the end (a referee without counts per instance; an error first
+        # leaves its finish() to count the rounds themselves, with the same result)
+        for t, shown, x, y in zip(itertools.count(first), shown_xs, stored_xs, ys):
+            e = cache.get(x)
+            if e is None:
+                e = cache[x] = prediction(t, shown)
+            narrowing = e[2 + y]
+            if narrowing is None:
+                problem = round_error(t, x, y)
+                if problem is not None:
+                    raise UnrealizableLabelError(problem, round=t, player="adversary", transcript=transcript())
+                narrowing = e[2 + y] = narrows(x, y)
+            if narrowing:
+                try:
+                    learn_one(shown, y)
+                except BaseException as exc:
+                    reraise("learner", exc, t)
+                update(x, y)
+                cache.clear()
+            elif each:
+                agreed(x, y)
+            else:
+                n_agreed += 1
+            append_p(e[0])
+            append_prediction(int(draw() < e[0]) if randomized else e[1])
+        if n_agreed:
+            referee.agreed_rounds(n_agreed)
+
+    return rounds
 
 
 def _play_convex(learner: Any, adversary: Any, setting: OCOSetting, rounds: Any, seed: Any, realizable: Any,

@@ -28,7 +28,8 @@ Three optional methods make a player known to the rest of the framework:
   constructor argument named ``H`` and the horizon to one named ``T``.
 * ``version_space_policy(H)`` (learners whose state is their version space): a function
   ``(V, j) -> prediction`` over version-space bitsets, or None, which the worst-case search
-  uses as its fast path; with it, the class attribute :attr:`Learner.symmetries` says which
+  uses as its fast path, and whose presence declares to the referee that the learner's state is its
+  version space (:func:`follows_version_space`); with it, the class attribute :attr:`Learner.symmetries` says which
   relabellings of a version space leave the predictions unchanged (see
   :mod:`mistakebound.theory.symmetry`, whose ``symmetry_violations`` and
   ``fast_path_violations`` test both declarations).
@@ -63,7 +64,7 @@ from mistakebound.foundations.text import printable
 from mistakebound.game.hypothesis_class import HypothesisClass
 
 __all__ = ["Learner", "Adversary", "ObliviousAdversary", "describe", "is_randomized", "hyperparameters", "rebuild",
-           "snapshot_of", "state_key_hint"]
+           "snapshot_of", "state_key_hint", "keeps_methods", "follows_version_space"]
 
 
 def snapshot_of(learner: Any) -> Any:
@@ -113,6 +114,10 @@ class Learner:
       (a large table, say) between copies.
     * ``version_space_policy(H)`` and :attr:`symmetries`: the search's fast path for a
       learner whose state is its version space (see :mod:`mistakebound.theory.symmetry`).
+      Defining the method declares that state (:func:`follows_version_space`), which the
+      referee trusts too: against an oblivious adversary it asks ``predict_one`` once per
+      instance between two rounds that narrow the version space, and tells ``learn_one`` only
+      those rounds (:func:`~mistakebound.game.play.play`).
     * ``for_setting(setting, *, rounds=None)`` (a classmethod): how the registry builds the
       learner for a setting (see the module docstring).
 
@@ -374,6 +379,68 @@ def state_key_hint(learner: Any) -> str:
 def is_randomized(learner: Any) -> bool:
     """Whether the engine treats ``learner`` as randomized (it has ``predict_proba_one``)."""
     return callable(getattr(learner, "predict_proba_one", None))
+
+
+def keeps_methods(learner: Any, base: type,
+                  names: tuple[str, ...] = ("predict_one", "learn_one", "state_key", "snapshot")) -> bool:
+    """Whether ``learner``'s class uses ``base``'s own ``names`` (a name neither has counts as kept): a
+    declaration written for ``base`` describes a subclass only if the subclass changed none of them (how it
+    predicts, learns or keeps its state).
+
+    Examples
+    --------
+    >>> class Base:
+    ...     def predict_one(self, x): return 1
+    >>> class Other(Base):
+    ...     def predict_one(self, x): return 0
+    >>> keeps_methods(Base(), Base, ("predict_one",)), keeps_methods(Other(), Base, ("predict_one",))
+    (True, False)
+    """
+    kind = type(learner)
+    return all(getattr(kind, name, None) is getattr(base, name, None) for name in names)
+
+
+#: The methods a class's declaration that the learner's state is its version space covers.
+_STATE_METHODS = ("predict_one", "predict_proba_one", "learn_one", "state_key", "snapshot")
+
+
+def follows_version_space(learner: Any, H: Any) -> bool:
+    """Whether ``learner``, about to play on the finite class ``H``, declares that its state is its version space.
+
+    The declaration is a ``version_space_policy`` method (see :class:`Learner`): its predictions are
+    a function of the hypotheses of ``H`` consistent with the rounds it has learned, so a round
+    that every one of them labels alike changes nothing.  It holds for the class that defines the
+    method, and for a subclass only when the subclass kept that class's ``predict_one``,
+    ``predict_proba_one``, ``learn_one``, ``state_key`` and ``snapshot``; the learner must play on
+    its own class (``learner.H`` is ``H``) and have learned nothing yet (``state_key()`` is the
+    bitset of every row of ``H``: a learner keyed otherwise, such as SOA over its distinct rows,
+    is not trusted).  No policy is built (that can cost the class's bitsets).  The referee
+    (:func:`~mistakebound.game.play.play`) then asks ``predict_one`` once per instance between two
+    rounds that shrink the version space, and tells ``learn_one`` only those rounds.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.learners import Halving, Perceptron
+    >>> H = classes.thresholds(3)
+    >>> follows_version_space(Halving(H), H), follows_version_space(Perceptron(), H)
+    (True, False)
+    >>> class Contrarian(Halving):
+    ...     def predict_one(self, x):
+    ...         return 1 - super().predict_one(x)
+    >>> follows_version_space(Contrarian(H), H), follows_version_space(Halving(H), classes.thresholds(4))
+    (False, False)
+    """
+    owner = next((c for c in type(learner).__mro__ if "version_space_policy" in vars(c)), None)
+    if owner is None or not callable(vars(owner)["version_space_policy"]):
+        return False
+    if not keeps_methods(learner, owner, _STATE_METHODS):
+        return False
+    mine = getattr(learner, "H", None)
+    if mine is not H and (type(mine) is not type(H) or mine != H):
+        return False
+    state_key = getattr(learner, "state_key", None)
+    return callable(state_key) and state_key() == H.full_mask
 
 
 def describe(player: Any) -> str:

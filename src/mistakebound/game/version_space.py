@@ -276,6 +276,15 @@ class TableReferee(Referee):
         stored = self._domain[j]
         return stored, stored
 
+    def instances(self, xs: Sequence) -> tuple[list, list]:
+        """:meth:`instance` of every ``x`` at once (the class's own elements); one by one from the first refused."""
+        index, domain = self._index, self._domain
+        try:
+            stored = [domain[index[x]] for x in xs]
+        except Exception:  # noqa: BLE001 - not in the domain, unhashable, or a broken __eq__: found one by one
+            return super().instances(xs)
+        return stored, stored.copy()
+
     def round_error(self, t: int, x: Any, y: int) -> str | None:
         if self.realizable and self.vs.count(self._index[x], y) == 0:
             return f"label {y} for instance {x!r} is given by no hypothesis consistent with the history"
@@ -287,6 +296,32 @@ class TableReferee(Referee):
         self.n_updates += 1
         if self.counts is not None:
             self.counts[y][j] += 1
+
+    def narrows(self, x: Any, y: int) -> bool:
+        """Whether label ``y`` (0 or 1) of stored instance ``x`` removes a hypothesis from the version space.
+
+        A legal round that does not (every survivor gives ``x`` the label ``y``) changes no
+        version space: the referee's loop (:func:`~mistakebound.game.play.play`) records it with
+        :meth:`agreed` instead of :meth:`update`.
+
+        >>> from mistakebound import classes
+        >>> r = TableReferee(classes.thresholds(3), realizable=True)
+        >>> r.narrows(2, 1), r.update(2, 1), r.narrows(2, 1)
+        (True, None, False)
+        """
+        return self.vs.count(self._index[x], 1 - y) > 0
+
+    def agreed(self, x: Any, y: int) -> None:
+        """:meth:`update` for a legal round that does not :meth:`narrow <narrows>` the version space: counted only."""
+        self.n_updates += 1
+        if self.counts is not None:
+            self.counts[y][self._index[x]] += 1
+
+    def agreed_rounds(self, n: int) -> None:
+        """:meth:`agreed` for ``n`` rounds at once, on a referee that keeps no counts per instance (``totals=False``)."""
+        if self.counts is not None:
+            raise ValueError("agreed_rounds: this referee counts the rounds per instance (totals=True); use agreed")
+        self.n_updates += n
 
     def finish(self, rounds) -> dict:
         H = self.space

@@ -60,14 +60,26 @@ from mistakebound.foundations.bitset import mask_to_indices
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.rules import as_prediction
-from mistakebound.game.players import is_randomized
+from mistakebound.game.players import is_randomized, keeps_methods
 from mistakebound.theory.canonical import projection, sorted_rows_and_columns_key, sorted_rows_key
 
-__all__ = ["SYMMETRIES", "MajorityVote", "declared_symmetries", "keeps_methods", "policy_of", "VersionSpaceKeys",
-           "symmetry_violations", "fast_path_violations"]
+__all__ = ["SYMMETRIES", "PROBE_POSITIONS", "MERGE_RATIO", "MajorityVote", "declared_symmetries", "keeps_methods",
+           "policy_of", "VersionSpaceKeys", "merging_pays", "symmetry_violations", "fast_path_violations"]
 
 #: The symmetries a learner may declare (see the module's docstring).
 SYMMETRIES = frozenset({"instances", "rows"})
+
+#: The worst-case search's automatic choice (``symmetry=None``): after this many positions of the search
+#: without symmetries, :func:`merging_pays` looks at the positions it has finished (the positions spent
+#: before it decides are lost when it switches: 64 lost less than 128 or 256 on every case of
+#: ``python -m benchmarks.worst_case_speed`` that switched, and decided as well).
+PROBE_POSITIONS = 64
+
+#: ... and merging pays when they fall into at most one key per this many positions.  Measured there:
+#: the positions searched first had 4.1 to 32 per key where merging pays (singletons, thresholds,
+#: intervals), 1.7 to 3.8 where it costs more than it saves or about as much (random classes,
+#: monotone disjunctions, thresholds(31) for SOA).
+MERGE_RATIO = 4
 
 
 def declared_symmetries(learner: Any) -> frozenset:
@@ -85,24 +97,6 @@ def declared_symmetries(learner: Any) -> frozenset:
             f"symmetries: {type(learner).__name__} declares {declared!r}; expected a frozenset of names "
             f"from {sorted(SYMMETRIES)}")
     return frozenset(declared)
-
-
-def keeps_methods(learner: Any, base: type,
-                  names: tuple[str, ...] = ("predict_one", "learn_one", "state_key", "snapshot")) -> bool:
-    """Whether ``learner``'s class uses ``base``'s own ``names``: a policy written for ``base`` describes
-    a subclass only if the subclass changed none of them (how it predicts, learns or keeps its state).
-
-    Examples
-    --------
-    >>> class Base:
-    ...     def predict_one(self, x): return 1
-    >>> class Other(Base):
-    ...     def predict_one(self, x): return 0
-    >>> keeps_methods(Base(), Base, ("predict_one",)), keeps_methods(Other(), Base, ("predict_one",))
-    (True, False)
-    """
-    kind = type(learner)
-    return all(getattr(kind, name) is getattr(base, name) for name in names)
 
 
 def policy_of(learner: Any, H: HypothesisClass) -> Callable[[int, int], float] | None:
@@ -287,6 +281,37 @@ class VersionSpaceKeys:
         A = np.unpackbits(raw, axis=1, bitorder="little")[:, :s]  # k x s: columns as rows
         key, cols = sorted_rows_and_columns_key(A.T)
         return ("rows", s, k, key), [moves[i] for i in cols.tolist()]
+
+
+def merging_pays(H: HypothesisClass, symmetries: frozenset, positions: Any) -> bool:
+    """Whether merging version spaces up to ``symmetries`` pays, judged from ``positions`` a search has met.
+
+    ``positions`` are bitsets over the rows of ``H`` (or ``(bitset, rounds left)`` pairs, as the
+    worst-case search's memo keys them).  Merging pays when they fall into at most one key per
+    :data:`MERGE_RATIO` positions.  The keys counted are the cheap first-level ones
+    (:meth:`VersionSpaceKeys.quick`, integer operations only) when ``"instances"`` is declared, which merge
+    no more than the search's finer keys would: the test errs towards not merging.  No symmetry: never.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> H = classes.singletons(8)
+    >>> singles = [1 << i for i in range(8)]          # eight one-row version spaces, alike up to renaming
+    >>> merging_pays(H, frozenset({"instances", "rows"}), singles), merging_pays(H, frozenset(), singles)
+    (True, False)
+    >>> merging_pays(classes.thresholds(8), frozenset({"instances"}), [0b1, 0b11, 0b111, 0b1111])
+    False
+    """
+    if not symmetries:
+        return False
+    keys = VersionSpaceKeys(H, symmetries)
+    key = keys.quick if keys.instances else keys.key
+    seen, n = set(), 0
+    for position in positions:
+        V, h = position if isinstance(position, tuple) else (position, None)
+        seen.add((key(V), h))
+        n += 1
+    return n >= MERGE_RATIO * len(seen)
 
 
 # ---------------------------------------------------------------------- checks

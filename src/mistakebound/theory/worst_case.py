@@ -24,9 +24,10 @@ A learner whose state is its version space can declare ``version_space_policy(H)
 prediction as a function of the version-space bitset) and ``symmetries`` (the relabellings
 of a version space its predictions ignore; see :mod:`mistakebound.theory.symmetry`).  The
 search then plays on bitsets alone (``fast=True``, the default: no ``snapshot`` nor
-``predict_one``), and with ``symmetry=True`` merges positions that differ by a declared
-relabelling (Halving on ``singletons(64)`` has 64 positions up to renaming, ``2^64 - 1``
-without).  A certificate's recorder needs the learner's own states, so with one the plain
+``predict_one``), and merges positions that differ by a declared relabelling when that
+pays (``symmetry=None``, the default, decides after a few dozen positions; True and
+False force it): Halving on ``singletons(64)`` has 64 positions up to renaming, ``2^64 - 1``
+without.  The value and the adversary's line do not depend on it.  A certificate's recorder needs the learner's own states, so with one the plain
 search runs.  Declarations are trusted by the search and tested by
 :func:`~mistakebound.theory.symmetry.symmetry_violations` and
 :func:`~mistakebound.theory.symmetry.fast_path_violations`.
@@ -52,6 +53,9 @@ Examples
 >>> W = worst_case_mistakes(Halving(classes.singletons(40)), classes.singletons(40), symmetry=True)
 >>> W.value, W.nodes  # 2^40 - 1 version spaces, 40 up to renaming the instances
 (1, 40)
+>>> W = worst_case_mistakes(Halving(classes.singletons(40)), classes.singletons(40))  # decides: 64 positions, then 40
+>>> W.value, W.nodes
+(1, 104)
 """
 
 from __future__ import annotations
@@ -66,13 +70,13 @@ from attrs import frozen
 
 from mistakebound.foundations import memory
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
-from mistakebound.foundations.validation import check_callable, check_instance, check_int
+from mistakebound.foundations.validation import check_callable, check_flag, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import learner_rules
 from mistakebound.game.players import describe, is_randomized, snapshot_of, state_key_hint
 from mistakebound.game.rules import Rules, require_adaptive_order
 from mistakebound.theory.search_protocol import SEARCH_STOPS, Budget, OutOfBudget, SearchResult, memo_share, spending
-from mistakebound.theory.worst_case_games import _FastGame, _Game
+from mistakebound.theory.worst_case_games import MergingPays, _FastGame, _Game
 from mistakebound.theory.worst_case_rules import _RulesGame
 
 if TYPE_CHECKING:  # networkx is imported where a line is drawn as a graph: importing the search is cheap
@@ -245,7 +249,7 @@ def worst_case_mistakes(
     time_limit: float | None = None,
     progress: Callable[[int], None] | None = None,
     fast: bool = True,
-    symmetry: bool = False,
+    symmetry: bool | None = None,
     rules: Rules | None = None,
 ) -> WorstCase:
     """The exact maximum number of mistakes any adaptive adversary playing by the rules forces.
@@ -274,12 +278,20 @@ def worst_case_mistakes(
         game is played on version-space bitsets, without ``predict_one``/``snapshot``;
         see :mod:`mistakebound.theory.symmetry`).  False: the plain search, through the
         learner's own methods.
-    symmetry : bool
+    symmetry : bool or None
         On the fast path, merge positions up to the symmetries the learner declares (its
-        ``symmetries`` attribute; :class:`~mistakebound.theory.symmetry.VersionSpaceKeys`).
-        ``nodes`` then counts positions up to those symmetries.  Off by default, so that
-        ``nodes`` keeps counting one position per version space (the figure the benchmarks page
-        quotes); Halving on ``singletons(64)`` needs it.
+        ``symmetries`` attribute; :class:`~mistakebound.theory.symmetry.VersionSpaceKeys`):
+        ``nodes`` then counts positions up to those symmetries.  None (the default): the search
+        decides; it starts without, and after
+        :data:`~mistakebound.theory.symmetry.PROBE_POSITIONS` positions starts again with them
+        if the positions it has finished fall into at most one key per
+        :data:`~mistakebound.theory.symmetry.MERGE_RATIO`
+        (:func:`~mistakebound.theory.symmetry.merging_pays`; ``nodes`` then counts the
+        positions of both runs).  A search that ends sooner never computes a key.  True or
+        False force it.  The value and the adversary's line are the same either way (the
+        line is the one the search without symmetries finds); only ``nodes`` and the time
+        differ.  Halving on ``singletons(64)`` needs it (64 positions up to renaming,
+        ``2^64 - 1`` without); SOA on a random 64 x 8 class is faster without.
     rules : Rules, optional
         The game (:class:`~mistakebound.game.rules.Rules`): ``labels`` (the class's),
         ``feedback`` and a ``noise`` budget ``r`` (a label is legal when some hypothesis has
@@ -331,9 +343,10 @@ def worst_case_mistakes(
     ``singletons(d)`` visits ``2^d - 1``), each costing ``2 |X|`` learner snapshots and
     updates: about 10,000 positions per second for classes of a few dozen hypotheses
     on a 2-core machine; on the fast path, ``|X|`` policy calls and bitset operations
-    (several times faster; ``benchmarks/worst_case_speed.py``).  With ``symmetry=True`` a
-    position costs ``O(|X|)`` more per move (its children's keys), so it pays where
-    relabelled copies abound: Halving on ``singletons(d)`` visits ``d`` positions.
+    (several times faster; ``benchmarks/worst_case_speed.py``).  With symmetries a
+    position costs ``O(|X|)`` more per move (its children's keys), so they pay where
+    relabelled copies abound (Halving on ``singletons(d)`` visits ``d`` positions), which
+    the default (``symmetry=None``) finds out for itself.
 
     Examples
     --------
@@ -420,7 +433,7 @@ def _search_by_rules(learner: Any, H: HypothesisClass, rules: Rules, *, horizon:
 
 def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_nodes: int | None,
                 time_limit: float | None, progress: Callable[[int], None] | None = None,
-                recorder: Any = None, fast: bool = True, symmetry: bool = False) -> WorstCase:
+                recorder: Any = None, fast: bool = True, symmetry: bool | None = None) -> WorstCase:
     """:func:`worst_case_mistakes`, with a ``recorder`` that sees every prediction, move and finished position.
 
     The recorder (see :mod:`mistakebound.theory.worst_case_certificate`) has methods
@@ -432,6 +445,7 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
     every position of the learner as it is, never a representative of its symmetry class.
     """
     horizon, budget, progress = _checked(learner, H, horizon, max_nodes, time_limit, progress)
+    symmetry = None if symmetry is None else check_flag("symmetry", symmetry, expected="None (decide), True or False")
     from mistakebound.theory.symmetry import declared_symmetries, policy_of
 
     policy = policy_of(learner, H) if fast and recorder is None else None
@@ -439,13 +453,20 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
     if horizon is None and not keyed:
         raise _needs_horizon(learner)
     memo_limit = _memo_limit(learner, H, budget.max_nodes, keyed)
-    if policy is not None:
-        symmetries = declared_symmetries(learner) if symmetry else frozenset()
-        game: Any = _FastGame(learner, H, horizon, budget.start(), progress, memo_limit, policy, symmetries)
-    else:
-        game = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit, recorder)
     with spending(time_limit):  # the learner's own searches (SOA's Ldim questions) stop by the same deadline
-        return _finish(game, game.run(), learner, H, horizon)
+        if policy is None:
+            game: Any = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit, recorder)
+            return _finish(game, game.run(), learner, H, horizon)
+        declared = declared_symmetries(learner) if symmetry is not False else frozenset()
+        clock = budget.start()
+        game = _FastGame(learner, H, horizon, clock, progress, memo_limit, policy,
+                         declared if symmetry else frozenset(), probe=declared if symmetry is None else frozenset())
+        try:
+            status = game.run()
+        except MergingPays:  # the automatic choice: the same search again, positions merged (the clock runs on)
+            game = _FastGame(learner, H, horizon, clock, progress, memo_limit, policy, declared)
+            status = game.run()
+        return _finish(game, status, learner, H, horizon)
 
 
 def _finish(game: Any, status: str, learner: Any, H: HypothesisClass, horizon: int | None,

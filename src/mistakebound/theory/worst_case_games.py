@@ -24,6 +24,9 @@ from mistakebound.theory.search_protocol import SEARCH_STOPS, Clock, OutOfBudget
 __all__: list[str] = []
 
 
+class MergingPays(Exception):
+    """Raised by a search without symmetries that has found merging positions would pay (``symmetry=None``):
+    the caller searches again with them."""
 
 
 @contextlib.contextmanager
@@ -260,10 +263,12 @@ class _FastGame:
 
     def __init__(self, learner: Any, H: HypothesisClass, horizon: int | None, clock: Clock,
                  progress: Callable[[int], None] | None, memo_limit: int | None, policy: Callable,
-                 symmetries: frozenset):
-        from mistakebound.theory.symmetry import MajorityVote, VersionSpaceKeys
+                 symmetries: frozenset, probe: frozenset = frozenset()):
+        from mistakebound.theory.symmetry import PROBE_POSITIONS, MajorityVote, VersionSpaceKeys
 
         self.learner = learner
+        # the symmetries to switch to if merging pays (symmetry=None): asked once, after PROBE_POSITIONS positions
+        self.probe, self.probe_at = probe, (PROBE_POSITIONS if probe else -1)
         self.H = H
         self.horizon = horizon
         self.clock = clock
@@ -313,8 +318,12 @@ class _FastGame:
         inside the run, so that running out of memory there is a stop, not a crash)."""
         try:
             self.value = self.search(self.H.full_mask, self.horizon, None)
-            self.line = self._incumbent[1] if self.value == math.inf else self._line_from(self.H.full_mask,
-                                                                                          self.horizon)
+            if self.keys.instances or self.keys.rows:
+                self.line = self._line_in_plain_order(self.H.full_mask, self.horizon)
+            elif self.value == math.inf:
+                self.line = self._incumbent[1]
+            else:
+                self.line = self._line_from(self.H.full_mask, self.horizon)
         except RecursionError:
             raise OutOfBudget from None
 
@@ -380,6 +389,8 @@ class _FastGame:
             self.clock.check_time()  # a position can cost |X| keys: the clock's stride is too coarse here
         if self.progress is not None and self.clock.nodes % 256 == 0:
             self.progress(256)
+        if self.clock.nodes == self.probe_at:  # after the report: the positions searched so far count
+            self._probe()
         best: float = 0
         best_move = None
         cols, domain, policy, randomized = self.columns, self.domain, self.policy, self.randomized
@@ -460,6 +471,14 @@ class _FastGame:
             self.exact[key[2]] = entry
         return best
 
+    def _probe(self) -> None:
+        """Raise :class:`MergingPays` if the positions finished so far merge enough under :attr:`probe`."""
+        from mistakebound.theory.symmetry import merging_pays
+
+        self.clock.check_time()
+        if merging_pays(self.H, self.probe, self.memo):
+            raise MergingPays
+
     def _record(self, value: float, move: tuple, tail: tuple | None) -> None:
         total = self.gained[-1] + value
         if total > self._incumbent[0]:
@@ -482,6 +501,53 @@ class _FastGame:
                 break  # (cannot happen: such a move is infinite, and infinite lines are not rebuilt)
             V, h = W, None if h is None else h - 1
         return tuple(line)
+
+    def _line_in_plain_order(self, V: int, h: int | None) -> tuple:
+        """The optimal line the search without symmetries returns, from a searched position.
+
+        That search keeps, in each position, the first move of its order (the domain's; the most
+        promising first under a majority vote) worth the position's value, and its line follows
+        those moves; with symmetries the memo's best moves are those of each key's representative.
+        So the line is rebuilt here in the plain order from the values the memo holds (a value it
+        lacks, a move the search pruned, is searched): the same line either way.
+        """
+        line: list = []
+        while h != 0:
+            value = self.search(V, h, None)
+            if not value > 0:
+                break
+            move, W = self._first_move_worth(V, h, value)
+            line.append(move)
+            if W is None:  # an error that changes nothing, repeated forever
+                break
+            V, h = W, None if h is None else h - 1
+        return tuple(line)
+
+    def _first_move_worth(self, V: int, h: int | None, value: float) -> tuple[tuple, int | None]:
+        """The first move from ``V`` (in the plain search's order) worth ``value``, and the position it leads to
+        (None: the move errs and changes nothing, the line's last)."""
+        cols, domain = self.columns, self.domain
+        nxt = None if h is None else h - 1
+        order: Any = range(len(cols))
+        if self.vote is not None:
+            caps = self.vote.move_caps(V, order, nxt)
+            order = [j for j in sorted(order, key=lambda j: -caps[j]) if caps[j] >= value]
+        for j in order:
+            p = self.predict(V, j)
+            ones = V & cols[j]
+            for y, W in ((1, ones), (0, V ^ ones)):
+                if not W:
+                    continue
+                gain = p - y if p >= y else y - p
+                if W == V and not gain:
+                    continue
+                if W == V and h is None:
+                    return (domain[j], p, y, gain), None
+                gain = mistake_cost(p, y)
+                total = gain if nxt == 0 else gain + self.search(W, nxt, None)
+                if total == value:
+                    return (domain[j], p, y, gain), W
+        raise AssertionError(f"no move from {V:#x} is worth its value {value}")  # the memo is exact: cannot happen
 
     def greedy_line(self) -> tuple[float, tuple]:
         """A concrete line (a proven lower bound): answer against the prediction while legal."""
