@@ -490,8 +490,10 @@ def test_system_exit_and_keyboard_interrupt_from_a_player_are_its_errors_not_the
     for r in records:
         by_learner.setdefault(r["learner"].split(":")[-1], set()).add((r["verdict"], r["error_type"]))
     assert by_learner["Halving"] == {("ok", None)}
-    for name in ("Exiting", "ExitingAtBirth", "Interrupting", "Learner"):
+    for name in ("Exiting", "ExitingAtBirth", "Interrupting"):
         assert {verdict for verdict, _ in by_learner[name]} == {"error"}, by_learner[name]
+    # issue 27: a module that cannot be imported where the sweep runs is not the player's error: run again on resume
+    assert by_learner["Learner"] == {("infra", "PlayerImportError (ModuleNotFoundError)")}, by_learner["Learner"]
     # the engine wraps what a player raises in play() (PlayerError); a constructor's raises as itself
     for r in records:
         if "Exiting" in r["learner"]:
@@ -499,10 +501,11 @@ def test_system_exit_and_keyboard_interrupt_from_a_player_are_its_errors_not_the
         if "Interrupting" in r["learner"]:
             assert r["error_type"] == "KeyboardInterrupt", r
     assert by_learner["Greedy"] == {("infra", "MemoryError")}  # out of memory: the machine's fault, not a verdict
-    # player errors are kept, infrastructure errors run again: a resumed sweep runs the 2 MemoryError cells only
+    # player errors are kept, infrastructure errors run again: a resumed sweep runs the 2 MemoryError cells and
+    # the 2 of the module it could not import only
     again = _run(config, "--executor", executor, "--workers", "2")
     assert again.returncode == 1, again.stdout + again.stderr
-    assert "(2 run now, 2 of them again after infrastructure errors, 10 already recorded)" in again.stdout, \
+    assert "(4 run now, 4 of them again after infrastructure errors, 8 already recorded)" in again.stdout, \
         again.stdout
     assert _strip(_once(tmp_path / "grid.csv", config)) == _strip(records)
 

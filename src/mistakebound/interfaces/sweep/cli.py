@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mistakebound.foundations.text import printable
-from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, add_figure, figure_style, positive
+from mistakebound.interfaces.arguments import (EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, add_figure, figure_style,
+                                               positive, workers)
 
 __all__ = ["NAME", "SUMMARY", "add_parser", "run"]
 
@@ -70,12 +71,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--executor", choices=("auto", "inprocess", "processes", "dask"), default="auto",
                    help="where cells run (default auto: in-process for < 16 cells, else a process pool; "
                         "dask with --scheduler)")
-    p.add_argument("--workers", type=positive, default=None,
-                   help="worker processes of the pool or of a dask LocalCluster (default: the CPUs)")
+    p.add_argument("--workers", type=workers, default=None,
+                   help="worker processes of the pool or of a dask LocalCluster (default: the CPUs; at most "
+                        "4 per CPU, and as many as the memory budget gives 128 MiB each, 256 MiB for dask)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="a dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --executor dask; "
                         "needs pip install 'mistakebound[dask]')")
     p.add_argument("--batch", type=positive, default=None, help="cells per task sent to a worker")
+    p.add_argument("--max-cells", type=positive, default=None, metavar="N",
+                   help="refuse a CONFIG of more than N cells, counted before anything runs (default 200000)")
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="write figures to DIR: mistakes (regret) against size per learner, mean and band over "
                         "seeds, bounds dashed, broken ones marked; Ldim, VCdim and worst cases of search cells")
@@ -112,14 +116,23 @@ def _run(args: Any, out: TextIO | None) -> int:
     from mistakebound.interfaces.sweep.figures import plot_records
     from mistakebound.interfaces.sweep.summary import format_summary
 
+    from mistakebound.interfaces.sweep.config import MAX_CELLS
+    from mistakebound.interfaces.sweep.executors import check_workers
+
     out = sys.stdout if out is None else out
-    config = load_config(args.config, allow_imports=not getattr(args, "no_import", False))
-    path = Path(args.out) if args.out is not None else Path(args.config).with_suffix(".csv")
     executor = args.executor
     if args.scheduler is not None:
         if executor not in ("auto", "dask"):
             raise InvalidArgumentError(f"--scheduler: needs --executor dask, got --executor {executor}")
+        from mistakebound.interfaces.sweep.scheduler import check_address
+
+        check_address(args.scheduler)  # its scheme and form before any work; reached when the cells run
         executor = "dask"
+    else:  # a remote cluster's workers are its own; here, as many as the machine allows
+        check_workers(args.workers, "processes" if executor == "auto" else executor, parameter="--workers")
+    max_cells = getattr(args, "max_cells", None) or MAX_CELLS
+    config = load_config(args.config, allow_imports=not getattr(args, "no_import", False), max_cells=max_cells)
+    path = Path(args.out) if args.out is not None else Path(args.config).with_suffix(".csv")
     if args.plot is not None:
         try:  # made before any work, so a bad path is reported before the sweep runs
             Path(args.plot).mkdir(parents=True, exist_ok=True)

@@ -45,6 +45,22 @@ Ctrl-C, so that they ignore it from birth, even while still importing
 (:func:`dask_setup`, a preload); closing the cluster is quiet (its logs and stderr are
 silenced), so a Ctrl-C prints the command line's one line and nothing else.
 
+**What players start.**  Processes a player starts end with its cell, and at the latest
+with the worker or the sweep (:mod:`~mistakebound.interfaces.sweep.strays`): each worker
+of the sweep's own leads a process group and adopts the orphans of its descendants,
+kills what a cell left before it sends the cell's record, and the pool and the
+LocalCluster kill what is left in a worker's group when they end it; so a ``sleep
+1000`` a player forgot holds no pipe open after the sweep (``mistakebound sweep ... |
+cat`` ends).
+
+**How many.**  ``workers`` is bounded by what the machine allows (:func:`worker_limit`):
+at most :data:`WORKERS_PER_CPU` per CPU this process may use, each with at least
+:data:`WORKER_MEMORY` of the memory budget (a Dask worker more), and never more than
+:data:`~mistakebound.interfaces.arguments.MAX_WORKERS`; more is refused before any
+process starts (exit 2 on the command line), naming the limit and why, rather than
+started and hung, or recorded as ``infra`` cells that no rerun can fix.  A remote Dask
+scheduler's workers are its own: ``workers`` then only sizes the batches.
+
 **Memory.**  Each worker gets its share of this process's memory budget in its
 environment: ``MISTAKEBOUND_MEMORY_LIMIT`` =
 :func:`~mistakebound.foundations.memory.memory_share` (available memory / workers), so
@@ -80,7 +96,8 @@ from mistakebound.foundations.validation import check_choice, check_int
 from mistakebound.interfaces.sweep.cells import Cell, error_record, infra_record, interrupts_from, run_cell
 
 __all__ = ["EXECUTORS", "DaskDependencyError", "WorkerPool", "execute", "batches", "default_workers",
-           "worker_environment", "signals_held", "GRACE", "PARENT_POLL"]
+           "worker_environment", "worker_limit", "check_workers", "signals_held", "GRACE", "PARENT_POLL",
+           "WORKERS_PER_CPU", "WORKER_MEMORY"]
 
 #: The executors :func:`execute` knows.
 EXECUTORS = ("inprocess", "processes", "dask")
@@ -88,6 +105,11 @@ EXECUTORS = ("inprocess", "processes", "dask")
 GRACE = 1.0
 #: Seconds between a worker's checks that its parent is alive (the fallback to PR_SET_PDEATHSIG).
 PARENT_POLL = 0.25
+#: The most workers per CPU this process may use: cells are CPU-bound, and more only queue for the CPUs.
+WORKERS_PER_CPU = 4
+#: The least memory a worker process needs, by executor: its interpreter, numpy and the framework
+#: (about 60 MiB for a pool worker, 120 MiB for a Dask worker and its nanny), and room for a cell.
+WORKER_MEMORY = {"processes": 128 * 2**20, "dask": 256 * 2**20}
 #: Worker deaths in a row with no cell to blame (at start-up) after which the pool gives up.
 _MAX_IDLE_DEATHS = 3
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -138,11 +160,70 @@ def worker_environment(workers: int) -> dict[str, str]:
     return {} if share is None else {MEMORY_LIMIT_VARIABLE: str(max(1, share))}
 
 
-def _check(executor: str, workers: int | None, batch: int | None) -> int:
+def worker_limit(executor: str = "processes") -> tuple[int, str]:
+    """The most workers ``executor`` may start here, and what sets that limit (for messages).
+
+    The smallest of :data:`~mistakebound.interfaces.arguments.MAX_WORKERS`,
+    :data:`WORKERS_PER_CPU` times :func:`default_workers`, and the memory available
+    (:func:`~mistakebound.foundations.memory.available_memory`, the one budget) over
+    :data:`WORKER_MEMORY`; at least 1.
+
+    Examples
+    --------
+    >>> limit, why = worker_limit("processes")
+    >>> 1 <= limit <= 256 and why != ""
+    True
+    """
+    from mistakebound.foundations.memory import available_memory, format_bytes
+    from mistakebound.interfaces.arguments import MAX_WORKERS
+
+    cpus = default_workers()
+    limits = [(MAX_WORKERS, f"the command line's limit of {MAX_WORKERS}"),
+              (WORKERS_PER_CPU * cpus, f"{WORKERS_PER_CPU} per CPU, {cpus} CPU(s) here")]
+    available = available_memory()
+    if available is not None:
+        need = WORKER_MEMORY.get(executor, WORKER_MEMORY["processes"])
+        limits.append((available // need, f"each needs about {format_bytes(need)} and "
+                                          f"{format_bytes(available)} of memory is available"))
+    limit, why = min(limits, key=lambda pair: pair[0])
+    return max(1, limit), why
+
+
+def check_workers(workers: int | None, executor: str = "processes", *, parameter: str = "workers") -> int | None:
+    """``workers`` if the machine allows that many (:func:`worker_limit`), else the refusal saying how many it does.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For more workers than :func:`worker_limit` (``--workers`` on the command line: exit 2).
+
+    Examples
+    --------
+    >>> check_workers(2), check_workers(None)
+    (2, None)
+    >>> check_workers(100_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: workers: 100000 worker processes are more than this machine allows: at most ... (...); give workers ... or fewer
+    """
+    workers = check_int(parameter, workers, 1, optional=True)
+    if workers is None or executor == "inprocess":
+        return workers
+    limit, why = worker_limit(executor)
+    if workers > limit:
+        raise InvalidArgumentError(
+            f"{parameter}: {workers} worker processes are more than this machine allows: at most {limit} ({why}); "
+            f"give {parameter} {limit} or fewer"
+        )
+    return workers
+
+
+def _check(executor: str, workers: int | None, batch: int | None, scheduler: str | None = None) -> int:
     check_choice("executor", executor, EXECUTORS)
-    workers = check_int("workers", workers, 1, optional=True)
+    workers = check_int("workers", workers, 1, optional=True) if scheduler is not None \
+        else check_workers(workers, executor)  # a remote cluster's workers are its own
     check_int("batch", batch, 1, optional=True)
-    return workers or default_workers()
+    return workers or min(default_workers(), worker_limit(executor)[0])
 
 
 def execute(
@@ -177,14 +258,26 @@ def execute(
     DaskDependencyError
         For ``"dask"`` when dask.distributed is not installed.
     """
-    n = _check(executor, workers, batch)
+    n = _check(executor, workers, batch, scheduler)
     if scheduler is not None and executor != "dask":
         raise InvalidArgumentError(f"scheduler: only the dask executor takes a scheduler, got executor {executor!r}")
+    if scheduler is not None:
+        from mistakebound.interfaces.sweep.scheduler import check_address
+
+        scheduler = check_address(scheduler)
     if executor == "inprocess":
-        return (([run_cell(c)]) for c in cells)
+        return ([_run_here(c)] for c in cells)
     if executor == "processes":
         return _processes(batches(cells, n, batch), n)
     return _dask(batches(cells, n, batch), n, scheduler)
+
+
+def _run_here(cell: Cell) -> dict:
+    """Run a cell in this process, and end the processes its players started and left (:mod:`.strays`)."""
+    from mistakebound.interfaces.sweep.strays import adopting
+
+    with adopting():
+        return run_cell(cell)
 
 
 def _processes(work: list[list[Cell]], workers: int) -> Iterator[list[dict]]:
@@ -232,6 +325,10 @@ def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
     _die_with_parent(parent)
+    from mistakebound.interfaces.sweep.strays import adopt_orphans, children, end_strays
+
+    adopt_orphans()  # what the players start is in this worker's group, and its orphans are this worker's
+    mine = children()
     os.environ.update(env)
     interrupts_from(lambda: False)  # SIGINT is ignored here: a KeyboardInterrupt is a player's
     try:
@@ -245,6 +342,7 @@ def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
                     record = run_cell(cell)
                 except BaseException as exc:  # noqa: BLE001 - whatever a cell raises is its record
                     record = error_record(cell, exc)
+                end_strays(mine)  # before the record leaves: the cell is over, with what it started
                 conn.send(record)
     except (EOFError, OSError, KeyboardInterrupt):  # the main process went away
         return
@@ -453,10 +551,13 @@ class WorkerPool:
 
     def _bury(self, slot: _Slot, queue: collections.deque, records: list[dict]) -> bool:
         """A dead worker: blame its running cell (``infra``), requeue the rest; True if a cell was blamed."""
+        from mistakebound.interfaces.sweep.strays import end_group
+
         slot.process.join(GRACE)
         if slot.process.exitcode is None:
             slot.process.kill()
             slot.process.join(GRACE)
+        end_group(slot.process.pid)  # what its players started dies with it
         self._drain(slot, records)  # what it sent before dying
         slot.conn.close()
         self._slots.remove(slot)
@@ -494,11 +595,14 @@ class WorkerPool:
         for slot in slots:
             if slot.process.exitcode is None:
                 slot.process.terminate()
+        from mistakebound.interfaces.sweep.strays import end_group
+
         for slot in slots:
             slot.process.join(max(0.0, deadline + GRACE - time.monotonic()))
             if slot.process.exitcode is None:
                 slot.process.kill()
                 slot.process.join(GRACE)
+            end_group(slot.process.pid)  # what its players started, a hanging cell's included
             slot.conn.close()
             try:
                 slot.process.close()
@@ -533,16 +637,27 @@ def _run_batch(cells: list[Cell], marker: str | None = None) -> list[dict]:
     worker dies the client knows which cell it was running, if any.  A KeyboardInterrupt
     here is a player's: Ctrl-C is the client's to handle.
     """
+    from mistakebound.interfaces.sweep import strays
+
     interrupts_from(lambda: False)
+    before = strays.children()
+
+    def run(cell: Cell) -> dict:
+        try:
+            return run_cell(cell)
+        finally:
+            if strays._adopting:  # a LocalCluster's worker (one thread): the cell's strays end with it
+                strays.end_strays(before)
+
     if marker is None:
-        return [run_cell(c) for c in cells]
+        return [run(c) for c in cells]
     records = []
     with open(marker, "w", encoding="ascii") as fh:
         for i, cell in enumerate(cells):
             fh.seek(0)
             fh.write(f"{i:10d}\n")
             fh.flush()
-            records.append(run_cell(cell))
+            records.append(run(cell))
         fh.seek(0)
         fh.write("      done\n")  # a result lost later (its worker died holding it) blames no cell
     return records
@@ -569,6 +684,9 @@ def dask_setup(worker: Any = None) -> None:
     """
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from mistakebound.interfaces.sweep.strays import adopt_orphans
+
+    adopt_orphans()  # what its players start is in its own group, ended with each cell and with the cluster
 
 
 def _forkserver_ignoring_ctrl_c(distributed: Any) -> bool:
@@ -661,6 +779,9 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
                 cluster = _local_cluster(distributed, workers, quiet, settings)
                 client = distributed.Client(cluster)
         else:
+            from mistakebound.interfaces.sweep.scheduler import probe
+
+            probe(scheduler)  # Dask would wait for ever on a silent server, and misread an HTTP one
             try:
                 client = distributed.Client(scheduler, timeout="10s")
             except (OSError, TimeoutError, ValueError) as exc:
@@ -771,6 +892,8 @@ def _close_dask(client: Any, cluster: Any, futures: list) -> None:
             cluster.close(timeout=5)
         except Exception:  # noqa: BLE001
             pass
+        from mistakebound.interfaces.sweep.strays import end_group
+
         for process in processes:  # a worker its nanny could not stop: ours to end (the nannies run here)
             try:
                 if process is not None and process.is_alive():
@@ -778,3 +901,4 @@ def _close_dask(client: Any, cluster: Any, futures: list) -> None:
                     process.join(GRACE)
             except (OSError, ValueError, AssertionError):
                 pass
+            end_group(getattr(process, "pid", None))  # what its players started
