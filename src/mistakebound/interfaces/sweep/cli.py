@@ -111,7 +111,7 @@ def run(args: Any, out: TextIO | None = None) -> int:
 def _run(args: Any, out: TextIO | None) -> int:
     from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
     from mistakebound.interfaces.sweep.config import load_config
-    from mistakebound.interfaces.sweep.results import ResultsFile, finished
+    from mistakebound.interfaces.sweep.results import ResultsFile, ResultsWriteError, finished
     from mistakebound.interfaces.sweep.runner import SweepInterrupted, sweep
     from mistakebound.interfaces.sweep.figures import plot_records
     from mistakebound.interfaces.sweep.summary import format_summary
@@ -134,12 +134,7 @@ def _run(args: Any, out: TextIO | None) -> int:
     config = load_config(args.config, allow_imports=not getattr(args, "no_import", False), max_cells=max_cells)
     path = Path(args.out) if args.out is not None else Path(args.config).with_suffix(".csv")
     if args.plot is not None:
-        try:  # made before any work, so a bad path is reported before the sweep runs
-            Path(args.plot).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InvalidArgumentError(
-                f"--plot: cannot use {args.plot!r} as a directory for plots ({exc.strerror})"
-            ) from None
+        _check_plot_folder(args.plot)  # before any work; made only when the plots are written
         from mistakebound.interfaces.plots import _matplotlib
 
         _matplotlib()  # a missing matplotlib is reported before any work
@@ -149,6 +144,13 @@ def _run(args: Any, out: TextIO | None) -> int:
         todo = sum(c.id not in known for c in cells)
         result = sweep(config, out=path, executor=executor, workers=args.workers, scheduler=args.scheduler,
                        batch=args.batch, progress=False if args.no_progress else None)
+    except ResultsWriteError as exc:  # a full disk: the summary of what was found, then the one line
+        from mistakebound.interfaces.cli.failures import OutputFailed
+
+        print(printable(f"sweep: stopped: the results file {str(path)!r} could not be written; the "
+                        f"{len(exc.records)} cells found so far:"), file=out)
+        print(format_summary(exc.records), file=out)
+        raise OutputFailed(shortened_out(str(exc))) from None
     except KeyboardInterrupt as exc:
         try:
             done = len(finished(ResultsFile(path).load()))
@@ -164,8 +166,10 @@ def _run(args: Any, out: TextIO | None) -> int:
     if todo != result.ran:  # cannot happen unless the file changed under us
         print(f"sweep: warning: expected to run {todo} cells, ran {result.ran}", file=out)
     print(format_summary(result.records), file=out)
+    if result.unsorted:
+        print(printable(f"sweep: note: {result.unsorted}"), file=out)
     if args.plot is not None:
-        files = plot_records(result.records, args.plot, suffix=f".{args.plot_format}", **figure_style(args))
+        files = _write_plots(result.records, args, plot_records)
         print(printable(f"wrote {len(files)} plot(s) to {args.plot}"), file=out)
     if result.broken or result.errors:
         return EXIT_BROKEN
@@ -174,6 +178,51 @@ def _run(args: Any, out: TextIO | None) -> int:
               "again to run them again", file=out)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def shortened_out(message: str) -> str:
+    """A results file's message as the command line names it (``--out``)."""
+    return "--out: " + message.removeprefix("out: ")
+
+
+def _check_plot_folder(folder: str) -> None:
+    """Refuse, before any work, a ``--plot`` folder that could not be used; nothing is created here.
+
+    An existing folder must take new files; a missing one must have a parent folder that
+    does (it is made when the plots are written, so that a sweep that fails leaves none).
+    """
+    from mistakebound.foundations.errors import InvalidArgumentError
+
+    p = Path(folder)
+    target = p if p.exists() else next((a for a in p.absolute().parents if a.exists()), Path("/"))
+    if not target.is_dir():
+        raise InvalidArgumentError(f"--plot: cannot use {folder!r} as a directory for plots ({str(target)!r} "
+                                   "is not a directory)")
+    import os
+
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise InvalidArgumentError(f"--plot: cannot use {folder!r} as a directory for plots ({str(target)!r} "
+                                   "takes no new files)")
+
+
+def _write_plots(records: list, args: Any, plot_records: Any) -> list:
+    """Make the ``--plot`` folder and write the figures; a failure names the folder, and a folder made here and
+    left empty is removed."""
+    from mistakebound.interfaces.cli.failures import OutputFailed
+
+    folder = Path(args.plot)
+    made = [a for a in (folder, *folder.parents) if not a.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return plot_records(records, folder, suffix=f".{args.plot_format}", **figure_style(args))
+    except OSError as exc:
+        for a in made:  # innermost first: only the folders made here, and only when empty
+            try:
+                a.rmdir()
+            except OSError:
+                break
+        raise OutputFailed(f"--plot: cannot write the plots to {str(folder)!r}: {exc.strerror or exc}; the "
+                           "results above are complete, and the results file is written") from None
 
 
 def _interrupted_by() -> str:

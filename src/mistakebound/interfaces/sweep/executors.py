@@ -218,6 +218,14 @@ def check_workers(workers: int | None, executor: str = "processes", *, parameter
     return workers
 
 
+def _folder_environment() -> dict[str, str]:
+    """The variable that tells a worker the sweep's temporary folder (where it notes its process group)."""
+    from mistakebound.interfaces.sweep.scratch import process_folder
+    from mistakebound.interfaces.sweep.strays import FOLDER_VARIABLE
+
+    return {FOLDER_VARIABLE: str(process_folder())}
+
+
 def _check(executor: str, workers: int | None, batch: int | None, scheduler: str | None = None) -> int:
     check_choice("executor", executor, EXECUTORS)
     workers = check_int("workers", workers, 1, optional=True) if scheduler is not None \
@@ -327,9 +335,9 @@ def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
     _die_with_parent(parent)
     from mistakebound.interfaces.sweep.strays import adopt_orphans, children, end_strays
 
+    os.environ.update(env)
     adopt_orphans()  # what the players start is in this worker's group, and its orphans are this worker's
     mine = children()
-    os.environ.update(env)
     interrupts_from(lambda: False)  # SIGINT is ignored here: a KeyboardInterrupt is a player's
     try:
         conn.send(("ready", os.getpid()))
@@ -431,7 +439,7 @@ class WorkerPool:
         self.size = size
         self.prefetch = prefetch
         self._context = multiprocessing.get_context()
-        self._env = worker_environment(size)
+        self._env = {**worker_environment(size), **_folder_environment()}
         self._slots: list[_Slot] = []
         #: Every worker process started (for tests: their PIDs).
         self.started: list[int] = []
@@ -715,6 +723,7 @@ def _forkserver_ignoring_ctrl_c(distributed: Any) -> bool:
         return bool(getattr(server, "_mistakebound_quiet", False))
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         distributed.utils.get_mp_context()  # dask's preload list for the server
+    _multiprocessing_folder()
     with signals_held():  # a Ctrl-C now is held, and raised once the server has started
         pending = signal.SIGINT in signal.sigpending()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -727,6 +736,32 @@ def _forkserver_ignoring_ctrl_c(distributed: Any) -> bool:
     if server is not None:
         server._mistakebound_quiet = True
     return True
+
+
+def _multiprocessing_folder() -> None:
+    """Make multiprocessing's temporary folder (the forkserver's socket) in this process's sweep folder, if not made.
+
+    So that a sweep killed with its forkserver leaves nothing but that folder, which the next
+    run removes (:mod:`~mistakebound.interfaces.sweep.scratch`); not when the folder's path is
+    so long that the forkserver's socket would not fit a Unix socket's address (then
+    multiprocessing's ``pymp-*`` folder stays in the temporary folder).
+    """
+    import multiprocessing.process
+    import multiprocessing.util
+    import tempfile
+
+    from mistakebound.interfaces.sweep.scratch import process_folder
+
+    if multiprocessing.process.current_process()._config.get("tempdir") is not None:
+        return
+    folder = str(process_folder())
+    if len(folder) + len("/pymp-12345678/listener-12345678") > 100:  # a socket's path has at most 107 bytes
+        return
+    saved, tempfile.tempdir = tempfile.tempdir, folder
+    try:
+        multiprocessing.util.get_temp_dir()
+    finally:
+        tempfile.tempdir = saved
 
 
 def _local_cluster(distributed: Any, workers: int, quiet: int, settings: contextlib.ExitStack) -> Any:
@@ -744,13 +779,17 @@ def _local_cluster(distributed: Any, workers: int, quiet: int, settings: context
 
     for name in ("distributed", "tornado", "asyncio"):
         logging.getLogger(name).setLevel(max(quiet, logging.getLogger(name).level))
-    options: dict[str, Any] = {"distributed.scheduler.allowed-failures": 0}
+    from mistakebound.interfaces.sweep.scratch import process_folder
+
+    # Dask's dask-scratch-space in this process's folder, which the next run removes if this one is killed
+    options: dict[str, Any] = {"distributed.scheduler.allowed-failures": 0, "temporary-directory": str(process_folder())}
     if _forkserver_ignoring_ctrl_c(distributed):
         options["distributed.worker.multiprocessing-method"] = "forkserver"
     settings.enter_context(dask.config.set(options))
     return distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, silence_logs=quiet, env=worker_environment(workers), preload=[__name__],
+        dashboard_address=None, silence_logs=quiet, env={**worker_environment(workers), **_folder_environment()},
+        preload=[__name__],
         # no dashboard; the scheduler's HTTP server (health, metrics) on a free port, not 8787, so that a
         # second cluster on the machine neither collides nor prints "Port 8787 is already in use"
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
@@ -770,7 +809,10 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
     cluster = None
     client = None
     futures: list = []
-    markers = tempfile.TemporaryDirectory(prefix="mistakebound-sweep-") if scheduler is None else None
+    from mistakebound.interfaces.sweep.scratch import process_folder
+
+    # in this process's folder, which the next run removes if this one is killed (see scratch)
+    markers = tempfile.TemporaryDirectory(prefix="markers-", dir=process_folder()) if scheduler is None else None
     counter = itertools.count()
     settings = contextlib.ExitStack()  # dask settings while the LocalCluster runs
     try:

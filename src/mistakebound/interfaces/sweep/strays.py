@@ -19,6 +19,11 @@ every function does nothing):
 * When the sweep ends a worker (the pool's close, a dead worker buried, the Dask
   cluster closed), :func:`end_group` kills what is left in that worker's group, also
   when the worker died before it could clean up.
+* A sweep killed with ``kill -9`` ends nothing: its workers die at once (their parent
+  death signal), and what their players started lives on in their groups.  Each worker
+  notes its group in the sweep's temporary folder (:data:`FOLDER_VARIABLE`,
+  :mod:`~mistakebound.interfaces.sweep.scratch`), and the next sweep, which removes that
+  folder, first kills what is left in those groups (:func:`end_noted_groups`).
 
 Examples
 --------
@@ -40,7 +45,11 @@ import sys
 import time
 from collections.abc import Iterator
 
-__all__ = ["adopt_orphans", "adopting", "children", "end_strays", "end_group", "group_members"]
+__all__ = ["adopt_orphans", "adopting", "children", "end_strays", "end_group", "end_noted_groups", "group_members",
+           "FOLDER_VARIABLE"]
+
+#: The environment variable that gives a worker the sweep's temporary folder, where it notes its process group.
+FOLDER_VARIABLE = "MISTAKEBOUND_SWEEP_FOLDER"
 
 _LINUX = sys.platform.startswith("linux")
 #: Whether this process called :func:`adopt_orphans` (a worker of the sweep's own).
@@ -62,6 +71,14 @@ def adopt_orphans() -> bool:
     except OSError:
         return False
     _adopting = _subreaper(True)
+    folder = os.environ.get(FOLDER_VARIABLE)
+    if folder:  # noted, so that the next sweep ends the group if this one is killed with kill -9
+        try:
+            os.makedirs(os.path.join(folder, "groups"), exist_ok=True)
+            with open(os.path.join(folder, "groups", str(os.getpid())), "w"):
+                pass
+        except OSError:
+            pass
     return _adopting
 
 
@@ -223,6 +240,24 @@ def group_members(pgid: int) -> list[int]:
             if info is not None and info[1] == pgid:
                 found.append(int(entry))
     return found
+
+
+def end_noted_groups(folder: str | os.PathLike) -> int:
+    """Kill what is left in the process groups the workers of a killed sweep noted in ``folder``; return how many.
+
+    A group number is not given to a new group while a process of the old one lives, so a
+    group that still has members is the one the worker led: its players' processes.
+    """
+    try:
+        names = os.listdir(os.path.join(folder, "groups"))
+    except OSError:
+        return 0
+    ended = 0
+    for name in names:
+        if name.isdigit() and group_members(int(name)):
+            end_group(int(name))
+            ended += 1
+    return ended
 
 
 def end_group(pgid: int | None) -> None:
