@@ -589,3 +589,42 @@ horizons = [6]
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stderr.strip() == "", done.stderr
     assert len(read_records(tmp_path / "grid.csv")) == 2
+
+
+# ------------------------------------------------------------------ issue 27: a worker that ran out of memory retires
+POISON = '''
+from mistakebound.learners import Halving
+
+POISONED = []
+
+
+class Poisoning(Halving):
+    """Runs out of memory and leaves its process poisoned (a leak the allocator does not give back)."""
+
+    def predict_one(self, x):
+        POISONED.append(bytearray(1024))
+        raise MemoryError("this cell asked for too much")
+
+
+class Canary(Halving):
+    """A good cell, unless it runs in a process poisoned by an earlier cell."""
+
+    def predict_one(self, x):
+        if POISONED:
+            raise MemoryError("the worker is poisoned by an earlier cell")
+        return super().predict_one(x)
+'''
+
+
+def test_a_cell_that_runs_out_of_memory_retires_its_worker_and_the_good_cells_after_it_succeed(tmp_path):
+    (tmp_path / "poison.py").write_text(POISON)
+    config = tmp_path / "grid.toml"
+    config.write_text('[[grid]]\nlearners = ["poison:Poisoning", "poison:Canary"]\nadversaries = ["OppositeLabel"]\n'
+                      'classes = ["thresholds"]\nsizes = [3, 4, 5]\nhorizons = [5]\n')
+    done = _run(config, "--executor", "processes", "--workers", "1", "--batch", "6")  # one worker, one batch
+    assert done.returncode == 3, done.stdout + done.stderr
+    records = _once(tmp_path / "grid.csv", config)
+    verdicts = {(r["learner"], r["size"]): r["verdict"] for r in records}
+    assert [verdicts[("poison:Poisoning", n)] for n in (3, 4, 5)] == ["infra"] * 3
+    assert [verdicts[("poison:Canary", n)] for n in (3, 4, 5)] == ["ok"] * 3, verdicts
+    assert all(r["error_type"] == "MemoryError" for r in records if r["verdict"] == "infra")

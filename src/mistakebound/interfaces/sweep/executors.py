@@ -26,7 +26,9 @@ it dies (a player called ``os.abort``, a ``kill -9``, the kernel's OOM killer) t
 knows the one cell it was running: that cell is recorded as an infrastructure error
 (verdict ``infra``, ``error_type`` ``WorkerDied``, re-run on resume), a fresh worker
 takes the dead one's place and the rest of its batch, and the other workers never
-notice.  The dead cell is not run again in the same sweep (no loop).  On Dask, a batch
+notice.  A pool worker whose cell ran out of memory (a ``MemoryError``, recorded ``infra``)
+sends that record and retires (:func:`memory_trouble`): a fresh worker takes the rest of
+its work, so that the good cells after it do not inherit its heap.  The dead cell is not run again in the same sweep (no loop).  On Dask, a batch
 lost with its worker is sent again cell by cell (the LocalCluster retries nothing
 itself), and a cell whose worker dies alone is recorded ``infra``.
 
@@ -93,11 +95,11 @@ from typing import Any
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import check_choice, check_int
-from mistakebound.interfaces.sweep.cells import Cell, error_record, infra_record, interrupts_from, run_cell
+from mistakebound.interfaces.sweep.cells import INFRA, Cell, error_record, infra_record, interrupts_from, run_cell
 
 __all__ = ["EXECUTORS", "DaskDependencyError", "WorkerPool", "execute", "batches", "default_workers",
            "worker_environment", "worker_limit", "check_workers", "signals_held", "GRACE", "PARENT_POLL",
-           "WORKERS_PER_CPU", "WORKER_MEMORY"]
+           "WORKERS_PER_CPU", "WORKER_MEMORY", "memory_trouble"]
 
 #: The executors :func:`execute` knows.
 EXECUTORS = ("inprocess", "processes", "dask")
@@ -326,6 +328,24 @@ def _die_with_parent(parent: int | None) -> None:
     threading.Thread(target=watch, name="mistakebound-parent-watch", daemon=True).start()
 
 
+def memory_trouble(record: dict) -> bool:
+    """Whether a cell's record says it ran out of memory (verdict ``infra``, a memory error): its worker retires.
+
+    A process that ran out of memory keeps what it could not free (a player's leak, a heap
+    the allocator does not give back), and the good cells after it there would fail too;
+    so the worker that ran such a cell sends its record and ends, and a fresh one takes the
+    rest of its work (no cell is blamed for the retirement).
+
+    Examples
+    --------
+    >>> memory_trouble({"verdict": "infra", "error_type": "InsufficientMemoryError"})
+    True
+    >>> memory_trouble({"verdict": "infra", "error_type": "WorkerDied"}), memory_trouble({"verdict": "ok"})
+    (False, False)
+    """
+    return record.get("verdict") == INFRA and "MemoryError" in str(record.get("error_type") or "")
+
+
 def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
     """A pool worker: run the cells of each batch it receives, sending each record as the cell finishes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
@@ -352,6 +372,9 @@ def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
                     record = error_record(cell, exc)
                 end_strays(mine)  # before the record leaves: the cell is over, with what it started
                 conn.send(record)
+                if memory_trouble(record):  # this process's heap cannot be trusted: a fresh worker takes over
+                    conn.send(("retire", os.getpid()))
+                    return
     except (EOFError, OSError, KeyboardInterrupt):  # the main process went away
         return
 
@@ -388,6 +411,7 @@ class _Slot:
         self.batches: collections.deque[list[Cell]] = collections.deque()
         self.done = 0  # records received of the first batch
         self.stopping = False
+        self.retired = False  # it ended on purpose after a cell that ran out of memory
 
     @property
     def outstanding(self) -> int:
@@ -544,8 +568,9 @@ class WorkerPool:
         try:
             while slot.conn.poll():
                 message = slot.conn.recv()
-                if isinstance(message, tuple):  # ("ready", pid)
+                if isinstance(message, tuple):  # ("ready", pid), or ("retire", pid) after a memory error
                     slot.ready = True
+                    slot.retired = slot.retired or message[0] == "retire"
                     continue
                 records.append(message)
                 slot.received()
@@ -570,6 +595,10 @@ class WorkerPool:
         slot.conn.close()
         self._slots.remove(slot)
         unfinished = slot.unfinished()
+        if slot.retired:  # ended on purpose after a memory error, its record sent: the rest goes to a fresh worker
+            if unfinished:
+                queue.appendleft(unfinished)
+            return True
         if not unfinished:
             return slot.ready  # idle: nothing lost
         if not slot.ready:  # died before starting: no cell ran, all go back
