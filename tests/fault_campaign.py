@@ -1505,28 +1505,34 @@ def run_sweep27_kills(k: int, rng: random.Random, d: Path) -> list[dict]:
 
     executors = ["dask", "processes"] if importlib.util.find_spec("distributed") else ["processes"]
     results = []
+    spans: dict[str, float] = {}
+    config = _sweep27_toml(learners=["fc27_spawning:SlowSpawning", "Halving"], sizes=[3, 4, 5, 6, 7, 8],
+                           seeds=[0, 1, 2, 3, 4, 5], horizons=[8])
     for i in range(k):
         executor = executors[i % len(executors)]
         folder = d / f"sweep27_kill{i}"
         folder.mkdir()
         (folder / "fc27_spawning.py").write_text(SWEEP27_PLAYERS)
-        config = _sweep27_toml(learners=["fc27_spawning:SlowSpawning", "Halving"], sizes=[3, 4, 5, 6, 7, 8],
-                               seeds=[0, 1], horizons=[8])
         (folder / "grid.toml").write_text(config)
         tmp = Path(tempfile.mkdtemp(prefix="fc27-", dir="/tmp"))
         env = {**os.environ, "TMPDIR": str(tmp)}
         argv = [PY, "-m", "mistakebound", "sweep", "grid.toml", "--no-progress", "--executor", executor,
                 "--workers", "2"]
         res: dict = {"kind": "sweep27-kill", "executor": executor}
+        if executor not in spans:  # an uninterrupted run first, timed: the kills land inside its time
+            calibration = d / f"sweep27_calibrate_{executor}"
+            shutil.copytree(folder, calibration)
+            spans[executor] = _run27(argv, calibration, env, 120)["seconds"]
         try:
-            proc = subprocess.Popen(argv, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
-            delay = rng.uniform(1.0, 6.0 if executor == "dask" else 3.0)
+            with open(folder / "killed.log", "wb") as log:  # a file: its players' processes hold it after the kill
+                proc = subprocess.Popen(argv, cwd=folder, env=env, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                        start_new_session=True)
+            delay = rng.uniform(0.5, max(1.0, 0.9 * spans[executor]))
             time.sleep(delay)
             finished_first = proc.poll() is not None
             with contextlib.suppress(OSError):
                 os.kill(proc.pid, signal.SIGKILL)
-            proc.communicate(timeout=30)
+            proc.wait(timeout=30)
             time.sleep(1.0)  # its workers die with it; its players' processes stay, for the next run to end
             codes, traceback_seen = [], False
             for _ in range(3):
@@ -1540,7 +1546,8 @@ def run_sweep27_kills(k: int, rng: random.Random, d: Path) -> list[dict]:
             ids = [c.id for c in SweepConfig.from_toml(config).cells()]
             count = Counter(r["id"] for r in read_records(folder / "grid.csv")) if (folder / "grid.csv").exists() \
                 else Counter()
-            res.update(delay_s=round(delay, 2), finished_first=finished_first, resume_codes=codes,
+            res.update(delay_s=round(delay, 2), span_s=spans[executor], finished_first=finished_first,
+                       resume_codes=codes,
                        rows_lost=sum(1 for x in ids if count[x] == 0),
                        rows_duplicated=sum(c - 1 for c in count.values() if c > 1),
                        left_after_resume=_end_session27(proc.pid, 3.0), temporaries=_temporaries27(tmp),
@@ -1591,6 +1598,7 @@ def headline27(report: dict) -> dict:
         "  sweeps: rows lost / duplicated": c["data lost (rows lost / duplicated)"],
         "  sweeps: processes / temporary folders left": f"{c['leftovers: processes']} / "
                                                          f"{c['leftovers: temporary folders']}",
+        "  sweeps: campaign errors (a case that could not be run)": c["campaign errors"],
     }
 # [issue 27 sweeps: end]
 

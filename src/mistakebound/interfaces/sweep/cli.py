@@ -7,8 +7,13 @@ Exit codes as in the rest of the command line: 0 every bound held and no cell fa
 1 a bound is broken or a player failed in a cell (each recorded, the sweep went on); 2
 bad input (a one-line message); 3 interrupted (Ctrl-C, SIGTERM or SIGHUP: every finished
 cell is in the results file) or some cells stopped by an infrastructure error (a worker
-that died, memory that ran out): run the same command again to resume, which runs those
-cells again.
+that died, memory that ran out, a ``module:Class`` that could not be imported where the
+sweep ran): run the same command again to resume, which runs those cells again.  Refused
+before any work, with exit 2: a parameter a registered player does not take or a value it
+refuses, a grid of more than ``--max-cells`` cells, more ``--workers`` than the machine
+allows, a ``--scheduler`` address that is not ``tcp://HOST:PORT`` or answers not as a Dask
+scheduler does.  A results file that cannot be written (a full disk) is exit 2 after the
+summary of the cells found; processes a player starts end with its cell.
 
 Examples
 --------
@@ -61,7 +66,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
             "cell to --out, and print a summary: the worst ratio of mistakes to bound per learner and "
             "every broken bound with the command that replays it. Rerun the same command after an "
             "interruption to run only the cells not yet recorded (and those a dead worker or a lack "
-            "of memory stopped). Exit 0 if every bound held, 1 if one is broken or a player failed, "
+            "of memory or an unimportable module:Class stopped). Exit 0 if every bound held, 1 if one is broken "
+            "or a player failed, "
             "2 for bad input, 3 if interrupted (Ctrl-C, SIGTERM) or cells met infrastructure errors."
         ),
     )
