@@ -45,7 +45,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.interfaces.sweep.cells import INFRA, interrupts_from
-from mistakebound.interfaces.sweep.config import SweepConfig, load_config
+from mistakebound.interfaces.sweep.config import MAX_CELLS, SweepConfig, load_config
 from mistakebound.interfaces.sweep.executors import execute, signals_held
 
 __all__ = ["sweep", "SweepResult", "AUTO_INPROCESS_BELOW", "as_config", "SweepInterrupted", "signals_as_interrupts"]
@@ -177,14 +177,14 @@ def signals_as_interrupts() -> Iterator[None]:
         interrupts_from(previous)
 
 
-def as_config(config: Any) -> SweepConfig:
-    """A :class:`SweepConfig` from itself, a dict (parsed TOML) or a path to a TOML file."""
+def as_config(config: Any, *, max_cells: int = MAX_CELLS) -> SweepConfig:
+    """A :class:`SweepConfig` from itself, a dict (parsed TOML) or a path to a TOML file (at most ``max_cells`` cells)."""
     if isinstance(config, SweepConfig):
         return config
     if isinstance(config, dict):
-        return SweepConfig.from_dict(config)
+        return SweepConfig.from_dict(config, max_cells=max_cells)
     if isinstance(config, (str, os.PathLike)):
-        return load_config(config)
+        return load_config(config, max_cells=max_cells)
     raise InvalidArgumentError(
         f"config: expected a SweepConfig, a dict or the path of a .toml file, got {type(config).__name__}"
     )
@@ -200,6 +200,7 @@ def sweep(
     batch: int | None = None,
     progress: bool | None = False,
     stream: TextIO | None = None,
+    max_cells: int = MAX_CELLS,
 ) -> SweepResult:
     """Run every cell of a sweep not yet in ``out`` and return all the records.
 
@@ -224,6 +225,9 @@ def sweep(
         A progress bar over cells on ``stream`` (None: when it is a terminal).
     stream : file-like, optional
         Where the bar is drawn; default stderr.
+    max_cells : int
+        A configuration (a dict or a file) of more cells is refused before any work
+        (:func:`~mistakebound.interfaces.sweep.config.check_cell_count`).
 
     Returns
     -------
@@ -241,7 +245,7 @@ def sweep(
     from mistakebound.interfaces.sweep.scratch import remove_abandoned
 
     remove_abandoned()  # the temporary folders of sweeps that were killed
-    cfg = as_config(config)
+    cfg = as_config(config, max_cells=max_cells)
     cells = cfg.cells()
     results = ResultsFile(out) if out is not None else None
     loaded = results.load() if results is not None else {}
