@@ -1269,6 +1269,340 @@ def run_kills(k: int, rng: random.Random, d: Path, progress: bool = True, spans:
     return results
 
 
+# --------------------------------------------------------------------------- part 6 (issue 27, families 2 and 3): sweeps
+# [issue 27 sweeps: begin]  A block of its own: sweeps that must refuse what they cannot finish, and leave nothing.
+#
+# Configuration cases (``--sweep-cases N``, drawn in turn from _sweep27_cases()): parameter typos of registered players,
+# a grid of 72 million cells, sizes 1..20,000 and sizes=[20000] validated with their peak memory measured (GNU time;
+# building the class of 20,000 takes 1.2 GB: a peak over SWEEP27_PEAK_MIB is counted), worker counts past the parser's and the machine's limits, scheduler addresses of a server
+# that accepts and stays silent, of one that answers like an HTTP server, tls://, another scheme, no port, and a
+# module:Class that cannot be imported where the sweep runs (exit 3, then a resume from a folder that holds it:
+# exit 0, each row once).  Each runs as `python -m mistakebound sweep` in a session of its own with a private TMPDIR.
+# Counted: a wrong exit code, exit 2 that is not one line, a traceback, a hang (over SWEEP27_TIMEOUT s), a refusal
+# slower than SWEEP27_FAST s, rows lost or duplicated, processes of its session left 3 s after it ended, temporary
+# folders left in its TMPDIR.
+# Kills (``--sweep-kills K``, Dask and process-pool sweeps in turn): a sweep of players that start a `sleep 1000`
+# (holding its stdout) and sleep 50 ms per prediction, killed with SIGKILL at a uniform moment of its first seconds,
+# then resumed with the same command until it exits 0 (3 tries).  Counted: rows lost or duplicated after the resume,
+# processes of the killed sweep's session still alive after the resume (its players' children: the next run ends
+# them), temporary folders left in its TMPDIR after the resume, tracebacks.
+SWEEP27_TIMEOUT = 60.0
+SWEEP27_FAST = 20.0
+SWEEP27_PEAK_MIB = 400
+SWEEP27_PLAYERS = '''
+"""Players for the issue-27 sweep cases: one starts a `sleep 1000` that holds the sweep's stdout, and is slow."""
+import subprocess
+import time
+
+from mistakebound.learners import Halving
+
+_STARTED = set()
+
+
+class SlowSpawning(Halving):
+    def predict_one(self, x):
+        if id(self) not in _STARTED:
+            _STARTED.add(id(self))
+            subprocess.Popen(["sleep", "1000"])
+        time.sleep(0.05)
+        return super().predict_one(x)
+'''
+SWEEP27_BASE = {"learners": ["Halving"], "adversaries": ["OppositeLabel"], "classes": ["thresholds"], "sizes": [3, 4],
+                "horizons": [5]}
+
+
+def _sweep27_toml(**changes) -> str:
+    grid = {**SWEEP27_BASE, **changes}
+    return "[[grid]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in grid.items())
+
+
+def _sweep27_cases() -> list[dict]:
+    """The configuration cases: (name, config, extra options, expected exit code, what stderr must say)."""
+    from mistakebound.interfaces.sweep.executors import worker_limit
+
+    limit = worker_limit("processes")[0]
+    cases = [
+        ("typo: Halving(foo=1)", _sweep27_toml(learners=["Halving(foo=1)"]), [], 2, "takes no parameter 'foo'"),
+        ("typo: ObliviousCoin(labels=bogus)", _sweep27_toml(adversaries=["ObliviousCoin(labels=bogus)"]), [], 2,
+         "'labels' must be in"),
+        ("typo: ObliviousCoin(lables=coin)", _sweep27_toml(adversaries=["ObliviousCoin(lables=coin)"]), [], 2,
+         "did you mean 'labels'"),
+        ("typo: Winnow(eta=nan) and a bad name", _sweep27_toml(learners=["Winnow(eta=0.5)", "Halving(tie=2)"]), [], 2,
+         "takes no parameter 'tie'"),
+        ("grid: 72 million cells", _sweep27_toml(learners=["Halving", "SOA", "Consistent"],
+                                                 adversaries=["OppositeLabel", "BinarySearchThreshold",
+                                                              "ObliviousCoin"],
+                                                 classes=["thresholds", "singletons"], sizes=list(range(3, 23)),
+                                                 seeds=list(range(200_000))), [], 2, "72,000,000 cells"),
+        ("grid: sizes 1..20000 and a typo at the end, peak memory measured", _sweep27_toml(classes=["thresholds", "treshold"],
+                                                                      sizes=list(range(1, 20_001))), [], 2,
+         "did you mean 'thresholds'"),
+        ("grid: sizes=[20000], peak memory measured", _sweep27_toml(classes=["thresholds", "treshold"],
+                                                                    sizes=[20_000]), [], 2, "treshold"),
+        ("grid: --max-cells 1", _sweep27_toml(), ["--max-cells", "1"], 2, "limit of 1"),
+        ("workers: 100000", _sweep27_toml(), ["--workers", "100000"], 2, "--workers"),
+        ("workers: 1000 on dask", _sweep27_toml(), ["--workers", "1000", "--executor", "dask"], 2, "--workers"),
+        ("scheduler: silent server", _sweep27_toml(), ["--scheduler", "SILENT"], 2, "sent nothing"),
+        ("scheduler: HTTP server", _sweep27_toml(), ["--scheduler", "HTTP"], 2, "no dask scheduler"),
+        ("scheduler: tls://", _sweep27_toml(), ["--scheduler", "tls://127.0.0.1:8786"], 2, "TLS"),
+        ("scheduler: ucx://", _sweep27_toml(), ["--scheduler", "ucx://127.0.0.1:8786"], 2, "scheme"),
+        ("scheduler: no port", _sweep27_toml(), ["--scheduler", "tcp://127.0.0.1"], 2, "no port"),
+        ("scheduler: refused", _sweep27_toml(), ["--scheduler", "REFUSED"], 2, "cannot be reached"),
+        ("import: module missing, then resumed", _sweep27_toml(learners=["Halving", "fc27_players:Late"]), [], 3,
+         ""),
+    ]
+    if limit < 256:
+        cases.append((f"workers: {limit + 1} (the machine's limit + 1)", _sweep27_toml(),
+                      ["--workers", str(limit + 1), "--executor", "processes"], 2, f"at most {limit}"))
+    return cases
+
+
+class _Server27:
+    """A local TCP server that accepts and says nothing, or answers ``reply`` at once."""
+
+    def __init__(self, reply: bytes | None):
+        import socket
+
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.address = f"tcp://127.0.0.1:{self.socket.getsockname()[1]}"
+        self.reply, self.connections = reply, []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                return
+            self.connections.append(connection)
+            if self.reply is not None:
+                with contextlib.suppress(OSError):
+                    connection.sendall(self.reply)
+
+    def close(self) -> None:
+        self.socket.close()
+        for c in self.connections:
+            c.close()
+
+
+def _session27(sid: int) -> list[tuple[int, str]]:
+    """Live processes of session ``sid`` (PID, command line)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
+                found.append((int(entry), cmdline(int(entry))))
+    return found
+
+
+def _end_session27(sid: int, seconds: float = 3.0) -> list[str]:
+    """The command lines of session ``sid`` still alive ``seconds`` after it ended (then killed)."""
+    deadline = time.monotonic() + seconds
+    while _session27(sid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = _session27(sid)
+    kill_all([p for p, _ in left])
+    return [c[:80] for _, c in left]
+
+
+def _run27(argv: list[str], folder: Path, env: dict, timeout: float) -> dict:
+    """Run a sweep in a session of its own; its exit, output, time, a hang, and its session's processes left."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(argv, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    hang = False
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        hang = True
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+    return {"code": proc.returncode, "stdout": out.decode(errors="replace"), "stderr": err.decode(errors="replace"),
+            "seconds": round(time.monotonic() - t0, 2), "hang": hang, "left": _end_session27(proc.pid),
+            "pid": proc.pid}
+
+
+def _temporaries27(tmp: Path) -> list[str]:
+    return sorted(p.name for p in tmp.iterdir()) if tmp.exists() else []
+
+
+def run_sweep27_cases(n: int, rng: random.Random, d: Path) -> list[dict]:
+    """``n`` configuration cases, drawn in turn from :func:`_sweep27_cases` (in an order drawn from ``rng``)."""
+    cases = _sweep27_cases()
+    order = list(range(len(cases)))
+    rng.shuffle(order)
+    results = []
+    for k in range(n):
+        name, config, options, expected, says = cases[order[k % len(order)]]
+        folder = d / f"sweep27_{k}"
+        folder.mkdir()
+        tmp = Path(tempfile.mkdtemp(prefix="fc27-", dir="/tmp"))
+        env = {**os.environ, "TMPDIR": str(tmp)}
+        (folder / "grid.toml").write_text(config)
+        servers = []
+        options = list(options)
+        for i, o in enumerate(options):
+            if o in ("SILENT", "HTTP"):
+                servers.append(_Server27(None if o == "SILENT" else b"HTTP/1.1 400 Bad Request\r\n\r\n"))
+                options[i] = servers[-1].address
+            elif o == "REFUSED":
+                import socket
+
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", 0))
+                    options[i] = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+        argv = [PY, "-m", "mistakebound", "sweep", "grid.toml", "--no-progress", *options]
+        measured = "peak memory" in name and os.path.exists("/usr/bin/time")
+        try:
+            run = _run27((["/usr/bin/time", "-f", "peak_kib=%M"] if measured else []) + argv, folder, env,
+                         SWEEP27_TIMEOUT)
+            lines = run["stderr"].splitlines()
+            peak = None
+            if measured and lines and lines[-1].startswith("peak_kib="):
+                peak = int(lines.pop()[len("peak_kib="):]) // 1024
+                lines = [line for line in lines if not line.startswith("Command exited")]
+                run["stderr"] = "\n".join(lines)
+            res = {"case": name, "code": run["code"], "seconds": run["seconds"], "hang": run["hang"],
+                   "left": run["left"], "stderr": run["stderr"][-300:], "peak_mib": peak,
+                   "heavy": peak is not None and peak > SWEEP27_PEAK_MIB}
+            res["traceback"] = "Traceback" in run["stdout"] + run["stderr"]
+            res["wrong_exit"] = run["code"] != expected
+            res["not_one_line"] = expected == 2 and run["code"] == 2 and not (len(lines) == 1 and says in lines[0])
+            res["slow"] = expected == 2 and run["seconds"] > SWEEP27_FAST
+            res["rows_lost"] = res["rows_duplicated"] = 0
+            if name.startswith("import:"):  # now from a folder that holds the module: every cell once, exit 0
+                (folder / "fc27_players.py").write_text("from mistakebound.learners import Halving\n\n\n"
+                                                        "class Late(Halving):\n    pass\n")
+                again = _run27(argv, folder, env, SWEEP27_TIMEOUT)
+                res["wrong_exit"] = res["wrong_exit"] or again["code"] != 0
+                res["traceback"] = res["traceback"] or "Traceback" in again["stderr"]
+                res["left"] += again["left"]
+                from mistakebound.interfaces.sweep import SweepConfig, read_records
+
+                ids = [c.id for c in SweepConfig.from_toml(config).cells()]
+                count = Counter(r["id"] for r in read_records(folder / "grid.csv"))
+                res["rows_lost"] = sum(1 for i in ids if count[i] == 0)
+                res["rows_duplicated"] = sum(c - 1 for c in count.values() if c > 1)
+            res["temporaries"] = _temporaries27(tmp)
+        except Exception as exc:  # noqa: BLE001 - a fault of the campaign, reported
+            res = {"case": name, "campaign_error": f"{type(exc).__name__}: {exc}"}
+        finally:
+            for server in servers:
+                server.close()
+            shutil.rmtree(tmp, ignore_errors=True)
+        results.append(res)
+    return results
+
+
+def run_sweep27_kills(k: int, rng: random.Random, d: Path) -> list[dict]:
+    """``k`` sweeps of players that start processes, killed with SIGKILL, then resumed (Dask and pool in turn)."""
+    import importlib.util
+
+    executors = ["dask", "processes"] if importlib.util.find_spec("distributed") else ["processes"]
+    results = []
+    spans: dict[str, float] = {}
+    config = _sweep27_toml(learners=["fc27_spawning:SlowSpawning", "Halving"], sizes=[3, 4, 5, 6, 7, 8],
+                           seeds=[0, 1, 2, 3, 4, 5], horizons=[8])
+    for i in range(k):
+        executor = executors[i % len(executors)]
+        folder = d / f"sweep27_kill{i}"
+        folder.mkdir()
+        (folder / "fc27_spawning.py").write_text(SWEEP27_PLAYERS)
+        (folder / "grid.toml").write_text(config)
+        tmp = Path(tempfile.mkdtemp(prefix="fc27-", dir="/tmp"))
+        env = {**os.environ, "TMPDIR": str(tmp)}
+        argv = [PY, "-m", "mistakebound", "sweep", "grid.toml", "--no-progress", "--executor", executor,
+                "--workers", "2"]
+        res: dict = {"kind": "sweep27-kill", "executor": executor}
+        if executor not in spans:  # an uninterrupted run first, timed: the kills land inside its time
+            calibration = d / f"sweep27_calibrate_{executor}"
+            shutil.copytree(folder, calibration)
+            spans[executor] = _run27(argv, calibration, env, 120)["seconds"]
+        try:
+            with open(folder / "killed.log", "wb") as log:  # a file: its players' processes hold it after the kill
+                proc = subprocess.Popen(argv, cwd=folder, env=env, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                        start_new_session=True)
+            delay = rng.uniform(0.5, max(1.0, 0.9 * spans[executor]))
+            time.sleep(delay)
+            finished_first = proc.poll() is not None
+            with contextlib.suppress(OSError):
+                os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+            time.sleep(1.0)  # its workers die with it; its players' processes stay, for the next run to end
+            codes, traceback_seen = [], False
+            for _ in range(3):
+                again = _run27(argv, folder, env, 120)
+                codes.append(again["code"])
+                traceback_seen = traceback_seen or "Traceback" in again["stderr"]
+                if again["code"] == 0:
+                    break
+            from mistakebound.interfaces.sweep import SweepConfig, read_records
+
+            ids = [c.id for c in SweepConfig.from_toml(config).cells()]
+            count = Counter(r["id"] for r in read_records(folder / "grid.csv")) if (folder / "grid.csv").exists() \
+                else Counter()
+            res.update(delay_s=round(delay, 2), span_s=spans[executor], finished_first=finished_first,
+                       resume_codes=codes,
+                       rows_lost=sum(1 for x in ids if count[x] == 0),
+                       rows_duplicated=sum(c - 1 for c in count.values() if c > 1),
+                       left_after_resume=_end_session27(proc.pid, 3.0), temporaries=_temporaries27(tmp),
+                       traceback=traceback_seen, wrong_exit=codes[-1:] != [0])
+        except Exception as exc:  # noqa: BLE001 - a fault of the campaign, reported
+            res["campaign_error"] = f"{type(exc).__name__}: {exc}"
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        results.append(res)
+    return results
+
+
+def summarize_sweep27(cases: list[dict], kills: list[dict]) -> dict:
+    """The table of part 6: inputs tried, clean refusals, and each finding (all but the first two are faults)."""
+    refused = [r for r in cases if r.get("code") == 2]
+    counts = {
+        "inputs tried (config cases + kills)": len(cases) + len(kills),
+        "clean refusals (exit 2, one line, fast)": sum(1 for r in refused if not r.get("not_one_line")
+                                                       and not r.get("slow") and not r.get("wrong_exit")),
+        "tracebacks": sum(1 for r in cases + kills if r.get("traceback")),
+        "wrong exit codes": sum(1 for r in cases + kills if r.get("wrong_exit")),
+        "exit 2 not one line (or not saying why)": sum(1 for r in cases if r.get("not_one_line")),
+        "refusals slower than 20 s": sum(1 for r in cases if r.get("slow")),
+        f"validations over {SWEEP27_PEAK_MIB} MiB": sum(1 for r in cases if r.get("heavy")),
+        "hangs": sum(1 for r in cases if r.get("hang")),
+        "data lost (rows lost / duplicated)": f"{sum(r.get('rows_lost', 0) for r in cases + kills)} / "
+                                              f"{sum(r.get('rows_duplicated', 0) for r in cases + kills)}",
+        "leftovers: processes": sum(len(r.get("left", [])) + len(r.get("left_after_resume", []))
+                                    for r in cases + kills),
+        "leftovers: temporary folders": sum(len(r.get("temporaries", [])) for r in cases + kills),
+        "campaign errors": sum(1 for r in cases + kills if "campaign_error" in r),
+    }
+    findings = [r for r in cases + kills if r.get("traceback") or r.get("wrong_exit") or r.get("not_one_line")
+                or r.get("slow") or r.get("heavy") or r.get("hang") or r.get("left") or r.get("left_after_resume")
+                or r.get("temporaries") or r.get("rows_lost") or r.get("rows_duplicated") or "campaign_error" in r]
+    return {"counts": counts, "findings": findings, "cases": cases, "kills": kills}
+
+
+def headline27(report: dict) -> dict:
+    """The part-6 lines of the headline (indented ones are faults: 0 expected)."""
+    c = report["sweep27"]["counts"]
+    return {
+        "issue 27 sweep cases (configs, workers, schedulers, kills)": c["inputs tried (config cases + kills)"],
+        "  sweeps: tracebacks / wrong exit codes / hangs": f"{c['tracebacks']} / {c['wrong exit codes']} / {c['hangs']}",
+        "  sweeps: exit 2 not one line / refusals over 20 s / validations over 400 MiB":
+            f"{c['exit 2 not one line (or not saying why)']} / {c['refusals slower than 20 s']} / "
+            f"{c[f'validations over {SWEEP27_PEAK_MIB} MiB']}",
+        "  sweeps: rows lost / duplicated": c["data lost (rows lost / duplicated)"],
+        "  sweeps: processes / temporary folders left": f"{c['leftovers: processes']} / "
+                                                         f"{c['leftovers: temporary folders']}",
+        "  sweeps: campaign errors (a case that could not be run)": c["campaign errors"],
+    }
+# [issue 27 sweeps: end]
+
+
 # --------------------------------------------------------------------------- the summary
 def summarize_inputs(cases: list[dict], results: list[dict]) -> dict:
     by_i = {r["i"]: r for r in results}
@@ -1470,6 +1804,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="Ctrl-C / SIGTERM in a command's first 0.6 s (imports included)")
     parser.add_argument("--file-kills", type=int, default=10,
                         help="SIGKILL during play --out (and --stream) over an existing file, then a rerun")
+    # [issue 27 sweeps: begin]
+    parser.add_argument("--sweep-cases", type=int, default=None,
+                        help="issue-27 sweep configuration cases (default max(4, inputs // 25))")
+    parser.add_argument("--sweep-kills", type=int, default=None,
+                        help="issue-27 SIGKILLs of Dask and pool sweeps whose players start processes, then a resume "
+                             "(default kills // 3)")
+    # [issue 27 sweeps: end]
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds before an in-process call is a hang")
     parser.add_argument("--json", metavar="OUT", default=None, help="also write every figure and finding as JSON")
@@ -1527,6 +1868,15 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.monotonic()
         report["files"] = run_file_kills(args.file_kills, random.Random(rng.randrange(2**32)), d)
         report["files"]["wall_s"] = round(time.monotonic() - t0, 1)
+
+        # [issue 27 sweeps: begin]
+        t0 = time.monotonic()
+        n27 = args.sweep_cases if args.sweep_cases is not None else max(4, args.inputs // 25)
+        k27 = args.sweep_kills if args.sweep_kills is not None else args.kills // 3
+        rng27 = random.Random(rng.randrange(2**32))
+        report["sweep27"] = summarize_sweep27(run_sweep27_cases(n27, rng27, d), run_sweep27_kills(k27, rng27, d))
+        report["sweep27"]["wall_s"] = round(time.monotonic() - t0, 1)
+        # [issue 27 sweeps: end]
     finally:
         leftover = tree(os.getpid()) - {os.getpid()}
         kill_all(leftover)
@@ -1576,7 +1926,16 @@ def main(argv: list[str] | None = None) -> int:
     names = sorted({n for r in fi["runs"] for n in r.get("temporary_names", [])})
     if names:
         print(f"    files left, e.g. {names[:3]}")
+    # [issue 27 sweeps: begin]
+    s27 = report["sweep27"]
+    print(f"\n== issue 27 sweeps: {len(s27['cases'])} configuration cases, {len(s27['kills'])} SIGKILLs of sweeps "
+          f"whose players start processes, then resumed; {s27['wall_s']} s")
+    _print_table("figures", s27["counts"])
+    for item in s27["findings"][:EXAMPLES]:
+        print(f"    {item.get('case') or item.get('executor')}: {json.dumps(item, default=str)[:300]}")
+    # [issue 27 sweeps: end]
     report["headline"] = headline(report)
+    report["headline"].update(headline27(report))  # [issue 27 sweeps]
     _print_table(f"== headline (seed {args.seed}; the figures of issue 13)", report["headline"])
     print(f"\ncampaign: {report['wall_s']} s in all")
     if args.json:

@@ -250,7 +250,7 @@ def test_named_parameters_of_a_plain_learner_with_for_setting_are_applied():
     H = classes.thresholds(3)
     built = registry.build("learner", "tests.test_registry:PlainWithSetting(tie=0)", H)
     assert (built.H, built.tie) == (H, 0)
-    with pytest.raises(InvalidArgumentError, match="ties: PlainWithSetting's __init__ takes no argument 'ties'"):
+    with pytest.raises(InvalidArgumentError, match="PlainWithSetting takes no parameter 'ties'; did you mean 'tie'"):
         registry.build("learner", "tests.test_registry:PlainWithSetting(ties=0)", H)
 
 
@@ -302,3 +302,32 @@ def test_a_player_s_boolean_parameter_takes_the_spellings_of_the_zoo(tmp_path, m
         assert learner.strict is value
     with pytest.raises(InvalidArgumentError, match=r"strict: expected a boolean, true/false, yes/no or 1/0"):
         registry.build("learner", "flag_players:Flagged(strict=2)", H)
+
+
+# ------------------------------------------------------------------ issue 27: parameters checked where the name is read
+@pytest.mark.parametrize("kind, spec, expected", [
+    ("learner", "Halving(foo=1)", "Halving takes no parameter 'foo'"),
+    ("adversary", "ObliviousCoin(lables=coin)", "did you mean 'labels'?"),
+    ("adversary", "ObliviousCoin(labels=bogus)", "'labels' must be in (None, 'target', 'coin')"),
+])
+def test_resolve_refuses_a_parameter_the_player_does_not_take_or_a_value_its_field_refuses(kind, spec, expected):
+    with pytest.raises(InvalidArgumentError) as info:
+        registry.resolve(kind, spec)
+    assert expected in str(info.value), info.value
+
+
+def test_every_registered_players_defaults_pass_its_own_parameter_check():
+    """No false refusal: each attrs parameter with a plain default, given that default by name, is accepted."""
+    import attrs
+
+    checked = 0
+    for kind in ("learner", "adversary"):
+        for entry in registry.entries(kind):
+            if not attrs.has(entry.target):
+                continue
+            for a in attrs.fields(entry.target):
+                if a.init and a.default is not attrs.NOTHING and not isinstance(a.default, attrs.Factory) \
+                        and a.alias not in ("H", "T"):
+                    assert registry.check_parameters(entry, {a.alias: a.default}) == {a.alias: a.default}
+                    checked += 1
+    assert checked > 10

@@ -490,8 +490,10 @@ def test_system_exit_and_keyboard_interrupt_from_a_player_are_its_errors_not_the
     for r in records:
         by_learner.setdefault(r["learner"].split(":")[-1], set()).add((r["verdict"], r["error_type"]))
     assert by_learner["Halving"] == {("ok", None)}
-    for name in ("Exiting", "ExitingAtBirth", "Interrupting", "Learner"):
+    for name in ("Exiting", "ExitingAtBirth", "Interrupting"):
         assert {verdict for verdict, _ in by_learner[name]} == {"error"}, by_learner[name]
+    # issue 27: a module that cannot be imported where the sweep runs is not the player's error: run again on resume
+    assert by_learner["Learner"] == {("infra", "PlayerImportError (ModuleNotFoundError)")}, by_learner["Learner"]
     # the engine wraps what a player raises in play() (PlayerError); a constructor's raises as itself
     for r in records:
         if "Exiting" in r["learner"]:
@@ -499,10 +501,11 @@ def test_system_exit_and_keyboard_interrupt_from_a_player_are_its_errors_not_the
         if "Interrupting" in r["learner"]:
             assert r["error_type"] == "KeyboardInterrupt", r
     assert by_learner["Greedy"] == {("infra", "MemoryError")}  # out of memory: the machine's fault, not a verdict
-    # player errors are kept, infrastructure errors run again: a resumed sweep runs the 2 MemoryError cells only
+    # player errors are kept, infrastructure errors run again: a resumed sweep runs the 2 MemoryError cells and
+    # the 2 of the module it could not import only
     again = _run(config, "--executor", executor, "--workers", "2")
     assert again.returncode == 1, again.stdout + again.stderr
-    assert "(2 run now, 2 of them again after infrastructure errors, 10 already recorded)" in again.stdout, \
+    assert "(4 run now, 4 of them again after infrastructure errors, 8 already recorded)" in again.stdout, \
         again.stdout
     assert _strip(_once(tmp_path / "grid.csv", config)) == _strip(records)
 
@@ -586,3 +589,42 @@ horizons = [6]
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stderr.strip() == "", done.stderr
     assert len(read_records(tmp_path / "grid.csv")) == 2
+
+
+# ------------------------------------------------------------------ issue 27: a worker that ran out of memory retires
+POISON = '''
+from mistakebound.learners import Halving
+
+POISONED = []
+
+
+class Poisoning(Halving):
+    """Runs out of memory and leaves its process poisoned (a leak the allocator does not give back)."""
+
+    def predict_one(self, x):
+        POISONED.append(bytearray(1024))
+        raise MemoryError("this cell asked for too much")
+
+
+class Canary(Halving):
+    """A good cell, unless it runs in a process poisoned by an earlier cell."""
+
+    def predict_one(self, x):
+        if POISONED:
+            raise MemoryError("the worker is poisoned by an earlier cell")
+        return super().predict_one(x)
+'''
+
+
+def test_a_cell_that_runs_out_of_memory_retires_its_worker_and_the_good_cells_after_it_succeed(tmp_path):
+    (tmp_path / "poison.py").write_text(POISON)
+    config = tmp_path / "grid.toml"
+    config.write_text('[[grid]]\nlearners = ["poison:Poisoning", "poison:Canary"]\nadversaries = ["OppositeLabel"]\n'
+                      'classes = ["thresholds"]\nsizes = [3, 4, 5]\nhorizons = [5]\n')
+    done = _run(config, "--executor", "processes", "--workers", "1", "--batch", "6")  # one worker, one batch
+    assert done.returncode == 3, done.stdout + done.stderr
+    records = _once(tmp_path / "grid.csv", config)
+    verdicts = {(r["learner"], r["size"]): r["verdict"] for r in records}
+    assert [verdicts[("poison:Poisoning", n)] for n in (3, 4, 5)] == ["infra"] * 3
+    assert [verdicts[("poison:Canary", n)] for n in (3, 4, 5)] == ["ok"] * 3, verdicts
+    assert all(r["error_type"] == "MemoryError" for r in records if r["verdict"] == "infra")

@@ -28,6 +28,7 @@ __all__ = [
     "MistakeboundError",
     "InvalidClassError",
     "InvalidArgumentError",
+    "PlayerImportError",
     "NotApplicableError",
     "InsufficientMemoryError",
     "GameError",
@@ -60,6 +61,15 @@ class InvalidArgumentError(MistakeboundError, ValueError):
     """A parameter has a value outside what the function accepts.
 
     The message names the parameter, the value received and what was expected.
+    """
+
+
+class PlayerImportError(InvalidArgumentError, ImportError):
+    """An import path ``module:Class`` naming a player could not be imported, or names no player of its kind.
+
+    The fault is where the program runs (the module not on the path, the current
+    directory another one), not the player's: a sweep records such a cell as an
+    infrastructure error, run again on resume.
     """
 
 

@@ -24,11 +24,13 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import numbers
 import sys
 import types
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +57,8 @@ __all__ = [
     "require_binary",
     "require_class",
     "require_class_memory",
+    "sizes_only",
+    "SizeChecked",
     "table_text",
 ]
 
@@ -178,9 +182,59 @@ def require_class_memory(n_hypotheses: int, n_instances: int, *, parameter: str,
             f"{parameter}: {what} is too large; it would need {size}, more than an array can hold on this "
             f"machine ({MAX_ENTRIES:,} entries); {advice}"
         )
+    snapshot = _SIZES_ONLY.get()  # inside sizes_only(): the memory available as the block began
     require_memory(class_memory(n_hypotheses, n_instances, table=table) + extra, parameter=parameter,
                    what=f"{what}, {size} with the arrays and bitsets every class builds per row and column,",
-                   advice=advice)
+                   advice=advice, **({} if snapshot is None else {"available": snapshot[0]}))
+    if snapshot is not None:
+        raise SizeChecked(what)
+
+
+class SizeChecked(BaseException):
+    """Raised by :func:`require_class_memory` inside :func:`sizes_only` once a class's size passed: nothing is built.
+
+    A ``BaseException``, so that no ``except Exception`` between the check and the caller
+    of :func:`sizes_only` takes it for an error.
+    """
+
+
+#: Inside :func:`sizes_only`: ``(the memory available as the block began,)``; else None.
+_SIZES_ONLY: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("mistakebound_sizes_only", default=None)
+
+
+@contextlib.contextmanager
+def sizes_only() -> Iterator[None]:
+    """Within the block, building a class stops at its size check: :class:`SizeChecked` when the size passed.
+
+    For validating many class specs without building them (a sweep's configuration with
+    sizes up to 20,000): the spec is parsed, its arguments checked and its size checked
+    against the memory available as the block began (:func:`require_class_memory`, the
+    one check of a class's size; read once, so that 20,000 checks cost milliseconds, not
+    seconds), and nothing is allocated.  A setting that has no table (a space) is built
+    as usual, which costs nothing.
+
+    Yields
+    ------
+    None
+        Control, once, to the ``with`` block.
+
+    Examples
+    --------
+    >>> from mistakebound.game.classes import thresholds
+    >>> with sizes_only():
+    ...     try:
+    ...         thresholds(20_000)
+    ...     except SizeChecked as checked:
+    ...         print("checked, nothing built:", checked)
+    checked, nothing built: thresholds(20000)
+    """
+    from mistakebound.foundations.memory import available_memory
+
+    token = _SIZES_ONLY.set((available_memory(),))
+    try:
+        yield
+    finally:
+        _SIZES_ONLY.reset(token)
 
 
 def first_bad_entry(arr: np.ndarray, labels: int = 2) -> tuple[int, int] | None:

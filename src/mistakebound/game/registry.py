@@ -61,12 +61,12 @@ from typing import Any
 import attrs
 from attrs import field, frozen
 
-from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError, NotApplicableError
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError, NotApplicableError, PlayerImportError
 from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import brief, check_choice
 from mistakebound.game.class_files import SUFFIXES, load_class
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.game.players import Learner, rebuild
+from mistakebound.game.players import Learner, _attrs_init, rebuild
 from mistakebound.game.specs import closest_hint, normal_name, parse_spec, spec_flags
 
 __all__ = [
@@ -87,6 +87,7 @@ __all__ = [
     "usage",
     "IMPORTS",
     "check_import_path",
+    "check_parameters",
 ]
 
 #: What the registry names.
@@ -206,6 +207,7 @@ def _class_entries() -> tuple[Entry, ...]:
     return tuple(Entry("class", name, f, _summary(f)) for name, f in ZOO.items())
 
 
+@functools.lru_cache(maxsize=None)
 def _space_entries() -> tuple[Entry, ...]:
     from mistakebound.game.oco import OCOSetting
     from mistakebound.game.spaces import SPACES
@@ -318,18 +320,18 @@ def _import_path(path: str, kind: str, imports: str = "import") -> Entry:
         for part in attribute.split("."):
             obj = getattr(obj, part)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - the module's own code failed: one line, no exit
-        raise InvalidArgumentError(
+        raise PlayerImportError(
             f"{kind}: cannot import {path!r} ({type(exc).__name__}: {_first_line(exc)}); expected an import path "
             "'package.module:Class' of a module on the Python path or in the current directory"
         ) from None
     if not isinstance(obj, type):
-        raise InvalidArgumentError(
+        raise PlayerImportError(
             f"{kind}: {path!r} is {_a(type(obj).__name__)} object, not {_a(kind)} class; expected 'module:Class' "
             f"naming a class with the {kind} methods"
         )
     found = player_kind(obj)
     if found != kind:
-        raise InvalidArgumentError(
+        raise PlayerImportError(
             f"{kind}: {path!r} is {_a(found) if found else 'neither a learner nor an adversary'}, not {_a(kind)}"
         )
     return Entry(kind, path, obj, _summary(obj), "import")
@@ -423,9 +425,106 @@ def resolve(kind: str, spec: Any, *, imports: str = "import") -> tuple[Entry, di
             f"{kind}: parameters of {entry.name} are given by name, {entry.name}(key=value, ...); got {brief(spec)}"
         )
     try:
-        return entry, spec_flags(entry.target, (), params)[1]  # booleans written as everywhere
+        params = spec_flags(entry.target, (), params)[1]  # booleans written as everywhere
     except InvalidArgumentError as exc:
         raise InvalidArgumentError(f"{kind}: {entry.name}: {exc}") from None
+    return entry, check_parameters(entry, params)
+
+
+#: The arguments of a ``for_setting`` that :func:`build` fills itself: no parameter of a name gives them.
+_BUILD_ARGUMENTS = ("setting", "rounds", "rules")
+
+
+def _parameter_fields(target: Any) -> tuple[dict[str, Any], bool]:
+    """The parameters a name may give ``target`` (name -> its attrs field, or None) and whether it takes any (``**``)."""
+    taken: dict[str, Any] = {}
+    maker = getattr(target, "for_setting", None)
+    if callable(maker):
+        try:
+            for p in inspect.signature(maker).parameters.values():
+                if p.kind is p.VAR_KEYWORD:
+                    return taken, True
+                if p.name not in _BUILD_ARGUMENTS and p.kind is not p.VAR_POSITIONAL:
+                    taken[p.name] = None
+        except (TypeError, ValueError):
+            return taken, True
+    if attrs.has(target) and _attrs_init(target):
+        for a in attrs.fields(target):
+            if a.init:
+                taken.setdefault(a.alias, a)
+        return taken, False
+    try:
+        params = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):
+        return taken, True
+    for p in params:
+        if p.kind is p.VAR_KEYWORD:
+            return taken, True
+        if p.kind is not p.VAR_POSITIONAL:
+            taken.setdefault(p.name, None)
+    return taken, False
+
+
+def check_parameters(entry: Entry, params: dict) -> dict:
+    """``params`` if ``entry``'s player takes each of them and its declared validators accept the values; imports nothing.
+
+    A player takes the arguments of its ``for_setting`` (but ``setting``, ``rounds``
+    and ``rules``, which :func:`build` gives) and of its constructor; one that takes
+    ``**kwargs`` takes any name.  A value is checked where the player declares how: the
+    converter and validator of its attrs field (``ObliviousCoin``'s ``labels``, one of
+    ``None``, ``"target"``, ``"coin"``); a validator that needs the rest of the object is
+    left to :func:`build`.  An entry whose target is not imported (an import path checked
+    as text, ``imports="check"``) is not checked: its parameters are checked when it is
+    imported and built.  :func:`resolve` calls this, so that a typo in a parameter is
+    refused where the name is read (a sweep's configuration), not when a game is built.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a parameter the player does not take (with the closest ones it does) or a
+        value its field refuses.
+
+    Examples
+    --------
+    >>> check_parameters(find("adversary", "ObliviousCoin"), {"labels": "coin"})
+    {'labels': 'coin'}
+    >>> check_parameters(find("learner", "Halving"), {"foo": 1})
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: learner: Halving takes no parameter 'foo'; it takes none (its class H is given by the game)
+    >>> check_parameters(find("adversary", "ObliviousCoin"), {"labels": "bogus"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: adversary: ObliviousCoin(labels=bogus): 'labels' must be in (None, 'target', 'coin') ...
+    """
+    target = entry.target
+    if target is None or not params:
+        return params
+    taken, anything = _parameter_fields(target)
+    given = {k: v for k, v in taken.items() if k not in ("H", "T")}
+    for name, value in params.items():
+        if name not in taken and not anything:
+            if given:
+                expected = f"{closest_hint(name, given)}it takes {', '.join(sorted(given))}"
+            else:
+                expected = "it takes none (its class H is given by the game)"
+            raise InvalidArgumentError(f"{entry.kind}: {entry.name} takes no parameter {name!r}; {expected}")
+        field_ = taken.get(name)
+        if field_ is None:
+            continue
+        try:
+            converter = field_.converter
+            if converter is not None and callable(converter):
+                value = converter(value)
+            if field_.validator is not None:
+                field_.validator(None, field_, value)
+        except (TypeError, ValueError) as exc:  # InvalidArgumentError included
+            raise InvalidArgumentError(
+                f"{entry.kind}: {entry.name}({name}={value}): {_first_line(exc)}"
+            ) from None
+        except Exception:  # noqa: BLE001 - a validator that reads the object: build() checks it
+            continue
+    return params
 
 
 def _takes(target: Any) -> list[inspect.Parameter]:

@@ -25,10 +25,13 @@ the learner states none for this game); ``budget`` for an ``ldim`` or ``vc`` sea
 node or time budget (its claim ``Ldim <= log2 |H|`` is a theorem, so only the proven
 interval ``lower``, ``upper`` says anything); ``n/a`` (the player does not apply to the
 class); ``error``, a *player error*, kept on resume (a player raised, ``SystemExit`` and
-a player's own ``KeyboardInterrupt`` included, or a ``module:Class`` that cannot be
-imported; its ``error_type`` and one-line ``error`` are recorded); and ``infra``, an
+a player's own ``KeyboardInterrupt`` included, or a ``module:Class`` given a parameter it
+does not take; its ``error_type`` and one-line ``error`` are recorded); and ``infra``, an
 *infrastructure error* (:data:`INFRA`): the cell did not fail, the machine did (its
-worker process died, memory ran out), and a resumed sweep runs it again.  A partial
+worker process died, memory ran out) or the place it runs in did (a ``module:Class``
+that cannot be imported there, :class:`~mistakebound.foundations.errors.PlayerImportError`:
+the module is not on the path, the sweep runs from another folder), and a resumed sweep
+runs it again.  A partial
 search has no ``ratio`` and no value (``ldim``, ``vc``, ``worst_case``, ``measured``): a lower
 bound is never reported as if it were the value.  A search's value has its own column
 (``ldim``, ``vc``, ``worst_case``), never ``mistakes``, which is a game's.
@@ -74,7 +77,8 @@ from typing import Any
 
 from attrs import asdict, frozen
 
-from mistakebound.foundations.errors import GameError, InsufficientMemoryError, MistakeboundError, NotApplicableError
+from mistakebound.foundations.errors import (GameError, InsufficientMemoryError, MistakeboundError, NotApplicableError,
+                                            PlayerImportError)
 from mistakebound.foundations.text import one_line
 from mistakebound.game import registry
 from mistakebound.theory.littlestone import littlestone_bounds
@@ -83,7 +87,7 @@ from mistakebound.theory.worst_case import worst_case_mistakes
 from mistakebound.verification.claims import Bound, Verdict, judge, stated_bound
 from mistakebound.verification.judged import judged_game
 
-__all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "INFRA", "CLASS_CACHE_BYTES", "class_specs", "expand", "run_cell",
+__all__ = ["Cell", "FIELDS", "INPUT_FIELDS", "INFRA", "CLASS_CACHE_BYTES", "class_specs", "spec_count", "expand", "run_cell",
            "run_cells", "error_record", "infra_record", "is_infrastructure", "interrupts_from"]
 
 #: The input columns of a record (a cell's canonical inputs, plus its id first).
@@ -200,6 +204,25 @@ def expand(config: Any) -> list[Cell]:
     return cells
 
 
+def spec_count(entry: str, sizes: tuple[int, ...]) -> int:
+    """``len(class_specs(entry, sizes))``, without building the list.
+
+    Examples
+    --------
+    >>> spec_count("thresholds", (4, 8)), spec_count("random:6,4,0.5,1", (4, 8))
+    (2, 1)
+    """
+    return len(sizes) if _sized(entry) else 1
+
+
+def _sized(entry: str) -> bool:
+    from mistakebound.game.registry import CLASS_FILE_SUFFIXES
+
+    if "{n}" in entry:
+        return True
+    return not (":" in entry or "(" in entry or entry.lower().endswith(CLASS_FILE_SUFFIXES))
+
+
 def class_specs(entry: str, sizes: tuple[int, ...]) -> list[tuple[str, int | None]]:
     """The ``(spec, size)`` pairs a class entry of a grid stands for.
 
@@ -212,11 +235,9 @@ def class_specs(entry: str, sizes: tuple[int, ...]) -> list[tuple[str, int | Non
     >>> class_specs("random:6,4,0.5,1", (4, 8))
     [('random:6,4,0.5,1', None)]
     """
-    from mistakebound.game.registry import CLASS_FILE_SUFFIXES
-
     if "{n}" in entry:
         return [(entry.replace("{n}", str(n)), n) for n in sizes]
-    if ":" in entry or "(" in entry or entry.lower().endswith(CLASS_FILE_SUFFIXES):
+    if not _sized(entry):
         return [(entry, None)]
     return [(f"{entry}:{n}", n) for n in sizes]
 
@@ -315,7 +336,9 @@ def _class(spec: str):
 
 @functools.lru_cache(maxsize=64)
 def _player(name: str, kind: str) -> registry.Entry:
-    return registry.find(kind, name)
+    """The player's entry, its parameters checked (:func:`~mistakebound.game.registry.resolve`): an import path
+    is imported here, in the process that runs the cell, and its parameters checked then."""
+    return registry.resolve(kind, name)[0]
 
 
 def _number(value: Any) -> Any:
@@ -449,14 +472,18 @@ def _chain(exc: BaseException) -> list[BaseException]:
 
 
 def is_infrastructure(exc: BaseException) -> bool:
-    """Whether a cell's exception is the machine's fault, not the players': out of memory (anywhere in its chain).
+    """Whether a cell's exception is the machine's fault, not the players': out of memory, or a player's module
+    that cannot be imported where the cell runs (anywhere in its chain).
 
     Examples
     --------
+    >>> from mistakebound.foundations.errors import PlayerImportError
     >>> is_infrastructure(MemoryError()), is_infrastructure(RuntimeError("a player's bug"))
     (True, False)
+    >>> is_infrastructure(PlayerImportError("learner: cannot import 'gone:L'"))
+    True
     """
-    return any(isinstance(e, MemoryError) for e in _chain(exc))
+    return any(isinstance(e, (MemoryError, PlayerImportError)) for e in _chain(exc))
 
 
 def _error_type(exc: BaseException) -> str:

@@ -47,6 +47,18 @@ zoo's and those of installed plugins (entry points of packages you installed, wh
 configuration cannot add).  The TOML itself is data: a file nested too deeply for the
 parser is refused as bad input.
 
+Checked at validation, before anything runs: every registered player's parameters, by
+name and, where the player declares how (its attrs validators), by value
+(:func:`~mistakebound.game.registry.check_parameters`: ``Halving(foo=1)`` and
+``ObliviousCoin(labels=bogus)`` are refused, exit 2); an import path's parameters are
+checked where a cell imports it, since validating imports nothing.  Each class at each
+size is checked without being built (its arguments, and its size against the memory
+available: :func:`~mistakebound.game.hypothesis_class.sizes_only`), so that sizes up to
+20,000 cost no memory.  The number of cells is counted from the lists alone, before any
+of them is checked, and a configuration of more than ``max_cells`` cells
+(:data:`MAX_CELLS` by default; ``--max-cells`` on the command line) is refused, naming
+its count and how to raise the limit.
+
 Examples
 --------
 >>> config = SweepConfig.from_toml('''
@@ -82,7 +94,8 @@ from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundEr
 from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import brief, check_choice, check_int
 
-__all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "setting_text", "KINDS", "SEARCHES"]
+__all__ = ["Grid", "SweepConfig", "load_config", "resolve_player", "setting_text", "KINDS", "SEARCHES", "MAX_CELLS",
+           "check_cell_count"]
 
 #: The kinds of grid.
 KINDS = ("game", "search")
@@ -94,6 +107,9 @@ _GAME_KEYS = {"kind", "learners", "adversaries", "classes", "sizes", "seeds", "h
 _RULE_KEYS = ("feedback", "noise")
 _SEARCH_KEYS = {"kind", "search", "learners", "classes", "sizes", "horizons", "max_nodes"}
 _TOP_KEYS = {"grid"}
+#: The most cells a configuration may have by default (``max_cells``, ``--max-cells``): 200,000 cells take
+#: about 6 s to expand and 60 MB to hold before any of them runs (a million, 30 s and 300 MB).
+MAX_CELLS = 200_000
 
 
 def _fail(key: str, value: Any, expected: str) -> InvalidArgumentError:
@@ -162,9 +178,39 @@ def resolve_player(name: Any, kind: str, key: str, *, allow_imports: bool = True
     return entry.name + (text[text.index("("):] if "(" in text else "")
 
 
+# ------------------------------------------------------------------------ the grid's size
+def check_cell_count(count: int, max_cells: int, where: str = "config") -> int:
+    """``count`` if it is at most ``max_cells``, else the refusal naming both and how to raise the limit.
+
+    Examples
+    --------
+    >>> check_cell_count(72_000_000, MAX_CELLS)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: config: 72,000,000 cells, more than the limit of 200,000; ...
+    """
+    if count > max_cells:
+        raise InvalidArgumentError(
+            f"{where}: {count:,} cells, more than the limit of {max_cells:,}; split the sweep into smaller "
+            f"configurations, or raise the limit with --max-cells {count} (max_cells={count} in Python)"
+        )
+    return count
+
+
+def _cell_count(entries: tuple, sizes: tuple, *lists: tuple) -> int:
+    """The cells of a grid before duplicates are merged: the product of its lists' lengths (classes by their sizes)."""
+    from mistakebound.interfaces.sweep.cells import spec_count
+
+    count = sum(spec_count(e, sizes) if isinstance(e, str) else 1 for e in entries)
+    for values in lists:
+        count *= len(values)
+    return count
+
+
 # ------------------------------------------------------------------------ classes
 def _check_class(key: str, entry: Any, sizes: tuple[int, ...]) -> str:
     from mistakebound.game import registry
+    from mistakebound.game.hypothesis_class import SizeChecked, sizes_only
     from mistakebound.interfaces.sweep.cells import class_specs
 
     if not isinstance(entry, str) or not entry.strip():
@@ -175,12 +221,15 @@ def _check_class(key: str, entry: Any, sizes: tuple[int, ...]) -> str:
     specs = class_specs(entry, sizes)
     if not specs:
         raise _fail(key, entry, "a fixed spec, or a non-empty 'sizes' for a sized class")
-    for spec, _ in specs:
-        try:
-            registry.load_setting(spec)
-        except (MistakeboundError, TypeError, ValueError, OverflowError) as exc:
-            message = one_line(exc)
-            raise InvalidArgumentError(f"{key}: class {entry!r} as {message}") from None
+    with sizes_only():  # arguments and size checked, nothing built
+        for spec, _ in specs:
+            try:
+                registry.load_setting(spec)
+            except SizeChecked:
+                pass
+            except (MistakeboundError, TypeError, ValueError, OverflowError) as exc:
+                message = one_line(exc)
+                raise InvalidArgumentError(f"{key}: class {entry!r} as {message}") from None
     return entry
 
 
@@ -265,9 +314,19 @@ class Grid:
     search: str | None = None
     max_nodes: int = 200_000
 
+    @property
+    def count(self) -> int:
+        """The grid's cells before duplicates are merged (the product of its lists' lengths)."""
+        return _cell_count(self.classes, self.sizes, self.learners or (None,), self.adversaries or (None,),
+                           self.seeds, self.horizons, self.settings)
+
     @classmethod
-    def from_table(cls, table: Any, index: int = 0, *, allow_imports: bool = True) -> Grid:
+    def from_table(cls, table: Any, index: int = 0, *, allow_imports: bool = True,
+                   max_cells: int = MAX_CELLS) -> Grid:
         """Validate one ``[[grid]]`` table (a dict) and build the grid (imports nothing; see :func:`resolve_player`).
+
+        Its cells are counted from its lists before any entry is checked: more than
+        ``max_cells`` are refused (:func:`check_cell_count`).
 
         Raises
         ------
@@ -286,16 +345,26 @@ class Grid:
                 raise _unknown_key(where, key, known)
         sizes = _ints(where, table, "sizes", 1, default=())
         entries = _list(where, table, "classes", "class entries such as 'thresholds' or 'k_sparse:{n},2'")
-        classes_ = tuple(_check_class(f"{where}classes[{i}]", e, sizes) for i, e in enumerate(entries))
         if kind == "game":
             learners = _list(where, table, "learners", "learner names")
             adversaries = _list(where, table, "adversaries", "adversary names")
-            realizable = table.get("realizable", True)
-            if not isinstance(realizable, bool):
-                raise _fail(where + "realizable", realizable, "true or false")
             rules = table.get("rules", [{}])
             if not isinstance(rules, list) or not rules:
                 raise _fail(where + "rules", rules, "a non-empty array of tables such as [{}, {noise = 1}]")
+            seeds = _ints(where, table, "seeds", 0, default=(0,))
+            horizons = _ints(where, table, "horizons", 1, default=(100,))
+            check_cell_count(_cell_count(entries, sizes, learners, adversaries, seeds, horizons, rules), max_cells,
+                             f"grid[{index}]")
+        else:
+            names = table.get("learners", ())
+            check_cell_count(_cell_count(entries, sizes, names if isinstance(names, list) and names else (None,),
+                                         table["horizons"] if isinstance(table.get("horizons"), list)
+                                         and table["horizons"] else (None,)), max_cells, f"grid[{index}]")
+        classes_ = tuple(_check_class(f"{where}classes[{i}]", e, sizes) for i, e in enumerate(entries))
+        if kind == "game":
+            realizable = table.get("realizable", True)
+            if not isinstance(realizable, bool):
+                raise _fail(where + "realizable", realizable, "true or false")
             settings = tuple(dict.fromkeys(setting_text(f"{where}rules[{i}]", t) for i, t in enumerate(rules)))
             return cls(
                 kind="game",
@@ -304,9 +373,7 @@ class Grid:
                 adversaries=tuple(resolve_player(n, "adversary", f"{where}adversaries[{i}]",
                                                  allow_imports=allow_imports)
                                   for i, n in enumerate(adversaries)),
-                classes=classes_, sizes=sizes,
-                seeds=_ints(where, table, "seeds", 0, default=(0,)),
-                horizons=_ints(where, table, "horizons", 1, default=(100,)),
+                classes=classes_, sizes=sizes, seeds=seeds, horizons=horizons,
                 realizable=realizable, settings=settings,
             )
         search = check_choice(where + "search", table.get("search"), SEARCHES)
@@ -337,10 +404,12 @@ class SweepConfig:
     source: str = ""
 
     @classmethod
-    def from_dict(cls, data: Any, *, source: str = "", allow_imports: bool = True) -> SweepConfig:
+    def from_dict(cls, data: Any, *, source: str = "", allow_imports: bool = True,
+                  max_cells: int = MAX_CELLS) -> SweepConfig:
         """Validate a parsed configuration (``{"grid": [{...}, ...]}``); imports nothing.
 
-        ``allow_imports=False`` refuses every ``module:Class`` player (see :func:`resolve_player`).
+        ``allow_imports=False`` refuses every ``module:Class`` player (see :func:`resolve_player`);
+        more than ``max_cells`` cells in all are refused (:func:`check_cell_count`).
 
         Raises
         ------
@@ -357,11 +426,16 @@ class SweepConfig:
             grids = [grids]
         if not isinstance(grids, list) or not grids:
             raise _fail("grid", grids, "at least one [[grid]] table")
-        return cls(grids=[Grid.from_table(t, i, allow_imports=allow_imports) for i, t in enumerate(grids)],
-                   source=source)
+        max_cells = check_int("max_cells", max_cells, 1)
+        built, total = [], 0
+        for i, t in enumerate(grids):
+            built.append(Grid.from_table(t, i, allow_imports=allow_imports, max_cells=max_cells))
+            total = check_cell_count(total + built[-1].count, max_cells)
+        return cls(grids=built, source=source)
 
     @classmethod
-    def from_toml(cls, text: str, *, source: str = "", allow_imports: bool = True) -> SweepConfig:
+    def from_toml(cls, text: str, *, source: str = "", allow_imports: bool = True,
+                  max_cells: int = MAX_CELLS) -> SweepConfig:
         """Parse and validate TOML text; imports nothing (see :func:`resolve_player`).
 
         Raises
@@ -385,7 +459,7 @@ class SweepConfig:
         except RecursionError:
             raise InvalidArgumentError(f"{where}: not valid TOML: arrays or tables nested too deeply to read") from None
         try:
-            return cls.from_dict(data, source=source, allow_imports=allow_imports)
+            return cls.from_dict(data, source=source, allow_imports=allow_imports, max_cells=max_cells)
         except RecursionError:  # pragma: no cover - tomllib refuses such nesting first
             raise InvalidArgumentError(f"{where}: values nested too deeply") from None
 
@@ -396,11 +470,12 @@ class SweepConfig:
         return expand(self)
 
 
-def load_config(path: str | os.PathLike, *, allow_imports: bool = True) -> SweepConfig:
+def load_config(path: str | os.PathLike, *, allow_imports: bool = True, max_cells: int = MAX_CELLS) -> SweepConfig:
     """Read and validate a sweep configuration file; imports nothing it names.
 
     ``allow_imports=False`` (``mistakebound sweep CONFIG --no-import``) refuses every
-    ``module:Class`` player, for a configuration from someone else (see :func:`resolve_player`).
+    ``module:Class`` player, for a configuration from someone else (see :func:`resolve_player`);
+    more than ``max_cells`` cells (``--max-cells``) are refused (:func:`check_cell_count`).
 
     Raises
     ------
@@ -414,4 +489,4 @@ def load_config(path: str | os.PathLike, *, allow_imports: bool = True) -> Sweep
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidArgumentError(f"CONFIG: cannot read {str(path)!r}: {exc}") from None
-    return SweepConfig.from_toml(text, source=str(path), allow_imports=allow_imports)
+    return SweepConfig.from_toml(text, source=str(path), allow_imports=allow_imports, max_cells=max_cells)

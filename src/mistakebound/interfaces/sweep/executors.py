@@ -26,7 +26,9 @@ it dies (a player called ``os.abort``, a ``kill -9``, the kernel's OOM killer) t
 knows the one cell it was running: that cell is recorded as an infrastructure error
 (verdict ``infra``, ``error_type`` ``WorkerDied``, re-run on resume), a fresh worker
 takes the dead one's place and the rest of its batch, and the other workers never
-notice.  The dead cell is not run again in the same sweep (no loop).  On Dask, a batch
+notice.  A pool worker whose cell ran out of memory (a ``MemoryError``, recorded ``infra``)
+sends that record and retires (:func:`memory_trouble`): a fresh worker takes the rest of
+its work, so that the good cells after it do not inherit its heap.  The dead cell is not run again in the same sweep (no loop).  On Dask, a batch
 lost with its worker is sent again cell by cell (the LocalCluster retries nothing
 itself), and a cell whose worker dies alone is recorded ``infra``.
 
@@ -44,6 +46,22 @@ Ctrl-C, so that they ignore it from birth, even while still importing
 (:func:`_forkserver_ignoring_ctrl_c`), and ignore it again once started
 (:func:`dask_setup`, a preload); closing the cluster is quiet (its logs and stderr are
 silenced), so a Ctrl-C prints the command line's one line and nothing else.
+
+**What players start.**  Processes a player starts end with its cell, and at the latest
+with the worker or the sweep (:mod:`~mistakebound.interfaces.sweep.strays`): each worker
+of the sweep's own leads a process group and adopts the orphans of its descendants,
+kills what a cell left before it sends the cell's record, and the pool and the
+LocalCluster kill what is left in a worker's group when they end it; so a ``sleep
+1000`` a player forgot holds no pipe open after the sweep (``mistakebound sweep ... |
+cat`` ends).
+
+**How many.**  ``workers`` is bounded by what the machine allows (:func:`worker_limit`):
+at most :data:`WORKERS_PER_CPU` per CPU this process may use, each with at least
+:data:`WORKER_MEMORY` of the memory budget (a Dask worker more), and never more than
+:data:`~mistakebound.interfaces.arguments.MAX_WORKERS`; more is refused before any
+process starts (exit 2 on the command line), naming the limit and why, rather than
+started and hung, or recorded as ``infra`` cells that no rerun can fix.  A remote Dask
+scheduler's workers are its own: ``workers`` then only sizes the batches.
 
 **Memory.**  Each worker gets its share of this process's memory budget in its
 environment: ``MISTAKEBOUND_MEMORY_LIMIT`` =
@@ -77,10 +95,11 @@ from typing import Any
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import check_choice, check_int
-from mistakebound.interfaces.sweep.cells import Cell, error_record, infra_record, interrupts_from, run_cell
+from mistakebound.interfaces.sweep.cells import INFRA, Cell, error_record, infra_record, interrupts_from, run_cell
 
 __all__ = ["EXECUTORS", "DaskDependencyError", "WorkerPool", "execute", "batches", "default_workers",
-           "worker_environment", "signals_held", "GRACE", "PARENT_POLL"]
+           "worker_environment", "worker_limit", "check_workers", "signals_held", "GRACE", "PARENT_POLL",
+           "WORKERS_PER_CPU", "WORKER_MEMORY", "memory_trouble"]
 
 #: The executors :func:`execute` knows.
 EXECUTORS = ("inprocess", "processes", "dask")
@@ -88,6 +107,11 @@ EXECUTORS = ("inprocess", "processes", "dask")
 GRACE = 1.0
 #: Seconds between a worker's checks that its parent is alive (the fallback to PR_SET_PDEATHSIG).
 PARENT_POLL = 0.25
+#: The most workers per CPU this process may use: cells are CPU-bound, and more only queue for the CPUs.
+WORKERS_PER_CPU = 4
+#: The least memory a worker process needs, by executor: its interpreter, numpy and the framework
+#: (about 60 MiB for a pool worker, 120 MiB for a Dask worker and its nanny), and room for a cell.
+WORKER_MEMORY = {"processes": 128 * 2**20, "dask": 256 * 2**20}
 #: Worker deaths in a row with no cell to blame (at start-up) after which the pool gives up.
 _MAX_IDLE_DEATHS = 3
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -138,11 +162,78 @@ def worker_environment(workers: int) -> dict[str, str]:
     return {} if share is None else {MEMORY_LIMIT_VARIABLE: str(max(1, share))}
 
 
-def _check(executor: str, workers: int | None, batch: int | None) -> int:
+def worker_limit(executor: str = "processes") -> tuple[int, str]:
+    """The most workers ``executor`` may start here, and what sets that limit (for messages).
+
+    The smallest of :data:`~mistakebound.interfaces.arguments.MAX_WORKERS`,
+    :data:`WORKERS_PER_CPU` times :func:`default_workers`, and the memory available
+    (:func:`~mistakebound.foundations.memory.available_memory`, the one budget) over
+    :data:`WORKER_MEMORY`; at least 1.
+
+    Examples
+    --------
+    >>> limit, why = worker_limit("processes")
+    >>> 1 <= limit <= 256 and why != ""
+    True
+    """
+    from mistakebound.foundations.memory import available_memory, format_bytes
+    from mistakebound.interfaces.arguments import MAX_WORKERS
+
+    cpus = default_workers()
+    limits = [(MAX_WORKERS, f"the command line's limit of {MAX_WORKERS}"),
+              (WORKERS_PER_CPU * cpus, f"{WORKERS_PER_CPU} per CPU, {cpus} CPU(s) here")]
+    available = available_memory()
+    if available is not None:
+        need = WORKER_MEMORY.get(executor, WORKER_MEMORY["processes"])
+        limits.append((available // need, f"each needs about {format_bytes(need)} and "
+                                          f"{format_bytes(available)} of memory is available"))
+    limit, why = min(limits, key=lambda pair: pair[0])
+    return max(1, limit), why
+
+
+def check_workers(workers: int | None, executor: str = "processes", *, parameter: str = "workers") -> int | None:
+    """``workers`` if the machine allows that many (:func:`worker_limit`), else the refusal saying how many it does.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For more workers than :func:`worker_limit` (``--workers`` on the command line: exit 2).
+
+    Examples
+    --------
+    >>> check_workers(2), check_workers(None)
+    (2, None)
+    >>> check_workers(100_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: workers: 100000 worker processes are more than this machine allows: at most ... (...); give workers ... or fewer
+    """
+    workers = check_int(parameter, workers, 1, optional=True)
+    if workers is None or executor == "inprocess":
+        return workers
+    limit, why = worker_limit(executor)
+    if workers > limit:
+        raise InvalidArgumentError(
+            f"{parameter}: {workers} worker processes are more than this machine allows: at most {limit} ({why}); "
+            f"give {parameter} {limit} or fewer"
+        )
+    return workers
+
+
+def _folder_environment() -> dict[str, str]:
+    """The variable that tells a worker the sweep's temporary folder (where it notes its process group)."""
+    from mistakebound.interfaces.sweep.scratch import process_folder
+    from mistakebound.interfaces.sweep.strays import FOLDER_VARIABLE
+
+    return {FOLDER_VARIABLE: str(process_folder())}
+
+
+def _check(executor: str, workers: int | None, batch: int | None, scheduler: str | None = None) -> int:
     check_choice("executor", executor, EXECUTORS)
-    workers = check_int("workers", workers, 1, optional=True)
+    workers = check_int("workers", workers, 1, optional=True) if scheduler is not None \
+        else check_workers(workers, executor)  # a remote cluster's workers are its own
     check_int("batch", batch, 1, optional=True)
-    return workers or default_workers()
+    return workers or min(default_workers(), worker_limit(executor)[0])
 
 
 def execute(
@@ -177,14 +268,26 @@ def execute(
     DaskDependencyError
         For ``"dask"`` when dask.distributed is not installed.
     """
-    n = _check(executor, workers, batch)
+    n = _check(executor, workers, batch, scheduler)
     if scheduler is not None and executor != "dask":
         raise InvalidArgumentError(f"scheduler: only the dask executor takes a scheduler, got executor {executor!r}")
+    if scheduler is not None:
+        from mistakebound.interfaces.sweep.scheduler import check_address
+
+        scheduler = check_address(scheduler)
     if executor == "inprocess":
-        return (([run_cell(c)]) for c in cells)
+        return ([_run_here(c)] for c in cells)
     if executor == "processes":
         return _processes(batches(cells, n, batch), n)
     return _dask(batches(cells, n, batch), n, scheduler)
+
+
+def _run_here(cell: Cell) -> dict:
+    """Run a cell in this process, and end the processes its players started and left (:mod:`.strays`)."""
+    from mistakebound.interfaces.sweep.strays import adopting
+
+    with adopting():
+        return run_cell(cell)
 
 
 def _processes(work: list[list[Cell]], workers: int) -> Iterator[list[dict]]:
@@ -225,6 +328,24 @@ def _die_with_parent(parent: int | None) -> None:
     threading.Thread(target=watch, name="mistakebound-parent-watch", daemon=True).start()
 
 
+def memory_trouble(record: dict) -> bool:
+    """Whether a cell's record says it ran out of memory (verdict ``infra``, a memory error): its worker retires.
+
+    A process that ran out of memory keeps what it could not free (a player's leak, a heap
+    the allocator does not give back), and the good cells after it there would fail too;
+    so the worker that ran such a cell sends its record and ends, and a fresh one takes the
+    rest of its work (no cell is blamed for the retirement).
+
+    Examples
+    --------
+    >>> memory_trouble({"verdict": "infra", "error_type": "InsufficientMemoryError"})
+    True
+    >>> memory_trouble({"verdict": "infra", "error_type": "WorkerDied"}), memory_trouble({"verdict": "ok"})
+    (False, False)
+    """
+    return record.get("verdict") == INFRA and "MemoryError" in str(record.get("error_type") or "")
+
+
 def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
     """A pool worker: run the cells of each batch it receives, sending each record as the cell finishes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
@@ -232,7 +353,11 @@ def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
     _die_with_parent(parent)
+    from mistakebound.interfaces.sweep.strays import adopt_orphans, children, end_strays
+
     os.environ.update(env)
+    adopt_orphans()  # what the players start is in this worker's group, and its orphans are this worker's
+    mine = children()
     interrupts_from(lambda: False)  # SIGINT is ignored here: a KeyboardInterrupt is a player's
     try:
         conn.send(("ready", os.getpid()))
@@ -245,7 +370,11 @@ def _worker(conn: Any, parent: int | None, env: dict[str, str]) -> None:
                     record = run_cell(cell)
                 except BaseException as exc:  # noqa: BLE001 - whatever a cell raises is its record
                     record = error_record(cell, exc)
+                end_strays(mine)  # before the record leaves: the cell is over, with what it started
                 conn.send(record)
+                if memory_trouble(record):  # this process's heap cannot be trusted: a fresh worker takes over
+                    conn.send(("retire", os.getpid()))
+                    return
     except (EOFError, OSError, KeyboardInterrupt):  # the main process went away
         return
 
@@ -282,6 +411,7 @@ class _Slot:
         self.batches: collections.deque[list[Cell]] = collections.deque()
         self.done = 0  # records received of the first batch
         self.stopping = False
+        self.retired = False  # it ended on purpose after a cell that ran out of memory
 
     @property
     def outstanding(self) -> int:
@@ -333,7 +463,7 @@ class WorkerPool:
         self.size = size
         self.prefetch = prefetch
         self._context = multiprocessing.get_context()
-        self._env = worker_environment(size)
+        self._env = {**worker_environment(size), **_folder_environment()}
         self._slots: list[_Slot] = []
         #: Every worker process started (for tests: their PIDs).
         self.started: list[int] = []
@@ -438,8 +568,9 @@ class WorkerPool:
         try:
             while slot.conn.poll():
                 message = slot.conn.recv()
-                if isinstance(message, tuple):  # ("ready", pid)
+                if isinstance(message, tuple):  # ("ready", pid), or ("retire", pid) after a memory error
                     slot.ready = True
+                    slot.retired = slot.retired or message[0] == "retire"
                     continue
                 records.append(message)
                 slot.received()
@@ -453,14 +584,21 @@ class WorkerPool:
 
     def _bury(self, slot: _Slot, queue: collections.deque, records: list[dict]) -> bool:
         """A dead worker: blame its running cell (``infra``), requeue the rest; True if a cell was blamed."""
+        from mistakebound.interfaces.sweep.strays import end_group
+
         slot.process.join(GRACE)
         if slot.process.exitcode is None:
             slot.process.kill()
             slot.process.join(GRACE)
+        end_group(slot.process.pid)  # what its players started dies with it
         self._drain(slot, records)  # what it sent before dying
         slot.conn.close()
         self._slots.remove(slot)
         unfinished = slot.unfinished()
+        if slot.retired:  # ended on purpose after a memory error, its record sent: the rest goes to a fresh worker
+            if unfinished:
+                queue.appendleft(unfinished)
+            return True
         if not unfinished:
             return slot.ready  # idle: nothing lost
         if not slot.ready:  # died before starting: no cell ran, all go back
@@ -494,11 +632,14 @@ class WorkerPool:
         for slot in slots:
             if slot.process.exitcode is None:
                 slot.process.terminate()
+        from mistakebound.interfaces.sweep.strays import end_group
+
         for slot in slots:
             slot.process.join(max(0.0, deadline + GRACE - time.monotonic()))
             if slot.process.exitcode is None:
                 slot.process.kill()
                 slot.process.join(GRACE)
+            end_group(slot.process.pid)  # what its players started, a hanging cell's included
             slot.conn.close()
             try:
                 slot.process.close()
@@ -533,16 +674,27 @@ def _run_batch(cells: list[Cell], marker: str | None = None) -> list[dict]:
     worker dies the client knows which cell it was running, if any.  A KeyboardInterrupt
     here is a player's: Ctrl-C is the client's to handle.
     """
+    from mistakebound.interfaces.sweep import strays
+
     interrupts_from(lambda: False)
+    before = strays.children()
+
+    def run(cell: Cell) -> dict:
+        try:
+            return run_cell(cell)
+        finally:
+            if strays._adopting:  # a LocalCluster's worker (one thread): the cell's strays end with it
+                strays.end_strays(before)
+
     if marker is None:
-        return [run_cell(c) for c in cells]
+        return [run(c) for c in cells]
     records = []
     with open(marker, "w", encoding="ascii") as fh:
         for i, cell in enumerate(cells):
             fh.seek(0)
             fh.write(f"{i:10d}\n")
             fh.flush()
-            records.append(run_cell(cell))
+            records.append(run(cell))
         fh.seek(0)
         fh.write("      done\n")  # a result lost later (its worker died holding it) blames no cell
     return records
@@ -569,6 +721,9 @@ def dask_setup(worker: Any = None) -> None:
     """
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from mistakebound.interfaces.sweep.strays import adopt_orphans
+
+    adopt_orphans()  # what its players start is in its own group, ended with each cell and with the cluster
 
 
 def _forkserver_ignoring_ctrl_c(distributed: Any) -> bool:
@@ -597,6 +752,7 @@ def _forkserver_ignoring_ctrl_c(distributed: Any) -> bool:
         return bool(getattr(server, "_mistakebound_quiet", False))
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         distributed.utils.get_mp_context()  # dask's preload list for the server
+    _multiprocessing_folder()
     with signals_held():  # a Ctrl-C now is held, and raised once the server has started
         pending = signal.SIGINT in signal.sigpending()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -609,6 +765,32 @@ def _forkserver_ignoring_ctrl_c(distributed: Any) -> bool:
     if server is not None:
         server._mistakebound_quiet = True
     return True
+
+
+def _multiprocessing_folder() -> None:
+    """Make multiprocessing's temporary folder (the forkserver's socket) in this process's sweep folder, if not made.
+
+    So that a sweep killed with its forkserver leaves nothing but that folder, which the next
+    run removes (:mod:`~mistakebound.interfaces.sweep.scratch`); not when the folder's path is
+    so long that the forkserver's socket would not fit a Unix socket's address (then
+    multiprocessing's ``pymp-*`` folder stays in the temporary folder).
+    """
+    import multiprocessing.process
+    import multiprocessing.util
+    import tempfile
+
+    from mistakebound.interfaces.sweep.scratch import process_folder
+
+    if multiprocessing.process.current_process()._config.get("tempdir") is not None:
+        return
+    folder = str(process_folder())
+    if len(folder) + len("/pymp-12345678/listener-12345678") > 100:  # a socket's path has at most 107 bytes
+        return
+    saved, tempfile.tempdir = tempfile.tempdir, folder
+    try:
+        multiprocessing.util.get_temp_dir()
+    finally:
+        tempfile.tempdir = saved
 
 
 def _local_cluster(distributed: Any, workers: int, quiet: int, settings: contextlib.ExitStack) -> Any:
@@ -626,13 +808,17 @@ def _local_cluster(distributed: Any, workers: int, quiet: int, settings: context
 
     for name in ("distributed", "tornado", "asyncio"):
         logging.getLogger(name).setLevel(max(quiet, logging.getLogger(name).level))
-    options: dict[str, Any] = {"distributed.scheduler.allowed-failures": 0}
+    from mistakebound.interfaces.sweep.scratch import process_folder
+
+    # Dask's dask-scratch-space in this process's folder, which the next run removes if this one is killed
+    options: dict[str, Any] = {"distributed.scheduler.allowed-failures": 0, "temporary-directory": str(process_folder())}
     if _forkserver_ignoring_ctrl_c(distributed):
         options["distributed.worker.multiprocessing-method"] = "forkserver"
     settings.enter_context(dask.config.set(options))
     return distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, silence_logs=quiet, env=worker_environment(workers), preload=[__name__],
+        dashboard_address=None, silence_logs=quiet, env={**worker_environment(workers), **_folder_environment()},
+        preload=[__name__],
         # no dashboard; the scheduler's HTTP server (health, metrics) on a free port, not 8787, so that a
         # second cluster on the machine neither collides nor prints "Port 8787 is already in use"
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
@@ -652,7 +838,10 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
     cluster = None
     client = None
     futures: list = []
-    markers = tempfile.TemporaryDirectory(prefix="mistakebound-sweep-") if scheduler is None else None
+    from mistakebound.interfaces.sweep.scratch import process_folder
+
+    # in this process's folder, which the next run removes if this one is killed (see scratch)
+    markers = tempfile.TemporaryDirectory(prefix="markers-", dir=process_folder()) if scheduler is None else None
     counter = itertools.count()
     settings = contextlib.ExitStack()  # dask settings while the LocalCluster runs
     try:
@@ -661,6 +850,9 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
                 cluster = _local_cluster(distributed, workers, quiet, settings)
                 client = distributed.Client(cluster)
         else:
+            from mistakebound.interfaces.sweep.scheduler import probe
+
+            probe(scheduler)  # Dask would wait for ever on a silent server, and misread an HTTP one
             try:
                 client = distributed.Client(scheduler, timeout="10s")
             except (OSError, TimeoutError, ValueError) as exc:
@@ -771,6 +963,8 @@ def _close_dask(client: Any, cluster: Any, futures: list) -> None:
             cluster.close(timeout=5)
         except Exception:  # noqa: BLE001
             pass
+        from mistakebound.interfaces.sweep.strays import end_group
+
         for process in processes:  # a worker its nanny could not stop: ours to end (the nannies run here)
             try:
                 if process is not None and process.is_alive():
@@ -778,3 +972,4 @@ def _close_dask(client: Any, cluster: Any, futures: list) -> None:
                     process.join(GRACE)
             except (OSError, ValueError, AssertionError):
                 pass
+            end_group(getattr(process, "pid", None))  # what its players started

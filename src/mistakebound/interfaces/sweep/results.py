@@ -10,6 +10,16 @@ When the sweep finishes, :meth:`ResultsFile.finalize` rewrites the file atomical
 grid order with each cell exactly once, so a resumed sweep and an uninterrupted one
 leave the same rows.
 
+**A full disk.**  A row that cannot be appended is :class:`ResultsWriteError`, naming the
+file and the system's reason (the rows before it stay; a torn one is dropped on
+resume).  Finalising needs no second copy of the file when the rows are already what
+they must be (an in-process sweep, run once): the file is then left as it is.
+Otherwise the rewrite needs the new file's size free beside the old one; when the disk
+has not that much, or the rewrite fails, the appended file is kept as it is, complete
+(each cell once, but for an infrastructure error followed by its rerun, which
+:meth:`ResultsFile.load` and :func:`read_records` readers resolve), in the order the
+cells finished, and :attr:`ResultsFile.unsorted` says why.
+
 Columns are :data:`~mistakebound.interfaces.sweep.cells.FIELDS`; an empty field is None, booleans
 are ``true``/``false``, numbers are written with ``repr`` (exact round trip) and read
 back as ints when they look like ints.  The header is the file's format: a file of an
@@ -44,10 +54,10 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.interfaces.sweep.cells import FIELDS, INFRA
 
-__all__ = ["ResultsFile", "encode", "decode", "normalize", "read_records", "read_frame", "records_frame", "finished",
+__all__ = ["ResultsFile", "ResultsWriteError", "encode", "decode", "normalize", "read_records", "read_frame", "records_frame", "finished",
            "upgraded", "RERUN", "LEGACY_FIELDS", "SETTINGLESS_FIELDS"]
 
 #: Verdicts of rows that do not count as recorded: a resumed sweep runs their cells again.
@@ -76,6 +86,18 @@ _SEARCH_COLUMNS = ("ldim", "worst_case")
 _TEXT = {"id", "kind", "search", "learner", "adversary", "class", "setting", "bound_measure", "forced_measure",
          "note", "verdict", "error_type", "error"}
 _BOOL = {"realizable", "exact"}
+
+
+class ResultsWriteError(MistakeboundError):
+    """A row could not be appended to the results file (a full disk, a file system gone read-only).
+
+    The message names the file and the reason; ``records`` holds, when the sweep sets it,
+    every record it has (those of the file and those run since), for the summary.
+    """
+
+    def __init__(self, message: str, records: list | None = None):
+        super().__init__(message)
+        self.records = records or []
 
 
 def encode(value: Any) -> str:
@@ -152,6 +174,10 @@ class ResultsFile:
         #: Whether :meth:`load` rewrote a file of an earlier format (:data:`SETTINGLESS_FIELDS`,
         #: :data:`LEGACY_FIELDS`) in this one.
         self.upgraded = False
+        #: Why :meth:`finalize` kept the file in the order the cells finished (None: it is in grid order).
+        self.unsorted: str | None = None
+        #: Rows appended by this object.
+        self.appended = 0
 
     def load(self) -> dict[str, dict]:
         """The records already in the file, by cell id (the first that is not ``infra``, else the last).
@@ -192,23 +218,56 @@ class ResultsFile:
         return records
 
     def append(self, record: dict) -> None:
-        """Write one record as a row and flush it (the header first, for a new file)."""
-        if self._fh is None:
-            new = not self.path.exists() or self.path.stat().st_size == 0
-            self._fh = open(self.path, "a", encoding="utf-8", newline="")
-            if new:
-                self._fh.write(",".join(FIELDS) + "\n")
-        self._fh.write(_row(record))
-        self._fh.flush()
+        """Write one record as a row and flush it (the header first, for a new file).
+
+        Raises
+        ------
+        ResultsWriteError
+            When the system refuses the write (a full disk), naming the file.
+        """
+        try:
+            if self._fh is None:
+                new = not self.path.exists() or self.path.stat().st_size == 0
+                self._fh = open(self.path, "a", encoding="utf-8", newline="")
+                if new:
+                    self._fh.write(",".join(FIELDS) + "\n")
+            self._fh.write(_row(record))
+            self._fh.flush()
+        except OSError as exc:
+            self._abandon()
+            raise ResultsWriteError(
+                f"out: cannot write {str(self.path)!r}: {exc.strerror or exc}; the {self.appended} row(s) written "
+                "before stay in it: make room and run the same command again to resume"
+            ) from None
+        self.appended += 1
+
+    def _abandon(self) -> None:
+        """Close the file after a failed write, whatever is left in the buffer (lost: a resume runs its cells)."""
+        fh, self._fh = self._fh, None
+        if fh is not None:
+            try:
+                fh.close()
+            except OSError:
+                pass
 
     def close(self) -> None:
         """Close the file (records already appended stay)."""
         if self._fh is not None:
-            self._fh.close()
+            try:
+                self._fh.close()
+            except OSError:  # a buffered row that no longer fits: the rows before it stay
+                self._fh = None
+                raise
             self._fh = None
 
     def finalize(self, records: Iterable[dict]) -> Path:
-        """Rewrite the file atomically with ``records``, in their order, each id once."""
+        """Rewrite the file atomically with ``records``, in their order, each id once; no copy when it holds them.
+
+        When the file already holds exactly these rows in this order, it is left as it
+        is.  Otherwise it is rewritten (:func:`~mistakebound.foundations.files.write_atomically`)
+        if its disk has room for the new file beside the old one; if not, or if the rewrite
+        fails, the file is kept as it was appended and :attr:`unsorted` says why.
+        """
         from mistakebound.foundations.files import write_atomically
 
         self.close()
@@ -218,7 +277,34 @@ class ResultsFile:
             if r["id"] not in seen:
                 seen.add(r["id"])
                 lines.append(_row(r))
-        return write_atomically(self.path, "".join(lines))
+        text = "".join(lines).encode("utf-8")
+        try:
+            if self.path.stat().st_size == len(text) and self.path.read_bytes() == text:
+                return self.path  # already final: nothing to copy
+        except OSError:
+            pass
+        room = _free_bytes(self.path.parent)
+        if room is not None and room < len(text) + 2**16 and self.path.exists():
+            self.unsorted = (f"{str(self.path)!r} is kept in the order the cells finished: rewriting it in grid "
+                             f"order needs about {len(text):,} bytes free on its disk, and {room:,} are")
+            return self.path
+        try:
+            return write_atomically(self.path, text)
+        except OSError as exc:
+            if not self.path.exists():
+                raise
+            self.unsorted = (f"{str(self.path)!r} is kept in the order the cells finished: it could not be "
+                             f"rewritten in grid order ({exc.strerror or exc})")
+            return self.path
+
+
+def _free_bytes(folder: Path) -> int | None:
+    """Bytes an unprivileged write may still use on ``folder``'s file system, None when unknown."""
+    try:
+        info = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return None
+    return info.f_bavail * info.f_frsize
 
 
 def finished(records: dict[str, dict]) -> dict[str, dict]:

@@ -45,7 +45,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.interfaces.sweep.cells import INFRA, interrupts_from
-from mistakebound.interfaces.sweep.config import SweepConfig, load_config
+from mistakebound.interfaces.sweep.config import MAX_CELLS, SweepConfig, load_config
 from mistakebound.interfaces.sweep.executors import execute, signals_held
 
 __all__ = ["sweep", "SweepResult", "AUTO_INPROCESS_BELOW", "as_config", "SweepInterrupted", "signals_as_interrupts"]
@@ -72,6 +72,10 @@ class SweepResult:
         The results file.
     executor : str
         The executor that ran the cells.
+    unsorted : str or None
+        Why the results file was kept in the order the cells finished rather than
+        rewritten in grid order (a disk without room for the copy); None when it is in
+        grid order.
     """
 
     records: list = field(factory=list)
@@ -80,6 +84,7 @@ class SweepResult:
     rerun: int = 0
     out: Path | None = None
     executor: str = ""
+    unsorted: str | None = None
 
     @property
     def broken(self) -> list[dict]:
@@ -172,14 +177,14 @@ def signals_as_interrupts() -> Iterator[None]:
         interrupts_from(previous)
 
 
-def as_config(config: Any) -> SweepConfig:
-    """A :class:`SweepConfig` from itself, a dict (parsed TOML) or a path to a TOML file."""
+def as_config(config: Any, *, max_cells: int = MAX_CELLS) -> SweepConfig:
+    """A :class:`SweepConfig` from itself, a dict (parsed TOML) or a path to a TOML file (at most ``max_cells`` cells)."""
     if isinstance(config, SweepConfig):
         return config
     if isinstance(config, dict):
-        return SweepConfig.from_dict(config)
+        return SweepConfig.from_dict(config, max_cells=max_cells)
     if isinstance(config, (str, os.PathLike)):
-        return load_config(config)
+        return load_config(config, max_cells=max_cells)
     raise InvalidArgumentError(
         f"config: expected a SweepConfig, a dict or the path of a .toml file, got {type(config).__name__}"
     )
@@ -195,6 +200,7 @@ def sweep(
     batch: int | None = None,
     progress: bool | None = False,
     stream: TextIO | None = None,
+    max_cells: int = MAX_CELLS,
 ) -> SweepResult:
     """Run every cell of a sweep not yet in ``out`` and return all the records.
 
@@ -219,6 +225,9 @@ def sweep(
         A progress bar over cells on ``stream`` (None: when it is a terminal).
     stream : file-like, optional
         Where the bar is drawn; default stderr.
+    max_cells : int
+        A configuration (a dict or a file) of more cells is refused before any work
+        (:func:`~mistakebound.interfaces.sweep.config.check_cell_count`).
 
     Returns
     -------
@@ -233,8 +242,10 @@ def sweep(
         :class:`SweepInterrupted`); every finished cell is in ``out``.
     """
     from mistakebound.interfaces.sweep.results import ResultsFile, finished
+    from mistakebound.interfaces.sweep.scratch import remove_abandoned
 
-    cfg = as_config(config)
+    remove_abandoned()  # the temporary folders of sweeps that were killed
+    cfg = as_config(config, max_cells=max_cells)
     cells = cfg.cells()
     results = ResultsFile(out) if out is not None else None
     loaded = results.load() if results is not None else {}
@@ -244,10 +255,17 @@ def sweep(
         executor = "inprocess" if len(todo) < AUTO_INPROCESS_BELOW and scheduler is None else "processes"
         if scheduler is not None:
             executor = "dask"
-    with signals_as_interrupts():
-        fresh = _run(todo, results, executor=executor, workers=workers, scheduler=scheduler, batch=batch,
-                     progress=progress, stream=stream)
-    from mistakebound.interfaces.sweep.results import normalize
+    from mistakebound.interfaces.sweep.results import ResultsWriteError, normalize
+
+    fresh: dict[str, dict] = {}
+    try:
+        with signals_as_interrupts():
+            _run(todo, results, fresh, executor=executor, workers=workers, scheduler=scheduler, batch=batch,
+                 progress=progress, stream=stream)
+    except ResultsWriteError as exc:  # a full disk: what was found so far, for the summary
+        got = {**done, **{k: normalize(v) for k, v in fresh.items()}}
+        exc.records = [got[c.id] for c in cells if c.id in got]
+        raise
 
     # loaded rows are as read back; fresh ones are normalised to match them exactly
     by_id = {**done, **{k: normalize(v) for k, v in fresh.items()}} if results is not None else fresh
@@ -258,15 +276,15 @@ def sweep(
         results.finalize(ordered + extra)  # rows of cells no longer in the grid are kept, at the end
     return SweepResult(records=ordered, ran=len(fresh), skipped=len(cells) - len(todo),
                        rerun=sum(c.id in loaded for c in todo),
-                       out=None if results is None else results.path, executor=executor)
+                       out=None if results is None else results.path, executor=executor,
+                       unsorted=None if results is None else results.unsorted)
 
 
-def _run(todo: list, results: Any, *, executor: str, workers: int | None, scheduler: str | None,
-         batch: int | None, progress: bool | None, stream: TextIO | None) -> dict[str, dict]:
-    """Run the cells, appending each record to ``results`` as it arrives; return them by id."""
+def _run(todo: list, results: Any, fresh: dict[str, dict], *, executor: str, workers: int | None,
+         scheduler: str | None, batch: int | None, progress: bool | None, stream: TextIO | None) -> dict[str, dict]:
+    """Run the cells, appending each record to ``results`` as it arrives and putting it in ``fresh`` by id."""
     from mistakebound.interfaces.progress import Progress
 
-    fresh: dict[str, dict] = {}
     running = execute(todo, executor=executor, workers=workers, scheduler=scheduler, batch=batch)
     try:
         with Progress(len(todo), desc="sweep", unit="cells", enabled=progress, stream=stream) as bar:
