@@ -86,6 +86,7 @@ import sys
 from collections.abc import Sequence
 
 from mistakebound.foundations.errors import MistakeboundError
+from mistakebound.foundations.memory import environment_limit
 from mistakebound.interfaces import startup
 from mistakebound.interfaces.arguments import EXIT_BAD_INPUT, EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK
 from mistakebound.interfaces.cli.failures import BadInput, ClaimFailed, OutputFailed
@@ -134,6 +135,7 @@ def _run(argv: Sequence[str] | None, out) -> int:
     command = args.command
     try:
         check_lengths(args)
+        environment_limit()  # a memory limit that is not a size is refused before any work, never ignored
         return args.run(args, out)
     except ClaimFailed as exc:  # a claim that raised after its game (plot): a player's fault, not bad input
         error(command, f"error: {exc}")
