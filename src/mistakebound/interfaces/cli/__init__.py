@@ -163,6 +163,10 @@ def _run(argv: Sequence[str] | None, out) -> int:
         error(command, f"error: {exc.strerror or exc}{where}")
         return EXIT_BAD_INPUT
     except Exception as exc:  # noqa: BLE001 - a bug (ours, or a player's that the game did not catch)
+        why = startup.exhausted(exc)  # or the system refusing memory: a thread, a library that cannot be mapped
+        if why is not None:
+            error(command, f"error: {why}")
+            return EXIT_BAD_INPUT
         if os.environ.get("MISTAKEBOUND_TRACEBACK"):
             import traceback
 
