@@ -9,6 +9,8 @@ than 4,300 digits and a CSV cell ``0e-999999999999999999999`` were internal erro
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import pytest
 
@@ -123,3 +125,32 @@ def test_a_csv_cell_with_a_huge_exponent_is_read_exactly(capsys, tmp_path, cell,
         assert_refused(code, err, "row 2, column 2", "is not 0 or 1")
     else:
         assert code == 0 and "|H| = 2" in out, err
+
+
+# ---------------------------------------------------------------- outputs: modes and links
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="lchown to another user needs root")
+@pytest.mark.parametrize("argv", [["play", "halving", "opposite-label", "thresholds:3", "-q", "--out"],
+                                  ["tree", "thresholds:3", "--out"]])
+def test_an_output_through_a_link_planted_in_a_shared_folder_is_refused(capsys, tmp_path, argv):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    suffix = ".jsonl" if argv[0] == "play" else ".svg"
+    link = shared / f"out{suffix}"
+    link.symlink_to(victim)
+    os.lchown(link, 65534, 65534)
+    code, out, err = run(capsys, *argv, str(link))
+    assert_refused(code, err, "is a symbolic link in the shared folder", "owned by user 65534")
+    assert out == "" and victim.read_text() == "precious" and link.is_symlink()
+
+
+@pytest.mark.parametrize("mode, kept", [(0o4755, 0o755), (0o6644, 0o644)])
+def test_an_output_replacing_a_setuid_file_drops_the_bit(capsys, tmp_path, mode, kept):
+    path = tmp_path / "out.jsonl"
+    path.write_text("old")
+    os.chmod(path, mode)
+    code, out, err = run(capsys, "play", "halving", "opposite-label", "thresholds:3", "-q", "--out", str(path))
+    assert code == 0, err
+    assert stat.S_IMODE(path.stat().st_mode) == kept and path.read_text() != "old"

@@ -49,7 +49,12 @@ internal error).  Output files (``--out``, ``--json``) are probed before the wor
 folder takes a new file, the target is not a folder or a read-only file); a write that
 still fails (a full disk) is reported after the results, which are printed first.  They
 are written atomically (:mod:`mistakebound.foundations.files`): a symbolic link is kept
-and its target written, and the ``wrote`` line names the target.  Standard output that
+and its target written, and the ``wrote`` line names the target, unless the link was
+planted by another user in a shared sticky folder such as ``/tmp`` (refused, exit 2); a
+replaced file keeps its permission bits but never a set-id or sticky bit, a new one gets
+the umask's.  ``MISTAKEBOUND_MEMORY_LIMIT`` set to something that is not a size is refused
+before any work (exit 2), and a start under less than 256 MiB of ``ulimit -v`` too
+(:mod:`mistakebound.interfaces.startup`).  Standard output that
 cannot be written (``> /dev/full``) or is closed (``>&-``) is exit 2 with one line too; a
 reader that leaves the pipe (``mistakebound check | head -1``) ends the command with
 exit 0.  An argument longer than 4,096 characters
