@@ -154,3 +154,18 @@ def test_an_output_replacing_a_setuid_file_drops_the_bit(capsys, tmp_path, mode,
     code, out, err = run(capsys, "play", "halving", "opposite-label", "thresholds:3", "-q", "--out", str(path))
     assert code == 0, err
     assert stat.S_IMODE(path.stat().st_mode) == kept and path.read_text() != "old"
+
+
+def test_a_raster_too_large_for_the_memory_is_refused_before_it_is_drawn(capsys, tmp_path, monkeypatch):
+    """100 x 2,400 dots wide: about 4 GB of pixels for this tree, drawn for a minute; refused under a 1 GB budget."""
+    import time
+
+    monkeypatch.setenv("MISTAKEBOUND_MEMORY_LIMIT", "1G")
+    t0 = time.monotonic()
+    code, out, err = run(capsys, "tree", "thresholds:7", "--width", "100", "--dpi", "2400", "--out",
+                         str(tmp_path / "t.png"))
+    assert_refused(code, err, "--dpi", "pixel figure", "needs about")
+    assert time.monotonic() - t0 < 20 and not (tmp_path / "t.png").exists()
+    code, out, err = run(capsys, "tree", "thresholds:7", "--width", "100", "--dpi", "2400", "--out",
+                         str(tmp_path / "t.svg"))  # a vector figure has no pixels
+    assert code == 0, err

@@ -181,3 +181,42 @@ def test_random_is_refused_under_a_limit_it_would_break_and_fits_one_it_was_esti
         assert int(rest[0]) <= limit
     else:
         assert word == "refused" and rest[0] == "InsufficientMemoryError"
+
+
+FIGURE = textwrap.dedent("""
+    import sys
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from mistakebound.foundations import memory
+    from mistakebound.interfaces import plots
+
+    def peak():
+        with open("/proc/self/status") as fh:
+            return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM:"))
+
+    estimates = []
+    real = memory.require_memory
+    def spy(needed, **kw):
+        estimates.append(int(needed))
+        return real(needed, **kw)
+    plots.require_memory = spy
+    w, h, dpi = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+    fig = plt.figure(figsize=(w, h))
+    fig.add_subplot().plot([0, 1], [0, 1])
+    fig.canvas.draw()  # what drawing at the figure's own dpi takes is not the file's
+    before = peak()
+    plots.save_figure(fig, sys.argv[4], dpi=dpi)
+    print(max(estimates, default=0), peak() - before)
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/status is Linux's")
+@pytest.mark.parametrize("w, h, dpi", [(20, 10, 300), (10, 10, 900)])
+def test_a_raster_figure_takes_no_more_than_its_estimate(tmp_path, w, h, dpi):
+    """Issue 27: ``tree --width 100 --dpi 2400`` drew a 240,000-pixel-wide raster (4.9 GB, 73 s) unchecked."""
+    out = subprocess.run([sys.executable, "-c", FIGURE, str(w), str(h), str(dpi), str(tmp_path / "f.png")],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    estimate, grew = map(int, out.stdout.split())
+    assert grew <= estimate <= SLACK * grew, (estimate, grew)
