@@ -40,11 +40,12 @@ class Checks:
             self.bounds.append(current + int(needed))
             return real(needed, **kw)
 
+        import mistakebound.foundations.json_format as json_format
         import mistakebound.game.class_files as class_files
         import mistakebound.game.hypothesis_class as hypothesis_class
 
         monkeypatch.setattr(memory, "require_memory", spy)
-        for module in (hypothesis_class, class_files):
+        for module in (hypothesis_class, class_files, json_format):
             if hasattr(module, "require_memory"):
                 monkeypatch.setattr(module, "require_memory", spy)
 
@@ -74,6 +75,7 @@ def _assert_bounds(checks: Checks, step, what: str, slack: float | None = SLACK)
 
 
 SPECS = ["random:20000,300,0.5,1", "random:2000,3000,0.3,2", "random:300,20000,0.5,3", "thresholds:3000",
+         "random:1000,1000,0.5,4", "parities:10", "monotone_disjunctions:10",  # a table of one block
          "intervals:90", "parities:11", "monotone_disjunctions:11", "monotone_conjunctions:11", "disjunctions:7",
          "singletons:3000", "projections:16", "one_vs_rest:400,5"]
 #: Classes of many rows and few columns: the estimate counts what every class builds per row, at once or
@@ -132,6 +134,17 @@ def test_a_json_file_takes_no_more_than_its_estimate(monkeypatch, tmp_path, shap
     path.write_text(class_to_json(HypothesisClass.from_matrix(_matrix(*shape))))
     checks = Checks(monkeypatch)
     _assert_bounds(checks, lambda: load_class(path, max_bytes=None), f"json {shape}")
+
+
+@pytest.mark.parametrize("shape", [(6000, 300), (600, 3000)])
+def test_a_json_text_takes_no_more_than_its_estimate(monkeypatch, shape):
+    """class_from_json of a text in memory (a user's): the parse is checked before it starts."""
+    from mistakebound.game.class_files import class_from_json, class_to_json
+    from mistakebound.game.hypothesis_class import HypothesisClass
+
+    text = class_to_json(HypothesisClass.from_matrix(_matrix(*shape)))
+    checks = Checks(monkeypatch)
+    _assert_bounds(checks, lambda: class_from_json(text), f"json text {shape}")
 
 
 @pytest.mark.parametrize("dtype", ["bool", "float64", "int8"])
