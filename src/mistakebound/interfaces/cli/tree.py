@@ -48,7 +48,7 @@ def add_parser(subparsers):
     )
     p.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     p.add_argument("--worst-case", metavar="LEARNER", help="draw the worst-case line against this learner")
-    p.add_argument("--horizon", type=horizon, default=None, help="with --worst-case: limit games to this many rounds")
+    p.add_argument("--horizon", type=horizon, default=None, help="with --worst-case: limit games to this many rounds (0..2**31-1)")
     add_budget(p, "the search (the shattered tree's, or with --worst-case the worst case's)")
     p.add_argument("--out", metavar="FILE", required=True,
                    help="the file: a figure (.png, .svg, .pdf) or an export (.dot, .tex, .json)")
@@ -57,9 +57,9 @@ def add_parser(subparsers):
                         "digraph (dot), a LaTeX forest (tikz) or the tree's nodes (json, read back by "
                         "mistakebound.theory.tree_export.tree_from_json)")
     p.add_argument("--levels", type=horizon, default=None,
-                   help="figures: draw this many levels below the root (default: as many as fit --width)")
+                   help="figures: draw this many levels below the root, 0..2**31-1 (default: as many as fit --width)")
     p.add_argument("--width", type=inches, default=6.5, metavar="INCHES",
-                   help="figures: the width to print at, text at 7 pt (default 6.5, a paper's text width)")
+                   help="figures: the width to print at, 1..100 inches, text at 7 pt (default 6.5, a paper's text width)")
     add_figure(p)
     p.set_defaults(run=run)
     return p

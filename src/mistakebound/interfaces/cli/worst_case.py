@@ -67,7 +67,8 @@ def add_parser(subparsers):
     p.add_argument("learner", metavar="LEARNER", help="a learner name (listed below) or module:Class")
     p.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     p.add_argument("--horizon", type=horizon, default=None,
-                   help="limit games to this many rounds (needed for learners that change state without a mistake)")
+                   help="limit games to this many rounds, 0..2**31-1 (needed for learners that change state without a "
+                        "mistake)")
     add_budget(p, "the search")
     add_rules(p)
     add_certificate(p, "M_A(H) (with the learner's predictions as recorded) and Ldim (the textbook's game only)")
