@@ -18,10 +18,13 @@ the target in one ``os.replace``.  Around that step:
   Any other is refused (:class:`~mistakebound.foundations.errors.InvalidArgumentError`, the
   command line's exit 2), before anything is written: another user's link in ``/tmp``
   cannot make a command write over a file the link points to.
-* **Nothing else is followed.**  The temporary file is created exclusively (``O_EXCL``)
-  and opened again only with ``O_NOFOLLOW``; its mode is set through its descriptor; the
-  ``os.replace`` that moves it replaces a name, never a link's target.  A link put in the
-  temporary's place (a race) fails the write with ``ELOOP`` and leaves everything as it was.
+* **Nothing else is followed.**  The temporary file is created exclusively (``O_EXCL``);
+  its mode is set, its text or bytes written and its data flushed through descriptors
+  opened with ``O_NOFOLLOW``; the ``os.replace`` that moves it replaces a name, never a
+  link's target.  A link put in the temporary's place (a race) fails the write with
+  ``ELOOP`` and leaves everything as it was.  (A writer function, such as a figure's, is
+  given the temporary's name and opens it itself, after its mode was set without
+  following a link; in a shared sticky folder no other user can replace the temporary.)
 * **Safe modes**: a new file gets the permissions the umask gives (``0666 & ~umask``); a
   replaced file keeps its read, write and execute bits (a ``0600`` file stays ``0600`` and,
   when run as root, keeps its owner), but never its set-user-id, set-group-id or sticky bit:
