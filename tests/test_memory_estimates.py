@@ -66,9 +66,9 @@ class Checks:
 UNCHECKED = 4 * 2**20
 
 
-def _assert_bounds(checks: Checks, step, what: str, slack: float | None = SLACK) -> None:
+def _assert_bounds(checks: Checks, step, what: str, slack: float | None = SLACK, unchecked: int = UNCHECKED) -> None:
     bound, peak = checks.measure(step)
-    assert checks.unchecked <= UNCHECKED, f"{what}: {checks.unchecked / 2**20:.1f} MiB taken before any check"
+    assert checks.unchecked <= unchecked, f"{what}: {checks.unchecked / 2**20:.1f} MiB taken before any check"
     assert bound >= peak, f"{what}: estimated {bound / 2**20:.1f} MiB, took {peak / 2**20:.1f} MiB"
     if slack is not None:
         assert bound <= slack * peak, f"{what}: estimated {bound / 2**20:.1f} MiB, took only {peak / 2**20:.1f} MiB"
@@ -125,7 +125,7 @@ def test_a_csv_file_takes_no_more_than_its_estimate(monkeypatch, tmp_path, shape
     _assert_bounds(checks, lambda: load_class(path, max_bytes=None), f"csv {shape}")
 
 
-@pytest.mark.parametrize("shape", [(6000, 300), (600, 3000)])
+@pytest.mark.parametrize("shape", [(3000, 300), (300, 3000)])
 def test_a_json_file_takes_no_more_than_its_estimate(monkeypatch, tmp_path, shape):
     from mistakebound.game.class_files import class_to_json, load_class
     from mistakebound.game.hypothesis_class import HypothesisClass
@@ -133,10 +133,11 @@ def test_a_json_file_takes_no_more_than_its_estimate(monkeypatch, tmp_path, shap
     path = tmp_path / "m.json"
     path.write_text(class_to_json(HypothesisClass.from_matrix(_matrix(*shape))))
     checks = Checks(monkeypatch)
-    _assert_bounds(checks, lambda: load_class(path, max_bytes=None), f"json {shape}")
+    # checked before the file is read (its size is known): nothing of it in memory before the first check
+    _assert_bounds(checks, lambda: load_class(path, max_bytes=None), f"json {shape}", unchecked=2**20)
 
 
-@pytest.mark.parametrize("shape", [(6000, 300), (600, 3000)])
+@pytest.mark.parametrize("shape", [(3000, 300)])
 def test_a_json_text_takes_no_more_than_its_estimate(monkeypatch, shape):
     """class_from_json of a text in memory (a user's): the parse is checked before it starts."""
     from mistakebound.game.class_files import class_from_json, class_to_json
