@@ -535,6 +535,176 @@ def hostile_cases(n: int, seed: int, d: Path) -> list[dict]:
     return [gen.draw() for _ in range(n)]
 
 
+# ============================================================================ issue 27, families 4 and 5 (begin)
+# Memory estimates and limits, numbers and files that reached an internal error, safe output writing.
+# In-process cases (drawn by Gen like the others, command "issue27"): numbers out of their documented ranges,
+# class files holding numbers longer than int() reads, lone surrogates and CSV cells of huge exponents,
+# MISTAKEBOUND_MEMORY_LIMIT values (set for the one call), an output over a set-uid file and through a link
+# planted by another user in a sticky folder.  In subprocesses (part 6, run_memory_starts): the command
+# started under ulimit -v values around its minimum and with bad MISTAKEBOUND_MEMORY_LIMIT values.
+I27_BIG = str(10**30)
+#: (argv, built bad?) with FILE:name for a file of I27_FILES and OUT:name for an output in d/out.
+I27_NUMBERS = [
+    (["play", "halving", "ObliviousCoin", "thresholds:7", "--rounds", I27_BIG, "-q"], True),
+    (["play", "halving", "opposite-label", "thresholds:7", "--rounds", str(10**12 + 1), "-q"], True),
+    (["tree", "thresholds:7", "--width", "1e308", "--out", "OUT:w.svg"], True),
+    (["tree", "thresholds:7", "--width", "100000", "--out", "OUT:w.png"], True),
+    (["tree", "thresholds:7", "--width", "nan", "--out", "OUT:w.svg"], True),
+    (["tree", "thresholds:7", "--width", "100", "--out", "OUT:w.svg"], False),
+    (["ldim", "thresholds:7", "--max-nodes", "9" * 5000], True),
+    (["ldim", "thresholds:7", "--max-nodes", str(2**63)], True),
+    (["ldim", "thresholds:7", "--max-nodes", str(2**63 - 1), "--time-limit", "2"], False),
+    (["ldim", "thresholds:7", "--what", "rldim", "--horizon", I27_BIG], True),
+    (["worst-case", "halving", "thresholds:7", "--horizon", "9" * 5000], True),
+    (["tree", "thresholds:7", "--levels", I27_BIG, "--out", "OUT:l.svg"], True),
+    (["play", "halving", "opposite-label", "thresholds:7", "--seed", str(2**128), "-q"], True),
+    (["play", "halving", "opposite-label", "thresholds:7", "--seed", str(2**128 - 1), "-q"], False),
+    (["play", "halving", "opposite-label", "thresholds:7", "--labels", "257", "-q"], True),
+    (["play", "halving", "opposite-label", "thresholds:7", "--noise", I27_BIG, "-q"], True),
+    (["ldim", "thresholds:7", "--time-limit", "1e308"], True),
+    (["ldim", "thresholds:7", "--time-limit", "1e-400"], True),
+]
+I27_CLASS = '{"format":"mistakebound.class","version":%s,"name":%s,"names":%s,"domain":%s,"matrix":[[0,0],[1,0]]}'
+#: Class files: name -> (text, built bad?).
+I27_FILES = {
+    "bigint27.json": (I27_CLASS % ("1", '"x"', '["a","b"]', "[1%s,2]" % ("0" * 5000)), True),
+    "bigver27.json": (I27_CLASS % ("1" + "0" * 5000, '"x"', '["a","b"]', "[1,2]"), True),
+    "surrogate27.json": (I27_CLASS % ("1", '"x\\ud800"', '["a\\udc00","b"]', '["\\udfff",2]'), False),
+    "exponent27.csv": (",a,b\nh1,0e-999999999999999999999,1\nh2,1,0\n", False),
+    "tiny27.csv": (",a,b\nh1,1e-999999999999999999999,1\nh2,1,0\n", True),
+    "huge27.csv": (",a,b\nh1,1e999999999999999999999,1\nh2,1,0\n", True),
+}
+#: MISTAKEBOUND_MEMORY_LIMIT values: (value, built bad?).
+I27_LIMITS = [("1.5G", False), ("2 GiB", False), ("", False), ("1e9", True), ("abc", True), ("0", True),
+              ("-1", True), ("1.5.G", True), ("9" * 5000, True), ("1\x1bG", True)]
+I27_PLANTED = "shared27/out27.jsonl"  # a link owned by user 65534 in a 1777 folder, to victim27.txt
+
+
+def _i27_files(d: Path) -> None:
+    """The class files, the shared folder with its planted link, and the victim (once)."""
+    if (d / "victim27.txt").exists():
+        return
+    for name, (text, _) in I27_FILES.items():
+        (d / name).write_text(text)
+    (d / "victim27.txt").write_text("precious")
+    shared = d / "shared27"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    link = d / I27_PLANTED
+    link.symlink_to(d / "victim27.txt")
+    with contextlib.suppress(OSError, AttributeError):
+        os.lchown(link, 65534, 65534)  # as root: another user's link (otherwise ours, and followed)
+
+
+def _i27_case(self) -> list[str]:
+    """One case of issue 27's families 4 and 5 (sets self.bad, and self.env for a memory limit)."""
+    _i27_files(self.d)
+    self.n += 1
+    r = self.rng.random()
+    if r < 0.45:
+        argv, self.bad = self.rng.choice(I27_NUMBERS)
+    elif r < 0.65:
+        name = self.rng.choice(sorted(I27_FILES))
+        argv, self.bad = ["ldim", "FILE:" + name, "--time-limit", "2"], I27_FILES[name][1]
+        if self.rng.random() < 0.3:
+            argv = ["play", "halving", "opposite-label", "FILE:" + name, "-q", "--out", f"OUT:f{self.n}.jsonl"]
+    elif r < 0.85:
+        value, self.bad = self.rng.choice(I27_LIMITS)
+        self.env = {"MISTAKEBOUND_MEMORY_LIMIT": value}
+        argv = self.rng.choice([["play", "halving", "opposite-label", "thresholds:7", "-q"],
+                                ["ldim", "thresholds:7", "--time-limit", "2"]])
+    elif r < 0.93:
+        out = self.d / "out" / f"setuid27_{self.n}.jsonl"
+        out.write_text("old")
+        out.chmod(0o4755)
+        argv, self.bad = ["play", "halving", "opposite-label", "thresholds:3", "-q", "--out", str(out)], False
+    else:
+        planted = os.lstat(self.d / I27_PLANTED).st_uid != os.geteuid()
+        argv = ["play", "halving", "opposite-label", "thresholds:3", "-q", "--out", str(self.d / I27_PLANTED)]
+        self.bad = True if planted else None
+    return [str(self.d / a[5:]) if a.startswith("FILE:") else str(self.d / "out" / a[4:]) if a.startswith("OUT:")
+            else a for a in argv]
+
+
+_i27_plain_draw = Gen.draw
+
+
+def _i27_draw(self) -> dict:
+    self.env = None
+    case = _i27_plain_draw(self)
+    if self.env is not None:
+        case["env"] = self.env
+    return case
+
+
+Gen.issue27 = _i27_case
+Gen.draw = _i27_draw
+Gen.COMMANDS = Gen.COMMANDS + [("issue27", 8)]
+
+
+@contextlib.contextmanager
+def _i27_environment(case: dict):
+    """The case's environment variables set for its call, and restored after it."""
+    env = case.get("env") or {}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def i27_file_hygiene(d: Path) -> dict:
+    """After the calls: set-uid bits kept on replaced outputs, the victim of the planted link changed."""
+    kept = [p.name for p in (d / "out").glob("setuid27_*.jsonl") if p.stat().st_mode & 0o6000  # set-uid, set-gid
+            and p.read_text() != "old"]
+    victim = d / "victim27.txt"
+    changed = victim.exists() and victim.read_text() != "precious"
+    return {"set_id_bits_kept": len(kept), "planted_link_followed": int(changed), "examples": kept[:5]}
+
+
+I27_ULIMITS = [20_000, 100_000, 150_000, 262_143, 262_144, 300_000, 400_000]
+I27_START_COMMANDS = [["ldim", "thresholds:7"], ["play", "halving", "opposite-label", "thresholds:7", "-q"]]
+
+
+def run_memory_starts(d: Path) -> dict:
+    """Part 6 (issue 27): the console script under each ulimit -v of I27_ULIMITS and each bad memory limit."""
+    script = str(Path(sys.executable).with_name("mistakebound"))
+    runs = []
+    env0 = {k: v for k, v in os.environ.items() if k != "MISTAKEBOUND_MEMORY_LIMIT"}
+    cases = [(limit, None, argv) for limit in I27_ULIMITS for argv in I27_START_COMMANDS]
+    cases += [(None, value, argv) for value, bad in I27_LIMITS if bad
+              for argv in I27_START_COMMANDS]
+    for limit, value, argv in cases:
+        prefix = f"ulimit -v {limit}; " if limit else ""
+        env = dict(env0, **({"MISTAKEBOUND_MEMORY_LIMIT": value} if value is not None else {}))
+        try:
+            done = subprocess.run(["/bin/sh", "-c", prefix + 'exec "$@"', "sh", script, *argv], capture_output=True,
+                                  text=True, env=env, timeout=60, cwd=d / "cwd", start_new_session=True)
+            code, err, hang = done.returncode, done.stderr, False
+        except subprocess.TimeoutExpired as exc:
+            code, err, hang = None, str(exc.stderr or ""), True
+        lines = [line for line in err.splitlines() if line.strip()]
+        must_refuse = value is not None or (limit is not None and limit < 262_144)
+        runs.append({"ulimit_kib": limit, "limit": value, "argv": argv, "code": code, "hang": hang,
+                     "traceback": "Traceback" in err, "internal_error": "internal error" in err,
+                     "not_one_line": code == EXIT_BAD_INPUT and len(lines) != 1,
+                     "wrong_exit": code not in ((EXIT_BAD_INPUT,) if must_refuse else (EXIT_OK, EXIT_BAD_INPUT,
+                                                                                     EXIT_INTERRUPTED)),
+                     "stderr": err[-200:]})
+    counts = {"starts": len(runs), **{k: sum(bool(r[k]) for r in runs) for k in
+                                      ("traceback", "internal_error", "not_one_line", "wrong_exit", "hang")},
+              "clean_refusals": sum(r["code"] == EXIT_BAD_INPUT and len(r["stderr"].strip().splitlines()) == 1
+                                    for r in runs)}
+    return {"counts": counts, "findings": [r for r in runs if any(r[k] for k in (
+        "traceback", "internal_error", "not_one_line", "wrong_exit", "hang"))], "runs": runs}
+# ============================================================================ issue 27, families 4 and 5 (end)
+
+
 # --------------------------------------------------------------------------- /proc
 def _stat(pid: int) -> tuple[str, int, int] | None:
     """(state, ppid, pgid) of ``pid``, or None if it is gone."""
@@ -701,7 +871,8 @@ def _child_main(cases: list[dict], start: int, wfd: int, timeout: float, cwd: Pa
         log_fd = os.open(log, os.O_RDONLY)
         pipe = os.fdopen(wfd, "w", buffering=1)
         for i in range(start, len(cases)):
-            result = _call(cases[i]["argv"], timeout, log_fd)
+            with _i27_environment(cases[i]):  # issue 27: a case may set MISTAKEBOUND_MEMORY_LIMIT for its call
+                result = _call(cases[i]["argv"], timeout, log_fd)
             result["i"] = i
             if cases[i]["command"] in ("ldim", "sweep") and any(a in ("--workers", "processes") for a in cases[i]["argv"]):
                 me = os.getpid()
@@ -1790,6 +1961,22 @@ def headline(report: dict) -> dict:
         f"{st['tracebacks_in_interpreter_startup']}",
         "SIGKILLs during play --out": fi["kills"],
         "  temporary files left after the next run": fi["temporary_files_after_next_run"],
+        **_i27_headline(report),
+    }
+
+
+def _i27_headline(report: dict) -> dict:
+    """Issue 27's figures (families 4 and 5), when the campaign ran them."""
+    if "memory_starts" not in report:
+        return {}
+    ms, f27 = report["memory_starts"]["counts"], report["inputs"].get("files_issue27", {})
+    return {
+        "starts under ulimit -v / a bad memory limit (subprocesses)": ms["starts"],
+        "starts refused cleanly (exit 2, one line)": ms["clean_refusals"],
+        "  tracebacks / internal errors / wrong exit codes / hangs": f"{ms['traceback']} / {ms['internal_error']} / "
+        f"{ms['wrong_exit']} / {ms['hang']}",
+        "  outputs that kept a set-id bit / planted links followed": f"{f27.get('set_id_bits_kept', 0)} / "
+        f"{f27.get('planted_link_followed', 0)}",
     }
 
 
@@ -1877,6 +2064,11 @@ def main(argv: list[str] | None = None) -> int:
         report["sweep27"] = summarize_sweep27(run_sweep27_cases(n27, rng27, d), run_sweep27_kills(k27, rng27, d))
         report["sweep27"]["wall_s"] = round(time.monotonic() - t0, 1)
         # [issue 27 sweeps: end]
+        # issue 27 (families 4 and 5): the outputs of the in-process calls, and starts under too little memory
+        report["inputs"]["files_issue27"] = i27_file_hygiene(d)
+        t0 = time.monotonic()
+        report["memory_starts"] = run_memory_starts(d)
+        report["memory_starts"]["wall_s"] = round(time.monotonic() - t0, 1)
     finally:
         leftover = tree(os.getpid()) - {os.getpid()}
         kill_all(leftover)
@@ -1934,6 +2126,16 @@ def main(argv: list[str] | None = None) -> int:
     for item in s27["findings"][:EXAMPLES]:
         print(f"    {item.get('case') or item.get('executor')}: {json.dumps(item, default=str)[:300]}")
     # [issue 27 sweeps: end]
+    # issue 27 (families 4 and 5)
+    _print_table("files written by the calls, issue 27 (set-id bits, a link planted in a shared folder)",
+                 {k: v for k, v in inp["files_issue27"].items() if k != "examples"})
+    ms = report["memory_starts"]
+    print(f"\n== starts under ulimit -v {I27_ULIMITS} (KiB) and bad MISTAKEBOUND_MEMORY_LIMIT values: "
+          f"{ms['counts']['starts']}, {ms['wall_s']} s")
+    _print_table("figures", ms["counts"])
+    for item in ms["findings"][:EXAMPLES]:
+        print(f"    ulimit -v {item['ulimit_kib']}, limit {item['limit']!r}: mistakebound {_printable(item['argv'])} "
+              f"-> exit {item['code']}: {item['stderr'][-160:]!r}")
     report["headline"] = headline(report)
     report["headline"].update(headline27(report))  # [issue 27 sweeps]
     _print_table(f"== headline (seed {args.seed}; the figures of issue 13)", report["headline"])

@@ -379,7 +379,8 @@ def test_a_spec_is_refused_by_what_its_distinct_rows_cost_not_only_its_table(mon
                                                       r"table: 6,400,000 entries .* per row and column, needs about") as info:
         classes.from_spec("random:100000,64,0.5,0")
     assert info.value.needed == (3 * 6_400_000 + 64 * 12_500 + 2 * 100_000 * 8 + 100 * 100_000 + 160 * 100_000
-                                 + 200 * 64)
+                                 + 200 * 64
+                                 + 9 * (2**20 // 64) * 64)  # a block of rows' float64 draws and their comparison
     limits["system"] = 60_000_000
     assert classes.from_spec("random:100000,64,0.5,0").matrix.shape == (100_000, 64)
 

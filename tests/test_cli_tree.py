@@ -58,8 +58,8 @@ def test_a_deep_tree_is_exported_whole_and_drawn_cut(capsys, tmp_path):
     (["--format", "dot", "--out", "t.png"], "--out: expected a dot file name ending in .dot or .gv, got 't.png'"),
     (["--out", "t.txt"], "--out: expected a figure or export file name ending in .png or .svg or .pdf or .dot"),
     (["--format", "xml", "--out", "t.xml"], "--format: invalid choice: 'xml'"),
-    (["--width", "0.5", "--out", "t.png"], "--width: expected a width in inches >= 1, got '0.5'"),
-    (["--levels", "-1", "--out", "t.png"], "--levels: expected an integer >= 0, got '-1'"),
+    (["--width", "0.5", "--out", "t.png"], "--width: expected a width in inches from 1 to 100, got '0.5'"),
+    (["--levels", "-1", "--out", "t.png"], "--levels: expected an integer from 0 to 2,147,483,647, got '-1'"),
     (["--worst-case", "halving", "--out", "t.json"], "--format: json exports a shattered tree; a worst-case line"),
 ])
 def test_bad_formats_and_sizes_exit_2_writing_nothing(capsys, tmp_path, monkeypatch, argv, needle):

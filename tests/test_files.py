@@ -159,3 +159,116 @@ def test_a_folder_that_takes_no_files_is_refused_by_the_probe():
         check_writable("/proc/x.jsonl", parameter="--out")
     with pytest.raises(InvalidArgumentError, match="does not exist"):
         check_writable("/no/such/folder/x.jsonl")
+
+
+# ---------------------------------------------------------------- issue 27: safe modes, links in shared folders
+ROOT = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                          reason="a link owned by another user is made by root (lchown)")
+NOBODY = 65534
+
+
+@POSIX
+@pytest.mark.parametrize("mode, kept", [(0o4755, 0o755), (0o2755, 0o755), (0o1644, 0o644), (0o6775, 0o775),
+                                        (0o7600, 0o600)])
+def test_replacing_a_file_drops_its_set_id_and_sticky_bits(tmp_path, mode, kept):
+    """Issue 27: replacing an output kept a setuid bit (the old file's whole mode was copied)."""
+    path = tmp_path / "out.json"
+    path.write_text("old")
+    os.chmod(path, mode)
+    assert stat.S_IMODE(path.stat().st_mode) == mode  # root may set them all
+    write_atomically(path, "new")
+    assert path.read_text() == "new" and stat.S_IMODE(path.stat().st_mode) == kept
+    os.chmod(path, mode)
+    write_atomically(path, lambda tmp: open(tmp, "w").write("by a function"))
+    assert stat.S_IMODE(path.stat().st_mode) == kept
+
+
+@POSIX
+def test_a_new_file_never_gets_more_than_the_umask_allows(tmp_path):
+    old = os.umask(0o077)
+    try:
+        write_atomically(tmp_path / "new.json", "x")
+        write_atomically(tmp_path / "fn.json", lambda tmp: open(tmp, "w").write("y"))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "fn.json").stat().st_mode) == 0o600
+
+
+def _shared(tmp_path):
+    """A sticky, world-writable folder (as /tmp), owned by this user, and a file outside it to protect."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    return shared, victim
+
+
+@POSIX
+@ROOT
+@pytest.mark.parametrize("dangling", [False, True])
+def test_a_link_planted_by_another_user_in_a_sticky_folder_is_not_followed(tmp_path, dangling):
+    """Issue 27: the program resolved links itself, sidestepping fs.protected_symlinks; it now applies its rule."""
+    shared, victim = _shared(tmp_path)
+    link = shared / "out.json"
+    link.symlink_to(tmp_path / ("new.txt" if dangling else "victim.txt"))
+    os.lchown(link, NOBODY, NOBODY)  # planted by another user
+    with pytest.raises(InvalidArgumentError, match=r"^--out: .*out\.json' is a symbolic link in the shared folder "
+                                                   r".*shared' \(sticky and writable by all\), owned by user 65534"):
+        write_atomically(link, "attack", parameter="--out")
+    with pytest.raises(InvalidArgumentError, match="symbolic link in the shared folder"):
+        check_writable(link, parameter="--out")
+    assert victim.read_text() == "precious" and not (tmp_path / "new.txt").exists()
+    assert link.is_symlink()
+
+
+@POSIX
+@ROOT
+def test_a_link_of_ones_own_or_of_the_folders_owner_in_a_sticky_folder_is_followed(tmp_path):
+    shared, victim = _shared(tmp_path)
+    mine = shared / "mine.json"
+    mine.symlink_to(victim)  # ours (root's), as the kernel allows
+    write_atomically(mine, "mine")
+    assert victim.read_text() == "mine"
+    os.chown(shared, NOBODY, NOBODY)
+    theirs = shared / "owner.json"
+    theirs.symlink_to(victim)
+    os.lchown(theirs, NOBODY, NOBODY)  # the folder's owner's link: followed (as the kernel does)
+    write_atomically(theirs, "the owner's")
+    assert victim.read_text() == "the owner's"
+
+
+@POSIX
+@ROOT
+def test_a_planted_link_in_a_chain_of_links_is_refused(tmp_path):
+    shared, victim = _shared(tmp_path)
+    planted = shared / "planted.json"
+    planted.symlink_to(victim)
+    os.lchown(planted, NOBODY, NOBODY)
+    mine = tmp_path / "mine.json"
+    mine.symlink_to(planted)  # the user names their own link, which goes through a planted one
+    with pytest.raises(InvalidArgumentError, match="planted.json' is a symbolic link in the shared folder"):
+        write_atomically(mine, "attack")
+    assert victim.read_text() == "precious"
+
+
+@POSIX
+def test_a_temporary_replaced_by_a_link_is_not_followed(tmp_path, monkeypatch):
+    """The temporary is opened with O_NOFOLLOW: a link put in its place (a race) makes the write fail, not land."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    real = files._new_temporary
+
+    def swapped(target):
+        tmp = real(target)
+        os.unlink(tmp)
+        os.symlink(victim, tmp)
+        return tmp
+
+    monkeypatch.setattr(files, "_new_temporary", swapped)
+    with pytest.raises(OSError) as info:
+        write_atomically(tmp_path / "out.json", "attack")
+    assert info.value.errno == errno.ELOOP
+    assert victim.read_text() == "precious"
+    assert listing(tmp_path) == ["victim.txt"]

@@ -130,10 +130,36 @@ def test_no_cgroup_files_means_no_cgroup_limit(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("text, value", [
     ("1048576", 2**20), ("512M", 512 * MiB), ("2g", 2 * GiB), ("3 GiB", 3 * GiB), ("64k", 64 * 1024),
-    ("1T", 2**40), ("0", None), ("-5", None), ("lots", None), ("", None), ("1.5G", None), (None, None),
+    ("1T", 2**40), ("1.5G", 3 * GiB // 2), ("0.5k", 512), (" 2 MB ", 2 * MiB), ("100b", 100), ("7.9", 7),
+    (".5M", MiB // 2), (str(2**63 - 1), 2**63 - 1), (None, None), ("", None), ("  ", None),
 ])
 def test_sizes_in_the_environment_variable(text, value):
     assert memory.parse_size(text) == value
+
+
+@pytest.mark.parametrize("text", [
+    "0", "-5", "lots", "1e9", "abc", "0.0G", "0.4", "1.5.G", "1 2", "1GG", "G", "1Gi", "-1G", "+1G", "0x10",
+    "1_000", "nan", "inf", "\u0663", "1" * 5000, str(2**63), "9999999999T", "1\x00", "1\ud800", "1.",
+])
+def test_a_size_outside_the_grammar_is_refused_naming_what_is_expected(text):
+    with pytest.raises(ValueError, match=r"^expected a size in bytes: a positive whole or decimal number with an "
+                                         r"optional unit .*, got .*$") as info:
+        memory.parse_size(text)
+    assert len(str(info.value)) < 400  # a 5,000-digit value is shown shortened
+
+
+@pytest.mark.parametrize("text", ["1.5G", "1e9", "abc", "0", "-1"])
+def test_a_bad_memory_limit_is_refused_not_ignored(monkeypatch, text):
+    """Issue 27: 1.5G, 1e9, abc and 0 were ignored and the run uncapped; 1.5G is now read, the others refused."""
+    from mistakebound.foundations.errors import InvalidArgumentError
+
+    monkeypatch.setenv(memory.MEMORY_LIMIT_VARIABLE, text)
+    if text == "1.5G":
+        assert 0 < memory._environment_available() <= 3 * GiB // 2
+        return
+    with pytest.raises(InvalidArgumentError, match=rf"^MISTAKEBOUND_MEMORY_LIMIT: expected a size in bytes: .*, "
+                                                   rf"got '{text}'$"):
+        memory.available_memory()
 
 
 def test_the_environment_budget_counts_what_this_process_holds(monkeypatch):
@@ -143,10 +169,49 @@ def test_the_environment_budget_counts_what_this_process_holds(monkeypatch):
     assert resident is not None and 8 * GiB - resident - 64 * MiB <= got <= 8 * GiB - resident + 64 * MiB
     monkeypatch.setenv(memory.MEMORY_LIMIT_VARIABLE, "1K")
     assert memory._environment_available() == 0 and memory.available_memory() == 0
-    monkeypatch.setenv(memory.MEMORY_LIMIT_VARIABLE, "nonsense")
+    monkeypatch.setenv(memory.MEMORY_LIMIT_VARIABLE, "")  # set but empty: unset (documented)
     assert memory._environment_available() is None
     monkeypatch.delenv(memory.MEMORY_LIMIT_VARIABLE)
     assert memory._environment_available() is None
+
+
+def _cli(*argv, env=None, limit_kib=None, timeout=120):
+    """``python -m mistakebound ARGV`` in a child, with ``env`` added and under ``ulimit -v limit_kib``."""
+    full = {k: v for k, v in os.environ.items() if k != memory.MEMORY_LIMIT_VARIABLE}
+    full.update(env or {})
+    prefix = f"ulimit -v {limit_kib}; " if limit_kib else ""
+    cmd = prefix + 'exec "$0" -m mistakebound "$@"'
+    return subprocess.run(["/bin/sh", "-c", cmd, sys.executable, *argv], capture_output=True, text=True, env=full,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize("command", [["play", "halving", "opposite-label", "thresholds:7", "-q"],
+                                     ["ldim", "thresholds:7"]])
+@pytest.mark.parametrize("text", ["1e9", "abc", "0", "-2G"])
+def test_the_command_refuses_a_bad_memory_limit_in_one_line(command, text):
+    """Every command, even one that never reads the budget (play), refuses the variable before its work."""
+    out = _cli(*command, env={memory.MEMORY_LIMIT_VARIABLE: text})
+    assert out.returncode == 2 and out.stdout == "", out.stderr
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert "error: MISTAKEBOUND_MEMORY_LIMIT: expected a size in bytes" in out.stderr
+    assert f"got {text!r}" in out.stderr
+
+
+def test_the_checker_alone_reads_the_same_grammar():
+    from mistakebound.certificates import verify
+
+    def alone(*args, env=None):
+        full = {k: v for k, v in os.environ.items() if k != memory.MEMORY_LIMIT_VARIABLE}
+        return subprocess.run([sys.executable, "-I", "-S", verify.__file__, "/no/such.json", *args],
+                              capture_output=True, text=True, env={**full, **(env or {})}, timeout=60)
+
+    for args, env in [(["--memory-limit", "1e9"], None), (["--memory-limit", "0"], None),
+                      ([], {memory.MEMORY_LIMIT_VARIABLE: "abc"})]:
+        out = alone(*args, env=env)
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+        assert "expected a size in bytes" in out.stderr and out.stderr.count("\n") <= 2
+    out = alone("--memory-limit", "1.5G")  # read: the file is then missing
+    assert out.returncode == 2 and "cannot read" in out.stderr
 
 
 PROBE = textwrap.dedent("""

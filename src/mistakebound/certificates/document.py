@@ -22,8 +22,8 @@ cannot hold (exit 2, like a file that does not exist).
 
 Examples
 --------
->>> parse_size("512M"), parse_size("2g"), parse_size("4096"), parse_size("-1")
-(536870912, 2147483648, 4096, None)
+>>> parse_size("512M"), parse_size("2g"), parse_size("4096"), parse_size("1.5 GiB")
+(536870912, 2147483648, 4096, 1610612736)
 >>> parse_json('{"a": 1, "a": 2}')
 Traceback (most recent call last):
 ...
@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_DOCUMENT_LIMIT",
     "DOCUMENT_SHARE",
     "FORMAT",
+    "MAX_SIZE",
     "MEMORY_LIMIT_VARIABLE",
     "VERSION",
     "CertificateError",
@@ -67,7 +68,14 @@ DOCUMENT_SHARE = 16
 #: The most bytes of text read when the memory the checker may use is not known (1 GiB).
 DEFAULT_DOCUMENT_LIMIT = 1 << 30
 
-_SIZE = re.compile(r"\s*([0-9]{1,19})\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+#: The largest size :func:`parse_size` reads (8 EiB less a byte, the largest file offset), and the most
+#: characters of a size's text (a size longer than this is no size).
+MAX_SIZE = 2**63 - 1
+_MAX_SIZE_CHARS = 64
+# ASCII digits only (str.isdigit would take '٣'); the unit after optional blanks
+_SIZE = re.compile(r"[ \t]*(?=\.?[0-9])([0-9]*)(?:\.([0-9]+))?[ \t]*(?:([kmgt])(?:i?b)?|b)?[ \t]*", re.IGNORECASE)
+_SIZE_EXPECTED = ("expected a size in bytes: a positive whole or decimal number with an optional unit K, M, G or "
+                  "T (powers of 1024; KB, KiB, ... read the same), such as 512M, 1.5G or 1048576")
 
 
 class CertificateError(ValueError):
@@ -79,19 +87,69 @@ class UnreadableCertificate(OSError):
 
 
 def parse_size(text: str | None) -> int | None:
-    """A size in bytes (``"512M"``, ``"2G"``, ``"1048576"``; suffixes are powers of 1024), None unless positive."""
+    """The bytes a size written as text stands for: the one grammar of sizes of the whole package.
+
+    The grammar: a positive number, whole (``512``) or decimal (``1.5``, ``.5``: ASCII
+    digits, a point, no sign, no exponent, no ``_``), then an optional unit, ``K``, ``M``,
+    ``G`` or ``T`` in any case, each a power of 1024 and read the same with ``B`` or
+    ``iB`` after it (``512M``, ``512MB``, ``512 MiB``), or ``B`` alone for bytes; blanks
+    around the number and the unit are allowed.  A decimal size is rounded down to whole
+    bytes, and must then be at least 1 byte and at most :data:`MAX_SIZE`.  ``None``, an
+    empty text or blanks alone mean "not set" and give None (``VAR= command`` unsets a
+    limit, as for Python's own variables).  Everything else is refused: ``0``, negative
+    sizes, ``1e9``, ``abc``, ``0x10``, a size that rounds down to 0 bytes (``0.4``).
+
+    Raises
+    ------
+    ValueError
+        Saying what is expected and showing the text (shortened when long); the caller
+        prefixes the name of the variable or option it read (the package raises it as an
+        :class:`~mistakebound.foundations.errors.InvalidArgumentError`, the checker run
+        alone as an argparse error).
+
+    Examples
+    --------
+    >>> parse_size("512M"), parse_size("2 GiB"), parse_size("1.5G"), parse_size("1048576"), parse_size("")
+    (536870912, 2147483648, 1610612736, 1048576, None)
+    >>> parse_size("1e9")
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a size in bytes: a positive whole or decimal number with an optional unit K, M, G or T (powers of 1024; KB, KiB, ... read the same), such as 512M, 1.5G or 1048576, got '1e9'
+    >>> parse_size("0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a size in bytes: ..., got '0'
+    """
     if text is None:
         return None
-    m = _SIZE.fullmatch(str(text))
-    if m is None:
+    text = str(text)
+    if not text.strip(" \t"):
         return None
-    n = int(m.group(1)) << (10 * "_kmgt".index(m.group(2).lower() or "_"))
-    return n if n > 0 else None
+    m = _SIZE.fullmatch(text) if len(text) <= _MAX_SIZE_CHARS else None
+    value = 0
+    if m is not None:
+        whole, fraction, unit = m.group(1), m.group(2) or "", (m.group(3) or "").lower()
+        shift = 10 * "_kmgt".index(unit or "_")
+        value = (int(whole + fraction) << shift) // 10 ** len(fraction)
+    if not 1 <= value <= MAX_SIZE:
+        shown = repr(text) if len(text) <= _MAX_SIZE_CHARS else f"{text[:_MAX_SIZE_CHARS]!r}... ({len(text):,} characters)"
+        raise ValueError(f"{_SIZE_EXPECTED}, got {shown}")
+    return value
 
 
 def environment_memory() -> int | None:
-    """The bytes :data:`MEMORY_LIMIT_VARIABLE` allows (None when it is unset or not a positive size)."""
-    return parse_size(os.environ.get(MEMORY_LIMIT_VARIABLE))
+    """The bytes :data:`MEMORY_LIMIT_VARIABLE` allows (None when it is unset or empty).
+
+    Raises
+    ------
+    ValueError
+        For a value outside the grammar of :func:`parse_size`, the message starting with
+        the variable's name.
+    """
+    try:
+        return parse_size(os.environ.get(MEMORY_LIMIT_VARIABLE))
+    except ValueError as exc:
+        raise ValueError(f"{MEMORY_LIMIT_VARIABLE}: {exc}") from None
 
 
 def document_limit(memory: int | None) -> int:

@@ -276,7 +276,11 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return 2 if exc.code else 0
-    memory = args.memory_limit or environment_memory()
+    try:
+        memory = args.memory_limit or environment_memory()
+    except ValueError as exc:  # the variable is set to something that is not a size
+        print(f"verify.py: error: {exc}", file=sys.stderr)
+        return 2
     try:
         proven = check_file(args.file, memory=memory)
     except MemoryError:
@@ -294,9 +298,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _size(text: str) -> int:
-    size = parse_size(text)
+    """``--memory-limit``: :func:`~.document.parse_size`, the one grammar of sizes (empty is refused here)."""
+    try:
+        size = parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     if size is None:
-        raise argparse.ArgumentTypeError(f"expected a positive size in bytes (512M, 2G), got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a size in bytes (512M, 1.5G, 1048576), got {text!r}")
     return size
 
 

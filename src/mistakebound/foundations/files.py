@@ -10,8 +10,25 @@ the target in one ``os.replace``.  Around that step:
   the link kept)``).  A link loop, a link into a missing folder, or a link to a folder is
   refused.  (Replacing the link by a file would break what the link is for, a ``latest``
   pointing into a folder of runs; writing through it in place would not be atomic.)
-* **The old file's permissions are kept**: a ``0600`` file stays ``0600`` (and, when run
-  as root, keeps its owner).  A new file gets the permissions the umask gives.
+* **A link planted in a shared folder is not followed.**  Since the links are resolved here,
+  not by the kernel, the kernel's protection of shared folders (``fs.protected_symlinks``)
+  would not apply; its rule is applied here instead, whatever the system's setting: a link
+  (the path named, or any link of its chain) that lies in a sticky folder writable by all
+  (``/tmp``) is followed only when it belongs to the user writing or to the folder's owner.
+  Any other is refused (:class:`~mistakebound.foundations.errors.InvalidArgumentError`, the
+  command line's exit 2), before anything is written: another user's link in ``/tmp``
+  cannot make a command write over a file the link points to.
+* **Nothing else is followed.**  The temporary file is created exclusively (``O_EXCL``);
+  its mode is set, its text or bytes written and its data flushed through descriptors
+  opened with ``O_NOFOLLOW``; the ``os.replace`` that moves it replaces a name, never a
+  link's target.  A link put in the temporary's place (a race) fails the write with
+  ``ELOOP`` and leaves everything as it was.  (A writer function, such as a figure's, is
+  given the temporary's name and opens it itself, after its mode was set without
+  following a link; in a shared sticky folder no other user can replace the temporary.)
+* **Safe modes**: a new file gets the permissions the umask gives (``0666 & ~umask``); a
+  replaced file keeps its read, write and execute bits (a ``0600`` file stays ``0600`` and,
+  when run as root, keeps its owner), but never its set-user-id, set-group-id or sticky bit:
+  a result file is data, and copying ``u+s`` onto new contents would make them privileged.
 * **A read-only file is not replaced**: a target without any write permission bit
   (``chmod a-w``) is refused, even for root, as ``cp`` would refuse it for a user.
 * **No temporary file is left behind.**  Temporaries are named
@@ -49,7 +66,7 @@ from pathlib import Path
 
 from mistakebound.foundations.errors import InvalidArgumentError
 
-__all__ = ["write_atomically", "check_writable", "output_target", "TEMPORARY_SUFFIX"]
+__all__ = ["write_atomically", "check_writable", "output_target", "KEPT_MODE_BITS", "TEMPORARY_SUFFIX"]
 
 #: The suffix of every temporary file :func:`write_atomically` creates.
 TEMPORARY_SUFFIX = ".mistakebound-tmp"
@@ -119,19 +136,55 @@ def _folder(path: Path) -> Path:
     return path.parent if str(path.parent) else Path(".")
 
 
+def _planted(link: Path) -> str | None:
+    """Why the link ``link`` may not be followed (the rule of ``fs.protected_symlinks``), or None if it may.
+
+    A link in a sticky folder writable by all is followed only when it belongs to the user
+    following it (the effective user) or to the folder's owner."""
+    if not hasattr(os, "geteuid"):  # pragma: no cover - not POSIX
+        return None
+    try:
+        folder = os.stat(_folder(link))
+        st = os.lstat(link)
+    except OSError:
+        return None  # gone meanwhile: the write finds out
+    shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
+    if not shared or st.st_uid in (os.geteuid(), folder.st_uid):
+        return None
+    return (f"{_shown(link)} is a symbolic link in the shared folder {_shown(_folder(link))} (sticky and writable by "
+            f"all), owned by user {st.st_uid}, neither you nor the folder's owner; it is not followed (the rule of the "
+            "kernel's fs.protected_symlinks): remove it, or give another file name")
+
+
+def _check_links(path: Path, parameter: str) -> None:
+    """Refuse a chain of links from ``path`` that goes through a link planted in a shared folder."""
+    current, seen = path, 0
+    while current.is_symlink() and seen <= 40:
+        why = _planted(current)
+        if why is not None:
+            raise InvalidArgumentError(f"{parameter}: {why}")
+        current = Path(os.path.join(os.path.dirname(current), os.readlink(current)))
+        seen += 1
+
+
 def _check_target(path: Path, parameter: str) -> tuple[Path, os.stat_result | None]:
     """The file to write (links followed) and its current status, or refused before any work."""
     target = output_target(path, parameter=parameter)
+    if target != path:
+        _check_links(path, parameter)
     via = "" if target == path else f" (the target of the symbolic link {_shown(path)})"
     folder = _folder(target)
     if not folder.is_dir():
         raise InvalidArgumentError(f"{parameter}: the directory {_shown(folder)} of {_shown(target)}{via} does not exist")
     try:
-        st = os.stat(target)
+        st = os.lstat(target)  # the end of the chain: not a link (unless one was put there meanwhile)
     except FileNotFoundError:
         return target, None
     except OSError as exc:
         raise InvalidArgumentError(f"{parameter}: cannot write {_shown(target)}{via} ({exc.strerror})") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise InvalidArgumentError(f"{parameter}: {_shown(target)}{via} became a symbolic link while it was read; "
+                                   "expected a file name")
     if stat.S_ISDIR(st.st_mode):
         raise InvalidArgumentError(f"{parameter}: {_shown(target)}{via} is a directory; expected a file name")
     if not stat.S_ISREG(st.st_mode):
@@ -216,23 +269,34 @@ def _new_temporary(target: Path) -> str:
     raise FileExistsError(errno.EEXIST, "no free temporary file name", str(folder))  # pragma: no cover
 
 
+#: The permission bits a replaced file passes to its new contents: read, write and execute, never
+#: set-user-id, set-group-id or sticky.
+KEPT_MODE_BITS = 0o777
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
 def _permissions(tmp: str, old: os.stat_result | None) -> None:
-    """Give the temporary file the old file's mode (and owner, as root), or what the umask gives a new one."""
+    """Give the temporary file the old file's permission bits (and owner, as root; never its set-id or
+    sticky bits), or what the umask gives a new one; through a descriptor opened without following links."""
+    fd = os.open(tmp, os.O_RDONLY | _NOFOLLOW)  # a link put in its place: ELOOP, and the write fails
     try:
         if old is None:
-            os.chmod(tmp, 0o666 & ~_umask())
+            os.fchmod(fd, 0o666 & ~_umask())
             return
-        os.chmod(tmp, stat.S_IMODE(old.st_mode))
+        mode = stat.S_IMODE(old.st_mode) & KEPT_MODE_BITS
+        os.fchmod(fd, mode)
         if hasattr(os, "geteuid") and os.geteuid() == 0 and (old.st_uid, old.st_gid) != (0, 0):
-            os.chown(tmp, old.st_uid, old.st_gid)
-            os.chmod(tmp, stat.S_IMODE(old.st_mode))  # chown clears set-id bits
+            os.fchown(fd, old.st_uid, old.st_gid)
+            os.fchmod(fd, mode)
     except OSError:  # pragma: no cover - a file system without modes
         pass
+    finally:
+        os.close(fd)
 
 
 def _sync(tmp: str) -> None:
     """Flush the temporary file to the disk before it replaces the target (a full disk says so here)."""
-    fd = os.open(tmp, os.O_RDONLY)
+    fd = os.open(tmp, os.O_RDONLY | _NOFOLLOW)
     try:
         os.fsync(fd)
     finally:
@@ -311,7 +375,8 @@ def write_atomically(path: str | os.PathLike, data: str | bytes | Callable[[str]
     ``path`` in one ``os.replace``; if anything fails midway the temporary file is
     removed and a previous ``path`` is left as it was.  ``data`` may also be a function
     ``write(temporary_path)``, which does the work.  A symbolic link is kept and the file
-    it points to written; the old file's permissions are kept (see the module docstring).
+    it points to written, unless it was planted in a shared folder by another user; the old
+    file's permission bits are kept, never its set-id or sticky bits (see the module docstring).
     ``parameter`` is the name a refusal starts with (the caller's option, ``"--out"``).
 
     Raises
@@ -339,7 +404,7 @@ def write_atomically(path: str | os.PathLike, data: str | bytes | Callable[[str]
         raise InvalidArgumentError(f"data: expected str, bytes or a function, got {_type_name(data)}")
 
     def write(tmp: str) -> None:
-        with open(tmp, "wb") as fh:
+        with open(os.open(tmp, os.O_WRONLY | os.O_TRUNC | _NOFOLLOW), "wb") as fh:  # the temporary itself, no link
             fh.write(payload)
             fh.flush()
             os.fsync(fh.fileno())

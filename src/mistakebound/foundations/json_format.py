@@ -51,9 +51,12 @@ from typing import Any
 import numpy as np
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.memory import require_memory
+from mistakebound.foundations.numerals import too_long
 
 __all__ = [
     "FORMAT_VERSION",
+    "JSON_BYTES_PER_CHARACTER",
     "MAX_INSTANCE_DEPTH",
     "type_name",
     "expect_int",
@@ -72,6 +75,13 @@ __all__ = [
     "parse",
     "check_keys",
 ]
+
+#: Bytes the parse of a JSON document takes per character of its text, checked against the memory
+#: budget before it starts: the decoded text (1) and the parsed values (a list's 8-byte slot per
+#: 2-character entry such as ``0,``, and the lists' own headers).
+JSON_BYTES_PER_CHARACTER = 5
+#: A document estimated to take at most this many bytes is parsed without reading the budget.
+SMALL_DOCUMENT_BYTES = 1 << 20
 
 #: The version of every format; a document of another version is refused.
 FORMAT_VERSION = 1
@@ -391,10 +401,18 @@ def parse(text: Any, *, what: str, fmt: str) -> dict:
     def refuse_constant(name: str) -> Any:
         raise InvalidArgumentError(f"text: {what} JSON contains {name}; expected finite numbers only")
 
+    if len(text) * JSON_BYTES_PER_CHARACTER > SMALL_DOCUMENT_BYTES:  # reading the budget costs more than a small parse
+        require_memory(len(text) * JSON_BYTES_PER_CHARACTER, parameter="text",
+                       what=f"parsing {len(text):,} characters of {what} JSON", advice=f"expected a smaller {what}")
     try:
         data = json.loads(text, parse_constant=refuse_constant)
     except json.JSONDecodeError as exc:
         raise InvalidArgumentError(f"text: malformed {what} JSON ({exc}); expected the JSON text of a {what}") from None
+    except ValueError as exc:  # not a syntax error: a number longer than int() reads (4,300 digits)
+        refusal = too_long(f"text: the {what} JSON", exc)
+        if refusal is None:
+            raise
+        raise refusal from None
     except RecursionError:
         raise InvalidArgumentError(
             f"text: {what} JSON is nested too deeply to parse; expected the JSON text of a {what}"

@@ -23,8 +23,13 @@ of four limits, each read when it is called (:func:`memory_limits` lists them):
     starts workers gives each its share (:func:`memory_share`) through it, so the workers
     of a sweep or of a parallel search divide the budget instead of each taking a
     fraction of the whole machine.  Set it yourself to cap a run (``2G``, ``512M``,
-    ``1048576``: bytes, or with a suffix ``K``, ``M``, ``G``, ``T``, powers of 1024); a
-    value that is not a positive size is ignored.
+    ``1.5G``, ``1048576``: the grammar of :func:`parse_size`, a positive whole or decimal
+    number of bytes with an optional unit ``K``, ``M``, ``G``, ``T``, powers of 1024).
+    Empty is the same as unset; any other value that is not a size (``0``, ``1e9``,
+    ``abc``) is refused (:func:`environment_limit`): an
+    :class:`~mistakebound.foundations.errors.InvalidArgumentError` naming the variable,
+    which the command line reports before any work with exit code 2, never a run without
+    the cap its user asked for.
 
 A limit that is absent or cannot be read is left out; when none can be read,
 :func:`available_memory` returns ``None`` and nothing is refused.
@@ -43,8 +48,8 @@ True
 ['address space', 'cgroup', 'environment', 'system']
 >>> format_bytes(3 * 2**20), format_bytes(5 * 2**30)
 ('3.0 MiB', '5.00 GiB')
->>> parse_size("512M"), parse_size("2g"), parse_size("4096"), parse_size("-1")
-(536870912, 2147483648, 4096, None)
+>>> parse_size("512M"), parse_size("2g"), parse_size("4096"), parse_size("1.5G")
+(536870912, 2147483648, 4096, 1610612736)
 >>> require_memory(1024, parameter="H", what="a tiny search")
 >>> require_memory(2**80, parameter="max_nodes", what="a search of 10**20 nodes",
 ...                advice="lower max_nodes")  # doctest: +ELLIPSIS
@@ -66,11 +71,12 @@ except ImportError:  # pragma: no cover - not Unix
 # the size grammar and the variable live with the certificate checker, which reads the variable too
 # and must import nothing of the package; this module takes them from there (one home for each)
 from mistakebound.certificates.document import MEMORY_LIMIT_VARIABLE, parse_size
-from mistakebound.foundations.errors import InsufficientMemoryError
+from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError
 
 __all__ = [
     "MEMORY_LIMIT_VARIABLE",
     "available_memory",
+    "environment_limit",
     "format_bytes",
     "memory_limits",
     "memory_share",
@@ -207,9 +213,37 @@ def _address_space_available() -> int | None:
     return max(soft - (size or 0), 0)
 
 
+def environment_limit() -> int | None:
+    """The bytes :data:`MEMORY_LIMIT_VARIABLE` allows in all (None when it is unset or empty).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a value outside the grammar of :func:`parse_size`, naming the variable, the
+        value and what is expected; the command line calls it before any command's work.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ[MEMORY_LIMIT_VARIABLE] = "1e9"
+    >>> environment_limit()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: MISTAKEBOUND_MEMORY_LIMIT: expected a size in bytes: ..., got '1e9'
+    >>> os.environ[MEMORY_LIMIT_VARIABLE] = "1.5G"
+    >>> environment_limit()
+    1610612736
+    >>> del os.environ[MEMORY_LIMIT_VARIABLE]
+    """
+    try:
+        return parse_size(os.environ.get(MEMORY_LIMIT_VARIABLE))
+    except ValueError as exc:
+        raise InvalidArgumentError(f"{MEMORY_LIMIT_VARIABLE}: {exc}") from None
+
+
 def _environment_available() -> int | None:
-    """``MISTAKEBOUND_MEMORY_LIMIT`` minus this process's resident size; None when unset or bad."""
-    limit = parse_size(os.environ.get(MEMORY_LIMIT_VARIABLE))
+    """``MISTAKEBOUND_MEMORY_LIMIT`` minus this process's resident size; None when unset (refused when bad)."""
+    limit = environment_limit()
     if limit is None:
         return None
     resident = _statm(1)

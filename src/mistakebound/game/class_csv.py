@@ -44,7 +44,6 @@ import csv
 import io
 import os
 import re
-from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +51,7 @@ import numpy as np
 from mistakebound.foundations import json_format as jf
 from mistakebound.foundations.errors import InvalidArgumentError, InvalidClassError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.numerals import integral_value
 from mistakebound.foundations.validation import brief, refuse_file
 from mistakebound.game import csv_records
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, MAX_ENTRIES, HypothesisClass, require_class_memory
@@ -83,10 +83,8 @@ def _entry_value(s: str, top: int = 1) -> int | None:
     value = _VALUES.get(s, -1)
     if value == -1:
         value = None
-        if _DECIMAL.fullmatch(s) and len(s) < 400:
-            exact = Decimal(s)
-            if exact == exact.to_integral_value() and 0 <= exact <= 255:
-                value = int(exact)
+        if len(s) < 400:  # the exact value of the numeral, from its digits (0e-999999999999999999999 is 0)
+            value = integral_value(s, 0, 255)
         if len(_VALUES) > 4096:
             _VALUES.clear()
         _VALUES[s] = value

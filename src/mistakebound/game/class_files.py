@@ -88,6 +88,7 @@ import numpy as np
 from mistakebound.foundations import json_format as jf
 from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgumentError, InvalidClassError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.text import one_line
 from mistakebound.foundations.validation import brief, check_flag, check_int, refuse_file
 from mistakebound.game.class_csv import read_csv_class, write_csv_class
@@ -476,6 +477,10 @@ def load_class(path: str | os.PathLike, *, max_bytes: int | None = DEFAULT_MAX_B
         return _npy_class(path, max_bytes, size, labels or 2)
     if suffix == ".csv":
         return read_csv_class(path, size, labels or 2)
+    if size * (1 + jf.JSON_BYTES_PER_CHARACTER) > jf.SMALL_DOCUMENT_BYTES:  # the bytes read, then their parse
+        require_memory(size * (1 + jf.JSON_BYTES_PER_CHARACTER), parameter="path",
+                       what=f"{str(path)!r}: reading and parsing {size:,} bytes of JSON",
+                       advice="expected a smaller file (or more memory)")
     try:
         raw = path.read_bytes()
     except OSError as exc:

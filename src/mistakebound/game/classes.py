@@ -59,7 +59,7 @@ __all__ = [
 #: Largest seed :func:`random` accepts (the 128 bits of entropy of a numpy SeedSequence).
 MAX_SEED = 2**128 - 1
 # Rows are filled in blocks of about this many entries, to bound temporary arrays.
-_BLOCK_ENTRIES = 2**22
+_BLOCK_ENTRIES = 2**20
 
 
 # ------------------------------------------------------------------ validation
@@ -79,13 +79,23 @@ def _require_int(param: str, value: object, minimum: int = 1, maximum: int = MAX
     return int(value)
 
 
-def _require_size(spec: str, rows: int, cols: int, param: str) -> None:
+def _block_rows(n_cols: int) -> int:
+    """How many rows :func:`_fill` computes at once for a table of ``n_cols`` columns (at least one)."""
+    return max(1, _BLOCK_ENTRIES // max(n_cols, 1))
+
+
+def _require_size(spec: str, rows: int, cols: int, param: str, *, fill: int = 0) -> None:
     """Refuse a table that no array can hold, or that the memory available cannot take
-    (:func:`~mistakebound.game.hypothesis_class.require_class_memory`, the one check of a class's size)."""
-    require_class_memory(rows, cols, parameter=param, what=spec, advice=f"too large for this machine: give a smaller {param}")
+    (:func:`~mistakebound.game.hypothesis_class.require_class_memory`, the one check of a class's size);
+    ``fill``: the table is built by :func:`_fill` whose block function takes this many bytes per entry of a
+    block for its temporary arrays (counted too: random's float64 draws, 8 bytes, and their comparison, 1)."""
+    extra = fill * min(rows, _block_rows(cols)) * cols if rows * cols <= MAX_ENTRIES else 0
+    require_class_memory(rows, cols, parameter=param, what=spec, extra=extra,
+                         advice=f"too large for this machine: give a smaller {param}")
 
 
-def _require_exponent(param: str, n: int, spec: str, size: Callable[[int], tuple[int, int]]) -> None:
+def _require_exponent(param: str, n: int, spec: str, size: Callable[[int], tuple[int, int]], *,
+                      fill: int = 0) -> None:
     """Refuse a family of size ``2^n`` (or ``3^n``) that no array can hold or memory cannot take.
 
     ``size(n)`` gives (rows, columns); it is only evaluated for moderate ``n``, so an
@@ -96,14 +106,17 @@ def _require_exponent(param: str, n: int, spec: str, size: Callable[[int], tuple
             f"{param}: {spec} is too large; it would need a table of more than 2^{n:,} entries, more than an "
             f"array can hold on this machine ({MAX_ENTRIES:,} entries)"
         )
-    _require_size(spec, *size(n), param)
+    _require_size(spec, *size(n), param, fill=fill)
 
 
 # ------------------------------------------------------------------ building blocks
 def _fill(n_rows: int, n_cols: int, block: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """A ``uint8`` table whose rows ``r`` are ``block(r)`` (a boolean array), built in chunks."""
+    """A ``uint8`` table whose rows ``r`` are ``block(r)`` (a boolean array), built in chunks.
+
+    ``block`` is called on the rows in order, each time on at most :func:`_block_rows` of them; the bytes
+    per entry its temporary arrays take are the family's ``fill`` in :func:`_require_size`."""
     out = np.empty((n_rows, n_cols), dtype=np.uint8)
-    step = max(1, _BLOCK_ENTRIES // max(n_cols, 1))
+    step = _block_rows(n_cols)
     for start in range(0, n_rows, step):
         rows = np.arange(start, min(start + step, n_rows))
         out[start : start + step] = block(rows)
@@ -177,7 +190,7 @@ def thresholds(N: int) -> HypothesisClass:
     """
     N = _require_int("N", N)
     spec = f"thresholds({N})"
-    _require_size(spec, N + 1, N, "N")
+    _require_size(spec, N + 1, N, "N", fill=1)  # the comparison
     x = np.arange(1, N + 1)
     matrix = _fill(N + 1, N, lambda r: x[None, :] < (r + 1)[:, None])
     return HypothesisClass.from_matrix(matrix, range(1, N + 1), [f"x<{a}" for a in range(1, N + 2)], name=spec)
@@ -227,7 +240,7 @@ def intervals(N: int) -> HypothesisClass:
     N = _require_int("N", N)
     spec = f"intervals({N})"
     n_rows = N * (N + 1) // 2 + 1
-    _require_size(spec, n_rows, N, "N")
+    _require_size(spec, n_rows, N, "N", fill=3)  # two comparisons and their &
     a, b = np.triu_indices(N)  # 0-based ends, lexicographic in (a, b)
     a = np.append(a, N)  # the empty interval [N, -1] closes the list
     b = np.append(b, -1)
@@ -325,7 +338,7 @@ def monotone_disjunctions(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"monotone_disjunctions({n})"
-    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n), fill=5)  # uint32 &, its test
     domain, x = _cube(n)
     matrix = _fill(2**n, 2**n, lambda s: (s[:, None].astype(np.uint32) & x) != 0)
     return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "v", "false"), name=spec)
@@ -378,7 +391,7 @@ def disjunctions(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"disjunctions({n})"
-    _require_exponent("n", n, spec, lambda n: (3**n, 2**n))
+    _require_exponent("n", n, spec, lambda n: (3**n, 2**n), fill=11)  # two uint32 & and tests, their |
     domain, x = _cube(n)
     digits = (np.arange(3**n)[:, None] // 3 ** np.arange(n - 1, -1, -1)) % 3  # column i-1 is x_i
     weights = (1 << np.arange(n - 1, -1, -1)).astype(np.uint32)
@@ -429,7 +442,7 @@ def monotone_conjunctions(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"monotone_conjunctions({n})"
-    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n), fill=5)  # uint32 &, its test
     domain, x = _cube(n)
     matrix = _fill(2**n, 2**n, lambda s: (s[:, None].astype(np.uint32) & x) == s[:, None])
     return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "&", "true"), name=spec)
@@ -515,7 +528,7 @@ def parities(n: int) -> HypothesisClass:
     """
     n = _require_int("n", n)
     spec = f"parities({n})"
-    _require_exponent("n", n, spec, lambda n: (2**n, 2**n))
+    _require_exponent("n", n, spec, lambda n: (2**n, 2**n), fill=13)  # uint32 &, _parity's copy and shifts, bool
     domain, x = _cube(n)
     matrix = _fill(2**n, 2**n, lambda s: _parity(s[:, None].astype(np.uint32) & x))
     return HypothesisClass.from_matrix(matrix, domain, _subset_names(n, "xor", "false"), name=spec)
@@ -558,7 +571,7 @@ def power_set(d: int) -> HypothesisClass:
     """
     d = _require_int("d", d)
     spec = f"power_set({d})"
-    _require_exponent("d", d, spec, lambda d: (2**d, d))
+    _require_exponent("d", d, spec, lambda d: (2**d, d), fill=17)  # int64 shifts and &, the test
     shifts = np.arange(d - 1, -1, -1, dtype=np.int64)
     matrix = _fill(2**d, d, lambda r: (r[:, None] >> shifts[None, :]) & 1 == 1)
     names = [_set_name(i - 1 for i in _members(r, d)) for r in range(2**d)]
@@ -679,9 +692,11 @@ def random(n_hypotheses: int, n_instances: int, density: float, seed: int) -> Hy
     density = check_probability("density", density)
     seed = _require_int("seed", seed, minimum=0, maximum=MAX_SEED)
     spec = f"random({n_hypotheses},{n_instances},{density!r},{seed})"
-    _require_size(spec, n_hypotheses, n_instances, "n_hypotheses")
+    _require_size(spec, n_hypotheses, n_instances, "n_hypotheses", fill=9)  # float64 draws, bool
     rng = np.random.default_rng(seed)
-    matrix = (rng.random((n_hypotheses, n_instances)) < density).astype(np.uint8)
+    # drawn by blocks of rows, in order: the same stream as one (n_hypotheses, n_instances) draw, without
+    # its float64 table (8 bytes an entry, issue 27)
+    matrix = _fill(n_hypotheses, n_instances, lambda r: rng.random((len(r), n_instances)) < density)
     return HypothesisClass.from_matrix(
         matrix, range(n_instances), [f"h{i}" for i in range(n_hypotheses)], name=spec
     )
@@ -714,14 +729,12 @@ def all_functions(n: int, k: int) -> HypothesisClass:
     """
     n, k = _require_int("n", n), _labels(k)
     spec = f"all_functions({n},{k})"
-    _require_exponent("n", n, spec, lambda n: (k**n, n))
+    _require_exponent("n", n, spec, lambda n: (k**n, n), fill=17)  # int64 // and %, then uint8
     powers = k ** np.arange(n - 1, -1, -1, dtype=np.int64)
-    matrix = np.empty((k**n, n), dtype=np.uint8)
-    step = max(1, 2**22 // max(n, 1))
-    for start in range(0, k**n, step):
-        r = np.arange(start, min(k**n, start + step), dtype=np.int64)
-        matrix[start:start + len(r)] = (r[:, None] // powers[None, :]) % k
-    names = ["".join(map(str, row)) for row in matrix.tolist()] if k <= 10 else None
+    matrix = _fill(k**n, n, lambda r: ((r[:, None] // powers[None, :]) % k).astype(np.uint8))
+    # each row's digits as its name, read from the table's bytes (a list of Python ints per row would take
+    # 8 bytes an entry more than the estimate counts)
+    names = [b.decode("ascii") for b in (matrix + ord("0")).view(f"S{n}").ravel()] if k <= 10 else None
     return HypothesisClass.from_matrix(matrix, range(n), names, name=spec, labels=k)
 
 

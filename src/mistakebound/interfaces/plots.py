@@ -50,6 +50,7 @@ from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, MistakeboundError
 from mistakebound.foundations.files import write_atomically
+from mistakebound.foundations.memory import require_memory
 from mistakebound.foundations.text import number_text
 from mistakebound.foundations.validation import check_int, check_real
 from mistakebound.game.transcript import instance_text
@@ -75,6 +76,11 @@ __all__ = [
 
 #: The file suffixes :func:`save_figure` writes.
 FIGURE_FORMATS = (".png", ".svg", ".pdf")
+#: Bytes a raster figure takes per pixel while it is written: Agg's RGBA buffer (4) and the PNG
+#: writer's rows (measured about 4.2 in all, tests/test_memory_estimates.py).
+RASTER_BYTES_PER_PIXEL = 5
+#: The most pixels a side of a raster figure may have (Agg's limit, 2**23).
+MAX_RASTER_SIDE = 2**23
 
 _FONT = 9  # points, for node and edge text
 
@@ -728,7 +734,11 @@ def save_figure(fig, path: str | os.PathLike, *, dpi: int = DPI, titles: bool = 
     Raises
     ------
     InvalidArgumentError
-        For an unsupported suffix or a directory that does not exist.
+        For an unsupported suffix or a directory that does not exist, or a ``.png`` of more
+        than :data:`MAX_RASTER_SIDE` pixels a side.
+    InsufficientMemoryError
+        For a ``.png`` whose pixels (:data:`RASTER_BYTES_PER_PIXEL` each) the memory budget
+        cannot take, before it is drawn.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -736,8 +746,22 @@ def save_figure(fig, path: str | os.PathLike, *, dpi: int = DPI, titles: bool = 
         raise InvalidArgumentError(
             f"out: expected a file name ending in {', '.join(FIGURE_FORMATS)}, got {str(path)!r}"
         )
+    if suffix == ".png":
+        _require_raster(fig, dpi)
     cut = {} if titles else {"bbox_inches": _drawn(bare(fig))}
     return write_atomically(path, lambda tmp: fig.savefig(tmp, format=suffix[1:], dpi=dpi, **cut))
+
+
+def _require_raster(fig, dpi: int) -> None:
+    """Refuse, before it is drawn, a raster that Agg cannot hold or the memory budget cannot take."""
+    w, h = (float(v) for v in fig.get_size_inches())
+    px_w, px_h = math.ceil(w * dpi), math.ceil(h * dpi)
+    what = f"a {px_w:,} x {px_h:,} pixel figure ({w:g} x {h:g} inches at {dpi} dpi)"
+    advice = "give a smaller --dpi or --width, or write .svg or .pdf (vector formats have no pixels)"
+    if max(px_w, px_h) >= MAX_RASTER_SIDE:
+        raise InvalidArgumentError(f"dpi: {what} has more than the {MAX_RASTER_SIDE:,} pixels a side a raster can "
+                                   f"have; {advice}")
+    require_memory(px_w * px_h * RASTER_BYTES_PER_PIXEL, parameter="dpi", what=what, advice=advice)
 
 
 def _drawn(fig, pad: float = 0.05):

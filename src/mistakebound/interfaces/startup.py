@@ -19,8 +19,22 @@ and only the interpreter's own teardown is left (a few milliseconds, where it wo
 restore the default handlers and die of the signal), signals are ignored and the process
 exits with the command's code.
 
+Memory at start-up: the command needs :data:`MIN_ADDRESS_SPACE` (256 MiB) of address space to
+load Python, numpy (and its BLAS threads) and the package.  Under a lower ``ulimit -v``,
+:func:`guard_startup` refuses at once with one line and exit code 2 (bad input: the
+resource the command was given), before an import fails half way; should an import still
+run out of memory (a limit just above, a machine of many cores), the start-up's exception
+hook turns the ``MemoryError`` (or the ``ImportError`` of a library that could not be
+mapped) into the same one line, never a traceback.  :func:`exhausted` names such failures
+for the command line, which reports them with exit code 2 once a command runs (a thread
+that cannot start, a library that cannot be mapped).
+
 Examples
 --------
+>>> exhausted(RuntimeError("can't start new thread"))
+"the system refused memory (RuntimeError: can't start new thread); give the command more memory (ulimit -v, the control group's limit) or less work"
+>>> exhausted(ValueError("x")) is None
+True
 >>> is_cli_process()  # a test run or a user's program is not the command line
 False
 >>> guard_startup(), begin(), finish()  # outside the command line they change nothing
@@ -34,12 +48,17 @@ import os
 import signal
 import sys
 
-from mistakebound.interfaces.exit_codes import EXIT_INTERRUPTED  # not arguments: argparse loads later
+from mistakebound.interfaces.exit_codes import EXIT_BAD_INPUT, EXIT_INTERRUPTED  # not arguments: argparse loads later
 
-__all__ = ["is_cli_process", "guard_startup", "begin", "finish", "interrupted_by"]
+__all__ = ["MIN_ADDRESS_SPACE", "is_cli_process", "guard_startup", "begin", "finish", "interrupted_by", "exhausted"]
+
+#: The address space (``ulimit -v``) the command needs to start: Python, numpy with its BLAS
+#: threads and the package take about 190 MiB of it on Linux x86-64; 256 MiB leaves room to work.
+MIN_ADDRESS_SPACE = 256 * 2**20
 
 _SIGNALS = ("SIGINT", "SIGTERM")
-_state: dict = {"cli": None, "pid": None, "signal": None, "unraisablehook": sys.unraisablehook}
+_state: dict = {"cli": None, "pid": None, "signal": None, "unraisablehook": sys.unraisablehook, "phase": "startup",
+                "excepthook": sys.excepthook}
 
 
 def _script_is_the_command(script: str) -> bool:
@@ -172,11 +191,71 @@ def _ignore_signals_at_exit() -> None:
                 pass
 
 
+def exhausted(exc: BaseException) -> str | None:
+    """What to say when ``exc`` is the system refusing memory (None when it is something else).
+
+    A ``MemoryError``; an ``ImportError`` of a compiled library that could not be mapped
+    (``failed to map segment``, ``cannot allocate memory``); a thread that could not start
+    (``RuntimeError: can't start new thread``); an ``OSError`` of errno ``ENOMEM``.
+    """
+    import errno
+
+    text = str(exc)
+    low = text.lower()
+    if isinstance(exc, MemoryError) or (
+            isinstance(exc, ImportError) and ("failed to map segment" in low or "cannot allocate memory" in low)) or (
+            isinstance(exc, RuntimeError) and "can't start new thread" in low) or (
+            isinstance(exc, OSError) and exc.errno == errno.ENOMEM):
+        first = text.strip().splitlines()[-1] if text.strip() else ""
+        what = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+        return (f"the system refused memory ({what[:300]}); give the command more memory (ulimit -v, the control "
+                "group's limit) or less work")
+    return None
+
+
+def _address_space() -> int | None:
+    """The soft ``ulimit -v`` in bytes, or None when there is none (or it cannot be read)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not Unix
+        return None
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (OSError, ValueError):  # pragma: no cover
+        return None
+    return None if soft == resource.RLIM_INFINITY or soft < 0 else soft
+
+
+def _refuse_to_start(line: str) -> None:
+    _say(f"mistakebound: error: {line}")
+    os._exit(EXIT_BAD_INPUT)
+
+
+def _startup_hook(kind, value, tb) -> None:
+    """``sys.excepthook`` of the command's start-up: memory refused while loading is one line and exit 2."""
+    why = exhausted(value) if _state["phase"] == "startup" else None
+    if why is None:
+        _state["excepthook"](kind, value, tb)
+        return
+    limit = _address_space()
+    under = f" under ulimit -v {limit // 1024:,} (KiB)" if limit is not None else ""
+    _refuse_to_start(f"out of memory while starting{under}: {why}")
+
+
 def guard_startup() -> None:
-    """In the command-line process: from now until :func:`begin`, Ctrl-C or SIGTERM exit 3 with one line."""
+    """In the command-line process: from now until :func:`begin`, Ctrl-C or SIGTERM exit 3 with one line,
+    and a start-up without the memory it needs is refused in one line (exit 2)."""
     if is_cli_process():
         _install({name: _exit_now for name in _SIGNALS})
         atexit.register(_ignore_signals_at_exit)  # registered first, so it runs last
+        limit = _address_space()
+        if limit is not None and limit < MIN_ADDRESS_SPACE:
+            _refuse_to_start(f"ulimit -v is {limit // 1024:,} (KiB), less than the {MIN_ADDRESS_SPACE // 1024:,} the "
+                             "command needs to start (Python, numpy and the package); raise it (ulimit -v "
+                             f"{MIN_ADDRESS_SPACE // 1024}) or lift it (ulimit -v unlimited)")
+        if sys.excepthook is not _startup_hook:
+            _state["excepthook"] = sys.excepthook
+            sys.excepthook = _startup_hook
 
 
 def _unraisable(unraisable) -> None:
@@ -207,6 +286,7 @@ def _unraisable(unraisable) -> None:
 
 def begin() -> None:
     """In the command-line process: Ctrl-C and SIGTERM raise ``KeyboardInterrupt`` from now on."""
+    _state["phase"] = "command"
     _searches("resume_searches")  # a new command in the same process (the tests run many)
     if is_cli_process():
         _install({name: _interrupt for name in _SIGNALS})

@@ -49,7 +49,12 @@ internal error).  Output files (``--out``, ``--json``) are probed before the wor
 folder takes a new file, the target is not a folder or a read-only file); a write that
 still fails (a full disk) is reported after the results, which are printed first.  They
 are written atomically (:mod:`mistakebound.foundations.files`): a symbolic link is kept
-and its target written, and the ``wrote`` line names the target.  Standard output that
+and its target written, and the ``wrote`` line names the target, unless the link was
+planted by another user in a shared sticky folder such as ``/tmp`` (refused, exit 2); a
+replaced file keeps its permission bits but never a set-id or sticky bit, a new one gets
+the umask's.  ``MISTAKEBOUND_MEMORY_LIMIT`` set to something that is not a size is refused
+before any work (exit 2), and a start under less than 256 MiB of ``ulimit -v`` too
+(:mod:`mistakebound.interfaces.startup`).  Standard output that
 cannot be written (``> /dev/full``) or is closed (``>&-``) is exit 2 with one line too; a
 reader that leaves the pipe (``mistakebound check | head -1``) ends the command with
 exit 0.  An argument longer than 4,096 characters
@@ -86,6 +91,7 @@ import sys
 from collections.abc import Sequence
 
 from mistakebound.foundations.errors import MistakeboundError
+from mistakebound.foundations.memory import environment_limit
 from mistakebound.interfaces import startup
 from mistakebound.interfaces.arguments import EXIT_BAD_INPUT, EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK
 from mistakebound.interfaces.cli.failures import BadInput, ClaimFailed, OutputFailed
@@ -134,6 +140,7 @@ def _run(argv: Sequence[str] | None, out) -> int:
     command = args.command
     try:
         check_lengths(args)
+        environment_limit()  # a memory limit that is not a size is refused before any work, never ignored
         return args.run(args, out)
     except ClaimFailed as exc:  # a claim that raised after its game (plot): a player's fault, not bad input
         error(command, f"error: {exc}")
@@ -161,6 +168,10 @@ def _run(argv: Sequence[str] | None, out) -> int:
         error(command, f"error: {exc.strerror or exc}{where}")
         return EXIT_BAD_INPUT
     except Exception as exc:  # noqa: BLE001 - a bug (ours, or a player's that the game did not catch)
+        why = startup.exhausted(exc)  # or the system refusing memory: a thread, a library that cannot be mapped
+        if why is not None:
+            error(command, f"error: {why}")
+            return EXIT_BAD_INPUT
         if os.environ.get("MISTAKEBOUND_TRACEBACK"):
             import traceback
 

@@ -31,7 +31,7 @@ def add_parser(subparsers):
         "forced count, run the scenario suites, and print the table. Exit 0 if all hold, 1 otherwise.",
         players=False, settings="",
     )
-    p.add_argument("--seed", type=seed, default=0, help="seed of every game (default 0)")
+    p.add_argument("--seed", type=seed, default=0, help="seed of every game, 0..2**128-1 (default 0)")
     add_rules(p, labels_help="the number of labels of the classes played on, 0..K-1 (default 2)")
     p.add_argument("--json", metavar="FILE.json",
                    help="also write the report as JSON (lossless; read back with CheckReport.from_json)")

@@ -31,7 +31,7 @@ import math
 from mistakebound.foundations.text import one_line
 from mistakebound.game.hypothesis_class import COUNTED_FROM_1, HypothesisClass
 from mistakebound.interfaces import startup
-from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, seed, workers
+from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, horizon, workers
 from mistakebound.interfaces.cli.certificates import certify_profile, value_name
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
@@ -93,7 +93,7 @@ def add_parser(subparsers):
                         "of them is given); default ldim,vc; --what ldim skips the VC search; mistakebound dims "
                         "prints them all")
     add_rules(p)
-    p.add_argument("--horizon", type=seed, default=None, metavar="T",
+    p.add_argument("--horizon", type=horizon, default=None, metavar="T",
                    help="the game's value in T rounds instead of without a limit (the parameter value): for "
                         "--randomized learners the sequence-form linear program (needs the lp extra), against an "
                         "--oblivious adversary or an adaptive one held to its labels, certified with "

@@ -34,7 +34,7 @@ import argparse
 from typing import Any
 
 from mistakebound.game.rules import FEEDBACKS, ORDERS, Rules
-from mistakebound.interfaces.arguments import integer, positive, seconds
+from mistakebound.interfaces.arguments import labels, nodes, noise, seconds
 from mistakebound.interfaces.cli.failures import BadInput
 
 __all__ = ["CERTIFICATE_SUFFIXES", "DEFAULT_ROUNDS", "MAX_ARGUMENT_CHARS", "add_budget", "add_certificate",
@@ -54,10 +54,11 @@ _METAVARS = {"cls": "CLASS", "learner": "LEARNER", "adversary": "ADVERSARY", "co
 
 def add_budget(p: argparse.ArgumentParser, what: str, default_nodes: int | None = None) -> None:
     """``--max-nodes`` and ``--time-limit``: the budget of ``what`` (a search)."""
-    p.add_argument("--max-nodes", type=positive, default=default_nodes,
-                   help=f"stop {what} after this many nodes and print proven bounds (exit 3)")
+    p.add_argument("--max-nodes", type=nodes, default=default_nodes,
+                   help=f"stop {what} after this many nodes, 1..2**63-1, and print proven bounds (exit 3)")
     p.add_argument("--time-limit", type=seconds, default=None,
-                   help=f"stop {what} after this many seconds and print proven bounds (exit 3); Ctrl-C does the same")
+                   help=f"stop {what} after this many seconds (more than 0, at most 10**9) and print proven bounds "
+                        "(exit 3); Ctrl-C does the same")
 
 
 def add_certificate(p: argparse.ArgumentParser, what: str) -> None:
@@ -72,14 +73,14 @@ def add_rules(p: argparse.ArgumentParser, *, labels_help: str | None = None) -> 
     defaults are the library's, ``Rules()``); ``labels_help`` says what ``--labels`` does for a command that
     reads no class."""
     textbook = Rules()
-    p.add_argument("--labels", type=lambda text: integer(text, 2), default=None, metavar="K",
-                   help=labels_help or f"the number of labels, 0..K-1: a class file of K labels is read with it "
+    p.add_argument("--labels", type=labels, default=None, metavar="K",
+                   help=labels_help or f"the number of labels, 0..K-1 (K from 2 to 256): a class file of K labels is read with it "
                                        f"(default: the class's own, {textbook.labels} for a file)")
     p.add_argument("--feedback", choices=FEEDBACKS, default=textbook.feedback,
                    help=f"what the learner is shown: the label (full) or only whether it erred (bandit); "
                         f"default {textbook.feedback}")
-    p.add_argument("--noise", type=lambda text: integer(text, 0), default=textbook.noise, metavar="R",
-                   help=f"the adversary's labels may disagree with the best hypothesis R times (default "
+    p.add_argument("--noise", type=noise, default=textbook.noise, metavar="R",
+                   help=f"the adversary's labels may disagree with the best hypothesis R times, 0..10**12 (default "
                         f"{textbook.noise}: realizable)")
     p.add_argument("--oblivious", action="store_true",
                    help="the adversary commits to its sequence before the game (default: it adapts)")

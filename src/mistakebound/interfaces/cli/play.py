@@ -27,7 +27,7 @@ from mistakebound.foundations.errors import GameError, GameInterrupted
 from mistakebound.foundations.text import one_line, printable
 from mistakebound.game import registry
 from mistakebound.game.transcript import format_transcript, transcript_records
-from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, positive, seed
+from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, rounds, seed
 from mistakebound.interfaces.cli.failures import BadInput, ClaimFailed
 from mistakebound.interfaces.cli.games import bound_line, forced_line, run_game
 from mistakebound.interfaces.cli.help_text import add_command
@@ -58,8 +58,8 @@ def add_parser(subparsers):
     p.add_argument("learner", metavar="LEARNER", help="a learner name (listed below) or module:Class")
     p.add_argument("adversary", metavar="ADVERSARY", help="an adversary name (listed below) or module:Class")
     p.add_argument("cls", metavar="SETTING", help="a zoo class, a space, or a class file (listed below)")
-    p.add_argument("--rounds", type=positive, default=None, help=f"the horizon (default {DEFAULT_ROUNDS})")
-    p.add_argument("--seed", type=seed, default=0, help="seed of the game (default 0)")
+    p.add_argument("--rounds", type=rounds, default=None, help=f"the horizon, 1..10**12 rounds (default {DEFAULT_ROUNDS})")
+    p.add_argument("--seed", type=seed, default=0, help="seed of the game, 0..2**128-1 (default 0)")
     p.add_argument("--unrealizable", action="store_true",
                    help="allow labels no hypothesis gives (default: realizable games)")
     add_rules(p)

@@ -15,7 +15,7 @@ from mistakebound.foundations.text import number_text, one_line
 from mistakebound.foundations.text_tables import text_table
 from mistakebound.game import registry
 from mistakebound.interfaces.arguments import (EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, add_figure, figure_style,
-                                               positive, seed)
+                                               rounds, seed)
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.games import run_game
 from mistakebound.interfaces.cli.help_text import add_command
@@ -47,8 +47,8 @@ def add_parser(subparsers):
     p.add_argument("cls", metavar="SETTING", help="a zoo class, a space, or a class file (listed below)")
     p.add_argument("--learners", required=True, metavar="L1,L2", help="comma-separated learner names")
     p.add_argument("--adversary", required=True, metavar="ADVERSARY", help="an adversary name")
-    p.add_argument("--rounds", type=positive, default=None, help=f"the horizon (default {DEFAULT_ROUNDS})")
-    p.add_argument("--seed", type=seed, default=0, help="seed of every game (default 0)")
+    p.add_argument("--rounds", type=rounds, default=None, help=f"the horizon, 1..10**12 rounds (default {DEFAULT_ROUNDS})")
+    p.add_argument("--seed", type=seed, default=0, help="seed of every game, 0..2**128-1 (default 0)")
     p.add_argument("--unrealizable", action="store_true", help="unrealizable games; plot the regret")
     p.add_argument("--out", metavar="FILE", required=True, help="the figure: a .png, .svg or .pdf file name")
     p.add_argument("--log", action="store_true",

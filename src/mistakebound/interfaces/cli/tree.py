@@ -9,13 +9,11 @@ is drawn by :func:`~mistakebound.interfaces.plots.draw_strategy`.
 
 from __future__ import annotations
 
-import argparse
-import math
 from pathlib import Path
 
 from mistakebound.foundations.text import number_text
 from mistakebound.game import registry
-from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, add_figure, figure_style, seed
+from mistakebound.interfaces.arguments import EXIT_INTERRUPTED, EXIT_OK, add_figure, figure_style, horizon, inches
 from mistakebound.interfaces.cli.failures import BadInput
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.options import add_budget
@@ -30,16 +28,6 @@ __all__ = ["NAME", "SUMMARY", "TREE_FORMATS", "add_parser", "run"]
 TREE_FORMATS = {"png": (".png",), "svg": (".svg",), "pdf": (".pdf",), "dot": (".dot", ".gv"),
                 "tikz": (".tex", ".tikz"), "json": (".json",)}
 
-
-def _inches(text: str) -> float:
-    """A width in inches, at least 1 (``tree --width``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value >= 1):
-        raise argparse.ArgumentTypeError(f"expected a width in inches >= 1, got {text!r}")
-    return value
 
 #: The command's name, and its line in ``mistakebound --help``.
 NAME = "tree"
@@ -60,7 +48,7 @@ def add_parser(subparsers):
     )
     p.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
     p.add_argument("--worst-case", metavar="LEARNER", help="draw the worst-case line against this learner")
-    p.add_argument("--horizon", type=seed, default=None, help="with --worst-case: limit games to this many rounds")
+    p.add_argument("--horizon", type=horizon, default=None, help="with --worst-case: limit games to this many rounds (0..2**31-1)")
     add_budget(p, "the search (the shattered tree's, or with --worst-case the worst case's)")
     p.add_argument("--out", metavar="FILE", required=True,
                    help="the file: a figure (.png, .svg, .pdf) or an export (.dot, .tex, .json)")
@@ -68,10 +56,10 @@ def add_parser(subparsers):
                    help="what to write (default: the one --out's suffix names): a figure, a Graphviz "
                         "digraph (dot), a LaTeX forest (tikz) or the tree's nodes (json, read back by "
                         "mistakebound.theory.tree_export.tree_from_json)")
-    p.add_argument("--levels", type=seed, default=None,
-                   help="figures: draw this many levels below the root (default: as many as fit --width)")
-    p.add_argument("--width", type=_inches, default=6.5, metavar="INCHES",
-                   help="figures: the width to print at, text at 7 pt (default 6.5, a paper's text width)")
+    p.add_argument("--levels", type=horizon, default=None,
+                   help="figures: draw this many levels below the root, 0..2**31-1 (default: as many as fit --width)")
+    p.add_argument("--width", type=inches, default=6.5, metavar="INCHES",
+                   help="figures: the width to print at, 1..100 inches, text at 7 pt (default 6.5, a paper's text width)")
     add_figure(p)
     p.set_defaults(run=run)
     return p

@@ -32,7 +32,7 @@ from mistakebound.game import registry
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.rules import Rules
 from mistakebound.game.transcript import instance_text
-from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, seed
+from mistakebound.interfaces.arguments import EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK, horizon
 from mistakebound.interfaces.cli.certificates import claimed, write_certificate
 from mistakebound.interfaces.cli.help_text import add_command
 from mistakebound.interfaces.cli.failures import BadInput
@@ -66,8 +66,9 @@ def add_parser(subparsers):
     )
     p.add_argument("learner", metavar="LEARNER", help="a learner name (listed below) or module:Class")
     p.add_argument("cls", metavar="CLASS", help="zoo spec NAME:ARGS, or a .npy, .csv or .json class file")
-    p.add_argument("--horizon", type=seed, default=None,
-                   help="limit games to this many rounds (needed for learners that change state without a mistake)")
+    p.add_argument("--horizon", type=horizon, default=None,
+                   help="limit games to this many rounds, 0..2**31-1 (needed for learners that change state without a "
+                        "mistake)")
     add_budget(p, "the search")
     add_rules(p)
     add_certificate(p, "M_A(H) (with the learner's predictions as recorded) and Ldim (the textbook's game only)")
