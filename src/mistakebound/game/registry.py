@@ -324,14 +324,15 @@ def _import_path(path: str, kind: str, imports: str = "import") -> Entry:
             f"{kind}: cannot import {path!r} ({type(exc).__name__}: {_first_line(exc)}); expected an import path "
             "'package.module:Class' of a module on the Python path or in the current directory"
         ) from None
+    # what was imported is not a player: a fault of the name, which a resume would meet again (not an import error)
     if not isinstance(obj, type):
-        raise PlayerImportError(
+        raise InvalidArgumentError(
             f"{kind}: {path!r} is {_a(type(obj).__name__)} object, not {_a(kind)} class; expected 'module:Class' "
             f"naming a class with the {kind} methods"
         )
     found = player_kind(obj)
     if found != kind:
-        raise PlayerImportError(
+        raise InvalidArgumentError(
             f"{kind}: {path!r} is {_a(found) if found else 'neither a learner nor an adversary'}, not {_a(kind)}"
         )
     return Entry(kind, path, obj, _summary(obj), "import")

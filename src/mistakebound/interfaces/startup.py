@@ -296,7 +296,11 @@ def begin() -> None:
 
 
 def finish() -> None:
-    """In the command-line process: the command has returned; a signal from now exits at once (code 3)."""
+    """In the command-line process: the command has returned; a signal from now exits at once (code 3).
+
+    Searches run again from here (a signal during the command stopped them): a caller that runs the
+    command in its own process, as the tests do, goes on searching after it."""
+    _searches("resume_searches")
     if is_cli_process():
         _install({name: _exit_now for name in _SIGNALS})
         # CPython marks a KeyboardInterrupt that leaves code run by exec(str) (dataclasses, namedtuple,
