@@ -27,9 +27,11 @@ def truth(matrix: np.ndarray) -> int:
     return textbook_ldim(matrix) if matrix.shape[1] else 0
 
 
-def run(matrix: np.ndarray, max_nodes: int = -1, memo: int = 1 << 24) -> tuple:
+def run(matrix: np.ndarray, max_nodes: int = -1, memo: int = 1 << 24, ratio: int | None = None) -> tuple:
+    # (lower, upper, status, nodes, distinct rows, exception); the memo's peak bytes dropped
     m = np.ascontiguousarray(matrix, dtype=np.uint8)
-    return kernel.ldim_bounds(m, m.shape[0], m.shape[1], max_nodes, -1.0, memo)
+    extra = () if ratio is None else (ratio,)
+    return kernel.ldim_bounds(m, m.shape[0], m.shape[1], max_nodes, -1.0, memo, *extra)[:6]
 
 
 def test_the_extension_is_built():
@@ -177,3 +179,43 @@ def test_a_budget_past_what_c_counts_is_no_budget(max_nodes):
     # found by test_fuzz_api: 2^63 does not fit a C long long
     b = littlestone_bounds(classes.thresholds(63), max_nodes=max_nodes)
     assert (b.lower, b.upper, b.status) == (6, 6, "exact")
+
+
+# ------------------------------------------------------------ compact copies (issue 26)
+@st.composite
+def reordered_matrices(draw, max_rows: int = 24, max_cols: int = 7) -> np.ndarray:
+    """class_matrices with their rows and columns permuted (the order must change nothing)."""
+    M = draw(class_matrices(max_rows=max_rows, max_cols=max_cols))
+    rows = draw(st.permutations(range(M.shape[0])))
+    cols = draw(st.permutations(range(M.shape[1])))
+    return M[np.asarray(rows, dtype=np.int64)][:, np.asarray(cols, dtype=np.int64)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(reordered_matrices(), st.sampled_from([-1, 1, 2, 4]), st.sampled_from([0, 4000, 1 << 24]))
+def test_compact_copies_are_exact(matrix, ratio, memo):
+    # ratio -1: every version space smaller than its context's goes on in a compact copy,
+    # so that classes small enough for the textbook recursion take that path at every depth
+    lower, upper, status, _, _, exc = run(matrix, memo=memo, ratio=ratio)
+    assert (lower, upper, status, exc) == (truth(matrix), truth(matrix), 0, None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(70, 400), st.integers(5, 12), st.floats(0.1, 0.6), st.integers(0, 2**32 - 1),
+       st.sampled_from([-1, 2, 4]))
+def test_compact_copies_of_wide_classes_against_the_python_search(n, m, density, seed, ratio):
+    # more than 64 distinct rows: the copies are made from several words, shuffled or not
+    H = classes.random(n, m, density, seed=seed)
+    M = H.matrix[np.random.default_rng(seed).permutation(n)]
+    search = LdimSearch(H)
+    value = search.ldim(search.full)
+    assert run(M, ratio=ratio)[:3] == (value, value, 0)
+    assert run(M[:, ::-1], ratio=ratio)[:3] == (value, value, 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(reordered_matrices(max_rows=30, max_cols=8), st.integers(1, 40), st.sampled_from([-1, 4]))
+def test_a_budget_leaves_proven_bounds_in_compact_copies(matrix, max_nodes, ratio):
+    lower, upper, status, nodes, _, _ = run(matrix, max_nodes=max_nodes, ratio=ratio)
+    t = truth(matrix)
+    assert lower <= t <= upper and nodes <= max_nodes and status in (0, 1)

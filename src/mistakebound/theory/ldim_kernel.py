@@ -100,7 +100,7 @@ def kernel_bounds(H: HypothesisClass, budget: Any, memo_bytes: int) -> dict | No
     M = H.matrix
     n, m = M.shape
     t0 = time.perf_counter()
-    lower, upper, code, nodes, _distinct, exc = _kernel.ldim_bounds(
+    lower, upper, code, nodes, _distinct, exc, _memo = _kernel.ldim_bounds(
         M, n, m, -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED),
         -1.0 if budget.time_limit is None else budget.time_limit, memo_bytes,
     )
