@@ -49,27 +49,19 @@ enum { ST_EXACT = 0, ST_BUDGET = 1, ST_INTERRUPTED = 2, ST_MEMORY = 3 };
 /* Signals are checked (with the GIL taken back) at most this often, in seconds. */
 #define MB_SIGNAL_PERIOD 0.005
 
-/* What every context of one search shares: the budget, the stop status, the memos' bytes. */
+/* What every context of one search shares: the budget, the stop status, the memo. */
 typedef struct {
     long long nodes, max_nodes;
     double deadline;      /* < 0: none */
     double next_signals;  /* mb_now() at which the signals are next checked */
     int stopped;          /* 0, or a status */
-    int compact_ratio;    /* 0: never compact */
-    size_t mem_used;      /* the bytes of every live memo together */
-    size_t mem_max;       /* what they may take together */
-    size_t mem_peak;
+    int compact_ratio;    /* 0: never compact; negative: whenever a node can (the tests') */
     PyThreadState *ts;    /* this thread's state while the search runs without the GIL */
-} Shared;
-
-/* A search over one numbering of rows: the class's distinct rows, or (compact) the rows
- * of one version space renumbered 0..size-1, with its memo. */
-typedef struct {
-    Shared *sh;
-    int W;           /* words per bitset */
-    int rows;        /* rows numbered here */
-    word *cols;      /* the columns that may split, W words each */
-    /* memo: open addressing on hashes; keys live in an arena */
+    /* the class row by row: row r's labels on the nc columns, CB words from rowbits + r * CB
+       (what a compact copy is cut from, 64 rows at a time) */
+    const word *rowbits;
+    int nc, CB;
+    /* memo: open addressing on hashes; keys (see make_key) live in an arena */
     size_t cap;      /* slots, a power of two */
     size_t used;
     uint64_t *slot_hash; /* 0: empty */
@@ -77,12 +69,27 @@ typedef struct {
     signed char *slot_lo, *slot_hi;
     word *arena;
     size_t arena_len, arena_cap; /* in words */
-    size_t bytes;        /* what this memo takes now */
-    size_t own_max;      /* what this memo alone may take */
+    size_t max_bytes;    /* what the memo may take; it grows by doubling up to it */
+    size_t peak_bytes;   /* the most it took */
+} Shared;
+
+/* A numbering of rows the search runs on: the class's distinct rows (rowmap NULL), or
+ * (a compact copy) the rows of one version space renumbered 0..rows-1, rowmap[j] being
+ * the class's number of row j. */
+typedef struct {
+    Shared *sh;
+    int W;              /* words per bitset */
+    int rows;           /* rows numbered here */
+    word *cols;         /* the class's nc columns over these rows, W words each */
+    const int *rowmap;  /* NULL: the class's numbering */
 } Ctx;
 
 static int floor_log2(long long x) { /* x >= 1 */
     return 63 - MB_CLZ64(x);
+}
+
+static int lowest_bit(word x) { /* x != 0 */
+    return 63 - MB_CLZ64(x & (~x + 1));
 }
 
 static uint64_t mix(uint64_t h) {
@@ -99,21 +106,65 @@ static word rotl(word x, int i) {
     return i ? (x << i) | (x >> (64 - i)) : x;
 }
 
-static int popcount_range(const word *v, int lo, int hi) {
+static inline int popcount_range(const word *v, int lo, int hi) {
     int a = 0;
     for (int i = lo; i < hi; i++) a += MB_POPCOUNT64(v[i]);
     return a;
 }
 
-/* A version space: words [lo, hi) of a W-word bitset (the others are zero). */
-static uint64_t hash_range(const word *v, int lo, int hi) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)lo;
-    for (int i = lo; i < hi; i++) h = mix(h ^ v[i]) + (uint64_t)i;
+/* ---------------------------------------------------------------- the memo */
+/* A version space's key: its rows in the class's numbering, one key per set of rows
+ * whichever numbering the search met it in (the class's or a compact copy's), so that one
+ * memo serves every copy.  Two forms, the shorter taken (which one is a function of the
+ * set, so the key stays one per set): the words from its lowest non-empty word to its
+ * highest ("dense"), or its non-empty words as (index, word) pairs ("pairs").  key[0] is
+ * the key's length in words, bit 63 set for the dense form; then the lowest word's index
+ * and the words, or the pairs.  Its length follows the version space, not the class:
+ * at most 1 + 2 min(size, words spanned).  `pairs` is scratch of the same length. */
+#define DENSE_KEY ((word)1 << 63)
+static inline size_t make_key(const Ctx *c, const word *v, int lo_w, int hi_w, word *key, word *pairs) {
+    size_t n = 0;
+    if (!c->rowmap) {
+        for (int i = lo_w; i < hi_w; i++)
+            if (v[i]) { pairs[2 * n] = (word)i; pairs[2 * n + 1] = v[i]; n++; }
+    } else { /* rowmap is increasing: the class's words come in order */
+        long long at = -1;
+        word acc = 0;
+        for (int i = lo_w; i < hi_w; i++)
+            for (word b = v[i]; b; b &= b - 1) {
+                int g = c->rowmap[64 * i + lowest_bit(b)];
+                if ((g >> 6) != at) {
+                    if (at >= 0) { pairs[2 * n] = (word)at; pairs[2 * n + 1] = acc; n++; }
+                    at = g >> 6;
+                    acc = 0;
+                }
+                acc |= (word)1 << (g & 63);
+            }
+        if (at >= 0) { pairs[2 * n] = (word)at; pairs[2 * n + 1] = acc; n++; }
+    }
+    size_t span = n ? (size_t)(pairs[2 * n - 2] - pairs[0] + 1) : 0;
+    if (n && 2 + span < 1 + 2 * n) { /* dense */
+        key[0] = (word)(2 + span) | DENSE_KEY;
+        key[1] = pairs[0];
+        memset(key + 2, 0, span * sizeof(word));
+        for (size_t i = 0; i < n; i++) key[2 + (pairs[2 * i] - pairs[0])] = pairs[2 * i + 1];
+        return 2 + span;
+    }
+    key[0] = (word)(1 + 2 * n);
+    memcpy(key + 1, pairs, 2 * n * sizeof(word));
+    return 1 + 2 * n;
+}
+
+/* A multiply per word with no chain between words (so it pipelines), mixed once at the end:
+ * equal hashes are compared in full, so a collision costs time, never exactness. */
+static inline uint64_t hash_key(const word *key, size_t len) {
+    uint64_t h = len;
+    for (size_t i = 0; i < len; i++) h += (key[i] ^ (0x9e3779b97f4a7c15ULL * (i + 1))) * 0xff51afd7ed558ccdULL;
+    h = mix(h);
     return h ? h : 1;
 }
 
-/* ---------------------------------------------------------------- the memo */
-static void memo_clear(Ctx *c) {
+static void memo_clear(Shared *c) {
     if (c->slot_hash) memset(c->slot_hash, 0, c->cap * sizeof(uint64_t));
     c->used = 0;
     c->arena_len = 0;
@@ -123,33 +174,15 @@ static size_t memo_bytes_for(size_t cap, size_t arena_cap) {
     return cap * (sizeof(uint64_t) + sizeof(size_t) + 2) + arena_cap * sizeof(word);
 }
 
-/* Whether this memo may grow to `bytes`: within its own limit and, with every other live
- * memo of the search, within the search's. */
-static int memo_may_take(const Ctx *c, size_t bytes) {
-    const Shared *s = c->sh;
-    return bytes <= c->own_max && s->mem_used - c->bytes + bytes <= s->mem_max;
-}
-
-static void memo_took(Ctx *c, size_t bytes) {
-    Shared *s = c->sh;
-    s->mem_used = s->mem_used - c->bytes + bytes;
-    c->bytes = bytes;
-    if (s->mem_used > s->mem_peak) s->mem_peak = s->mem_used;
-}
-
-static void memo_free(Ctx *c) {
-    free(c->slot_hash); free(c->slot_off); free(c->slot_lo); free(c->slot_hi);
-    free(c->arena);
-    c->slot_hash = NULL; c->slot_off = NULL; c->slot_lo = NULL; c->slot_hi = NULL; c->arena = NULL;
-    c->cap = c->used = c->arena_len = c->arena_cap = 0;
-    memo_took(c, 0);
+static void memo_took(Shared *c) {
+    size_t bytes = memo_bytes_for(c->cap, c->arena_cap);
+    if (bytes > c->peak_bytes) c->peak_bytes = bytes;
 }
 
 /* Doubles the slots (rehashing); 0 when the memo may not grow or malloc fails. */
-static int memo_grow_slots(Ctx *c) {
+static int memo_grow_slots(Shared *c) {
     size_t cap = c->cap ? 2 * c->cap : 256;
-    size_t bytes = memo_bytes_for(cap, c->arena_cap);
-    if (!memo_may_take(c, bytes)) return 0;
+    if (memo_bytes_for(cap, c->arena_cap) > c->max_bytes) return 0;
     uint64_t *hs = calloc(cap, sizeof(uint64_t));
     size_t *off = malloc(cap * sizeof(size_t));
     signed char *lo = malloc(cap), *hi = malloc(cap);
@@ -169,28 +202,26 @@ static int memo_grow_slots(Ctx *c) {
     free(c->slot_hash); free(c->slot_off); free(c->slot_lo); free(c->slot_hi);
     c->slot_hash = hs; c->slot_off = off; c->slot_lo = lo; c->slot_hi = hi;
     c->cap = cap;
-    memo_took(c, bytes);
+    memo_took(c);
     return 1;
 }
 
 /* Makes room for `len` more words of keys; 0 when the memo may not grow. */
-static int memo_grow_arena(Ctx *c, size_t len) {
-    size_t want = c->arena_cap ? 2 * c->arena_cap : 512;
+static int memo_grow_arena(Shared *c, size_t len) {
+    size_t want = c->arena_cap ? 2 * c->arena_cap : 4096;
     while (want < c->arena_len + len) want *= 2;
-    size_t bytes = memo_bytes_for(c->cap, want);
-    if (!memo_may_take(c, bytes)) return 0;
+    if (memo_bytes_for(c->cap, want) > c->max_bytes) return 0;
     word *a = realloc(c->arena, want * sizeof(word));
     if (!a) return 0;
     c->arena = a;
     c->arena_cap = want;
-    memo_took(c, bytes);
+    memo_took(c);
     return 1;
 }
 
-/* Finds V's slot; returns its index, or -1 (and *free_slot, the slot to insert at). */
-static long long memo_find(Ctx *c, const word *v, int lo, int hi, uint64_t h, size_t *free_slot) {
+/* Finds the key's slot; returns its index, or -1 (and *free_slot, the slot to insert at). */
+static long long memo_find(Shared *c, const word *key, size_t len, uint64_t h, size_t *free_slot) {
     size_t mask = c->cap - 1, i = (size_t)h & mask;
-    int len = hi - lo;
     for (;;) {
         uint64_t sh = c->slot_hash[i];
         if (sh == 0) {
@@ -198,45 +229,46 @@ static long long memo_find(Ctx *c, const word *v, int lo, int hi, uint64_t h, si
             return -1;
         }
         if (sh == h) {
-            const word *key = c->arena + c->slot_off[i];
-            if ((int)key[0] == lo && (int)key[1] == len && memcmp(key + 2, v + lo, (size_t)len * sizeof(word)) == 0)
-                return (long long)i;
+            const word *k = c->arena + c->slot_off[i];
+            /* the first words hold the lengths: equal first words, keys of one length */
+            if (k[0] == key[0] && memcmp(k + 1, key + 1, (len - 1) * sizeof(word)) == 0) return (long long)i;
         }
         i = (i + 1) & mask;
     }
 }
 
 /* Records lo <= Ldim(V) <= hi (merged with what is known). */
-static void memo_put(Ctx *c, const word *v, int lo_w, int hi_w, uint64_t h, int lo, int hi) {
+static void memo_put(Shared *c, const word *key, size_t len, uint64_t h, int lo, int hi) {
     if (c->cap == 0 && !memo_grow_slots(c)) return;
     size_t slot;
-    long long at = memo_find(c, v, lo_w, hi_w, h, &slot);
+    long long at = memo_find(c, key, len, h, &slot);
     if (at >= 0) {
         if (lo > c->slot_lo[at]) c->slot_lo[at] = (signed char)lo;
         if (hi < c->slot_hi[at]) c->slot_hi[at] = (signed char)hi;
         return;
     }
-    size_t len = (size_t)(hi_w - lo_w) + 2;
     /* grow, or when the memo may not grow, empty it (answers stay exact); the slot moves */
     if (2 * (c->used + 1) > c->cap) {
         if (!memo_grow_slots(c)) memo_clear(c);
-        memo_find(c, v, lo_w, hi_w, h, &slot);
+        memo_find(c, key, len, h, &slot);
     }
     if (c->arena_len + len > c->arena_cap && !memo_grow_arena(c, len)) {
         memo_clear(c);
         if (len > c->arena_cap) return;
-        memo_find(c, v, lo_w, hi_w, h, &slot);
+        memo_find(c, key, len, h, &slot);
     }
-    word *key = c->arena + c->arena_len;
-    key[0] = (word)lo_w;
-    key[1] = (word)(hi_w - lo_w);
-    memcpy(key + 2, v + lo_w, (size_t)(hi_w - lo_w) * sizeof(word));
+    memcpy(c->arena + c->arena_len, key, len * sizeof(word));
     c->slot_hash[slot] = h;
     c->slot_off[slot] = c->arena_len;
     c->slot_lo[slot] = (signed char)lo;
     c->slot_hi[slot] = (signed char)hi;
     c->arena_len += len;
     c->used++;
+}
+
+static void memo_free(Shared *c) {
+    free(c->slot_hash); free(c->slot_off); free(c->slot_lo); free(c->slot_hi);
+    free(c->arena);
 }
 
 /* ---------------------------------------------------------------- the budget */
@@ -274,30 +306,36 @@ static int stop_check(Shared *s) {
 }
 
 /* ---------------------------------------------------------------- compact copies */
-/* Appends to `out` (zeroed, from bit *at on) the bits of `col` at the rows of V, in order:
- * row number t of V (counting from its lowest) becomes bit t of the compact copy. */
-static void project(const word *v, int lo_w, int hi_w, const word *col, word *out) {
-    int at = 0;
-    for (int i = lo_w; i < hi_w; i++) {
-        word rows = v[i], x = col[i] & rows;
-        if (rows == ~(word)0) { /* a full word moves as a whole */
-            out[at >> 6] |= x << (at & 63);
-            if (at & 63) out[(at >> 6) + 1] |= x >> (64 - (at & 63));
-            at += 64;
-            continue;
+/* Transposes a 64 x 64 bit block: bit j of a[i] becomes bit i of a[j]. */
+static inline void transpose64(word a[64]) {
+    word m = 0x00000000FFFFFFFFULL;
+    for (int j = 32; j != 0; j >>= 1, m ^= m << j)
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            word t = ((a[k] >> j) ^ a[k | j]) & m;
+            a[k | j] ^= t;
+            a[k] ^= t << j;
         }
-        if (!x) {
-            at += MB_POPCOUNT64(rows);
-            continue;
+}
+
+/* The class's columns over the rows `rowmap` lists (size of them, in order), into cols
+ * (nc columns of W words): 64 rows' labels at a time, read row by row and transposed. */
+static inline void project(const Shared *sh, const int *rowmap, int size, int W, word *cols) {
+    word block[64];
+    for (int b = 0; b < W; b++) {
+        int top = size - 64 * b < 64 ? size - 64 * b : 64;
+        for (int cb = 0; cb < sh->CB; cb++) {
+            for (int r = 0; r < 64; r++)
+                block[r] = r < top ? sh->rowbits[(size_t)rowmap[64 * b + r] * sh->CB + cb] : 0;
+            transpose64(block);
+            int ncols = sh->nc - 64 * cb < 64 ? sh->nc - 64 * cb : 64;
+            for (int t = 0; t < ncols; t++) cols[(size_t)(64 * cb + t) * W + b] = block[t];
         }
-        for (; rows; rows &= rows - 1, at++)
-            if (x & rows & (~rows + 1)) out[at >> 6] |= (word)1 << (at & 63);
     }
 }
 
 /* Whether a version space of `size` rows spanning `range` words goes on in a compact copy:
  * when it is at most 1/ratio as wide; with a negative ratio (the tests' setting), whenever
- * it is not the whole space of its context, so that the smallest classes take the path. */
+ * it is not the whole space of its numbering, so that the smallest classes take the path. */
 static int should_compact(const Ctx *c, int size, int range) {
     int ratio = c->sh->compact_ratio;
     if (ratio < 0) return size < c->rows;
@@ -308,55 +346,46 @@ static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const i
                     int *lo_out);
 
 /* Whether Ldim(V) >= k, asked of a compact copy of V: its rows renumbered 0..size-1 and
- * the columns of `cand` that split V projected onto them, with a memo of its own freed on
- * return.  Sound because Ldim(V) depends only on the labels V's rows give: the copy is
- * the same class (a column constant on V splits nothing and is left out; the row order
- * and the numbering change no split).  Its memo only saves time, as every memo here;
- * what it proved about its whole space goes into the caller's memo, keyed by V. */
-static int compact_at_least(Ctx *c, const word *v, int lo_w, int hi_w, uint64_t h, int size, const int *cand,
-                            int ncand, int k, int *lo_out) {
+ * the columns of `cand` that split V projected onto them.  Sound because Ldim(V) depends
+ * only on the labels V's rows give: the copy is the same class (a column constant on V
+ * splits nothing and is left out; the numbering of the rows changes no split), and the
+ * memo keys the copy's version spaces by their rows in the class's numbering (make_key),
+ * so what is proven in one numbering is found in any other. */
+MB_HOT static int compact_at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand,
+                                   int ncand, int k, int *lo_out) {
+    Shared *sh = c->sh;
     Ctx s;
     memset(&s, 0, sizeof s);
-    s.sh = c->sh;
+    s.sh = sh;
     s.W = (size + 63) / 64;
     s.rows = size;
-    s.own_max = (size_t)-1;
-    s.cols = calloc((size_t)(ncand ? ncand : 1) * (size_t)s.W, sizeof(word));
+    s.cols = malloc((size_t)(sh->nc ? sh->nc : 1) * (size_t)s.W * sizeof(word));
     int *scand = malloc((size_t)(ncand ? ncand : 1) * sizeof(int));
+    int *rowmap = malloc((size_t)size * sizeof(int));
     word *full = calloc((size_t)s.W, sizeof(word));
-    if (!s.cols || !scand || !full) {
-        free(s.cols); free(scand); free(full);
-        c->sh->stopped = ST_MEMORY;
+    if (!s.cols || !scand || !rowmap || !full) {
+        free(s.cols); free(scand); free(rowmap); free(full);
+        sh->stopped = ST_MEMORY;
         return 0;
     }
-    int nc = 0;
-    for (int t = 0; t < ncand; t++) {
-        word *out = s.cols + (size_t)nc * s.W;
-        project(v, lo_w, hi_w, c->cols + (size_t)cand[t] * c->W, out);
-        int a = popcount_range(out, 0, s.W);
-        if (a == 0 || a == size) {
-            memset(out, 0, (size_t)s.W * sizeof(word));
-            continue;
+    int t = 0;
+    for (int i = lo_w; i < hi_w; i++)
+        for (word b = v[i]; b; b &= b - 1) {
+            int r = 64 * i + lowest_bit(b);
+            rowmap[t++] = c->rowmap ? c->rowmap[r] : r;
         }
-        scand[nc] = nc;
-        nc++;
+    s.rowmap = rowmap;
+    project(sh, rowmap, size, s.W, s.cols);
+    int nc = 0; /* the candidates that still split V (the others split none of its parts) */
+    for (int u = 0; u < ncand; u++) {
+        int a = popcount_range(s.cols + (size_t)cand[u] * s.W, 0, s.W);
+        if (a != 0 && a != size) scand[nc++] = cand[u];
     }
     for (int i = 0; i < size; i++) full[i >> 6] |= (word)1 << (i & 63);
     int lo = k, result = at_least(&s, full, 0, s.W, size, scand, nc, k, &lo);
-    if (!c->sh->stopped) {
-        /* proven of the copy, so of V: what the search found, and its memo's entry for the whole */
-        int plo = result ? lo : 0, phi = result ? 127 : k - 1;
-        size_t slot;
-        long long at = s.cap ? memo_find(&s, full, 0, s.W, hash_range(full, 0, s.W), &slot) : -1;
-        if (at >= 0) {
-            if (s.slot_lo[at] > plo) plo = s.slot_lo[at];
-            if (s.slot_hi[at] < phi) phi = s.slot_hi[at];
-        }
-        memo_put(c, v, lo_w, hi_w, h, plo, phi);
-    }
-    memo_free(&s);
     free(s.cols);
     free(scand);
+    free(rowmap);
     free(full);
     if (result) *lo_out = lo;
     return result;
@@ -384,34 +413,43 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
                     int *lo_out) {
     if (k <= 0) return 1;
     if (size < 2 || k > floor_log2(size)) return 0;
-    uint64_t h = hash_range(v, lo_w, hi_w);
-    if (c->cap) {
+    Shared *sh = c->sh;
+    /* one allocation for the node: its key, the two sides of a split, the splits, the table */
+    const int W = c->W;
+    size_t span = (size_t)(hi_w - lo_w), klen_max = 1 + 2 * (c->rowmap || (size_t)size < span ? (size_t)size : span);
+    size_t tsz = 4;
+    while (tsz < 2 * (size_t)ncand) tsz <<= 1;
+    size_t nwords = 2 * klen_max + 2 * (size_t)W;
+    char *scratch = malloc(nwords * sizeof(word) + (size_t)(ncand ? ncand : 1) * (sizeof(Split) + sizeof(int)) +
+                           tsz * sizeof(int));
+    if (!scratch) {
+        sh->stopped = ST_MEMORY;
+        return 0;
+    }
+    word *key = (word *)scratch, *side = key + 2 * klen_max;
+    Split *splits = (Split *)(side + 2 * W);
+    int *sub = (int *)(splits + (ncand ? ncand : 1)), *tab = sub + (ncand ? ncand : 1);
+    size_t klen = make_key(c, v, lo_w, hi_w, key, key + klen_max);
+    uint64_t h = hash_key(key, klen);
+    int result = 0, found_lo = 0;
+    if (sh->cap) {
         size_t slot;
-        long long at = memo_find(c, v, lo_w, hi_w, h, &slot);
+        long long at = memo_find(sh, key, klen, h, &slot);
         if (at >= 0) {
-            if (k <= c->slot_lo[at]) {
-                *lo_out = c->slot_lo[at];
-                return 1;
+            if (k <= sh->slot_lo[at]) {
+                result = 1;
+                found_lo = sh->slot_lo[at];
+                goto done;
             }
-            if (k > c->slot_hi[at]) return 0;
+            if (k > sh->slot_hi[at]) goto done;
         }
     }
     /* a question of k = 1 is answered by the first split: no copy pays for itself there */
-    if (k >= 2 && should_compact(c, size, hi_w - lo_w))
-        return compact_at_least(c, v, lo_w, hi_w, h, size, cand, ncand, k, lo_out);
-    if (stop_check(c->sh)) return 0;
-    const int W = c->W;
-    Split *splits = malloc((size_t)(ncand ? ncand : 1) * sizeof(Split));
-    int *sub = malloc((size_t)(ncand ? ncand : 1) * sizeof(int));
-    size_t tsz = 4;
-    while (tsz < 2 * (size_t)ncand) tsz <<= 1;
-    int *tab = malloc(tsz * sizeof(int));
-    word *side = malloc((size_t)W * 2 * sizeof(word));
-    if (!splits || !sub || !side || !tab) {
-        free(splits); free(sub); free(side); free(tab);
-        c->sh->stopped = ST_MEMORY;
-        return 0;
+    if (k >= 2 && should_compact(c, size, hi_w - lo_w)) {
+        result = compact_at_least(c, v, lo_w, hi_w, size, cand, ncand, k, &found_lo);
+        goto done;
     }
+    if (stop_check(sh)) goto done;
     word *other = side + W;
     memset(tab, 0xff, tsz * sizeof(int)); /* -1: empty */
     /* the lowest row of V fixes which side of a split is "the part": the one without it */
@@ -457,13 +495,12 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
         sub[nsplits] = cand[t];
         nsplits++;
     }
-    int result = 0, found_lo = 0;
     if (nsplits == 0) {
-        memo_put(c, v, lo_w, hi_w, h, 0, 0);
+        memo_put(sh, key, klen, h, 0, 0);
         goto done;
     }
     if (k == 1) {
-        memo_put(c, v, lo_w, hi_w, h, 1, 127);
+        memo_put(sh, key, klen, h, 1, 127);
         result = 1;
         found_lo = 1;
         goto done;
@@ -471,7 +508,7 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
     qsort(splits, (size_t)nsplits, sizeof(Split), by_balance);
     int need = k - 1;
     if (floor_log2(splits[0].s) < need) { /* Ldim(V) <= 1 + floor(log2 s) of the best split < k */
-        memo_put(c, v, lo_w, hi_w, h, 0, 1 + floor_log2(splits[0].s));
+        memo_put(sh, key, klen, h, 0, 1 + floor_log2(splits[0].s));
         goto done;
     }
     for (int t = 0; t < nsplits; t++) {
@@ -488,26 +525,23 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
         }
         int l1 = need, l2 = need;
         if (!at_least(c, side, slo, shi, s, sub, nsplits, need, &l1)) {
-            if (c->sh->stopped) goto done;
+            if (sh->stopped) goto done;
             continue;
         }
         /* the child's call may have reused nothing of ours but `other` is ours alone */
         if (!at_least(c, other, olo, ohi, size - s, sub, nsplits, need, &l2)) {
-            if (c->sh->stopped) goto done;
+            if (sh->stopped) goto done;
             continue;
         }
         found_lo = 1 + (l1 < l2 ? l1 : l2);
         if (found_lo < k) found_lo = k;
-        memo_put(c, v, lo_w, hi_w, h, found_lo, 127);
+        memo_put(sh, key, klen, h, found_lo, 127);
         result = 1;
         goto done;
     }
-    memo_put(c, v, lo_w, hi_w, h, 0, need);
+    memo_put(sh, key, klen, h, 0, need);
 done:
-    free(splits);
-    free(sub);
-    free(side);
-    free(tab);
+    free(scratch);
     if (result) *lo_out = found_lo;
     return result;
 }
@@ -645,7 +679,7 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     c.sh = sh;
     int status = ST_MEMORY;
     int *cand = NULL;
-    word *full = NULL;
+    word *full = NULL, *rowbits = NULL;
     Py_ssize_t *distinct = malloc((size_t)n * sizeof(Py_ssize_t));
     int nd = distinct ? distinct_rows(M, n, m, distinct) : -1;
     *lower = 1;
@@ -664,9 +698,18 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     free(distinct);
     distinct = NULL;
     for (int t = 0; t < nc; t++) cand[t] = t;
-    /* the memo grows from nothing; the top one leaves a quarter to the compact copies' */
-    sh->mem_max = memo_bytes;
-    c.own_max = sh->compact_ratio != 0 ? memo_bytes - memo_bytes / 4 : memo_bytes;
+    if (sh->compact_ratio != 0) { /* the rows' labels, for the compact copies */
+        sh->nc = nc;
+        sh->CB = (nc + 63) / 64;
+        rowbits = calloc((size_t)nd * (sh->CB ? sh->CB : 1), sizeof(word));
+        if (!rowbits) goto finish;
+        for (int t = 0; t < nc; t++)
+            for (int i = 0; i < c.W; i++)
+                for (word b = c.cols[(size_t)t * c.W + i]; b; b &= b - 1)
+                    rowbits[(size_t)(64 * i + lowest_bit(b)) * sh->CB + (t >> 6)] |= (word)1 << (t & 63);
+        sh->rowbits = rowbits;
+    }
+    sh->max_bytes = memo_bytes; /* the memo grows from nothing up to it */
     bounds_before_search(&c, nd, nc, lower, upper);
     while (*upper > *lower) {
         int lo = *upper;
@@ -680,10 +723,10 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     status = sh->stopped;
 finish:
     if (status == ST_MEMORY && !sh->stopped) { *lower = 1; *upper = 0; } /* could not start */
-    memo_free(&c);
     free(distinct);
     free(cand);
     free(full);
+    free(rowbits);
     free(c.cols);
     return status;
 }
@@ -729,10 +772,11 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
     sh.deadline = time_limit >= 0 ? now + time_limit : -1.0;
     sh.next_signals = now + MB_SIGNAL_PERIOD;
     int status = search(&sh, buf.buf, n, m, memo_bytes > 0 ? (size_t)memo_bytes : 0, &nd, &lower, &upper);
+    memo_free(&sh);
     PyEval_RestoreThread(sh.ts);
     PyBuffer_Release(&buf);
     PyObject *exc = fetch_exception();
-    return Py_BuildValue("iiiLiNn", lower, upper, status, sh.nodes, nd, exc, (Py_ssize_t)sh.mem_peak);
+    return Py_BuildValue("iiiLiNn", lower, upper, status, sh.nodes, nd, exc, (Py_ssize_t)sh.peak_bytes);
 }
 
 static PyMethodDef methods[] = {
