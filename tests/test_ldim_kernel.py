@@ -4,6 +4,8 @@ textbook recursion, its budget, Ctrl-C, memory, and the Python search it stands 
 from __future__ import annotations
 
 import signal
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -219,3 +221,92 @@ def test_a_budget_leaves_proven_bounds_in_compact_copies(matrix, max_nodes, rati
     lower, upper, status, nodes, _, _ = run(matrix, max_nodes=max_nodes, ratio=ratio)
     t = truth(matrix)
     assert lower <= t <= upper and nodes <= max_nodes and status in (0, 1)
+
+
+# ------------------------------------------------------------ bounds before any search
+@settings(max_examples=300, deadline=None)
+@given(reordered_matrices(max_rows=24, max_cols=7))
+def test_the_bounds_before_any_search_are_proven(matrix):
+    # max_nodes=0: the search stops at its first node, so the bounds are those of the set-up
+    # (floor(log2 |distinct rows|), the most balanced split, the number of distinct splits,
+    # and that number exactly when the rows are the full cube on one column per split)
+    lower, upper, status, nodes, _, _ = run(matrix, max_nodes=0)
+    t = truth(matrix)
+    assert lower <= t <= upper and nodes == 0
+    assert status == (0 if lower == upper else 1)
+
+
+@st.composite
+def cubes(draw) -> np.ndarray:
+    """Every labelling of d columns, rows shuffled and repeated, columns duplicated,
+    complemented and padded with constants: Ldim d, known before any search."""
+    d = draw(st.integers(1, 5))
+    M = np.array([[(r >> j) & 1 for j in range(d)] for r in range(2**d)], dtype=np.uint8)
+    M = np.vstack([M, M[draw(st.lists(st.integers(0, 2**d - 1), max_size=3))]])
+    extra = draw(st.lists(st.tuples(st.integers(0, d - 1), st.sampled_from(["dup", "neg", "0", "1"])), max_size=4))
+    for j, kind in extra:
+        c = {"dup": M[:, j], "neg": 1 - M[:, j], "0": 0 * M[:, j], "1": 0 * M[:, j] + 1}[kind]
+        M = np.column_stack([M, c])
+    rows = np.asarray(draw(st.permutations(range(M.shape[0]))), dtype=np.int64)
+    cols = np.asarray(draw(st.permutations(range(M.shape[1]))), dtype=np.int64)
+    return M[rows][:, cols].astype(np.uint8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(cubes())
+def test_a_full_cube_is_answered_without_a_search(matrix):
+    lower, upper, status, nodes, _, _ = run(matrix, max_nodes=0)
+    assert lower == upper == truth(matrix) and (status, nodes) == (0, 0)
+
+
+def test_the_full_cube_2_18_in_any_column_order_needs_no_search():
+    M = classes.power_set(18).matrix
+    for matrix in (M, M[:, ::-1]):
+        assert run(np.ascontiguousarray(matrix))[:4] == (18, 18, 0, 0)
+
+
+# ------------------------------------------------------------ threads (the GIL is released)
+def _tick_while(search) -> tuple[int, object]:
+    """How many times a thread sleeping 5 ms at a time woke up while ``search()`` ran in this one."""
+    ticks, done = [0], threading.Event()
+
+    def tick():
+        while not done.is_set():
+            time.sleep(0.005)
+            ticks[0] += 1
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    time.sleep(0.02)
+    try:
+        before = ticks[0]
+        found = search()
+        return ticks[0] - before, found
+    finally:
+        done.set()
+        ticker.join()
+
+
+def test_another_thread_runs_during_a_search():
+    # the search takes about 0.2 s alone (60 periods of the ticker); holding the GIL, it let
+    # the ticker wake at most once or twice.  Five is far below what a loaded machine gives.
+    H = _slow_class()
+    ticks, found = _tick_while(lambda: littlestone_bounds(H))
+    assert found.exact and found.nodes > 10_000
+    assert ticks >= 5
+
+
+def test_searches_in_two_threads_at_once_are_exact():
+    Hs = [_slow_class(), classes.random(3000, 40, 0.3, seed=5)]
+    alone = [littlestone_bounds(H) for H in Hs]
+    results = [None, None]
+
+    def work(i):
+        results[i] = littlestone_bounds(Hs[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [(r.lower, r.upper, r.nodes) for r in results] == [(r.lower, r.upper, r.nodes) for r in alone]
