@@ -59,8 +59,9 @@ typedef struct {
     PyThreadState *ts;    /* this thread's state while the search runs without the GIL */
     /* the class row by row: row r's labels on the nc columns, CB words from rowbits + r * CB
        (what a compact copy is cut from, 64 rows at a time) */
-    const word *rowbits;
+    word *rowbits;        /* built at the first compact copy (NULL until then) */
     int nc, CB;
+    const void *top;      /* the class's own context (a Ctx), which rowbits is read from */
     /* memo: open addressing on hashes; keys (see make_key) live in an arena */
     size_t cap;      /* slots, a power of two */
     size_t used;
@@ -208,7 +209,7 @@ static int memo_grow_slots(Shared *c) {
 
 /* Makes room for `len` more words of keys; 0 when the memo may not grow. */
 static int memo_grow_arena(Shared *c, size_t len) {
-    size_t want = c->arena_cap ? 2 * c->arena_cap : 4096;
+    size_t want = c->arena_cap ? 2 * c->arena_cap : 256;
     while (want < c->arena_len + len) want *= 2;
     if (memo_bytes_for(c->cap, want) > c->max_bytes) return 0;
     word *a = realloc(c->arena, want * sizeof(word));
@@ -317,6 +318,17 @@ static inline void transpose64(word a[64]) {
         }
 }
 
+/* The class row by row (sh->rowbits), from the columns of its own context; 0 when memory is short. */
+static int build_rowbits(Shared *sh, const Ctx *top) {
+    sh->rowbits = calloc((size_t)top->rows * (size_t)(sh->CB ? sh->CB : 1), sizeof(word));
+    if (!sh->rowbits) return 0;
+    for (int t = 0; t < sh->nc; t++)
+        for (int i = 0; i < top->W; i++)
+            for (word b = top->cols[(size_t)t * top->W + i]; b; b &= b - 1)
+                sh->rowbits[(size_t)(64 * i + lowest_bit(b)) * sh->CB + (t >> 6)] |= (word)1 << (t & 63);
+    return 1;
+}
+
 /* The class's columns over the rows `rowmap` lists (size of them, in order), into cols
  * (nc columns of W words): 64 rows' labels at a time, read row by row and transposed. */
 static inline void project(const Shared *sh, const int *rowmap, int size, int W, word *cols) {
@@ -354,6 +366,10 @@ static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const i
 MB_HOT static int compact_at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand,
                                    int ncand, int k, int *lo_out) {
     Shared *sh = c->sh;
+    if (!sh->rowbits && !build_rowbits(sh, sh->top)) {
+        sh->stopped = ST_MEMORY;
+        return 0;
+    }
     Ctx s;
     memset(&s, 0, sizeof s);
     s.sh = sh;
@@ -402,6 +418,20 @@ static int by_balance(const void *a, const void *b) {
     const Split *x = a, *y = b;
     if (x->s != y->s) return y->s - x->s;
     return x->col - y->col;
+}
+
+/* Most balanced first: by insertion when they are few (most nodes), else by qsort. */
+static void sort_splits(Split *splits, int n) {
+    if (n > 24) {
+        qsort(splits, (size_t)n, sizeof(Split), by_balance);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        Split x = splits[i];
+        int j = i;
+        for (; j > 0 && by_balance(&splits[j - 1], &x) > 0; j--) splits[j] = splits[j - 1];
+        splits[j] = x;
+    }
 }
 
 /* The search counts bits in every node: MB_HOT (_kernel_compat.h) compiles a copy of it
@@ -505,7 +535,7 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
         found_lo = 1;
         goto done;
     }
-    qsort(splits, (size_t)nsplits, sizeof(Split), by_balance);
+    sort_splits(splits, nsplits);
     int need = k - 1;
     if (floor_log2(splits[0].s) < need) { /* Ldim(V) <= 1 + floor(log2 s) of the best split < k */
         memo_put(sh, key, klen, h, 0, 1 + floor_log2(splits[0].s));
@@ -679,7 +709,7 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     c.sh = sh;
     int status = ST_MEMORY;
     int *cand = NULL;
-    word *full = NULL, *rowbits = NULL;
+    word *full = NULL;
     Py_ssize_t *distinct = malloc((size_t)n * sizeof(Py_ssize_t));
     int nd = distinct ? distinct_rows(M, n, m, distinct) : -1;
     *lower = 1;
@@ -698,17 +728,9 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     free(distinct);
     distinct = NULL;
     for (int t = 0; t < nc; t++) cand[t] = t;
-    if (sh->compact_ratio != 0) { /* the rows' labels, for the compact copies */
-        sh->nc = nc;
-        sh->CB = (nc + 63) / 64;
-        rowbits = calloc((size_t)nd * (sh->CB ? sh->CB : 1), sizeof(word));
-        if (!rowbits) goto finish;
-        for (int t = 0; t < nc; t++)
-            for (int i = 0; i < c.W; i++)
-                for (word b = c.cols[(size_t)t * c.W + i]; b; b &= b - 1)
-                    rowbits[(size_t)(64 * i + lowest_bit(b)) * sh->CB + (t >> 6)] |= (word)1 << (t & 63);
-        sh->rowbits = rowbits;
-    }
+    sh->nc = nc;
+    sh->CB = (nc + 63) / 64;
+    sh->top = &c;
     sh->max_bytes = memo_bytes; /* the memo grows from nothing up to it */
     bounds_before_search(&c, nd, nc, lower, upper);
     while (*upper > *lower) {
@@ -726,7 +748,7 @@ finish:
     free(distinct);
     free(cand);
     free(full);
-    free(rowbits);
+    free(sh->rowbits);
     free(c.cols);
     return status;
 }
