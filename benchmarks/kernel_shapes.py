@@ -6,16 +6,21 @@ were as wide as the class.  Each case here runs in a fresh process of its own (s
 its peak resident memory, ``ru_maxrss``, is its own), ``--repeats`` times; medians are
 reported, with the same-run ratio to the natural order where there is one:
 
-* ``power_set(16)``: as built, its rows shuffled (seed 0), its columns reversed;
+* ``power_set(16)``: as built, its rows shuffled (seed 0), its columns reversed; then the
+  same without its last row (``-1``: Ldim 15), since a full cube is now answered by the
+  bounds before any search and these cases must still search;
 * the full cube ``2^18 x 18`` (``power_set(18)``) as built and with its columns reversed
   (instance ``j`` is then bit ``j`` of the row index, the order of the binary expansion
-  read from the low bit: the database's order);
+  read from the low bit: the database's order), and the same without its last row;
 * ``random(128000, 30, 0.5, 0)``: seconds, peak resident memory, and the memo's peak bytes
-  as the kernel reports them (where it does);
+  as the kernel reports them (where it does: not before issue 26);
 * ``random:100000,40,0.3,1`` (the zoo spec);
-* ``ticker``: a thread ticking every 10 ms while ``power_set(16)`` with its columns
-  reversed is searched in the main thread: the fraction of its ticks it kept;
+* ``ticker``: a thread ticking every 10 ms while ``random(20000, 60, 0.2, 3)`` is searched
+  in the main thread: the fraction of its ticks it kept;
 * ``two threads``: the same search in two threads at once, against one alone.
+
+``MB_COMPACT_RATIO`` set in the environment overrides the threshold of the compact copies
+(``_ldim_kernel.c``; 0: none), to compare choices.
 
 Run from the repository root::
 
@@ -41,27 +46,33 @@ import numpy as np
 
 __all__ = ["CASES", "SMOKE", "main", "measure_case"]
 
-#: name -> (the class's builder expression, what to measure)
+#: name -> (family, size, order, without its last row); "-1" cases drop the last row, so that
+#: the bounds before any search (which answer a full cube at once) leave a search to run
 CASES = {
-    "power_set(16)": ("power_set", 16, "natural"),
-    "power_set(16) rows shuffled": ("power_set", 16, "shuffled"),
-    "power_set(16) columns reversed": ("power_set", 16, "reversed"),
-    "cube 2^18": ("power_set", 18, "natural"),
-    "cube 2^18 columns reversed": ("power_set", 18, "reversed"),
-    "random 128000x30": ("random", (128000, 30, 0.5, 0), "natural"),
-    "random:100000,40,0.3,1": ("spec", "random:100000,40,0.3,1", "natural"),
-    "ticker": ("power_set", 16, "ticker"),
-    "two threads": ("power_set", 16, "threads"),
+    "power_set(16)": ("power_set", 16, "natural", False),
+    "power_set(16) rows shuffled": ("power_set", 16, "shuffled", False),
+    "power_set(16) columns reversed": ("power_set", 16, "reversed", False),
+    "power_set(16)-1": ("power_set", 16, "natural", True),
+    "power_set(16)-1 rows shuffled": ("power_set", 16, "shuffled", True),
+    "power_set(16)-1 columns reversed": ("power_set", 16, "reversed", True),
+    "cube 2^18": ("power_set", 18, "natural", False),
+    "cube 2^18 columns reversed": ("power_set", 18, "reversed", False),
+    "cube 2^18-1": ("power_set", 18, "natural", True),
+    "cube 2^18-1 columns reversed": ("power_set", 18, "reversed", True),
+    "random 128000x30": ("random", (128000, 30, 0.5, 0), "natural", False),
+    "random:100000,40,0.3,1": ("spec", "random:100000,40,0.3,1", "natural", False),
+    "ticker": ("random", (20000, 60, 0.2, 3), "ticker", False),
+    "two threads": ("random", (20000, 60, 0.2, 3), "threads", False),
 }
 SMOKE = {
-    "power_set(10)": ("power_set", 10, "natural"),
-    "power_set(10) columns reversed": ("power_set", 10, "reversed"),
-    "ticker": ("power_set", 10, "ticker"),
-    "two threads": ("power_set", 10, "threads"),
+    "power_set(10)-1": ("power_set", 10, "natural", True),
+    "power_set(10)-1 columns reversed": ("power_set", 10, "reversed", True),
+    "ticker": ("random", (2000, 30, 0.2, 3), "ticker", False),
+    "two threads": ("random", (2000, 30, 0.2, 3), "threads", False),
 }
 
 
-def _matrix(kind: str, arg, order: str) -> np.ndarray:
+def _matrix(kind: str, arg, order: str, drop_last: bool) -> np.ndarray:
     from mistakebound.game import classes
 
     if kind == "power_set":
@@ -70,9 +81,11 @@ def _matrix(kind: str, arg, order: str) -> np.ndarray:
         M = classes.random(*arg).matrix
     else:
         M = classes.from_spec(arg).matrix
+    if drop_last:
+        M = M[:-1]
     if order == "shuffled":
         M = M[np.random.default_rng(0).permutation(M.shape[0])]
-    elif order in ("reversed", "ticker", "threads"):
+    elif order == "reversed":
         M = M[:, ::-1]
     return np.ascontiguousarray(M, dtype=np.uint8)
 
@@ -93,7 +106,9 @@ def _kernel():
 
 
 def _search(M: np.ndarray) -> tuple:
-    return KERNEL[0].ldim_bounds(M, M.shape[0], M.shape[1], -1, -1.0, 1 << 32)
+    ratio = os.environ.get("MB_COMPACT_RATIO")  # the threshold of the compact copies, to compare choices
+    extra = () if ratio is None else (int(ratio),)
+    return KERNEL[0].ldim_bounds(M, M.shape[0], M.shape[1], -1, -1.0, 1 << 32, *extra)
 
 
 KERNEL: list = []
@@ -137,8 +152,8 @@ def _threads(M: np.ndarray) -> dict:
 def measure_case(name: str, table: dict) -> dict:
     """One run of case ``name`` in this process: seconds, peak memory, and what the search reported."""
     KERNEL[:] = [_kernel()]  # imported before the clock starts
-    kind, arg, order = table[name]
-    M = _matrix(kind, arg, order)
+    kind, arg, order, drop_last = table[name]
+    M = _matrix(kind, arg, order, drop_last)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     if order == "ticker":
         out = _ticker(M)
@@ -165,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--smoke", action="store_true")
-    parser.add_argument("--only", default="")
+    parser.add_argument("--only", default="", help="run only the cases whose name contains it")
+    parser.add_argument("--skip", default=None, help="skip the cases whose name contains it")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     table = SMOKE if args.smoke else CASES
@@ -178,13 +194,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'case':<32} {'seconds':>9} {'peak MB':>8} {'memo MB':>8}  notes")
     natural = {}
     for name in table:
-        if args.only not in name:
+        if args.only not in name or (args.skip and args.skip in name):
             continue
         runs = [_in_child(name, args.smoke) for _ in range(repeats)]
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0] if isinstance(runs[0][k], (int, float))}
         memo = f"{med['memo_bytes'] / 1e6:8.1f}" if "memo_bytes" in med else f"{'-':>8}"
         notes = ""
-        base = name.split(" ")[0]
+        base = name.split(" ")[0]  # the case in its natural order
         if name == base:
             natural[base] = med["seconds"]
         elif base in natural and "threads" not in name and "ticker" not in name:

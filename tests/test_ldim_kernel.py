@@ -310,3 +310,27 @@ def test_searches_in_two_threads_at_once_are_exact():
     for t in threads:
         t.join()
     assert [(r.lower, r.upper, r.nodes) for r in results] == [(r.lower, r.upper, r.nodes) for r in alone]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(70, 200), st.integers(65, 140), st.floats(0.05, 0.2), st.integers(0, 2**32 - 1),
+       st.sampled_from([-1, 4]))
+def test_classes_of_more_than_64_splits_against_the_python_search(n, m, density, seed, ratio):
+    # the rows' labels take two words or more: the copies are cut from several 64-column
+    # blocks, and the rows keep the class's order (sorting them takes labels in one word)
+    H = classes.random(n, m, density, seed=seed)
+    search = LdimSearch(H)
+    value = search.ldim(search.full)
+    assert run(H.matrix, ratio=ratio)[:3] == (value, value, 0)
+
+
+@pytest.mark.parametrize("d", [8, 12])
+def test_the_order_of_rows_and_columns_changes_no_memo_entry(d):
+    # the rows are renumbered by their labels (columns most balanced first) before the
+    # search: a power set less one row, shuffled or with its columns reversed, is searched as
+    # built, node for node and memo byte for memo byte (the memo's peak is the kernel's 7th)
+    M = classes.power_set(d).matrix[:-1]
+    shuffled = M[np.random.default_rng(d).permutation(M.shape[0])]
+    found = [kernel.ldim_bounds(np.ascontiguousarray(X), X.shape[0], d, -1, -1.0, 1 << 24)
+             for X in (M, shuffled, M[:, ::-1])]
+    assert {(f[0], f[3], f[6]) for f in found} == {(d - 1, found[0][3], found[0][6])}

@@ -576,6 +576,82 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------- the rows' order */
+static word bit_reverse(word x) {
+    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    x = ((x >> 8) & 0x00FF00FF00FF00FFULL) | ((x & 0x00FF00FF00FF00FFULL) << 8);
+    x = ((x >> 16) & 0x0000FFFF0000FFFFULL) | ((x & 0x0000FFFF0000FFFFULL) << 16);
+    return (x >> 32) | (x << 32);
+}
+
+/* Renumbers the class's rows (and orders its columns) so that the version spaces the search
+ * meets first are runs of consecutive rows: the columns most balanced first (the order the
+ * search tries them in), then the rows sorted by their labels read in that order, the first
+ * column the most significant.  The splits of the first columns then cut runs in halves,
+ * whatever order the class came in, and a run spans few words.  Only the numbering
+ * changes (the search is exact in any), so it is skipped where it cannot pay: a class of
+ * one word, or of more than 64 distinct splits (the rows' labels would not fit one word to
+ * sort by).  Returns 0 when memory is short. */
+static int renumber_rows(Shared *sh, Ctx *c) {
+    int nd = c->rows, nc = sh->nc, W = c->W;
+    if (W < 2 || nc > 64 || nc == 0) return 1;
+    /* the columns, most balanced first (stable: ties keep their order) */
+    Split *order = malloc((size_t)nc * sizeof(Split));
+    word *cols = malloc((size_t)nc * (size_t)W * sizeof(word));
+    word *keys = malloc((size_t)nd * 2 * sizeof(word));
+    int *perm = malloc((size_t)nd * 2 * sizeof(int));
+    if (!order || !cols || !keys || !perm) {
+        free(order); free(cols); free(keys); free(perm);
+        return 0;
+    }
+    for (int t = 0; t < nc; t++) {
+        int a = popcount_range(c->cols + (size_t)t * W, 0, W);
+        order[t].col = t;
+        order[t].s = 2 * a <= nd ? a : nd - a;
+        order[t].flip = 0;
+    }
+    qsort(order, (size_t)nc, sizeof(Split), by_balance);
+    for (int t = 0; t < nc; t++)
+        memcpy(cols + (size_t)t * W, c->cols + (size_t)order[t].col * W, (size_t)W * sizeof(word));
+    memcpy(c->cols, cols, (size_t)nc * (size_t)W * sizeof(word));
+    free(order);
+    free(sh->rowbits);
+    sh->rowbits = NULL;
+    if (!build_rowbits(sh, c)) {
+        free(cols); free(keys); free(perm);
+        return 0;
+    }
+    /* the rows by their labels, column 0 the most significant bit: a radix sort on the
+       bytes that hold columns (least significant first, each pass stable) */
+    word *key = keys, *key2 = keys + nd;
+    int *p = perm, *p2 = perm + nd;
+    for (int r = 0; r < nd; r++) { key[r] = bit_reverse(sh->rowbits[r]); p[r] = r; }
+    for (int byte = 8 - (nc + 7) / 8; byte < 8; byte++) {
+        int count[257] = {0};
+        for (int r = 0; r < nd; r++) count[((key[r] >> (8 * byte)) & 255) + 1]++;
+        for (int b = 0; b < 256; b++) count[b + 1] += count[b];
+        for (int r = 0; r < nd; r++) {
+            int at = count[(key[r] >> (8 * byte)) & 255]++;
+            key2[at] = key[r];
+            p2[at] = p[r];
+        }
+        word *tk = key; key = key2; key2 = tk;
+        int *tp = p; p = p2; p2 = tp;
+    }
+    /* the columns over the rows in their new order, and the rows' labels likewise */
+    memset(cols, 0, (size_t)nc * (size_t)W * sizeof(word));
+    project(sh, p, nd, W, cols);
+    memcpy(c->cols, cols, (size_t)nc * (size_t)W * sizeof(word));
+    for (int r = 0; r < nd; r++) key2[r] = sh->rowbits[p[r]];
+    memcpy(sh->rowbits, key2, (size_t)nd * sizeof(word));
+    free(cols);
+    free(keys);
+    free(perm);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- set-up */
 /* The class's distinct rows, in order of first occurrence: their indices in `distinct`;
  * returns how many, or -1 when memory is short. */
@@ -733,7 +809,8 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     sh->top = &c;
     sh->max_bytes = memo_bytes; /* the memo grows from nothing up to it */
     bounds_before_search(&c, nd, nc, lower, upper);
-    while (*upper > *lower) {
+    if (*upper > *lower && !renumber_rows(sh, &c)) sh->stopped = ST_MEMORY; /* the bounds stand */
+    while (*upper > *lower && !sh->stopped) {
         int lo = *upper;
         if (at_least(&c, full, 0, c.W, nd, cand, nc, *upper, &lo)) {
             *lower = *upper;
