@@ -42,9 +42,11 @@ typedef uint64_t word;
 enum { ST_EXACT = 0, ST_BUDGET = 1, ST_INTERRUPTED = 2, ST_MEMORY = 3 };
 
 /* A version space at most 1/MB_COMPACT_RATIO as wide (in words) as the range its bitset
- * spans goes on in a compact copy (see compact_at_least); 0 turns that off.  Measured in
- * benchmarks/kernel_shapes.py: 2, 4 and 8 were within noise of each other on the cases
- * there, 16 and more let the wide nodes cost again; 4 is the middle. */
+ * spans goes on in a compact copy (see compact_at_least); 0 turns that off.  Measured with
+ * benchmarks/kernel_shapes.py (MB_COMPACT_RATIO set, medians of 3, load about 4 on 2
+ * cores): random:100000,40,0.3,1 took 14.9, 11.0, 7.4, 12.2 and 8.9 s at ratios 0, 2, 4,
+ * 8 and 16, and the other cases were within noise of each other (the renumbering of the
+ * rows already makes most version spaces runs); 4 it is. */
 #define MB_COMPACT_RATIO 4
 /* Signals are checked (with the GIL taken back) at most this often, in seconds. */
 #define MB_SIGNAL_PERIOD 0.005
@@ -62,6 +64,7 @@ typedef struct {
     word *rowbits;        /* built at the first compact copy (NULL until then) */
     int nc, CB;
     const void *top;      /* the class's own context (a Ctx), which rowbits is read from */
+    int class_W;          /* its words per bitset */
     /* memo: open addressing on hashes; keys (see make_key) live in an arena */
     size_t cap;      /* slots, a power of two */
     size_t used;
@@ -422,7 +425,7 @@ static int by_balance(const void *a, const void *b) {
 
 /* Most balanced first: by insertion when they are few (most nodes), else by qsort. */
 static void sort_splits(Split *splits, int n) {
-    if (n > 24) {
+    if (n > 64) {
         qsort(splits, (size_t)n, sizeof(Split), by_balance);
         return;
     }
@@ -444,9 +447,25 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
     if (k <= 0) return 1;
     if (size < 2 || k > floor_log2(size)) return 0;
     Shared *sh = c->sh;
+    if (k == 1) { /* Ldim(V) >= 1 iff a column splits V: cheaper to see than to look up */
+        if (stop_check(sh)) return 0;
+        for (int t = 0; t < ncand; t++) {
+            const word *col = c->cols + (size_t)cand[t] * c->W;
+            int a = 0;
+            for (int i = lo_w; i < hi_w; i++) a += MB_POPCOUNT64(v[i] & col[i]);
+            if (a != 0 && a != size) {
+                *lo_out = 1;
+                return 1;
+            }
+        }
+        return 0;
+    }
     /* one allocation for the node: its key, the two sides of a split, the splits, the table */
     const int W = c->W;
-    size_t span = (size_t)(hi_w - lo_w), klen_max = 1 + 2 * (c->rowmap || (size_t)size < span ? (size_t)size : span);
+    /* a key's pairs: at most one per row of V, and one per word it spans in the class's
+       numbering (all of the class's words for a compact copy, whose span there is unknown) */
+    size_t span = c->rowmap ? (size_t)sh->class_W : (size_t)(hi_w - lo_w);
+    size_t klen_max = 1 + 2 * ((size_t)size < span ? (size_t)size : span);
     size_t tsz = 4;
     while (tsz < 2 * (size_t)ncand) tsz <<= 1;
     size_t nwords = 2 * klen_max + 2 * (size_t)W;
@@ -807,6 +826,7 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     sh->nc = nc;
     sh->CB = (nc + 63) / 64;
     sh->top = &c;
+    sh->class_W = c.W;
     sh->max_bytes = memo_bytes; /* the memo grows from nothing up to it */
     bounds_before_search(&c, nd, nc, lower, upper);
     if (*upper > *lower && !renumber_rows(sh, &c)) sh->stopped = ST_MEMORY; /* the bounds stand */
