@@ -135,18 +135,20 @@ def _ticker(M: np.ndarray) -> dict:
 
 
 def _threads(M: np.ndarray) -> dict:
+    """One search alone, then two in two threads at once: wall seconds, and the cores the two
+    used (CPU seconds of the process over wall seconds: at most 1 while the GIL is held)."""
     _search(M)  # once before the clock: the pages the search touches are mapped
     start = time.perf_counter()
     _search(M)
     one = time.perf_counter() - start
     workers = [threading.Thread(target=_search, args=(M,)) for _ in range(2)]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for w in workers:
         w.start()
     for w in workers:
         w.join()
-    two = time.perf_counter() - start
-    return {"seconds": two, "one": one, "two/one": two / one}
+    two, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"seconds": two, "one": one, "two/one": two / one, "cores": cpu / two}
 
 
 def measure_case(name: str, table: dict) -> dict:
@@ -160,9 +162,9 @@ def measure_case(name: str, table: dict) -> dict:
     elif order == "threads":
         out = _threads(M)
     else:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         found = _search(M)
-        out = {"seconds": time.perf_counter() - start, "lower": found[0], "upper": found[1], "nodes": found[3]}
+        out = {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu, "lower": found[0], "upper": found[1], "nodes": found[3]}
         if len(found) > 6:
             out["memo_bytes"] = found[6]
     out["rss_before"] = rss_before
@@ -191,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     repeats = 1 if args.smoke else args.repeats
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"medians of {repeats} run(s), each in a fresh process; load {load:.2f} at the start")
-    print(f"{'case':<32} {'seconds':>9} {'peak MB':>8} {'memo MB':>8}  notes")
+    print(f"{'case':<32} {'seconds':>9} {'cpu s':>8} {'peak MB':>8} {'memo MB':>8}  notes")
     natural = {}
     for name in table:
         if args.only not in name or (args.skip and args.skip in name):
@@ -208,10 +210,12 @@ def main(argv: list[str] | None = None) -> int:
         if "kept" in med:
             notes = f"kept {100 * med['kept']:.0f}% of the ticks"
         if "two/one" in med:
-            notes = f"one alone {med['one']:.3f} s; two at once / one = {med['two/one']:.2f}"
+            notes = (f"one alone {med['one']:.3f} s; two at once / one = {med['two/one']:.2f}; "
+                     f"cores used {med['cores']:.2f}")
         if "lower" in med:
             notes = (notes + f"  Ldim {med['lower']:.0f}" + ("" if med["lower"] == med["upper"] else "?")).strip()
-        print(f"{name:<32} {med['seconds']:9.3f} {med['rss_peak'] / 1e6:8.0f} {memo}  {notes}", flush=True)
+        cpu = f"{med['cpu']:8.3f}" if "cpu" in med else f"{'-':>8}"
+        print(f"{name:<32} {med['seconds']:9.3f} {cpu} {med['rss_peak'] / 1e6:8.0f} {memo}  {notes}", flush=True)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load {load:.2f} at the end")
     return 0

@@ -334,3 +334,11 @@ def test_the_order_of_rows_and_columns_changes_no_memo_entry(d):
     found = [kernel.ldim_bounds(np.ascontiguousarray(X), X.shape[0], d, -1, -1.0, 1 << 24)
              for X in (M, shuffled, M[:, ::-1])]
     assert {(f[0], f[3], f[6]) for f in found} == {(d - 1, found[0][3], found[0][6])}
+
+
+def test_the_kernel_shapes_benchmark_runs_in_smoke_mode(capsys):
+    from benchmarks import kernel_shapes
+
+    assert kernel_shapes.main(["--smoke"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line[:32].strip() for line in lines[2:-1]] == list(kernel_shapes.SMOKE)
