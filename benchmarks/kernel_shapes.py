@@ -17,7 +17,8 @@ reported, with the same-run ratio to the natural order where there is one:
 * ``random:100000,40,0.3,1`` (the zoo spec);
 * ``ticker``: a thread ticking every 10 ms while ``random(20000, 60, 0.2, 3)`` is searched
   in the main thread: the fraction of its ticks it kept;
-* ``two threads``: the same search in two threads at once, against one alone.
+* ``two threads``: the same search in two threads at once, against one alone; the cores
+  the process used meanwhile, and the share of the time both searches were in progress.
 
 ``MB_COMPACT_RATIO`` set in the environment overrides the threshold of the compact copies
 (``_ldim_kernel.c``; 0: none), to compare choices.
@@ -135,20 +136,32 @@ def _ticker(M: np.ndarray) -> dict:
 
 
 def _threads(M: np.ndarray) -> dict:
-    """One search alone, then two in two threads at once: wall seconds, and the cores the two
-    used (CPU seconds of the process over wall seconds: at most 1 while the GIL is held)."""
+    """One search alone, then two in two threads at once: wall seconds, the cores the two used
+    (CPU seconds of the process over wall seconds: at most 1 while the GIL is held, and no
+    more than the machine's load leaves), and how much of the time both searches were in
+    progress, from both calls to the first return (about 50% while the GIL is held: the
+    second waits for the first to finish, then runs alone; about 100% otherwise, whatever
+    the load)."""
     _search(M)  # once before the clock: the pages the search touches are mapped
     start = time.perf_counter()
     _search(M)
     one = time.perf_counter() - start
-    workers = [threading.Thread(target=_search, args=(M,)) for _ in range(2)]
+    spans = [None, None]
+
+    def work(i):
+        began = time.perf_counter()
+        _search(M)
+        spans[i] = (began, time.perf_counter())
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(2)]
     start, cpu = time.perf_counter(), time.process_time()
     for w in workers:
         w.start()
     for w in workers:
         w.join()
     two, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {"seconds": two, "one": one, "two/one": two / one, "cores": cpu / two}
+    both = max(0.0, min(spans[0][1], spans[1][1]) - max(spans[0][0], spans[1][0]))
+    return {"seconds": two, "one": one, "two/one": two / one, "cores": cpu / two, "overlap": both / two}
 
 
 def measure_case(name: str, table: dict) -> dict:
@@ -211,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             notes = f"kept {100 * med['kept']:.0f}% of the ticks"
         if "two/one" in med:
             notes = (f"one alone {med['one']:.3f} s; two at once / one = {med['two/one']:.2f}; "
-                     f"cores used {med['cores']:.2f}")
+                     f"cores used {med['cores']:.2f}; both in progress {100 * med['overlap']:.0f}% of the time")
         if "lower" in med:
             notes = (notes + f"  Ldim {med['lower']:.0f}" + ("" if med["lower"] == med["upper"] else "?")).strip()
         cpu = f"{med['cpu']:8.3f}" if "cpu" in med else f"{'-':>8}"
