@@ -19,6 +19,7 @@ from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.registry import describe_setting, missing_horizon
 from mistakebound.game.spaces import ExpertAdvice, KDisjunctionSpace, LinearSpace
+from mistakebound.theory.search_protocol import OutOfBudget
 from mistakebound.verification.claims import Bound
 
 __all__ = [
@@ -191,7 +192,12 @@ def class_claim(
                           measure=measure)
     if not realizable:
         return Bound.none(f"{theorem} needs a realizable game", measure=measure)
-    return Bound(value(setting), measure, source, ("realizable",))
+    try:
+        number = value(setting)
+    except OutOfBudget:  # a search for the value, inside a step whose deadline passed (search_protocol.spending)
+        return Bound.none(f"{theorem}'s value was not computed within the budget (raise --time-limit)",
+                          measure=measure)
+    return Bound(number, measure, source, ("realizable",))
 
 
 def horizon_claim(T: int, rounds: Any, transcript: Any, value: float, measure: str, source: str,

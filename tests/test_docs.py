@@ -6,7 +6,7 @@ skipped, by ``pytest.importorskip``, where they are not installed, and the whole
 where the checkout's ``docs/`` folder is not there (an unpacked sdist).  The build is the one of ``docs/README.md``:
 ``python -m sphinx -W --keep-going -j auto -b html docs OUT``, run in a child process into a
 temporary folder, so the API pages, the command-line reference and the gallery (every
-example script runs) are all made from the code as it is: 1 to 2.5 minutes on two cores,
+example script runs) are all made from the code as it is: about a minute on two idle cores,
 longer on a loaded machine.
 """
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 import setuptools
+from setuptools.command.build_ext import build_ext
+from setuptools.dist import Distribution
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -105,3 +107,47 @@ def test_the_extension_is_built_unless_mistakebound_no_extension_is_set(monkeypa
     if built:
         (kernel,) = given["ext_modules"]
         assert kernel.optional and all((ROOT / s).is_file() for s in kernel.sources)
+
+
+def _setup_arguments(monkeypatch) -> dict:
+    """What setup.py hands setuptools.setup, with the extension on."""
+    given: dict = {}
+    monkeypatch.setattr(setuptools, "setup", lambda **kwargs: given.update(kwargs))
+    monkeypatch.delenv("MISTAKEBOUND_NO_EXTENSION", raising=False)
+    runpy.run_path(str(ROOT / "setup.py"))
+    return given
+
+
+def test_the_extension_uses_the_limited_api_of_the_oldest_python_and_the_wheel_is_abi3(monkeypatch):
+    given = _setup_arguments(monkeypatch)
+    (kernel,) = given["ext_modules"]
+    oldest = re.fullmatch(r">=3\.(\d+)", PROJECT["project"]["requires-python"]).group(1)
+    assert kernel.py_limited_api and ("Py_LIMITED_API", f"0x030{int(oldest):X}0000") in kernel.define_macros
+    assert given["options"] == {"bdist_wheel": {"py_limited_api": f"cp3{oldest}"}}
+
+
+@pytest.mark.parametrize("compiler_type, flag", [("msvc", "/O2"), ("unix", "-O3"), ("mingw32", "-O3")])
+def test_the_optimisation_flag_is_the_compilers(monkeypatch, compiler_type, flag):
+    # -O3 means nothing to MSVC: the build_ext of setup.py picks the flag by the compiler it found
+    given = _setup_arguments(monkeypatch)
+    monkeypatch.setattr(build_ext, "build_extensions", lambda self: None)  # no compile
+    command = given["cmdclass"]["build_ext"](Distribution({"ext_modules": given["ext_modules"]}))
+    command.extensions = given["ext_modules"]
+    command.compiler = type("Compiler", (), {"compiler_type": compiler_type})()
+    command.build_extensions()
+    command.build_extensions()  # a second build adds nothing
+    assert [e.extra_compile_args for e in given["ext_modules"]] == [[flag]]
+
+
+def test_cibuildwheel_builds_the_abi3_wheel_once_and_tests_the_compiled_search(monkeypatch):
+    # [tool.cibuildwheel] of pyproject.toml (cibuildwheel itself checks its keys: run there only)
+    cibw = PROJECT["tool"]["cibuildwheel"]
+    tag = _setup_arguments(monkeypatch)["options"]["bdist_wheel"]["py_limited_api"]
+    assert cibw["build"] == f"{tag}-*"  # one build per platform: its abi3 wheel serves the later Pythons
+    for table in (cibw, cibw["windows"]):
+        commands = " && ".join(table["test-command"])
+        assert "mistakebound check" in commands and "test_ldim_kernel.py" in commands
+        for path in re.findall(r"\{project\}/(\S+\.py)", commands):
+            assert (ROOT / path).is_file(), f"cibuildwheel's test-command runs {path}, which does not exist"
+    requires = {re.split(r"[<>=!~ ;\[]", spec, maxsplit=1)[0] for spec in cibw["test-requires"]}
+    assert requires == {"pytest", "pytest-xdist", "hypothesis"}  # what those tests import, and no more

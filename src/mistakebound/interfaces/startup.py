@@ -128,7 +128,16 @@ def _interrupt(signum, frame) -> None:
     if _state["signal"] is not None:
         _exit_now(signum, frame)
     _state["signal"] = signum
+    _searches("stop_searches")  # every later search stops at once: the command ends after its partial results
     raise KeyboardInterrupt
+
+
+def _searches(what: str) -> None:
+    """Call ``stop_searches`` or ``resume_searches`` of the search protocol, if a search was ever imported
+    (none is running otherwise; start-up stays free of the package's imports)."""
+    protocol = sys.modules.get("mistakebound.theory.search_protocol")
+    if protocol is not None:
+        getattr(protocol, what)()
 
 
 def interrupted_by() -> str | None:
@@ -198,6 +207,7 @@ def _unraisable(unraisable) -> None:
 
 def begin() -> None:
     """In the command-line process: Ctrl-C and SIGTERM raise ``KeyboardInterrupt`` from now on."""
+    _searches("resume_searches")  # a new command in the same process (the tests run many)
     if is_cli_process():
         _install({name: _interrupt for name in _SIGNALS})
         if sys.unraisablehook is not _unraisable:

@@ -853,7 +853,7 @@ finish:
 /* A signal handler's exception (Ctrl-C), fetched to go back to the caller beside the bounds. */
 static PyObject *fetch_exception(void) {
     if (!PyErr_Occurred()) Py_RETURN_NONE;
-#if PY_VERSION_HEX >= 0x030C0000
+#if (defined(Py_LIMITED_API) ? Py_LIMITED_API : PY_VERSION_HEX) >= 0x030C0000 /* the limited API has it from 3.12 */
     return PyErr_GetRaisedException();
 #else
     PyObject *type, *exc, *tb;
@@ -898,12 +898,48 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
     return Py_BuildValue("iiiLiNn", lower, upper, status, sh.nodes, nd, exc, (Py_ssize_t)sh.peak_bytes);
 }
 
+/* ---------------------------------------------------------------- the module
+ * Multi-phase initialisation (PEP 489): the module has no state of its own (m_size 0, no
+ * globals), so each interpreter that imports it gets a fresh module object from the same
+ * definition; the exec slot adds the two facts of the build that the tests read.  Built
+ * for the limited API (setup.py defines Py_LIMITED_API as 3.11), one abi3 binary serves
+ * every CPython from 3.11 on. */
 static PyMethodDef methods[] = {
     {"ldim_bounds", ldim_bounds, METH_VARARGS,
      "ldim_bounds(matrix, n, m, max_nodes, time_limit, memo_bytes) -> (lower, upper, status, nodes, distinct)"},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ldim_kernel", "The Littlestone search in C.", -1, methods};
+static int module_exec(PyObject *mod) {
+    /* PORTABLE: 1 when MB_PORTABLE forced the plain C bit counting and clock (_kernel_compat.h) */
+#ifdef MB_PORTABLE
+    const long portable = 1;
+#else
+    const long portable = 0;
+#endif
+    /* LIMITED_API: the Py_LIMITED_API version it was compiled for, 0 for the full API */
+#ifdef Py_LIMITED_API
+    const long limited = Py_LIMITED_API;
+#else
+    const long limited = 0;
+#endif
+    if (PyModule_AddIntConstant(mod, "PORTABLE", portable) < 0) return -1;
+    return PyModule_AddIntConstant(mod, "LIMITED_API", limited);
+}
 
-PyMODINIT_FUNC PyInit__ldim_kernel(void) { return PyModule_Create(&module); }
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "_ldim_kernel",                 /* m_name */
+    "The Littlestone search in C.", /* m_doc */
+    0,                              /* m_size: no module state */
+    methods,                        /* m_methods */
+    slots,                          /* m_slots */
+    NULL, NULL, NULL,               /* m_traverse, m_clear, m_free: nothing to visit or free */
+};
+
+PyMODINIT_FUNC PyInit__ldim_kernel(void) { return PyModuleDef_Init(&module); }

@@ -75,8 +75,11 @@ from mistakebound.theory.ldim_trees import TreeReader
 from mistakebound.theory.search_protocol import (
     Budget,
     OutOfBudget,
+    earliest,
     memo_share,
     run_within,
+    searches_stopped,
+    shared_deadline,
 )
 
 __all__ = [
@@ -502,7 +505,7 @@ class LdimSearch(CanonicalMemo, TreeReader):
         limit = None if budget.max_nodes is None else self.nodes + budget.max_nodes
         deadline = None if budget.time_limit is None else run.started + budget.time_limit
         self._node_limit = limit if saved[0] is None or (limit is not None and limit < saved[0]) else saved[0]
-        self._deadline = deadline if saved[1] is None or (deadline is not None and deadline < saved[1]) else saved[1]
+        self._deadline = earliest(deadline, saved[1])  # and the step's shared deadline (spending)
         self._tick = saved[2] if tick is None else tick
         self._outbox = [] if publish else saved[3]
         run.outbox = self._outbox
@@ -672,8 +675,11 @@ class LdimSearch(CanonicalMemo, TreeReader):
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise OutOfBudget  # the budget is spent: this node is not expanded, nor counted
         self.nodes += 1
-        if self._deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self._deadline:
+        deadline = self._deadline if self._runs else shared_deadline()  # a query outside run(): the step's
+        if deadline is not None and time.monotonic() > deadline:
             raise OutOfBudget
+        if searches_stopped():
+            raise KeyboardInterrupt
         if self._tick is not None and not self.nodes % TICK_NODES:
             self._tick()
         if self.memo_bytes() > self.max_memo_bytes:

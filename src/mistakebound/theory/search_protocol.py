@@ -19,7 +19,18 @@ number is never returned as if it were exact.
 
 Inside a search, :class:`Clock` counts nodes and watches the deadline and raises
 :class:`OutOfBudget` when either runs out; :func:`run_within` turns that, or Ctrl-C,
-into the result's status.
+into the result's status.  The clock is read at every node: a node of the Python searches
+costs microseconds (tens of milliseconds on a class of 100,000 rows and 2,000 columns),
+a read of :func:`time.monotonic` a tenth of one.
+
+**One budget for every search of a step.**  A search can run others: a learner asks its
+own Littlestone questions while the worst-case search plays it, a claim looks up the
+class's Ldim.  Inside :func:`spending`, every search started, at any depth, stops by the
+step's deadline as well as by its own (:func:`shared_deadline`); a search outside any
+search's clock, such as a learner's own query, checks it node by node too.  After a
+signal (:func:`stop_searches`, called by the command line's handler of Ctrl-C and
+SIGTERM), every search that runs or starts stops at its next node as interrupted, so
+that the command ends after the partial results it has instead of computing on.
 
 **Memory.**  The memory a search may use is the one budget of
 :mod:`mistakebound.foundations.memory` (the least of ``MemAvailable``, the cgroup limit,
@@ -60,7 +71,9 @@ mistakebound.foundations.errors.InvalidArgumentError: max_nodes: expected None o
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar
 
 from attrs import define, field, frozen
@@ -74,22 +87,88 @@ __all__ = [
     "STATUSES",
     "Budget",
     "Clock",
+    "earliest",
     "OutOfBudget",
     "OutOfMemory",
+    "SEARCH_STOPS",
     "SearchResult",
     "SearchIncomplete",
     "SearchInterrupted",
     "memo_share",
     "require_exact",
+    "resume_searches",
     "run_within",
+    "searches_stopped",
+    "shared_deadline",
+    "spending",
+    "stop_searches",
 ]
 
 #: What a search's ``status`` can be: finished; out of nodes or time; stopped by Ctrl-C;
 #: out of memory.
 STATUSES = ("exact", "budget", "interrupted", "memory")
 
-#: A :class:`Clock` reads the time once every this many nodes.
-CLOCK_STRIDE = 64
+#: The deadline that every search started in the current :func:`spending` step shares.
+_DEADLINE: ContextVar[float | None] = ContextVar("mistakebound_search_deadline", default=None)
+#: Whether a signal told every search to stop (:func:`stop_searches`): one flag for the process.
+_STOPPED = [False]
+
+
+@contextmanager
+def spending(time_limit: float | None) -> Iterator[float | None]:
+    """A step whose searches, a learner's own and a claim's included, all stop by ``time_limit`` seconds from now.
+
+    Nested steps keep the earlier deadline.  Yields the step's deadline (a
+    :func:`time.monotonic` time, or None).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.theory.ldim_search import LdimSearch
+    >>> search = LdimSearch(classes.random(3000, 30, 0.3, seed=0))
+    >>> with spending(1e-9):  # a learner's query outside any search's own budget stops too
+    ...     try:
+    ...         search.at_least(search.full, 9)
+    ...     except OutOfBudget:
+    ...         print("stopped by the step's deadline")
+    stopped by the step's deadline
+    >>> shared_deadline() is None  # outside the step
+    True
+    """
+    outer = _DEADLINE.get()
+    mine = None if time_limit is None else time.monotonic() + _time_limit(time_limit)
+    deadline = mine if outer is None else outer if mine is None else min(outer, mine)
+    token = _DEADLINE.set(deadline)
+    try:
+        yield deadline
+    finally:
+        _DEADLINE.reset(token)
+
+
+def shared_deadline() -> float | None:
+    """The deadline of the current :func:`spending` step (a :func:`time.monotonic` time), or None."""
+    return _DEADLINE.get()
+
+
+def stop_searches() -> None:
+    """Every search running or started after this stops at its next node as interrupted (a signal came)."""
+    _STOPPED[0] = True
+
+
+def searches_stopped() -> bool:
+    """Whether a signal stopped every search (:func:`stop_searches`)."""
+    return _STOPPED[0]
+
+
+def resume_searches() -> None:
+    """Undo :func:`stop_searches` (a new command starts in the same process)."""
+    _STOPPED[0] = False
+
+
+def earliest(*deadlines: float | None) -> float | None:
+    """The earliest of the deadlines given (None: none), the step's shared one included."""
+    found = [d for d in (*deadlines, _DEADLINE.get()) if d is not None]
+    return min(found) if found else None
 
 #: The fraction of the memory available that a search's memo may take by default (the
 #: Ldim, randomized-Ldim and worst-case searches alike): a memo's estimate runs below the
@@ -189,21 +268,27 @@ class Clock:
 
     def __attrs_post_init__(self) -> None:
         self.node_limit = self.budget.max_nodes
-        self.deadline = None if self.budget.time_limit is None else self.started + self.budget.time_limit
+        own = None if self.budget.time_limit is None else self.started + self.budget.time_limit
+        self.deadline = earliest(own)  # the step's shared deadline too (spending)
 
     def spend(self, n: int = 1) -> None:
-        """Count ``n`` nodes; raise :class:`OutOfBudget` past the node budget or the deadline."""
+        """Count ``n`` nodes; raise :class:`OutOfBudget` past the node budget or the deadline.
+
+        Raises ``KeyboardInterrupt`` once a signal stopped every search (:func:`stop_searches`).
+        """
         self.nodes += n
         if self.node_limit is not None and self.nodes > self.node_limit:
             self.nodes = self.node_limit  # a node past the budget is neither expanded nor counted
             raise OutOfBudget
-        if self.deadline is not None and (self.nodes % CLOCK_STRIDE == 0 or n > 1) and time.monotonic() > self.deadline:
-            raise OutOfBudget
+        self.check_time()
 
     def check_time(self) -> None:
-        """Raise :class:`OutOfBudget` past the deadline (for long stretches of work between nodes)."""
+        """Raise :class:`OutOfBudget` past the deadline (for long stretches of work between nodes), and
+        ``KeyboardInterrupt`` once a signal stopped every search."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise OutOfBudget
+        if _STOPPED[0]:
+            raise KeyboardInterrupt
 
     @property
     def seconds(self) -> float:
@@ -213,6 +298,12 @@ class Clock:
 
 class OutOfBudget(Exception):
     """Raised inside a search when its :class:`Budget` is spent (caught by the search itself)."""
+
+
+#: What a player's call inside a search may raise that stops the search instead of being the player's
+#: fault: the machine's memory ran out, or a search the player ran for itself reached the step's
+#: deadline (:func:`spending`).
+SEARCH_STOPS = (MemoryError, OutOfBudget)
 
 
 class OutOfMemory(OutOfBudget):

@@ -71,7 +71,7 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.play import learner_rules
 from mistakebound.game.players import describe, is_randomized, snapshot_of, state_key_hint
 from mistakebound.game.rules import Rules, require_adaptive_order
-from mistakebound.theory.search_protocol import Budget, SearchResult, memo_share
+from mistakebound.theory.search_protocol import SEARCH_STOPS, Budget, OutOfBudget, SearchResult, memo_share, spending
 from mistakebound.theory.worst_case_games import _FastGame, _Game
 from mistakebound.theory.worst_case_rules import _RulesGame
 
@@ -414,7 +414,8 @@ def _search_by_rules(learner: Any, H: HypothesisClass, rules: Rules, *, horizon:
         raise _needs_horizon(learner)
     memo_limit = _memo_limit(learner, H, budget.max_nodes, keyed, extra_bytes=rules.noise * sys.getsizeof(H.full_mask))
     game = _RulesGame(learner, H, rules, horizon, keyed, budget.start(), progress, memo_limit)
-    return _finish(game, game.run(), learner, H, horizon, rules)
+    with spending(time_limit):  # the learner's own searches stop by the same deadline
+        return _finish(game, game.run(), learner, H, horizon, rules)
 
 
 def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_nodes: int | None,
@@ -443,7 +444,8 @@ def _worst_case(learner: Any, H: HypothesisClass, *, horizon: int | None, max_no
         game: Any = _FastGame(learner, H, horizon, budget.start(), progress, memo_limit, policy, symmetries)
     else:
         game = _Game(learner, H, horizon, keyed, budget.start(), progress, memo_limit, recorder)
-    return _finish(game, game.run(), learner, H, horizon)
+    with spending(time_limit):  # the learner's own searches (SOA's Ldim questions) stop by the same deadline
+        return _finish(game, game.run(), learner, H, horizon)
 
 
 def _finish(game: Any, status: str, learner: Any, H: HypothesisClass, horizon: int | None,
@@ -455,8 +457,8 @@ def _finish(game: Any, status: str, learner: Any, H: HypothesisClass, horizon: i
     else:
         try:
             lower, line = game.incumbent
-        except MemoryError:  # rebuilding the line asks the learner again: the empty line is still proven
-            lower, line = 0, ()
+        except (*SEARCH_STOPS, KeyboardInterrupt):  # rebuilding the line asks the learner again, whose own
+            lower, line = 0, ()  # search may be out of memory, time or stopped by a signal: the empty line is proven
         if status == "memory":
             for memo in (game.memo, getattr(game, "quick", {}), getattr(game, "exact", {})):
                 memo.clear()  # room for what follows
@@ -465,7 +467,7 @@ def _finish(game: Any, status: str, learner: Any, H: HypothesisClass, horizon: i
                 lower, line = max((lower, line), game.greedy_line(), key=lambda t: t[0])
             except KeyboardInterrupt:
                 status = "interrupted"
-            except MemoryError:
+            except (MemoryError, OutOfBudget):  # a learner's own search past the deadline: the line found stands
                 pass
         upper = math.inf if horizon is None else horizon
     return WorstCase(

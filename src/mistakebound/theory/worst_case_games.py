@@ -19,7 +19,7 @@ from mistakebound.foundations.errors import IllegalPredictionError, InvalidArgum
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import is_randomized, snapshot_of
 from mistakebound.game.rules import as_prediction, expected_prediction, label_splits, mistake_cost, restrict
-from mistakebound.theory.search_protocol import Clock, OutOfBudget, OutOfMemory, run_within
+from mistakebound.theory.search_protocol import SEARCH_STOPS, Clock, OutOfBudget, OutOfMemory, run_within
 
 __all__: list[str] = []
 
@@ -92,7 +92,7 @@ class _Game:
     def predict(self, L: Any, x: Any) -> float:
         try:
             raw = L.predict_proba_one(x) if self.randomized else L.predict_one(x)
-        except MemoryError:  # the machine's limit, not the learner's fault: the search stops (status "memory")
+        except SEARCH_STOPS:  # the machine's limit or the deadline, not the learner's fault: the search stops
             raise
         except Exception as exc:  # noqa: BLE001 - the learner's own fault, reported as in play()
             raise PlayerError(f"raised {exc!r} in the worst-case search", round=len(self.moves) + 1,
@@ -103,7 +103,7 @@ class _Game:
     def learn(self, L: Any, x: Any, y: int) -> None:
         try:
             L.learn_one(x, y)
-        except MemoryError:
+        except SEARCH_STOPS:
             raise
         except Exception as exc:  # noqa: BLE001
             raise PlayerError(f"raised {exc!r} in learn_one during the worst-case search",
@@ -291,7 +291,7 @@ class _FastGame:
     def predict(self, V: int, j: int) -> float:
         try:
             raw = self.policy(V, j)
-        except MemoryError:
+        except SEARCH_STOPS:
             raise
         except Exception as exc:  # noqa: BLE001 - the learner's own fault, as in play()
             raise PlayerError(f"raised {exc!r} in version_space_policy in the worst-case search",
@@ -404,7 +404,7 @@ class _FastGame:
             ones = V & cols[j]
             try:
                 p = policy(V, j)
-            except MemoryError:
+            except SEARCH_STOPS:
                 raise
             except Exception as exc:  # noqa: BLE001 - the learner's own fault, as in play()
                 raise PlayerError(f"raised {exc!r} in version_space_policy in the worst-case search",

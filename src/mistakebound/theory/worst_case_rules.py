@@ -52,7 +52,7 @@ from mistakebound.game.feedback import BanditFeedback, LabelNotShown
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.game.players import is_randomized, snapshot_of
 from mistakebound.game.rules import Rules, as_label, as_probability, expected_prediction, mistake_cost
-from mistakebound.theory.search_protocol import Clock, OutOfBudget, OutOfMemory, run_within
+from mistakebound.theory.search_protocol import SEARCH_STOPS, Clock, OutOfBudget, OutOfMemory, run_within
 from mistakebound.theory.worst_case_games import _deep_stack, _Game
 
 __all__ = ["BudgetStates"]
@@ -132,7 +132,7 @@ class _RulesGame(_Game):
         method = "predict_proba_one" if self.randomized else "predict_one"
         try:
             raw = getattr(L, method)(x)
-        except MemoryError:  # the machine's limit: the search stops (status "memory")
+        except SEARCH_STOPS:  # the machine's limit or the deadline: the search stops
             raise
         except Exception as exc:  # noqa: BLE001 - the learner's own fault, reported as in play()
             raise self._fault(exc, method) from exc
@@ -148,7 +148,7 @@ class _RulesGame(_Game):
         shown = BanditFeedback(len(self.moves) + 1, p, p == y, self.labels) if self.bandit else y
         try:
             L.learn_one(x, shown)
-        except MemoryError:
+        except SEARCH_STOPS:
             raise
         except Exception as exc:  # noqa: BLE001
             raise self._fault(exc, "learn_one") from exc

@@ -123,6 +123,7 @@ def _value_line(learner: Any, H: HypothesisClass, rules: Any, args: Any, out: An
 def run(args, out) -> int:
     """Run ``worst-case``; exit 1 if the claim is proven broken, 3 if a search stopped early."""
     from mistakebound.theory.littlestone import littlestone_bounds
+    from mistakebound.theory.search_protocol import spending
     from mistakebound.verification.claims import judge, stated_bound
 
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
@@ -187,7 +188,8 @@ def run(args, out) -> int:
         print(f"Ldim = {ldim.lower} (forced on every deterministic learner; SOA makes no more)", file=out)
     else:
         print(f"{ldim.describe()} (forced on every deterministic learner; SOA makes no more)", file=out)
-    claim = stated_bound(learner, H, rounds=args.horizon, realizable=True, rules=rules)
+    with spending(args.time_limit):  # a claim that searches (SOA's Ldim) is bounded like every search here
+        claim = stated_bound(learner, H, rounds=args.horizon, realizable=True, rules=rules)
     verdict = judge(W, claim)
     print(_claim_line(claim, verdict, W), file=out)
     if writer is not None:
