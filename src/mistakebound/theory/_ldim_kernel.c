@@ -119,14 +119,17 @@ static inline int popcount_range(const word *v, int lo, int hi) {
 /* ---------------------------------------------------------------- the memo */
 /* A version space's key: its rows in the class's numbering, one key per set of rows
  * whichever numbering the search met it in (the class's or a compact copy's), so that one
- * memo serves every copy.  Two forms, the shorter taken (which one is a function of the
+ * memo serves every copy.  Three forms, the shortest taken (which one is a function of the
  * set, so the key stays one per set): the words from its lowest non-empty word to its
- * highest ("dense"), or its non-empty words as (index, word) pairs ("pairs").  key[0] is
- * the key's length in words, bit 63 set for the dense form; then the lowest word's index
- * and the words, or the pairs.  Its length follows the version space, not the class:
- * at most 1 + 2 min(size, words spanned).  `pairs` is scratch of the same length. */
+ * highest ("dense"), its non-empty words as (index, word) pairs ("pairs"), or its rows'
+ * numbers, two 32-bit ones to a word ("rows").  key[0] is the key's length in words, bit 63
+ * set for the dense form and bit 62 for the rows; then the lowest word's index and the
+ * words, or the pairs, or the number of rows and the rows.  Its length follows the version
+ * space, not the class: at most 1 + 2 min(size, words spanned), and 2 + size / 2 rounded
+ * up.  `pairs` is scratch of the same length (a class's rows fit 32 bits: n is an int). */
 #define DENSE_KEY ((word)1 << 63)
-static inline size_t make_key(const Ctx *c, const word *v, int lo_w, int hi_w, word *key, word *pairs) {
+#define ROWS_KEY ((word)1 << 62)
+static inline size_t make_key(const Ctx *c, const word *v, int lo_w, int hi_w, int size, word *key, word *pairs) {
     size_t n = 0;
     if (!c->rowmap) {
         for (int i = lo_w; i < hi_w; i++)
@@ -147,6 +150,17 @@ static inline size_t make_key(const Ctx *c, const word *v, int lo_w, int hi_w, w
         if (at >= 0) { pairs[2 * n] = (word)at; pairs[2 * n + 1] = acc; n++; }
     }
     size_t span = n ? (size_t)(pairs[2 * n - 2] - pairs[0] + 1) : 0;
+    size_t rows_len = 2 + ((size_t)size + 1) / 2, short_len = 2 + span < 1 + 2 * n ? 2 + span : 1 + 2 * n;
+    if (n && rows_len < short_len) { /* rows: their numbers, two to a word */
+        key[0] = (word)rows_len | ROWS_KEY;
+        key[1] = (word)size;
+        memset(key + 2, 0, (rows_len - 2) * sizeof(word));
+        size_t t = 0;
+        for (size_t i = 0; i < n; i++)
+            for (word b = pairs[2 * i + 1]; b; b &= b - 1, t++)
+                key[2 + t / 2] |= (word)(64 * pairs[2 * i] + (word)lowest_bit(b)) << (32 * (t & 1));
+        return rows_len;
+    }
     if (n && 2 + span < 1 + 2 * n) { /* dense */
         key[0] = (word)(2 + span) | DENSE_KEY;
         key[1] = pairs[0];
@@ -478,7 +492,7 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
     word *key = (word *)scratch, *side = key + 2 * klen_max;
     Split *splits = (Split *)(side + 2 * W);
     int *sub = (int *)(splits + (ncand ? ncand : 1)), *tab = sub + (ncand ? ncand : 1);
-    size_t klen = make_key(c, v, lo_w, hi_w, key, key + klen_max);
+    size_t klen = make_key(c, v, lo_w, hi_w, size, key, key + klen_max);
     uint64_t h = hash_key(key, klen);
     int result = 0, found_lo = 0;
     if (sh->cap) {
