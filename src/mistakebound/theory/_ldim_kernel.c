@@ -126,20 +126,28 @@ static inline int popcount_range(const word *v, int lo, int hi) {
  * set for the dense form and bit 62 for the rows; then the lowest word's index and the
  * words, or the pairs, or the number of rows and the rows.  Its length follows the version
  * space, not the class: at most 1 + 2 min(size, words spanned), and 2 + size / 2 rounded
- * up.  `pairs` is scratch of the same length (a class's rows fit 32 bits: n is an int). */
+ * up.  `key` and `pairs` hold klen_max words each (a class's rows fit 32 bits: n is an int). */
 #define DENSE_KEY ((word)1 << 63)
 #define ROWS_KEY ((word)1 << 62)
-static inline size_t make_key(const Ctx *c, const word *v, int lo_w, int hi_w, int size, word *key, word *pairs) {
+static inline size_t make_key(const Ctx *c, const word *v, int lo_w, int hi_w, int size, word *key, word *pairs,
+                              size_t klen_max) {
     size_t n = 0;
     if (!c->rowmap) {
         for (int i = lo_w; i < hi_w; i++)
             if (v[i]) { pairs[2 * n] = (word)i; pairs[2 * n + 1] = v[i]; n++; }
     } else { /* rowmap is increasing: the class's words come in order */
         long long at = -1;
-        word acc = 0;
+        word acc = 0, *rows = key + 2;
+        /* the rows' numbers go into the rows form on the way, where it fits the key's buffer */
+        int keep_rows = 2 + ((size_t)size + 1) / 2 <= klen_max;
+        size_t t = 0;
         for (int i = lo_w; i < hi_w; i++)
-            for (word b = v[i]; b; b &= b - 1) {
+            for (word b = v[i]; b; b &= b - 1, t++) {
                 int g = c->rowmap[64 * i + lowest_bit(b)];
+                if (keep_rows) {
+                    if (t & 1) rows[t / 2] |= (word)g << 32;
+                    else rows[t / 2] = (word)g;
+                }
                 if ((g >> 6) != at) {
                     if (at >= 0) { pairs[2 * n] = (word)at; pairs[2 * n + 1] = acc; n++; }
                     at = g >> 6;
@@ -154,6 +162,7 @@ static inline size_t make_key(const Ctx *c, const word *v, int lo_w, int hi_w, i
     if (n && rows_len < short_len) { /* rows: their numbers, two to a word */
         key[0] = (word)rows_len | ROWS_KEY;
         key[1] = (word)size;
+        if (c->rowmap) return rows_len; /* written on the way (it fits: it is the shortest) */
         memset(key + 2, 0, (rows_len - 2) * sizeof(word));
         size_t t = 0;
         for (size_t i = 0; i < n; i++)
@@ -492,7 +501,7 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
     word *key = (word *)scratch, *side = key + 2 * klen_max;
     Split *splits = (Split *)(side + 2 * W);
     int *sub = (int *)(splits + (ncand ? ncand : 1)), *tab = sub + (ncand ? ncand : 1);
-    size_t klen = make_key(c, v, lo_w, hi_w, size, key, key + klen_max);
+    size_t klen = make_key(c, v, lo_w, hi_w, size, key, key + klen_max, klen_max);
     uint64_t h = hash_key(key, klen);
     int result = 0, found_lo = 0;
     if (sh->cap) {
