@@ -4,6 +4,8 @@ textbook recursion, its budget, Ctrl-C, memory, and the Python search it stands 
 from __future__ import annotations
 
 import signal
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -27,9 +29,11 @@ def truth(matrix: np.ndarray) -> int:
     return textbook_ldim(matrix) if matrix.shape[1] else 0
 
 
-def run(matrix: np.ndarray, max_nodes: int = -1, memo: int = 1 << 24) -> tuple:
+def run(matrix: np.ndarray, max_nodes: int = -1, memo: int = 1 << 24, ratio: int | None = None) -> tuple:
+    # (lower, upper, status, nodes, distinct rows, exception); the memo's peak bytes dropped
     m = np.ascontiguousarray(matrix, dtype=np.uint8)
-    return kernel.ldim_bounds(m, m.shape[0], m.shape[1], max_nodes, -1.0, memo)
+    extra = () if ratio is None else (ratio,)
+    return kernel.ldim_bounds(m, m.shape[0], m.shape[1], max_nodes, -1.0, memo, *extra)[:6]
 
 
 def test_the_extension_is_built():
@@ -177,3 +181,164 @@ def test_a_budget_past_what_c_counts_is_no_budget(max_nodes):
     # found by test_fuzz_api: 2^63 does not fit a C long long
     b = littlestone_bounds(classes.thresholds(63), max_nodes=max_nodes)
     assert (b.lower, b.upper, b.status) == (6, 6, "exact")
+
+
+# ------------------------------------------------------------ compact copies (issue 26)
+@st.composite
+def reordered_matrices(draw, max_rows: int = 24, max_cols: int = 7) -> np.ndarray:
+    """class_matrices with their rows and columns permuted (the order must change nothing)."""
+    M = draw(class_matrices(max_rows=max_rows, max_cols=max_cols))
+    rows = draw(st.permutations(range(M.shape[0])))
+    cols = draw(st.permutations(range(M.shape[1])))
+    return M[np.asarray(rows, dtype=np.int64)][:, np.asarray(cols, dtype=np.int64)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(reordered_matrices(), st.sampled_from([-1, 1, 2, 4]), st.sampled_from([0, 4000, 1 << 24]))
+def test_compact_copies_are_exact(matrix, ratio, memo):
+    # ratio -1: every version space smaller than its context's goes on in a compact copy,
+    # so that classes small enough for the textbook recursion take that path at every depth
+    lower, upper, status, _, _, exc = run(matrix, memo=memo, ratio=ratio)
+    assert (lower, upper, status, exc) == (truth(matrix), truth(matrix), 0, None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(70, 400), st.integers(5, 12), st.floats(0.1, 0.6), st.integers(0, 2**32 - 1),
+       st.sampled_from([-1, 2, 4]))
+def test_compact_copies_of_wide_classes_against_the_python_search(n, m, density, seed, ratio):
+    # more than 64 distinct rows: the copies are made from several words, shuffled or not
+    H = classes.random(n, m, density, seed=seed)
+    M = H.matrix[np.random.default_rng(seed).permutation(n)]
+    search = LdimSearch(H)
+    value = search.ldim(search.full)
+    assert run(M, ratio=ratio)[:3] == (value, value, 0)
+    assert run(M[:, ::-1], ratio=ratio)[:3] == (value, value, 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(reordered_matrices(max_rows=30, max_cols=8), st.integers(1, 40), st.sampled_from([-1, 4]))
+def test_a_budget_leaves_proven_bounds_in_compact_copies(matrix, max_nodes, ratio):
+    lower, upper, status, nodes, _, _ = run(matrix, max_nodes=max_nodes, ratio=ratio)
+    t = truth(matrix)
+    assert lower <= t <= upper and nodes <= max_nodes and status in (0, 1)
+
+
+# ------------------------------------------------------------ bounds before any search
+@settings(max_examples=300, deadline=None)
+@given(reordered_matrices(max_rows=24, max_cols=7))
+def test_the_bounds_before_any_search_are_proven(matrix):
+    # max_nodes=0: the search stops at its first node, so the bounds are those of the set-up
+    # (floor(log2 |distinct rows|), the most balanced split, the number of distinct splits,
+    # and that number exactly when the rows are the full cube on one column per split)
+    lower, upper, status, nodes, _, _ = run(matrix, max_nodes=0)
+    t = truth(matrix)
+    assert lower <= t <= upper and nodes == 0
+    assert status == (0 if lower == upper else 1)
+
+
+@st.composite
+def cubes(draw) -> np.ndarray:
+    """Every labelling of d columns, rows shuffled and repeated, columns duplicated,
+    complemented and padded with constants: Ldim d, known before any search."""
+    d = draw(st.integers(1, 5))
+    M = np.array([[(r >> j) & 1 for j in range(d)] for r in range(2**d)], dtype=np.uint8)
+    M = np.vstack([M, M[draw(st.lists(st.integers(0, 2**d - 1), max_size=3))]])
+    extra = draw(st.lists(st.tuples(st.integers(0, d - 1), st.sampled_from(["dup", "neg", "0", "1"])), max_size=4))
+    for j, kind in extra:
+        c = {"dup": M[:, j], "neg": 1 - M[:, j], "0": 0 * M[:, j], "1": 0 * M[:, j] + 1}[kind]
+        M = np.column_stack([M, c])
+    rows = np.asarray(draw(st.permutations(range(M.shape[0]))), dtype=np.int64)
+    cols = np.asarray(draw(st.permutations(range(M.shape[1]))), dtype=np.int64)
+    return M[rows][:, cols].astype(np.uint8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(cubes())
+def test_a_full_cube_is_answered_without_a_search(matrix):
+    lower, upper, status, nodes, _, _ = run(matrix, max_nodes=0)
+    assert lower == upper == truth(matrix) and (status, nodes) == (0, 0)
+
+
+def test_the_full_cube_2_18_in_any_column_order_needs_no_search():
+    M = classes.power_set(18).matrix
+    for matrix in (M, M[:, ::-1]):
+        assert run(np.ascontiguousarray(matrix))[:4] == (18, 18, 0, 0)
+
+
+# ------------------------------------------------------------ threads (the GIL is released)
+def _tick_while(search) -> tuple[int, object]:
+    """How many times a thread sleeping 5 ms at a time woke up while ``search()`` ran in this one."""
+    ticks, done = [0], threading.Event()
+
+    def tick():
+        while not done.is_set():
+            time.sleep(0.005)
+            ticks[0] += 1
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    time.sleep(0.02)
+    try:
+        before = ticks[0]
+        found = search()
+        return ticks[0] - before, found
+    finally:
+        done.set()
+        ticker.join()
+
+
+def test_another_thread_runs_during_a_search():
+    # the search takes about 0.2 s alone (60 periods of the ticker); holding the GIL, it let
+    # the ticker wake at most once or twice.  Five is far below what a loaded machine gives.
+    H = _slow_class()
+    ticks, found = _tick_while(lambda: littlestone_bounds(H))
+    assert found.exact and found.nodes > 10_000
+    assert ticks >= 5
+
+
+def test_searches_in_two_threads_at_once_are_exact():
+    Hs = [_slow_class(), classes.random(3000, 40, 0.3, seed=5)]
+    alone = [littlestone_bounds(H) for H in Hs]
+    results = [None, None]
+
+    def work(i):
+        results[i] = littlestone_bounds(Hs[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [(r.lower, r.upper, r.nodes) for r in results] == [(r.lower, r.upper, r.nodes) for r in alone]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(70, 200), st.integers(65, 140), st.floats(0.05, 0.2), st.integers(0, 2**32 - 1),
+       st.sampled_from([-1, 4]))
+def test_classes_of_more_than_64_splits_against_the_python_search(n, m, density, seed, ratio):
+    # the rows' labels take two words or more: the copies are cut from several 64-column
+    # blocks, and the rows keep the class's order (sorting them takes labels in one word)
+    H = classes.random(n, m, density, seed=seed)
+    search = LdimSearch(H)
+    value = search.ldim(search.full)
+    assert run(H.matrix, ratio=ratio)[:3] == (value, value, 0)
+
+
+@pytest.mark.parametrize("d", [8, 12])
+def test_the_order_of_rows_and_columns_changes_no_memo_entry(d):
+    # the rows are renumbered by their labels (columns most balanced first) before the
+    # search: a power set less one row, shuffled or with its columns reversed, is searched as
+    # built, node for node and memo byte for memo byte (the memo's peak is the kernel's 7th)
+    M = classes.power_set(d).matrix[:-1]
+    shuffled = M[np.random.default_rng(d).permutation(M.shape[0])]
+    found = [kernel.ldim_bounds(np.ascontiguousarray(X), X.shape[0], d, -1, -1.0, 1 << 24)
+             for X in (M, shuffled, M[:, ::-1])]
+    assert {(f[0], f[3], f[6]) for f in found} == {(d - 1, found[0][3], found[0][6])}
+
+
+def test_the_kernel_shapes_benchmark_runs_in_smoke_mode(capsys):
+    from benchmarks import kernel_shapes
+
+    assert kernel_shapes.main(["--smoke"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line[:32].strip() for line in lines[2:-1]] == list(kernel_shapes.SMOKE)

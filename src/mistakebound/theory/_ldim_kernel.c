@@ -10,11 +10,25 @@
  * There is no canonical memo: classes whose sub-classes repeat up to relabelling are
  * left to the Python search, which has one.
  *
- * One function, ldim_bounds(matrix, n, m, max_nodes, time_limit, memo_bytes), returns
- * (lower, upper, status, nodes, distinct_rows, exception); status 0 exact, 1 out of
- * nodes or time, 2 interrupted (a signal handler raised `exception`, e.g. Ctrl-C's
- * KeyboardInterrupt), 3 out of memory.  Bounds are proven whatever the status, except
- * status 3 before the search started (lower > upper then).
+ * Version spaces are indexed by what they hold: a bitset spans only the words between
+ * its lowest and highest row, and once a version space is small against that span
+ * (MB_COMPACT_RATIO) the search goes on in a compact copy of it, its rows renumbered
+ * 0..size-1 and its splitting columns projected onto them, with a memo of its own freed
+ * when the copy's search returns.  A node's cost and a memo key's size so follow the
+ * version space, not the class, whatever the order of the class's rows and columns.
+ *
+ * The search runs without the GIL: other Python threads run meanwhile, and several
+ * searches run at once on several cores.  It takes the GIL back only to run the signal
+ * handlers (every few milliseconds) and to build its result.
+ *
+ * One function, ldim_bounds(matrix, n, m, max_nodes, time_limit, memo_bytes[, ratio]),
+ * returns (lower, upper, status, nodes, distinct_rows, exception, memo_peak_bytes);
+ * status 0 exact, 1 out of nodes or time, 2 interrupted (a signal handler raised
+ * `exception`, e.g. Ctrl-C's KeyboardInterrupt), 3 out of memory.  Bounds are proven
+ * whatever the status, except status 3 before the search started (lower > upper then).
+ * `ratio` overrides MB_COMPACT_RATIO (0: no compact copies; negative: a copy wherever a
+ * version space is smaller than its context's, which the tests use on small classes).
+ * memo_peak_bytes: the most the memos took at once (the benchmarks read it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,13 +41,31 @@ typedef uint64_t word;
 
 enum { ST_EXACT = 0, ST_BUDGET = 1, ST_INTERRUPTED = 2, ST_MEMORY = 3 };
 
+/* A version space at most 1/MB_COMPACT_RATIO as wide (in words) as the range its bitset
+ * spans goes on in a compact copy (see compact_at_least); 0 turns that off.  Measured with
+ * benchmarks/kernel_shapes.py (MB_COMPACT_RATIO set, medians of 3, load about 4 on 2
+ * cores): random:100000,40,0.3,1 took 14.9, 11.0, 7.4, 12.2 and 8.9 s at ratios 0, 2, 4,
+ * 8 and 16, and the other cases were within noise of each other (the renumbering of the
+ * rows already makes most version spaces runs); 4 it is. */
+#define MB_COMPACT_RATIO 4
+/* Signals are checked (with the GIL taken back) at most this often, in seconds. */
+#define MB_SIGNAL_PERIOD 0.005
+
+/* What every context of one search shares: the budget, the stop status, the memo. */
 typedef struct {
-    int W;           /* words per bitset */
-    word *cols;      /* the distinct non-constant columns, W words each */
     long long nodes, max_nodes;
-    double deadline; /* < 0: none */
-    int stopped;     /* 0, or a status */
-    /* memo: open addressing on hashes; keys live in an arena */
+    double deadline;      /* < 0: none */
+    double next_signals;  /* mb_now() at which the signals are next checked */
+    int stopped;          /* 0, or a status */
+    int compact_ratio;    /* 0: never compact; negative: whenever a node can (the tests') */
+    PyThreadState *ts;    /* this thread's state while the search runs without the GIL */
+    /* the class row by row: row r's labels on the nc columns, CB words from rowbits + r * CB
+       (what a compact copy is cut from, 64 rows at a time) */
+    word *rowbits;        /* built at the first compact copy (NULL until then) */
+    int nc, CB;
+    const void *top;      /* the class's own context (a Ctx), which rowbits is read from */
+    int class_W;          /* its words per bitset */
+    /* memo: open addressing on hashes; keys (see make_key) live in an arena */
     size_t cap;      /* slots, a power of two */
     size_t used;
     uint64_t *slot_hash; /* 0: empty */
@@ -42,10 +74,26 @@ typedef struct {
     word *arena;
     size_t arena_len, arena_cap; /* in words */
     size_t max_bytes;    /* what the memo may take; it grows by doubling up to it */
+    size_t peak_bytes;   /* the most it took */
+} Shared;
+
+/* A numbering of rows the search runs on: the class's distinct rows (rowmap NULL), or
+ * (a compact copy) the rows of one version space renumbered 0..rows-1, rowmap[j] being
+ * the class's number of row j. */
+typedef struct {
+    Shared *sh;
+    int W;              /* words per bitset */
+    int rows;           /* rows numbered here */
+    word *cols;         /* the class's nc columns over these rows, W words each */
+    const int *rowmap;  /* NULL: the class's numbering */
 } Ctx;
 
 static int floor_log2(long long x) { /* x >= 1 */
     return 63 - MB_CLZ64(x);
+}
+
+static int lowest_bit(word x) { /* x != 0 */
+    return 63 - MB_CLZ64(x & (~x + 1));
 }
 
 static uint64_t mix(uint64_t h) {
@@ -62,15 +110,88 @@ static word rotl(word x, int i) {
     return i ? (x << i) | (x >> (64 - i)) : x;
 }
 
-/* A version space: words [lo, hi) of a W-word bitset (the others are zero). */
-static uint64_t hash_range(const word *v, int lo, int hi) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)lo;
-    for (int i = lo; i < hi; i++) h = mix(h ^ v[i]) + (uint64_t)i;
-    return h ? h : 1;
+static inline int popcount_range(const word *v, int lo, int hi) {
+    int a = 0;
+    for (int i = lo; i < hi; i++) a += MB_POPCOUNT64(v[i]);
+    return a;
 }
 
 /* ---------------------------------------------------------------- the memo */
-static void memo_clear(Ctx *c) {
+/* A version space's key: its rows in the class's numbering, one key per set of rows
+ * whichever numbering the search met it in (the class's or a compact copy's), so that one
+ * memo serves every copy.  Three forms, the shortest taken (which one is a function of the
+ * set, so the key stays one per set): the words from its lowest non-empty word to its
+ * highest ("dense"), its non-empty words as (index, word) pairs ("pairs"), or its rows'
+ * numbers, two 32-bit ones to a word ("rows").  key[0] is the key's length in words, bit 63
+ * set for the dense form and bit 62 for the rows; then the lowest word's index and the
+ * words, or the pairs, or the number of rows and the rows.  Its length follows the version
+ * space, not the class: at most 1 + 2 min(size, words spanned), and 2 + size / 2 rounded
+ * up.  `key` and `pairs` hold klen_max words each (a class's rows fit 32 bits: n is an int). */
+#define DENSE_KEY ((word)1 << 63)
+#define ROWS_KEY ((word)1 << 62)
+static inline size_t make_key(const Ctx *c, const word *v, int lo_w, int hi_w, int size, word *key, word *pairs,
+                              size_t klen_max) {
+    size_t n = 0;
+    if (!c->rowmap) {
+        for (int i = lo_w; i < hi_w; i++)
+            if (v[i]) { pairs[2 * n] = (word)i; pairs[2 * n + 1] = v[i]; n++; }
+    } else { /* rowmap is increasing: the class's words come in order */
+        long long at = -1;
+        word acc = 0, *rows = key + 2;
+        /* the rows' numbers go into the rows form on the way, where it fits the key's buffer */
+        int keep_rows = 2 + ((size_t)size + 1) / 2 <= klen_max;
+        size_t t = 0;
+        for (int i = lo_w; i < hi_w; i++)
+            for (word b = v[i]; b; b &= b - 1, t++) {
+                int g = c->rowmap[64 * i + lowest_bit(b)];
+                if (keep_rows) {
+                    if (t & 1) rows[t / 2] |= (word)g << 32;
+                    else rows[t / 2] = (word)g;
+                }
+                if ((g >> 6) != at) {
+                    if (at >= 0) { pairs[2 * n] = (word)at; pairs[2 * n + 1] = acc; n++; }
+                    at = g >> 6;
+                    acc = 0;
+                }
+                acc |= (word)1 << (g & 63);
+            }
+        if (at >= 0) { pairs[2 * n] = (word)at; pairs[2 * n + 1] = acc; n++; }
+    }
+    size_t span = n ? (size_t)(pairs[2 * n - 2] - pairs[0] + 1) : 0;
+    size_t rows_len = 2 + ((size_t)size + 1) / 2, short_len = 2 + span < 1 + 2 * n ? 2 + span : 1 + 2 * n;
+    if (n && rows_len < short_len) { /* rows: their numbers, two to a word */
+        key[0] = (word)rows_len | ROWS_KEY;
+        key[1] = (word)size;
+        if (c->rowmap) return rows_len; /* written on the way (it fits: it is the shortest) */
+        memset(key + 2, 0, (rows_len - 2) * sizeof(word));
+        size_t t = 0;
+        for (size_t i = 0; i < n; i++)
+            for (word b = pairs[2 * i + 1]; b; b &= b - 1, t++)
+                key[2 + t / 2] |= (word)(64 * pairs[2 * i] + (word)lowest_bit(b)) << (32 * (t & 1));
+        return rows_len;
+    }
+    if (n && 2 + span < 1 + 2 * n) { /* dense */
+        key[0] = (word)(2 + span) | DENSE_KEY;
+        key[1] = pairs[0];
+        memset(key + 2, 0, span * sizeof(word));
+        for (size_t i = 0; i < n; i++) key[2 + (pairs[2 * i] - pairs[0])] = pairs[2 * i + 1];
+        return 2 + span;
+    }
+    key[0] = (word)(1 + 2 * n);
+    memcpy(key + 1, pairs, 2 * n * sizeof(word));
+    return 1 + 2 * n;
+}
+
+/* A multiply per word with no chain between words (so it pipelines), mixed once at the end:
+ * equal hashes are compared in full, so a collision costs time, never exactness. */
+static inline uint64_t hash_key(const word *key, size_t len) {
+    uint64_t h = len;
+    for (size_t i = 0; i < len; i++) h += (key[i] ^ (0x9e3779b97f4a7c15ULL * (i + 1))) * 0xff51afd7ed558ccdULL;
+    h = mix(h);
+    return h ? h : 1;
+}
+
+static void memo_clear(Shared *c) {
     if (c->slot_hash) memset(c->slot_hash, 0, c->cap * sizeof(uint64_t));
     c->used = 0;
     c->arena_len = 0;
@@ -80,8 +201,13 @@ static size_t memo_bytes_for(size_t cap, size_t arena_cap) {
     return cap * (sizeof(uint64_t) + sizeof(size_t) + 2) + arena_cap * sizeof(word);
 }
 
+static void memo_took(Shared *c) {
+    size_t bytes = memo_bytes_for(c->cap, c->arena_cap);
+    if (bytes > c->peak_bytes) c->peak_bytes = bytes;
+}
+
 /* Doubles the slots (rehashing); 0 when the memo may not grow or malloc fails. */
-static int memo_grow_slots(Ctx *c) {
+static int memo_grow_slots(Shared *c) {
     size_t cap = c->cap ? 2 * c->cap : 256;
     if (memo_bytes_for(cap, c->arena_cap) > c->max_bytes) return 0;
     uint64_t *hs = calloc(cap, sizeof(uint64_t));
@@ -103,25 +229,26 @@ static int memo_grow_slots(Ctx *c) {
     free(c->slot_hash); free(c->slot_off); free(c->slot_lo); free(c->slot_hi);
     c->slot_hash = hs; c->slot_off = off; c->slot_lo = lo; c->slot_hi = hi;
     c->cap = cap;
+    memo_took(c);
     return 1;
 }
 
 /* Makes room for `len` more words of keys; 0 when the memo may not grow. */
-static int memo_grow_arena(Ctx *c, size_t len) {
-    size_t want = c->arena_cap ? 2 * c->arena_cap : 4096;
+static int memo_grow_arena(Shared *c, size_t len) {
+    size_t want = c->arena_cap ? 2 * c->arena_cap : 256;
     while (want < c->arena_len + len) want *= 2;
     if (memo_bytes_for(c->cap, want) > c->max_bytes) return 0;
     word *a = realloc(c->arena, want * sizeof(word));
     if (!a) return 0;
     c->arena = a;
     c->arena_cap = want;
+    memo_took(c);
     return 1;
 }
 
-/* Finds V's slot; returns its index, or -1 (and *free_slot, the slot to insert at). */
-static long long memo_find(Ctx *c, const word *v, int lo, int hi, uint64_t h, size_t *free_slot) {
+/* Finds the key's slot; returns its index, or -1 (and *free_slot, the slot to insert at). */
+static long long memo_find(Shared *c, const word *key, size_t len, uint64_t h, size_t *free_slot) {
     size_t mask = c->cap - 1, i = (size_t)h & mask;
-    int len = hi - lo;
     for (;;) {
         uint64_t sh = c->slot_hash[i];
         if (sh == 0) {
@@ -129,45 +256,181 @@ static long long memo_find(Ctx *c, const word *v, int lo, int hi, uint64_t h, si
             return -1;
         }
         if (sh == h) {
-            const word *key = c->arena + c->slot_off[i];
-            if ((int)key[0] == lo && (int)key[1] == len && memcmp(key + 2, v + lo, (size_t)len * sizeof(word)) == 0)
-                return (long long)i;
+            const word *k = c->arena + c->slot_off[i];
+            /* the first words hold the lengths: equal first words, keys of one length */
+            if (k[0] == key[0] && memcmp(k + 1, key + 1, (len - 1) * sizeof(word)) == 0) return (long long)i;
         }
         i = (i + 1) & mask;
     }
 }
 
 /* Records lo <= Ldim(V) <= hi (merged with what is known). */
-static void memo_put(Ctx *c, const word *v, int lo_w, int hi_w, uint64_t h, int lo, int hi) {
+static void memo_put(Shared *c, const word *key, size_t len, uint64_t h, int lo, int hi) {
     if (c->cap == 0 && !memo_grow_slots(c)) return;
     size_t slot;
-    long long at = memo_find(c, v, lo_w, hi_w, h, &slot);
+    long long at = memo_find(c, key, len, h, &slot);
     if (at >= 0) {
         if (lo > c->slot_lo[at]) c->slot_lo[at] = (signed char)lo;
         if (hi < c->slot_hi[at]) c->slot_hi[at] = (signed char)hi;
         return;
     }
-    size_t len = (size_t)(hi_w - lo_w) + 2;
     /* grow, or when the memo may not grow, empty it (answers stay exact); the slot moves */
     if (2 * (c->used + 1) > c->cap) {
         if (!memo_grow_slots(c)) memo_clear(c);
-        memo_find(c, v, lo_w, hi_w, h, &slot);
+        memo_find(c, key, len, h, &slot);
     }
     if (c->arena_len + len > c->arena_cap && !memo_grow_arena(c, len)) {
         memo_clear(c);
         if (len > c->arena_cap) return;
-        memo_find(c, v, lo_w, hi_w, h, &slot);
+        memo_find(c, key, len, h, &slot);
     }
-    word *key = c->arena + c->arena_len;
-    key[0] = (word)lo_w;
-    key[1] = (word)(hi_w - lo_w);
-    memcpy(key + 2, v + lo_w, (size_t)(hi_w - lo_w) * sizeof(word));
+    memcpy(c->arena + c->arena_len, key, len * sizeof(word));
     c->slot_hash[slot] = h;
     c->slot_off[slot] = c->arena_len;
     c->slot_lo[slot] = (signed char)lo;
     c->slot_hi[slot] = (signed char)hi;
     c->arena_len += len;
     c->used++;
+}
+
+static void memo_free(Shared *c) {
+    free(c->slot_hash); free(c->slot_off); free(c->slot_lo); free(c->slot_hi);
+    free(c->arena);
+}
+
+/* ---------------------------------------------------------------- the budget */
+/* The search runs without the GIL (other threads run meanwhile); it takes the GIL back
+ * only to run the signal handlers (PyErr_CheckSignals needs it), every MB_SIGNAL_PERIOD
+ * seconds at most, and at the end to build its result. */
+static int check_signals(Shared *s) {
+    PyEval_RestoreThread(s->ts);
+    int failed = PyErr_CheckSignals() < 0; /* the handler's exception stays set */
+    s->ts = PyEval_SaveThread();
+    return failed;
+}
+
+static int stop_check(Shared *s) {
+    if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) {
+        s->stopped = ST_BUDGET;
+        return 1;
+    }
+    s->nodes++;
+    if ((s->nodes & 15) == 0) { /* a node costs a microsecond or more: checking is cheap */
+        double now = mb_now();
+        if (s->deadline >= 0 && now > s->deadline) {
+            s->stopped = ST_BUDGET;
+            return 1;
+        }
+        if (now >= s->next_signals) {
+            s->next_signals = now + MB_SIGNAL_PERIOD;
+            if (check_signals(s)) {
+                s->stopped = ST_INTERRUPTED;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- compact copies */
+/* Transposes a 64 x 64 bit block: bit j of a[i] becomes bit i of a[j]. */
+static inline void transpose64(word a[64]) {
+    word m = 0x00000000FFFFFFFFULL;
+    for (int j = 32; j != 0; j >>= 1, m ^= m << j)
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            word t = ((a[k] >> j) ^ a[k | j]) & m;
+            a[k | j] ^= t;
+            a[k] ^= t << j;
+        }
+}
+
+/* The class row by row (sh->rowbits), from the columns of its own context; 0 when memory is short. */
+static int build_rowbits(Shared *sh, const Ctx *top) {
+    sh->rowbits = calloc((size_t)top->rows * (size_t)(sh->CB ? sh->CB : 1), sizeof(word));
+    if (!sh->rowbits) return 0;
+    for (int t = 0; t < sh->nc; t++)
+        for (int i = 0; i < top->W; i++)
+            for (word b = top->cols[(size_t)t * top->W + i]; b; b &= b - 1)
+                sh->rowbits[(size_t)(64 * i + lowest_bit(b)) * sh->CB + (t >> 6)] |= (word)1 << (t & 63);
+    return 1;
+}
+
+/* The class's columns over the rows `rowmap` lists (size of them, in order), into cols
+ * (nc columns of W words): 64 rows' labels at a time, read row by row and transposed. */
+static inline void project(const Shared *sh, const int *rowmap, int size, int W, word *cols) {
+    word block[64];
+    for (int b = 0; b < W; b++) {
+        int top = size - 64 * b < 64 ? size - 64 * b : 64;
+        for (int cb = 0; cb < sh->CB; cb++) {
+            for (int r = 0; r < 64; r++)
+                block[r] = r < top ? sh->rowbits[(size_t)rowmap[64 * b + r] * sh->CB + cb] : 0;
+            transpose64(block);
+            int ncols = sh->nc - 64 * cb < 64 ? sh->nc - 64 * cb : 64;
+            for (int t = 0; t < ncols; t++) cols[(size_t)(64 * cb + t) * W + b] = block[t];
+        }
+    }
+}
+
+/* Whether a version space of `size` rows spanning `range` words goes on in a compact copy:
+ * when it is at most 1/ratio as wide; with a negative ratio (the tests' setting), whenever
+ * it is not the whole space of its numbering, so that the smallest classes take the path. */
+static int should_compact(const Ctx *c, int size, int range) {
+    int ratio = c->sh->compact_ratio;
+    if (ratio < 0) return size < c->rows;
+    return ratio > 0 && range >= 2 && (long long)range >= (long long)ratio * ((size + 63) / 64);
+}
+
+static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand, int k,
+                    int *lo_out);
+
+/* Whether Ldim(V) >= k, asked of a compact copy of V: its rows renumbered 0..size-1 and
+ * the columns of `cand` that split V projected onto them.  Sound because Ldim(V) depends
+ * only on the labels V's rows give: the copy is the same class (a column constant on V
+ * splits nothing and is left out; the numbering of the rows changes no split), and the
+ * memo keys the copy's version spaces by their rows in the class's numbering (make_key),
+ * so what is proven in one numbering is found in any other. */
+MB_HOT static int compact_at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand,
+                                   int ncand, int k, int *lo_out) {
+    Shared *sh = c->sh;
+    if (!sh->rowbits && !build_rowbits(sh, sh->top)) {
+        sh->stopped = ST_MEMORY;
+        return 0;
+    }
+    Ctx s;
+    memset(&s, 0, sizeof s);
+    s.sh = sh;
+    s.W = (size + 63) / 64;
+    s.rows = size;
+    s.cols = malloc((size_t)(sh->nc ? sh->nc : 1) * (size_t)s.W * sizeof(word));
+    int *scand = malloc((size_t)(ncand ? ncand : 1) * sizeof(int));
+    int *rowmap = malloc((size_t)size * sizeof(int));
+    word *full = calloc((size_t)s.W, sizeof(word));
+    if (!s.cols || !scand || !rowmap || !full) {
+        free(s.cols); free(scand); free(rowmap); free(full);
+        sh->stopped = ST_MEMORY;
+        return 0;
+    }
+    int t = 0;
+    for (int i = lo_w; i < hi_w; i++)
+        for (word b = v[i]; b; b &= b - 1) {
+            int r = 64 * i + lowest_bit(b);
+            rowmap[t++] = c->rowmap ? c->rowmap[r] : r;
+        }
+    s.rowmap = rowmap;
+    project(sh, rowmap, size, s.W, s.cols);
+    int nc = 0; /* the candidates that still split V (the others split none of its parts) */
+    for (int u = 0; u < ncand; u++) {
+        int a = popcount_range(s.cols + (size_t)cand[u] * s.W, 0, s.W);
+        if (a != 0 && a != size) scand[nc++] = cand[u];
+    }
+    for (int i = 0; i < size; i++) full[i >> 6] |= (word)1 << (i & 63);
+    int lo = k, result = at_least(&s, full, 0, s.W, size, scand, nc, k, &lo);
+    free(s.cols);
+    free(scand);
+    free(rowmap);
+    free(full);
+    if (result) *lo_out = lo;
+    return result;
 }
 
 /* ---------------------------------------------------------------- the search */
@@ -183,23 +446,18 @@ static int by_balance(const void *a, const void *b) {
     return x->col - y->col;
 }
 
-static int stop_check(Ctx *c) {
-    if (c->max_nodes >= 0 && c->nodes >= c->max_nodes) {
-        c->stopped = ST_BUDGET;
-        return 1;
+/* Most balanced first: by insertion when they are few (most nodes), else by qsort. */
+static void sort_splits(Split *splits, int n) {
+    if (n > 64) {
+        qsort(splits, (size_t)n, sizeof(Split), by_balance);
+        return;
     }
-    c->nodes++;
-    if ((c->nodes & 15) == 0) { /* a node costs a microsecond or more: checking is cheap */
-        if (c->deadline >= 0 && mb_now() > c->deadline) {
-            c->stopped = ST_BUDGET;
-            return 1;
-        }
-        if (PyErr_CheckSignals() < 0) {
-            c->stopped = ST_INTERRUPTED; /* the handler's exception stays set */
-            return 1;
-        }
+    for (int i = 1; i < n; i++) {
+        Split x = splits[i];
+        int j = i;
+        for (; j > 0 && by_balance(&splits[j - 1], &x) > 0; j--) splits[j] = splits[j - 1];
+        splits[j] = x;
     }
-    return 0;
 }
 
 /* The search counts bits in every node: MB_HOT (_kernel_compat.h) compiles a copy of it
@@ -211,31 +469,59 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
                     int *lo_out) {
     if (k <= 0) return 1;
     if (size < 2 || k > floor_log2(size)) return 0;
-    uint64_t h = hash_range(v, lo_w, hi_w);
-    if (c->cap) {
-        size_t slot;
-        long long at = memo_find(c, v, lo_w, hi_w, h, &slot);
-        if (at >= 0) {
-            if (k <= c->slot_lo[at]) {
-                *lo_out = c->slot_lo[at];
+    Shared *sh = c->sh;
+    if (k == 1) { /* Ldim(V) >= 1 iff a column splits V: cheaper to see than to look up */
+        if (stop_check(sh)) return 0;
+        for (int t = 0; t < ncand; t++) {
+            const word *col = c->cols + (size_t)cand[t] * c->W;
+            int a = 0;
+            for (int i = lo_w; i < hi_w; i++) a += MB_POPCOUNT64(v[i] & col[i]);
+            if (a != 0 && a != size) {
+                *lo_out = 1;
                 return 1;
             }
-            if (k > c->slot_hi[at]) return 0;
         }
-    }
-    if (stop_check(c)) return 0;
-    const int W = c->W;
-    Split *splits = malloc((size_t)(ncand ? ncand : 1) * sizeof(Split));
-    int *sub = malloc((size_t)(ncand ? ncand : 1) * sizeof(int));
-    size_t tsz = 4;
-    while (tsz < 2 * (size_t)ncand) tsz <<= 1;
-    int *tab = malloc(tsz * sizeof(int));
-    word *side = malloc((size_t)W * 2 * sizeof(word));
-    if (!splits || !sub || !side || !tab) {
-        free(splits); free(sub); free(side); free(tab);
-        c->stopped = ST_MEMORY;
         return 0;
     }
+    /* one allocation for the node: its key, the two sides of a split, the splits, the table */
+    const int W = c->W;
+    /* a key's pairs: at most one per row of V, and one per word it spans in the class's
+       numbering (all of the class's words for a compact copy, whose span there is unknown) */
+    size_t span = c->rowmap ? (size_t)sh->class_W : (size_t)(hi_w - lo_w);
+    size_t klen_max = 1 + 2 * ((size_t)size < span ? (size_t)size : span);
+    size_t tsz = 4;
+    while (tsz < 2 * (size_t)ncand) tsz <<= 1;
+    size_t nwords = 2 * klen_max + 2 * (size_t)W;
+    char *scratch = malloc(nwords * sizeof(word) + (size_t)(ncand ? ncand : 1) * (sizeof(Split) + sizeof(int)) +
+                           tsz * sizeof(int));
+    if (!scratch) {
+        sh->stopped = ST_MEMORY;
+        return 0;
+    }
+    word *key = (word *)scratch, *side = key + 2 * klen_max;
+    Split *splits = (Split *)(side + 2 * W);
+    int *sub = (int *)(splits + (ncand ? ncand : 1)), *tab = sub + (ncand ? ncand : 1);
+    size_t klen = make_key(c, v, lo_w, hi_w, size, key, key + klen_max, klen_max);
+    uint64_t h = hash_key(key, klen);
+    int result = 0, found_lo = 0;
+    if (sh->cap) {
+        size_t slot;
+        long long at = memo_find(sh, key, klen, h, &slot);
+        if (at >= 0) {
+            if (k <= sh->slot_lo[at]) {
+                result = 1;
+                found_lo = sh->slot_lo[at];
+                goto done;
+            }
+            if (k > sh->slot_hi[at]) goto done;
+        }
+    }
+    /* a question of k = 1 is answered by the first split: no copy pays for itself there */
+    if (k >= 2 && should_compact(c, size, hi_w - lo_w)) {
+        result = compact_at_least(c, v, lo_w, hi_w, size, cand, ncand, k, &found_lo);
+        goto done;
+    }
+    if (stop_check(sh)) goto done;
     word *other = side + W;
     memset(tab, 0xff, tsz * sizeof(int)); /* -1: empty */
     /* the lowest row of V fixes which side of a split is "the part": the one without it */
@@ -281,21 +567,20 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
         sub[nsplits] = cand[t];
         nsplits++;
     }
-    int result = 0, found_lo = 0;
     if (nsplits == 0) {
-        memo_put(c, v, lo_w, hi_w, h, 0, 0);
+        memo_put(sh, key, klen, h, 0, 0);
         goto done;
     }
     if (k == 1) {
-        memo_put(c, v, lo_w, hi_w, h, 1, 127);
+        memo_put(sh, key, klen, h, 1, 127);
         result = 1;
         found_lo = 1;
         goto done;
     }
-    qsort(splits, (size_t)nsplits, sizeof(Split), by_balance);
+    sort_splits(splits, nsplits);
     int need = k - 1;
     if (floor_log2(splits[0].s) < need) { /* Ldim(V) <= 1 + floor(log2 s) of the best split < k */
-        memo_put(c, v, lo_w, hi_w, h, 0, 1 + floor_log2(splits[0].s));
+        memo_put(sh, key, klen, h, 0, 1 + floor_log2(splits[0].s));
         goto done;
     }
     for (int t = 0; t < nsplits; t++) {
@@ -312,58 +597,112 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
         }
         int l1 = need, l2 = need;
         if (!at_least(c, side, slo, shi, s, sub, nsplits, need, &l1)) {
-            if (c->stopped) goto done;
+            if (sh->stopped) goto done;
             continue;
         }
         /* the child's call may have reused nothing of ours but `other` is ours alone */
         if (!at_least(c, other, olo, ohi, size - s, sub, nsplits, need, &l2)) {
-            if (c->stopped) goto done;
+            if (sh->stopped) goto done;
             continue;
         }
         found_lo = 1 + (l1 < l2 ? l1 : l2);
         if (found_lo < k) found_lo = k;
-        memo_put(c, v, lo_w, hi_w, h, found_lo, 127);
+        memo_put(sh, key, klen, h, found_lo, 127);
         result = 1;
         goto done;
     }
-    memo_put(c, v, lo_w, hi_w, h, 0, need);
+    memo_put(sh, key, klen, h, 0, need);
 done:
-    free(splits);
-    free(sub);
-    free(side);
-    free(tab);
+    free(scratch);
     if (result) *lo_out = found_lo;
     return result;
 }
 
-/* ---------------------------------------------------------------- set-up */
-static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
-    Py_buffer buf;
-    Py_ssize_t n, m;
-    long long max_nodes;
-    double time_limit;
-    Py_ssize_t memo_bytes;
-    if (!PyArg_ParseTuple(args, "y*nnLdn", &buf, &n, &m, &max_nodes, &time_limit, &memo_bytes)) return NULL;
-    if (n < 1 || m < 0 || buf.len != n * m) {
-        PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_ValueError, "matrix: expected n * m bytes with n >= 1");
-        return NULL;
+/* ---------------------------------------------------------------- the rows' order */
+static word bit_reverse(word x) {
+    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    x = ((x >> 8) & 0x00FF00FF00FF00FFULL) | ((x & 0x00FF00FF00FF00FFULL) << 8);
+    x = ((x >> 16) & 0x0000FFFF0000FFFFULL) | ((x & 0x0000FFFF0000FFFFULL) << 16);
+    return (x >> 32) | (x << 32);
+}
+
+/* Renumbers the class's rows (and orders its columns) so that the version spaces the search
+ * meets first are runs of consecutive rows: the columns most balanced first (the order the
+ * search tries them in), then the rows sorted by their labels read in that order, the first
+ * column the most significant.  The splits of the first columns then cut runs in halves,
+ * whatever order the class came in, and a run spans few words.  Only the numbering
+ * changes (the search is exact in any), so it is skipped where it cannot pay: a class of
+ * one word, or of more than 64 distinct splits (the rows' labels would not fit one word to
+ * sort by).  Returns 0 when memory is short. */
+static int renumber_rows(Shared *sh, Ctx *c) {
+    int nd = c->rows, nc = sh->nc, W = c->W;
+    if (W < 2 || nc > 64 || nc == 0) return 1;
+    /* the columns, most balanced first (stable: ties keep their order) */
+    Split *order = malloc((size_t)nc * sizeof(Split));
+    word *cols = malloc((size_t)nc * (size_t)W * sizeof(word));
+    word *keys = malloc((size_t)nd * 2 * sizeof(word));
+    int *perm = malloc((size_t)nd * 2 * sizeof(int));
+    if (!order || !cols || !keys || !perm) {
+        free(order); free(cols); free(keys); free(perm);
+        return 0;
     }
-    const unsigned char *M = buf.buf;
-    Ctx c;
-    memset(&c, 0, sizeof c);
-    int status = ST_EXACT, lower = 0, upper = 0, nd = 0;
+    for (int t = 0; t < nc; t++) {
+        int a = popcount_range(c->cols + (size_t)t * W, 0, W);
+        order[t].col = t;
+        order[t].s = 2 * a <= nd ? a : nd - a;
+        order[t].flip = 0;
+    }
+    qsort(order, (size_t)nc, sizeof(Split), by_balance);
+    for (int t = 0; t < nc; t++)
+        memcpy(cols + (size_t)t * W, c->cols + (size_t)order[t].col * W, (size_t)W * sizeof(word));
+    memcpy(c->cols, cols, (size_t)nc * (size_t)W * sizeof(word));
+    free(order);
+    free(sh->rowbits);
+    sh->rowbits = NULL;
+    if (!build_rowbits(sh, c)) {
+        free(cols); free(keys); free(perm);
+        return 0;
+    }
+    /* the rows by their labels, column 0 the most significant bit: a radix sort on the
+       bytes that hold columns (least significant first, each pass stable) */
+    word *key = keys, *key2 = keys + nd;
+    int *p = perm, *p2 = perm + nd;
+    for (int r = 0; r < nd; r++) { key[r] = bit_reverse(sh->rowbits[r]); p[r] = r; }
+    for (int byte = 8 - (nc + 7) / 8; byte < 8; byte++) {
+        int count[257] = {0};
+        for (int r = 0; r < nd; r++) count[((key[r] >> (8 * byte)) & 255) + 1]++;
+        for (int b = 0; b < 256; b++) count[b + 1] += count[b];
+        for (int r = 0; r < nd; r++) {
+            int at = count[(key[r] >> (8 * byte)) & 255]++;
+            key2[at] = key[r];
+            p2[at] = p[r];
+        }
+        word *tk = key; key = key2; key2 = tk;
+        int *tp = p; p = p2; p2 = tp;
+    }
+    /* the columns over the rows in their new order, and the rows' labels likewise */
+    memset(cols, 0, (size_t)nc * (size_t)W * sizeof(word));
+    project(sh, p, nd, W, cols);
+    memcpy(c->cols, cols, (size_t)nc * (size_t)W * sizeof(word));
+    for (int r = 0; r < nd; r++) key2[r] = sh->rowbits[p[r]];
+    memcpy(sh->rowbits, key2, (size_t)nd * sizeof(word));
+    free(cols);
+    free(keys);
+    free(perm);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- set-up */
+/* The class's distinct rows, in order of first occurrence: their indices in `distinct`;
+ * returns how many, or -1 when memory is short. */
+static int distinct_rows(const unsigned char *M, Py_ssize_t n, Py_ssize_t m, Py_ssize_t *distinct) {
     size_t tcap = 1;
     while (tcap < 2 * (size_t)n) tcap <<= 1;
-    Py_ssize_t *table = NULL, *distinct = NULL;
-    int *cand = NULL;
-    word *full = NULL;
-    uint64_t *chash = NULL;
-    int *ctab = NULL;
-    table = malloc(tcap * sizeof(Py_ssize_t));
-    distinct = malloc((size_t)n * sizeof(Py_ssize_t));
-    if (!table || !distinct) goto nomem;
-    /* distinct rows, in order of first occurrence */
+    Py_ssize_t *table = malloc(tcap * sizeof(Py_ssize_t));
+    if (!table) return -1;
+    int nd = 0;
     for (size_t i = 0; i < tcap; i++) table[i] = -1;
     for (Py_ssize_t r = 0; r < n; r++) {
         const unsigned char *row = M + r * m;
@@ -387,132 +726,199 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
         }
     }
     free(table);
-    table = NULL;
-    c.W = (nd + 63) / 64;
-    c.cols = calloc((size_t)(m ? m : 1) * c.W, sizeof(word));
-    cand = malloc((size_t)(m ? m : 1) * sizeof(int));
-    full = calloc((size_t)c.W, sizeof(word));
-    chash = malloc((size_t)(m ? m : 1) * sizeof(uint64_t));
-    if (!c.cols || !cand || !full || !chash) goto nomem;
-    for (int i = 0; i < nd; i++) full[i >> 6] |= (word)1 << (i & 63);
-    /* columns over the distinct rows, 64 rows at a time (the matrix is read row by
-       row); then constant ones dropped and one kept per split of the class */
+    return nd;
+}
+
+/* The columns over the distinct rows (64 rows at a time: the matrix is read row by row),
+ * into c->cols; then constant ones dropped and one kept per split of the class, moved to
+ * the front.  Returns how many were kept, or -1 when memory is short. */
+static int split_columns(Ctx *c, const unsigned char *M, Py_ssize_t m, const Py_ssize_t *distinct, int nd,
+                         const word *full) {
     word *tmp = calloc((size_t)(m ? m : 1), sizeof(word));
-    if (!tmp) goto nomem;
-    for (int b = 0; b < c.W; b++) {
+    uint64_t *chash = malloc((size_t)(m ? m : 1) * sizeof(uint64_t));
+    size_t ctsz = 4;
+    while (ctsz < 2 * (size_t)m) ctsz <<= 1;
+    int *ctab = malloc(ctsz * sizeof(int));
+    if (!tmp || !chash || !ctab) {
+        free(tmp); free(chash); free(ctab);
+        return -1;
+    }
+    for (int b = 0; b < c->W; b++) {
         memset(tmp, 0, (size_t)m * sizeof(word));
         int top = nd - 64 * b < 64 ? nd - 64 * b : 64;
         for (int r = 0; r < top; r++) {
             const unsigned char *row = M + distinct[64 * b + r] * m;
             for (Py_ssize_t j = 0; j < m; j++) tmp[j] |= (word)row[j] << r;
         }
-        for (Py_ssize_t j = 0; j < m; j++) c.cols[(size_t)j * c.W + b] = tmp[j];
+        for (Py_ssize_t j = 0; j < m; j++) c->cols[(size_t)j * c->W + b] = tmp[j];
     }
-    free(tmp);
-    size_t ctsz = 4;
-    while (ctsz < 2 * (size_t)m) ctsz <<= 1;
-    ctab = malloc(ctsz * sizeof(int));
-    if (!ctab) goto nomem;
     memset(ctab, 0xff, ctsz * sizeof(int));
     int nc = 0;
     for (Py_ssize_t j = 0; j < m; j++) {
-        word *col = c.cols + (size_t)nc * c.W;
-        if (nc != j) memcpy(col, c.cols + (size_t)j * c.W, (size_t)c.W * sizeof(word));
-        int ones = 0;
-        for (int i = 0; i < c.W; i++) ones += MB_POPCOUNT64(col[i]);
+        word *col = c->cols + (size_t)nc * c->W;
+        if (nc != j) memcpy(col, c->cols + (size_t)j * c->W, (size_t)c->W * sizeof(word));
+        int ones = popcount_range(col, 0, c->W);
         if (ones == 0 || ones == nd) continue;
         int flip = (col[0] & 1) != 0; /* compare by the side without row 0 */
         uint64_t hh = 7;
-        for (int i = 0; i < c.W; i++) hh = mix(hh ^ (flip ? (full[i] & ~col[i]) : col[i])) + (uint64_t)i;
+        for (int i = 0; i < c->W; i++) hh = mix(hh ^ (flip ? (full[i] & ~col[i]) : col[i])) + (uint64_t)i;
         int dup = 0;
         size_t ti = (size_t)hh & (ctsz - 1);
         for (; ctab[ti] >= 0 && !dup; ti = (ti + 1) & (ctsz - 1)) {
             int u = ctab[ti];
             if (chash[u] != hh) continue;
-            const word *o = c.cols + (size_t)u * c.W;
+            const word *o = c->cols + (size_t)u * c->W;
             int oflip = (o[0] & 1) != 0, same = 1;
-            for (int i = 0; i < c.W && same; i++)
+            for (int i = 0; i < c->W && same; i++)
                 same = (flip ? (full[i] & ~col[i]) : col[i]) == (oflip ? (full[i] & ~o[i]) : o[i]);
             dup = same;
         }
         if (dup) continue;
         ctab[ti] = nc;
         chash[nc] = hh;
-        cand[nc] = nc;
         nc++;
     }
-    free(distinct);
-    distinct = NULL;
-    free(chash);
-    chash = NULL;
-    /* the memo grows from nothing up to memo_bytes */
-    c.max_bytes = memo_bytes > 0 ? (size_t)memo_bytes : 0;
-    c.max_nodes = max_nodes;
-    c.deadline = time_limit >= 0 ? mb_now() + time_limit : -1.0;
-    /* the bounds before any search: 0 without a split; else 1 and floor(log2 |V|),
-       1 + floor(log2 s) of the most balanced split */
-    if (nc == 0) {
-        lower = upper = 0;
-    } else {
-        int best = 0;
-        for (int t = 0; t < nc; t++) {
-            const word *col = c.cols + (size_t)t * c.W;
-            int a = 0;
-            for (int i = 0; i < c.W; i++) a += MB_POPCOUNT64(col[i]);
-            int s = 2 * a <= nd ? a : nd - a;
-            if (s > best) best = s;
-        }
-        lower = 1;
-        upper = floor_log2(nd);
-        if (1 + floor_log2(best) < upper) upper = 1 + floor_log2(best);
-        while (upper > lower) {
-            int lo = upper;
-            if (at_least(&c, full, 0, c.W, nd, cand, nc, upper, &lo)) {
-                lower = upper;
-                break;
-            }
-            if (c.stopped) break;
-            upper--;
-        }
-        status = c.stopped;
-    }
-    goto finish;
-nomem:
-    status = ST_MEMORY;
-    lower = 1;
-    upper = 0;
-finish:
-    free(table);
-    free(distinct);
+    free(tmp);
     free(chash);
     free(ctab);
+    return nc;
+}
+
+/* The bounds proven before any search, from nd distinct rows and nc distinct splits (the
+ * columns that are not constant, one per pair of equal or complementary ones):
+ *   Ldim <= floor(log2 nd)      (each mistake at least halves the rows: Example 21.2);
+ *   Ldim <= 1 + floor(log2 s)   (s: the smaller side of the most balanced split; the root
+ *                               of a shattered tree splits H and the side has Ldim <= log2 s);
+ *   Ldim <= nc                  (along a root-to-leaf path of a shattered tree no two nodes
+ *                               ask instances with the same split of H: below the first, the
+ *                               version space gives the second one label, so one of its
+ *                               children would have no consistent hypothesis; and no node
+ *                               asks a constant column);
+ *   Ldim >= 1 when nc > 0, and Ldim >= nc when nd == 2^nc: the rows' labels on one column
+ *                               per split tell the distinct rows apart (two rows differ on
+ *                               some non-constant column, so on its split's column), so
+ *                               nd <= 2^nc, and equality means every labelling of those nc
+ *                               columns occurs: asking them in any order shatters a tree of
+ *                               depth nc. */
+static void bounds_before_search(const Ctx *c, int nd, int nc, int *lower, int *upper) {
+    if (nc == 0) {
+        *lower = *upper = 0;
+        return;
+    }
+    int best = 0;
+    for (int t = 0; t < nc; t++) {
+        int a = popcount_range(c->cols + (size_t)t * c->W, 0, c->W);
+        int s = 2 * a <= nd ? a : nd - a;
+        if (s > best) best = s;
+    }
+    *lower = 1;
+    *upper = floor_log2(nd);
+    if (1 + floor_log2(best) < *upper) *upper = 1 + floor_log2(best);
+    if (nc < *upper) *upper = nc;
+    if (nc < 62 && (long long)nd == (1LL << nc)) *lower = nc;
+}
+
+/* The search proper, without the GIL: distinct rows, splits, bounds, then "is Ldim >= u?"
+ * for u from the upper bound down.  Returns the status. */
+static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m, size_t memo_bytes, int *nd_out,
+                  int *lower, int *upper) {
+    Ctx c;
+    memset(&c, 0, sizeof c);
+    c.sh = sh;
+    int status = ST_MEMORY;
+    int *cand = NULL;
+    word *full = NULL;
+    Py_ssize_t *distinct = malloc((size_t)n * sizeof(Py_ssize_t));
+    int nd = distinct ? distinct_rows(M, n, m, distinct) : -1;
+    *lower = 1;
+    *upper = 0;
+    if (nd < 0) goto finish;
+    *nd_out = nd;
+    c.rows = nd;
+    c.W = (nd + 63) / 64;
+    c.cols = calloc((size_t)(m ? m : 1) * c.W, sizeof(word));
+    cand = malloc((size_t)(m ? m : 1) * sizeof(int));
+    full = calloc((size_t)c.W, sizeof(word));
+    if (!c.cols || !cand || !full) goto finish;
+    for (int i = 0; i < nd; i++) full[i >> 6] |= (word)1 << (i & 63);
+    int nc = split_columns(&c, M, m, distinct, nd, full);
+    if (nc < 0) goto finish;
+    free(distinct);
+    distinct = NULL;
+    for (int t = 0; t < nc; t++) cand[t] = t;
+    sh->nc = nc;
+    sh->CB = (nc + 63) / 64;
+    sh->top = &c;
+    sh->class_W = c.W;
+    sh->max_bytes = memo_bytes; /* the memo grows from nothing up to it */
+    bounds_before_search(&c, nd, nc, lower, upper);
+    if (*upper > *lower && !renumber_rows(sh, &c)) sh->stopped = ST_MEMORY; /* the bounds stand */
+    while (*upper > *lower && !sh->stopped) {
+        int lo = *upper;
+        if (at_least(&c, full, 0, c.W, nd, cand, nc, *upper, &lo)) {
+            *lower = *upper;
+            break;
+        }
+        if (sh->stopped) break;
+        (*upper)--;
+    }
+    status = sh->stopped;
+finish:
+    if (status == ST_MEMORY && !sh->stopped) { *lower = 1; *upper = 0; } /* could not start */
+    free(distinct);
     free(cand);
     free(full);
+    free(sh->rowbits);
     free(c.cols);
-    free(c.slot_hash);
-    free(c.slot_off);
-    free(c.slot_lo);
-    free(c.slot_hi);
-    free(c.arena);
-    PyBuffer_Release(&buf);
-    /* a signal handler's exception (Ctrl-C) goes back to the caller beside the bounds */
-    PyObject *exc = Py_None;
-    Py_INCREF(exc);
-    if (PyErr_Occurred()) {
-        Py_DECREF(exc);
+    return status;
+}
+
+/* A signal handler's exception (Ctrl-C), fetched to go back to the caller beside the bounds. */
+static PyObject *fetch_exception(void) {
+    if (!PyErr_Occurred()) Py_RETURN_NONE;
 #if (defined(Py_LIMITED_API) ? Py_LIMITED_API : PY_VERSION_HEX) >= 0x030C0000 /* the limited API has it from 3.12 */
-        exc = PyErr_GetRaisedException();
+    return PyErr_GetRaisedException();
 #else
-        PyObject *type, *tb;
-        PyErr_Fetch(&type, &exc, &tb);
-        PyErr_NormalizeException(&type, &exc, &tb);
-        if (exc == NULL) { exc = Py_None; Py_INCREF(exc); }
-        Py_XDECREF(type);
-        Py_XDECREF(tb);
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    if (exc == NULL) Py_RETURN_NONE;
+    return exc;
 #endif
+}
+
+static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    Py_ssize_t n, m;
+    long long max_nodes;
+    double time_limit;
+    Py_ssize_t memo_bytes;
+    int compact_ratio = MB_COMPACT_RATIO;
+    if (!PyArg_ParseTuple(args, "y*nnLdn|i", &buf, &n, &m, &max_nodes, &time_limit, &memo_bytes, &compact_ratio))
+        return NULL;
+    if (n < 1 || m < 0 || buf.len != n * m) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "matrix: expected n * m bytes with n >= 1");
+        return NULL;
     }
-    PyObject *out = Py_BuildValue("iiiLiN", lower, upper, status, c.nodes, nd, exc);
-    return out;
+    Shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.max_nodes = max_nodes;
+    sh.compact_ratio = compact_ratio; /* 0: never compact; negative: whenever a node can */
+    int lower, upper, nd = 0;
+    /* the buffer stays exported (so alive) while the search reads it without the GIL */
+    sh.ts = PyEval_SaveThread();
+    double now = mb_now();
+    sh.deadline = time_limit >= 0 ? now + time_limit : -1.0;
+    sh.next_signals = now + MB_SIGNAL_PERIOD;
+    int status = search(&sh, buf.buf, n, m, memo_bytes > 0 ? (size_t)memo_bytes : 0, &nd, &lower, &upper);
+    memo_free(&sh);
+    PyEval_RestoreThread(sh.ts);
+    PyBuffer_Release(&buf);
+    PyObject *exc = fetch_exception();
+    return Py_BuildValue("iiiLiNn", lower, upper, status, sh.nodes, nd, exc, (Py_ssize_t)sh.peak_bytes);
 }
 
 /* ---------------------------------------------------------------- the module

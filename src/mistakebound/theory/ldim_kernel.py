@@ -6,10 +6,28 @@ extension ``mistakebound.theory._ldim_kernel`` when it is built.  The extension 
 exact search of :class:`~mistakebound.theory.littlestone.LdimSearch`'s bitset memo
 (distinct rows, distinct splits tried most balanced first and the smaller side first, a
 split cut as soon as ``1 + floor(log2 s) < k``, the splitting columns passed down, a
-memo of proven lower and upper bounds per version space, descending from the
-``floor(log2 |H|)`` bound) at about a microsecond a node instead of tens, with the same
-budget: ``max_nodes``, ``time_limit`` (checked every 16 nodes) and Ctrl-C (checked as
-often), reporting proven bounds and a status as every search does.
+memo of proven lower and upper bounds per version space, descending from the upper bound)
+at about a microsecond a node instead of tens, with the same budget: ``max_nodes``,
+``time_limit`` (checked every 16 nodes) and Ctrl-C (checked every 5 ms), reporting proven
+bounds and a status as every search does.
+
+Three things make its cost follow the version spaces rather than the class (issue 26):
+
+* before any search, the bounds ``floor(log2 |distinct rows|)``, ``1 + floor(log2 s)`` of
+  the most balanced split, and the number of distinct splits (columns not constant, one
+  per pair of equal or complementary ones: no path of a shattered tree asks two of a
+  pair); when the distinct rows are every labelling of one column per split, that number
+  is the value and no search runs (the full cube ``2^18 x 18``, in any column order);
+* the rows are renumbered first (columns most balanced first, rows sorted by their labels
+  read in that order), so the first splits cut runs of consecutive rows whatever order the
+  class came in;
+* a version space small against the words its bitset spans goes on in a compact copy (its
+  rows renumbered, its splitting columns projected: ``MB_COMPACT_RATIO`` in the C), and the
+  memo keys every version space by its rows in the class's numbering (its words, or its
+  non-empty words as pairs, the shorter), so a key's size follows what it holds.
+
+The search runs without the GIL: other threads run meanwhile, and searches in two threads
+run on two cores.  ``python -m benchmarks.kernel_shapes`` measures all of this.
 
 What stays in Python: shattered trees, certificates, the parallel search, and the many
 questions a learner asks about its version spaces (SOA), which need the memo and the
@@ -20,7 +38,8 @@ Python; :data:`AVAILABLE` says which, and :func:`engine_description` says it to 
 (``mistakebound --version``, and ``mistakebound ldim`` when the Python search ran).
 
 Memory: the matrix of ``H`` already holds ``n * m`` bytes; the extension's bitsets take
-an eighth of that, and its memo grows by doubling up to a limit.  For a matrix of at
+an eighth of that (and as much again for the rows' labels and the compact copies), and its
+memo grows by doubling up to a limit.  For a matrix of at
 most :data:`SMALL_MATRIX_BYTES` the limit is :data:`SMALL_MEMO_BYTES` and the memory
 budget is not read (reading it costs more than such a search); for a larger one the
 class must pass :func:`~mistakebound.foundations.memory.require_memory` as for
@@ -100,7 +119,7 @@ def kernel_bounds(H: HypothesisClass, budget: Any, memo_bytes: int) -> dict | No
     M = H.matrix
     n, m = M.shape
     t0 = time.perf_counter()
-    lower, upper, code, nodes, _distinct, exc = _kernel.ldim_bounds(
+    lower, upper, code, nodes, _distinct, exc, _memo = _kernel.ldim_bounds(
         M, n, m, -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED),
         -1.0 if budget.time_limit is None else budget.time_limit, memo_bytes,
     )

@@ -85,6 +85,10 @@ __all__ = [
 #: The engines a Littlestone question can be answered by (see :func:`ldim_engine`).
 ENGINES = ("compiled", "python", "parallel")
 
+#: The budget of a question asked without one (a Budget is frozen: one serves every call,
+#: and a small class's call does not pay for building and checking it each time).
+_NO_BUDGET = Budget()
+
 
 @define
 class LdimEngine:
@@ -143,7 +147,7 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
     """
     H = require_binary(require_class(H), what="the Littlestone search of a 0/1 class (littlestone_bounds answers "
                                               "for more labels)")
-    budget = budget or Budget()
+    budget = budget or _NO_BUDGET
     if workers == 1 and not keep_search and ldim_kernel.AVAILABLE:
         # a small matrix gets the compiled search's fixed memo, the memory budget unread; a larger
         # class must fit the budget as for LdimSearch (read once), and gets the same default memo
@@ -182,7 +186,9 @@ def littlestone_bounds(
     >>> b.exact, b.lower <= b.upper
     (False, True)
     """
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
+    # refused before anything is allocated
+    budget = _NO_BUDGET if max_nodes is None and time_limit is None else Budget(max_nodes=max_nodes,
+                                                                                  time_limit=time_limit)
     if isinstance(H, HypothesisClass) and H.n_labels != 2:
         # the multiclass Littlestone dimension: the value of the full-information game on k labels
         from mistakebound.game.rules import Rules
