@@ -62,3 +62,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     per worker over the suite before, with ``gc.callbacks``)."""
     gc.collect()
     gc.freeze()
+
+
+@pytest.fixture(autouse=True)
+def _searches_run_again():
+    """After each test, searches run again: a test that plays a signal's handler in this process (or calls
+    ``stop_searches``) without the command's ``finish`` must not stop the searches of the tests after it."""
+    yield
+    protocol = sys.modules.get("mistakebound.theory.search_protocol")
+    if protocol is not None:
+        protocol.resume_searches()

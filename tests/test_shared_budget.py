@@ -55,12 +55,6 @@ def jumping(monkeypatch):
     return clock
 
 
-@pytest.fixture(autouse=True)
-def _resumed():
-    yield
-    resume_searches()
-
-
 def test_the_python_search_reads_the_clock_at_every_node(monkeypatch):
     """With a clock that passes the deadline at its second read, the search stops within a node or two
     (it expanded up to 256 nodes past the deadline before)."""
@@ -198,3 +192,22 @@ def test_a_signal_during_the_worst_case_of_soa_ends_the_command_without_the_clai
     assert proc.returncode == 3, (proc.returncode, err_path.read_text())
     assert "M_A(H) >=" in out and "partial: interrupted" in out, (out, err_path.read_text())
     assert "claim = 9" not in out, out  # the claim's Ldim search never ran
+
+
+def test_the_compiled_search_keeps_the_steps_deadline_and_stops_after_a_signal():
+    """The compiled search (when built) is bounded by the step's shared deadline, and after a signal it
+    reports only the bounds it proves before any node, as interrupted."""
+    from mistakebound.theory import ldim_kernel
+
+    if not ldim_kernel.AVAILABLE:
+        pytest.skip("the compiled search is not built in this install (MISTAKEBOUND_NO_EXTENSION)")
+    H = classes.random(40000, 30, 0.2, seed=0)
+    with spending(1e-9):
+        time.sleep(1e-3)
+        r = ldim_kernel.kernel_bounds(H, Budget(), 1 << 26)
+    assert r["status"] == "budget" and r["lower"] <= 9 <= r["upper"] and r["lower"] < r["upper"]
+    stop_searches()
+    r = ldim_kernel.kernel_bounds(H, Budget(), 1 << 26)
+    assert r["status"] == "interrupted" and r["nodes"] == 0 and r["lower"] <= 9 <= r["upper"]
+    resume_searches()
+    assert ldim_kernel.kernel_bounds(classes.thresholds(15), Budget(), 1 << 20)["status"] == "exact"

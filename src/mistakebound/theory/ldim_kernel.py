@@ -65,6 +65,7 @@ import time
 from typing import Any
 
 from mistakebound.game.hypothesis_class import HypothesisClass
+from mistakebound.theory.search_protocol import searches_stopped, shared_deadline
 
 try:  # built from _ldim_kernel.c when a C compiler was there at install time
     import mistakebound.theory._ldim_kernel as _kernel
@@ -118,14 +119,22 @@ def kernel_bounds(H: HypothesisClass, budget: Any, memo_bytes: int) -> dict | No
         return None
     M = H.matrix
     n, m = M.shape
+    # the step's shared deadline binds the compiled search too, and after a signal it only
+    # reports the bounds it proves before any node (search_protocol.spending, stop_searches)
+    stopped = searches_stopped()
+    limit, deadline = budget.time_limit, shared_deadline()
+    if deadline is not None:
+        left = max(deadline - time.monotonic(), 0.0)
+        limit = left if limit is None else min(limit, left)
+    max_nodes = 0 if stopped else -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED)
     t0 = time.perf_counter()
     lower, upper, code, nodes, _distinct, exc, _memo = _kernel.ldim_bounds(
-        M, n, m, -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED),
-        -1.0 if budget.time_limit is None else budget.time_limit, memo_bytes,
+        M, n, m, max_nodes, -1.0 if limit is None else limit, memo_bytes,
     )
     seconds = time.perf_counter() - t0
     if exc is not None and not isinstance(exc, KeyboardInterrupt):
         raise exc
     if lower > upper:  # out of memory before the search began
         return None
-    return {"lower": lower, "upper": upper, "status": _STATUS[code], "nodes": nodes, "seconds": seconds}
+    status = "interrupted" if stopped and lower < upper else _STATUS[code]
+    return {"lower": lower, "upper": upper, "status": status, "nodes": nodes, "seconds": seconds}
