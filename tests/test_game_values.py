@@ -330,8 +330,8 @@ def test_ldim_with_a_small_budget_prints_the_values_proven_interval_and_exits_3(
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--labels", "1"], "argument --labels: expected an integer >= 2, got '1'"),
-    (["--noise", "-1"], "argument --noise: expected an integer >= 0, got '-1'"),
+    (["--labels", "1"], "argument --labels: expected an integer from 2 to 256, got '1'"),
+    (["--noise", "-1"], "argument --noise: expected an integer from 0 to 1,000,000,000,000, got '-1'"),
     (["--feedback", "partial"], "argument --feedback: invalid choice: 'partial'"),
     (["--feedback", "bandit", "--randomized", "--oblivious"],
      "horizon: the oblivious adversary's value against randomized learners under bandit feedback depends on the "

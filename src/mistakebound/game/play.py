@@ -854,6 +854,13 @@ _LEAN = [True]
 def general_loop():
     """Within it, :func:`play` plays every round by the general loop (no lean loop): for comparisons.
 
+    Yields
+    ------
+    None
+        While the context is open, the lean loop is off.
+
+    Examples
+    --------
     >>> from mistakebound import classes
     >>> from mistakebound.learners import Halving
     >>> from mistakebound.adversaries import ObliviousCoin

@@ -929,7 +929,8 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
  * every CPython from 3.11 on. */
 static PyMethodDef methods[] = {
     {"ldim_bounds", ldim_bounds, METH_VARARGS,
-     "ldim_bounds(matrix, n, m, max_nodes, time_limit, memo_bytes) -> (lower, upper, status, nodes, distinct)"},
+     "ldim_bounds(matrix, n, m, max_nodes, time_limit, memo_bytes[, compact_ratio]) -> (lower, upper, status, "
+     "nodes, distinct_rows, exception, memo_peak_bytes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -118,8 +118,12 @@ _STOPPED = [False]
 def spending(time_limit: float | None) -> Iterator[float | None]:
     """A step whose searches, a learner's own and a claim's included, all stop by ``time_limit`` seconds from now.
 
-    Nested steps keep the earlier deadline.  Yields the step's deadline (a
-    :func:`time.monotonic` time, or None).
+    Nested steps keep the earlier deadline.
+
+    Yields
+    ------
+    float or None
+        The step's deadline, a :func:`time.monotonic` time (None: no deadline).
 
     Examples
     --------
