@@ -208,7 +208,6 @@ TOML_BAD = {
 }
 STRUCTURAL = ["", "grid = 5", "[[grid]]", "[[grid]]\nlerners = ['Halving']", "[grid]\nlearners = ['Halving']",
               "\x00\x01\x02", "[[grid]]\nlearners = " + "[" * 50_000, "x = 1\nx = 2", "[[grid]]\nkind = 'vc'",
-              "[[grid]]\nkind = 'search'\nsearch = 'vc'\nclasses = ['thresholds']\nsizes = [3]",
               "[[grid]]\nkind = 'search'\nsearch = 'ldim'\nclasses = ['thresholds']\nsizes = [3]\nmax_nodes = -1",
               "[[grid]]\nkind = 'search'\nsearch = 'ldim'\nclasses = ['thresholds']\nsizes = [3]\nmax_nodes = 'x'",
               "[[grid]]\nrealizable = 'yes'\nlearners = ['Halving']\nadversaries = ['OppositeLabel']\n"

@@ -225,3 +225,32 @@ def test_a_refused_connection_is_exit_2_and_a_real_scheduler_passes_the_probe():
         probe(f"tcp://127.0.0.1:{free}")
     with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
         probe(cluster.scheduler_address)
+
+
+@pytest.mark.parametrize("content", ["a,b\n0.5,1\n1,0\n", "a,b\n0,1\n1\n", "not,a\nclass,at all\n"])
+def test_a_bad_class_file_is_refused_at_validation_not_in_every_cell(tmp_path, content, capsys):
+    """A class file is one class: validation reads it whole (a zoo spec only has its size checked), so that a
+    bad file is exit 2 with one line, before any cell runs (it was exit 1, an error in every cell)."""
+    from mistakebound.interfaces.cli import main
+
+    (tmp_path / "bad.csv").write_text(content)
+    config = tmp_path / "c.toml"
+    config.write_text(f"[[grid]]\nlearners = ['Halving']\nadversaries = ['OppositeLabel']\n"
+                      f"classes = ['{tmp_path / 'bad.csv'}']\nsizes = [3]\nseeds = [0]\nhorizons = [8]\n")
+    assert main(["sweep", str(config), "--no-progress", "--executor", "inprocess",
+                 "--out", str(tmp_path / "out.csv")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "bad.csv" in err
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_plot_refuses_a_parameter_a_learner_does_not_take_before_any_game(tmp_path, capsys):
+    """``plot --learners 'SOA,Halving(x=1)'`` drew SOA and noted Halving as not drawn (exit 0)."""
+    from mistakebound.interfaces.cli import main
+
+    out = tmp_path / "f.png"
+    code = main(["plot", "intervals:4", "--learners", "SOA,Halving(x=1)", "--adversary", "opposite-label",
+                 "--out", str(out), "--rounds", "10"])
+    captured = capsys.readouterr()
+    assert code == 2 and "takes no parameter 'x'" in captured.err and not out.exists()
+    assert captured.out == ""

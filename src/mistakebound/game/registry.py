@@ -73,6 +73,7 @@ __all__ = [
     "KINDS",
     "ENTRY_POINT_GROUP",
     "CLASS_FILE_SUFFIXES",
+    "is_class_file",
     "Entry",
     "entries",
     "names",
@@ -679,7 +680,14 @@ def build(kind: str, player: Any, setting: Any, *, rounds: int | None = None, ru
     return built
 
 
-def _is_file_spec(spec: str) -> bool:
+def is_class_file(spec: str) -> bool:
+    """Whether the text ``spec`` names a class file (by its suffix, or a path that exists) rather than a zoo spec.
+
+    Examples
+    --------
+    >>> is_class_file("classes/mine.csv"), is_class_file("thresholds:7")
+    (True, False)
+    """
     if spec.lower().endswith(CLASS_FILE_SUFFIXES):
         return True
     try:
@@ -722,7 +730,7 @@ def load_setting(spec: Any, *, labels: int | None = None) -> Any:
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidArgumentError(f"CLASS: expected a zoo spec, a space spec or a class file, got {spec!r}")
     text = spec.strip()
-    if _is_file_spec(text):
+    if is_class_file(text):
         try:
             return load_class(text, labels=labels)
         except MistakeboundError as exc:

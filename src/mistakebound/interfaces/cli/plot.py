@@ -68,8 +68,9 @@ def run(args, out) -> int:
     names = [n.strip() for n in args.learners.split(",") if n.strip()]
     if not names:
         raise BadInput(f"--learners: expected comma-separated learner names, got {args.learners!r}")
-    labels = [registry.find("learner", n).name for n in names]  # unknown names fail before any game
-    adversary_name = registry.find("adversary", args.adversary).name
+    # unknown names and parameters a player does not take fail before any game (exit 2)
+    labels = [registry.resolve("learner", n)[0].name for n in names]
+    adversary_name = registry.resolve("adversary", args.adversary)[0].name
     require_plots()
     setting = registry.load_setting(args.cls)
     games: list[tuple[str, Any, Bound, Verdict]] = []

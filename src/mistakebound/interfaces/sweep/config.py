@@ -82,6 +82,8 @@ mistakebound.foundations.errors.InvalidArgumentError: grid[0].learners[0]: unkno
 
 from __future__ import annotations
 
+import contextlib
+
 import difflib
 import os
 import tomllib
@@ -221,8 +223,12 @@ def _check_class(key: str, entry: Any, sizes: tuple[int, ...]) -> str:
     specs = class_specs(entry, sizes)
     if not specs:
         raise _fail(key, entry, "a fixed spec, or a non-empty 'sizes' for a sized class")
-    with sizes_only():  # arguments and size checked, nothing built
-        for spec, _ in specs:
+    for spec, _ in specs:
+        # a zoo spec: arguments and size checked, nothing built (sizes up to 20,000 cost milliseconds);
+        # a class file is one class, read whole (under the loader's own memory check): its content is
+        # what validation must see, so that a bad file is refused here (exit 2), not in every cell
+        checking = contextlib.nullcontext() if registry.is_class_file(spec) else sizes_only()
+        with checking:
             try:
                 registry.load_setting(spec)
             except SizeChecked:
