@@ -100,3 +100,44 @@ def test_a_thread_that_cannot_start_in_a_command_is_exit_2(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "internal error" not in err, err
     assert "the system refused memory (RuntimeError: can't start new thread)" in err
+
+
+def test_a_signal_in_the_instant_before_the_handlers_are_swapped_ends_in_one_line_with_code_3():
+    """Ctrl-C as the command returns, before ``finish`` swapped the raising handler for the one that exits
+    (the fault campaign caught one such traceback in 20 start-up signals): exit 3, one line, no traceback.
+    The handler's raise is injected where ``finish`` installs the new handlers."""
+    code = textwrap.dedent("""
+        import signal
+        from mistakebound.interfaces import startup
+        startup._state.update(cli=True, pid=__import__("os").getpid())
+        startup.begin()
+        real = startup._install
+        calls = []
+        def install(handlers):
+            if not calls:
+                calls.append(1)
+                startup._state["signal"] = signal.SIGINT
+                raise KeyboardInterrupt  # what _interrupt raises when the signal lands here
+            real(handlers)
+        startup._install = install
+        startup.finish()
+        print("finish returned")
+    """)
+    run_ = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run_.returncode == 3, (run_.returncode, run_.stderr)
+    assert "Traceback" not in run_.stderr and "finish returned" not in run_.stdout
+    assert [line for line in run_.stderr.splitlines() if line.strip()] == ["mistakebound: interrupted (Ctrl-C)"]
+
+
+def test_a_ctrl_c_during_finish_outside_the_command_line_is_the_callers(monkeypatch):
+    """In a process that is not the command line's (a notebook calling ``main``), a KeyboardInterrupt in
+    ``finish`` is raised to the caller, never turned into an exit."""
+    from mistakebound.interfaces import startup
+
+    def interrupted(what):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(startup._state, "cli", False)
+    monkeypatch.setattr(startup, "_searches", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        startup.finish()

@@ -299,10 +299,17 @@ def finish() -> None:
     """In the command-line process: the command has returned; a signal from now exits at once (code 3).
 
     Searches run again from here (a signal during the command stopped them): a caller that runs the
-    command in its own process, as the tests do, goes on searching after it."""
-    _searches("resume_searches")
+    command in its own process, as the tests do, goes on searching after it.  A signal in the instant
+    before the handlers are swapped (the first one still raises) ends the process as one after it does."""
+    try:
+        if is_cli_process():
+            _install({name: _exit_now for name in _SIGNALS})
+        _searches("resume_searches")
+    except KeyboardInterrupt:  # the command's handler, just before the swap: exit at once, code 3, one line
+        if not _state["cli"]:
+            raise  # not the command line's process: the caller's own Ctrl-C
+        _exit_now(_state["signal"] or signal.SIGINT, None)
     if is_cli_process():
-        _install({name: _exit_now for name in _SIGNALS})
         # CPython marks a KeyboardInterrupt that leaves code run by exec(str) (dataclasses, namedtuple,
         # ... while importing) as unhandled even when a caller catches it, and then ends the process with
         # SIGINT instead of its exit code; the next exec(str) that finishes clears the mark.
