@@ -39,9 +39,10 @@ process (see :mod:`~mistakebound.interfaces.sweep.runner`) the pool first hands 
 records its workers have sent, then closing the executor drops the queued work and
 terminates the workers at once, a hanging cell included (SIGTERM, then SIGKILL after
 :data:`GRACE` seconds).  A worker also dies with the main process, however
-that dies (``kill -9`` included): it asks the kernel for SIGKILL when its parent dies
-(Linux ``PR_SET_PDEATHSIG``) and a thread checks ``os.getppid()`` every
-:data:`PARENT_POLL` seconds as a fallback.  A LocalCluster's worker processes end when the
+that dies (``kill -9`` included), and ends its process group with it (what its players
+started): it asks the kernel for a signal when its parent dies (Linux ``PR_SET_PDEATHSIG``,
+:data:`_PARENT_DIED`) and a thread checks ``os.getppid()`` every :data:`PARENT_POLL` seconds
+as a fallback.  A LocalCluster's worker processes end when the
 sweep's process does (dask's own pipe to each), are forked from a forkserver that ignores
 Ctrl-C, so that they ignore it from birth, even while still importing
 (:func:`_forkserver_ignoring_ctrl_c`), and ignore it again once started
@@ -51,8 +52,9 @@ silenced), so a Ctrl-C prints the command line's one line and nothing else.
 **What players start.**  Processes a player starts end with its cell, and at the latest
 with the worker or the sweep (:mod:`~mistakebound.interfaces.sweep.strays`): each worker
 of the sweep's own leads a process group and adopts the orphans of its descendants,
-kills what a cell left before it sends the cell's record, and the pool and the
-LocalCluster kill what is left in a worker's group when they end it; so a ``sleep
+kills what a cell left before it sends the cell's record, the pool and the
+LocalCluster kill what is left in a worker's group when they end it, and a pool worker
+whose parent died ends its group as it exits; so a ``sleep
 1000`` a player forgot holds no pipe open after the sweep (``mistakebound sweep ... |
 cat`` ends).
 
@@ -302,8 +304,14 @@ def _processes(work: list[list[Cell]], workers: int) -> Iterator[list[dict]]:
 
 
 # ------------------------------------------------------------------ the worker process
+#: The signal the kernel sends a pool worker when its parent dies (Linux ``PR_SET_PDEATHSIG``): caught, to end the
+#: worker's process group with it (:func:`_end_with_group`).
+_PARENT_DIED = signal.SIGUSR1
+
+
 def _die_with_parent(parent: int | None) -> None:
-    """End this process when ``parent`` dies: PR_SET_PDEATHSIG on Linux, and a thread polling getppid.
+    """End this process when ``parent`` dies, with what its players started (:func:`_end_with_group`):
+    PR_SET_PDEATHSIG on Linux, and a thread polling getppid.
 
     ``None``: the parent this process has now (a forkserver, which ends with the main process).
     """
@@ -313,20 +321,33 @@ def _die_with_parent(parent: int | None) -> None:
         try:
             import ctypes
 
+            signal.signal(_PARENT_DIED, lambda signum, frame: _end_with_group())
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
+            libc.prctl(1, int(_PARENT_DIED), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError, ValueError):
             pass
     if os.getppid() != parent:  # died before the request above
-        os._exit(1)
+        _end_with_group()
 
     def watch() -> None:
         while True:
             time.sleep(PARENT_POLL)
             if os.getppid() != parent:
-                os._exit(1)
+                _end_with_group()
 
     threading.Thread(target=watch, name="mistakebound-parent-watch", daemon=True).start()
+
+
+def _end_with_group() -> None:
+    """End this worker now, and the process group it leads (what its players started: :mod:`.strays`), so that
+    nothing of it outlives the sweep's main process, even one killed with ``kill -9``; never a group it does not
+    lead (the sweep's own)."""
+    try:
+        if os.getpgid(0) == os.getpid():
+            os.killpg(os.getpid(), signal.SIGKILL)  # this process included
+    except OSError:
+        pass
+    os._exit(1)
 
 
 def memory_trouble(record: dict) -> bool:
