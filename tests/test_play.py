@@ -860,6 +860,36 @@ def test_zero_rounds_with_zoo_players():
     assert math.isclose(T.regret, 0)
 
 
+@pytest.mark.parametrize("rounds", [10**12 + 1, 10**30, -1])
+@pytest.mark.parametrize("oblivious", [False, True])
+def test_rounds_outside_the_documented_range_are_refused_before_round_one(rounds, oblivious):
+    """The library door refuses the horizon the command line refuses (one range: ``MAX_ROUNDS``), naming the
+    parameter, the value and the range, before any player is asked anything (issue 27)."""
+    log = []
+    adversary = Committed([("a", 1)]) if oblivious else Scripted(["a"], [1], log)
+    with pytest.raises(InvalidArgumentError) as caught:
+        play(Learner(log), adversary, FULL3, rounds=rounds, seed=0)
+    message = str(caught.value)
+    assert message.startswith("rounds: expected an integer from 0 to 1,000,000,000,000, got ")
+    assert str(rounds) in message
+    assert log == [] and getattr(adversary, "args", None) is None
+
+
+def test_the_library_and_the_command_line_read_one_range_of_rounds():
+    from mistakebound.game.rules import MAX_ROUNDS
+    from mistakebound.interfaces import arguments
+
+    assert arguments.MAX_ROUNDS is MAX_ROUNDS == 10**12
+    assert arguments.rounds(str(MAX_ROUNDS)) == MAX_ROUNDS
+
+
+def test_the_largest_documented_horizon_is_played():
+    from mistakebound.adversaries import BinarySearchThreshold
+
+    T = play(Halving(THRESH), BinarySearchThreshold(), THRESH, rounds=10**12, seed=0)
+    assert 0 < len(T) < 10
+
+
 def test_players_without_the_methods_of_the_game_are_refused_before_round_one():
     H = HypothesisClass.from_matrix([[0, 1], [1, 0]])
 

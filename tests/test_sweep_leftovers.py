@@ -192,7 +192,8 @@ def test_a_sweep_killed_with_kill_9_leaves_folders_and_processes_that_the_next_r
         deadline = time.monotonic() + 10
         while any(not c.startswith("sleep") for _, c in _session(proc.pid)) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert {c.split()[0] for _, c in _session(proc.pid)} == {"sleep"}  # the players' processes, alone
+        if executor == "dask":  # a pool worker ends its group as it dies (the test below)
+            assert {c.split()[0] for _, c in _session(proc.pid)} == {"sleep"}  # the players' processes, alone
         left = sorted(p.name for p in tmp.iterdir())
         assert len(left) == 1 and left[0].startswith(f"mistakebound-sweep-{proc.pid}-"), left  # one folder holds all
         other = tmp_path / "other.toml"
@@ -204,6 +205,45 @@ def test_a_sweep_killed_with_kill_9_leaves_folders_and_processes_that_the_next_r
         deadline = time.monotonic() + 5
         while _session(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
+        assert _session(proc.pid) == []
+    finally:
+        _kill_session(proc.pid)
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """The live processes of process group ``pgid``, read from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+                found.append(int(entry))
+    return found
+
+
+def test_a_pool_sweep_killed_with_kill_9_leaves_no_process_its_players_started_without_a_next_run(tmp_path, request):
+    """A pool worker that sees its parent gone ends its own process group (what its players started) as it exits."""
+    config = _setup(tmp_path, HANGING)
+    log = open(tmp_path / "log.txt", "w+b")  # not a pipe: the players' processes would hold it
+    request.addfinalizer(log.close)
+    proc = subprocess.Popen([*SWEEP, "grid.toml", "--no-progress", "--executor", "processes", "--workers", "2"],
+                            cwd=config.parent, stdout=log, stderr=log, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (sleeps := [p for p, c in _session(proc.pid) if c.startswith("sleep")]):
+            assert time.monotonic() < deadline and proc.poll() is None, (tmp_path / "log.txt").read_text()
+            time.sleep(0.1)
+        groups = {os.getpgid(p) for p in sleeps}
+        assert proc.pid not in groups  # the workers' own groups, not the sweep's
+        proc.kill()
+        proc.communicate(timeout=30)
+        deadline = time.monotonic() + 10
+        while any(_group_alive(g) for g in groups) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert {g: _group_alive(g) for g in groups} == {g: [] for g in groups}
         assert _session(proc.pid) == []
     finally:
         _kill_session(proc.pid)

@@ -59,6 +59,7 @@ from mistakebound.foundations.errors import (
 from mistakebound.foundations.text import number_text
 from mistakebound.foundations.text_tables import text_table
 from mistakebound.foundations.validation import check_int, check_real, integer_converter
+from mistakebound.game.rules import require_rounds
 from mistakebound.game.players import describe, rebuild
 from mistakebound.game.setting import Setting
 
@@ -671,7 +672,7 @@ def play_oco(
         On Ctrl-C, carrying the transcript of the rounds completed before it.
     """
     d = check_int("d", d, 1)
-    rounds = check_int("rounds", rounds, 0)
+    rounds = require_rounds(rounds)
     radius = _optional_radius(radius)
     seed = check_int("seed", seed, 0, optional=True)
     if seed is None:

@@ -61,7 +61,9 @@ from mistakebound.game.oco import OCOSetting, play_oco
 from mistakebound.game.feedback import BanditFeedback, LabelNotShown, feedbacks_of
 from mistakebound.game.orders import is_told, order_refusal
 from mistakebound.game.players import describe, follows_version_space, is_randomized
-from mistakebound.game.rules import Rules, as_probability, expected_prediction, is_fatal, require_rules
+from mistakebound.game.rules import (
+    Rules, as_probability, expected_prediction, is_fatal, require_rounds, require_rules,
+)
 from mistakebound.game.rules import label_words as _label_words
 from mistakebound.game.setting import Referee, Setting
 from mistakebound.game.spaces import Space
@@ -167,7 +169,8 @@ def play(
         game instead (:func:`~mistakebound.game.oco.play_oco`, which returns an
         ``OCOTranscript``; observers are not told of it).
     rounds : int
-        The horizon; the adversary may end the game earlier.
+        The horizon, 0 to :data:`~mistakebound.game.rules.MAX_ROUNDS` (10**12, the range of
+        ``--rounds``); the adversary may end the game earlier.
     seed : int, optional
         Seeds the engine's draws and the adversary's generator; ``None`` picks a fresh
         seed, recorded in the transcript.  Same seed, same transcript.
@@ -261,6 +264,7 @@ def play(
     10000
     """
     check_choice("keep", keep, KEEP)
+    rounds = require_rounds(rounds)
     if isinstance(H, Setting) and not H.labelled:  # points and losses: online convex optimisation
         if keep != "rounds" or out is not None:
             raise InvalidArgumentError("keep: an online convex optimisation game keeps its rounds; "
@@ -481,7 +485,7 @@ def _play(learner: Any, adversary: Any, H: Any, rounds: Any, seed: Any, realizab
     p_of = {y: float(y) for y in H.labels}  # a deterministic prediction as the probability it stands for
     read_label = H.read_label
     label_words = _label_words(H.labels)
-    rounds = check_int("rounds", rounds, 0)
+    rounds = require_rounds(rounds)
     seed = _check_seed(seed)
     draw_seq, adversary_seq = np.random.SeedSequence(seed).spawn(2)
     draw_rng = np.random.default_rng(draw_seq)

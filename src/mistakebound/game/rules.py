@@ -42,10 +42,13 @@ import numpy as np
 from attrs import field, frozen
 
 from mistakebound.foundations.errors import InvalidArgumentError, NotApplicableError
+from mistakebound.foundations.numerals import range_text
 from mistakebound.foundations.validation import check_choice, check_flag, check_int
 
 __all__ = [
     "LABELS",
+    "MAX_ROUNDS",
+    "require_rounds",
     "FEEDBACKS",
     "ORDERS",
     "Rules",
@@ -64,6 +67,32 @@ __all__ = [
 
 #: The labels of the game (textbook chapter 21: 0/1; learners that work in -1/+1 convert at their edge).
 LABELS = (0, 1)
+
+#: The most rounds of a game: 10**12, eleven days at a million rounds a second.  The one range of a horizon,
+#: read by :func:`require_rounds` (``play(rounds=...)``) and by the command line (``--rounds``, ``--noise``).
+MAX_ROUNDS = 10**12
+
+
+def require_rounds(rounds: Any, minimum: int = 0) -> int:
+    """``rounds`` as the horizon of a game, ``minimum`` to :data:`MAX_ROUNDS`; the one check of every door that
+    plays one.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``"rounds: expected an integer from 0 to 1,000,000,000,000, got VALUE"``.
+
+    Examples
+    --------
+    >>> require_rounds(10)
+    10
+    >>> require_rounds(10**30)
+    Traceback (most recent call last):
+    ...
+    mistakebound.foundations.errors.InvalidArgumentError: rounds: expected an integer from 0 to 1,000,000,000,000, got 1000000000000000000000000000000
+    """
+    return check_int("rounds", rounds, minimum, MAX_ROUNDS, expected=lambda: range_text(minimum, MAX_ROUNDS))
+
 
 #: What reading a move may raise that is not the move's fault: the caller's stack ran out (the
 #: exact searches, deep in their recursion, turn it into a partial result).

@@ -48,6 +48,8 @@ import sys
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.numerals import integer_text, real_text
 from mistakebound.foundations.text import printable
+# the most rounds of a game is the game's own range (``play(rounds=...)`` refuses the same)
+from mistakebound.game.rules import MAX_ROUNDS
 # the exit codes are defined in a module of their own (the start-up guard reads them before argparse loads)
 from mistakebound.interfaces.exit_codes import EXIT_BAD_INPUT, EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK
 
@@ -85,8 +87,6 @@ __all__ = [
 
 #: The most processes --workers may ask for (a typo must not start thousands).
 MAX_WORKERS = 256
-#: The most rounds of a game (``--rounds``, ``--noise``): 10**12, eleven days at a million rounds a second.
-MAX_ROUNDS = 10**12
 #: The most nodes of a search's budget (``--max-nodes``): the searches count them in 64 bits.
 MAX_NODES = 2**63 - 1
 #: The largest seed (``--seed``), as for the zoo's ``random`` class.

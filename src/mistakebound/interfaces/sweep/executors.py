@@ -30,7 +30,8 @@ notice.  A pool worker whose cell ran out of memory (a ``MemoryError``, recorded
 sends that record and retires (:func:`memory_trouble`): a fresh worker takes the rest of
 its work, so that the good cells after it do not inherit its heap.  The dead cell is not run again in the same sweep (no loop).  On Dask, a batch
 lost with its worker is sent again cell by cell (the LocalCluster retries nothing
-itself), and a cell whose worker dies alone is recorded ``infra``.
+itself), and a cell whose worker dies alone is recorded ``infra``; a Dask worker whose cell ran out of memory
+runs no more cells and is restarted by its nanny (:func:`_run_batch`), the rest of its batch sent again.
 
 **Stopping.**  Workers ignore Ctrl-C (SIGINT reaches the whole terminal's process
 group; only the sweep's main process acts on it): on Ctrl-C or SIGTERM in the main
@@ -38,9 +39,10 @@ process (see :mod:`~mistakebound.interfaces.sweep.runner`) the pool first hands 
 records its workers have sent, then closing the executor drops the queued work and
 terminates the workers at once, a hanging cell included (SIGTERM, then SIGKILL after
 :data:`GRACE` seconds).  A worker also dies with the main process, however
-that dies (``kill -9`` included): it asks the kernel for SIGKILL when its parent dies
-(Linux ``PR_SET_PDEATHSIG``) and a thread checks ``os.getppid()`` every
-:data:`PARENT_POLL` seconds as a fallback.  A LocalCluster's worker processes end when the
+that dies (``kill -9`` included), and ends its process group with it (what its players
+started): it asks the kernel for a signal when its parent dies (Linux ``PR_SET_PDEATHSIG``,
+:data:`_PARENT_DIED`) and a thread checks ``os.getppid()`` every :data:`PARENT_POLL` seconds
+as a fallback.  A LocalCluster's worker processes end when the
 sweep's process does (dask's own pipe to each), are forked from a forkserver that ignores
 Ctrl-C, so that they ignore it from birth, even while still importing
 (:func:`_forkserver_ignoring_ctrl_c`), and ignore it again once started
@@ -50,8 +52,9 @@ silenced), so a Ctrl-C prints the command line's one line and nothing else.
 **What players start.**  Processes a player starts end with its cell, and at the latest
 with the worker or the sweep (:mod:`~mistakebound.interfaces.sweep.strays`): each worker
 of the sweep's own leads a process group and adopts the orphans of its descendants,
-kills what a cell left before it sends the cell's record, and the pool and the
-LocalCluster kill what is left in a worker's group when they end it; so a ``sleep
+kills what a cell left before it sends the cell's record, the pool and the
+LocalCluster kill what is left in a worker's group when they end it, and a pool worker
+whose parent died ends its group as it exits; so a ``sleep
 1000`` a player forgot holds no pipe open after the sweep (``mistakebound sweep ... |
 cat`` ends).
 
@@ -301,8 +304,14 @@ def _processes(work: list[list[Cell]], workers: int) -> Iterator[list[dict]]:
 
 
 # ------------------------------------------------------------------ the worker process
+#: The signal the kernel sends a pool worker when its parent dies (Linux ``PR_SET_PDEATHSIG``): caught, to end the
+#: worker's process group with it (:func:`_end_with_group`).
+_PARENT_DIED = signal.SIGUSR1
+
+
 def _die_with_parent(parent: int | None) -> None:
-    """End this process when ``parent`` dies: PR_SET_PDEATHSIG on Linux, and a thread polling getppid.
+    """End this process when ``parent`` dies, with what its players started (:func:`_end_with_group`):
+    PR_SET_PDEATHSIG on Linux, and a thread polling getppid.
 
     ``None``: the parent this process has now (a forkserver, which ends with the main process).
     """
@@ -312,20 +321,33 @@ def _die_with_parent(parent: int | None) -> None:
         try:
             import ctypes
 
+            signal.signal(_PARENT_DIED, lambda signum, frame: _end_with_group())
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
+            libc.prctl(1, int(_PARENT_DIED), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError, ValueError):
             pass
     if os.getppid() != parent:  # died before the request above
-        os._exit(1)
+        _end_with_group()
 
     def watch() -> None:
         while True:
             time.sleep(PARENT_POLL)
             if os.getppid() != parent:
-                os._exit(1)
+                _end_with_group()
 
     threading.Thread(target=watch, name="mistakebound-parent-watch", daemon=True).start()
+
+
+def _end_with_group() -> None:
+    """End this worker now, and the process group it leads (what its players started: :mod:`.strays`), so that
+    nothing of it outlives the sweep's main process, even one killed with ``kill -9``; never a group it does not
+    lead (the sweep's own)."""
+    try:
+        if os.getpgid(0) == os.getpid():
+            os.killpg(os.getpid(), signal.SIGKILL)  # this process included
+    except OSError:
+        pass
+    os._exit(1)
 
 
 def memory_trouble(record: dict) -> bool:
@@ -666,16 +688,25 @@ def _dask(work: list[list[Cell]], workers: int, scheduler: str | None) -> Iterat
     return _dask_run(distributed, work, workers, scheduler, logging.CRITICAL)
 
 
+#: Set in a Dask worker process whose cell ran out of memory (:func:`memory_trouble`): it runs no more cells, and
+#: the client restarts it (:func:`_restart_worker`).
+_RETIRING: list[str] = []
+
+
 def _run_batch(cells: list[Cell], marker: str | None = None) -> list[dict]:
     """A Dask task: the records of a batch.
 
     With ``marker`` (a file the client can read: a LocalCluster), the index of each cell
     is written there before the cell starts, and ``done`` at the end, so that when the
     worker dies the client knows which cell it was running, if any.  A KeyboardInterrupt
-    here is a player's: Ctrl-C is the client's to handle.
+    here is a player's: Ctrl-C is the client's to handle.  A cell that runs out of memory
+    ends the batch, and this process runs no cell after it (:data:`_RETIRING`): fewer
+    records than cells tell the client to restart this worker and send the rest again.
     """
     from mistakebound.interfaces.sweep import strays
 
+    if _RETIRING:  # this heap cannot be trusted: the batch goes back, to a fresh worker
+        return []
     interrupts_from(lambda: False)
     before = strays.children()
 
@@ -686,18 +717,53 @@ def _run_batch(cells: list[Cell], marker: str | None = None) -> list[dict]:
             if strays._adopting:  # a LocalCluster's worker (one thread): the cell's strays end with it
                 strays.end_strays(before)
 
-    if marker is None:
-        return [run(c) for c in cells]
     records = []
-    with open(marker, "w", encoding="ascii") as fh:
+    with _marking(marker) as mark:
         for i, cell in enumerate(cells):
+            mark(i)
+            records.append(run(cell))
+            if memory_trouble(records[-1]):
+                _RETIRING.append(cell.id)
+                break
+    return records
+
+
+@contextlib.contextmanager
+def _marking(marker: str | None) -> Iterator[Any]:
+    """The function that notes in ``marker`` the index of the cell starting (nothing without one); ``done`` at the
+    end: a result lost later (its worker died holding it) blames no cell.
+
+    Yields
+    ------
+    callable
+        ``mark(i)``, called before cell ``i`` starts.
+    """
+    if marker is None:
+        yield lambda i: None
+        return
+    with open(marker, "w", encoding="ascii") as fh:
+        def mark(i: int) -> None:
             fh.seek(0)
             fh.write(f"{i:10d}\n")
             fh.flush()
-            records.append(run(cell))
+
+        yield mark
         fh.seek(0)
-        fh.write("      done\n")  # a result lost later (its worker died holding it) blames no cell
-    return records
+        fh.write("      done\n")
+
+
+def _restart_worker(client: Any, future: Any) -> None:
+    """Restart the Dask worker holding ``future``'s result, whose cell ran out of memory (:func:`_run_batch`).
+
+    Its nanny starts a fresh process in its place (a worker without a nanny is only ended: the
+    deployment that started it may start another).  Quietly nothing when it is gone already.
+    """
+    try:
+        holders = client.who_has(future).get(future.key, ())
+        if holders:
+            client.restart_workers(list(holders), raise_for_error=False)
+    except Exception:  # noqa: BLE001 - a worker lost meanwhile: its batches are sent again as lost ones
+        pass
 
 
 def _started(marker: str | None) -> int | None:
@@ -884,6 +950,8 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
                     records, again = _lost_batch(batch, _started(marker), attempt, remote=markers is None, why=lost)
                     for cells_again, next_attempt in again:
                         running.update(submit([cells_again], next_attempt))
+                else:
+                    records = _after_memory_trouble(client, future, tasks, records, running, submit)
                 handed.add(future.key)
                 if records:
                     yield records
@@ -906,6 +974,26 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
             settings.close()
             if markers is not None:
                 markers.cleanup()
+
+
+def _after_memory_trouble(client: Any, future: Any, tasks: dict, records: list[dict], running: Any,
+                          submit: Any) -> list[dict]:
+    """``records`` of a batch; when the last ran out of memory, or there are none (:func:`_run_batch`), its worker
+    retires: it is restarted, and the cells left go again to a fresh worker (at most :data:`_DASK_RETRIES` times in a
+    row to workers that had run out of memory, then recorded ``infra``)."""
+    batch, _, attempt = tasks[future.key]
+    if records and not memory_trouble(records[-1]) or not batch:
+        return records
+    _restart_worker(client, future)
+    rest, attempt = batch[len(records):], (0 if records else attempt + 1)
+    if not rest:
+        return records
+    if attempt <= _DASK_RETRIES:
+        running.update(submit([rest], attempt))
+        return records
+    why = ("every dask worker given this cell had run out of memory in an earlier cell and was being restarted; "
+           "a resumed sweep runs this cell again")
+    return records + [infra_record(c, "WorkerDied", why) for c in rest]
 
 
 def _lost_batch(batch: list[Cell], started: int | None, attempt: int, *, remote: bool,

@@ -19,11 +19,13 @@ every function does nothing):
 * When the sweep ends a worker (the pool's close, a dead worker buried, the Dask
   cluster closed), :func:`end_group` kills what is left in that worker's group, also
   when the worker died before it could clean up.
-* A sweep killed with ``kill -9`` ends nothing: its workers die at once (their parent
-  death signal), and what their players started lives on in their groups.  Each worker
-  notes its group in the sweep's temporary folder (:data:`FOLDER_VARIABLE`,
-  :mod:`~mistakebound.interfaces.sweep.scratch`), and the next sweep, which removes that
-  folder, first kills what is left in those groups (:func:`end_noted_groups`).
+* A sweep killed with ``kill -9`` ends nothing itself: a pool worker, told by its parent
+  death signal or its parent-watch thread, ends its own group as it dies
+  (``executors._end_with_group``); a LocalCluster's worker dies at once, and what its
+  players started lives on in its group.  Each worker notes its group in the sweep's
+  temporary folder (:data:`FOLDER_VARIABLE`, :mod:`~mistakebound.interfaces.sweep.scratch`),
+  and the next sweep, which removes that folder, first kills what is left in those groups
+  (:func:`end_noted_groups`).
 
 Examples
 --------
