@@ -72,7 +72,7 @@ try:  # built from _ldim_kernel.c when a C compiler was there at install time
 except ImportError:  # pragma: no cover - depends on the install
     _kernel = None
 
-__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds"]
+__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "matrix_bounds"]
 
 #: Whether the compiled search is installed.
 AVAILABLE: bool = _kernel is not None
@@ -115,9 +115,26 @@ def kernel_bounds(H: HypothesisClass, budget: Any, memo_bytes: int) -> dict | No
     A Ctrl-C during the search gives status ``"interrupted"``; any other exception a
     signal handler raised is raised.
     """
+    return matrix_bounds(H.matrix, budget, memo_bytes)
+
+
+def matrix_bounds(M: Any, budget: Any, memo_bytes: int) -> dict | None:
+    """:func:`kernel_bounds` of the class whose matrix is ``M`` (0/1, ``n x m``, ``n >= 1``), built by nobody.
+
+    For a search that asks about a sub-class, the rows of a version space gathered
+    (:meth:`~mistakebound.theory.ldim_search.LdimSearch.at_least` does): the same
+    budget rules (``budget``, the step's shared deadline, a signal), the same dict.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mistakebound.theory.search_protocol import Budget
+    >>> r = matrix_bounds(np.eye(4, dtype=np.uint8), Budget(), SMALL_MEMO_BYTES)
+    >>> r is None or (r["lower"], r["upper"]) == (1, 1)
+    True
+    """
     if not AVAILABLE:
         return None
-    M = H.matrix
     n, m = M.shape
     # the step's shared deadline binds the compiled search too, and after a signal it only
     # reports the bounds it proves before any node (search_protocol.spending, stop_searches)
