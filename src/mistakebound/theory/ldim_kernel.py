@@ -29,9 +29,14 @@ Three things make its cost follow the version spaces rather than the class (issu
 The search runs without the GIL: other threads run meanwhile, and searches in two threads
 run on two cores.  ``python -m benchmarks.kernel_shapes`` measures all of this.
 
-What stays in Python: shattered trees, certificates, the parallel search, and the many
-questions a learner asks about its version spaces (SOA), which need the memo and the
-canonical forms of :class:`~mistakebound.theory.littlestone.LdimSearch`.  Without a C
+What stays in Python: shattered trees, certificates, the parallel search (which need the
+witnesses, canonical forms and runs of :class:`~mistakebound.theory.littlestone.LdimSearch`),
+and a learner's questions on small version spaces.  A question a learner (SOA) asks of an
+``LdimSearch`` outside a run, on a version space of
+:data:`~mistakebound.theory.ldim_search.COMPILED_MIN` distinct rows or more, goes to this
+search on the sub-class of its rows (:func:`matrix_bounds`), and what it proves goes into
+that search's memo, so a repeated question is a memo hit (``python -m
+benchmarks.soa_questions`` measures both).  Without a C
 compiler the package installs without the extension (it is optional), as it does with
 ``MISTAKEBOUND_NO_EXTENSION=1`` set at install (``setup.py``), and every search runs in
 Python; :data:`AVAILABLE` says which, and :func:`engine_description` says it to the user

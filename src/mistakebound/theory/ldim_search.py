@@ -33,6 +33,11 @@ the first column that works and refute a column as soon as one side falls short:
   memory is refused before anything is allocated, and a search that meets a
   ``MemoryError`` anyway stops with the bounds it proved (status ``"memory"``) and
   halves its memo;
+* a question asked outside a run (:meth:`~LdimSearch.at_least`, :meth:`~LdimSearch.ldim`:
+  a learner's) on a version space of :data:`COMPILED_MIN` distinct rows or more goes to the
+  compiled search on the sub-class of its rows when the extension is installed, and the
+  bounds it proves go into the memo (:meth:`~LdimSearch.merge_proven`); a run's questions
+  (its budget, tick and published facts, the trees read off it) stay in Python;
 * the search remembers, per version space, the split that proved its value, so a
   shattered tree is read off the memo (:class:`~mistakebound.theory.ldim_trees.TreeReader`,
   which :class:`LdimSearch` extends) instead of being searched again.
