@@ -106,8 +106,12 @@ FORM_MIN = 16
 DEFAULT_MEMO_BYTES = 1 << 30
 #: A question on a version space of at least this many distinct rows, asked outside a
 #: :meth:`LdimSearch.running` context, goes to the compiled search on the sub-class of its
-#: rows when the extension is installed (measured: ``python -m benchmarks.soa_questions``).
-COMPILED_MIN = 256
+#: rows when the extension is installed.  Measured (``python -m benchmarks.soa_questions``):
+#: one cold question costs the compiled search 20 to 140 times less than the Python memo from
+#: 13 rows to 40,000, and SOA's games ran faster with 32 than with 256 (play on random(2000,
+#: 24) 3.4x against 2.4x the Python memo's rounds/s); below 32 a cold Python question costs
+#: about a millisecond or less, and a warm one (a memo hit) the same either way.
+COMPILED_MIN = 32
 #: A parallel worker's search runs its tick (fact exchange, stop checks) every this many nodes.
 TICK_NODES = 16
 
