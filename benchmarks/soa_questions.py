@@ -44,7 +44,7 @@ from mistakebound.theory import ldim_kernel
 from mistakebound.theory.ldim_search import LdimSearch
 from mistakebound.theory.search_protocol import Budget
 from mistakebound.theory.worst_case import worst_case_mistakes
-from learners.soa import SOA
+from mistakebound.learners import SOA
 
 __all__ = ["main", "question_rows", "game_rows"]
 

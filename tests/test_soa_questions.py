@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mistakebound.theory.ldim_search as ldim_search
-from learners.soa import SOA
+from mistakebound.learners import SOA
 from mistakebound import HypothesisClass, play
 from mistakebound.adversaries.oblivious_coin import ObliviousCoin
 from mistakebound.foundations.bitset import mask_to_indices

@@ -74,7 +74,7 @@ from mistakebound.foundations.errors import InsufficientMemoryError, InvalidArgu
 from mistakebound.foundations.validation import brief, check_callable, check_instance, check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
 import mistakebound.theory.ldim_canonical as ldim_canonical
-from mistakebound.theory import ldim_kernel
+import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.ldim_canonical import CanonicalMemo, key_bytes
 from mistakebound.theory.ldim_runs import LdimBounds, LdimPlan, LdimRun
 from mistakebound.theory.ldim_trees import TreeReader
