@@ -210,7 +210,7 @@ def test_the_profile_table_prints_the_doors_values_for_every_parameter(capsys):
             assert cell.split(" (")[0] == str(P.result(name).value), (spec, name, cell)
 
 
-@pytest.mark.parametrize("name", ["play_speed", "worst_case_speed"])
+@pytest.mark.parametrize("name", ["play_speed", "worst_case_speed", "soa_questions"])
 def test_the_speed_benchmarks_run_in_smoke_mode(name, capsys):
     """They check their own modes against each other (identical transcripts, lines, mistakes) as they run."""
     import importlib

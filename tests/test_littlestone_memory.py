@@ -112,8 +112,11 @@ def check_sub_classes(H, N, data, where):
             assert is_shattered(HypothesisClass.from_matrix(N[rows]), T)
 
 
-def test_the_canonical_memo_is_used_on_windows_and_shifts():
-    """Thresholds and intervals: sub-windows of equal shape share entries (and stay exact)."""
+def test_the_canonical_memo_is_used_on_windows_and_shifts(monkeypatch):
+    """Thresholds and intervals: sub-windows of equal shape share entries (and stay exact).
+
+    The Python search's own memo: its questions do not go to the compiled search here."""
+    monkeypatch.setattr(ldim_search, "COMPILED_MIN", 1 << 62)
     for H, truth in ((classes.thresholds(255), 8), (classes.intervals(12), oracle(classes.intervals(12).matrix))):
         search = LdimSearch(H)
         assert search.ldim(search.full) == truth

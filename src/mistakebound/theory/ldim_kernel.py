@@ -29,9 +29,14 @@ Three things make its cost follow the version spaces rather than the class (issu
 The search runs without the GIL: other threads run meanwhile, and searches in two threads
 run on two cores.  ``python -m benchmarks.kernel_shapes`` measures all of this.
 
-What stays in Python: shattered trees, certificates, the parallel search, and the many
-questions a learner asks about its version spaces (SOA), which need the memo and the
-canonical forms of :class:`~mistakebound.theory.littlestone.LdimSearch`.  Without a C
+What stays in Python: shattered trees, certificates, the parallel search (which need the
+witnesses, canonical forms and runs of :class:`~mistakebound.theory.littlestone.LdimSearch`),
+and a learner's questions on small version spaces.  A question a learner (SOA) asks of an
+``LdimSearch`` outside a run, on a version space of
+:data:`~mistakebound.theory.ldim_search.COMPILED_MIN` distinct rows or more, goes to this
+search on the sub-class of its rows (:func:`matrix_bounds`), and what it proves goes into
+that search's memo, so a repeated question is a memo hit (``python -m
+benchmarks.soa_questions`` measures both).  Without a C
 compiler the package installs without the extension (it is optional), as it does with
 ``MISTAKEBOUND_NO_EXTENSION=1`` set at install (``setup.py``), and every search runs in
 Python; :data:`AVAILABLE` says which, and :func:`engine_description` says it to the user
@@ -72,7 +77,7 @@ try:  # built from _ldim_kernel.c when a C compiler was there at install time
 except ImportError:  # pragma: no cover - depends on the install
     _kernel = None
 
-__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds"]
+__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "matrix_bounds"]
 
 #: Whether the compiled search is installed.
 AVAILABLE: bool = _kernel is not None
@@ -115,9 +120,26 @@ def kernel_bounds(H: HypothesisClass, budget: Any, memo_bytes: int) -> dict | No
     A Ctrl-C during the search gives status ``"interrupted"``; any other exception a
     signal handler raised is raised.
     """
+    return matrix_bounds(H.matrix, budget, memo_bytes)
+
+
+def matrix_bounds(M: Any, budget: Any, memo_bytes: int) -> dict | None:
+    """:func:`kernel_bounds` of the class whose matrix is ``M`` (0/1, ``n x m``, ``n >= 1``), built by nobody.
+
+    For a search that asks about a sub-class, the rows of a version space gathered
+    (:meth:`~mistakebound.theory.ldim_search.LdimSearch.at_least` does): the same
+    budget rules (``budget``, the step's shared deadline, a signal), the same dict.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mistakebound.theory.search_protocol import Budget
+    >>> r = matrix_bounds(np.eye(4, dtype=np.uint8), Budget(), SMALL_MEMO_BYTES)
+    >>> r is None or (r["lower"], r["upper"]) == (1, 1)
+    True
+    """
     if not AVAILABLE:
         return None
-    M = H.matrix
     n, m = M.shape
     # the step's shared deadline binds the compiled search too, and after a signal it only
     # reports the bounds it proves before any node (search_protocol.spending, stop_searches)
