@@ -195,7 +195,10 @@ def test_two_labels_without_noise_give_the_randomized_littlestone_dimension(rows
 @pytest.mark.parametrize("kwargs, message", [
     ({"labels": 1}, "labels: expected an int >= 2 (the number of labels), got 1"),
     ({"feedback": "semi"}, "feedback: expected one of 'full', 'bandit', got 'semi'"),
-    ({"noise": -1}, "noise: expected an int >= 0 (the mistakes the best hypothesis may make), got -1"),
+    ({"noise": -1}, "noise: expected an int from 0 to 1,000,000,000,000 (the mistakes the best hypothesis may make), "
+                    "got -1"),
+    ({"noise": 10**30}, "noise: expected an int from 0 to 1,000,000,000,000 (the mistakes the best hypothesis may "
+                        "make), got 1000000000000000000000000000000"),
     ({"adaptive": "no"}, "adaptive: expected True or False, got 'no'"),
     ({"randomized": 2}, "randomized: expected True or False, got 2"),
 ])

@@ -344,8 +344,9 @@ class Rules:
     labels: int = field(default=2, converter=lambda v: check_int(
         "labels", v, 2, expected="an int >= 2 (the number of labels)"))
     feedback: str = field(default="full", converter=lambda v: check_choice("feedback", v, FEEDBACKS))
-    noise: int = field(default=0, converter=lambda v: check_int(
-        "noise", v, 0, expected="an int >= 0 (the mistakes the best hypothesis may make)"))
+    noise: int = field(default=0, converter=lambda v: check_int(  # no more than a game's rounds (--noise's range)
+        "noise", v, 0, MAX_ROUNDS, expected=f"an int from 0 to {MAX_ROUNDS:,} (the mistakes the best hypothesis may "
+                                            "make)"))
     adaptive: bool = field(default=True, converter=lambda v: check_flag("adaptive", v))
     randomized: bool = field(default=False, converter=lambda v: check_flag("randomized", v))
     order: str = field(default="adaptive", converter=lambda v: check_choice("order", v, ORDERS))
