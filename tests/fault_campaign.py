@@ -122,6 +122,7 @@ import numpy as np
 
 from mistakebound.foundations.machine import machine
 from mistakebound.interfaces.arguments import EXIT_BAD_INPUT, EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK
+from tests.processes import Server, session_members
 
 __all__ = ["main", "hostile_cases", "run_inputs", "run_trust", "run_kills", "run_startup_kills", "run_file_kills", "headline"]
 
@@ -1527,54 +1528,12 @@ def _sweep27_cases() -> list[dict]:
     return cases
 
 
-class _Server27:
-    """A local TCP server that accepts and says nothing, or answers ``reply`` at once."""
-
-    def __init__(self, reply: bytes | None):
-        import socket
-
-        self.socket = socket.create_server(("127.0.0.1", 0))
-        self.address = f"tcp://127.0.0.1:{self.socket.getsockname()[1]}"
-        self.reply, self.connections = reply, []
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                connection, _ = self.socket.accept()
-            except OSError:
-                return
-            self.connections.append(connection)
-            if self.reply is not None:
-                with contextlib.suppress(OSError):
-                    connection.sendall(self.reply)
-
-    def close(self) -> None:
-        self.socket.close()
-        for c in self.connections:
-            c.close()
-
-
-def _session27(sid: int) -> list[tuple[int, str]]:
-    """Live processes of session ``sid`` (PID, command line)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
-                found.append((int(entry), cmdline(int(entry))))
-    return found
-
-
 def _end_session27(sid: int, seconds: float = 3.0) -> list[str]:
     """The command lines of session ``sid`` still alive ``seconds`` after it ended (then killed)."""
     deadline = time.monotonic() + seconds
-    while _session27(sid) and time.monotonic() < deadline:
+    while session_members(sid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = _session27(sid)
+    left = session_members(sid)
     kill_all([p for p, _ in left])
     return [c[:80] for _, c in left]
 
@@ -1618,7 +1577,7 @@ def run_sweep27_cases(n: int, rng: random.Random, d: Path) -> list[dict]:
         options = list(options)
         for i, o in enumerate(options):
             if o in ("SILENT", "HTTP"):
-                servers.append(_Server27(None if o == "SILENT" else b"HTTP/1.1 400 Bad Request\r\n\r\n"))
+                servers.append(Server(None if o == "SILENT" else b"HTTP/1.1 400 Bad Request\r\n\r\n"))
                 options[i] = servers[-1].address
             elif o == "REFUSED":
                 import socket

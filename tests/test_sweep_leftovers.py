@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from mistakebound.interfaces.sweep import SweepConfig, read_records
+from tests.processes import group_members, session_members
 
 pytestmark = [pytest.mark.faults, pytest.mark.skipif(not sys.platform.startswith("linux"),
                                                       reason="reads process groups from /proc")]
@@ -78,24 +79,8 @@ def _setup(tmp_path: Path, grid: str) -> Path:
     return config
 
 
-def _session(sid: int) -> list[tuple[int, str]]:
-    """The live processes of session ``sid`` (PID, command line)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
-            found.append((int(entry), command))
-    return found
-
-
 def _kill_session(sid: int) -> None:
-    for pid, _ in _session(sid):
+    for pid, _ in session_members(sid):
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
@@ -123,15 +108,15 @@ def test_processes_a_player_starts_end_with_the_sweep_and_sweep_into_cat_ends(tm
     try:
         out, err = proc.communicate(timeout=90)  # the pipe ends only when no process holds it
     except subprocess.TimeoutExpired:
-        left = _session(proc.pid)
+        left = session_members(proc.pid)
         _kill_session(proc.pid)
         proc.communicate()
         pytest.fail(f"sweep | cat hung; left: {left}")
     assert proc.returncode == 0 and "no bound broken in 6 cells" in out, out + err
     deadline = time.monotonic() + 5
-    while _session(proc.pid) and time.monotonic() < deadline:
+    while session_members(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = _session(proc.pid)
+    left = session_members(proc.pid)
     _kill_session(proc.pid)
     assert left == [], left
 
@@ -143,16 +128,16 @@ def test_a_hanging_cells_children_die_with_the_pool_on_sigterm(tmp_path):
                             start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while not any("players" in c or "Hanging" in c for _, c in _session(proc.pid)) and time.monotonic() < deadline:
+        while not any("players" in c or "Hanging" in c for _, c in session_members(proc.pid)) and time.monotonic() < deadline:
             time.sleep(0.1)
         time.sleep(3)  # the hanging cells run
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)
         assert proc.returncode == 3
         deadline = time.monotonic() + 5
-        while _session(proc.pid) and time.monotonic() < deadline:
+        while session_members(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _session(proc.pid) == []
+        assert session_members(proc.pid) == []
     finally:
         _kill_session(proc.pid)
 
@@ -184,16 +169,16 @@ def test_a_sweep_killed_with_kill_9_leaves_folders_and_processes_that_the_next_r
                             cwd=config.parent, env=env, stdout=log, stderr=log, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while not [c for _, c in _session(proc.pid) if c.startswith("sleep")]:
+        while not [c for _, c in session_members(proc.pid) if c.startswith("sleep")]:
             assert time.monotonic() < deadline and proc.poll() is None, (tmp_path / "log.txt").read_text()
             time.sleep(0.1)
         proc.kill()
         proc.communicate(timeout=30)
         deadline = time.monotonic() + 10
-        while any(not c.startswith("sleep") for _, c in _session(proc.pid)) and time.monotonic() < deadline:
+        while any(not c.startswith("sleep") for _, c in session_members(proc.pid)) and time.monotonic() < deadline:
             time.sleep(0.05)
         if executor == "dask":  # a pool worker ends its group as it dies (the test below)
-            assert {c.split()[0] for _, c in _session(proc.pid)} == {"sleep"}  # the players' processes, alone
+            assert {c.split()[0] for _, c in session_members(proc.pid)} == {"sleep"}  # the players' processes, alone
         left = sorted(p.name for p in tmp.iterdir())
         assert len(left) == 1 and left[0].startswith(f"mistakebound-sweep-{proc.pid}-"), left  # one folder holds all
         other = tmp_path / "other.toml"
@@ -203,25 +188,11 @@ def test_a_sweep_killed_with_kill_9_leaves_folders_and_processes_that_the_next_r
         assert done.returncode == 0, done.stderr
         assert list(tmp.iterdir()) == []
         deadline = time.monotonic() + 5
-        while _session(proc.pid) and time.monotonic() < deadline:
+        while session_members(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _session(proc.pid) == []
+        assert session_members(proc.pid) == []
     finally:
         _kill_session(proc.pid)
-
-
-def _group_alive(pgid: int) -> list[int]:
-    """The live processes of process group ``pgid``, read from /proc."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
-                found.append(int(entry))
-    return found
 
 
 def test_a_pool_sweep_killed_with_kill_9_leaves_no_process_its_players_started_without_a_next_run(tmp_path, request):
@@ -233,7 +204,7 @@ def test_a_pool_sweep_killed_with_kill_9_leaves_no_process_its_players_started_w
                             cwd=config.parent, stdout=log, stderr=log, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while not (sleeps := [p for p, c in _session(proc.pid) if c.startswith("sleep")]):
+        while not (sleeps := [p for p, c in session_members(proc.pid) if c.startswith("sleep")]):
             assert time.monotonic() < deadline and proc.poll() is None, (tmp_path / "log.txt").read_text()
             time.sleep(0.1)
         groups = {os.getpgid(p) for p in sleeps}
@@ -241,10 +212,10 @@ def test_a_pool_sweep_killed_with_kill_9_leaves_no_process_its_players_started_w
         proc.kill()
         proc.communicate(timeout=30)
         deadline = time.monotonic() + 10
-        while any(_group_alive(g) for g in groups) and time.monotonic() < deadline:
+        while any(group_members(g) for g in groups) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert {g: _group_alive(g) for g in groups} == {g: [] for g in groups}
-        assert _session(proc.pid) == []
+        assert {g: group_members(g) for g in groups} == {g: [] for g in groups}
+        assert session_members(proc.pid) == []
     finally:
         _kill_session(proc.pid)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 
 from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.interfaces.sweep import SweepConfig, read_records
+from tests.processes import Server
 
 # the names issue 27 added are imported in the tests that use them, so that each test fails alone on older code
 
@@ -157,31 +157,6 @@ def test_more_workers_than_the_machine_allows_are_refused_at_the_parser_or_befor
 
 
 # ------------------------------------------------------------------ scheduler addresses
-class _Server:
-    """A local TCP server that accepts connections and either says nothing or answers with ``reply`` at once."""
-
-    def __init__(self, reply: bytes | None = None):
-        self.socket = socket.create_server(("127.0.0.1", 0))
-        self.address = f"tcp://127.0.0.1:{self.socket.getsockname()[1]}"
-        self.reply, self.connections = reply, []
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                connection, _ = self.socket.accept()
-            except OSError:
-                return
-            self.connections.append(connection)
-            if self.reply is not None:
-                connection.sendall(self.reply)
-
-    def close(self) -> None:
-        self.socket.close()
-        for c in self.connections:
-            c.close()
-
-
 HTTP = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
 
 
@@ -189,7 +164,7 @@ HTTP = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
                          ids=["silent", "http"])
 def test_a_scheduler_that_is_no_dask_scheduler_is_exit_2_in_seconds(tmp_path, reply, expected):
     pytest.importorskip("distributed")
-    server = _Server(reply)
+    server = Server(reply)
     try:
         began = time.monotonic()
         done = _sweep(_config(tmp_path), "--scheduler", server.address, timeout=60)
