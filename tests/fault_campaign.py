@@ -995,14 +995,8 @@ def run_trust(n: int, rng: random.Random, d: Path, timeout: float) -> list[dict]
                                 stderr=subprocess.PIPE, start_new_session=True)
         os.close(stdin_r)
         watch = Watcher(proc.pid)
-        hang = False
         try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            hang = True
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
+            out, err, hang = communicate_or_kill_session(proc, timeout)
         finally:
             os.close(stdin_w)
         seen = watch.stop()
@@ -1115,6 +1109,18 @@ def _start(argv: list[str], folder: Path) -> tuple[subprocess.Popen, Watcher]:
     proc = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, start_new_session=True)
     return proc, Watcher(proc.pid)
+
+
+def communicate_or_kill_session(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes, bool]:
+    """``proc``'s output, and whether it hung: past ``timeout`` its session (``start_new_session``) is killed."""
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return out, err, False
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return out, err, True
 
 
 def _end(proc: subprocess.Popen, watch: Watcher, timeout: float) -> dict:
@@ -1543,14 +1549,7 @@ def _run27(argv: list[str], folder: Path, env: dict, timeout: float) -> dict:
     t0 = time.monotonic()
     proc = subprocess.Popen(argv, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, start_new_session=True)
-    hang = False
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        hang = True
-        with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
+    out, err, hang = communicate_or_kill_session(proc, timeout)
     return {"code": proc.returncode, "stdout": out.decode(errors="replace"), "stderr": err.decode(errors="replace"),
             "seconds": round(time.monotonic() - t0, 2), "hang": hang, "left": _end_session27(proc.pid),
             "pid": proc.pid}
