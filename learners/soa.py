@@ -81,20 +81,27 @@ class SOA(Learner):
         if (H is not self.H and H != self.H) or self._V != self._search.full:
             return None
         search = self._search
-        columns = search.columns
+        columns, exceeds = search.columns, search.exceeds
+        if search.n_distinct == H.n_hypotheses:  # bitsets over the rows are over the distinct rows
+
+            def predict(V: int, j: int) -> int:
+                V1 = V & columns[j]
+                return 0 if exceeds(V ^ V1, V1) else 1
+
+            return predict
         to_distinct = _distinct_rows(search, H)
 
-        def predict(V: int, j: int) -> int:
+        def predict_distinct(V: int, j: int) -> int:
             V = to_distinct(V)
             V1 = V & columns[j]
-            return 0 if search.at_least(V ^ V1, search.ldim(V1) + 1) else 1
+            return 0 if exceeds(V ^ V1, V1) else 1
 
-        return predict
+        return predict_distinct
 
     def predict_one(self, x: Any) -> int:
         search = self._search
         V1 = self._V & search.columns[self.H.index_of(x)]
-        return 0 if search.at_least(self._V ^ V1, search.ldim(V1) + 1) else 1
+        return 0 if search.exceeds(self._V ^ V1, V1) else 1
 
     def learn_one(self, x: Any, y: int) -> None:
         ones = self._V & self._search.columns[self.H.index_of(x)]

@@ -339,6 +339,11 @@ class LdimSearch(CanonicalMemo, TreeReader):
         """
         if V == 0:
             return -1
+        lo, hi = self.proven(V)  # a tiny V, or one the memo settles: no search, no list of splits
+        if cap is not None and cap <= lo:
+            return cap
+        if lo == hi:
+            return lo
         self._ask_compiled(V, None)
         splits = self._distinct_splits(V, self._splitting(V))
         k = self._upper3(V, splits)
@@ -384,9 +389,9 @@ class LdimSearch(CanonicalMemo, TreeReader):
         evicted = self.evictions
         upper = plan.upper
 
-        def descend() -> None:
+        def descend() -> None:  # the Python search itself: its memo keeps the witnesses trees are read from
             nonlocal upper
-            while upper > plan.lower and not self.at_least(plan.V, upper, plan=plan):
+            while upper > plan.lower and not self._at_least(plan.V, (), upper, plan.splits):
                 upper -= 1
 
         with self.running(budget) as run:
@@ -413,14 +418,54 @@ class LdimSearch(CanonicalMemo, TreeReader):
         >>> search.at_least(search.full, 3), search.at_least(search.full, 4)
         (True, False)
         """
+        if plan is not None and plan.V != V:
+            raise InvalidArgumentError(f"plan: expected the plan of V = {brief(V)}, got the plan of {brief(plan.V)}")
         if V == 0:
             return k <= -1
+        lo, hi = self.proven(V)  # settled without a search, before the splits are listed
+        if k <= lo:
+            return True
+        if k > hi:
+            return False
         self._ask_compiled(V, k)
         if plan is None:
             return self._at_least(V, self._splitting(V), k)
-        if plan.V != V:
-            raise InvalidArgumentError(f"plan: expected the plan of V = {brief(V)}, got the plan of {brief(plan.V)}")
         return self._at_least(V, (), k, plan.splits)
+
+    def exceeds(self, A: int, B: int) -> bool:
+        """Whether ``Ldim(A) > Ldim(B)``, for version spaces over distinct rows: SOA's question.
+
+        Proven bounds settle it first, with no search (:meth:`proven`: exact on version
+        spaces of at most three distinct rows, ``-1, 0, 1, 1``, and on what the memo holds;
+        ``floor(log2 |V|)`` above); otherwise ``B``'s value is searched, then whether ``A``
+        reaches one more, as :meth:`ldim` and :meth:`at_least` do (the same budget and rules).
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> search = LdimSearch(classes.thresholds(7))
+        >>> search.exceeds(search.full, 0b1), search.exceeds(0b11, 0b1100), search.nodes
+        (True, False, 0)
+        """
+        a, b = A.bit_count(), B.bit_count()
+        if a <= 1 or b <= 1:  # Ldim = |V| - 1 on one side, at least 1 on a side of 2 rows or more
+            return a > b
+        if a <= 3 and b <= 3:  # Ldim 1 on both sides
+            return False
+        lo, hi = self._lo, self._hi
+        log = a.bit_length() - 1
+        la = lo.get(A, 1)
+        ha = hi.get(A, log)
+        ha = ha if ha < log else log
+        log = b.bit_length() - 1
+        lb = lo.get(B, 1)
+        hb = hi.get(B, log)
+        hb = hb if hb < log else log
+        if la > hb:
+            return True
+        if ha <= lb:
+            return False
+        return self.at_least(A, self.ldim(B) + 1)
 
     def _ask_compiled(self, V: int, k: int | None) -> None:
         """Settle ``Ldim(V)`` by the compiled search on ``V``'s rows, when that is the rule; record what it proves.

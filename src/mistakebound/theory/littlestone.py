@@ -151,11 +151,30 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
     if workers == 1 and not keep_search and ldim_kernel.AVAILABLE:
         # a small matrix gets the compiled search's fixed memo, the memory budget unread; a larger
         # class must fit the budget as for LdimSearch (read once), and gets the same default memo
-        if H.n_hypotheses * H.n_instances <= ldim_kernel.SMALL_MATRIX_BYTES:
+        if _small(H):
             return LdimEngine(H, budget, "compiled", memo_bytes=ldim_kernel.SMALL_MEMO_BYTES)
         available = require_search_memory(H)
         return LdimEngine(H, budget, "compiled", memo_bytes=default_memo_bytes(available), available=available)
     return LdimEngine(H, budget, "python" if workers == 1 else "parallel", workers=workers, search=LdimSearch(H))
+
+
+def _small(H: HypothesisClass) -> bool:
+    """Whether the compiled search of ``H`` takes the fixed memo of a small matrix, the memory budget unread."""
+    return H.matrix.size <= ldim_kernel.SMALL_MATRIX_BYTES
+
+
+def _small_unbudgeted(H: object, max_nodes: object, time_limit: object, workers: object) -> dict | None:
+    """The compiled search's answer on a small 0/1 class asked without a budget in one process, else None.
+
+    The first choice of :func:`ldim_engine`, taken at the door without building a budget or
+    an engine (a call on a small class costs little more than its search): None whenever
+    :func:`ldim_engine` would choose otherwise or check anything, and then the door takes
+    its ordinary way.
+    """
+    if (max_nodes is None and time_limit is None and workers == 1 and ldim_kernel.AVAILABLE
+            and isinstance(H, HypothesisClass) and H.n_labels == 2 and _small(H)):
+        return ldim_kernel.matrix_bounds(H.matrix, _NO_BUDGET, ldim_kernel.SMALL_MEMO_BYTES)
+    return None
 
 
 def littlestone_bounds(
@@ -186,6 +205,9 @@ def littlestone_bounds(
     >>> b.exact, b.lower <= b.upper
     (False, True)
     """
+    found = _small_unbudgeted(H, max_nodes, time_limit, workers)
+    if found is not None:
+        return LdimBounds(**found)
     # refused before anything is allocated
     budget = _NO_BUDGET if max_nodes is None and time_limit is None else Budget(max_nodes=max_nodes,
                                                                                   time_limit=time_limit)
@@ -241,6 +263,9 @@ def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     ...
     mistakebound.theory.search_protocol.SearchIncomplete: search stopped (budget) after 5 nodes: 1 <= Ldim <= 10 (partial: budget)
     """
+    found = _small_unbudgeted(H, max_nodes, time_limit, workers)
+    if found is not None:  # the bounds object is built only when it is raised
+        return found["lower"] if found["status"] == "exact" else LdimBounds(**found).value
     return littlestone_bounds(H, max_nodes=max_nodes, time_limit=time_limit, workers=workers).value
 
 

@@ -346,19 +346,20 @@ def run_within(search: Callable[[], Any]) -> str:
     return "exact"
 
 
-def _status(instance: Any, attribute: Any, value: Any) -> None:
-    check_choice("status", value, STATUSES)
-    if value == "exact" and instance.lower != instance.upper:
+def _bounds_and_status(instance: Any, attribute: Any, value: Any) -> None:
+    """``lower <= upper``, then a known status, equal bounds when exact: one validator, one call per result."""
+    lower, upper = instance.lower, instance.upper
+    if lower > upper:
         raise InvalidArgumentError(
-            f"status: an exact result needs lower == upper, got lower = {instance.lower!r}, upper = {instance.upper!r}"
+            f"upper: a search result needs lower <= upper, got lower = {lower!r} > upper = {upper!r}"
         )
-
-
-def _upper_not_below_lower(instance: Any, attribute: Any, value: Any) -> None:
-    if instance.lower > value:
-        raise InvalidArgumentError(
-            f"upper: a search result needs lower <= upper, got lower = {instance.lower!r} > upper = {value!r}"
-        )
+    if value == "exact":
+        if lower != upper:
+            raise InvalidArgumentError(
+                f"status: an exact result needs lower == upper, got lower = {lower!r}, upper = {upper!r}"
+            )
+    else:
+        check_choice("status", value, STATUSES)
 
 
 @frozen
@@ -390,8 +391,8 @@ class SearchResult:
     quantity: ClassVar[str] = "value"
 
     lower: Any
-    upper: Any = field(validator=_upper_not_below_lower)
-    status: str = field(default="exact", validator=_status)
+    upper: Any
+    status: str = field(default="exact", validator=_bounds_and_status)
     witness: Any = field(default=None, eq=False, repr=False)
     nodes: int = 0
     seconds: float = field(default=0.0, eq=False)
