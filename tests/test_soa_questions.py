@@ -1,8 +1,9 @@
 """The questions a learner asks of an LdimSearch, on the compiled search (``COMPILED_MIN``) or not.
 
 Forced on (``COMPILED_MIN = 0``: every version space goes to the compiled search on its
-rows) and off, the answers, SOA's transcripts and its worst cases are those of the
-textbook recursion; budgets and signals still bind.
+rows) and off, outside runs and inside them, the answers, SOA's transcripts and its worst
+cases are those of the textbook recursion; budgets (a run's nodes and seconds, the step's
+deadline) and signals still bind, and a run out of budget raises as the Python search does.
 """
 
 from __future__ import annotations
@@ -109,15 +110,107 @@ def test_the_compiled_answer_is_recorded_so_a_repeated_question_is_a_memo_hit(co
     assert search.proven(search.full) == ((value, value) if compiled == "on" else search.proven(search.full))
 
 
-def test_inside_a_run_the_python_search_answers(monkeypatch):
-    """A run's budget, tick and published facts belong to the Python search: no compiled question there."""
+@SETTINGS
+@given(M=class_matrices(max_rows=12, max_cols=6), seed=st.integers(0, 2**16), on=st.booleans(),
+       publish=st.booleans())
+def test_inside_a_run_the_answers_are_the_textbooks_with_the_compiled_path_on_and_off(M, seed, on, publish):
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ldim_search, "COMPILED_MIN", 0 if on else OFF)
+        search = LdimSearch(HypothesisClass.from_matrix(M))
+        spaces = [search.full, *version_spaces(search, seed)]
+        with search.running(Budget(max_nodes=10**9, time_limit=600), publish=publish) as run:
+            for V in spaces:
+                truth = ldim_of_rows(search, V)
+                assert search.ldim(V) == truth
+                for k in range(truth - 1, truth + 3):
+                    assert search.at_least(V, k) == (truth >= k)
+        assert on or search.compiled_questions == 0
+        if publish:  # what the run published teaches a fresh search the same answers, without a node
+            fresh = LdimSearch(search.H)
+            fresh.merge_proven(run.take_facts())
+            for V in spaces:
+                lo, hi = fresh.proven(V)
+                assert lo <= ldim_of_rows(search, V) <= hi
+
+
+@SETTINGS
+@given(M=class_matrices(max_rows=12, max_cols=6), seed=st.integers(0, 2**16))
+def test_exceeds_is_the_textbooks_comparison(M, seed):
+    search = LdimSearch(HypothesisClass.from_matrix(M))
+    rng = np.random.default_rng(seed)
+    spaces = [0, search.full, *version_spaces(search, seed, 4)]
+    for size in (1, 2, 3, 4):  # the tiny version spaces answered by bounds alone
+        if size <= search.n_distinct:
+            spaces.append(sum(1 << int(i) for i in rng.choice(search.n_distinct, size, replace=False)))
+    truth = {V: ldim_of_rows(search, V) for V in spaces}
+    for A in spaces:
+        for B in spaces:
+            assert search.exceeds(A, B) == (truth[A] > truth[B]), (A, B)
+
+
+def test_inside_a_run_a_large_question_goes_to_the_compiled_search_under_the_runs_budget(monkeypatch):
     monkeypatch.setattr(ldim_search, "COMPILED_MIN", 0)
     search = LdimSearch(classes.random(3000, 30, 0.3, seed=0))
-    with search.running(Budget(max_nodes=3)):
+    with search.running(Budget(max_nodes=3)) as run:
         with pytest.raises(OutOfBudget):
             search.at_least(search.full, 9)
-    assert search.compiled_questions == 0
+    assert search.compiled_questions == 1 and run.nodes == 3  # no node past the budget is counted
+    lo, hi = search.proven(search.full)
+    assert lo <= 9 <= hi
+    with search.running(Budget(max_nodes=10**7)) as run:
+        assert search.ldim(search.full) == 9
+    assert search.compiled_questions == 2 and run.nodes > 3  # its nodes are the run's
+
+
+def test_inside_a_run_a_compiled_answer_out_of_budget_that_settles_the_question_is_an_answer(monkeypatch):
+    """Out of budget but proven Ldim <= 5: "Ldim >= 6?" is answered no, as the Python memo answers it."""
+    monkeypatch.setattr(ldim_search, "COMPILED_MIN", 0)
+    H = classes.random(100, 10, 0.3, seed=2)
+    truth = textbook_ldim_of(H.matrix)
+    search = LdimSearch(H)
+    assert search.proven(search.full)[1] == 6 > truth == 5
+    with search.running(Budget(max_nodes=5)) as run:
+        assert search.at_least(search.full, 6) is False
+    assert search.compiled_questions == 1 and run.nodes <= 5
+
+
+def test_a_runs_time_limit_and_the_steps_deadline_bind_the_compiled_search(monkeypatch):
+    monkeypatch.setattr(ldim_search, "COMPILED_MIN", 0)
+    H = classes.random(3000, 30, 0.3, seed=0)
+    for step, own in ((None, 1e-4), (1e-4, None)):
+        search = LdimSearch(H)
+        with spending(step), search.running(Budget(time_limit=own)):
+            with pytest.raises(OutOfBudget):
+                search.ldim(search.full)
+        lo, hi = search.proven(search.full)
+        assert lo <= 9 <= hi
+
+
+def test_inside_a_run_after_a_signal_a_question_stops(monkeypatch):
+    monkeypatch.setattr(ldim_search, "COMPILED_MIN", 0)
+    search = LdimSearch(classes.random(3000, 30, 0.3, seed=0))
+    stop_searches()
+    try:
+        with search.running(Budget(max_nodes=10**7)), pytest.raises(KeyboardInterrupt):
+            search.ldim(search.full)
+    finally:
+        resume_searches()
+    assert search.ldim(search.full) == 9
+
+
+def test_a_run_with_a_tick_and_the_python_descent_stay_in_python(monkeypatch):
+    """A parallel search's run exchanges facts at its tick; bounds() is the Python search trees are read from."""
+    monkeypatch.setattr(ldim_search, "COMPILED_MIN", 0)
+    search = LdimSearch(classes.random(3000, 30, 0.3, seed=0))
+    ticks = []
+    with search.running(Budget(max_nodes=40), tick=lambda: ticks.append(1)):
+        with pytest.raises(OutOfBudget):
+            search.at_least(search.full, 9)
+    assert search.compiled_questions == 0 and len(ticks) == 40 // ldim_search.TICK_NODES
     assert search.bounds(max_nodes=5).status == "budget" and search.compiled_questions == 0
+    tree_search = LdimSearch(classes.intervals(12))
+    assert tree_search.tree().graph["depth"] == textbook_ldim_of(classes.intervals(12).matrix)
+    assert tree_search.compiled_questions == 0
 
 
 def test_a_question_under_a_tiny_step_budget_raises_out_of_budget(monkeypatch):

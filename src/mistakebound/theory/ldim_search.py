@@ -33,11 +33,14 @@ the first column that works and refute a column as soon as one side falls short:
   memory is refused before anything is allocated, and a search that meets a
   ``MemoryError`` anyway stops with the bounds it proved (status ``"memory"``) and
   halves its memo;
-* a question asked outside a run (:meth:`~LdimSearch.at_least`, :meth:`~LdimSearch.ldim`:
-  a learner's) on a version space of :data:`COMPILED_MIN` distinct rows or more goes to the
-  compiled search on the sub-class of its rows when the extension is installed, and the
-  bounds it proves go into the memo (:meth:`~LdimSearch.merge_proven`); a run's questions
-  (its budget, tick and published facts, the trees read off it) stay in Python;
+* a question (:meth:`~LdimSearch.at_least`, :meth:`~LdimSearch.ldim`,
+  :meth:`~LdimSearch.exceeds`: a learner's) that proven bounds do not settle, on a version
+  space of :data:`COMPILED_MIN` distinct rows or more, goes to the compiled search on the
+  sub-class of its rows when the extension is installed, and the bounds it proves go into
+  the memo (:meth:`~LdimSearch.merge_proven`); inside a run it spends what is left of the
+  run's budget and publishes what it proves, and runs out of budget as the Python search
+  does.  The Python search's own descent (:meth:`~LdimSearch.bounds`, the trees and
+  certificates read off its memo) and a parallel search's runs (their tick) stay in Python;
 * the search remembers, per version space, the split that proved its value, so a
   shattered tree is read off the memo (:class:`~mistakebound.theory.ldim_trees.TreeReader`,
   which :class:`LdimSearch` extends) instead of being searched again.
@@ -104,14 +107,16 @@ __all__ = [
 FORM_MIN = 16
 #: The memo limit when the available memory cannot be read.
 DEFAULT_MEMO_BYTES = 1 << 30
-#: A question on a version space of at least this many distinct rows, asked outside a
-#: :meth:`LdimSearch.running` context, goes to the compiled search on the sub-class of its
+#: A question on a version space of at least this many distinct rows (outside a run, or in
+#: a run without a tick, under its budget) goes to the compiled search on the sub-class of its
 #: rows when the extension is installed.  Measured (``python -m benchmarks.soa_questions``):
 #: one cold question costs the compiled search 20 to 140 times less than the Python memo from
 #: 13 rows to 40,000, and SOA's games ran faster with 32 than with 256 (play on random(2000,
 #: 24) 3.4x against 2.4x the Python memo's rounds/s); below 32 a cold Python question costs
 #: about a millisecond or less, and a warm one (a memo hit) the same either way.
 COMPILED_MIN = 32
+#: The budget of a question asked outside a run (a Budget is frozen: one serves every question).
+_NO_BUDGET = Budget()
 #: A parallel worker's search runs its tick (fact exchange, stop checks) every this many nodes.
 TICK_NODES = 16
 
@@ -470,15 +475,21 @@ class LdimSearch(CanonicalMemo, TreeReader):
     def _ask_compiled(self, V: int, k: int | None) -> None:
         """Settle ``Ldim(V)`` by the compiled search on ``V``'s rows, when that is the rule; record what it proves.
 
-        The rule: the extension is installed, no :meth:`running` context is open (a run's
-        budget, tick and published facts belong to the Python search, and so do the trees
-        read off it), ``V`` holds at least :data:`COMPILED_MIN` distinct rows, and the memo
-        does not already answer "``Ldim(V) >= k``?" (``k`` None: the value).  The compiled
-        search keeps the step's shared deadline and stops after a signal
-        (:func:`~mistakebound.theory.ldim_kernel.matrix_bounds`); the bounds it proves go
-        into the memo by :meth:`merge_proven`, so the question that follows is a memo hit
-        when they settle it, and otherwise the Python search goes on from them (and raises
-        as its budget says).  A Ctrl-C during the compiled search raises ``KeyboardInterrupt``.
+        The rule: the extension is installed, ``V`` holds at least :data:`COMPILED_MIN`
+        distinct rows, the memo does not already answer "``Ldim(V) >= k``?" (``k`` None: the
+        value), and no run with a ``tick`` is open (a parallel search's runs exchange facts
+        every ``TICK_NODES`` nodes, which the compiled search cannot).  Inside a
+        :meth:`running` context the compiled search gets what is left of the run's budget
+        (its nodes and seconds); its nodes count as the run's, and the facts it proves are
+        published when the run publishes.  It keeps the step's shared deadline and stops
+        after a signal (:func:`~mistakebound.theory.ldim_kernel.matrix_bounds`).  The bounds
+        it proves go into the memo by :meth:`merge_proven`, so the question that follows is
+        a memo hit when they settle it, and otherwise the Python search goes on from them.
+        When it ran out of budget and its bounds do not settle the question, this raises
+        :class:`~mistakebound.theory.search_protocol.OutOfBudget`, as the Python search does
+        when its budget runs out; a Ctrl-C (or a signal) during it raises ``KeyboardInterrupt``.
+        The Python search's own descent (:meth:`bounds`, whose memo trees and certificates
+        are read from) never asks here.
 
         Examples
         --------
@@ -486,21 +497,51 @@ class LdimSearch(CanonicalMemo, TreeReader):
         >>> search = LdimSearch(classes.thresholds(1023))
         >>> search.ldim(search.full), search.nodes == 0 or not ldim_kernel.AVAILABLE
         (10, True)
+        >>> search = LdimSearch(classes.random(300, 20, 0.5, seed=0))
+        >>> with search.running(Budget(max_nodes=10)) as run:  # inside a run: its budget binds
+        ...     try:
+        ...         search.ldim(search.full)
+        ...     except OutOfBudget:
+        ...         print("out of budget after", run.nodes, "nodes")
+        out of budget after 10 nodes
+        >>> with search.running(Budget(max_nodes=10_000)) as run:
+        ...     search.ldim(search.full), search.compiled_questions == 2 or not ldim_kernel.AVAILABLE
+        (8, True)
         """
-        if self._runs or not ldim_kernel.AVAILABLE or V.bit_count() < COMPILED_MIN:
+        if not ldim_kernel.AVAILABLE or self._tick is not None or V.bit_count() < COMPILED_MIN:
             return
         lo, hi = self.proven(V)
         if lo == hi or (k is not None and not lo < k <= hi):
             return
+        budget = _NO_BUDGET
+        limit = self._node_limit
+        if self._runs:
+            nodes = None if limit is None else limit - self.nodes
+            seconds = None if self._deadline is None else self._deadline - time.monotonic()
+            if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+                return  # spent: the Python search raises as it does
+            budget = Budget(max_nodes=nodes, time_limit=seconds)
         M = self.H.matrix[self.representatives[mask_to_indices(V)]]
         memo = ldim_kernel.SMALL_MEMO_BYTES if M.size <= ldim_kernel.SMALL_MATRIX_BYTES else self.max_memo_bytes
-        found = ldim_kernel.matrix_bounds(M, Budget(), memo)
+        found = ldim_kernel.matrix_bounds(M, budget, memo)
         if found is None:  # no memory to start: the Python search answers
             return
         self.compiled_questions += 1
-        self.merge_proven([(V, found["lower"]), (V, -1 - found["upper"])])
-        if found["status"] == "interrupted":
+        if self._runs:
+            self.nodes += found["nodes"]
+            if limit is not None and self.nodes > limit:
+                self.nodes = limit  # as the Python search: no node past the budget is counted
+        facts = [(V, found["lower"]), (V, -1 - found["upper"])]
+        self.merge_proven(facts)
+        if self._outbox is not None:
+            self._outbox.extend(facts)
+        status = found["status"]
+        if status == "interrupted":
             raise KeyboardInterrupt
+        if status == "budget":
+            lo, hi = self.proven(V)
+            if lo != hi and (k is None or lo < k <= hi):
+                raise OutOfBudget
 
     def plan(self, V: int | None = None) -> LdimPlan:
         """Where a search of ``Ldim(V)`` starts: ``V``'s distinct splits and its proven bounds.
