@@ -38,9 +38,9 @@ the first column that works and refute a column as soon as one side falls short:
   space of :data:`COMPILED_MIN` distinct rows or more, goes to the compiled search on the
   sub-class of its rows when the extension is installed, and the bounds it proves go into
   the memo (:meth:`~LdimSearch.merge_proven`); inside a run it spends what is left of the
-  run's budget and publishes what it proves, and runs out of budget as the Python search
-  does.  The Python search's own descent (:meth:`~LdimSearch.bounds`, the trees and
-  certificates read off its memo) and a parallel search's runs (their tick) stay in Python;
+  run's budget, and runs out of it as the Python search does.  The Python search's own
+  descent (:meth:`~LdimSearch.bounds`, the trees and certificates read off its memo) and
+  the runs that tick or publish their facts (a parallel search's) stay in Python;
 * the search remembers, per version space, the split that proved its value, so a
   shattered tree is read off the memo (:class:`~mistakebound.theory.ldim_trees.TreeReader`,
   which :class:`LdimSearch` extends) instead of being searched again.
@@ -108,7 +108,7 @@ FORM_MIN = 16
 #: The memo limit when the available memory cannot be read.
 DEFAULT_MEMO_BYTES = 1 << 30
 #: A question on a version space of at least this many distinct rows (outside a run, or in
-#: a run without a tick, under its budget) goes to the compiled search on the sub-class of its
+#: a run that neither ticks nor publishes, under its budget) goes to the compiled search on the sub-class of its
 #: rows when the extension is installed.  Measured (``python -m benchmarks.soa_questions``):
 #: one cold question costs the compiled search 20 to 140 times less than the Python memo from
 #: 13 rows to 40,000, and SOA's games ran faster with 32 than with 256 (play on random(2000,
@@ -477,11 +477,12 @@ class LdimSearch(CanonicalMemo, TreeReader):
 
         The rule: the extension is installed, ``V`` holds at least :data:`COMPILED_MIN`
         distinct rows, the memo does not already answer "``Ldim(V) >= k``?" (``k`` None: the
-        value), and no run with a ``tick`` is open (a parallel search's runs exchange facts
-        every ``TICK_NODES`` nodes, which the compiled search cannot).  Inside a
-        :meth:`running` context the compiled search gets what is left of the run's budget
-        (its nodes and seconds); its nodes count as the run's, and the facts it proves are
-        published when the run publishes.  It keeps the step's shared deadline and stops
+        value), and the run open, if any, neither has a ``tick`` nor publishes (a parallel
+        search's runs exchange facts every ``TICK_NODES`` nodes, which the compiled search
+        cannot, and publish the facts of every version space searched, where the compiled
+        search proves bounds on ``V`` alone).  Inside a :meth:`running` context the compiled
+        search gets what is left of the run's budget (its nodes and seconds), and its nodes
+        count as the run's.  It keeps the step's shared deadline and stops
         after a signal (:func:`~mistakebound.theory.ldim_kernel.matrix_bounds`).  The bounds
         it proves go into the memo by :meth:`merge_proven`, so the question that follows is
         a memo hit when they settle it, and otherwise the Python search goes on from them.
@@ -508,7 +509,8 @@ class LdimSearch(CanonicalMemo, TreeReader):
         ...     search.ldim(search.full), search.compiled_questions == 2 or not ldim_kernel.AVAILABLE
         (8, True)
         """
-        if not ldim_kernel.AVAILABLE or self._tick is not None or V.bit_count() < COMPILED_MIN:
+        if (not ldim_kernel.AVAILABLE or self._tick is not None or self._outbox is not None
+                or V.bit_count() < COMPILED_MIN):
             return
         lo, hi = self.proven(V)
         if lo == hi or (k is not None and not lo < k <= hi):
@@ -531,10 +533,7 @@ class LdimSearch(CanonicalMemo, TreeReader):
             self.nodes += found["nodes"]
             if limit is not None and self.nodes > limit:
                 self.nodes = limit  # as the Python search: no node past the budget is counted
-        facts = [(V, found["lower"]), (V, -1 - found["upper"])]
-        self.merge_proven(facts)
-        if self._outbox is not None:
-            self._outbox.extend(facts)
+        self.merge_proven([(V, found["lower"]), (V, -1 - found["upper"])])
         status = found["status"]
         if status == "interrupted":
             raise KeyboardInterrupt
