@@ -260,3 +260,52 @@ def test_bad_budgets_are_refused(kwargs):
     name = next(iter(kwargs))
     with pytest.raises(InvalidArgumentError, match=name):
         littlestone_bounds(classes.thresholds(3), **kwargs)
+
+
+# ------------------------------------------------------------------ the door's path for small classes
+def test_a_small_class_at_the_door_keeps_its_budget_its_workers_and_signals():
+    """A small class without a budget goes straight to the compiled search; with one, it is still bound."""
+    from mistakebound.theory.search_protocol import resume_searches, stop_searches
+
+    H = classes.random(60, 10, 0.5, seed=3)
+    truth = oracle(H.matrix)
+    assert littlestone_dimension(H) == truth and littlestone_bounds(H).describe() == f"Ldim = {truth}"
+    assert littlestone_dimension(H, workers=2) == truth
+    with pytest.raises(SearchIncomplete) as info:
+        littlestone_dimension(H, max_nodes=1)
+    assert info.value.result.lower <= truth <= info.value.result.upper
+    stop_searches()  # a signal: no node is searched; what is proven before any is not the value here
+    try:
+        with pytest.raises(SearchInterrupted) as stopped:
+            littlestone_dimension(H)
+        assert littlestone_bounds(H).status == "interrupted"
+    finally:
+        resume_searches()
+    assert stopped.value.result.lower <= truth <= stopped.value.result.upper
+
+
+@pytest.mark.parametrize("workers", [0, -1, 2.5, "x"])
+def test_the_small_class_path_refuses_bad_workers(workers):
+    with pytest.raises(InvalidArgumentError, match="^workers: expected None or an integer >= 1"):
+        littlestone_dimension(classes.thresholds(3), workers=workers)
+
+
+@pytest.mark.parametrize("bad", [np.eye(3), None, "thresholds(3)"])
+def test_the_small_class_path_refuses_what_the_door_refuses(bad):
+    with pytest.raises(InvalidArgumentError, match="^H: expected a HypothesisClass"):
+        littlestone_dimension(bad)
+    with pytest.raises(InvalidArgumentError, match="^H: expected a HypothesisClass"):
+        littlestone_bounds(bad)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 4).flatmap(lambda k: st.tuples(st.just(k), st.lists(
+    st.tuples(*[st.integers(0, k - 1)] * 3), min_size=1, max_size=6, unique=True))))
+def test_a_small_class_of_more_labels_at_the_door_is_the_multiclass_ldim(case):
+    """The multiclass Littlestone dimension (the full-information game on k labels), by the brute force."""
+    from tests.game_oracle import oracle as game_oracle
+
+    k, rows = case
+    H = HypothesisClass.from_matrix(rows, labels=k)
+    truth = game_oracle(rows, k, "full", 0)
+    assert littlestone_dimension(H) == truth == littlestone_bounds(H).lower

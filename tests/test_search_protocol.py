@@ -568,3 +568,20 @@ def test_the_game_value_memo_stops_at_its_share_of_the_memory(data, rules, entri
         b = game_value(M, rules)
     assert b.status in ("exact", "memory")
     check_shape(b, game_truth(M, rules), GameValue, None)
+
+
+@pytest.mark.parametrize("cls", [SearchResult, LdimBounds, VCBounds, WorstCase])
+def test_a_result_refuses_bounds_out_of_order_an_unknown_status_and_an_inexact_exact(cls):
+    """The one validator of a result's shape (each message names the field), for every search's result."""
+    with pytest.raises(InvalidArgumentError, match=r"^upper: a search result needs lower <= upper, got lower = 3 > upper = 2"):
+        cls(lower=3, upper=2, status="budget")
+    with pytest.raises(InvalidArgumentError, match="^status: an exact result needs lower == upper"):
+        cls(lower=1, upper=2)
+    with pytest.raises(InvalidArgumentError, match="^status: expected one of 'exact', 'budget'"):
+        cls(lower=1, upper=2, status="partial")
+    with pytest.raises(InvalidArgumentError, match="^status: expected one of"):
+        cls(lower=1, upper=1, status=["exact"])  # unhashable
+    for status in STATUSES:
+        assert cls(lower=1, upper=1, status=status).status == status
+        if status != "exact":
+            assert cls(lower=Fraction(1, 2), upper=math.inf, status=status).upper == math.inf
