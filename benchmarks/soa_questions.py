@@ -13,7 +13,11 @@ columns, ``t = 11 .. 0`` (about 20 to 40,000 rows), asked
 * of a fresh search with the compiled path on (:data:`~mistakebound.theory.ldim_search.COMPILED_MIN`),
   which is what the rule chosen does.
 
-Part two times whole games and worst cases of :class:`~learners.soa.SOA` with the compiled
+Part two asks the same cold questions inside a budgeted run (``LdimSearch.running`` with a
+time limit, as a search that asks a learner's questions within its own step does), with the
+compiled path off and on, and says how a run of 50 nodes ends each way.
+
+Part three times whole games and worst cases of :class:`~learners.soa.SOA` with the compiled
 path off (``COMPILED_MIN`` = none) and on (the default): ``play`` rounds per second
 against ``ObliviousCoin(labels="target")`` and ``worst_case_mistakes`` (positions per
 second, within 5 s: positions per second is the rate either way).  Medians of ``--repeats`` runs, in
@@ -22,6 +26,7 @@ one process, with the same-run ratio; the load (``uptime``) is printed first.
 Run from the repository root::
 
     python -m benchmarks.soa_questions            # 3 repeats
+    python -m benchmarks.soa_questions --only runs   # part two alone
     python -m benchmarks.soa_questions --smoke    # small classes, one repeat
 """
 
@@ -42,7 +47,7 @@ from mistakebound.foundations.bitset import mask_to_indices
 from mistakebound.game import classes
 from mistakebound.theory import ldim_kernel
 from mistakebound.theory.ldim_search import LdimSearch
-from mistakebound.theory.search_protocol import Budget
+from mistakebound.theory.search_protocol import Budget, OutOfBudget
 from mistakebound.theory.worst_case import worst_case_mistakes
 from mistakebound.learners import SOA
 
@@ -104,6 +109,46 @@ def question_rows(n: int, m: int, depths: range, repeats: int) -> list[str]:
     return out
 
 
+def run_rows(n: int, m: int, depths: range, repeats: int) -> list[str]:
+    """One line per version space: the cold question ``Ldim(V)`` asked inside a budgeted run, compiled path off and on.
+
+    The run is :meth:`~mistakebound.theory.ldim_search.LdimSearch.running` with a time limit (a
+    learner's questions inside another search's step); the line also says how a run of 50 nodes
+    ends each way (``OutOfBudget`` raised, or the value when the bounds settle it).
+    """
+    H = classes.random(n, m, 0.5, seed=0)
+    M = H.matrix
+    out = [f"## one question Ldim(V) inside a run (time_limit=600) on random({n}, {m}, 0.5), compiled path off and on",
+           "| t | |V| | Ldim | off s | on s | off/on | a run of 50 nodes: off / on |"]
+    for t in depths:
+        keep = np.all(M[:, :t] == M[0, :t], axis=1)
+        V = LdimSearch(H).mask_of_rows([int(i) for i in np.flatnonzero(keep)])
+        seconds, ends, values = {}, {}, set()
+        for mode, value in (("off", OFF), ("on", ldim_search.COMPILED_MIN)):
+            old = _with_min(value)
+            try:
+                times = []
+                for _ in range(repeats):
+                    s = LdimSearch(H)
+                    with s.running(Budget(time_limit=600)):
+                        t0 = time.perf_counter()
+                        values.add(s.ldim(V))
+                        times.append(time.perf_counter() - t0)
+                seconds[mode] = statistics.median(times)
+                s = LdimSearch(H)
+                with s.running(Budget(max_nodes=50)) as run:
+                    try:
+                        ends[mode] = f"Ldim {s.ldim(V)} in {run.nodes} nodes"
+                    except OutOfBudget:
+                        ends[mode] = f"OutOfBudget after {run.nodes} nodes"
+            finally:
+                _with_min(old)
+        assert len(values) == 1, values
+        out.append(f"| {t} | {V.bit_count()} | {values.pop()} | {seconds['off']:.2e} | {seconds['on']:.2e} | "
+                   f"{seconds['off'] / seconds['on']:.1f} | {ends['off']} / {ends['on']} |")
+    return out
+
+
 def _play(H, rounds: int) -> Callable[[], object]:
     return lambda: play(SOA(H), ObliviousCoin(labels="target"), H, rounds=rounds, seed=0)
 
@@ -147,17 +192,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.soa_questions", description=__doc__.split("\n")[0])
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--only", choices=("questions", "games"))
+    parser.add_argument("--only", choices=("questions", "runs", "games"))
     parser.add_argument("--min", type=int, help="COMPILED_MIN for the 'on' runs (default: the module's)")
     args = parser.parse_args(argv)
     if args.min is not None:
         ldim_search.COMPILED_MIN = args.min
     repeats = 1 if args.smoke else args.repeats
     print(f"# median of {repeats}; load {os.getloadavg()}; compiled search available: {ldim_kernel.AVAILABLE}")
-    if args.only != "games":
-        n, m, depths = (2000, 16, range(6, -1, -2)) if args.smoke else (40000, 30, range(11, -1, -1))
+    n, m, depths = (2000, 16, range(6, -1, -2)) if args.smoke else (40000, 30, range(11, -1, -1))
+    if args.only in (None, "questions"):
         print("\n".join(question_rows(n, m, depths, repeats)), flush=True)
-    if args.only != "questions":
+    if args.only in (None, "runs"):
+        print("\n".join(run_rows(n, m, depths[::3] if not args.smoke else depths, repeats)), flush=True)
+    if args.only in (None, "games"):
         for i, case in enumerate(SMOKE if args.smoke else CASES):  # a line per case as it is measured
             print("\n".join(game_rows([case], repeats)[0 if i == 0 else 2:]), flush=True)
     return 0
