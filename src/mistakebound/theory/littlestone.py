@@ -130,7 +130,10 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
     The compiled search when the install has it, ``workers`` is 1 and nothing will be read
     off the search but its bounds; otherwise the Python search (``keep_search``: a tree or a
     certificate will be), with workers when ``workers`` asks for them.  The memory the
-    search needs up front is checked here, before anything runs.
+    search needs up front is checked here, before anything runs.  The doors take the first
+    choice themselves for a small 0/1 class asked without a budget in one process (the
+    compiled search, its fixed memo, no engine built: such a call costs little more than its
+    search, ``python -m benchmarks.call_cost``).
 
     Raises
     ------
