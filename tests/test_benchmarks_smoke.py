@@ -217,3 +217,14 @@ def test_the_speed_benchmarks_run_in_smoke_mode(name, capsys):
 
     assert importlib.import_module(f"benchmarks.{name}").main(["--smoke"]) == 0
     assert "# median of 1" in capsys.readouterr().out
+
+
+def test_the_call_cost_benchmark_runs_in_smoke_mode(capsys):
+    """One row per way of asking, each a positive number of microseconds (it asserts its own answers)."""
+    import benchmarks.call_cost
+
+    assert benchmarks.call_cost.main(["--smoke"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    for mode in benchmarks.call_cost.MODES:
+        line = next(line for line in out if line.startswith(mode + " "))
+        assert float(line[len(mode):].split()[0]) > 0, line
