@@ -957,7 +957,8 @@ static long long add_fact(TreeJob *job, int b, long long start, int count) {
     return (long long)job->nfacts++;
 }
 
-/* A fact Ldim(V) <= b (V in the class's numbering, `size` rows; Ldim(V) <= b proven): "log2"
+/* A fact Ldim(V) <= b (V in the class's numbering, `size` rows; Ldim(V) <= b proven): one
+ * already written on V of a value <= b, else "log2"
  * when V has fewer than 2^(b+1) rows, else every column of the class splitting V answered by
  * the side of Ldim <= b - 1 (the smaller side first, as the search refutes it: a side of
  * fewer than 2^b rows, or one at_least refutes), that side's fact written first.  Each V is
@@ -965,7 +966,6 @@ static long long add_fact(TreeJob *job, int b, long long start, int count) {
 static long long refute(Ctx *c, TreeJob *job, const word *v, int size, int b) {
     Shared *sh = c->sh;
     const int W = c->W;
-    if (b < 62 && (long long)size < (1LL << (b + 1))) return add_fact(job, b, -1, 0);
     int lo_w, hi_w;
     word_span(v, W, &lo_w, &hi_w);
     size_t span = (size_t)(hi_w - lo_w), klen_max = 1 + 2 * ((size_t)size < span ? (size_t)size : span);
@@ -982,6 +982,11 @@ static long long refute(Ctx *c, TreeJob *job, const word *v, int size, int b) {
     uint64_t h = hash_key(key, klen);
     long long known = facts_find(job, key, klen, h, b, &slot);
     if (known >= 0) { result = known; goto done; }
+    if (b < 62 && (long long)size < (1LL << (b + 1))) { /* fewer than 2^(b+1) rows: "log2" */
+        result = add_fact(job, b, -1, 0);
+        if (result < 0 || !facts_put(job, key, klen, h, (int)result)) { sh->stopped = ST_MEMORY; result = -1; }
+        goto done;
+    }
     int *all = sub; /* every column of the class (node_splits writes sub[k] after reading all[k..]) */
     for (int t = 0; t < nc; t++) all[t] = t;
     int n = node_splits(c, v, lo_w, hi_w, size, all, nc, splits, sub, tab, tsz);

@@ -199,22 +199,27 @@ def heap_tree(H: HypothesisClass, depth: int, columns: list[int], witnesses: lis
     >>> T.nodes[1]["instance"], T.nodes[7]["witness"], is_shattered(H, T)
     (1, 3, True)
     """
-    import networkx as nx
-
     from mistakebound.theory.tree_graphs import ShatteredTree
 
     G = ShatteredTree(depth=depth, root=1)
     first_leaf = 1 << depth
-    if depth == 0:
-        G.add_node(1)
-    G.add_edges_from(((i, 2 * i) for i in range(1, first_leaf)), label=0)
-    G.add_edges_from(((i, 2 * i + 1) for i in range(1, first_leaf)), label=1)
-    domain = H.domain
-    nx.set_node_attributes(G, {i: domain[columns[i]] for i in range(1, first_leaf)}, "instance")
-    witness = {first_leaf + i: w for i, w in enumerate(witnesses)}
-    nx.set_node_attributes(G, witness, "witness")
-    name = H.hypothesis_name
-    nx.set_node_attributes(G, {i: name(w) for i, w in witness.items()}, "witness_name")
+    domain, name = H.domain, H.hypothesis_name
+    # written into the fresh graph's own dicts (networkx's dict-of-dicts: _node, _succ, _pred) in
+    # the order add_edges_from would give, edges (i, 2i) then (i, 2i + 1): one edge a fraction
+    # of add_edges_from's microseconds, which on a tree of 2^13 leaves cost more than the search
+    nodes, succ, pred = G._node, G._succ, G._pred
+    order = [1] + [c for i in range(1, first_leaf) for c in ((i, 2 * i) if i & 1 and i > 1 else (2 * i,))]
+    order += range(first_leaf + 1, 2 * first_leaf, 2)  # the leaves 2i + 1, the last nodes the edges bring
+    for i in order:
+        succ[i], pred[i] = {}, {}
+        if i < first_leaf:
+            nodes[i] = {"instance": domain[columns[i]]}
+        else:
+            w = witnesses[i - first_leaf]
+            nodes[i] = {"witness": w, "witness_name": name(w)}
+    for y in (0, 1):
+        for i in range(1, first_leaf):
+            succ[i][2 * i + y] = pred[2 * i + y][i] = {"label": y}
     return G
 
 
