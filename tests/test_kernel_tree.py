@@ -89,6 +89,10 @@ def test_classes_past_one_word_against_the_python_search(n, m, density, seed, ra
     H = classes.random(n, m, density, seed=seed)
     matrix = np.vstack([H.matrix, H.matrix[::7]])  # repeated rows, the first occurrences earlier
     matrix = np.column_stack([matrix, 1 - matrix[:, :2], matrix[:, :1]])  # complementary and equal columns
+    near = np.column_stack([1 - matrix[:, 0], matrix[:, 1]])  # and columns that are so on every space but
+    near[0, 0] ^= 1  # one holding row 0, or the last row: one refutation entry per column, not per split
+    near[-1, 1] ^= 1
+    matrix = np.ascontiguousarray(np.column_stack([matrix, near]))
     search = LdimSearch(HypothesisClass.from_matrix(matrix))
     d = search.ldim(search.full)
     lower, upper, status, _, tree, refutation = read(matrix, ratio=ratio)
