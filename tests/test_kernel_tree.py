@@ -233,15 +233,15 @@ def test_heap_tree_is_the_graph_networkx_builds(depth):
     assert T.graph == G.graph and nx.utils.graphs_equal(T, G) and is_shattered(H, T)
 
 
-@pytest.mark.parametrize("delay", [0.01, 0.05, 0.2])
+@pytest.mark.parametrize("delay", [0.05, 0.25])
 def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
-    # the value or the reading interrupted (whichever runs when the signal comes): proven bounds, no tree
+    # the signal comes while the value or the reading runs (the Python around them takes
+    # milliseconds, the search about a second): proven bounds, status "interrupted", no tree
     import signal
 
     from mistakebound.theory.search_protocol import SearchInterrupted
 
-    H = classes.random(8000, 60, 0.2, seed=3)  # about half a second of search
-    value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]
+    H = classes.random(20000, 60, 0.2, seed=3)
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
@@ -249,12 +249,11 @@ def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
     old = signal.signal(signal.SIGALRM, interrupt)
     try:
         signal.setitimer(signal.ITIMER_REAL, delay)
-        try:
-            T = shattered_tree(H)
-        except SearchInterrupted as exc:
-            assert exc.result.lower <= value <= exc.result.upper and exc.result.status == "interrupted"
-        else:  # done before the signal (not in 10 ms: the search alone takes about 0.1 s)
-            assert delay > 0.01 and T.graph["depth"] == value and is_shattered(H, T)
+        with pytest.raises(SearchInterrupted) as info:
+            shattered_tree(H)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+    value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]
+    assert info.value.result.lower <= value <= info.value.result.upper
+    assert info.value.result.status == "interrupted"
