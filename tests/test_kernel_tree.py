@@ -257,3 +257,8 @@ def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
     value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]
     assert info.value.result.lower <= value <= info.value.result.upper
     assert info.value.result.status == "interrupted"
+
+
+def test_bad_matrices_are_refused_by_the_tree_entry():
+    with pytest.raises(ValueError, match="n \\* m bytes"):
+        kernel.ldim_tree(b"\x00\x01\x01", 2, 2, -1, -1.0, 0, True, False)

@@ -1322,6 +1322,15 @@ static PyObject *int_list(const int *a, size_t n) {
     return list;
 }
 
+/* Whether the buffer holds n * m bytes with n >= 1; if not, it is released and ValueError set.
+ * (ldim_bounds checks the same inline.) */
+static int matrix_shape_ok(Py_buffer *buf, Py_ssize_t n, Py_ssize_t m) {
+    if (n >= 1 && m >= 0 && buf->len == n * m) return 1;
+    PyBuffer_Release(buf);
+    PyErr_SetString(PyExc_ValueError, "matrix: expected n * m bytes with n >= 1");
+    return 0;
+}
+
 /* ldim_tree(matrix, n, m, max_nodes, time_limit, memo_bytes, want_tree, want_refutation[, compact_ratio])
  * -> ldim_bounds's seven values, then the tree and the refutation (each None unless asked
  * for and the search and the reading finished: status 0).  The tree: (instances, witnesses),
@@ -1342,11 +1351,7 @@ static PyObject *ldim_tree(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*nnLdnpp|i", &buf, &n, &m, &max_nodes, &time_limit, &memo_bytes, &want_tree,
                           &want_refutation, &compact_ratio))
         return NULL;
-    if (n < 1 || m < 0 || buf.len != n * m) {
-        PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_ValueError, "matrix: expected n * m bytes with n >= 1");
-        return NULL;
-    }
+    if (!matrix_shape_ok(&buf, n, m)) return NULL;
     Shared sh;
     TreeJob job;
     memset(&sh, 0, sizeof sh);

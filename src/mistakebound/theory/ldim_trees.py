@@ -196,8 +196,8 @@ def heap_tree(H: HypothesisClass, depth: int, columns: list[int], witnesses: lis
     >>> from mistakebound import classes
     >>> H = classes.thresholds(3)
     >>> T = heap_tree(H, 2, [0, 1, 0, 2], [0, 1, 2, 3])
-    >>> T.nodes[1]["instance"], T.nodes[7]["witness"], is_shattered(H, T)
-    (1, 3, True)
+    >>> T.nodes[1]["instance"], T.nodes[7]["witness"], is_shattered(H, T)  # column 1 is the instance 2
+    (2, 3, True)
     """
     from mistakebound.theory.tree_graphs import ShatteredTree
 
