@@ -293,7 +293,7 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
     # the upper half: the refutation's facts in their order (children first), their spaces
     # found from the class's down the parts the entries name
     values, starts, counts, entries = refutation
-    base, group = len(facts), _column_groups(H)
+    base, group = len(facts), _column_groups(H) if entries else {}
     space_of: dict[int, tuple[int, int]] = {len(values) - 1: (full, ids[1])}
     steps: list = [None] * len(values)
     for k in range(len(values) - 1, -1, -1):
@@ -317,10 +317,7 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
 
 
 def _column_groups(H: HypothesisClass) -> dict[int, list[tuple[int, int]]]:
-    """Per column of ``H``, the columns equal to it on every row (flip 0) or complementary (flip 1).
-
-    Read for the columns the compiled search names (the first of each group), all of them.
-    """
+    """Per column of ``H``, the columns equal to it on every row (flip 0) or complementary (flip 1)."""
     masks, full = H.column_masks, H.full_mask
     by_mask: dict[int, list[int]] = {}
     for x, mask in enumerate(masks):

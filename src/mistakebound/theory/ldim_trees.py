@@ -210,13 +210,10 @@ def heap_tree(H: HypothesisClass, depth: int, columns: list[int], witnesses: lis
     nodes, succ, pred = G._node, G._succ, G._pred
     order = [1] + [c for i in range(1, first_leaf) for c in ((i, 2 * i) if i & 1 and i > 1 else (2 * i,))]
     order += range(first_leaf + 1, 2 * first_leaf, 2)  # the leaves 2i + 1, the last nodes the edges bring
-    for i in order:
-        succ[i], pred[i] = {}, {}
-        if i < first_leaf:
-            nodes[i] = {"instance": domain[columns[i]]}
-        else:
-            w = witnesses[i - first_leaf]
-            nodes[i] = {"witness": w, "witness_name": name(w)}
+    nodes.update({i: {"instance": domain[columns[i]]} if i < first_leaf else
+                  {"witness": (w := witnesses[i - first_leaf]), "witness_name": name(w)} for i in order})
+    succ.update({i: {} for i in order})
+    pred.update({i: {} for i in order})
     for y in (0, 1):
         for i in range(1, first_leaf):
             succ[i][2 * i + y] = pred[2 * i + y][i] = {"label": y}
