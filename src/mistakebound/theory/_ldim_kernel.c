@@ -29,6 +29,8 @@
  * `ratio` overrides MB_COMPACT_RATIO (0: no compact copies; negative: a copy wherever a
  * version space is smaller than its context's, which the tests use on small classes).
  * memo_peak_bytes: the most the memos took at once (the benchmarks read it).
+ * ldim_tree (see "trees and refutations") runs the same search and reads a shattered tree
+ * and a refutation off its memo, in the caller's rows and columns.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -21,8 +21,8 @@ the class's own rows (the search's bitsets over distinct rows are widened by
 :func:`ldim_certificate` reads both halves off the compiled search when the install has it
 (:func:`~mistakebound.theory.ldim_kernel.kernel_tree`: its shattered tree gives the
 ``"ge"`` facts, its refutation the ``"le"`` facts, in the steps above but for ``"map"``),
-and off :class:`LdimSearch` otherwise, or when the compiled search ran out of budget (a
-partial certificate is the Python search's).
+and off :class:`LdimSearch` otherwise, or when the compiled search ran out of budget or was
+interrupted (a partial certificate is the Python search's, which spends the budget again).
 
 Examples
 --------
