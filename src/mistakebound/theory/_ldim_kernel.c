@@ -743,11 +743,12 @@ static void permute_origin(Shared *sh, int *origin, const Split *order, const in
     memcpy(origin, tmp, (size_t)n * sizeof(int));
 }
 
-/* The span of v's non-empty words in [0, W): [*lo, *hi) (empty: lo = W, hi = 0). */
-static void word_span(const word *v, int W, int *lo, int *hi) {
-    *lo = W;
-    *hi = 0;
-    for (int i = 0; i < W; i++)
+/* The span [*lo, *hi) of v's non-empty words among [from, to) (v non-empty there); the
+ * reading's bitsets are read and written only within their parent's span. */
+static void word_span(const word *v, int from, int to, int *lo, int *hi) {
+    *lo = to;
+    *hi = from;
+    for (int i = from; i < to; i++)
         if (v[i]) { if (i < *lo) *lo = i; *hi = i + 1; }
 }
 
@@ -817,25 +818,44 @@ static char *node_scratch(Shared *sh, int ncand, size_t *tsz, int words, Split *
     return scratch;
 }
 
-/* Writes a shattered tree of depth d for V (the class's numbering, `size` rows; Ldim(V) >= d
- * proven) at heap node h: at each node the first split, in at_least's order, whose two sides
- * are proven of Ldim >= d - 1 (memo hits, or further decisions).  0 when stopped. */
-static int read_tree(Ctx *c, TreeJob *job, const word *v, int size, const int *cand, int ncand, int d, long long h) {
+/* The caller's first row among V's rows (those labelled y by col, when col is not NULL). */
+static int first_origin(const Shared *sh, const word *v, const word *col, int y, int lo_w, int hi_w) {
+    int best = -1;
+    for (int i = lo_w; i < hi_w; i++)
+        for (word b = col ? v[i] & (y ? col[i] : ~col[i]) : v[i]; b; b &= b - 1) {
+            int r = sh->row_origin[64 * i + lowest_bit(b)];
+            if (best < 0 || r < best) best = r;
+        }
+    return best;
+}
+
+/* Writes a shattered tree of depth d for V (the class's numbering, `size` rows, words [lo_w,
+ * hi_w); Ldim(V) >= d proven) at heap node h: at each node the first split, in at_least's
+ * order, whose two sides are proven of Ldim >= d - 1 (memo hits, or further decisions); at
+ * depth 1 the first column of cand that splits V.  0 when stopped. */
+static int read_tree(Ctx *c, TreeJob *job, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand,
+                     int d, long long h) {
     Shared *sh = c->sh;
     const int W = c->W;
-    int lo_w, hi_w;
-    word_span(v, W, &lo_w, &hi_w);
     if (d == 0) { /* a leaf: the caller's first row among V's */
-        int best = -1;
-        for (int i = lo_w; i < hi_w; i++)
-            for (word b = v[i]; b; b &= b - 1) {
-                int r = sh->row_origin[64 * i + lowest_bit(b)];
-                if (best < 0 || r < best) best = r;
-            }
-        job->witness[h - (1LL << job->depth)] = best;
+        job->witness[h - (1LL << job->depth)] = first_origin(sh, v, NULL, 0, lo_w, hi_w);
         return 1;
     }
     if (stop_check(sh)) return 0;
+    if (d == 1) { /* any split: the first column of cand splitting V, its two sides leaves */
+        for (int t = 0; t < ncand; t++) {
+            const word *col = c->cols + (size_t)cand[t] * W;
+            int a = 0;
+            for (int i = lo_w; i < hi_w; i++) a += MB_POPCOUNT64(v[i] & col[i]);
+            if (a == 0 || a == size) continue;
+            job->inst[h] = sh->col_origin[cand[t]];
+            job->witness[2 * h - (1LL << job->depth)] = first_origin(sh, v, col, 0, lo_w, hi_w);
+            job->witness[2 * h + 1 - (1LL << job->depth)] = first_origin(sh, v, col, 1, lo_w, hi_w);
+            return 1;
+        }
+        job->failed = 1;
+        return 0;
+    }
     size_t tsz;
     Split *splits;
     int *sub, *tab;
@@ -846,16 +866,15 @@ static int read_tree(Ctx *c, TreeJob *job, const word *v, int size, const int *c
     int n = node_splits(c, v, lo_w, hi_w, size, cand, ncand, splits, sub, tab, tsz), chosen = -1;
     for (int t = 0; t < n && chosen < 0; t++) {
         const word *col = c->cols + (size_t)splits[t].col * W;
-        memset(side, 0, 2 * (size_t)W * sizeof(word));
         for (int i = lo_w; i < hi_w; i++) {
             side[i] = splits[t].flip ? (v[i] & ~col[i]) : (v[i] & col[i]);
             other[i] = v[i] ^ side[i];
         }
         int slo, shi, olo, ohi, l = 0;
-        word_span(side, W, &slo, &shi);
-        word_span(other, W, &olo, &ohi);
-        if (d == 1 || (at_least(c, side, slo, shi, splits[t].s, sub, n, d - 1, &l) &&
-                       at_least(c, other, olo, ohi, size - splits[t].s, sub, n, d - 1, &l)))
+        word_span(side, lo_w, hi_w, &slo, &shi);
+        word_span(other, lo_w, hi_w, &olo, &ohi);
+        if (at_least(c, side, slo, shi, splits[t].s, sub, n, d - 1, &l) &&
+            at_least(c, other, olo, ohi, size - splits[t].s, sub, n, d - 1, &l))
             chosen = t;
         else if (sh->stopped) break;
     }
@@ -866,15 +885,16 @@ static int read_tree(Ctx *c, TreeJob *job, const word *v, int size, const int *c
     }
     const word *col = c->cols + (size_t)splits[chosen].col * W;
     job->inst[h] = sh->col_origin[splits[chosen].col];
-    memset(side, 0, 2 * (size_t)W * sizeof(word));
-    int a = 0;
+    int a = 0, slo, shi, olo, ohi;
     for (int i = lo_w; i < hi_w; i++) { /* side: label 0, other: label 1 */
         other[i] = v[i] & col[i];
         side[i] = v[i] ^ other[i];
         a += MB_POPCOUNT64(other[i]);
     }
-    ok = read_tree(c, job, side, size - a, sub, n, d - 1, 2 * h) &&
-         read_tree(c, job, other, a, sub, n, d - 1, 2 * h + 1);
+    word_span(side, lo_w, hi_w, &slo, &shi);
+    word_span(other, lo_w, hi_w, &olo, &ohi);
+    ok = read_tree(c, job, side, slo, shi, size - a, sub, n, d - 1, 2 * h) &&
+         read_tree(c, job, other, olo, ohi, a, sub, n, d - 1, 2 * h + 1);
 done:
     free(scratch);
     return ok;
@@ -965,11 +985,9 @@ static long long add_fact(TreeJob *job, int b, long long start, int count) {
  * the side of Ldim <= b - 1 (the smaller side first, as the search refutes it: a side of
  * fewer than 2^b rows, or one at_least refutes), that side's fact written first.  Each V is
  * written once (the facts are a DAG).  Its index, or -1 when stopped (or memory is short). */
-static long long refute(Ctx *c, TreeJob *job, const word *v, int size, int b) {
+static long long refute(Ctx *c, TreeJob *job, const word *v, int lo_w, int hi_w, int size, int b) {
     Shared *sh = c->sh;
     const int W = c->W;
-    int lo_w, hi_w;
-    word_span(v, W, &lo_w, &hi_w);
     size_t span = (size_t)(hi_w - lo_w), klen_max = 1 + 2 * ((size_t)size < span ? (size_t)size : span);
     int nc = sh->nc;
     size_t tsz;
@@ -997,7 +1015,6 @@ static long long refute(Ctx *c, TreeJob *job, const word *v, int size, int b) {
     if (!answer) { sh->stopped = ST_MEMORY; goto done; }
     for (int t = 0; t < n; t++) {
         const word *col = c->cols + (size_t)splits[t].col * W;
-        memset(side, 0, 2 * (size_t)W * sizeof(word));
         for (int i = lo_w; i < hi_w; i++) {
             side[i] = splits[t].flip ? (v[i] & ~col[i]) : (v[i] & col[i]);
             other[i] = v[i] ^ side[i];
@@ -1006,11 +1023,11 @@ static long long refute(Ctx *c, TreeJob *job, const word *v, int size, int b) {
         for (int which = 0; which < 2 && answer[2 * t] < 0; which++) {
             word *w = which ? other : side;
             int wsize = which ? size - splits[t].s : splits[t].s, wlo, whi, l = 0;
-            word_span(w, W, &wlo, &whi);
+            word_span(w, lo_w, hi_w, &wlo, &whi);
             if (!(b < 62 && (long long)wsize < (1LL << b)) && at_least(c, w, wlo, whi, wsize, sub, n, b, &l))
                 continue;
             if (sh->stopped) break;
-            long long f = refute(c, job, w, wsize, b - 1);
+            long long f = refute(c, job, w, wlo, whi, wsize, b - 1);
             if (f < 0) break;
             answer[2 * t] = (int)f;
             answer[2 * t + 1] = splits[t].flip ^ which ^ 1; /* 1: the side where the column is 1 */
@@ -1071,9 +1088,9 @@ static void run_job(Shared *sh, Ctx *c, const word *full, const int *cand, int n
         job->inst = calloc((size_t)1 << d, sizeof(int));
         job->witness = calloc((size_t)1 << d, sizeof(int));
         if (!job->inst || !job->witness) { sh->stopped = ST_MEMORY; return; }
-        if (!read_tree(c, job, full, c->rows, cand, nc, d, 1)) return;
+        if (!read_tree(c, job, full, 0, c->W, c->rows, cand, nc, d, 1)) return;
     }
-    if (job->want_refutation) refute(c, job, full, c->rows, d);
+    if (job->want_refutation) refute(c, job, full, 0, c->W, c->rows, d);
 }
 
 static void job_free(TreeJob *job) {
