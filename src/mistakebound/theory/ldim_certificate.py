@@ -272,6 +272,7 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
     {'ldim': (2, 2)}
     """
     masks, full = H.column_masks, H.full_mask
+    parts = ([full ^ mask for mask in masks], masks)  # parts[y][x]: the rows labelling x with y
     facts: list[list] = []
     # the lower half: a "ge" fact per node of the tree, the leaves first, the root last
     first_leaf = 1 << depth
@@ -280,7 +281,7 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
     for h in range(1, first_leaf):
         x, V = instances[h], spaces[h]
         for y, child in ((0, 2 * h), (1, 2 * h + 1)):
-            spaces[child] = V & masks[x] if y else V & ~masks[x]
+            spaces[child] = V & parts[y][x]
             ids[child] = writer.space(spaces[child], part_of=(ids[h], x, y))
     fact = [0] * (2 * first_leaf)
     for h in range(2 * first_leaf - 1, 0, -1):
@@ -302,10 +303,10 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
             steps[k] = "log2"
             continue
         step = []
-        for e in range(starts[k], starts[k] + 3 * counts[k], 3):
-            column, label, child = entries[e:e + 3]
+        triples = iter(entries[starts[k]:starts[k] + 3 * counts[k]])
+        for column, label, child in zip(triples, triples, triples):
             if child not in space_of:
-                W = V & masks[column] if label else V & ~masks[column]
+                W = V & parts[label][column]
                 space_of[child] = (W, writer.space(W, part_of=(s, column, label)))
             step.extend([x, label ^ flip, base + child] for x, flip in group[column])
         steps[k] = sorted(step)
