@@ -262,3 +262,13 @@ def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
 def test_bad_matrices_are_refused_by_the_tree_entry():
     with pytest.raises(ValueError, match="n \\* m bytes"):
         kernel.ldim_tree(b"\x00\x01\x01", 2, 2, -1, -1.0, 0, True, False)
+
+
+def test_the_kernel_trees_benchmark_runs_in_smoke_mode(capsys):
+    # it checks every tree (is_shattered) and certificate (the checker) it times, and says so
+    from benchmarks import kernel_trees
+
+    assert kernel_trees.main(["--smoke"]) == 0
+    heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("## ")]
+    assert [h.split(":")[0][3:] for h in heads] == [name for name, _ in kernel_trees.SMOKE]
+    assert heads[0].startswith("## thresholds(63): Ldim = 6 (trees checked shattered, certificates checked)")
