@@ -260,8 +260,12 @@ SYMMETRIC = [zoo.intervals(12), zoo.thresholds(40), zoo.monotone_disjunctions(5)
 
 
 def produced(H) -> dict:
+    """The Python search's certificate, maps and all (ldim_certificate reads the compiled search's
+    where it is built: tests/test_kernel_tree.py)."""
     w = CertificateWriter(H)
-    ldim_certificate(H, w)
+    search = LdimSearch(H)
+    bounds = search.bounds()
+    ldim_section(search, w, lower=bounds.lower, upper=bounds.upper)
     return w.document()
 
 

@@ -291,6 +291,7 @@ def test_a_budget_that_runs_out_while_the_tree_is_read_off_is_reported(monkeypat
 
 
 def test_ctrl_c_while_building_a_tree_raises_search_interrupted(monkeypatch):
+    monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)  # the Python search's tree (the compiled one: test_kernel_tree)
     H = classes.random(2000, 24, 0.3, seed=1)
     truth = littlestone_dimension(H)
     calls = {"n": 0}

@@ -29,6 +29,8 @@
  * `ratio` overrides MB_COMPACT_RATIO (0: no compact copies; negative: a copy wherever a
  * version space is smaller than its context's, which the tests use on small classes).
  * memo_peak_bytes: the most the memos took at once (the benchmarks read it).
+ * ldim_tree (see "trees and refutations") runs the same search and reads a shattered tree
+ * and a refutation off its memo, in the caller's rows and columns.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -75,6 +77,10 @@ typedef struct {
     size_t arena_len, arena_cap; /* in words */
     size_t max_bytes;    /* what the memo may take; it grows by doubling up to it */
     size_t peak_bytes;   /* the most it took */
+    /* ldim_tree's (NULL for ldim_bounds): the caller's row of each class row and column of each
+       class column, kept through the renumbering; and what runs on the exact search's memo */
+    int *row_origin, *col_origin;
+    struct TreeJob *job;
 } Shared;
 
 /* A numbering of rows the search runs on: the class's distinct rows (rowmap NULL), or
@@ -628,6 +634,10 @@ static word bit_reverse(word x) {
     return (x >> 32) | (x << 32);
 }
 
+/* ldim_tree's origins follow the renumbering: origin[t] becomes origin[order[t].col] (the
+ * columns) or origin[p[t]] (the rows), through the job's scratch (allocated beforehand). */
+static void permute_origin(Shared *sh, int *origin, const Split *order, const int *p, int n);
+
 /* Renumbers the class's rows (and orders its columns) so that the version spaces the search
  * meets first are runs of consecutive rows: the columns most balanced first (the order the
  * search tries them in), then the rows sorted by their labels read in that order, the first
@@ -658,6 +668,7 @@ static int renumber_rows(Shared *sh, Ctx *c) {
     for (int t = 0; t < nc; t++)
         memcpy(cols + (size_t)t * W, c->cols + (size_t)order[t].col * W, (size_t)W * sizeof(word));
     memcpy(c->cols, cols, (size_t)nc * (size_t)W * sizeof(word));
+    if (sh->col_origin) permute_origin(sh, sh->col_origin, order, NULL, nc);
     free(order);
     free(sh->rowbits);
     sh->rowbits = NULL;
@@ -688,10 +699,404 @@ static int renumber_rows(Shared *sh, Ctx *c) {
     memcpy(c->cols, cols, (size_t)nc * (size_t)W * sizeof(word));
     for (int r = 0; r < nd; r++) key2[r] = sh->rowbits[p[r]];
     memcpy(sh->rowbits, key2, (size_t)nd * sizeof(word));
+    if (sh->row_origin) permute_origin(sh, sh->row_origin, NULL, p, nd);
     free(cols);
     free(keys);
     free(perm);
     return 1;
+}
+
+/* ---------------------------------------------------------------- trees and refutations
+ * ldim_tree: once the exact search has proven Ldim(H) = d, a shattered tree of depth d and a
+ * refutation of Ldim(H) >= d + 1 are read off its memo (still whole: they run inside
+ * search(), before anything is freed), asking at_least again where the memo has no answer
+ * (a memo hit, mostly; a search of what the memo lost otherwise, within the same budget).
+ * Both speak of the caller's matrix: its columns (col_origin) and rows (row_origin), not the
+ * distinct rows, the renumbered ones, or a compact copy's. */
+typedef struct TreeJob {
+    int want_tree, want_refutation;
+    int *scratch;         /* max(n, m) ints, for permute_origin */
+    int depth;
+    int *inst;            /* node h (1 <= h < 2^depth): the caller's column asked there */
+    int *witness;         /* leaf 2^depth + i at i: the caller's row of a hypothesis reaching it */
+    int failed;           /* 1: no split realised a proven value (a bug; reported as one) */
+    /* the refutation: facts Ldim(V) <= value, children before parents, the root's last; a fact
+       is "log2" (start -1) or the entries [start, start + 3 * count) of `entries`: a caller's
+       column splitting V (one per split of the class's columns), the label of the side
+       answered, and that side's fact */
+    int *fvalue, *fstart, *fcount;
+    size_t nfacts, fcap;
+    int *entries;
+    size_t nentries, ecap;
+    /* facts already written, by their version space (memo keys, make_key) */
+    size_t tcap, tused;
+    uint64_t *thash;
+    size_t *toff;
+    int *tfact;
+    word *tarena;
+    size_t tlen, tarena_cap;
+} TreeJob;
+
+static void permute_origin(Shared *sh, int *origin, const Split *order, const int *p, int n) {
+    int *tmp = sh->job->scratch;
+    for (int t = 0; t < n; t++) tmp[t] = origin[order ? order[t].col : p[t]];
+    memcpy(origin, tmp, (size_t)n * sizeof(int));
+}
+
+/* The span [*lo, *hi) of v's non-empty words among [from, to) (v non-empty there); the
+ * reading's bitsets are read and written only within their parent's span. */
+static void word_span(const word *v, int from, int to, int *lo, int *hi) {
+    *lo = to;
+    *hi = from;
+    for (int i = from; i < to; i++)
+        if (v[i]) { if (i < *lo) *lo = i; *hi = i + 1; }
+}
+
+/* The distinct splits of V (bits [lo_w, hi_w)) among cand, one column per split as at_least
+ * keeps them (the first in cand's order), into splits (sorted most balanced first, as at_least
+ * tries them) and sub (in cand's order, as at_least passes them down); returns how many.
+ * tab: tsz ints. */
+static int node_splits(const Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand,
+                       Split *splits, int *sub, int *tab, size_t tsz) {
+    const int W = c->W;
+    memset(tab, 0xff, tsz * sizeof(int));
+    int first_w = lo_w;
+    while (v[first_w] == 0) first_w++;
+    word first_bit = v[first_w] & (~v[first_w] + 1);
+    int n = 0;
+    for (int t = 0; t < ncand; t++) {
+        const word *col = c->cols + (size_t)cand[t] * W;
+        int a = 0;
+        word pfold = 0;
+        int has_first = (col[first_w] & first_bit) != 0;
+        for (int i = lo_w; i < hi_w; i++) {
+            word p = has_first ? (v[i] & ~col[i]) : (v[i] & col[i]);
+            a += MB_POPCOUNT64(v[i] & col[i]);
+            pfold ^= rotl(p, i);
+        }
+        if (a == 0 || a == size) continue;
+        int s_here = 2 * a <= size ? a : size - a, dup = 0;
+        size_t ti = (size_t)mix(mix((uint64_t)s_here) ^ pfold) & (tsz - 1);
+        for (; tab[ti] >= 0; ti = (ti + 1) & (tsz - 1)) {
+            int u = tab[ti];
+            if (splits[u].s != s_here) continue;
+            const word *col2 = c->cols + (size_t)splits[u].col * W;
+            int has2 = (col2[first_w] & first_bit) != 0, same = 1;
+            for (int i = lo_w; i < hi_w && same; i++)
+                same = (has_first ? (v[i] & ~col[i]) : (v[i] & col[i])) ==
+                       (has2 ? (v[i] & ~col2[i]) : (v[i] & col2[i]));
+            if (same) { dup = 1; break; }
+        }
+        if (dup) continue;
+        tab[ti] = n;
+        splits[n].col = cand[t];
+        splits[n].s = s_here;
+        splits[n].flip = 2 * a > size;
+        sub[n] = cand[t];
+        n++;
+    }
+    sort_splits(splits, n);
+    return n;
+}
+
+/* One node's scratch: splits, sub and the table for ncand candidates, and `words` words. */
+static char *node_scratch(Shared *sh, int ncand, size_t *tsz, int words, Split **splits, int **sub, int **tab,
+                          word **buf) {
+    *tsz = 4;
+    while (*tsz < 2 * (size_t)ncand) *tsz <<= 1;
+    int nc1 = ncand ? ncand : 1;
+    char *scratch = malloc((size_t)words * sizeof(word) + (size_t)nc1 * (sizeof(Split) + sizeof(int)) +
+                           *tsz * sizeof(int));
+    if (!scratch) {
+        sh->stopped = ST_MEMORY;
+        return NULL;
+    }
+    *buf = (word *)scratch;
+    *splits = (Split *)(*buf + words);
+    *sub = (int *)(*splits + nc1);
+    *tab = *sub + nc1;
+    return scratch;
+}
+
+/* The caller's first row among V's rows (those labelled y by col, when col is not NULL). */
+static int first_origin(const Shared *sh, const word *v, const word *col, int y, int lo_w, int hi_w) {
+    int best = -1;
+    for (int i = lo_w; i < hi_w; i++)
+        for (word b = col ? v[i] & (y ? col[i] : ~col[i]) : v[i]; b; b &= b - 1) {
+            int r = sh->row_origin[64 * i + lowest_bit(b)];
+            if (best < 0 || r < best) best = r;
+        }
+    return best;
+}
+
+/* Writes a shattered tree of depth d for V (the class's numbering, `size` rows, words [lo_w,
+ * hi_w); Ldim(V) >= d proven) at heap node h: at each node the first split, in at_least's
+ * order, whose two sides are proven of Ldim >= d - 1 (memo hits, or further decisions); at
+ * depth 1 the first column of cand that splits V.  0 when stopped. */
+static int read_tree(Ctx *c, TreeJob *job, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand,
+                     int d, long long h) {
+    Shared *sh = c->sh;
+    const int W = c->W;
+    if (d == 0) { /* a leaf: the caller's first row among V's */
+        job->witness[h - (1LL << job->depth)] = first_origin(sh, v, NULL, 0, lo_w, hi_w);
+        return 1;
+    }
+    if (stop_check(sh)) return 0;
+    if (d == 1) { /* any split: the first column of cand splitting V, its two sides leaves */
+        for (int t = 0; t < ncand; t++) {
+            const word *col = c->cols + (size_t)cand[t] * W;
+            int a = 0;
+            for (int i = lo_w; i < hi_w; i++) a += MB_POPCOUNT64(v[i] & col[i]);
+            if (a == 0 || a == size) continue;
+            job->inst[h] = sh->col_origin[cand[t]];
+            job->witness[2 * h - (1LL << job->depth)] = first_origin(sh, v, col, 0, lo_w, hi_w);
+            job->witness[2 * h + 1 - (1LL << job->depth)] = first_origin(sh, v, col, 1, lo_w, hi_w);
+            return 1;
+        }
+        job->failed = 1;
+        return 0;
+    }
+    size_t tsz;
+    Split *splits;
+    int *sub, *tab;
+    word *side;
+    char *scratch = node_scratch(sh, ncand, &tsz, 2 * W, &splits, &sub, &tab, &side);
+    if (!scratch) return 0;
+    word *other = side + W;
+    int n = node_splits(c, v, lo_w, hi_w, size, cand, ncand, splits, sub, tab, tsz), chosen = -1;
+    for (int t = 0; t < n && chosen < 0; t++) {
+        const word *col = c->cols + (size_t)splits[t].col * W;
+        for (int i = lo_w; i < hi_w; i++) {
+            side[i] = splits[t].flip ? (v[i] & ~col[i]) : (v[i] & col[i]);
+            other[i] = v[i] ^ side[i];
+        }
+        int slo, shi, olo, ohi, l = 0;
+        word_span(side, lo_w, hi_w, &slo, &shi);
+        word_span(other, lo_w, hi_w, &olo, &ohi);
+        if (at_least(c, side, slo, shi, splits[t].s, sub, n, d - 1, &l) &&
+            at_least(c, other, olo, ohi, size - splits[t].s, sub, n, d - 1, &l))
+            chosen = t;
+        else if (sh->stopped) break;
+    }
+    int ok = 0;
+    if (chosen < 0) {
+        if (!sh->stopped) job->failed = 1;
+        goto done;
+    }
+    const word *col = c->cols + (size_t)splits[chosen].col * W;
+    job->inst[h] = sh->col_origin[splits[chosen].col];
+    int a = 0, slo, shi, olo, ohi;
+    for (int i = lo_w; i < hi_w; i++) { /* side: label 0, other: label 1 */
+        other[i] = v[i] & col[i];
+        side[i] = v[i] ^ other[i];
+        a += MB_POPCOUNT64(other[i]);
+    }
+    word_span(side, lo_w, hi_w, &slo, &shi);
+    word_span(other, lo_w, hi_w, &olo, &ohi);
+    ok = read_tree(c, job, side, slo, shi, size - a, sub, n, d - 1, 2 * h) &&
+         read_tree(c, job, other, olo, ohi, a, sub, n, d - 1, 2 * h + 1);
+done:
+    free(scratch);
+    return ok;
+}
+
+/* The fact already written on V (its key) of value <= b, or -1; *slot: where V goes if new. */
+static long long facts_find(TreeJob *job, const word *key, size_t len, uint64_t h, int b, size_t *slot) {
+    if (!job->tcap) { *slot = 0; return -1; }
+    size_t mask = job->tcap - 1, i = (size_t)h & mask;
+    for (; job->thash[i]; i = (i + 1) & mask) {
+        const word *k = job->tarena + job->toff[i];
+        if (job->thash[i] == h && k[0] == key[0] && memcmp(k + 1, key + 1, (len - 1) * sizeof(word)) == 0) {
+            *slot = i;
+            return job->fvalue[job->tfact[i]] <= b ? job->tfact[i] : -1;
+        }
+    }
+    *slot = i;
+    return -1;
+}
+
+/* Grows `*a` (of *cap elements of `size` bytes) to hold `want`; 0 when memory is short. */
+static int grow(void **a, size_t *cap, size_t want, size_t size) {
+    if (want <= *cap) return 1;
+    size_t c = *cap ? *cap : 256;
+    while (c < want) c *= 2;
+    void *p = realloc(*a, c * size);
+    if (!p) return 0;
+    *a = p;
+    *cap = c;
+    return 1;
+}
+
+/* Remembers that fact `f` holds on V (its key); 0 when memory is short. */
+static int facts_put(TreeJob *job, const word *key, size_t len, uint64_t h, int f) {
+    size_t slot;
+    long long at = facts_find(job, key, len, h, 1 << 30, &slot);
+    if (job->tcap && job->thash[slot]) { /* V had a fact: the new one (of a smaller value) replaces it */
+        (void)at;
+        job->tfact[slot] = f;
+        return 1;
+    }
+    if (2 * (job->tused + 1) > job->tcap) { /* rehash into twice the slots */
+        size_t cap = job->tcap ? 2 * job->tcap : 256;
+        uint64_t *hs = calloc(cap, sizeof(uint64_t));
+        size_t *off = malloc(cap * sizeof(size_t));
+        int *fact = malloc(cap * sizeof(int));
+        if (!hs || !off || !fact) { free(hs); free(off); free(fact); return 0; }
+        for (size_t i = 0; i < job->tcap; i++) {
+            if (!job->thash[i]) continue;
+            size_t j = (size_t)job->thash[i] & (cap - 1);
+            while (hs[j]) j = (j + 1) & (cap - 1);
+            hs[j] = job->thash[i]; off[j] = job->toff[i]; fact[j] = job->tfact[i];
+        }
+        free(job->thash); free(job->toff); free(job->tfact);
+        job->thash = hs; job->toff = off; job->tfact = fact; job->tcap = cap;
+        facts_find(job, key, len, h, 1 << 30, &slot);
+    }
+    if (!grow((void **)&job->tarena, &job->tarena_cap, job->tlen + len, sizeof(word))) return 0;
+    memcpy(job->tarena + job->tlen, key, len * sizeof(word));
+    job->thash[slot] = h;
+    job->toff[slot] = job->tlen;
+    job->tfact[slot] = f;
+    job->tlen += len;
+    job->tused++;
+    return 1;
+}
+
+/* Appends a fact Ldim(V) <= b (start -1: "log2"); its index, or -1 when memory is short. */
+static long long add_fact(TreeJob *job, int b, long long start, int count) {
+    if (!grow((void **)&job->fvalue, &job->fcap, job->nfacts + 1, sizeof(int))) return -1;
+    size_t cap = job->fcap;
+    /* fstart and fcount follow fvalue's capacity */
+    int *s2 = realloc(job->fstart, cap * sizeof(int)), *c2;
+    if (!s2) return -1;
+    job->fstart = s2;
+    c2 = realloc(job->fcount, cap * sizeof(int));
+    if (!c2) return -1;
+    job->fcount = c2;
+    job->fvalue[job->nfacts] = b;
+    job->fstart[job->nfacts] = (int)start;
+    job->fcount[job->nfacts] = count;
+    return (long long)job->nfacts++;
+}
+
+/* A fact Ldim(V) <= b (V in the class's numbering, `size` rows; Ldim(V) <= b proven): one
+ * already written on V of a value <= b, else "log2"
+ * when V has fewer than 2^(b+1) rows, else every column of the class splitting V answered by
+ * the side of Ldim <= b - 1 (the smaller side first, as the search refutes it: a side of
+ * fewer than 2^b rows, or one at_least refutes), that side's fact written first.  Each V is
+ * written once (the facts are a DAG).  Its index, or -1 when stopped (or memory is short). */
+static long long refute(Ctx *c, TreeJob *job, const word *v, int lo_w, int hi_w, int size, int b) {
+    Shared *sh = c->sh;
+    const int W = c->W;
+    size_t span = (size_t)(hi_w - lo_w), klen_max = 1 + 2 * ((size_t)size < span ? (size_t)size : span);
+    int nc = sh->nc;
+    size_t tsz;
+    Split *splits;
+    int *sub, *tab;
+    word *key;
+    char *scratch = node_scratch(sh, nc, &tsz, (int)(2 * klen_max) + 2 * W, &splits, &sub, &tab, &key);
+    if (!scratch) return -1;
+    word *side = key + 2 * klen_max, *other = side + W;
+    long long result = -1;
+    size_t klen = make_key(c, v, lo_w, hi_w, size, key, key + klen_max, klen_max), slot;
+    uint64_t h = hash_key(key, klen);
+    long long known = facts_find(job, key, klen, h, b, &slot);
+    if (known >= 0) { result = known; goto done; }
+    if (b < 62 && (long long)size < (1LL << (b + 1))) { /* fewer than 2^(b+1) rows: "log2" */
+        result = add_fact(job, b, -1, 0);
+        if (result < 0 || !facts_put(job, key, klen, h, (int)result)) { sh->stopped = ST_MEMORY; result = -1; }
+        goto done;
+    }
+    int *all = sub; /* every column of the class (node_splits writes sub[k] after reading all[k..]) */
+    for (int t = 0; t < nc; t++) all[t] = t;
+    int n = node_splits(c, v, lo_w, hi_w, size, all, nc, splits, sub, tab, tsz);
+    /* per split of V: the side answered (its label on the split's column) and its fact */
+    int *answer = malloc(2 * (size_t)(n ? n : 1) * sizeof(int));
+    if (!answer) { sh->stopped = ST_MEMORY; goto done; }
+    for (int t = 0; t < n; t++) {
+        const word *col = c->cols + (size_t)splits[t].col * W;
+        for (int i = lo_w; i < hi_w; i++) {
+            side[i] = splits[t].flip ? (v[i] & ~col[i]) : (v[i] & col[i]);
+            other[i] = v[i] ^ side[i];
+        }
+        answer[2 * t] = -1;
+        for (int which = 0; which < 2 && answer[2 * t] < 0; which++) {
+            word *w = which ? other : side;
+            int wsize = which ? size - splits[t].s : splits[t].s, wlo, whi, l = 0;
+            word_span(w, lo_w, hi_w, &wlo, &whi);
+            if (!(b < 62 && (long long)wsize < (1LL << b)) && at_least(c, w, wlo, whi, wsize, sub, n, b, &l))
+                continue;
+            if (sh->stopped) break;
+            long long f = refute(c, job, w, wlo, whi, wsize, b - 1);
+            if (f < 0) break;
+            answer[2 * t] = (int)f;
+            answer[2 * t + 1] = splits[t].flip ^ which ^ 1; /* 1: the side where the column is 1 */
+        }
+        if (answer[2 * t] < 0) {
+            if (!sh->stopped) job->failed = 1;
+            free(answer);
+            goto done;
+        }
+    }
+    /* the entries: every column of the class splitting V, by the split it makes (found again
+       by node_splits on the one column: the part without V's lowest row, compared) */
+    long long start = (long long)job->nentries;
+    int count = 0;
+    int first_w = lo_w;
+    while (v[first_w] == 0) first_w++;
+    word first_bit = v[first_w] & (~v[first_w] + 1);
+    for (int x = 0; x < nc; x++) {
+        const word *col = c->cols + (size_t)x * W;
+        int a = 0, hx = (col[first_w] & first_bit) != 0;
+        for (int i = lo_w; i < hi_w; i++) a += MB_POPCOUNT64(v[i] & col[i]);
+        if (a == 0 || a == size) continue;
+        int s_here = 2 * a <= size ? a : size - a, u = 0;
+        for (; u < n; u++) { /* the kept split with this part (splits are few next to the cost of a side's search) */
+            if (splits[u].s != s_here) continue;
+            const word *col2 = c->cols + (size_t)splits[u].col * W;
+            int h2 = (col2[first_w] & first_bit) != 0, same = 1;
+            for (int i = lo_w; i < hi_w && same; i++)
+                same = (hx ? (v[i] & ~col[i]) : (v[i] & col[i])) == (h2 ? (v[i] & ~col2[i]) : (v[i] & col2[i]));
+            if (same) break;
+        }
+        if (u == n) { job->failed = 1; free(answer); goto done; } /* pragma: no cover */
+        const word *col2 = c->cols + (size_t)splits[u].col * W;
+        int h2 = (col2[first_w] & first_bit) != 0;
+        if (!grow((void **)&job->entries, &job->ecap, job->nentries + 3, sizeof(int))) {
+            sh->stopped = ST_MEMORY; free(answer); goto done;
+        }
+        job->entries[job->nentries++] = sh->col_origin[x];
+        /* x and the kept column agree on V's rows, or are complementary there (hx != h2) */
+        job->entries[job->nentries++] = answer[2 * u + 1] ^ (hx != h2);
+        job->entries[job->nentries++] = answer[2 * u];
+        count++;
+    }
+    free(answer);
+    result = add_fact(job, b, start, count);
+    if (result < 0 || !facts_put(job, key, klen, h, (int)result)) { sh->stopped = ST_MEMORY; result = -1; }
+done:
+    free(scratch);
+    if (result < 0 && !sh->stopped && !job->failed) sh->stopped = ST_MEMORY;
+    return result;
+}
+
+/* Runs the job once the search has proven Ldim(H) = d: the tree, then the refutation. */
+static void run_job(Shared *sh, Ctx *c, const word *full, const int *cand, int nc, int d) {
+    TreeJob *job = sh->job;
+    job->depth = d;
+    if (job->want_tree) {
+        job->inst = calloc((size_t)1 << d, sizeof(int));
+        job->witness = calloc((size_t)1 << d, sizeof(int));
+        if (!job->inst || !job->witness) { sh->stopped = ST_MEMORY; return; }
+        if (!read_tree(c, job, full, 0, c->W, c->rows, cand, nc, d, 1)) return;
+    }
+    if (job->want_refutation) refute(c, job, full, 0, c->W, c->rows, d);
+}
+
+static void job_free(TreeJob *job) {
+    free(job->scratch); free(job->inst); free(job->witness);
+    free(job->fvalue); free(job->fstart); free(job->fcount); free(job->entries);
+    free(job->thash); free(job->toff); free(job->tfact); free(job->tarena);
 }
 
 /* ---------------------------------------------------------------- set-up */
@@ -776,6 +1181,7 @@ static int split_columns(Ctx *c, const unsigned char *M, Py_ssize_t m, const Py_
         if (dup) continue;
         ctab[ti] = nc;
         chash[nc] = hh;
+        if (c->sh->col_origin) c->sh->col_origin[nc] = (int)j;
         nc++;
     }
     free(tmp);
@@ -843,6 +1249,7 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     for (int i = 0; i < nd; i++) full[i >> 6] |= (word)1 << (i & 63);
     int nc = split_columns(&c, M, m, distinct, nd, full);
     if (nc < 0) goto finish;
+    if (sh->row_origin) for (int i = 0; i < nd; i++) sh->row_origin[i] = (int)distinct[i];
     free(distinct);
     distinct = NULL;
     for (int t = 0; t < nc; t++) cand[t] = t;
@@ -862,6 +1269,7 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
         if (sh->stopped) break;
         (*upper)--;
     }
+    if (sh->job && *lower == *upper && !sh->stopped) run_job(sh, &c, full, cand, nc, *lower);
     status = sh->stopped;
 finish:
     if (status == ST_MEMORY && !sh->stopped) { *lower = 1; *upper = 0; } /* could not start */
@@ -921,6 +1329,103 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
     return Py_BuildValue("iiiLiNn", lower, upper, status, sh.nodes, nd, exc, (Py_ssize_t)sh.peak_bytes);
 }
 
+/* Python lists of ints from a C array. */
+static PyObject *int_list(const int *a, size_t n) {
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    if (!list) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(a[i]);
+        if (!v) { Py_DECREF(list); return NULL; }
+        PyList_SetItem(list, (Py_ssize_t)i, v);
+    }
+    return list;
+}
+
+/* Whether the buffer holds n * m bytes with n >= 1; if not, it is released and ValueError set.
+ * (ldim_bounds checks the same inline.) */
+static int matrix_shape_ok(Py_buffer *buf, Py_ssize_t n, Py_ssize_t m) {
+    if (n >= 1 && m >= 0 && buf->len == n * m) return 1;
+    PyBuffer_Release(buf);
+    PyErr_SetString(PyExc_ValueError, "matrix: expected n * m bytes with n >= 1");
+    return 0;
+}
+
+/* ldim_tree(matrix, n, m, max_nodes, time_limit, memo_bytes, want_tree, want_refutation[, compact_ratio])
+ * -> ldim_bounds's seven values, then the tree and the refutation (each None unless asked
+ * for and the search and the reading finished: status 0).  The tree: (instances, witnesses),
+ * instances[h] the caller's column at node h (1 <= h < 2^d; [0] is unused), witnesses[i] the
+ * caller's row at leaf 2^d + i.  The refutation: (values, starts, counts, entries), fact k
+ * Ldim(V_k) <= values[k], "log2" when starts[k] < 0, else entries[starts[k] : starts[k] + 3 *
+ * counts[k]] as (column, label, fact) triples, one column per class column splitting V_k (the
+ * caller's first of those equal or complementary to it on every row); the last fact is the
+ * class's, and V_k is found from it down the (column, label) parts.  A bug in the reading
+ * (a proven value no split realises) raises RuntimeError. */
+static PyObject *ldim_tree(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    Py_ssize_t n, m;
+    long long max_nodes;
+    double time_limit;
+    Py_ssize_t memo_bytes;
+    int want_tree, want_refutation, compact_ratio = MB_COMPACT_RATIO;
+    if (!PyArg_ParseTuple(args, "y*nnLdnpp|i", &buf, &n, &m, &max_nodes, &time_limit, &memo_bytes, &want_tree,
+                          &want_refutation, &compact_ratio))
+        return NULL;
+    if (!matrix_shape_ok(&buf, n, m)) return NULL;
+    Shared sh;
+    TreeJob job;
+    memset(&sh, 0, sizeof sh);
+    memset(&job, 0, sizeof job);
+    sh.max_nodes = max_nodes;
+    sh.compact_ratio = compact_ratio;
+    job.want_tree = want_tree;
+    job.want_refutation = want_refutation;
+    size_t most = (size_t)(n > m ? n : m);
+    sh.row_origin = malloc((size_t)n * sizeof(int));
+    sh.col_origin = malloc((size_t)(m ? m : 1) * sizeof(int));
+    job.scratch = malloc(most * sizeof(int));
+    sh.job = &job;
+    int lower = 1, upper = 0, nd = 0, status = ST_MEMORY;
+    sh.ts = PyEval_SaveThread();
+    if (sh.row_origin && sh.col_origin && job.scratch) {
+        double now = mb_now();
+        sh.deadline = time_limit >= 0 ? now + time_limit : -1.0;
+        sh.next_signals = now + MB_SIGNAL_PERIOD;
+        status = search(&sh, buf.buf, n, m, memo_bytes > 0 ? (size_t)memo_bytes : 0, &nd, &lower, &upper);
+    }
+    memo_free(&sh);
+    PyEval_RestoreThread(sh.ts);
+    PyBuffer_Release(&buf);
+    PyObject *exc = fetch_exception(), *tree = NULL, *ref = NULL, *result = NULL;
+    if (job.failed) {
+        Py_DECREF(exc);
+        PyErr_SetString(PyExc_RuntimeError, "ldim_tree: no split realises the proven Littlestone dimension");
+        goto out;
+    }
+    int done = status == ST_EXACT && lower == upper;
+    if (done && want_tree) {
+        size_t leaves = (size_t)1 << job.depth;
+        tree = Py_BuildValue("NN", int_list(job.inst, leaves), int_list(job.witness, leaves));
+    } else {
+        tree = Py_NewRef(Py_None);
+    }
+    if (done && want_refutation) {
+        ref = Py_BuildValue("NNNN", int_list(job.fvalue, job.nfacts), int_list(job.fstart, job.nfacts),
+                            int_list(job.fcount, job.nfacts), int_list(job.entries, job.nentries));
+    } else {
+        ref = Py_NewRef(Py_None);
+    }
+    if (!tree || !ref) {
+        Py_DECREF(exc); Py_XDECREF(tree); Py_XDECREF(ref);
+        goto out;
+    }
+    result = Py_BuildValue("iiiLiNnNN", lower, upper, status, sh.nodes, nd, exc, (Py_ssize_t)sh.peak_bytes, tree, ref);
+out:
+    job_free(&job);
+    free(sh.row_origin);
+    free(sh.col_origin);
+    return result;
+}
+
 /* ---------------------------------------------------------------- the module
  * Multi-phase initialisation (PEP 489): the module has no state of its own (m_size 0, no
  * globals), so each interpreter that imports it gets a fresh module object from the same
@@ -931,6 +1436,9 @@ static PyMethodDef methods[] = {
     {"ldim_bounds", ldim_bounds, METH_VARARGS,
      "ldim_bounds(matrix, n, m, max_nodes, time_limit, memo_bytes[, compact_ratio]) -> (lower, upper, status, "
      "nodes, distinct_rows, exception, memo_peak_bytes)"},
+    {"ldim_tree", ldim_tree, METH_VARARGS,
+     "ldim_tree(matrix, n, m, max_nodes, time_limit, memo_bytes, want_tree, want_refutation[, compact_ratio]) -> "
+     "ldim_bounds's values, then (instances, witnesses) and (values, starts, counts, entries), or None each"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -18,6 +18,12 @@ Each fact is written once per version space and side (the certificate is a DAG),
 the class's own rows (the search's bitsets over distinct rows are widened by
 :meth:`~mistakebound.theory.certificate.CertificateWriter.from_distinct`).
 
+:func:`ldim_certificate` reads both halves off the compiled search when the install has it
+(:func:`~mistakebound.theory.ldim_kernel.kernel_tree`: its shattered tree gives the
+``"ge"`` facts, its refutation the ``"le"`` facts, in the steps above but for ``"map"``),
+and off :class:`LdimSearch` otherwise, or when the compiled search ran out of budget or was
+interrupted (a partial certificate is the Python search's, which spends the budget again).
+
 Examples
 --------
 >>> from mistakebound import classes
@@ -36,13 +42,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.ldim_search import LdimBounds, LdimSearch
 from mistakebound.theory.search_protocol import Budget, OutOfBudget
 
-__all__ = ["ldim_certificate", "ldim_section"]
+__all__ = ["kernel_section", "ldim_certificate", "ldim_section"]
 
 #: A ``"map"`` step replaces a subtree when checking it (rows x columns of the space) costs
 #: less than this many times the facts of the subtree it replaces (``"le"`` facts counted
@@ -229,7 +236,92 @@ def ldim_certificate(H: HypothesisClass, writer: CertificateWriter, *, max_nodes
     The certificate may spend the same budget again on what the search's memo lost.
     Returns the section; its claim holds the bounds certified.
     """
-    search = LdimSearch(require_class(H))
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    H = require_class(H)
+    if H.n_labels == 2 and ldim_kernel.AVAILABLE:
+        from mistakebound.theory.littlestone import ldim_engine
+
+        found = ldim_kernel.kernel_tree(H, budget, ldim_engine(H, budget=budget).memo_bytes, refutation=True)
+        if found is not None and found["status"] == "exact":
+            return kernel_section(H, writer, found["lower"], found["tree"][0], found["refutation"])
+    search = LdimSearch(H)
     bounds: LdimBounds = search.bounds(max_nodes=max_nodes, time_limit=time_limit)
-    return ldim_section(search, writer, lower=bounds.lower, upper=bounds.upper,
-                        budget=Budget(max_nodes=max_nodes, time_limit=time_limit))
+    return ldim_section(search, writer, lower=bounds.lower, upper=bounds.upper, budget=budget)
+
+
+def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, instances: list[int],
+                   refutation: tuple[list[int], list[int], list[int], list[int]]) -> dict:
+    """Add to ``writer`` the facts proving ``Ldim(H) = depth`` read off the compiled search; the section.
+
+    ``instances`` is the heap of a shattered tree of depth ``depth`` (its columns of ``H``;
+    each node's version space is found down its path) and ``refutation`` the facts
+    ``Ldim(V) <= b`` of :func:`~mistakebound.theory.ldim_kernel.kernel_tree`, whose entries
+    name one column of ``H`` per split of the class's columns: each is written for every
+    column of ``H`` equal to it on every row (the same label) or complementary (the other).
+    Nothing is trusted: the checker judges the section.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.certificates.verify import check
+    >>> H = classes.thresholds(3)
+    >>> w = CertificateWriter(H)
+    >>> kernel_section(H, w, 2, [0, 1, 0, 2], ([2], [-1], [0], []))["claim"]
+    {'lower': [6, 2], 'upper': [7, 2]}
+    >>> check(w.document())
+    {'ldim': (2, 2)}
+    """
+    masks, full = H.column_masks, H.full_mask
+    parts = ([full ^ mask for mask in masks], masks)  # parts[y][x]: the rows labelling x with y
+    facts: list[list] = []
+    # the lower half: a "ge" fact per node of the tree, the leaves first, the root last
+    first_leaf = 1 << depth
+    spaces, ids = [0] * (2 * first_leaf), [0] * (2 * first_leaf)
+    spaces[1], ids[1] = full, writer.space(full)
+    for h in range(1, first_leaf):
+        x, V = instances[h], spaces[h]
+        for y, child in ((0, 2 * h), (1, 2 * h + 1)):
+            spaces[child] = V & parts[y][x]
+            ids[child] = writer.space(spaces[child], part_of=(ids[h], x, y))
+    fact = [0] * (2 * first_leaf)
+    for h in range(2 * first_leaf - 1, 0, -1):
+        if h >= first_leaf:
+            facts.append([ids[h], "ge", 0, None])
+        else:
+            facts.append([ids[h], "ge", depth - h.bit_length() + 1, [instances[h], fact[2 * h], fact[2 * h + 1]]])
+        fact[h] = len(facts) - 1
+    low = len(facts) - 1
+    # the upper half: the refutation's facts in their order (children first), their spaces
+    # found from the class's down the parts the entries name
+    values, starts, counts, entries = refutation
+    base, group = len(facts), _column_groups(H) if entries else {}
+    space_of: dict[int, tuple[int, int]] = {len(values) - 1: (full, ids[1])}
+    steps: list = [None] * len(values)
+    for k in range(len(values) - 1, -1, -1):
+        V, s = space_of[k]
+        if starts[k] < 0:
+            steps[k] = "log2"
+            continue
+        step = []
+        triples = iter(entries[starts[k]:starts[k] + 3 * counts[k]])
+        for column, label, child in zip(triples, triples, triples):
+            if child not in space_of:
+                W = V & parts[label][column]
+                space_of[child] = (W, writer.space(W, part_of=(s, column, label)))
+            step.extend([x, label ^ flip, base + child] for x, flip in group[column])
+        steps[k] = sorted(step)
+    facts.extend([space_of[k][1], "le", values[k], steps[k]] for k in range(len(values)))
+    section = {"result": "ldim", "facts": facts,
+               "claim": {"lower": [low, depth], "upper": [len(facts) - 1, values[-1]]}}
+    writer.add(section)
+    return section
+
+
+def _column_groups(H: HypothesisClass) -> dict[int, list[tuple[int, int]]]:
+    """Per column of ``H``, the columns equal to it on every row (flip 0) or complementary (flip 1)."""
+    masks, full = H.column_masks, H.full_mask
+    by_mask: dict[int, list[int]] = {}
+    for x, mask in enumerate(masks):
+        by_mask.setdefault(mask, []).append(x)
+    return {x: [(z, 0) for z in by_mask[mask]] + [(z, 1) for z in by_mask.get(full ^ mask, [])]
+            for x, mask in enumerate(masks)}

@@ -29,8 +29,16 @@ Three things make its cost follow the version spaces rather than the class (issu
 The search runs without the GIL: other threads run meanwhile, and searches in two threads
 run on two cores.  ``python -m benchmarks.kernel_shapes`` measures all of this.
 
-What stays in Python: shattered trees, certificates, the parallel search (which need the
-witnesses, canonical forms and runs of :class:`~mistakebound.theory.littlestone.LdimSearch`),
+Shattered trees and the facts of Ldim certificates are read off the compiled search's memo
+too (:func:`kernel_tree`): once the search has proven ``Ldim(H) = d``, the C reads a tree of
+depth ``d`` (at each node the first split, in the search's order, whose two sides are proven
+of Ldim ``>= d - 1``: memo hits, or further decisions within the same budget) and a
+refutation of ``Ldim(H) >= d + 1`` (every splitting column answered by a side of Ldim
+``<= b - 1``, down to ``log2`` steps), both in the caller's rows and columns.
+:func:`~mistakebound.theory.littlestone.shattered_tree` and
+:func:`~mistakebound.theory.ldim_certificate.ldim_certificate` use it.  What stays in Python:
+the parallel search, trees and certificates asked of a kept
+:class:`~mistakebound.theory.littlestone.LdimSearch` (its witnesses, canonical forms and runs),
 and a learner's questions on small version spaces.  A question a learner (SOA) asks of an
 ``LdimSearch`` outside a run, on a version space of
 :data:`~mistakebound.theory.ldim_search.COMPILED_MIN` distinct rows or more, goes to this
@@ -77,7 +85,8 @@ try:  # built from _ldim_kernel.c when a C compiler was there at install time
 except ImportError:  # pragma: no cover - depends on the install
     _kernel = None
 
-__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "matrix_bounds"]
+__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "kernel_tree",
+           "matrix_bounds"]
 
 #: Whether the compiled search is installed.
 AVAILABLE: bool = _kernel is not None
@@ -140,6 +149,40 @@ def matrix_bounds(M: Any, budget: Any, memo_bytes: int) -> dict | None:
     """
     if not AVAILABLE:
         return None
+    return _run(_kernel.ldim_bounds, M, budget, memo_bytes)
+
+
+def kernel_tree(H: HypothesisClass, budget: Any, memo_bytes: int, *, refutation: bool = False) -> dict | None:
+    """:func:`kernel_bounds`, and once the value is exact, a shattered tree read off the compiled search.
+
+    The same budget covers the value and the reading.  The dict has, besides the bounds,
+    ``tree``: ``(instances, witnesses)``, ``instances[h]`` the column of ``H`` asked at node
+    ``h`` (textbook numbering: root 1, children ``2h`` on label 0 and ``2h + 1`` on label 1;
+    ``instances[0]`` unused) and ``witnesses[i]`` the row of ``H`` at leaf ``2^d + i`` (the
+    first of ``H``'s rows reaching it); and with ``refutation``, ``refutation``: ``(values,
+    starts, counts, entries)``, facts ``Ldim(V_k) <= values[k]`` whose last is the class's,
+    each ``"log2"`` (``starts[k] < 0``) or ``counts[k]`` triples ``(column, label, fact)`` from
+    ``entries[starts[k]]`` (one column of ``H`` per split of the class's columns, the first of
+    those equal or complementary to it, answered by the side of that label).  Both are None
+    unless the status is ``"exact"`` (the reading out of budget leaves exact bounds with the
+    status of its stop).  None, as for :func:`kernel_bounds`, when the compiled search cannot
+    answer.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.theory.search_protocol import Budget
+    >>> r = kernel_tree(classes.thresholds(3), Budget(), SMALL_MEMO_BYTES)
+    >>> r is None or (r["lower"], r["tree"]) == (2, ([0, 1, 0, 2], [0, 1, 2, 3]))
+    True
+    """
+    if not AVAILABLE:
+        return None
+    return _run(_kernel.ldim_tree, H.matrix, budget, memo_bytes, True, refutation)
+
+
+def _run(entry: Any, M: Any, budget: Any, memo_bytes: int, *extra: Any) -> dict | None:
+    """Run a compiled entry (``ldim_bounds`` or ``ldim_tree``) on ``M`` within ``budget``: the one place of its rules."""
     n, m = M.shape
     # the step's shared deadline binds the compiled search too, and after a signal it only
     # reports the bounds it proves before any node (search_protocol.spending, stop_searches)
@@ -150,8 +193,8 @@ def matrix_bounds(M: Any, budget: Any, memo_bytes: int) -> dict | None:
         limit = left if limit is None else min(limit, left)
     max_nodes = 0 if stopped else -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED)
     t0 = time.perf_counter()
-    lower, upper, code, nodes, _distinct, exc, _memo = _kernel.ldim_bounds(
-        M, n, m, max_nodes, -1.0 if limit is None else limit, memo_bytes,
+    lower, upper, code, nodes, _distinct, exc, _memo, *read = entry(
+        M, n, m, max_nodes, -1.0 if limit is None else limit, memo_bytes, *extra,
     )
     seconds = time.perf_counter() - t0
     if exc is not None and not isinstance(exc, KeyboardInterrupt):
@@ -159,4 +202,7 @@ def matrix_bounds(M: Any, budget: Any, memo_bytes: int) -> dict | None:
     if lower > upper:  # out of memory before the search began
         return None
     status = "interrupted" if stopped and lower < upper else _STATUS[code]
-    return {"lower": lower, "upper": upper, "status": status, "nodes": nodes, "seconds": seconds}
+    found = {"lower": lower, "upper": upper, "status": status, "nodes": nodes, "seconds": seconds}
+    if read:
+        found["tree"], found["refutation"] = read
+    return found

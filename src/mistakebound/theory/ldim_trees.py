@@ -7,6 +7,8 @@ space, a version space answered by the canonical memo gets a relabelled copy of 
 tree of its searched twin, and only what the memo has lost is searched again.
 :class:`TreeReader` holds that reading, as the part of
 :class:`~mistakebound.theory.ldim_search.LdimSearch` that builds trees;
+:func:`heap_tree` builds the graph of a tree given in heap order (this reader's, or the
+compiled search's: :func:`~mistakebound.theory.ldim_kernel.kernel_tree`), and
 :func:`is_shattered` checks any tree against a class, whoever built it.  The front door
 for a tree is :func:`~mistakebound.theory.littlestone.shattered_tree`.
 
@@ -34,7 +36,7 @@ from mistakebound.theory.search_protocol import Budget, SearchIncomplete, Search
 if TYPE_CHECKING:  # networkx and the tree graphs are imported when a tree is built or checked (a value
     import networkx as nx  # search, as ``mistakebound ldim --what ldim`` runs, never pays their 0.1 s)
 
-__all__ = ["TreeReader", "is_shattered"]
+__all__ = ["TreeReader", "heap_tree", "is_shattered"]
 
 
 class TreeReader:
@@ -99,27 +101,10 @@ class TreeReader:
         raise (SearchInterrupted if status == "interrupted" else SearchIncomplete)(partial)
 
     def _tree_graph(self, V: int, depth: int) -> nx.DiGraph:
-        size = 1 << (depth + 1)
-        val = [0] * size  # heap order: column at internal nodes, distinct row at leaves
+        val = [0] * (1 << (depth + 1))  # heap order: column at internal nodes, distinct row at leaves
         self._walk(V, depth, 1, val, {})
-        import networkx as nx
-
-        from mistakebound.theory.tree_graphs import ShatteredTree
-
-        G = ShatteredTree(depth=depth, root=1)
-        first_leaf = 1 << depth
-        if depth == 0:
-            G.add_node(1)
-        G.add_edges_from(((i, 2 * i) for i in range(1, first_leaf)), label=0)
-        G.add_edges_from(((i, 2 * i + 1) for i in range(1, first_leaf)), label=1)
-        domain = self.H.domain
-        nx.set_node_attributes(G, {i: domain[val[i]] for i in range(1, first_leaf)}, "instance")
         reps = self.representatives.tolist()
-        witness = {i: reps[val[i]] for i in range(first_leaf, size)}
-        nx.set_node_attributes(G, witness, "witness")
-        name = self.H.hypothesis_name
-        nx.set_node_attributes(G, {i: name(w) for i, w in witness.items()}, "witness_name")
-        return G
+        return heap_tree(self.H, depth, val, [reps[r] for r in val[1 << depth:]])
 
     def _witness(self, W: int, d: int) -> int:
         """A column splitting W into two sides of Ldim >= d - 1 (searching if the memo lost it)."""
@@ -196,6 +181,43 @@ class TreeReader:
         self._walk(a, d - 1, 2 * h + 1, val, built)
         built[(W, d)] = (val, h)
 
+
+
+def heap_tree(H: HypothesisClass, depth: int, columns: list[int], witnesses: list[int]) -> nx.DiGraph:
+    """The graph of a shattered tree of ``H`` given in heap order: the one builder of
+    :func:`~mistakebound.theory.littlestone.shattered_tree`'s layout, whoever searched.
+
+    ``columns[h]`` is the column of ``H`` asked at internal node ``h`` (``1 <= h < 2^depth``;
+    ``columns[0]`` and any entries past ``2^depth - 1`` are not read), ``witnesses[i]`` the
+    row of ``H`` at leaf ``2^depth + i``.  Nothing is checked here (:func:`is_shattered` does).
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> H = classes.thresholds(3)
+    >>> T = heap_tree(H, 2, [0, 1, 0, 2], [0, 1, 2, 3])
+    >>> T.nodes[1]["instance"], T.nodes[7]["witness"], is_shattered(H, T)  # column 1 is the instance 2
+    (2, 3, True)
+    """
+    from mistakebound.theory.tree_graphs import ShatteredTree
+
+    G = ShatteredTree(depth=depth, root=1)
+    first_leaf = 1 << depth
+    domain, name = H.domain, H.hypothesis_name
+    # written into the fresh graph's own dicts (networkx's dict-of-dicts: _node, _succ, _pred) in
+    # the order add_edges_from would give, edges (i, 2i) then (i, 2i + 1): one edge a fraction
+    # of add_edges_from's microseconds, which on a tree of 2^13 leaves cost more than the search
+    nodes, succ, pred = G._node, G._succ, G._pred
+    order = [1] + [c for i in range(1, first_leaf) for c in ((i, 2 * i) if i & 1 and i > 1 else (2 * i,))]
+    order += range(first_leaf + 1, 2 * first_leaf, 2)  # the leaves 2i + 1, the last nodes the edges bring
+    nodes.update({i: {"instance": domain[columns[i]]} if i < first_leaf else
+                  {"witness": (w := witnesses[i - first_leaf]), "witness_name": name(w)} for i in order})
+    succ.update({i: {} for i in order})
+    pred.update({i: {} for i in order})
+    for y in (0, 1):
+        for i in range(1, first_leaf):
+            succ[i][2 * i + y] = pred[2 * i + y][i] = {"label": y}
+    return G
 
 
 def _copy_subtree(src: list, s: int, dst: list, t: int, d: int,

@@ -280,7 +280,9 @@ def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,
     ``i`` are ``2i`` (reached by the edge with ``label=0``) and ``2i + 1``
     (``label=1``).  Internal nodes carry the attribute ``instance``; each leaf carries
     ``witness`` (the row index in ``H`` of a hypothesis consistent with the labels on
-    its path) and ``witness_name``.  The graph attribute ``depth`` is the depth.
+    its path: the first of ``H``'s rows that is) and ``witness_name``.  The graph attribute
+    ``depth`` is the depth.  The tree is read off the compiled search (:func:`ldim_engine`'s
+    choice) when the install has it, off the Python search otherwise.
 
     Parameters
     ----------
@@ -313,5 +315,17 @@ def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,
     ...     exc.result.exact
     False
     """
-    Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
-    return LdimSearch(require_class(H)).tree(max_nodes=max_nodes, time_limit=time_limit)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
+    H = require_class(H)
+    if H.n_labels == 2 and ldim_kernel.AVAILABLE:  # the compiled search, its tree read off its memo in C
+        from mistakebound.theory.ldim_trees import heap_tree
+        from mistakebound.theory.search_protocol import require_exact
+
+        engine = ldim_engine(H, budget=budget)
+        found = ldim_kernel.kernel_tree(H, budget, engine.memo_bytes)
+        if found is not None:
+            tree = found.pop("tree")
+            found.pop("refutation")
+            value = require_exact(LdimBounds(**found)).lower
+            return heap_tree(H, value, *tree)
+    return LdimSearch(H).tree(max_nodes=max_nodes, time_limit=time_limit)

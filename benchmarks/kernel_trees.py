@@ -1,0 +1,121 @@
+"""Shattered trees and Ldim certificates on the compiled search against the Python search (issue 26).
+
+For each class, in one process, medians of ``--repeats`` runs (after one warm-up run of
+each, so that imports are not timed):
+
+* ``value``: :func:`~mistakebound.theory.littlestone.littlestone_dimension` (the compiled
+  search: the baseline the goal is stated against);
+* ``tree``: :func:`~mistakebound.theory.littlestone.shattered_tree`, read off the compiled
+  search (:func:`~mistakebound.theory.ldim_kernel.kernel_tree`), and with
+  :data:`~mistakebound.theory.ldim_kernel.AVAILABLE` off, off the Python search;
+* ``certificate``: :func:`~mistakebound.theory.ldim_certificate.ldim_certificate` into a
+  fresh writer, compiled and Python likewise (the checker's time is not counted; every
+  certificate written is checked once, untimed, and the line says so).
+
+Each line gives the same-run ratios tree/value and certificate/value (compiled), and
+Python/compiled for the tree and the certificate; wall seconds and, since the machine is
+shared, process CPU seconds too.  The load (``uptime``) is printed first.
+
+Run from the repository root::
+
+    python -m benchmarks.kernel_trees            # 5 repeats, the three classes of the issue
+    python -m benchmarks.kernel_trees --smoke    # small classes, one repeat
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+from mistakebound.certificates.verify import check
+from mistakebound.game import classes
+from mistakebound.theory import ldim_kernel
+from mistakebound.theory.certificate import CertificateWriter
+from mistakebound.theory.ldim_certificate import ldim_certificate
+from mistakebound.theory.littlestone import is_shattered, littlestone_dimension, shattered_tree
+
+__all__ = ["CASES", "SMOKE", "main", "measure"]
+
+#: The classes of the issue's goal.
+CASES = (("thresholds(4095)", lambda: classes.thresholds(4095)),
+         ("intervals(128)", lambda: classes.intervals(128)),
+         ("random(5000, 30, 0.3, seed=0)", lambda: classes.random(5000, 30, 0.3, seed=0)))
+
+#: Small ones, for CI's smoke run.
+SMOKE = (("thresholds(63)", lambda: classes.thresholds(63)),
+         ("random(300, 12, 0.3, seed=0)", lambda: classes.random(300, 12, 0.3, seed=0)))
+
+
+def _median(f: Callable[[], object], repeats: int) -> tuple[float, float, object]:
+    """Median wall and CPU seconds of ``repeats`` calls after one untimed call; the last result.
+
+    The results are kept until all are timed: freeing a tree of 2^13 leaves (its networkx
+    dicts) is not part of building it.
+    """
+    kept = [f()]
+    wall, cpu = [], []
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        kept.append(f())
+        wall.append(time.perf_counter() - w0)
+        cpu.append(time.process_time() - c0)
+    return statistics.median(wall), statistics.median(cpu), kept[-1]
+
+
+def _certificate(H) -> CertificateWriter:
+    writer = CertificateWriter(H)
+    ldim_certificate(H, writer)
+    return writer
+
+
+def measure(name: str, H, repeats: int) -> list[str]:
+    """The lines of one class: the seconds of each question, compiled and Python, and the ratios."""
+    rows = {}
+    rows["value"] = _median(lambda: littlestone_dimension(H), repeats)
+    rows["tree"] = _median(lambda: shattered_tree(H), repeats)
+    rows["certificate"] = _median(lambda: _certificate(H), repeats)
+    old = ldim_kernel.AVAILABLE
+    ldim_kernel.AVAILABLE = False
+    try:
+        rows["python tree"] = _median(lambda: shattered_tree(H), repeats)
+        rows["python certificate"] = _median(lambda: _certificate(H), repeats)
+    finally:
+        ldim_kernel.AVAILABLE = old
+    d = rows["value"][2]
+    for what in ("tree", "python tree"):  # the trees are checked, untimed
+        assert rows[what][2].graph["depth"] == d and is_shattered(H, rows[what][2]), what
+    for what in ("certificate", "python certificate"):
+        assert check(rows[what][2].document()) == {"ldim": (d, d)}, what
+    out = [f"## {name}: Ldim = {d} (trees checked shattered, certificates checked)",
+           "| question | wall s | cpu s | /value (wall) | /value (cpu) |"]
+    vw, vc = rows["value"][:2]
+    for what, (w, c, _) in rows.items():
+        out.append(f"| {what} | {w:.4f} | {c:.4f} | {w / vw:.1f} | {c / vc:.1f} |")
+    out.append(f"python/compiled: tree {rows['python tree'][0] / rows['tree'][0]:.1f}x (wall), "
+               f"{rows['python tree'][1] / rows['tree'][1]:.1f}x (cpu); certificate "
+               f"{rows['python certificate'][0] / rows['certificate'][0]:.1f}x (wall), "
+               f"{rows['python certificate'][1] / rows['certificate'][1]:.1f}x (cpu)")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the table (markdown) of the classes chosen."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.kernel_trees", description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true", help="small classes, one repeat")
+    args = parser.parse_args(argv)
+    if not ldim_kernel.AVAILABLE:
+        print("the compiled search is not built: nothing to compare")
+        return 0
+    print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min); cores: {os.cpu_count()}")
+    for name, make in SMOKE if args.smoke else CASES:
+        for line in measure(name, make(), 1 if args.smoke else args.repeats):
+            print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
