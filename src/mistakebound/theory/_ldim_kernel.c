@@ -1224,6 +1224,21 @@ static PyObject *coop_bytes(PyObject *self, PyObject *arg) {
     return PyLong_FromSize_t(coop_cells(m) * sizeof(long long));
 }
 
+/* Stops every thread searching with the buffer, as interrupted, at its next check (the
+ * caller's Ctrl-C while it waited for them). */
+static PyObject *coop_stop_all(PyObject *self, PyObject *arg) {
+    Py_buffer cells;
+    if (PyObject_GetBuffer(arg, &cells, PyBUF_WRITABLE) < 0) return NULL;
+    int ok = (size_t)cells.len >= COOP_HEAD * sizeof(long long) && !((uintptr_t)cells.buf & 7);
+    if (ok) mb_cas((long long *)cells.buf + COOP_STOP, 0, ST_INTERRUPTED);
+    PyBuffer_Release(&cells);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "coop: expected the buffer the threads share");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* ---------------------------------------------------------------- the module
  * Multi-phase initialisation (PEP 489): the module has no state of its own (m_size 0, no
  * globals), so each interpreter that imports it gets a fresh module object from the same
@@ -1236,6 +1251,7 @@ static PyMethodDef methods[] = {
      "nodes, distinct_rows, exception, memo_peak_bytes); with coop, thread, threads after compact_ratio: one "
      "of threads searching the root together"},
     {"coop_bytes", coop_bytes, METH_O, "coop_bytes(m) -> the bytes of the buffer ldim_bounds's threads share"},
+    {"coop_stop", coop_stop_all, METH_O, "coop_stop(coop) -> None: every thread searching with coop stops"},
     {NULL, NULL, 0, NULL},
 };
 

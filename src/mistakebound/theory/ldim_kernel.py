@@ -77,7 +77,8 @@ try:  # built from _ldim_kernel.c when a C compiler was there at install time
 except ImportError:  # pragma: no cover - depends on the install
     _kernel = None
 
-__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "matrix_bounds"]
+__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "kernel_limits",
+           "matrix_bounds"]
 
 #: Whether the compiled search is installed.
 AVAILABLE: bool = _kernel is not None
@@ -141,18 +142,9 @@ def matrix_bounds(M: Any, budget: Any, memo_bytes: int) -> dict | None:
     if not AVAILABLE:
         return None
     n, m = M.shape
-    # the step's shared deadline binds the compiled search too, and after a signal it only
-    # reports the bounds it proves before any node (search_protocol.spending, stop_searches)
-    stopped = searches_stopped()
-    limit, deadline = budget.time_limit, shared_deadline()
-    if deadline is not None:
-        left = max(deadline - time.monotonic(), 0.0)
-        limit = left if limit is None else min(limit, left)
-    max_nodes = 0 if stopped else -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED)
+    max_nodes, time_limit, stopped = kernel_limits(budget)
     t0 = time.perf_counter()
-    lower, upper, code, nodes, _distinct, exc, _memo = _kernel.ldim_bounds(
-        M, n, m, max_nodes, -1.0 if limit is None else limit, memo_bytes,
-    )
+    lower, upper, code, nodes, _distinct, exc, _memo = _kernel.ldim_bounds(M, n, m, max_nodes, time_limit, memo_bytes)
     seconds = time.perf_counter() - t0
     if exc is not None and not isinstance(exc, KeyboardInterrupt):
         raise exc
@@ -160,3 +152,27 @@ def matrix_bounds(M: Any, budget: Any, memo_bytes: int) -> dict | None:
         return None
     status = "interrupted" if stopped and lower < upper else _STATUS[code]
     return {"lower": lower, "upper": upper, "status": status, "nodes": nodes, "seconds": seconds}
+
+
+def kernel_limits(budget: Any) -> tuple[int, float, bool]:
+    """The extension's ``max_nodes`` and ``time_limit`` for ``budget`` (-1: none), and whether a signal stopped searches.
+
+    The step's shared deadline binds the compiled search too, and after a signal it only
+    reports the bounds it proves before any node (``search_protocol.spending``,
+    ``stop_searches``): ``max_nodes`` is 0 then.  One place for every caller of the
+    extension (:func:`matrix_bounds`, the threads of
+    :mod:`~mistakebound.theory.kernel_threads`).
+
+    Examples
+    --------
+    >>> from mistakebound.theory.search_protocol import Budget
+    >>> kernel_limits(Budget(max_nodes=10))
+    (10, -1.0, False)
+    """
+    stopped = searches_stopped()
+    limit, deadline = budget.time_limit, shared_deadline()
+    if deadline is not None:
+        left = max(deadline - time.monotonic(), 0.0)
+        limit = left if limit is None else min(limit, left)
+    max_nodes = 0 if stopped else -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED)
+    return max_nodes, -1.0 if limit is None else limit, stopped
