@@ -28,17 +28,18 @@ memo budget is the serial search's, for the one shared memo.  The result is exac
 threads' bounds meet, as they do whenever no budget stopped a thread; otherwise it holds the
 proven bounds and the status that stopped them.
 
-The extension's threads need atomic operations (GCC, clang, MSVC): :data:`AVAILABLE` says
-whether this install has them; without them, or without the extension,
+The extension's threads need atomic operations (GCC, clang, MSVC): :data:`THREADS` says
+whether its build has them, and :func:`available` whether they run here (the extension
+installed and :data:`~mistakebound.theory.ldim_kernel.AVAILABLE` on); where they do not,
 :func:`~mistakebound.theory.littlestone.ldim_engine` gives ``workers`` to the Python search
-with worker processes (:mod:`mistakebound.theory.parallel`).
+with worker processes (:mod:`mistakebound.theory.parallel`).  Tests turn either off.
 
 Examples
 --------
 >>> from mistakebound import classes
 >>> from mistakebound.theory.search_protocol import Budget
 >>> r = threaded_bounds(classes.thresholds(15), Budget(), 1 << 20, threads=2)
->>> AVAILABLE == (r is not None)
+>>> available() == (r is not None)
 True
 >>> r is None or (r["lower"], r["upper"], r["status"]) == (4, 4, "exact")
 True
@@ -54,10 +55,15 @@ from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory import ldim_kernel
 from mistakebound.theory.search_protocol import STATUSES
 
-__all__ = ["AVAILABLE", "threaded_bounds"]
+__all__ = ["THREADS", "available", "threaded_bounds"]
 
-#: Whether this install runs the compiled search in threads.
-AVAILABLE: bool = ldim_kernel.AVAILABLE and bool(getattr(ldim_kernel._kernel, "THREADS", 0))
+#: Whether the extension's build has the atomic operations its threads share cells with.
+THREADS: bool = bool(getattr(ldim_kernel._kernel, "THREADS", 0))
+
+
+def available() -> bool:
+    """Whether ``workers`` runs the compiled search in threads here; read when called (tests turn it off)."""
+    return ldim_kernel.AVAILABLE and THREADS
 
 
 def threaded_bounds(H: HypothesisClass, budget: Any, memo_bytes: int, *, threads: int,
@@ -83,7 +89,7 @@ def threaded_bounds(H: HypothesisClass, budget: Any, memo_bytes: int, *, threads
     dict or None
         ``lower``, ``upper``, ``status``, ``nodes`` (the threads' sum) and ``seconds``, as
         :func:`~mistakebound.theory.ldim_kernel.kernel_bounds` returns; None when the
-        threads cannot run here (:data:`AVAILABLE` false) or none could start for lack of
+        threads cannot run here (:func:`available` false) or none could start for lack of
         memory: the caller runs the Python search then.
 
     Examples
@@ -91,10 +97,10 @@ def threaded_bounds(H: HypothesisClass, budget: Any, memo_bytes: int, *, threads
     >>> from mistakebound import classes
     >>> from mistakebound.theory.search_protocol import Budget
     >>> r = threaded_bounds(classes.random(3000, 30, 0.3, seed=0), Budget(max_nodes=5), 1 << 20, threads=2)
-    >>> r is None or (r["status"], r["lower"] <= r["upper"], r["nodes"] <= 5)
+    >>> r is None or (r["status"], r["lower"] <= r["upper"], r["nodes"] <= 5) == ("budget", True, True)
     True
     """
-    if not AVAILABLE:
+    if not available():
         return None
     kernel = ldim_kernel._kernel
     M = H.matrix

@@ -163,7 +163,7 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
     budget = budget or _NO_BUDGET
     workers = check_workers(workers)
     name = "compiled" if workers == 1 else "parallel"
-    if not keep_search and (kernel_threads.AVAILABLE if workers > 1 else ldim_kernel.AVAILABLE):
+    if not keep_search and (kernel_threads.available() if workers > 1 else ldim_kernel.AVAILABLE):
         # a small matrix gets the compiled search's fixed memo, the memory budget unread; a larger
         # class must fit the budget as for LdimSearch (read once), and gets the same default memo
         # (one memo for all the threads: they share it)
