@@ -117,20 +117,20 @@ def threaded_bounds(H: HypothesisClass, budget: Any, memo_bytes: int, *, threads
         cpu[i] = time.thread_time() - start
 
     t0 = time.perf_counter()
-    helpers = []
-    for i in range(1, threads):
-        helper = threading.Thread(target=search, args=(i,), name=f"mistakebound-ldim-thread-{i}", daemon=True)
-        try:
-            helper.start()
-        except RuntimeError:  # no more threads here: those started claim every split anyway
-            break
-        helpers.append(helper)
+    helpers: list[threading.Thread] = []
     interrupted = False
     try:
+        for i in range(1, threads):
+            helper = threading.Thread(target=search, args=(i,), name=f"mistakebound-ldim-thread-{i}", daemon=True)
+            try:
+                helper.start()
+            except RuntimeError:  # no more threads here: those started claim every split anyway
+                break
+            helpers.append(helper)
         search(0)  # this thread's search runs the signal handlers (Ctrl-C) for all of them
         for helper in helpers:
             helper.join()
-    except KeyboardInterrupt:  # while waiting for the others: they stop at their next check
+    except KeyboardInterrupt:  # while starting or waiting for the others: they stop at their next check
         interrupted = True
         kernel.coop_stop(coop)
         for helper in helpers:
@@ -142,6 +142,8 @@ def threaded_bounds(H: HypothesisClass, budget: Any, memo_bytes: int, *, threads
             raise r[5]
     started = [r for r in done if r[0] <= r[1]]  # the others could not start for lack of memory
     if not started:
+        if interrupted:  # before any search began: as a Ctrl-C before the serial search's call
+            raise KeyboardInterrupt
         return None
     if stats is not None:
         stats.update(thread_cpu=cpu, thread_nodes=[0 if r is None else r[3] for r in results])
