@@ -116,44 +116,53 @@ def threaded_bounds(H: HypothesisClass, budget: Any, memo_bytes: int, *, threads
                                         coop, i, threads)
         cpu[i] = time.thread_time() - start
 
+    def helper(i: int, finished: threading.Event) -> None:
+        try:
+            search(i)
+        finally:
+            finished.set()
+
+    # waited for with events, not Thread.join: a join that a Ctrl-C interrupted takes the thread for
+    # finished on CPython 3.11 (the next join returns at once, the thread still running)
     t0 = time.perf_counter()
-    helpers: list[threading.Thread] = []
+    started: list[threading.Event] = []
     interrupted = False
     try:
         for i in range(1, threads):
-            helper = threading.Thread(target=search, args=(i,), name=f"mistakebound-ldim-thread-{i}", daemon=True)
+            finished = threading.Event()
             try:
-                helper.start()
+                threading.Thread(target=helper, args=(i, finished), name=f"mistakebound-ldim-thread-{i}",
+                                 daemon=True).start()
             except RuntimeError:  # no more threads here: those started claim every split anyway
                 break
-            helpers.append(helper)
+            started.append(finished)
         search(0)  # this thread's search runs the signal handlers (Ctrl-C) for all of them
-        for helper in helpers:
-            helper.join()
+        for finished in started:
+            finished.wait()
     except KeyboardInterrupt:  # while starting or waiting for the others: they stop at their next check
         interrupted = True
         kernel.coop_stop(coop)
-        for helper in helpers:
-            helper.join()
+        for finished in started:
+            finished.wait()
     seconds = time.perf_counter() - t0
     done = [r for r in results if r is not None]
     for r in done:
         if r[5] is not None and not isinstance(r[5], KeyboardInterrupt):
             raise r[5]
-    started = [r for r in done if r[0] <= r[1]]  # the others could not start for lack of memory
-    if not started:
+    ran = [r for r in done if r[0] <= r[1]]  # the others could not start for lack of memory
+    if not ran:
         if interrupted:  # before any search began: as a Ctrl-C before the serial search's call
             raise KeyboardInterrupt
         return None
     if stats is not None:
         stats.update(thread_cpu=cpu, thread_nodes=[0 if r is None else r[3] for r in results])
-    lower, upper = max(r[0] for r in started), min(r[1] for r in started)
+    lower, upper = max(r[0] for r in ran), min(r[1] for r in ran)
     codes = {STATUSES[r[2]] for r in done}
     if lower == upper:
         status = "exact"
     elif interrupted or stopped or "interrupted" in codes:
         status = "interrupted"
-    elif "memory" in codes or len(started) < len(done):
+    elif "memory" in codes or len(ran) < len(done):
         status = "memory"
     else:
         status = "budget"
