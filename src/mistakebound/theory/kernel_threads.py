@@ -125,25 +125,28 @@ def threaded_bounds(H: HypothesisClass, budget: Any, memo_bytes: int, *, threads
     # waited for with events, not Thread.join: a join that a Ctrl-C interrupted takes the thread for
     # finished on CPython 3.11 (the next join returns at once, the thread still running)
     t0 = time.perf_counter()
-    started: list[threading.Event] = []
+    started: list[tuple[threading.Thread, threading.Event]] = []
     interrupted = False
     try:
         for i in range(1, threads):
             finished = threading.Event()
+            thread = threading.Thread(target=helper, args=(i, finished), name=f"mistakebound-ldim-thread-{i}",
+                                      daemon=True)
             try:
-                threading.Thread(target=helper, args=(i, finished), name=f"mistakebound-ldim-thread-{i}",
-                                 daemon=True).start()
+                thread.start()
             except RuntimeError:  # no more threads here: those started claim every split anyway
                 break
-            started.append(finished)
+            started.append((thread, finished))
         search(0)  # this thread's search runs the signal handlers (Ctrl-C) for all of them
-        for finished in started:
+        for _, finished in started:
             finished.wait()
     except KeyboardInterrupt:  # while starting or waiting for the others: they stop at their next check
         interrupted = True
         kernel.coop_stop(coop)
-        for finished in started:
+        for _, finished in started:
             finished.wait()
+    for thread, _ in started:  # their searches have returned: they are ending
+        thread.join()
     seconds = time.perf_counter() - t0
     done = [r for r in results if r is not None]
     for r in done:
