@@ -52,7 +52,7 @@ import time
 from typing import Any
 
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory import ldim_kernel
+import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.search_protocol import STATUSES
 
 __all__ = ["THREADS", "available", "threaded_bounds"]
