@@ -95,10 +95,11 @@ SMOKE_CASES: list[tuple[str, Callable[[], HypothesisClass]]] = [
 ]
 
 
-def _timed(func: Callable):
-    start, cpu = time.perf_counter(), time.process_time()
+def _timed(func: Callable, clock: Callable[[], float] = time.process_time):
+    """Wall seconds, ``clock`` seconds (this process's CPU by default) and the result of ``func()``."""
+    start, cpu = time.perf_counter(), clock()
     out = func()
-    return time.perf_counter() - start, time.process_time() - cpu, out
+    return time.perf_counter() - start, clock() - cpu, out
 
 
 def measure(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]:
@@ -130,12 +131,6 @@ def measure(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]:
     return records
 
 
-def _thread_timed(func: Callable):
-    start, cpu = time.perf_counter(), time.thread_time()
-    out = func()
-    return time.perf_counter() - start, time.thread_time() - cpu, out
-
-
 def measure_compiled(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]:
     """One record per case: the compiled search alone against ``workers`` threads of it."""
     records = []
@@ -144,11 +139,11 @@ def measure_compiled(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]
         memo = ldim_engine(H, workers=workers).memo_bytes
         serial_t, threads_t, serial_cpu, busiest_cpu = [], [], [], []
         for _ in range(repeats):
-            t, cpu, s = _thread_timed(lambda: ldim_engine(H).run())
+            t, cpu, s = _timed(lambda: ldim_engine(H).run(), time.thread_time)
             serial_t.append(t)
             serial_cpu.append(cpu)
             stats: dict = {}
-            t, _, p = _thread_timed(lambda: threaded_bounds(H, Budget(), memo, threads=workers, stats=stats))
+            t, _, p = _timed(lambda: threaded_bounds(H, Budget(), memo, threads=workers, stats=stats))
             threads_t.append(t)
             busiest_cpu.append(max(stats["thread_cpu"]))
         mismatch = None if (s.lower, s.upper, s.status) == (p["lower"], p["upper"], p["status"]) else \

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 import time
@@ -203,42 +204,48 @@ def test_after_a_signal_stopped_searches_only_the_bounds_before_a_search_are_giv
     assert b.status == "interrupted" and b.nodes == 0 and b.lower <= littlestone_dimension(H) <= b.upper
 
 
-def test_ctrl_c_stops_every_thread_with_proven_bounds():
-    H = classes.random(40000, 40, 0.3, seed=1)  # about 2 s alone: interrupted whatever the cores
-    value = littlestone_dimension(H)
+@contextlib.contextmanager
+def _alarm(exception: type[BaseException], seconds: float):
+    """SIGALRM's handler raises ``exception``, ``seconds`` from now.
 
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
+    Yields
+    ------
+    None
+    """
+    def handler(signum, frame):
+        raise exception
 
-    old = signal.signal(signal.SIGALRM, interrupt)
+    old = signal.signal(signal.SIGALRM, handler)
     try:
-        for delay in (0.03, 0.1):
-            signal.setitimer(signal.ITIMER_REAL, delay)
-            t0 = time.perf_counter()
-            b = littlestone_bounds(H, workers=3)
-            assert b.status == "interrupted" and b.lower <= value <= b.upper and b.nodes > 0
-            assert time.perf_counter() - t0 < delay + 0.3  # every thread stopped, not only this one
-            assert threading.active_count() == 1
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def _long_class() -> HypothesisClass:
+    return classes.random(40000, 40, 0.3, seed=1)  # about 2 s alone: still searching when a signal comes
+
+
+def test_ctrl_c_stops_every_thread_with_proven_bounds():
+    H = _long_class()
+    value = littlestone_dimension(H)
+    for delay in (0.03, 0.1):
+        with _alarm(KeyboardInterrupt, delay):
+            t0 = time.perf_counter()
+            b = littlestone_bounds(H, workers=3)
+        assert b.status == "interrupted" and b.lower <= value <= b.upper and b.nodes > 0
+        assert time.perf_counter() - t0 < delay + 0.3  # every thread stopped, not only this one
+        assert threading.active_count() == 1
 
 
 def test_another_exception_from_a_signal_handler_is_raised():
     class Stop(Exception):
         pass
 
-    def stop(signum, frame):
-        raise Stop
-
-    old = signal.signal(signal.SIGALRM, stop)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.03)
-        with pytest.raises(Stop):
-            littlestone_bounds(classes.random(40000, 40, 0.3, seed=1), workers=2)  # about 2 s alone
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    with _alarm(Stop, 0.03), pytest.raises(Stop):
+        littlestone_bounds(_long_class(), workers=2)
     assert threading.active_count() == 1
 
 
@@ -304,21 +311,11 @@ def test_the_threads_answers_combine_into_proven_bounds(monkeypatch, answers, ex
     assert (r if r is None else (r["lower"], r["upper"], r["status"], r["nodes"])) == expected
 
 
-def test_a_ctrl_c_while_waiting_for_the_threads_stops_them():
+def test_a_ctrl_c_while_waiting_for_the_threads_stops_them(monkeypatch):
     fake = _ScriptedKernel([(2, 6, 0), (3, 6, 0)], wait=[1])  # thread 1 runs until told to stop
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGALRM, interrupt)
-    try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(ldim_kernel, "_kernel", fake)
-            signal.setitimer(signal.ITIMER_REAL, 0.1)
-            t0 = time.perf_counter()
-            r = threaded_bounds(classes.intervals(8), Budget(), 1 << 20, threads=2)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    monkeypatch.setattr(ldim_kernel, "_kernel", fake)
+    with _alarm(KeyboardInterrupt, 0.1):
+        t0 = time.perf_counter()
+        r = threaded_bounds(classes.intervals(8), Budget(), 1 << 20, threads=2)
     assert fake.stopped_by_caller and time.perf_counter() - t0 < 2
     assert (r["lower"], r["upper"], r["status"]) == (3, 6, "interrupted")
