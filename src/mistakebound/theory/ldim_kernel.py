@@ -27,10 +27,12 @@ Three things make its cost follow the version spaces rather than the class (issu
   non-empty words as pairs, the shorter), so a key's size follows what it holds.
 
 The search runs without the GIL: other threads run meanwhile, and searches in two threads
-run on two cores.  ``python -m benchmarks.kernel_shapes`` measures all of this.
+run on two cores.  ``python -m benchmarks.kernel_shapes`` measures all of this.  Several
+threads also search one class together (``workers=N``: the root's splits shared out, one
+memo, :mod:`mistakebound.theory.kernel_threads`).
 
-What stays in Python: shattered trees, certificates, the parallel search (which need the
-witnesses, canonical forms and runs of :class:`~mistakebound.theory.littlestone.LdimSearch`),
+What stays in Python: shattered trees, certificates, the search with worker processes (which
+need the witnesses, canonical forms and runs of :class:`~mistakebound.theory.littlestone.LdimSearch`),
 and a learner's questions on small version spaces.  A question a learner (SOA) asks of an
 ``LdimSearch`` outside a run, on a version space of
 :data:`~mistakebound.theory.ldim_search.COMPILED_MIN` distinct rows or more, goes to this
