@@ -29,6 +29,13 @@
  * `ratio` overrides MB_COMPACT_RATIO (0: no compact copies; negative: a copy wherever a
  * version space is smaller than its context's, which the tests use on small classes).
  * memo_peak_bytes: the most the memos took at once (the benchmarks read it).
+ *
+ * Threads search one class together: each calls ldim_bounds(..., compact_ratio, coop, thread,
+ * threads) with one zeroed buffer of coop_bytes(m) bytes, and the caller takes the largest
+ * lower bound and the smallest upper bound of the calls (see "threads at the root": they
+ * share the root's splits, the proven bounds, one memo and max_nodes); coop_stop(coop)
+ * stops them all.  THREADS is 0 where the compiler offers no atomic operations, and
+ * COMPACT_RATIO is MB_COMPACT_RATIO (the default of compact_ratio).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
