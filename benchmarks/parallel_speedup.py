@@ -1,6 +1,18 @@
-"""Serial against process-parallel exact Littlestone search: seconds, speedup and nodes.
+"""Serial against parallel exact Littlestone search, compiled threads and Python processes: seconds, speedup, nodes.
 
-For each case, ``--repeats`` rounds (default 3), each timing the serial search
+Two tables.  The first, ``compiled``, is what ``littlestone_bounds(H, workers=N)`` runs where
+the extension is built: for each case, ``--repeats`` rounds, each timing the serial compiled
+search (``ldim_engine(H).run()``) and then ``N`` threads of it
+(:func:`~mistakebound.theory.kernel_threads.threaded_bounds`, the memo limit the door gives),
+on the same class.  Reported: the medians, the speedup (serial median / threads median),
+the CPU-bound speedup (the serial search's thread CPU seconds over the busiest thread's,
+``time.thread_time`` in each: what the speedup is with a free core per thread, on a machine
+too loaded for the wall clock to say), the nodes of each (the threads' sum: what it has
+above the serial count is work done twice, sub-classes two threads searched at the same
+moment; they share one memo) and the threads' nodes one by one.
+
+The second table is the Python search with worker processes (what ``workers`` runs without
+the extension).  For each case, ``--repeats`` rounds (default 3), each timing the serial search
 (``LdimSearch(H).bounds()``) and then the parallel search (the code behind
 ``LdimSearch(H).bounds(workers=N)``: this process searching, ``N - 1`` worker processes
 started after :data:`~mistakebound.theory.parallel.WARMUP_SECONDS`) with ``--workers``
@@ -25,7 +37,8 @@ anyway.
 
 Run from the repository root::
 
-    python -m benchmarks.parallel_speedup             # the full cases, about 3 minutes
+    python -m benchmarks.parallel_speedup             # both tables, about 5 minutes
+    python -m benchmarks.parallel_speedup --engine compiled --only 100000
     python -m benchmarks.parallel_speedup --smoke     # tiny sizes, a few seconds
 """
 
@@ -42,10 +55,28 @@ from pathlib import Path
 from benchmarks.suite import machine
 from mistakebound import HypothesisClass
 from mistakebound.game import classes
-from mistakebound.theory.littlestone import LdimSearch
+from mistakebound.theory.search_protocol import Budget
+from mistakebound.theory.kernel_threads import available as threads_available
+from mistakebound.theory.kernel_threads import threaded_bounds
+from mistakebound.theory.littlestone import LdimSearch, ldim_engine
 from mistakebound.theory.parallel import WARMUP_SECONDS, _parallel_bounds
 
-__all__ = ["CASES", "SMOKE_CASES", "main", "measure"]
+__all__ = ["CASES", "COMPILED_CASES", "SMOKE_CASES", "SMOKE_COMPILED_CASES", "main", "measure", "measure_compiled"]
+
+#: The compiled search's cases: the issue's goal (``random:100000,40,0.3,1``, Ldim 12), and
+#: classes of other shapes (denser and sparser tables, a dive through intervals).
+COMPILED_CASES: list[tuple[str, Callable[[], HypothesisClass]]] = [
+    ("random:100000,40,0.3,1", lambda: classes.from_spec("random:100000,40,0.3,1")),
+    ("random(20000, 60, 0.1, seed=0)", lambda: classes.random(20000, 60, 0.1, seed=0)),
+    ("random(40000, 30, 0.2, seed=0)", lambda: classes.random(40000, 30, 0.2, seed=0)),
+    ("random(8000, 60, 0.2, seed=3)", lambda: classes.random(8000, 60, 0.2, seed=3)),
+    ("intervals(256)", lambda: classes.intervals(256)),
+]
+
+SMOKE_COMPILED_CASES: list[tuple[str, Callable[[], HypothesisClass]]] = [
+    ("random(2000, 30, 0.3, seed=1)", lambda: classes.random(2000, 30, 0.3, seed=1)),
+    ("intervals(16)", lambda: classes.intervals(16)),
+]
 
 #: (name, builder): classes where the top of the search refutes many splits
 #: (random tables whose Ldim is far below log2 |H|) or dives once (intervals).
@@ -64,10 +95,11 @@ SMOKE_CASES: list[tuple[str, Callable[[], HypothesisClass]]] = [
 ]
 
 
-def _timed(func: Callable):
-    start, cpu = time.perf_counter(), time.process_time()
+def _timed(func: Callable, clock: Callable[[], float] = time.process_time):
+    """Wall seconds, ``clock`` seconds (this process's CPU by default) and the result of ``func()``."""
+    start, cpu = time.perf_counter(), clock()
     out = func()
-    return time.perf_counter() - start, time.process_time() - cpu, out
+    return time.perf_counter() - start, clock() - cpu, out
 
 
 def measure(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]:
@@ -99,6 +131,33 @@ def measure(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]:
     return records
 
 
+def measure_compiled(cases, *, workers: int = 2, repeats: int = 3) -> list[dict]:
+    """One record per case: the compiled search alone against ``workers`` threads of it."""
+    records = []
+    for name, build in cases:
+        H = build()
+        memo = ldim_engine(H, workers=workers).memo_bytes
+        serial_t, threads_t, serial_cpu, busiest_cpu = [], [], [], []
+        for _ in range(repeats):
+            t, cpu, s = _timed(lambda: ldim_engine(H).run(), time.thread_time)
+            serial_t.append(t)
+            serial_cpu.append(cpu)
+            stats: dict = {}
+            t, _, p = _timed(lambda: threaded_bounds(H, Budget(), memo, threads=workers, stats=stats))
+            threads_t.append(t)
+            busiest_cpu.append(max(stats["thread_cpu"]))
+        mismatch = None if (s.lower, s.upper, s.status) == (p["lower"], p["upper"], p["status"]) else \
+            f"serial {s.describe()} vs threads {p}"
+        ser, par = statistics.median(serial_t), statistics.median(threads_t)
+        records.append({"case": name, "n_hypotheses": H.n_hypotheses, "ldim": s.lower,
+                        "serial_s": ser, "threads_s": par, "speedup": ser / par,
+                        "serial_cpu_s": statistics.median(serial_cpu), "busiest_thread_cpu_s": statistics.median(busiest_cpu),
+                        "cpu_speedup": statistics.median(serial_cpu) / statistics.median(busiest_cpu),
+                        "serial_nodes": s.nodes, "threads_nodes": p["nodes"], "thread_nodes": stats["thread_nodes"],
+                        "mismatch": mismatch})
+    return records
+
+
 def _fmt(value, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
@@ -111,28 +170,51 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="run only the cases whose name contains this")
     parser.add_argument("--out", type=Path, default=None, help="also write the records as JSON here")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks the code runs, measures nothing")
+    parser.add_argument("--engine", choices=("both", "compiled", "python"), default="both",
+                        help="the compiled search's threads, the Python search's processes, or both tables")
     args = parser.parse_args(argv)
     cases = SMOKE_CASES if args.smoke else [c for c in CASES if args.only in c[0]]
+    compiled_cases = SMOKE_COMPILED_CASES if args.smoke else [c for c in COMPILED_CASES if args.only in c[0]]
     repeats = 1 if args.smoke else args.repeats
     m = machine()
     print(f"machine: {m['cpu']} | {m['cpu_count']} cpus | {m['memory_gib']} GiB | {m['uname']} | "
           f"python {m['python']} | {m['date']} | load average {m['load_average']}")
-    print(f"workers = {args.workers}; medians of {repeats}; serial = LdimSearch(H).bounds()")
-    records = measure(cases, workers=args.workers, repeats=repeats)
+    compiled = []
+    if args.engine != "python" and threads_available():
+        print(f"compiled: threads = {args.workers}; medians of {repeats}; serial = the compiled search alone")
+        compiled = measure_compiled(compiled_cases, workers=args.workers, repeats=repeats)
+        print("| case | \\|H\\| | Ldim | serial s | threads s | speedup | serial CPU s | busiest thread CPU s "
+              "| CPU-bound speedup | serial nodes | threads' nodes | by thread |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for r in compiled:
+            print(f"| {r['case']} | {r['n_hypotheses']} | {r['ldim']} | {r['serial_s']:.3f} | {r['threads_s']:.3f} | "
+                  f"{r['speedup']:.2f} | {r['serial_cpu_s']:.3f} | {r['busiest_thread_cpu_s']:.3f} | "
+                  f"{r['cpu_speedup']:.2f} | {r['serial_nodes']:,} | {r['threads_nodes']:,} | "
+                  f"{' + '.join(f'{k:,}' for k in r['thread_nodes'])} |")
+    elif args.engine != "python":
+        print("compiled: this install has no compiled threads (mistakebound --version); table left out")
+    records = []
+    if args.engine != "compiled":
+        print(f"python: workers = {args.workers}; medians of {repeats}; serial = LdimSearch(H).bounds()")
+        records = measure(cases, workers=args.workers, repeats=repeats)
+        _print_python(records)
+    print(f"load average after: {machine()['load_average']}")
+    if args.out is not None:
+        args.out.write_text(json.dumps({"machine": m, "workers": args.workers, "repeats": repeats,
+                                        "cases": records, "compiled": compiled}, indent=2))
+    bad = [r for r in records + compiled if r["mismatch"]]
+    for r in bad:
+        print(f"MISMATCH {r['case']}: {r['mismatch']}")
+    return 1 if bad else 0
+
+
+def _print_python(records: list[dict]) -> None:
     print("| case | \\|H\\| | Ldim | serial s | parallel s | speedup | CPU-bound speedup | serial nodes | parallel nodes |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in records:
         print(f"| {r['case']} | {r['n_hypotheses']} | {r['ldim']} | {_fmt(r['serial_s'], '.3f')} | "
               f"{_fmt(r['parallel_s'], '.3f')} | {_fmt(r['speedup'], '.2f')} | {_fmt(r['cpu_speedup'], '.2f')} | "
               f"{_fmt(r['serial_nodes'], ',')} | {_fmt(r['parallel_nodes'], ',')} |")
-    print(f"load average after: {machine()['load_average']}")
-    if args.out is not None:
-        args.out.write_text(json.dumps({"machine": m, "workers": args.workers, "repeats": repeats,
-                                        "cases": records}, indent=2))
-    bad = [r for r in records if r["mismatch"]]
-    for r in bad:
-        print(f"MISMATCH {r['case']}: {r['mismatch']}")
-    return 1 if bad else 0
 
 
 if __name__ == "__main__":

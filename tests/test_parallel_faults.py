@@ -1,7 +1,8 @@
 """Fault injection for the searches: killed `ldim --workers` processes, and searches under `ulimit -v`.
 
 Every test runs real processes: `mistakebound ldim ... --workers 2` killed (the
-coordinator with SIGKILL or SIGTERM, a worker with SIGKILL) at random moments, and
+coordinator with SIGKILL or SIGTERM, with the compiled search's threads or the Python
+search's worker processes; a worker with SIGKILL) at random moments, and
 searches in a subprocess whose address space is limited.  Each asserts what issue 13
 asks of the searches: no process left behind (by PID: every process of the run carries
 a tag in its environment, found in /proc), exit 3 with proven bounds when a worker dies
@@ -77,11 +78,22 @@ def cmdline(pid: int) -> str:
         return ""
 
 
-def start_ldim(*args: str) -> tuple[subprocess.Popen, str]:
+#: ``mistakebound`` with the compiled search's threads turned off: ``--workers`` then runs the
+#: Python search's worker processes, as an install without them does (kernel_threads.available).
+#: It passes for ``python -m mistakebound`` (startup.is_cli_process reads sys.orig_argv), so that
+#: the command's own handling of signals is installed.
+PROCESSES = ("import sys; sys.orig_argv = [sys.executable, '-m', 'mistakebound', *sys.argv[1:]]; "
+             "import mistakebound.theory.kernel_threads as k; k.THREADS = False; "
+             "from mistakebound.interfaces.cli import main; raise SystemExit(main())")
+
+
+def start_ldim(*args: str, processes: bool = False) -> tuple[subprocess.Popen, str]:
+    """``mistakebound ldim *args``; ``processes``: with worker processes for ``--workers``, not threads."""
     tag = uuid.uuid4().hex
     env = {**os.environ, TAG: tag}
     env.pop("MISTAKEBOUND_MEMORY_LIMIT", None)
-    p = subprocess.Popen([sys.executable, "-m", "mistakebound", "ldim", *args], env=env,
+    entry = ["-c", PROCESSES] if processes else ["-m", "mistakebound"]
+    p = subprocess.Popen([sys.executable, *entry, "ldim", *args], env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return p, tag
 
@@ -123,12 +135,14 @@ def assert_proven_partial(out: str, err: str, statuses=("budget", "interrupted",
 
 # ------------------------------------------------------------------ killing the coordinator
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
-@pytest.mark.parametrize("trial", range(2))
-def test_killing_ldim_with_workers_leaves_no_process(sig, trial):
-    rng = random.Random(f"{sig}-{trial}-{time.time_ns()}")
-    p, tag = start_ldim(BIG, "--workers", "2")
+@pytest.mark.parametrize("processes", [False, True])
+def test_killing_ldim_with_workers_leaves_no_process(sig, processes):
+    # threads (the compiled search's) or worker processes (the Python search's): the search takes
+    # 4 s or more with two free cores, minutes in Python
+    rng = random.Random(f"{sig}-{processes}-{time.time_ns()}")
+    p, tag = start_ldim(BIG, "--workers", "2", processes=processes)
     try:
-        time.sleep(rng.uniform(0.3, 3.0))  # before, while or after the workers start
+        time.sleep(rng.uniform(0.3, 3.0 if processes else 1.5))  # before, while or after the workers start
         seen = tagged(tag)
         os.kill(p.pid, sig)
         out, err = p.communicate(timeout=30)
@@ -246,7 +260,8 @@ def test_a_coordinator_killed_while_its_workers_start_leaves_no_traceback_and_no
 
 def test_a_killed_worker_gives_proven_bounds_and_exit_3():
     rng = random.Random(time.time_ns())
-    p, tag = start_ldim(BIG, "--what", "ldim", "--workers", "2", "--time-limit", "2.5")  # killed within 1.5 s
+    p, tag = start_ldim(BIG, "--what", "ldim", "--workers", "2", "--time-limit", "2.5",  # killed within 1.5 s
+                        processes=True)
     try:
         victims: list[int] = []
         end = time.monotonic() + 10

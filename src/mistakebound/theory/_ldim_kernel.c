@@ -31,6 +31,13 @@
  * memo_peak_bytes: the most the memos took at once (the benchmarks read it).
  * ldim_tree (see "trees and refutations") runs the same search and reads a shattered tree
  * and a refutation off its memo, in the caller's rows and columns.
+ *
+ * Threads search one class together: each calls ldim_bounds(..., compact_ratio, coop, thread,
+ * threads) with one zeroed buffer of coop_bytes(m) bytes, and the caller takes the largest
+ * lower bound and the smallest upper bound of the calls (see "threads at the root": they
+ * share the root's splits, the proven bounds, one memo and max_nodes); coop_stop(coop)
+ * stops them all.  THREADS is 0 where the compiler offers no atomic operations, and
+ * COMPACT_RATIO is MB_COMPACT_RATIO (the default of compact_ratio).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -41,7 +48,49 @@
 
 typedef uint64_t word;
 
-enum { ST_EXACT = 0, ST_BUDGET = 1, ST_INTERRUPTED = 2, ST_MEMORY = 3 };
+/* Atomic operations on the cells threads share (see "threads at the root"): GCC's and
+ * clang's builtins, MSVC's intrinsics; another compiler gets no threads (THREADS is 0). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MB_THREADS 1
+static long long mb_load(long long *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static int mb_cas(long long *p, long long expected, long long desired) {
+    return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+#elif defined(_MSC_VER)
+#define MB_THREADS 1
+#include <intrin.h>
+static long long mb_load(long long *p) { return _InterlockedCompareExchange64((volatile __int64 *)p, 0, 0); }
+static int mb_cas(long long *p, long long expected, long long desired) {
+    return _InterlockedCompareExchange64((volatile __int64 *)p, desired, expected) == expected;
+}
+#else /* no atomics known here: ldim_bounds refuses a buffer (THREADS is 0) */
+#define MB_THREADS 0
+static long long mb_load(long long *p) { return *p; }
+static int mb_cas(long long *p, long long expected, long long desired) {
+    if (*p != expected) return 0;
+    *p = desired;
+    return 1;
+}
+#endif
+
+/* A spin lock on a cell (the shared memo's): held for a memo look-up or store, a few hundred
+ * nanoseconds against a node's microseconds; a waiter yields its core after a while (the
+ * holder may have been preempted on a loaded machine). */
+#if defined(_WIN32)
+#define mb_yield() SwitchToThread()
+#elif defined(__unix__) || defined(__APPLE__)
+#include <sched.h>
+#define mb_yield() sched_yield()
+#else
+#define mb_yield() ((void)0)
+#endif
+static void mb_lock(long long *p) {
+    for (int spins = 0; !mb_cas(p, 0, 1); spins++)
+        if (spins >= 64) mb_yield();
+}
+static void mb_unlock(long long *p) { (void)mb_cas(p, 1, 0); }
+
+enum { ST_EXACT = 0, ST_BUDGET = 1, ST_INTERRUPTED = 2, ST_MEMORY = 3, ST_SUPERSEDED = 4 /* threads: done */ };
 
 /* A version space at most 1/MB_COMPACT_RATIO as wide (in words) as the range its bitset
  * spans goes on in a compact copy (see compact_at_least); 0 turns that off.  Measured with
@@ -54,7 +103,7 @@ enum { ST_EXACT = 0, ST_BUDGET = 1, ST_INTERRUPTED = 2, ST_MEMORY = 3 };
 #define MB_SIGNAL_PERIOD 0.005
 
 /* What every context of one search shares: the budget, the stop status, the memo. */
-typedef struct {
+typedef struct Shared {
     long long nodes, max_nodes;
     double deadline;      /* < 0: none */
     double next_signals;  /* mb_now() at which the signals are next checked */
@@ -81,6 +130,9 @@ typedef struct {
        class column, kept through the renumbering; and what runs on the exact search's memo */
     int *row_origin, *col_origin;
     struct TreeJob *job;
+    struct Coop *coop;   /* the threads' shared cells (NULL: a search alone; see "threads at the root") */
+    struct Shared *memo_of; /* the memo the threads share (its slot_* and arena; NULL: this one's own) */
+    long long memo_lock;    /* in that memo's holder: the threads' lock on it */
 } Shared;
 
 /* A numbering of rows the search runs on: the class's distinct rows (rowmap NULL), or
@@ -270,8 +322,8 @@ static long long memo_find(Shared *c, const word *key, size_t len, uint64_t h, s
     }
 }
 
-/* Records lo <= Ldim(V) <= hi (merged with what is known). */
-static void memo_put(Shared *c, const word *key, size_t len, uint64_t h, int lo, int hi) {
+/* Records lo <= Ldim(V) <= hi (merged with what is known) in c's own memo. */
+static void memo_store(Shared *c, const word *key, size_t len, uint64_t h, int lo, int hi) {
     if (c->cap == 0 && !memo_grow_slots(c)) return;
     size_t slot;
     long long at = memo_find(c, key, len, h, &slot);
@@ -299,6 +351,32 @@ static void memo_put(Shared *c, const word *key, size_t len, uint64_t h, int lo,
     c->used++;
 }
 
+/* Records lo <= Ldim(V) <= hi in the search's memo: its own, or the one its threads share. */
+static void memo_put(Shared *c, const word *key, size_t len, uint64_t h, int lo, int hi) {
+    Shared *mm = c->memo_of;
+    if (!mm) {
+        memo_store(c, key, len, h, lo, hi);
+        return;
+    }
+    mb_lock(&mm->memo_lock);
+    memo_store(mm, key, len, h, lo, hi);
+    mb_unlock(&mm->memo_lock);
+}
+
+/* What the search's memo says of V: 1 and *lo <= Ldim(V) <= *hi, or 0 when it has no entry. */
+static int memo_get(Shared *c, const word *key, size_t len, uint64_t h, int *lo, int *hi) {
+    Shared *mm = c->memo_of ? c->memo_of : c;
+    if (c->memo_of) mb_lock(&mm->memo_lock);
+    size_t slot;
+    long long at = mm->cap ? memo_find(mm, key, len, h, &slot) : -1;
+    if (at >= 0) {
+        *lo = mm->slot_lo[at];
+        *hi = mm->slot_hi[at];
+    }
+    if (c->memo_of) mb_unlock(&mm->memo_lock);
+    return at >= 0;
+}
+
 static void memo_free(Shared *c) {
     free(c->slot_hash); free(c->slot_off); free(c->slot_lo); free(c->slot_hi);
     free(c->arena);
@@ -315,13 +393,17 @@ static int check_signals(Shared *s) {
     return failed;
 }
 
+static int coop_more_nodes(Shared *s);
+static int coop_stop(Shared *s);
+
 static int stop_check(Shared *s) {
-    if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) {
+    if (s->max_nodes >= 0 && s->nodes >= s->max_nodes && !coop_more_nodes(s)) {
         s->stopped = ST_BUDGET;
         return 1;
     }
     s->nodes++;
     if ((s->nodes & 15) == 0) { /* a node costs a microsecond or more: checking is cheap */
+        if (s->coop && coop_stop(s)) return 1;
         double now = mb_now();
         if (s->deadline >= 0 && now > s->deadline) {
             s->stopped = ST_BUDGET;
@@ -510,17 +592,14 @@ MB_HOT static int at_least(Ctx *c, const word *v, int lo_w, int hi_w, int size, 
     size_t klen = make_key(c, v, lo_w, hi_w, size, key, key + klen_max, klen_max);
     uint64_t h = hash_key(key, klen);
     int result = 0, found_lo = 0;
-    if (sh->cap) {
-        size_t slot;
-        long long at = memo_find(sh, key, klen, h, &slot);
-        if (at >= 0) {
-            if (k <= sh->slot_lo[at]) {
-                result = 1;
-                found_lo = sh->slot_lo[at];
-                goto done;
-            }
-            if (k > sh->slot_hi[at]) goto done;
+    int mlo, mhi;
+    if (memo_get(sh, key, klen, h, &mlo, &mhi)) {
+        if (k <= mlo) {
+            result = 1;
+            found_lo = mlo;
+            goto done;
         }
+        if (k > mhi) goto done;
     }
     /* a question of k = 1 is answered by the first split: no copy pays for itself there */
     if (k >= 2 && should_compact(c, size, hi_w - lo_w)) {
@@ -1224,6 +1303,195 @@ static void bounds_before_search(const Ctx *c, int nd, int nc, int *lower, int *
     if (nc < 62 && (long long)nd == (1LL << nc)) *lower = nc;
 }
 
+/* ---------------------------------------------------------------- threads at the root
+ * Ldim(H) = max over the root's splits x of 1 + min(Ldim(H_x^0), Ldim(H_x^1)), so "is
+ * Ldim(H) >= k?" holds iff some split has both sides >= k - 1, and fails iff every split
+ * has a side < k - 1.  Several threads, each a call of ldim_bounds given the same class
+ * and one buffer (`coop`, zeroed, coop_bytes(m) long), search the root together: at each
+ * level k, from the upper bound down, a thread claims root splits one at a time (its own
+ * share first, splits thread, thread + threads, ... of the most-balanced-first order, so
+ * that its memo meets again the sides it met a level higher; then any split still
+ * unclaimed) and answers them in its own memo.  The buffer's cells, read and raised by
+ * every thread with atomic operations:
+ *   lower    the highest level a thread proved (a split whose two sides hold);
+ *   refuted  the lowest level every one of whose eligible splits was refuted (Ldim < it);
+ *   stop     a status (interrupted) that stops every thread at its next check;
+ *   nodes    the nodes taken from a budget of max_nodes shared by the threads, 64 at a time;
+ * then, per level, the count of its refuted splits and a bitmap of its claimed ones.
+ * A thread stops as soon as the level it is on is at most `lower` (another proved it:
+ * Ldim >= lower >= k), after proving its level, or below the bound before any search.
+ * Each call returns the bounds the cells prove when it ends; the caller takes the largest
+ * lower and the smallest upper of all its calls, exact when they meet: every level above
+ * the value has all its splits claimed and (unless a budget stopped a thread) refuted, and
+ * the value's level has its proving split claimed by a thread that proves it or stops
+ * because another proved it. */
+#define COOP_LOWER 0 /* cells 8 words apart: a write to one leaves the others' cache line */
+#define COOP_REFUTED 8
+#define COOP_STOP 16
+#define COOP_NODES 24
+#define COOP_MEMO 28  /* the memo the threads share: its holder's address, */
+#define COOP_USERS 29 /* the threads using it, */
+#define COOP_GATE 30  /* and a lock on both (the last thread to leave frees the memo) */
+#define COOP_HEAD 32
+#define COOP_LEVELS 64 /* levels 0..63: Ldim <= floor(log2 n) < 63 */
+#define COOP_CHUNK 64  /* nodes a thread takes from the shared budget at a time */
+
+
+typedef struct Coop {
+    long long *cells;
+    int words;            /* words of a level's bitmap of claimed splits */
+    int thread, threads;  /* this call's share: splits thread, thread + threads, ... first */
+    long long max_nodes;  /* the budget the threads share (-1: none) */
+    int level;            /* the level this thread is on (0: not at the root yet) */
+} Coop;
+
+static size_t coop_cells(Py_ssize_t m) { return COOP_HEAD + (size_t)COOP_LEVELS * (1 + ((size_t)m + 63) / 64); }
+
+static void coop_raise(long long *p, long long v) { /* *p = max(*p, v) */
+    for (long long cur = mb_load(p); cur < v && !mb_cas(p, cur, v); cur = mb_load(p)) {}
+}
+
+static void coop_refute(long long *p, long long v) { /* *p = min(*p, v), 0 standing for none */
+    for (long long cur = mb_load(p); (cur == 0 || v < cur) && !mb_cas(p, cur, v); cur = mb_load(p)) {}
+}
+
+static long long coop_add(long long *p, long long d) {
+    long long cur = mb_load(p);
+    while (!mb_cas(p, cur, cur + d)) cur = mb_load(p);
+    return cur + d;
+}
+
+/* More nodes for this thread from the shared budget; 0 when it is spent (or there is none). */
+static int coop_more_nodes(Shared *s) {
+    Coop *co = s->coop;
+    if (!co || co->max_nodes < 0) return 0;
+    long long *p = co->cells + COOP_NODES;
+    for (;;) {
+        long long used = mb_load(p), take = co->max_nodes - used < COOP_CHUNK ? co->max_nodes - used : COOP_CHUNK;
+        if (take <= 0) return 0;
+        if (mb_cas(p, used, used + take)) {
+            s->max_nodes += take;
+            return 1;
+        }
+    }
+}
+
+/* Whether this thread stops: another thread's signal, or its level proven by another. */
+static int coop_stop(Shared *s) {
+    Coop *co = s->coop;
+    long long stop = mb_load(co->cells + COOP_STOP);
+    if (stop) {
+        s->stopped = (int)stop;
+        return 1;
+    }
+    if (co->level > 0 && mb_load(co->cells + COOP_LOWER) >= co->level) {
+        s->stopped = ST_SUPERSEDED;
+        return 1;
+    }
+    return 0;
+}
+
+/* Claims split t of level k for this thread; 0 when another thread has it. */
+static int coop_claim(Coop *co, int k, int t) {
+    long long *p = co->cells + COOP_HEAD + COOP_LEVELS + (size_t)k * co->words + t / 64, bit = 1LL << (t & 63);
+    for (long long cur = mb_load(p); !(cur & bit); cur = mb_load(p))
+        if (mb_cas(p, cur, cur | bit)) return 1;
+    return 0;
+}
+
+/* The root searched by this thread with the others (see above), from level `upper` down
+ * to `lower` + 1; the classes's nc splits are its columns (split_columns keeps one per
+ * split).  Sets sh->stopped on a budget, a signal or memory, ST_SUPERSEDED when done. */
+static void root_search(Ctx *c, const word *full, int nd, const int *cand, int nc, int lower, int upper) {
+    Shared *sh = c->sh;
+    Coop *co = sh->coop;
+    const int W = c->W;
+    Split *splits = malloc((size_t)(nc ? nc : 1) * sizeof(Split));
+    word *side = malloc(2 * (size_t)W * sizeof(word));
+    if (!splits || !side) {
+        free(splits); free(side);
+        sh->stopped = ST_MEMORY;
+        return;
+    }
+    word *other = side + W;
+    for (int t = 0; t < nc; t++) { /* the order at_least tries them in */
+        int a = popcount_range(c->cols + (size_t)t * W, 0, W);
+        splits[t].col = t;
+        splits[t].s = 2 * a <= nd ? a : nd - a;
+        splits[t].flip = 2 * a > nd;
+    }
+    sort_splits(splits, nc);
+    for (int k = upper; k > lower && !sh->stopped; k--) {
+        if (mb_load(co->cells + COOP_LOWER) >= k) break; /* proven by another thread */
+        co->level = k;
+        int need = k - 1, eligible = 0;
+        while (eligible < nc && floor_log2(splits[eligible].s) >= need) eligible++; /* the others: 1 + log2 s < k */
+        if (eligible == 0) coop_refute(co->cells + COOP_REFUTED, k);
+        /* its own share first (pass 0), then the others' splits still unclaimed (pass 1) */
+        for (int pass = 0; pass < 2; pass++)
+            for (int t = 0; t < eligible; t++) {
+                if ((t % co->threads == co->thread) != (pass == 0) || !coop_claim(co, k, t)) continue;
+                const word *col = c->cols + (size_t)splits[t].col * W;
+                int s = splits[t].s, slo = W, shi = 0, olo = W, ohi = 0;
+                for (int i = 0; i < W; i++) {
+                    word a = splits[t].flip ? (full[i] & ~col[i]) : (full[i] & col[i]);
+                    side[i] = a;
+                    other[i] = full[i] ^ a;
+                    if (a) { if (i < slo) slo = i; shi = i + 1; }
+                    if (other[i]) { if (i < olo) olo = i; ohi = i + 1; }
+                }
+                int l1 = need, l2 = need;
+                if (at_least(c, side, slo, shi, s, cand, nc, need, &l1) &&
+                    at_least(c, other, olo, ohi, nd - s, cand, nc, need, &l2)) {
+                    coop_raise(co->cells + COOP_LOWER, 1 + (l1 < l2 ? l1 : l2)); /* >= k */
+                    sh->stopped = ST_SUPERSEDED; /* the levels below hold too */
+                    goto done;
+                }
+                if (sh->stopped) goto done;
+                if (coop_add(co->cells + COOP_HEAD + k, 1) == eligible) coop_refute(co->cells + COOP_REFUTED, k);
+            }
+    }
+    sh->stopped = sh->stopped ? sh->stopped : ST_SUPERSEDED;
+done:
+    co->level = 0;
+    if (sh->stopped == ST_INTERRUPTED) mb_cas(co->cells + COOP_STOP, 0, ST_INTERRUPTED); /* the others stop too */
+    free(splits);
+    free(side);
+}
+
+/* The memo the threads share, made by the first to come (0 on no memory); see coop_leave. */
+static Shared *coop_join(Coop *co, size_t max_bytes) {
+    mb_lock(co->cells + COOP_GATE);
+    Shared *holder = (Shared *)(intptr_t)co->cells[COOP_MEMO];
+    if (!holder && (holder = calloc(1, sizeof(Shared)))) {
+        holder->max_bytes = max_bytes;
+        co->cells[COOP_MEMO] = (long long)(intptr_t)holder;
+    }
+    if (holder) co->cells[COOP_USERS]++;
+    mb_unlock(co->cells + COOP_GATE);
+    return holder;
+}
+
+/* Leaves the shared memo (freed by the last thread); returns the most it took. */
+static size_t coop_leave(Coop *co, Shared *holder) {
+    mb_lock(co->cells + COOP_GATE);
+    size_t peak = holder->peak_bytes;
+    if (--co->cells[COOP_USERS] == 0) {
+        memo_free(holder);
+        free(holder);
+        co->cells[COOP_MEMO] = 0;
+    }
+    mb_unlock(co->cells + COOP_GATE);
+    return peak;
+}
+
+/* The bounds the cells prove, merged into *lower and *upper (those before any search). */
+static void coop_bounds(Coop *co, int *lower, int *upper) {
+    long long lo = mb_load(co->cells + COOP_LOWER), refuted = mb_load(co->cells + COOP_REFUTED);
+    if (lo > *lower) *lower = (int)lo;
+    if (refuted && refuted - 1 < *upper) *upper = (int)(refuted - 1);
+}
+
 /* The search proper, without the GIL: distinct rows, splits, bounds, then "is Ldim >= u?"
  * for u from the upper bound down.  Returns the status. */
 static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m, size_t memo_bytes, int *nd_out,
@@ -1260,7 +1528,11 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
     sh->max_bytes = memo_bytes; /* the memo grows from nothing up to it */
     bounds_before_search(&c, nd, nc, lower, upper);
     if (*upper > *lower && !renumber_rows(sh, &c)) sh->stopped = ST_MEMORY; /* the bounds stand */
-    while (*upper > *lower && !sh->stopped) {
+    if (sh->coop && *upper > *lower && !sh->stopped) {
+        root_search(&c, full, nd, cand, nc, *lower, *upper);
+        coop_bounds(sh->coop, lower, upper);
+    }
+    while (!sh->coop && *upper > *lower && !sh->stopped) {
         int lo = *upper;
         if (at_least(&c, full, 0, c.W, nd, cand, nc, *upper, &lo)) {
             *lower = *upper;
@@ -1270,7 +1542,7 @@ static int search(Shared *sh, const unsigned char *M, Py_ssize_t n, Py_ssize_t m
         (*upper)--;
     }
     if (sh->job && *lower == *upper && !sh->stopped) run_job(sh, &c, full, cand, nc, *lower);
-    status = sh->stopped;
+    status = sh->stopped == ST_SUPERSEDED ? ST_EXACT : sh->stopped; /* a thread's part done */
 finish:
     if (status == ST_MEMORY && !sh->stopped) { *lower = 1; *upper = 0; } /* could not start */
     free(distinct);
@@ -1297,6 +1569,11 @@ static PyObject *fetch_exception(void) {
 #endif
 }
 
+/* What is wrong with a matrix of n * m bytes passed as buf (NULL: nothing), for every entry. */
+static const char *matrix_shape_error(const Py_buffer *buf, Py_ssize_t n, Py_ssize_t m) {
+    return n < 1 || m < 0 || buf->len != n * m ? "matrix: expected n * m bytes with n >= 1" : NULL;
+}
+
 static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
     Py_buffer buf;
     Py_ssize_t n, m;
@@ -1304,16 +1581,38 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
     double time_limit;
     Py_ssize_t memo_bytes;
     int compact_ratio = MB_COMPACT_RATIO;
-    if (!PyArg_ParseTuple(args, "y*nnLdn|i", &buf, &n, &m, &max_nodes, &time_limit, &memo_bytes, &compact_ratio))
+    Py_buffer cells = {0};
+    Coop co;
+    memset(&co, 0, sizeof co);
+    co.threads = 1;
+    if (!PyArg_ParseTuple(args, "y*nnLdn|iw*ii", &buf, &n, &m, &max_nodes, &time_limit, &memo_bytes, &compact_ratio,
+                          &cells, &co.thread, &co.threads))
         return NULL;
-    if (n < 1 || m < 0 || buf.len != n * m) {
+    const char *bad = matrix_shape_error(&buf, n, m);
+    if (!bad && cells.buf) {
+        if (!MB_THREADS) bad = "coop: this build has no atomic operations for threads (THREADS is 0)";
+        else if ((size_t)cells.len < coop_cells(m) * sizeof(long long) || ((uintptr_t)cells.buf & 7))
+            bad = "coop: expected a zeroed buffer of coop_bytes(m) bytes, aligned to 8";
+        else if (co.threads < 1 || co.thread < 0 || co.thread >= co.threads)
+            bad = "thread, threads: expected 0 <= thread < threads";
+    }
+    if (bad) {
         PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_ValueError, "matrix: expected n * m bytes with n >= 1");
+        if (cells.buf) PyBuffer_Release(&cells);
+        PyErr_SetString(PyExc_ValueError, bad);
         return NULL;
     }
     Shared sh;
     memset(&sh, 0, sizeof sh);
     sh.max_nodes = max_nodes;
+    if (cells.buf) { /* one of several threads: the node budget is the one they share */
+        co.cells = cells.buf;
+        co.words = (int)(((size_t)m + 63) / 64);
+        co.max_nodes = max_nodes;
+        sh.max_nodes = max_nodes >= 0 ? 0 : -1;
+        sh.coop = &co;
+        sh.memo_of = coop_join(&co, memo_bytes > 0 ? (size_t)memo_bytes : 0);
+    }
     sh.compact_ratio = compact_ratio; /* 0: never compact; negative: whenever a node can */
     int lower, upper, nd = 0;
     /* the buffer stays exported (so alive) while the search reads it without the GIL */
@@ -1321,10 +1620,16 @@ static PyObject *ldim_bounds(PyObject *self, PyObject *args) {
     double now = mb_now();
     sh.deadline = time_limit >= 0 ? now + time_limit : -1.0;
     sh.next_signals = now + MB_SIGNAL_PERIOD;
-    int status = search(&sh, buf.buf, n, m, memo_bytes > 0 ? (size_t)memo_bytes : 0, &nd, &lower, &upper);
+    int status = ST_MEMORY; /* and lower > upper: a thread without the shared memo could not start */
+    lower = 1;
+    upper = 0;
+    if (!sh.coop || sh.memo_of)
+        status = search(&sh, buf.buf, n, m, memo_bytes > 0 ? (size_t)memo_bytes : 0, &nd, &lower, &upper);
     memo_free(&sh);
+    if (sh.memo_of) sh.peak_bytes = coop_leave(&co, sh.memo_of);
     PyEval_RestoreThread(sh.ts);
     PyBuffer_Release(&buf);
+    if (cells.buf) PyBuffer_Release(&cells);
     PyObject *exc = fetch_exception();
     return Py_BuildValue("iiiLiNn", lower, upper, status, sh.nodes, nd, exc, (Py_ssize_t)sh.peak_bytes);
 }
@@ -1341,12 +1646,12 @@ static PyObject *int_list(const int *a, size_t n) {
     return list;
 }
 
-/* Whether the buffer holds n * m bytes with n >= 1; if not, it is released and ValueError set.
- * (ldim_bounds checks the same inline.) */
+/* Whether the buffer holds n * m bytes with n >= 1; if not, it is released and ValueError set. */
 static int matrix_shape_ok(Py_buffer *buf, Py_ssize_t n, Py_ssize_t m) {
-    if (n >= 1 && m >= 0 && buf->len == n * m) return 1;
+    const char *bad = matrix_shape_error(buf, n, m);
+    if (!bad) return 1;
     PyBuffer_Release(buf);
-    PyErr_SetString(PyExc_ValueError, "matrix: expected n * m bytes with n >= 1");
+    PyErr_SetString(PyExc_ValueError, bad);
     return 0;
 }
 
@@ -1426,6 +1731,31 @@ out:
     return result;
 }
 
+static PyObject *coop_bytes(PyObject *self, PyObject *arg) {
+    Py_ssize_t m = PyLong_AsSsize_t(arg);
+    if (m == -1 && PyErr_Occurred()) return NULL;
+    if (m < 0) {
+        PyErr_SetString(PyExc_ValueError, "m: expected m >= 0");
+        return NULL;
+    }
+    return PyLong_FromSize_t(coop_cells(m) * sizeof(long long));
+}
+
+/* Stops every thread searching with the buffer, as interrupted, at its next check (the
+ * caller's Ctrl-C while it waited for them). */
+static PyObject *coop_stop_all(PyObject *self, PyObject *arg) {
+    Py_buffer cells;
+    if (PyObject_GetBuffer(arg, &cells, PyBUF_WRITABLE) < 0) return NULL;
+    int ok = (size_t)cells.len >= COOP_HEAD * sizeof(long long) && !((uintptr_t)cells.buf & 7);
+    if (ok) mb_cas((long long *)cells.buf + COOP_STOP, 0, ST_INTERRUPTED);
+    PyBuffer_Release(&cells);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "coop: expected the buffer the threads share");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* ---------------------------------------------------------------- the module
  * Multi-phase initialisation (PEP 489): the module has no state of its own (m_size 0, no
  * globals), so each interpreter that imports it gets a fresh module object from the same
@@ -1435,10 +1765,13 @@ out:
 static PyMethodDef methods[] = {
     {"ldim_bounds", ldim_bounds, METH_VARARGS,
      "ldim_bounds(matrix, n, m, max_nodes, time_limit, memo_bytes[, compact_ratio]) -> (lower, upper, status, "
-     "nodes, distinct_rows, exception, memo_peak_bytes)"},
+     "nodes, distinct_rows, exception, memo_peak_bytes); with coop, thread, threads after compact_ratio: one "
+     "of threads searching the root together"},
     {"ldim_tree", ldim_tree, METH_VARARGS,
      "ldim_tree(matrix, n, m, max_nodes, time_limit, memo_bytes, want_tree, want_refutation[, compact_ratio]) -> "
      "ldim_bounds's values, then (instances, witnesses) and (values, starts, counts, entries), or None each"},
+    {"coop_bytes", coop_bytes, METH_O, "coop_bytes(m) -> the bytes of the buffer ldim_bounds's threads share"},
+    {"coop_stop", coop_stop_all, METH_O, "coop_stop(coop) -> None: every thread searching with coop stops"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1456,6 +1789,9 @@ static int module_exec(PyObject *mod) {
     const long limited = 0;
 #endif
     if (PyModule_AddIntConstant(mod, "PORTABLE", portable) < 0) return -1;
+    /* THREADS: 1 when ldim_bounds takes a buffer shared by threads; COMPACT_RATIO: the default ratio */
+    if (PyModule_AddIntConstant(mod, "THREADS", MB_THREADS) < 0) return -1;
+    if (PyModule_AddIntConstant(mod, "COMPACT_RATIO", MB_COMPACT_RATIO) < 0) return -1;
     return PyModule_AddIntConstant(mod, "LIMITED_API", limited);
 }
 

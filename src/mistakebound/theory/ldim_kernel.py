@@ -27,7 +27,9 @@ Three things make its cost follow the version spaces rather than the class (issu
   non-empty words as pairs, the shorter), so a key's size follows what it holds.
 
 The search runs without the GIL: other threads run meanwhile, and searches in two threads
-run on two cores.  ``python -m benchmarks.kernel_shapes`` measures all of this.
+run on two cores.  ``python -m benchmarks.kernel_shapes`` measures all of this.  Several
+threads also search one class together (``workers=N``: the root's splits shared out, one
+memo, :mod:`mistakebound.theory.kernel_threads`).
 
 Shattered trees and the facts of Ldim certificates are read off the compiled search's memo
 too (:func:`kernel_tree`): once the search has proven ``Ldim(H) = d``, the C reads a tree of
@@ -37,7 +39,7 @@ refutation of ``Ldim(H) >= d + 1`` (every splitting column answered by a side of
 ``<= b - 1``, down to ``log2`` steps), both in the caller's rows and columns.
 :func:`~mistakebound.theory.littlestone.shattered_tree` and
 :func:`~mistakebound.theory.ldim_certificate.ldim_certificate` use it.  What stays in Python:
-the parallel search, trees and certificates asked of a kept
+the search with worker processes (no compiler), trees and certificates asked of a kept
 :class:`~mistakebound.theory.littlestone.LdimSearch` (its witnesses, canonical forms and runs),
 and a learner's questions on small version spaces.  A question a learner (SOA) asks of an
 ``LdimSearch`` outside a run, on a version space of
@@ -78,14 +80,15 @@ import time
 from typing import Any
 
 from mistakebound.game.hypothesis_class import HypothesisClass
-from mistakebound.theory.search_protocol import searches_stopped, shared_deadline
+from mistakebound.theory.search_protocol import STATUSES, searches_stopped, shared_deadline
 
 try:  # built from _ldim_kernel.c when a C compiler was there at install time
     import mistakebound.theory._ldim_kernel as _kernel
 except ImportError:  # pragma: no cover - depends on the install
     _kernel = None
 
-__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "kernel_tree",
+__all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "kernel_limits",
+           "kernel_tree",
            "matrix_bounds"]
 
 #: Whether the compiled search is installed.
@@ -96,8 +99,6 @@ SMALL_MATRIX_BYTES = 1 << 16
 
 #: The memo limit of such a search.
 SMALL_MEMO_BYTES = 64 << 20
-
-_STATUS = ("exact", "budget", "interrupted", "memory")
 
 
 def engine_description() -> str:
@@ -184,25 +185,42 @@ def kernel_tree(H: HypothesisClass, budget: Any, memo_bytes: int, *, refutation:
 def _run(entry: Any, M: Any, budget: Any, memo_bytes: int, *extra: Any) -> dict | None:
     """Run a compiled entry (``ldim_bounds`` or ``ldim_tree``) on ``M`` within ``budget``: the one place of its rules."""
     n, m = M.shape
-    # the step's shared deadline binds the compiled search too, and after a signal it only
-    # reports the bounds it proves before any node (search_protocol.spending, stop_searches)
-    stopped = searches_stopped()
-    limit, deadline = budget.time_limit, shared_deadline()
-    if deadline is not None:
-        left = max(deadline - time.monotonic(), 0.0)
-        limit = left if limit is None else min(limit, left)
-    max_nodes = 0 if stopped else -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED)
+    max_nodes, time_limit, stopped = kernel_limits(budget)
     t0 = time.perf_counter()
     lower, upper, code, nodes, _distinct, exc, _memo, *read = entry(
-        M, n, m, max_nodes, -1.0 if limit is None else limit, memo_bytes, *extra,
+        M, n, m, max_nodes, time_limit, memo_bytes, *extra,
     )
     seconds = time.perf_counter() - t0
     if exc is not None and not isinstance(exc, KeyboardInterrupt):
         raise exc
     if lower > upper:  # out of memory before the search began
         return None
-    status = "interrupted" if stopped and lower < upper else _STATUS[code]
+    status = "interrupted" if stopped and lower < upper else STATUSES[code]  # the C's status codes are their positions
     found = {"lower": lower, "upper": upper, "status": status, "nodes": nodes, "seconds": seconds}
     if read:
         found["tree"], found["refutation"] = read
     return found
+
+
+def kernel_limits(budget: Any) -> tuple[int, float, bool]:
+    """The extension's ``max_nodes`` and ``time_limit`` for ``budget`` (-1: none), and whether a signal stopped searches.
+
+    The step's shared deadline binds the compiled search too, and after a signal it only
+    reports the bounds it proves before any node (``search_protocol.spending``,
+    ``stop_searches``): ``max_nodes`` is 0 then.  One place for every caller of the
+    extension (:func:`matrix_bounds`, the threads of
+    :mod:`~mistakebound.theory.kernel_threads`).
+
+    Examples
+    --------
+    >>> from mistakebound.theory.search_protocol import Budget
+    >>> kernel_limits(Budget(max_nodes=10))
+    (10, -1.0, False)
+    """
+    stopped = searches_stopped()
+    limit, deadline = budget.time_limit, shared_deadline()
+    if deadline is not None:
+        left = max(deadline - time.monotonic(), 0.0)
+        limit = left if limit is None else min(limit, left)
+    max_nodes = 0 if stopped else -1 if budget.max_nodes is None else min(budget.max_nodes, NODES_UNLIMITED)
+    return max_nodes, -1.0 if limit is None else limit, stopped

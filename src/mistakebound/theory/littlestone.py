@@ -15,7 +15,8 @@ off that memo (:mod:`mistakebound.theory.ldim_trees`).
 This module holds the question's front doors: :func:`littlestone_dimension`,
 :func:`littlestone_bounds` and :func:`shattered_tree`, each answered by the engine
 :func:`ldim_engine` chooses from the budget and the request (the compiled search of
-:mod:`mistakebound.theory.ldim_kernel`, the Python search, or the Python search with the
+:mod:`mistakebound.theory.ldim_kernel`, alone or in the threads of
+:mod:`mistakebound.theory.kernel_threads`, the Python search, or the Python search with the
 worker processes of :mod:`mistakebound.theory.parallel`).  It also gives the names of the
 search (:class:`LdimSearch`, :class:`LdimBounds`, ...) and :func:`is_shattered`, so one
 import reaches the whole question.
@@ -47,6 +48,7 @@ from typing import TYPE_CHECKING
 from attrs import define
 
 from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
+import mistakebound.theory.kernel_threads as kernel_threads
 import mistakebound.theory.ldim_kernel as ldim_kernel
 from mistakebound.theory.ldim_search import (
     LdimBounds,
@@ -59,6 +61,7 @@ from mistakebound.theory.ldim_search import (
     search_memory_estimate,
 )
 from mistakebound.theory.ldim_trees import is_shattered
+from mistakebound.theory.parallel import check_workers
 from mistakebound.theory.search_protocol import Budget
 
 if TYPE_CHECKING:  # networkx is imported where a tree is built: a value search never pays for it
@@ -98,8 +101,10 @@ class LdimEngine:
     ----------
     name : {"compiled", "python", "parallel"}
         The compiled search (:mod:`mistakebound.theory.ldim_kernel`), the Python search
-        (:class:`LdimSearch`, which trees and certificates are read off), or the Python
-        search with worker processes.
+        (:class:`LdimSearch`, which trees and certificates are read off), or a search with
+        ``workers`` workers: the compiled search in threads
+        (:mod:`mistakebound.theory.kernel_threads`) when ``search`` is None, else the
+        Python search with worker processes (:mod:`mistakebound.theory.parallel`).
     search : LdimSearch or None
         The Python search (None for the compiled one, until it falls back to Python).
     """
@@ -114,11 +119,15 @@ class LdimEngine:
 
     def run(self, V: int | None = None) -> LdimBounds:
         """Search within the budget; the compiled search falls back to Python when it cannot start."""
-        if self.name == "compiled":
-            found = ldim_kernel.kernel_bounds(self.H, self.budget, self.memo_bytes)
+        if self.search is None:  # the compiled search, in this thread or in ``workers`` threads
+            if self.workers == 1:
+                found = ldim_kernel.kernel_bounds(self.H, self.budget, self.memo_bytes)
+            else:
+                found = kernel_threads.threaded_bounds(self.H, self.budget, self.memo_bytes, threads=self.workers)
             if found is not None:
                 return LdimBounds(**found)
-            self.name, self.search = "python", LdimSearch(self.H, available=self.available)
+            self.search = LdimSearch(self.H, available=self.available)
+            self.name = "python" if self.workers == 1 else "parallel"
         return self.search.bounds(V, max_nodes=self.budget.max_nodes, time_limit=self.budget.time_limit,
                                   workers=self.workers)
 
@@ -127,11 +136,15 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
                 keep_search: bool = False) -> LdimEngine:
     """The engine that answers a Littlestone question on ``H``, chosen from the budget and the request.
 
-    The compiled search when the install has it, ``workers`` is 1 and nothing will be read
-    off the search but its bounds; otherwise the Python search (``keep_search``: a tree or a
-    certificate will be), with workers when ``workers`` asks for them.  The memory the
-    search needs up front is checked here, before anything runs.  The doors take the first
-    choice themselves for a small 0/1 class asked without a budget in one process (the
+    The compiled search when the install has it and nothing will be read off the search but
+    its bounds, in ``workers`` threads when ``workers`` asks for more than one
+    (:mod:`mistakebound.theory.kernel_threads`); otherwise the Python search (``keep_search``:
+    a tree or a certificate will be), with worker processes when ``workers`` asks for them
+    (:mod:`mistakebound.theory.parallel`; also where the install has no compiled threads).
+    ``workers`` is checked here (:func:`~mistakebound.theory.parallel.check_workers`: None
+    is one per CPU).  The memory the search needs up front is checked here, before anything
+    runs.  The doors take the
+    first choice themselves for a small 0/1 class asked without a budget in one process (the
     compiled search, its fixed memo, no engine built: such a call costs little more than its
     search, ``python -m benchmarks.call_cost``).
 
@@ -151,13 +164,17 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
     H = require_binary(require_class(H), what="the Littlestone search of a 0/1 class (littlestone_bounds answers "
                                               "for more labels)")
     budget = budget or _NO_BUDGET
-    if workers == 1 and not keep_search and ldim_kernel.AVAILABLE:
+    workers = check_workers(workers)
+    name = "compiled" if workers == 1 else "parallel"
+    if not keep_search and (kernel_threads.available() if workers > 1 else ldim_kernel.AVAILABLE):
         # a small matrix gets the compiled search's fixed memo, the memory budget unread; a larger
         # class must fit the budget as for LdimSearch (read once), and gets the same default memo
+        # (one memo for all the threads: they share it)
         if _small(H):
-            return LdimEngine(H, budget, "compiled", memo_bytes=ldim_kernel.SMALL_MEMO_BYTES)
+            return LdimEngine(H, budget, name, workers=workers, memo_bytes=ldim_kernel.SMALL_MEMO_BYTES)
         available = require_search_memory(H)
-        return LdimEngine(H, budget, "compiled", memo_bytes=default_memo_bytes(available), available=available)
+        return LdimEngine(H, budget, name, workers=workers, memo_bytes=default_memo_bytes(available),
+                          available=available)
     return LdimEngine(H, budget, "python" if workers == 1 else "parallel", workers=workers, search=LdimSearch(H))
 
 
@@ -188,9 +205,10 @@ def littlestone_bounds(
 
     Without a budget the bounds are equal (the exact value).  Ctrl-C stops the search
     and returns the bounds proven so far, with ``status="interrupted"``.  ``workers``
-    other than 1 has that many processes search, this one included (None: one per
-    CPU), see :mod:`mistakebound.theory.parallel`; it pays only on long searches of large
-    classes (measured in ``benchmarks/parallel_speedup.py``).  The engine is chosen by
+    other than 1 has that many workers search, this one included (None: one per
+    CPU): threads of the compiled search (:mod:`mistakebound.theory.kernel_threads`), or
+    without it processes of the Python search (:mod:`mistakebound.theory.parallel`);
+    measured in ``benchmarks/parallel_speedup.py``.  The engine is chosen by
     :func:`ldim_engine`, as for every Littlestone question.
 
     On a class of ``k > 2`` labels the bounds are those of the multiclass Littlestone
@@ -235,7 +253,8 @@ def littlestone_dimension(H: HypothesisClass, *, max_nodes: int | None = None,
     max_nodes, time_limit : int or float, optional
         A budget of search nodes and/or seconds.
     workers : int or None
-        Processes searching, this one included (default 1: this process alone).
+        Workers searching, this one included (default 1: this thread alone), as for
+        :func:`littlestone_bounds`.
 
     Returns
     -------

@@ -22,6 +22,12 @@ sub-questions "``Ldim(side) >= k - 1``?" from the other end:
   memo hit when the search here reaches it, and a split whose two sides the workers
   proved ends the level at once: ``Ldim(H) >= k``.
 
+Where the compiled search is built, ``littlestone_bounds(H, workers=N)`` (and ``mistakebound
+ldim --workers N``) runs it in ``N`` threads instead (:mod:`mistakebound.theory.kernel_threads`,
+faster by far); this search is what ``workers`` runs without it, and when a tree or a
+certificate will be read off the search (:func:`~mistakebound.theory.littlestone.ldim_engine`
+chooses).
+
 Every process drives its :class:`LdimSearch` through the search's public interface only:
 :meth:`~LdimSearch.plan` (the top splits and the starting upper bound),
 :meth:`~LdimSearch.at_least` (the decision, under the run's budget),
