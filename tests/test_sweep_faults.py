@@ -637,3 +637,51 @@ def test_a_cell_that_runs_out_of_memory_retires_its_worker_and_the_good_cells_af
     assert all(r["error_type"] == "MemoryError" for r in records if r["verdict"] == "infra")
     if executor == "dask":
         assert done.stderr.strip() == "", done.stderr  # the restarts are quiet
+
+
+# ------------------------------------------------------------------ issue 27: several cells out of memory at once
+HOGS = '''
+"""Cells that ask for more memory than any machine has, at the same moment, among good cells."""
+
+import time
+
+from mistakebound.learners import Halving
+
+
+class Hog(Halving):
+    """Asks the allocator for 4 EiB: a real MemoryError, raised in its worker."""
+
+    def predict_one(self, x):
+        time.sleep(0.02)  # the hogs of both workers overlap
+        bytearray(1 << 62)
+        return super().predict_one(x)
+
+
+class Steady(Halving):
+    """A good cell that takes a little time (Halving, 20 ms a prediction)."""
+
+    def predict_one(self, x):
+        time.sleep(0.02)
+        return super().predict_one(x)
+'''
+
+
+@pytest.mark.parametrize("executor", ["processes", "dask"])
+def test_cells_running_out_of_memory_at_once_are_each_their_own_and_every_good_cell_finishes(tmp_path, executor):
+    """Batches of one cell on two workers, eight cells that run out of memory side by side with eight good ones:
+    each hog is recorded as its own ``MemoryError`` (``infra``), never as a worker lost or a retry budget spent;
+    each good cell, whose worker may be restarted for another cell, runs again and is ``ok``; the same in every run."""
+    if executor == "dask":
+        pytest.importorskip("distributed")
+    (tmp_path / "hogs.py").write_text(HOGS)
+    config = tmp_path / "grid.toml"
+    config.write_text('[[grid]]\nlearners = ["hogs:Hog", "hogs:Steady"]\nadversaries = ["OppositeLabel"]\n'
+                      'classes = ["thresholds"]\nsizes = [3, 4, 5, 6, 7, 8, 9, 10]\nhorizons = [4]\n')
+    done = _run(config, "--executor", executor, "--workers", "2", "--batch", "1", timeout=180)
+    assert done.returncode == 3, done.stdout + done.stderr
+    records = _once(tmp_path / "grid.csv", config)
+    outcome = {(r["learner"], r["size"]): (r["verdict"], r["error_type"]) for r in records}
+    sizes = range(3, 11)
+    assert {n: outcome[("hogs:Hog", n)] for n in sizes} == {n: ("infra", "MemoryError") for n in sizes}, outcome
+    assert {n: outcome[("hogs:Steady", n)][0] for n in sizes} == {n: "ok" for n in sizes}, outcome
+    assert done.stderr.strip() == "", done.stderr

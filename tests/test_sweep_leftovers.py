@@ -30,6 +30,7 @@ pytestmark = [pytest.mark.faults, pytest.mark.skipif(not sys.platform.startswith
 SWEEP = [sys.executable, "-m", "mistakebound.interfaces.cli", "sweep"]
 
 SPAWNING = '''
+import os
 import subprocess
 import time
 
@@ -56,6 +57,15 @@ class Daemonizing(Halving):
             _STARTED.add(id(self))
             subprocess.run(["sh", "-c", "sleep 1000 &"])
         return super().predict_one(x)
+
+
+class SpawnAbort(Halving):
+    """Starts a `sleep 1000` (its own and its double fork's), then crashes its worker process (os.abort)."""
+
+    def predict_one(self, x):
+        subprocess.Popen(["sleep", "1000"])
+        subprocess.run(["sh", "-c", "sleep 1000 &"])
+        os.abort()
 
 
 class Hanging(Halving):
@@ -140,6 +150,36 @@ def test_a_hanging_cells_children_die_with_the_pool_on_sigterm(tmp_path):
         assert session_members(proc.pid) == []
     finally:
         _kill_session(proc.pid)
+
+
+@pytest.mark.parametrize("executor", ["processes", "dask"])
+def test_processes_a_crashed_workers_player_started_end_with_its_cell_not_with_the_next_run(tmp_path, executor):
+    """A player starts processes and crashes its worker (os.abort): the sweep records the cell ``infra``, goes on,
+    and when it returns no process of its session is left (what the dead worker's player started included)."""
+    if executor == "dask":
+        pytest.importorskip("distributed")
+    _setup(tmp_path, GRID.replace('"players:Spawning", "players:Daemonizing"', '"players:SpawnAbort"'))
+    log = open(tmp_path / "log.txt", "w+b")  # not a pipe: what survives would hold it
+    try:
+        proc = subprocess.Popen([*SWEEP, "grid.toml", "--no-progress", "--executor", executor, "--workers", "2",
+                                 "--batch", "1"], cwd=tmp_path, stdout=log, stderr=log, start_new_session=True)
+        try:
+            proc.wait(timeout=120)
+            deadline = time.monotonic() + 5  # the forkserver, if any, exits as it sees its parent gone
+            while session_members(proc.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            left = session_members(proc.pid)  # what the cells started ended with them, not with a next run
+        finally:
+            _kill_session(proc.pid)
+        log.seek(0)
+        output = log.read().decode()
+    finally:
+        log.close()
+    assert proc.returncode == 3, output
+    assert left == [], left
+    records = read_records(tmp_path / "grid.csv")
+    assert sorted((r["learner"], r["verdict"], r["error_type"]) for r in records) == \
+        [("Halving", "ok", None)] * 2 + [("players:SpawnAbort", "infra", "WorkerDied")] * 2
 
 
 # ------------------------------------------------------------------ temporary folders of a killed Dask sweep

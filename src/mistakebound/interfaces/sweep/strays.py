@@ -47,8 +47,8 @@ import sys
 import time
 from collections.abc import Iterator
 
-__all__ = ["adopt_orphans", "adopting", "children", "end_strays", "end_group", "end_noted_groups", "group_members",
-           "FOLDER_VARIABLE"]
+__all__ = ["adopt_orphans", "adopting", "children", "end_strays", "end_group", "end_dead_group", "end_noted_groups",
+           "group_members", "FOLDER_VARIABLE"]
 
 #: The environment variable that gives a worker the sweep's temporary folder, where it notes its process group.
 FOLDER_VARIABLE = "MISTAKEBOUND_SWEEP_FOLDER"
@@ -260,6 +260,26 @@ def end_noted_groups(folder: str | os.PathLike) -> int:
             end_group(int(name))
             ended += 1
     return ended
+
+
+def end_dead_group(leader: int | None) -> bool:
+    """Kill what is left in the process group of a worker ``leader`` that is dead now; True if it had members.
+
+    For a worker that died without ending its group (a Dask worker killed while its cell ran):
+    what its players started ends with the cell.  A live process's group is left alone: it is
+    the worker's own to end, or, its PID used again, someone else's.
+
+    Examples
+    --------
+    >>> end_dead_group(None), end_dead_group(os.getpid())
+    (False, False)
+    """
+    from mistakebound.interfaces.sweep.scratch import owner_alive
+
+    if not _LINUX or leader is None or owner_alive(leader, 0) or not group_members(leader):
+        return False
+    end_group(leader)
+    return True
 
 
 def end_group(pgid: int | None) -> None:
