@@ -31,7 +31,10 @@ sends that record and retires (:func:`memory_trouble`): a fresh worker takes the
 its work, so that the good cells after it do not inherit its heap.  The dead cell is not run again in the same sweep (no loop).  On Dask, a batch
 lost with its worker is sent again cell by cell (the LocalCluster retries nothing
 itself), and a cell whose worker dies alone is recorded ``infra``; a Dask worker whose cell ran out of memory
-runs no more cells and is restarted by its nanny (:func:`_run_batch`), the rest of its batch sent again.
+runs no more cells (it refuses them) and is restarted by its nanny (:func:`_run_batch`), by its own address, the
+rest of its batch sent again.  However many cells run out of memory at the same moment, each is recorded as its
+own (``MemoryError``), and a batch refused by such a worker, or lost with it when it is restarted, ran no cell:
+it is sent again without spending a retry (:class:`_DaskWork`), so that every good cell gets its row.
 
 **Stopping.**  Workers ignore Ctrl-C (SIGINT reaches the whole terminal's process
 group; only the sweep's main process acts on it): on Ctrl-C or SIGTERM in the main
@@ -53,7 +56,9 @@ silenced), so a Ctrl-C prints the command line's one line and nothing else.
 with the worker or the sweep (:mod:`~mistakebound.interfaces.sweep.strays`): each worker
 of the sweep's own leads a process group and adopts the orphans of its descendants,
 kills what a cell left before it sends the cell's record, the pool and the
-LocalCluster kill what is left in a worker's group when they end it, and a pool worker
+LocalCluster kill what is left in a worker's group when they end it, a Dask worker that
+died while its cell ran has its group ended when the sweep learns of the loss (its PID is
+in the cell's marker) and, at the latest, when the sweep ends, and a pool worker
 whose parent died ends its group as it exits; so a ``sleep
 1000`` a player forgot holds no pipe open after the sweep (``mistakebound sweep ... |
 cat`` ends).
