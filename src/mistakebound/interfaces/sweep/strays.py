@@ -18,7 +18,9 @@ every function does nothing):
   (:func:`adopting`), and ends the same way what the cell left.
 * When the sweep ends a worker (the pool's close, a dead worker buried, the Dask
   cluster closed), :func:`end_group` kills what is left in that worker's group, also
-  when the worker died before it could clean up.
+  when the worker died before it could clean up; a Dask worker that died with its cell
+  (its nanny, not the sweep, sees it go) has its group ended by :func:`end_dead_group`
+  when the sweep learns of the loss, and at the latest when the sweep ends.
 * A sweep killed with ``kill -9`` ends nothing itself: a pool worker, told by its parent
   death signal or its parent-watch thread, ends its own group as it dies
   (``executors._end_with_group``); a LocalCluster's worker dies at once, and what its
