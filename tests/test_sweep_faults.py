@@ -685,3 +685,43 @@ def test_cells_running_out_of_memory_at_once_are_each_their_own_and_every_good_c
     assert {n: outcome[("hogs:Hog", n)] for n in sizes} == {n: ("infra", "MemoryError") for n in sizes}, outcome
     assert {n: outcome[("hogs:Steady", n)][0] for n in sizes} == {n: "ok" for n in sizes}, outcome
     assert done.stderr.strip() == "", done.stderr
+
+
+def test_a_batch_lost_with_a_worker_restarted_for_another_cells_memory_goes_again_whatever_its_retries(tmp_path):
+    """No cell of it ran (the restarted worker refused every batch), so none is blamed and no retry is spent: the
+    same batch, lost with a worker that merely died, after as many retries, is recorded."""
+    from types import SimpleNamespace
+
+    from mistakebound.interfaces.sweep.cells import Cell
+    from mistakebound.interfaces.sweep.executors import _DASK_RETRIES, _DaskWork, _lost
+
+    class Client:
+        def __init__(self):
+            self.sent, self.restarts = [], []
+
+        def map(self, function, batches, markers, pure):
+            self.sent += [(b, m) for b, m in zip(batches, markers)]
+            return [SimpleNamespace(key=f"k{len(self.sent)}-{i}") for i in range(len(batches))]
+
+        def restart_workers(self, addresses, raise_for_error):
+            self.restarts += addresses
+
+    class Running(list):
+        def update(self, futures):
+            self.extend(futures)
+
+    client, running = Client(), Running()
+    sent = _DaskWork(client, str(tmp_path))
+    sent.restart("tcp://127.0.0.1:1")
+    assert client.restarts == ["tcp://127.0.0.1:1"]
+    batch = [Cell(kind="game", learner="Halving", adversary="OppositeLabel", cls="thresholds:3", size=3, horizon=3)]
+
+    def killed(address: str) -> Exception:  # what dask raises for a task whose worker was lost while it was there
+        exc = RuntimeError("KilledWorker")
+        exc.last_worker = SimpleNamespace(address=address)
+        return exc
+
+    assert _lost(sent, running, killed("tcp://127.0.0.1:1"), batch, None, _DASK_RETRIES) == []  # sent again
+    assert len(running) == 1 and client.sent[-1][0] == batch
+    records = _lost(sent, running, killed("tcp://127.0.0.1:2"), batch, None, _DASK_RETRIES)  # a worker that died
+    assert [(r["verdict"], r["error_type"]) for r in records] == [("infra", "WorkerDied")] and len(running) == 1
