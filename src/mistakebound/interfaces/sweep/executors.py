@@ -933,6 +933,7 @@ class _DaskWork:
         #                                                                             attempt, sequence number)
         self.sequence = itertools.count()
         self.restarted: dict[str, int] = {}  # address -> the sequence number of the first batch sent after its restart
+        self.fetched: dict[str, Any] = {}  # key -> the result (or error) of a finished future, fetched before a restart
 
     def submit(self, batch_list: list[list[Cell]], attempt: int = 0) -> list:
         numbers = [next(self.sequence) for _ in batch_list]
@@ -943,16 +944,35 @@ class _DaskWork:
         return submitted
 
     def restart(self, address: str | None) -> None:
-        """Restart the worker at ``address`` (once: its fresh process has another address)."""
-        if address is not None and address not in self.restarted:
-            _restart_worker(self.client, address)
-            self.restarted[address] = next(self.sequence)
+        """Restart the worker at ``address`` (once: its fresh process has another address), the results of the
+        batches finished meanwhile fetched first, so that none is lost with it and computed again (a cell run
+        twice, a fresh worker run out of memory where no one looks)."""
+        if address is None or address in self.restarted:
+            return
+        for future, *_ in list(self.pending.values()):
+            if future.key not in self.fetched and future.status in ("finished", "error"):
+                try:
+                    self.fetched[future.key] = future.result()
+                except Exception as exc:  # noqa: BLE001 - a lost batch: handled when its turn comes
+                    self.fetched[future.key] = exc
+                future.release()
+        _restart_worker(self.client, address)
+        self.restarted[address] = next(self.sequence)
 
-    def handed(self, future: Any) -> None:
-        """``future``'s records are handed over: released, so that a worker restarted later does not make the
-        cluster compute it again."""
+    def outcome(self, future: Any) -> tuple[list[dict], str | None]:
+        """The records of a finished batch and the address of the worker that ran it (raises what the batch
+        raised); ``future`` is released, and forgotten here."""
         self.pending.pop(future.key, None)
-        future.release()
+        result = self.fetched.pop(future.key, None)
+        if result is None:
+            try:
+                result = future.result()
+            except Exception as exc:  # noqa: BLE001
+                result = exc
+            future.release()  # before its worker may be restarted: not computed again
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
 
 def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet: int) -> Iterator[list[dict]]:
@@ -990,21 +1010,20 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
             for future in running:
                 _, batch, marker, attempt, number = sent.pending[future.key]
                 try:
-                    records, address = future.result()
+                    records, address = sent.outcome(future)
                 except Exception as exc:  # noqa: BLE001 - the worker died with the batch
                     records = _lost(sent, running, exc, batch, marker, attempt)
                 else:
                     records = _after_memory_trouble(sent, running, batch, attempt, number, records, address)
-                sent.handed(future)
                 if records:
                     yield records
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: hand over the batches finished meanwhile, then stop
             finished: list[dict] = []
             with signals_held():
                 for f, *_ in list(sent.pending.values()):
-                    if f.status == "finished":
+                    if f.key in sent.fetched or f.status == "finished":
                         try:
-                            records, _ = f.result(timeout=GRACE)
+                            records, _ = sent.fetched[f.key] if f.key in sent.fetched else f.result(timeout=GRACE)
                         except Exception:  # noqa: BLE001 - lost meanwhile: its cells run again on resume
                             continue
                         finished += records
