@@ -136,14 +136,14 @@ def adopting() -> Iterator[frozenset[int]]:
                 _subreaper(False)
 
 
-def _stat(pid: int | str) -> tuple[int, int] | None:
-    """``(parent, process group)`` of a process, None when it is gone."""
+def _stat(pid: int | str) -> tuple[int, int, bool] | None:
+    """``(parent, process group, zombie)`` of a process, None when it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:
             fields = fh.read().rsplit(b")", 1)[1].split()
     except OSError:
         return None
-    return int(fields[1]), int(fields[2])
+    return int(fields[1]), int(fields[2]), fields[0] in (b"Z", b"X")
 
 
 def children() -> frozenset[int]:
@@ -276,9 +276,10 @@ def end_dead_group(leader: int | None) -> bool:
     >>> end_dead_group(None), end_dead_group(os.getpid())
     (False, False)
     """
-    from mistakebound.interfaces.sweep.scratch import owner_alive
-
-    if not _LINUX or leader is None or owner_alive(leader, 0) or not group_members(leader):
+    if not _LINUX or leader is None or not group_members(leader):
+        return False
+    info = _stat(leader)
+    if info is not None and not info[2]:  # alive (a zombie is dead, not yet reaped)
         return False
     end_group(leader)
     return True
