@@ -67,9 +67,13 @@ class Vanishing(Halving):
 
 
 class Greedy(Halving):
-    """Halving that asks for more memory than any machine has (a real MemoryError from the allocator)."""
+    """Halving that asks for more memory than any machine has (a real MemoryError from the allocator), noting each
+    run in greedy.runs (its class's size) and taking 20 ms first, so that the Greedy cells of two workers overlap."""
 
     def predict_one(self, x):
+        with open("greedy.runs", "a") as fh:
+            fh.write(f"{self.H.n_instances}\\n")
+        time.sleep(0.02)
         bytearray(1 << 62)
         return super().predict_one(x)
 
@@ -640,55 +644,27 @@ def test_a_cell_that_runs_out_of_memory_retires_its_worker_and_the_good_cells_af
 
 
 # ------------------------------------------------------------------ issue 27: several cells out of memory at once
-HOGS = '''
-"""Cells that ask for more memory than any machine has, at the same moment, among good cells."""
-
-import time
-
-from mistakebound.learners import Halving
-
-
-class Hog(Halving):
-    """Asks the allocator for 4 EiB: a real MemoryError, raised in its worker."""
-
-    def predict_one(self, x):
-        with open("hog.runs", "a") as fh:
-            fh.write(f"{self.H.n_instances}\\n")
-        time.sleep(0.02)  # the hogs of both workers overlap
-        bytearray(1 << 62)
-        return super().predict_one(x)
-
-
-class Steady(Halving):
-    """A good cell that takes a little time (Halving, 20 ms a prediction)."""
-
-    def predict_one(self, x):
-        time.sleep(0.02)
-        return super().predict_one(x)
-'''
-
-
 @pytest.mark.parametrize("executor", ["processes", "dask"])
 def test_cells_running_out_of_memory_at_once_are_each_their_own_and_every_good_cell_finishes(tmp_path, executor):
     """Batches of one cell on two workers, eight cells that run out of memory side by side with eight good ones:
-    each hog is recorded as its own ``MemoryError`` (``infra``), never as a worker lost or a retry budget spent;
-    each good cell, whose worker may be restarted for another cell, runs again and is ``ok``; the same in every run."""
+    each Greedy cell is recorded as its own ``MemoryError`` (``infra``), never as a worker lost or a retry budget
+    spent; each good cell, whose worker may be restarted for another cell, runs again and is ``ok``."""
     if executor == "dask":
         pytest.importorskip("distributed")
-    (tmp_path / "hogs.py").write_text(HOGS)
-    config = tmp_path / "grid.toml"
-    config.write_text('[[grid]]\nlearners = ["hogs:Hog", "hogs:Steady"]\nadversaries = ["OppositeLabel"]\n'
-                      'classes = ["thresholds"]\nsizes = [3, 4, 5, 6, 7, 8, 9, 10]\nhorizons = [4]\n')
+    config = _setup(tmp_path, '[[grid]]\nlearners = ["faulty_players:Greedy", "faulty_players:Slow"]\n'
+                    'adversaries = ["OppositeLabel"]\nclasses = ["thresholds"]\nsizes = [3, 4, 5, 6, 7, 8, 9, 10]\n'
+                    'horizons = [4]\n')
     done = _run(config, "--executor", executor, "--workers", "2", "--batch", "1", timeout=180)
     assert done.returncode == 3, done.stdout + done.stderr
     records = _once(tmp_path / "grid.csv", config)
     outcome = {(r["learner"], r["size"]): (r["verdict"], r["error_type"]) for r in records}
     sizes = range(3, 11)
-    assert {n: outcome[("hogs:Hog", n)] for n in sizes} == {n: ("infra", "MemoryError") for n in sizes}, outcome
-    assert {n: outcome[("hogs:Steady", n)][0] for n in sizes} == {n: "ok" for n in sizes}, outcome
+    greedy = {n: outcome[("faulty_players:Greedy", n)] for n in sizes}
+    assert greedy == {n: ("infra", "MemoryError") for n in sizes}, outcome
+    assert {n: outcome[("faulty_players:Slow", n)][0] for n in sizes} == {n: "ok" for n in sizes}, outcome
     assert done.stderr.strip() == "", done.stderr
-    # a hog's record in hand is not computed again when its worker is restarted (at most one lost in flight, rarely)
-    runs = Counter((tmp_path / "hog.runs").read_text().split())
+    # a Greedy cell's record in hand is not computed again when its worker is restarted (one lost in flight, rarely)
+    runs = Counter((tmp_path / "greedy.runs").read_text().split())
     assert len(runs) == len(sizes) and sum(runs.values()) <= len(sizes) + 2, runs
 
 
