@@ -67,9 +67,13 @@ class Vanishing(Halving):
 
 
 class Greedy(Halving):
-    """Halving that asks for more memory than any machine has (a real MemoryError from the allocator)."""
+    """Halving that asks for more memory than any machine has (a real MemoryError from the allocator), noting each
+    run in greedy.runs (its class's size) and taking 20 ms first, so that the Greedy cells of two workers overlap."""
 
     def predict_one(self, x):
+        with open("greedy.runs", "a") as fh:
+            fh.write(f"{self.H.n_instances}\\n")
+        time.sleep(0.02)
         bytearray(1 << 62)
         return super().predict_one(x)
 
@@ -637,3 +641,68 @@ def test_a_cell_that_runs_out_of_memory_retires_its_worker_and_the_good_cells_af
     assert all(r["error_type"] == "MemoryError" for r in records if r["verdict"] == "infra")
     if executor == "dask":
         assert done.stderr.strip() == "", done.stderr  # the restarts are quiet
+
+
+# ------------------------------------------------------------------ issue 27: several cells out of memory at once
+@pytest.mark.parametrize("executor", ["processes", "dask"])
+def test_cells_running_out_of_memory_at_once_are_each_their_own_and_every_good_cell_finishes(tmp_path, executor):
+    """Batches of one cell on two workers, eight cells that run out of memory side by side with eight good ones:
+    each Greedy cell is recorded as its own ``MemoryError`` (``infra``), never as a worker lost or a retry budget
+    spent; each good cell, whose worker may be restarted for another cell, runs again and is ``ok``."""
+    if executor == "dask":
+        pytest.importorskip("distributed")
+    config = _setup(tmp_path, '[[grid]]\nlearners = ["faulty_players:Greedy", "faulty_players:Slow"]\n'
+                    'adversaries = ["OppositeLabel"]\nclasses = ["thresholds"]\nsizes = [3, 4, 5, 6, 7, 8, 9, 10]\n'
+                    'horizons = [4]\n')
+    done = _run(config, "--executor", executor, "--workers", "2", "--batch", "1", timeout=180)
+    assert done.returncode == 3, done.stdout + done.stderr
+    records = _once(tmp_path / "grid.csv", config)
+    outcome = {(r["learner"], r["size"]): (r["verdict"], r["error_type"]) for r in records}
+    sizes = range(3, 11)
+    greedy = {n: outcome[("faulty_players:Greedy", n)] for n in sizes}
+    assert greedy == {n: ("infra", "MemoryError") for n in sizes}, outcome
+    assert {n: outcome[("faulty_players:Slow", n)][0] for n in sizes} == {n: "ok" for n in sizes}, outcome
+    assert done.stderr.strip() == "", done.stderr
+    # a Greedy cell's record in hand is not computed again when its worker is restarted (one lost in flight, rarely)
+    runs = Counter((tmp_path / "greedy.runs").read_text().split())
+    assert len(runs) == len(sizes) and sum(runs.values()) <= len(sizes) + 2, runs
+
+
+def test_a_batch_lost_with_a_worker_restarted_for_another_cells_memory_goes_again_whatever_its_retries(tmp_path):
+    """No cell of it ran (the restarted worker refused every batch), so none is blamed and no retry is spent: the
+    same batch, lost with a worker that merely died, after as many retries, is recorded."""
+    from types import SimpleNamespace
+
+    from mistakebound.interfaces.sweep.cells import Cell
+    from mistakebound.interfaces.sweep.executors import _DASK_RETRIES, _DaskWork, _lost
+
+    class Client:
+        def __init__(self):
+            self.sent, self.restarts = [], []
+
+        def map(self, function, batches, markers, pure):
+            self.sent += [(b, m) for b, m in zip(batches, markers)]
+            return [SimpleNamespace(key=f"k{len(self.sent)}-{i}") for i in range(len(batches))]
+
+        def restart_workers(self, addresses, raise_for_error):
+            self.restarts += addresses
+
+    class Running(list):
+        def update(self, futures):
+            self.extend(futures)
+
+    client, running = Client(), Running()
+    sent = _DaskWork(client, str(tmp_path))
+    sent.restart("tcp://127.0.0.1:1")
+    assert client.restarts == ["tcp://127.0.0.1:1"]
+    batch = [Cell(kind="game", learner="Halving", adversary="OppositeLabel", cls="thresholds:3", size=3, horizon=3)]
+
+    def killed(address: str) -> Exception:  # what dask raises for a task whose worker was lost while it was there
+        exc = RuntimeError("KilledWorker")
+        exc.last_worker = SimpleNamespace(address=address)
+        return exc
+
+    assert _lost(sent, running, killed("tcp://127.0.0.1:1"), batch, None, _DASK_RETRIES) == []  # sent again
+    assert len(running) == 1 and client.sent[-1][0] == batch
+    records = _lost(sent, running, killed("tcp://127.0.0.1:2"), batch, None, _DASK_RETRIES)  # a worker that died
+    assert [(r["verdict"], r["error_type"]) for r in records] == [("infra", "WorkerDied")] and len(running) == 1

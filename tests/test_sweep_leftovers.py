@@ -30,6 +30,7 @@ pytestmark = [pytest.mark.faults, pytest.mark.skipif(not sys.platform.startswith
 SWEEP = [sys.executable, "-m", "mistakebound.interfaces.cli", "sweep"]
 
 SPAWNING = '''
+import os
 import subprocess
 import time
 
@@ -56,6 +57,44 @@ class Daemonizing(Halving):
             _STARTED.add(id(self))
             subprocess.run(["sh", "-c", "sleep 1000 &"])
         return super().predict_one(x)
+
+
+class SpawnAbort(Halving):
+    """Starts a `sleep 1000` (its own and its double fork's), then crashes its worker process (os.abort)."""
+
+    def predict_one(self, x):
+        subprocess.Popen(["sleep", "1000"])
+        subprocess.run(["sh", "-c", "sleep 1000 &"])
+        os.abort()
+
+
+class Witness(Halving):
+    """Halving that first waits up to 10 s until no `sleep` of its session is left (what crashed cells started)."""
+
+    def predict_one(self, x):
+        if id(self) not in _STARTED:
+            _STARTED.add(id(self))
+            deadline = time.monotonic() + 10
+            while (left := _sleeps()) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if left:
+                raise RuntimeError(f"processes of crashed cells outlive them: {left}")
+        return super().predict_one(x)
+
+
+def _sleeps():
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                command = fh.read()
+        except (OSError, IndexError):
+            continue
+        if int(fields[3]) == os.getsid(0) and fields[0] not in ("Z", "X") and command.startswith(b"sleep"):
+            found.append(int(entry))
+    return found
 
 
 class Hanging(Halving):
@@ -140,6 +179,67 @@ def test_a_hanging_cells_children_die_with_the_pool_on_sigterm(tmp_path):
         assert session_members(proc.pid) == []
     finally:
         _kill_session(proc.pid)
+
+
+@pytest.mark.parametrize("executor", ["processes", "dask"])
+def test_processes_a_crashed_workers_player_started_end_with_its_cell_not_with_the_next_run(tmp_path, executor):
+    """A player starts processes and crashes its worker (os.abort): the sweep records the cell ``infra`` and goes
+    on; the cells after it see what it started end (the Witness waits 10 s for it), not at the end of the sweep
+    nor in a next run, and when the sweep returns no process of its session is left."""
+    if executor == "dask":
+        pytest.importorskip("distributed")
+    _setup(tmp_path, GRID.replace('"players:Spawning", "players:Daemonizing", "Halving"',
+                                  '"players:SpawnAbort", "players:Witness"'))
+    log = open(tmp_path / "log.txt", "w+b")  # not a pipe: what survives would hold it
+    try:
+        proc = subprocess.Popen([*SWEEP, "grid.toml", "--no-progress", "--executor", executor, "--workers", "2",
+                                 "--batch", "1"], cwd=tmp_path, stdout=log, stderr=log, start_new_session=True)
+        try:
+            proc.wait(timeout=120)
+            deadline = time.monotonic() + 5  # the forkserver, if any, exits as it sees its parent gone
+            while session_members(proc.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            left = session_members(proc.pid)  # what the cells started ended with them, not with a next run
+        finally:
+            _kill_session(proc.pid)
+        log.seek(0)
+        output = log.read().decode()
+    finally:
+        log.close()
+    assert proc.returncode == 3, output
+    assert left == [], left
+    records = read_records(tmp_path / "grid.csv")
+    assert sorted((r["learner"], r["verdict"], r["error_type"]) for r in records) == \
+        [("players:SpawnAbort", "infra", "WorkerDied")] * 2 + [("players:Witness", "ok", None)] * 2
+
+
+def test_at_the_end_of_a_dask_sweep_the_groups_of_its_dead_workers_are_ended_and_no_live_ones(tmp_path):
+    """The markers name the workers that ran cells: the group of one that died (its leader gone, a `sleep` left in
+    it) is ended; the group of one alive (a worker still closing, or a PID used again) is not touched."""
+    from mistakebound.interfaces.sweep.executors import _end_dead_workers_groups
+
+    dead = subprocess.Popen(["sh", "-c", "sleep 1000 & echo $!"], stdout=subprocess.PIPE, text=True, process_group=0)
+    orphan = int(dead.stdout.readline())
+    dead.wait(10)  # the leader is gone, its sleep lives on in its group
+    alive = subprocess.Popen(["sleep", "1000"], process_group=0)
+    try:
+        assert [p for p, _ in group_members(dead.pid)] == [orphan]
+        (tmp_path / "0.run").write_text(f"{dead.pid:10d} {0:10d}\n")  # died while its cell ran
+        (tmp_path / "1.run").write_text(f"{alive.pid:10d}       done\n")
+        (tmp_path / "2.run").write_text("")  # a batch that never started
+        _end_dead_workers_groups(str(tmp_path))
+        deadline = time.monotonic() + 5
+        while group_members(dead.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert group_members(dead.pid) == []
+        assert alive.poll() is None
+    finally:
+        for pid in (orphan, alive.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        alive.wait(5)
 
 
 # ------------------------------------------------------------------ temporary folders of a killed Dask sweep

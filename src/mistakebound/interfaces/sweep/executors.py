@@ -31,7 +31,10 @@ sends that record and retires (:func:`memory_trouble`): a fresh worker takes the
 its work, so that the good cells after it do not inherit its heap.  The dead cell is not run again in the same sweep (no loop).  On Dask, a batch
 lost with its worker is sent again cell by cell (the LocalCluster retries nothing
 itself), and a cell whose worker dies alone is recorded ``infra``; a Dask worker whose cell ran out of memory
-runs no more cells and is restarted by its nanny (:func:`_run_batch`), the rest of its batch sent again.
+runs no more cells (it refuses them) and is restarted by its nanny (:func:`_run_batch`), by its own address, the
+rest of its batch sent again.  However many cells run out of memory at the same moment, each is recorded as its
+own (``MemoryError``), and a batch refused by such a worker, or lost with it when it is restarted, ran no cell:
+it is sent again without spending a retry (:class:`_DaskWork`), so that every good cell gets its row.
 
 **Stopping.**  Workers ignore Ctrl-C (SIGINT reaches the whole terminal's process
 group; only the sweep's main process acts on it): on Ctrl-C or SIGTERM in the main
@@ -53,7 +56,9 @@ silenced), so a Ctrl-C prints the command line's one line and nothing else.
 with the worker or the sweep (:mod:`~mistakebound.interfaces.sweep.strays`): each worker
 of the sweep's own leads a process group and adopts the orphans of its descendants,
 kills what a cell left before it sends the cell's record, the pool and the
-LocalCluster kill what is left in a worker's group when they end it, and a pool worker
+LocalCluster kill what is left in a worker's group when they end it, a Dask worker that
+died while its cell ran has its group ended when the sweep learns of the loss (its PID is
+in the cell's marker) and, at the latest, when the sweep ends, and a pool worker
 whose parent died ends its group as it exits; so a ``sleep
 1000`` a player forgot holds no pipe open after the sweep (``mistakebound sweep ... |
 cat`` ends).
@@ -693,20 +698,34 @@ def _dask(work: list[list[Cell]], workers: int, scheduler: str | None) -> Iterat
 _RETIRING: list[str] = []
 
 
-def _run_batch(cells: list[Cell], marker: str | None = None) -> list[dict]:
-    """A Dask task: the records of a batch.
+def _worker_address() -> str | None:
+    """The address of the Dask worker running this task (None outside one)."""
+    try:
+        import distributed
 
-    With ``marker`` (a file the client can read: a LocalCluster), the index of each cell
-    is written there before the cell starts, and ``done`` at the end, so that when the
-    worker dies the client knows which cell it was running, if any.  A KeyboardInterrupt
-    here is a player's: Ctrl-C is the client's to handle.  A cell that runs out of memory
-    ends the batch, and this process runs no cell after it (:data:`_RETIRING`): fewer
-    records than cells tell the client to restart this worker and send the rest again.
+        return distributed.get_worker().address
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+
+def _run_batch(cells: list[Cell], marker: str | None = None) -> tuple[list[dict], str | None]:
+    """A Dask task: the records of a batch, and the address of the worker that ran it.
+
+    With ``marker`` (a file the client can read: a LocalCluster), this process's PID and
+    the index of each cell are written there before the cell starts, and ``done`` at the
+    end, so that when the worker dies the client knows which cell it was running, if any,
+    and the process group to end (what its players started, :mod:`.strays`).  A
+    KeyboardInterrupt here is a player's: Ctrl-C is the client's to handle.  A cell that
+    runs out of memory ends the batch, and this process runs no cell after it
+    (:data:`_RETIRING`: it refuses every batch, returning no record and writing no
+    marker): fewer records than cells tell the client to restart this worker, by its
+    address, and send the rest again.
     """
     from mistakebound.interfaces.sweep import strays
 
+    address = _worker_address()
     if _RETIRING:  # this heap cannot be trusted: the batch goes back, to a fresh worker
-        return []
+        return [], address
     interrupts_from(lambda: False)
     before = strays.children()
 
@@ -725,13 +744,13 @@ def _run_batch(cells: list[Cell], marker: str | None = None) -> list[dict]:
             if memory_trouble(records[-1]):
                 _RETIRING.append(cell.id)
                 break
-    return records
+    return records, address
 
 
 @contextlib.contextmanager
 def _marking(marker: str | None) -> Iterator[Any]:
-    """The function that notes in ``marker`` the index of the cell starting (nothing without one); ``done`` at the
-    end: a result lost later (its worker died holding it) blames no cell.
+    """The function that notes in ``marker`` this process's PID and the index of the cell starting (nothing without
+    one); ``done`` at the end: a result lost later (its worker died holding it) blames no cell.
 
     Yields
     ------
@@ -744,38 +763,39 @@ def _marking(marker: str | None) -> Iterator[Any]:
     with open(marker, "w", encoding="ascii") as fh:
         def mark(i: int) -> None:
             fh.seek(0)
-            fh.write(f"{i:10d}\n")
+            fh.write(f"{os.getpid():10d} {i:10d}\n")
             fh.flush()
 
         yield mark
         fh.seek(0)
-        fh.write("      done\n")
+        fh.write(f"{os.getpid():10d}       done\n")
 
 
-def _restart_worker(client: Any, future: Any) -> None:
-    """Restart the Dask worker holding ``future``'s result, whose cell ran out of memory (:func:`_run_batch`).
+def _restart_worker(client: Any, address: str) -> None:
+    """Restart the Dask worker at ``address``, whose cell ran out of memory (:func:`_run_batch`).
 
-    Its nanny starts a fresh process in its place (a worker without a nanny is only ended: the
-    deployment that started it may start another).  Quietly nothing when it is gone already.
+    Its nanny starts a fresh process, at a new address, in its place (a worker without a
+    nanny is only ended: the deployment that started it may start another).  Quietly
+    nothing when it is gone already.
     """
     try:
-        holders = client.who_has(future).get(future.key, ())
-        if holders:
-            client.restart_workers(list(holders), raise_for_error=False)
+        client.restart_workers([address], raise_for_error=False)
     except Exception:  # noqa: BLE001 - a worker lost meanwhile: its batches are sent again as lost ones
         pass
 
 
-def _started(marker: str | None) -> int | None:
-    """The index of the cell a lost batch was running (None: unknown, or it never started)."""
+def _started(marker: str | None) -> tuple[int | None, int | None]:
+    """The PID of the worker that ran a lost batch, and the index of the cell it was running (None: unknown, or it
+    never started, or it had finished)."""
     if marker is None:
-        return None
+        return None, None
     try:
         with open(marker, encoding="ascii") as fh:
-            text = fh.read().strip()
+            fields = fh.read().split()
     except OSError:
-        return None
-    return int(text) if text.isdigit() else None
+        return None, None
+    pid = int(fields[0]) if fields and fields[0].isdigit() else None
+    return pid, (int(fields[1]) if len(fields) == 2 and fields[1].isdigit() else None)
 
 
 def dask_setup(worker: Any = None) -> None:
@@ -895,20 +915,78 @@ def _local_cluster(distributed: Any, workers: int, quiet: int, settings: context
 _DASK_RETRIES = 3
 
 
+class _DaskWork:
+    """The batches a Dask sweep has sent and not yet handed over, and the workers it restarted (by address).
+
+    A batch is sent again, its attempt unchanged, when its worker refused it (it had run
+    out of memory in an earlier cell: :func:`_run_batch`) or was lost with a worker the
+    sweep restarted for that reason: no cell of it ran, so none is blamed, and no retry
+    budget is spent, however many cells ran out of memory at the same moment.
+    """
+
+    def __init__(self, client: Any, markers: str | None):
+        import itertools
+
+        self.client = client
+        self.markers = markers
+        self.pending: dict[str, tuple[Any, list[Cell], str | None, int, int]] = {}  # key -> (future, batch, marker,
+        #                                                                             attempt, sequence number)
+        self.sequence = itertools.count()
+        self.restarted: dict[str, int] = {}  # address -> the sequence number of the first batch sent after its restart
+        self.fetched: dict[str, Any] = {}  # key -> the result (or error) of a finished future, fetched before a restart
+
+    def submit(self, batch_list: list[list[Cell]], attempt: int = 0) -> list:
+        numbers = [next(self.sequence) for _ in batch_list]
+        marker_files = [None if self.markers is None else os.path.join(self.markers, f"{n}.run") for n in numbers]
+        submitted = self.client.map(_run_batch, batch_list, marker_files, pure=False)
+        for f, b, m, n in zip(submitted, batch_list, marker_files, numbers):
+            self.pending[f.key] = (f, b, m, attempt, n)
+        return submitted
+
+    def restart(self, address: str | None) -> None:
+        """Restart the worker at ``address`` (once: its fresh process has another address), the results of the
+        batches finished meanwhile fetched first, so that none is lost with it and computed again (a cell run
+        twice, a fresh worker run out of memory where no one looks)."""
+        if address is None or address in self.restarted:
+            return
+        for future, *_ in list(self.pending.values()):
+            if future.key not in self.fetched and future.status in ("finished", "error"):
+                try:
+                    self.fetched[future.key] = future.result()
+                except Exception as exc:  # noqa: BLE001 - a lost batch: handled when its turn comes
+                    self.fetched[future.key] = exc
+                future.release()
+        _restart_worker(self.client, address)
+        self.restarted[address] = next(self.sequence)
+
+    def outcome(self, future: Any) -> tuple[list[dict], str | None]:
+        """The records of a finished batch and the address of the worker that ran it (raises what the batch
+        raised); ``future`` is released, and forgotten here."""
+        self.pending.pop(future.key, None)
+        result = self.fetched.pop(future.key, None)
+        if result is None:
+            try:
+                result = future.result()
+            except Exception as exc:  # noqa: BLE001
+                result = exc
+            future.release()  # before its worker may be restarted: not computed again
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+
 def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet: int) -> Iterator[list[dict]]:
-    import itertools
     import tempfile
 
     if not work:
         return
     cluster = None
     client = None
-    futures: list = []
+    sent: _DaskWork | None = None
     from mistakebound.interfaces.sweep.scratch import process_folder
 
     # in this process's folder, which the next run removes if this one is killed (see scratch)
     markers = tempfile.TemporaryDirectory(prefix="markers-", dir=process_folder()) if scheduler is None else None
-    counter = itertools.count()
     settings = contextlib.ExitStack()  # dask settings while the LocalCluster runs
     try:
         if scheduler is None:
@@ -926,72 +1004,88 @@ def _dask_run(distributed: Any, work, workers: int, scheduler: str | None, quiet
                     f"scheduler: cannot connect to {scheduler!r} ({type(exc).__name__}: {exc}); expected the "
                     "address of a running dask scheduler such as 'tcp://127.0.0.1:8786'"
                 ) from None
-        tasks: dict[str, tuple[list[Cell], str | None, int]] = {}  # key -> (batch, marker, attempt)
-
-        def submit(batch_list: list[list[Cell]], attempt: int = 0) -> list:
-            marker_files = [None if markers is None else os.path.join(markers.name, f"{next(counter)}.run")
-                            for _ in batch_list]
-            submitted = client.map(_run_batch, batch_list, marker_files, pure=False)
-            for f, b, m in zip(submitted, batch_list, marker_files):
-                tasks[f.key] = (b, m, attempt)
-            futures.extend(submitted)
-            return submitted
-
-        running = distributed.as_completed(submit(list(work)))
-        handed: set = set()  # keys of the futures whose records were yielded
+        sent = _DaskWork(client, None if markers is None else markers.name)
+        running = distributed.as_completed(sent.submit(list(work)))
         try:
             for future in running:
+                _, batch, marker, attempt, number = sent.pending[future.key]
                 try:
-                    records = future.result()
+                    records, address = sent.outcome(future)
                 except Exception as exc:  # noqa: BLE001 - the worker died with the batch
-                    batch, marker, attempt = tasks[future.key]
-                    message = one_line(exc)
-                    lost = f"the dask worker running this cell was lost ({type(exc).__name__}: {message})"
-                    records, again = _lost_batch(batch, _started(marker), attempt, remote=markers is None, why=lost)
-                    for cells_again, next_attempt in again:
-                        running.update(submit([cells_again], next_attempt))
+                    records = _lost(sent, running, exc, batch, marker, attempt)
                 else:
-                    records = _after_memory_trouble(client, future, tasks, records, running, submit)
-                handed.add(future.key)
+                    records = _after_memory_trouble(sent, running, batch, attempt, number, records, address)
                 if records:
                     yield records
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: hand over the batches finished meanwhile, then stop
             finished: list[dict] = []
             with signals_held():
-                for f in futures:
-                    if f.key not in handed and f.status == "finished":
+                for f, *_ in list(sent.pending.values()):
+                    if f.key in sent.fetched or f.status == "finished":
                         try:
-                            finished += f.result(timeout=GRACE)
+                            records, _ = sent.fetched[f.key] if f.key in sent.fetched else f.result(timeout=GRACE)
                         except Exception:  # noqa: BLE001 - lost meanwhile: its cells run again on resume
-                            pass
+                            continue
+                        finished += records
             if finished:
                 yield finished
             raise
     finally:
         try:
-            _close_dask(client, cluster, futures)
+            _close_dask(client, cluster, [] if sent is None else [f for f, *_ in sent.pending.values()])
         finally:
             settings.close()
             if markers is not None:
+                _end_dead_workers_groups(markers.name)
                 markers.cleanup()
 
 
-def _after_memory_trouble(client: Any, future: Any, tasks: dict, records: list[dict], running: Any,
-                          submit: Any) -> list[dict]:
-    """``records`` of a batch; when the last ran out of memory, or there are none (:func:`_run_batch`), its worker
-    retires: it is restarted, and the cells left go again to a fresh worker (at most :data:`_DASK_RETRIES` times in a
-    row to workers that had run out of memory, then recorded ``infra``)."""
-    batch, _, attempt = tasks[future.key]
+def _lost(sent: _DaskWork, running: Any, exc: BaseException, batch: list[Cell], marker: str | None,
+          attempt: int) -> list[dict]:
+    """The records of a batch lost with its worker, what it started ended; what is left of it is sent again."""
+    from mistakebound.interfaces.sweep.strays import end_dead_group
+
+    pid, started = _started(marker)
+    end_dead_group(pid)  # what the dead worker's players started ends with the cell, not with a next run
+    worker = getattr(getattr(exc, "last_worker", None), "address", None)
+    if worker is not None and worker in sent.restarted:  # a worker restarted for another cell: none of this ran
+        running.update(sent.submit([batch], attempt))
+        return []
+    lost = f"the dask worker running this cell was lost ({type(exc).__name__}: {one_line(exc)})"
+    records, again = _lost_batch(batch, started, attempt, remote=sent.markers is None, why=lost)
+    for cells_again, next_attempt in again:
+        running.update(sent.submit([cells_again], next_attempt))
+    return records
+
+
+def _end_dead_workers_groups(markers: str) -> None:
+    """End what is left in the process groups of the workers that ran a cell and are dead now (their PIDs are in
+    the ``markers``): at the latest with the sweep, what players started ends."""
+    from mistakebound.interfaces.sweep.strays import end_dead_group
+
+    for pid in {_started(os.path.join(markers, name))[0] for name in os.listdir(markers)}:
+        end_dead_group(pid)
+
+
+def _after_memory_trouble(sent: _DaskWork, running: Any, batch: list[Cell], attempt: int, number: int,
+                          records: list[dict], address: str | None) -> list[dict]:
+    """``records`` of a batch; when the last ran out of memory, or there are none (refused: :func:`_run_batch`), the
+    worker at ``address`` retires: it is restarted, and the cells left go again to a fresh worker.
+
+    A refusal costs no retry unless the worker refused after its restart (the restart did
+    not take: at most :data:`_DASK_RETRIES` times, then the cells are recorded ``infra``).
+    """
     if records and not memory_trouble(records[-1]) or not batch:
         return records
-    _restart_worker(client, future)
-    rest, attempt = batch[len(records):], (0 if records else attempt + 1)
+    refused_after_restart = not records and sent.restarted.get(address, number + 1) <= number
+    sent.restart(address)
+    rest, attempt = batch[len(records):], (attempt + 1 if refused_after_restart else attempt)
     if not rest:
         return records
     if attempt <= _DASK_RETRIES:
-        running.update(submit([rest], attempt))
+        running.update(sent.submit([rest], attempt))
         return records
-    why = ("every dask worker given this cell had run out of memory in an earlier cell and was being restarted; "
+    why = ("the dask worker given this cell had run out of memory in an earlier cell and could not be restarted; "
            "a resumed sweep runs this cell again")
     return records + [infra_record(c, "WorkerDied", why) for c in rest]
 

@@ -18,7 +18,9 @@ every function does nothing):
   (:func:`adopting`), and ends the same way what the cell left.
 * When the sweep ends a worker (the pool's close, a dead worker buried, the Dask
   cluster closed), :func:`end_group` kills what is left in that worker's group, also
-  when the worker died before it could clean up.
+  when the worker died before it could clean up; a Dask worker that died with its cell
+  (its nanny, not the sweep, sees it go) has its group ended by :func:`end_dead_group`
+  when the sweep learns of the loss, and at the latest when the sweep ends.
 * A sweep killed with ``kill -9`` ends nothing itself: a pool worker, told by its parent
   death signal or its parent-watch thread, ends its own group as it dies
   (``executors._end_with_group``); a LocalCluster's worker dies at once, and what its
@@ -47,8 +49,8 @@ import sys
 import time
 from collections.abc import Iterator
 
-__all__ = ["adopt_orphans", "adopting", "children", "end_strays", "end_group", "end_noted_groups", "group_members",
-           "FOLDER_VARIABLE"]
+__all__ = ["adopt_orphans", "adopting", "children", "end_strays", "end_group", "end_dead_group", "end_noted_groups",
+           "group_members", "FOLDER_VARIABLE"]
 
 #: The environment variable that gives a worker the sweep's temporary folder, where it notes its process group.
 FOLDER_VARIABLE = "MISTAKEBOUND_SWEEP_FOLDER"
@@ -134,14 +136,14 @@ def adopting() -> Iterator[frozenset[int]]:
                 _subreaper(False)
 
 
-def _stat(pid: int | str) -> tuple[int, int] | None:
-    """``(parent, process group)`` of a process, None when it is gone."""
+def _stat(pid: int | str) -> tuple[int, int, bool] | None:
+    """``(parent, process group, zombie)`` of a process, None when it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:
             fields = fh.read().rsplit(b")", 1)[1].split()
     except OSError:
         return None
-    return int(fields[1]), int(fields[2])
+    return int(fields[1]), int(fields[2]), fields[0] in (b"Z", b"X")
 
 
 def children() -> frozenset[int]:
@@ -260,6 +262,27 @@ def end_noted_groups(folder: str | os.PathLike) -> int:
             end_group(int(name))
             ended += 1
     return ended
+
+
+def end_dead_group(leader: int | None) -> bool:
+    """Kill what is left in the process group of a worker ``leader`` that is dead now; True if it had members.
+
+    For a worker that died without ending its group (a Dask worker killed while its cell ran):
+    what its players started ends with the cell.  A live process's group is left alone: it is
+    the worker's own to end, or, its PID used again, someone else's.
+
+    Examples
+    --------
+    >>> end_dead_group(None), end_dead_group(os.getpid())
+    (False, False)
+    """
+    if not _LINUX or leader is None or not group_members(leader):
+        return False
+    info = _stat(leader)
+    if info is not None and not info[2]:  # alive (a zombie is dead, not yet reaped)
+        return False
+    end_group(leader)
+    return True
 
 
 def end_group(pgid: int | None) -> None:
