@@ -1172,9 +1172,21 @@ def kill_sweep_main(folder: Path, how: signal.Signals, rng: random.Random, span:
     res.update(_resume(folder))
     res.update(_final_check(folder))
     if before_exit is None and how != signal.SIGKILL:
-        res["wrong_exit"] = end["code"] != EXIT_INTERRUPTED
+        res["ended_before_the_signal"] = ended_before_the_signal(end["code"], end["stdout"], rows["rows"],
+                                                                 res["cells"])
+        res["wrong_exit"] = not res["ended_before_the_signal"] and end["code"] != EXIT_INTERRUPTED
         res["slow_stop"] = end["stop_s"] > 3
     return res
+
+
+def ended_before_the_signal(code: int, stdout: str, rows: int, cells: int) -> bool:
+    """Whether a sweep that got a signal while its process was alive had already ended its command.
+
+    The command line ignores a signal once the command has returned and the interpreter tears
+    itself down (``startup._ignore_signals_at_exit``): the exit code is then the command's.  Exit 0
+    is right only when the work was whole: every cell's row written and the summary's table printed.
+    """
+    return code == EXIT_OK and rows == cells and any(line.startswith("learner ") for line in stdout.splitlines())
 
 
 def kill_sweep_worker(folder: Path, rng: random.Random, span: float) -> dict:
@@ -1826,6 +1838,7 @@ def summarize_kills(results: list[dict]) -> dict:
         "sweep_main_kills": n("sweep-main"),
         "sweep_main_by_signal": dict(Counter(r["signal"] for r in results if r.get("kind") == "sweep-main")),
         "sweep_main_finished_before_kill": n("sweep-main", finished_first=True),
+        "sweep_main_ended_while_tearing_down": n("sweep-main", ended_before_the_signal=True),
         "sweep_main_orphans": total("sweep-main", "orphans"),
         "sweep_main_runs_with_orphans": sum(1 for r in results if r.get("kind") == "sweep-main" and r.get("orphans")),
         "sweep_main_rows_lost": total("sweep-main", "lost"),
