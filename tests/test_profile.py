@@ -232,3 +232,56 @@ def test_every_certified_parameter_names_a_kind_the_checker_knows():
     assert certified and all(p.kind in KINDS for p in certified)
     assert len({p.kind for p in certified}) == len(certified)
     assert {p.order for p in profile.MORE if p.order} == {"self-directed", "best", "worst"}
+
+
+# ------------------------------------------------------------------ the tree and the certificate: the engine's reading
+@pytest.mark.parametrize("compiled", [False] + ([True] if ldim_kernel.AVAILABLE else []))
+def test_the_profile_reads_its_tree_and_certificate_off_the_engine_shattered_tree_takes(monkeypatch, compiled):
+    from mistakebound.certificates.verify import check
+    from mistakebound.theory.certificate import CertificateWriter
+    from mistakebound.theory.ldim_certificate import ldim_certificate
+    from mistakebound.theory.ldim_search import LdimSearch
+    from mistakebound.theory.littlestone import is_shattered, shattered_tree
+
+    if not compiled:
+        monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)
+    H = classes.random(50, 9, 0.4, seed=4)
+    d = textbook_ldim(H.matrix)
+    P = class_profile(H, what="ldim", keep_search=True)
+    assert P.engine == ("compiled" if compiled else "python") and P.ldim.value == d
+    assert (P.search is None) == compiled  # the Python search object only where it searched
+    T = P.tree(max_nodes=1)  # what the compiled run read needs no budget; the Python memo holds the tree
+    assert T.graph["depth"] == d and is_shattered(H, T)
+    assert sorted(T.nodes(data=True)) == sorted(shattered_tree(H).nodes(data=True))
+    if not compiled:
+        assert sorted(T.nodes(data=True)) == sorted(LdimSearch(H).tree().nodes(data=True))
+    writer = CertificateWriter(H)
+    section = ldim_certificate(H, writer)
+    document = P.certificate().document()
+    assert check(document) == check(writer.document()) == {"ldim": (d, d)}
+    assert document["results"][0]["facts"] == section["facts"]
+
+
+@pytest.mark.skipif(not ldim_kernel.AVAILABLE, reason="this install has no compiled search (see --version)")
+def test_ctrl_c_while_the_tree_is_read_starts_no_other_search(monkeypatch, capsys):
+    """The value found, Ctrl-C while the compiled search reads the tree: Ldim exact, no VC search, no tree (the
+    reading's bounds raised), and the command says so and exits 3."""
+    from mistakebound.theory.search_protocol import SearchInterrupted
+
+    original = ldim_kernel.kernel_tree
+
+    def stopped_reading(*args, **kwargs):  # the run as a Ctrl-C after the value leaves it
+        found = original(*args, **kwargs)
+        return {**found, "status": "interrupted", "tree": None, "refutation": None}
+
+    monkeypatch.setattr(ldim_kernel, "kernel_tree", stopped_reading)
+    H = classes.intervals(8)
+    P = class_profile(H, what=("ldim", "vc"), read="tree")
+    assert P.ldim.value == textbook_ldim(H.matrix)
+    assert P.vc is None and P.partial == {"vc": "not searched: interrupted"}
+    with pytest.raises(SearchInterrupted) as info:
+        P.tree()
+    assert (info.value.result.lower, info.value.result.upper) == (P.ldim.value,) * 2
+    assert cli.main(["ldim", "intervals:8", "--what", "ldim", "--tree"]) == 3
+    out = capsys.readouterr().out
+    assert f"Ldim = {P.ldim.value}\n" in out and "no shattered tree: interrupted" in out
