@@ -269,9 +269,15 @@ def test_the_kernel_trees_benchmark_runs_in_smoke_mode(capsys):
     from benchmarks import kernel_trees
 
     assert kernel_trees.main(["--smoke"]) == 0
-    heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("## ")]
-    assert [h.split(":")[0][3:] for h in heads] == [name for name, _ in kernel_trees.SMOKE]
+    lines = capsys.readouterr().out.splitlines()
+    heads = [line for line in lines if line.startswith("## ")]
+    assert [h.split(":")[0][3:] for h in heads[:-1]] == [name for name, _ in kernel_trees.SMOKE]
     assert heads[0].startswith("## thresholds(63): Ldim = 6 (trees checked shattered, certificates checked)")
+    # then the command line's --tree against the door, one row per spec, every time and ratio positive
+    assert heads[-1].startswith("## ldim SPEC --what ldim --tree in this process (cli) against")
+    rows = lines[lines.index(heads[-1]) + 2:]
+    assert [row.split(" | ")[0][2:] for row in rows] == list(kernel_trees.FRONT_SMOKE)
+    assert all(float(x) > 0 for row in rows for x in row.strip("| ").split(" | ")[1:])
 
 
 # ------------------------------------------------------------------ one engine, one search, one budget
