@@ -17,7 +17,9 @@ This module holds the question's front doors: :func:`littlestone_dimension`,
 :func:`ldim_engine` chooses from the budget and the request (the compiled search of
 :mod:`mistakebound.theory.ldim_kernel`, alone or in the threads of
 :mod:`mistakebound.theory.kernel_threads`, the Python search, or the Python search with the
-worker processes of :mod:`mistakebound.theory.parallel`).  It also gives the names of the
+worker processes of :mod:`mistakebound.theory.parallel`).  A tree or a certificate is read
+off that engine too: the compiled search reads them in its run, under its budget
+(:class:`LdimReading`), so no question is searched twice.  It also gives the names of the
 search (:class:`LdimSearch`, :class:`LdimBounds`, ...) and :func:`is_shattered`, so one
 import reaches the whole question.
 
