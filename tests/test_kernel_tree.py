@@ -5,6 +5,10 @@ the budget; the Python search without the extension."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -233,27 +237,35 @@ def test_heap_tree_is_the_graph_networkx_builds(depth):
     assert T.graph == G.graph and nx.utils.graphs_equal(T, G) and is_shattered(H, T)
 
 
-@pytest.mark.parametrize("delay", [0.05, 0.25])
-def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
-    # the signal comes while the value or the reading runs (the Python around them takes
-    # milliseconds, the search about a second): proven bounds, status "interrupted", no tree
-    import signal
+@contextlib.contextmanager
+def ctrl_c_after(seconds: float) -> Iterator[None]:
+    """A Ctrl-C (``KeyboardInterrupt`` from SIGALRM's handler) ``seconds`` from now, if the block still runs.
 
-    from mistakebound.theory.search_protocol import SearchInterrupted
-
-    H = classes.random(20000, 60, 0.2, seed=3)
-
+    Yields
+    ------
+    None
+    """
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGALRM, interrupt)
     try:
-        signal.setitimer(signal.ITIMER_REAL, delay)
-        with pytest.raises(SearchInterrupted) as info:
-            shattered_tree(H)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.25])
+def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
+    # the signal comes while the value or the reading runs (the Python around them takes
+    # milliseconds, the search about a second): proven bounds, status "interrupted", no tree
+    from mistakebound.theory.search_protocol import SearchInterrupted
+
+    H = classes.random(20000, 60, 0.2, seed=3)
+    with ctrl_c_after(delay), pytest.raises(SearchInterrupted) as info:
+        shattered_tree(H)
     value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]
     assert info.value.result.lower <= value <= info.value.result.upper
     assert info.value.result.status == "interrupted"
@@ -358,22 +370,11 @@ def test_after_a_stop_each_question_ends_with_its_proven_bounds_and_searches_not
 
 
 def test_ctrl_c_during_a_certificate_ends_it_with_no_second_search(monkeypatch):
-    import signal
-
     H = classes.random(20000, 60, 0.2, seed=3)  # a search of about a second
     calls = count_searches(monkeypatch)
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGALRM, interrupt)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.05)
-        writer = CertificateWriter(H)
+    writer = CertificateWriter(H)
+    with ctrl_c_after(0.05):
         ldim_certificate(H, writer)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
     assert calls == {"compiled": 1, "python": 0}
     value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]
     lower, upper = check(writer.document())["ldim"]
