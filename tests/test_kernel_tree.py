@@ -418,3 +418,24 @@ def test_a_tree_alone_reads_no_refutation_and_a_certificate_both(monkeypatch):
     both.run()
     assert both.reading.refutation is not None and both.tree().graph["depth"] == d
     assert calls == {"compiled": 2, "python": 0}  # tree() reads what the run kept
+
+
+@settings(max_examples=80, deadline=None)
+@given(class_matrices(max_rows=30, max_cols=8), st.sampled_from([None, 1, 2, 5, 20, 60]))
+def test_every_tree_and_certificate_is_one_compiled_search_holding_the_truth(matrix, max_nodes):
+    # one search per question whatever the budget; an exact tree is shattered at the textbook's depth, a
+    # refused one carries bounds holding it; every certificate passes the checker with bounds holding it
+    H, d = HypothesisClass.from_matrix(matrix), truth(matrix)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        calls = count_searches(monkeypatch)
+        try:
+            T = shattered_tree(H, max_nodes=max_nodes)
+        except SearchIncomplete as exc:
+            assert exc.result.lower <= d <= exc.result.upper and max_nodes is not None
+        else:
+            assert T.graph["depth"] == d and is_shattered(H, T)
+        writer = CertificateWriter(H)
+        ldim_certificate(H, writer, max_nodes=max_nodes)
+        assert calls == {"compiled": 2, "python": 0}
+    lower, upper = check(writer.document())["ldim"]
+    assert lower <= d <= upper and (max_nodes is not None or lower == upper == d)
