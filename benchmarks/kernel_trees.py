@@ -16,6 +16,13 @@ Each line gives the same-run ratios tree/value and certificate/value (compiled),
 Python/compiled for the tree and the certificate; wall seconds and, since the machine is
 shared, process CPU seconds too.  The load (``uptime``) is printed first.
 
+Then the command line against the door (:data:`FRONT`): ``mistakebound ldim SPEC --what ldim
+--tree`` run in this process (:func:`mistakebound.interfaces.cli.main`, the spec parsed, the
+class built and the tree printed inside, its output thrown away) against the class built from
+the spec, :func:`~mistakebound.theory.littlestone.shattered_tree` and the tree's text
+(:func:`~mistakebound.theory.tree_export.tree_to_text`), alternately; ``cli/api`` is 1.0 when
+both take the one engine (:func:`~mistakebound.theory.littlestone.ldim_engine`'s reading).
+
 Run from the repository root::
 
     python -m benchmarks.kernel_trees            # 5 repeats, the three classes of the issue
@@ -37,7 +44,7 @@ from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.ldim_certificate import ldim_certificate
 from mistakebound.theory.littlestone import is_shattered, littlestone_dimension, shattered_tree
 
-__all__ = ["CASES", "SMOKE", "main", "measure"]
+__all__ = ["CASES", "FRONT", "FRONT_SMOKE", "SMOKE", "front_door", "main", "measure"]
 
 #: The classes of the issue's goal.
 CASES = (("thresholds(4095)", lambda: classes.thresholds(4095)),
@@ -47,6 +54,11 @@ CASES = (("thresholds(4095)", lambda: classes.thresholds(4095)),
 #: Small ones, for CI's smoke run.
 SMOKE = (("thresholds(63)", lambda: classes.thresholds(63)),
          ("random(300, 12, 0.3, seed=0)", lambda: classes.random(300, 12, 0.3, seed=0)))
+
+
+#: The specs of the command line against the door (the first and the last class of :data:`CASES`).
+FRONT = ("thresholds:4095", "random:5000,30,0.3,0")
+FRONT_SMOKE = ("thresholds:63",)
 
 
 def _median(f: Callable[[], object], repeats: int) -> tuple[float, float, object]:
@@ -101,6 +113,36 @@ def measure(name: str, H, repeats: int) -> list[str]:
     return out
 
 
+def front_door(spec: str, repeats: int) -> str:
+    """``ldim SPEC --what ldim --tree`` in this process against the door, alternately: medians of wall and CPU seconds."""
+    import contextlib
+    import io
+
+    from mistakebound.game import registry
+    from mistakebound.interfaces import cli
+    from mistakebound.theory.tree_export import tree_to_text
+
+    def api() -> str:
+        H = registry.load_setting(spec)
+        return tree_to_text(shattered_tree(H), H)
+
+    def line() -> str:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            assert cli.main(["ldim", spec, "--what", "ldim", "--tree"]) == 0
+        return out.getvalue()
+
+    assert line().endswith(api() + "\n")  # the same tree (untimed)
+    times: dict[str, tuple[list, list]] = {"api": ([], []), "cli": ([], [])}
+    for _ in range(repeats):
+        for name, f in (("api", api), ("cli", line)):
+            w0, c0 = time.perf_counter(), time.process_time()
+            f()
+            times[name][0].append(time.perf_counter() - w0)
+            times[name][1].append(time.process_time() - c0)
+    (aw, ac), (lw, lc) = ([statistics.median(v) for v in times[k]] for k in ("api", "cli"))
+    return f"| {spec} | {aw:.4f} | {lw:.4f} | {lw / aw:.2f} | {ac:.4f} | {lc:.4f} | {lc / ac:.2f} |"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the table (markdown) of the classes chosen."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.kernel_trees", description=__doc__.splitlines()[0])
@@ -114,6 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, make in SMOKE if args.smoke else CASES:
         for line in measure(name, make(), 1 if args.smoke else args.repeats):
             print(line, flush=True)
+    print(f"## ldim SPEC --what ldim --tree in this process (cli) against build + shattered_tree + tree_to_text (api), "
+          f"medians of {1 if args.smoke else args.repeats} alternating runs")
+    print("| spec | api wall s | cli wall s | cli/api (wall) | api cpu s | cli cpu s | cli/api (cpu) |")
+    for spec in FRONT_SMOKE if args.smoke else FRONT:
+        print(front_door(spec, 1 if args.smoke else 2 * args.repeats + 1), flush=True)
     return 0
 
 

@@ -80,3 +80,43 @@ def test_exports_need_no_matplotlib_and_figures_name_the_extra(capsys, tmp_path,
     code, out, err = run(capsys, "tree", "thresholds:7", "--out", str(tmp_path / "t.png"))
     assert code == 2 and "mistakebound[plot]" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.dot"]
+
+
+# ------------------------------------------------------------------ ldim --tree / --certificate: the API's engine
+ENGINES = [False] + ([True] if __import__("mistakebound.theory.ldim_kernel").theory.ldim_kernel.AVAILABLE else [])
+
+
+@pytest.mark.parametrize("compiled", ENGINES)
+@pytest.mark.parametrize("spec", ["random:60,8,0.4,2", "intervals:9", "thresholds:31"])
+def test_ldim_tree_and_certificate_are_the_api_s(capsys, tmp_path, monkeypatch, compiled, spec):
+    """``ldim --tree --certificate`` prints the tree ``shattered_tree`` gives and writes the section
+    ``ldim_certificate`` writes (one engine for both); the checker proves the textbook's value; with the
+    extension off, the Python search gives both alike."""
+    import json
+
+    from mistakebound.certificates import verify as checker
+    from mistakebound.game import registry
+    from mistakebound.theory import ldim_kernel
+    from mistakebound.theory.certificate import CertificateWriter
+    from mistakebound.theory.ldim_certificate import ldim_certificate
+    from mistakebound.theory.littlestone import shattered_tree
+    from mistakebound.theory.textbook import textbook_ldim
+    from mistakebound.theory.tree_export import tree_to_text
+
+    if not compiled:
+        monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)
+    H = registry.load_setting(spec)
+    d = textbook_ldim(H.matrix)
+    T = shattered_tree(H)
+    assert T.graph["depth"] == d and is_shattered(H, T)
+    writer = CertificateWriter(H)
+    section = ldim_certificate(H, writer)
+    path = tmp_path / "c.json"
+    for argv in (["--tree"], ["--tree", "--certificate", str(path)]):
+        code, out, err = run(capsys, "ldim", spec, "--what", "ldim", *argv)
+        assert code == 0, err
+        assert f"shattered tree of depth {d} " in out and out.endswith(tree_to_text(T, H) + "\n")
+    assert checker.check_file(str(path)) == {"ldim": (d, d)}
+    (written,) = json.loads(path.read_text())["results"]
+    assert written["facts"] == json.loads(json.dumps(section["facts"]))
+    assert written["claim"] == section["claim"]

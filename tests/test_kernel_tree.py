@@ -5,6 +5,10 @@ the budget; the Python search without the extension."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -187,7 +191,7 @@ def test_a_budget_the_value_fits_but_not_the_tree():
     assert shattered_tree(H, max_nodes=10 * value["nodes"] + 1000).graph["depth"] == value["lower"]
 
 
-def test_a_certificate_out_of_budget_is_the_python_search_partial_one():
+def test_a_certificate_out_of_budget_is_partial():
     H = classes.random(3000, 30, 0.3, seed=0)
     writer = CertificateWriter(H)
     section = ldim_certificate(H, writer, max_nodes=5)
@@ -233,27 +237,35 @@ def test_heap_tree_is_the_graph_networkx_builds(depth):
     assert T.graph == G.graph and nx.utils.graphs_equal(T, G) and is_shattered(H, T)
 
 
-@pytest.mark.parametrize("delay", [0.05, 0.25])
-def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
-    # the signal comes while the value or the reading runs (the Python around them takes
-    # milliseconds, the search about a second): proven bounds, status "interrupted", no tree
-    import signal
+@contextlib.contextmanager
+def ctrl_c_after(seconds: float) -> Iterator[None]:
+    """A Ctrl-C (``KeyboardInterrupt`` from SIGALRM's handler) ``seconds`` from now, if the block still runs.
 
-    from mistakebound.theory.search_protocol import SearchInterrupted
-
-    H = classes.random(20000, 60, 0.2, seed=3)
-
+    Yields
+    ------
+    None
+    """
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGALRM, interrupt)
     try:
-        signal.setitimer(signal.ITIMER_REAL, delay)
-        with pytest.raises(SearchInterrupted) as info:
-            shattered_tree(H)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.25])
+def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
+    # the signal comes while the value or the reading runs (the Python around them takes
+    # milliseconds, the search about a second): proven bounds, status "interrupted", no tree
+    from mistakebound.theory.search_protocol import SearchInterrupted
+
+    H = classes.random(20000, 60, 0.2, seed=3)
+    with ctrl_c_after(delay), pytest.raises(SearchInterrupted) as info:
+        shattered_tree(H)
     value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]
     assert info.value.result.lower <= value <= info.value.result.upper
     assert info.value.result.status == "interrupted"
@@ -269,6 +281,161 @@ def test_the_kernel_trees_benchmark_runs_in_smoke_mode(capsys):
     from benchmarks import kernel_trees
 
     assert kernel_trees.main(["--smoke"]) == 0
-    heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("## ")]
-    assert [h.split(":")[0][3:] for h in heads] == [name for name, _ in kernel_trees.SMOKE]
+    lines = capsys.readouterr().out.splitlines()
+    heads = [line for line in lines if line.startswith("## ")]
+    assert [h.split(":")[0][3:] for h in heads[:-1]] == [name for name, _ in kernel_trees.SMOKE]
     assert heads[0].startswith("## thresholds(63): Ldim = 6 (trees checked shattered, certificates checked)")
+    # then the command line's --tree against the door, one row per spec, every time and ratio positive
+    assert heads[-1].startswith("## ldim SPEC --what ldim --tree in this process (cli) against")
+    rows = lines[lines.index(heads[-1]) + 2:]
+    assert [row.split(" | ")[0][2:] for row in rows] == list(kernel_trees.FRONT_SMOKE)
+    assert all(float(x) > 0 for row in rows for x in row.strip("| ").split(" | ")[1:])
+
+
+# ------------------------------------------------------------------ one engine, one search, one budget
+def count_searches(monkeypatch) -> dict:
+    """Count the searches run from now: the extension's entries (``ldim_kernel._run``, the one place every
+    compiled search runs) and the Python search's (``LdimSearch.bounds`` and ``at_least``, which every
+    Python search goes through)."""
+    calls = {"compiled": 0, "python": 0}
+    run = ldim_kernel._run
+
+    def counted_run(*args, **kwargs):
+        calls["compiled"] += 1
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(ldim_kernel, "_run", counted_run)
+    for name in ("bounds", "at_least"):
+        original = getattr(LdimSearch, name)
+
+        def counted(self, *args, _original=original, **kwargs):
+            calls["python"] += 1
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(LdimSearch, name, counted)
+    return calls
+
+
+def python_ldim(H: HypothesisClass) -> int:
+    search = LdimSearch(H)  # tested against the textbook recursion (test_littlestone)
+    return search.ldim(search.full)
+
+
+@pytest.mark.parametrize("max_nodes", [5, 200])
+def test_a_certificate_out_of_budget_is_one_search_under_one_budget(monkeypatch, max_nodes):
+    # the compiled run stops on its budget: its bounds are the answer and no other search runs (before:
+    # the Python search ran again, a second budget); the section certifies what holds before any search
+    H = classes.random(3000, 30, 0.3, seed=0)
+    d = python_ldim(H)
+    calls = count_searches(monkeypatch)
+    writer = CertificateWriter(H)
+    section = ldim_certificate(H, writer, max_nodes=max_nodes)
+    assert calls == {"compiled": 1, "python": 0}
+    lower, upper = check(writer.document())["ldim"]
+    assert lower <= d <= upper and lower < upper
+    assert (section["claim"]["lower"][1], section["claim"]["upper"][1]) == (lower, upper)
+    with pytest.raises(SearchIncomplete) as info:
+        shattered_tree(H, max_nodes=max_nodes)
+    b = info.value.result
+    assert b.status == "budget" and b.nodes <= max_nodes and b.lower <= d <= b.upper
+    assert calls == {"compiled": 2, "python": 0}
+
+
+def test_after_a_stop_each_question_ends_with_its_proven_bounds_and_searches_nothing_more(monkeypatch):
+    # a signal stopped every search (the command line's Ctrl-C and SIGTERM): the compiled run proves what
+    # holds before any node, and nothing restarts a search (before: the certificate ran the Python search)
+    from mistakebound.theory.profile import class_profile
+    from mistakebound.theory.search_protocol import SearchInterrupted, resume_searches, stop_searches
+
+    H = classes.random(3000, 30, 0.3, seed=0)
+    d = python_ldim(H)
+    calls = count_searches(monkeypatch)
+    stop_searches()
+    try:
+        with pytest.raises(SearchInterrupted) as info:
+            shattered_tree(H)
+        writer = CertificateWriter(H)
+        ldim_certificate(H, writer)
+        P = class_profile(H, what=("ldim", "vc"), keep_search=True)
+        profile_writer = P.certificate()
+    finally:
+        resume_searches()
+    assert calls == {"compiled": 3, "python": 0}
+    b = info.value.result
+    assert (b.status, b.nodes) == ("interrupted", 0) and b.lower <= d <= b.upper
+    lower, upper = check(writer.document())["ldim"]
+    assert lower <= d <= upper
+    assert P.ldim.status == "interrupted" and P.vc is None and P.partial["vc"] == "not searched: interrupted"
+    assert check(profile_writer.document()) == {"ldim": (lower, upper)}
+
+
+def test_ctrl_c_during_a_certificate_ends_it_with_no_second_search(monkeypatch):
+    H = classes.random(20000, 60, 0.2, seed=3)  # a search of about a second
+    calls = count_searches(monkeypatch)
+    writer = CertificateWriter(H)
+    with ctrl_c_after(0.05):
+        ldim_certificate(H, writer)
+    assert calls == {"compiled": 1, "python": 0}
+    value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]
+    lower, upper = check(writer.document())["ldim"]
+    assert lower <= value <= upper and lower < upper
+
+
+def test_a_reading_stopped_after_the_value_leaves_the_value_exact_and_no_tree(monkeypatch):
+    # the value fits the budget, the reading does not: Ldim exact, the tree refused with (d, d, "budget"),
+    # the certificate what holds before any search; one search
+    from mistakebound.theory.littlestone import ldim_engine
+
+    H = classes.random(400, 14, 0.3, seed=2)
+    value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES)
+    calls = count_searches(monkeypatch)
+    engine = ldim_engine(H, budget=Budget(max_nodes=value["nodes"]), read="certificate")
+    bounds = engine.run()
+    assert (bounds.lower, bounds.upper, bounds.status) == (value["lower"],) * 2 + ("exact",)
+    assert engine.reading.bounds.status == "budget" and engine.reading.tree is None
+    with pytest.raises(SearchIncomplete) as info:
+        engine.tree()
+    assert (info.value.result.lower, info.value.result.status) == (value["lower"], "budget")
+    from mistakebound.theory.ldim_certificate import engine_section
+
+    writer = CertificateWriter(H)
+    engine_section(engine, bounds, writer)
+    lower, upper = check(writer.document())["ldim"]
+    assert lower <= value["lower"] <= upper
+    assert calls == {"compiled": 1, "python": 0}
+
+
+def test_a_tree_alone_reads_no_refutation_and_a_certificate_both(monkeypatch):
+    from mistakebound.theory.littlestone import ldim_engine
+
+    H = classes.random(500, 16, 0.3, seed=1)
+    d = python_ldim(H)
+    calls = count_searches(monkeypatch)
+    tree_only = ldim_engine(H, read="tree")
+    tree_only.run()
+    assert tree_only.reading.refutation is None and tree_only.tree().graph["depth"] == d
+    both = ldim_engine(H, read="certificate")
+    both.run()
+    assert both.reading.refutation is not None and both.tree().graph["depth"] == d
+    assert calls == {"compiled": 2, "python": 0}  # tree() reads what the run kept
+
+
+@settings(max_examples=80, deadline=None)
+@given(class_matrices(max_rows=30, max_cols=8), st.sampled_from([None, 1, 2, 5, 20, 60]))
+def test_every_tree_and_certificate_is_one_compiled_search_holding_the_truth(matrix, max_nodes):
+    # one search per question whatever the budget; an exact tree is shattered at the textbook's depth, a
+    # refused one carries bounds holding it; every certificate passes the checker with bounds holding it
+    H, d = HypothesisClass.from_matrix(matrix), truth(matrix)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        calls = count_searches(monkeypatch)
+        try:
+            T = shattered_tree(H, max_nodes=max_nodes)
+        except SearchIncomplete as exc:
+            assert exc.result.lower <= d <= exc.result.upper and max_nodes is not None
+        else:
+            assert T.graph["depth"] == d and is_shattered(H, T)
+        writer = CertificateWriter(H)
+        ldim_certificate(H, writer, max_nodes=max_nodes)
+        assert calls == {"compiled": 2, "python": 0}
+    lower, upper = check(writer.document())["ldim"]
+    assert lower <= d <= upper and (max_nodes is not None or lower == upper == d)

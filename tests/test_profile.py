@@ -66,14 +66,23 @@ def test_answers_come_in_order_and_each_search_runs_only_when_its_answer_is_aske
 
 def test_the_door_chooses_the_engine_from_the_request():
     H = classes.thresholds(15)
-    assert ldim_engine(H).name == ("compiled" if ldim_kernel.AVAILABLE else "python")
-    assert ldim_engine(H, keep_search=True).name == "python"  # a tree or a certificate is read off it
+    one = "compiled" if ldim_kernel.AVAILABLE else "python"
+    assert ldim_engine(H).name == one
+    # a tree or a certificate is read off the engine that finds the value: the compiled search reads them in its run
+    assert ldim_engine(H, keep_search=True).name == ldim_engine(H, read="tree").name == one
+    assert (ldim_engine(H, keep_search=True).read, ldim_engine(H, read="tree").read) == ("certificate", "tree")
     assert ldim_engine(H, workers=2).name == "parallel"
+    assert ldim_engine(H, workers=2, read="tree").search is not None  # read with workers: the Python search's memo
     kept = class_profile(H, keep_search=True)
-    assert kept.search is not None and kept.tree().graph["depth"] == 4
-    assert class_profile(H).search is None
+    assert kept.ldim_engine is not None and kept.tree().graph["depth"] == 4
+    assert (kept.search is None) == ldim_kernel.AVAILABLE  # the Python search object only where it searched
+    assert class_profile(H).ldim_engine is None
     with pytest.raises(InvalidArgumentError, match="keep_search=True"):
         class_profile(H).tree()
+    with pytest.raises(InvalidArgumentError, match="keep_search=True"):
+        class_profile(H, read="tree").certificate()  # a tree alone was read
+    with pytest.raises(InvalidArgumentError, match="^read: "):
+        ldim_engine(H, read="refutation")
 
 
 def test_a_class_too_large_for_the_memory_gets_what_holds_without_a_search(monkeypatch):
@@ -127,8 +136,8 @@ def test_bad_parameters_are_refused_by_name(what):
 # ------------------------------------------------------------------ the command line asks the same door
 @pytest.mark.skipif(not ldim_kernel.AVAILABLE, reason="this install has no compiled search (see --version)")
 def test_the_command_line_reaches_the_compiled_search(monkeypatch):
-    """``mistakebound ldim CLASS`` answers through the library's door, which takes the compiled search; a
-    tree or a certificate takes the Python one, whose search it is read off."""
+    """``mistakebound ldim CLASS`` answers through the library's door, which takes the compiled search, with a
+    tree or a certificate too (read in the same run)."""
     runs = []
     original = LdimEngine.run
 
@@ -141,7 +150,7 @@ def test_the_command_line_reaches_the_compiled_search(monkeypatch):
         assert cli.main(["ldim", "random:2000,20,0.3,0", "--what", "ldim"]) == 0
         assert cli.main(["ldim", "intervals:12", "--what", "ldim,vc,rldim"]) == 0
         assert cli.main(["ldim", "thresholds:7", "--tree"]) == 0
-    assert runs == ["compiled", "compiled", "python"]
+    assert runs == ["compiled", "compiled", "compiled"]
     assert "Ldim = 3" in out.getvalue()
 
 
@@ -171,7 +180,10 @@ def test_a_kept_profile_certifies_what_it_proved_and_the_checker_agrees():
     assert proven == {"ldim": (P.ldim.value,) * 2, "vc": (P.vc.value,) * 2, "rldim": (P.rldim.value,) * 2}
     partial = class_profile(classes.random(300, 20, 0.4, seed=2), what="ldim", max_nodes=5, keep_search=True)
     (bounds,) = check(partial.certificate().document()).values()
-    assert bounds == (partial.ldim.lower, partial.ldim.upper)
+    # the compiled run stopped before its reading: what holds before any search is certified, nothing searched
+    # again (the profile's bounds are the run's); the Python search certifies what its memo proved
+    assert bounds[0] <= partial.ldim.lower and partial.ldim.upper <= bounds[1]
+    assert (bounds == (partial.ldim.lower, partial.ldim.upper)) or partial.engine == "compiled"
     with pytest.raises(InvalidArgumentError, match="keep_search=True"):
         class_profile(H).certificate()
 
@@ -220,3 +232,56 @@ def test_every_certified_parameter_names_a_kind_the_checker_knows():
     assert certified and all(p.kind in KINDS for p in certified)
     assert len({p.kind for p in certified}) == len(certified)
     assert {p.order for p in profile.MORE if p.order} == {"self-directed", "best", "worst"}
+
+
+# ------------------------------------------------------------------ the tree and the certificate: the engine's reading
+@pytest.mark.parametrize("compiled", [False] + ([True] if ldim_kernel.AVAILABLE else []))
+def test_the_profile_reads_its_tree_and_certificate_off_the_engine_shattered_tree_takes(monkeypatch, compiled):
+    from mistakebound.certificates.verify import check
+    from mistakebound.theory.certificate import CertificateWriter
+    from mistakebound.theory.ldim_certificate import ldim_certificate
+    from mistakebound.theory.ldim_search import LdimSearch
+    from mistakebound.theory.littlestone import is_shattered, shattered_tree
+
+    if not compiled:
+        monkeypatch.setattr(ldim_kernel, "AVAILABLE", False)
+    H = classes.random(50, 9, 0.4, seed=4)
+    d = textbook_ldim(H.matrix)
+    P = class_profile(H, what="ldim", keep_search=True)
+    assert P.engine == ("compiled" if compiled else "python") and P.ldim.value == d
+    assert (P.search is None) == compiled  # the Python search object only where it searched
+    T = P.tree(max_nodes=1)  # what the compiled run read needs no budget; the Python memo holds the tree
+    assert T.graph["depth"] == d and is_shattered(H, T)
+    assert sorted(T.nodes(data=True)) == sorted(shattered_tree(H).nodes(data=True))
+    if not compiled:
+        assert sorted(T.nodes(data=True)) == sorted(LdimSearch(H).tree().nodes(data=True))
+    writer = CertificateWriter(H)
+    section = ldim_certificate(H, writer)
+    document = P.certificate().document()
+    assert check(document) == check(writer.document()) == {"ldim": (d, d)}
+    assert document["results"][0]["facts"] == section["facts"]
+
+
+@pytest.mark.skipif(not ldim_kernel.AVAILABLE, reason="this install has no compiled search (see --version)")
+def test_ctrl_c_while_the_tree_is_read_starts_no_other_search(monkeypatch, capsys):
+    """The value found, Ctrl-C while the compiled search reads the tree: Ldim exact, no VC search, no tree (the
+    reading's bounds raised), and the command says so and exits 3."""
+    from mistakebound.theory.search_protocol import SearchInterrupted
+
+    original = ldim_kernel.kernel_tree
+
+    def stopped_reading(*args, **kwargs):  # the run as a Ctrl-C after the value leaves it
+        found = original(*args, **kwargs)
+        return {**found, "status": "interrupted", "tree": None, "refutation": None}
+
+    monkeypatch.setattr(ldim_kernel, "kernel_tree", stopped_reading)
+    H = classes.intervals(8)
+    P = class_profile(H, what=("ldim", "vc"), read="tree")
+    assert P.ldim.value == textbook_ldim(H.matrix)
+    assert P.vc is None and P.partial == {"vc": "not searched: interrupted"}
+    with pytest.raises(SearchInterrupted) as info:
+        P.tree()
+    assert (info.value.result.lower, info.value.result.upper) == (P.ldim.value,) * 2
+    assert cli.main(["ldim", "intervals:8", "--what", "ldim", "--tree"]) == 3
+    out = capsys.readouterr().out
+    assert f"Ldim = {P.ldim.value}\n" in out and "no shattered tree: interrupted" in out

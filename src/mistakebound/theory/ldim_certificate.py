@@ -18,11 +18,14 @@ Each fact is written once per version space and side (the certificate is a DAG),
 the class's own rows (the search's bitsets over distinct rows are widened by
 :meth:`~mistakebound.theory.certificate.CertificateWriter.from_distinct`).
 
-:func:`ldim_certificate` reads both halves off the compiled search when the install has it
-(:func:`~mistakebound.theory.ldim_kernel.kernel_tree`: its shattered tree gives the
-``"ge"`` facts, its refutation the ``"le"`` facts, in the steps above but for ``"map"``),
-and off :class:`LdimSearch` otherwise, or when the compiled search ran out of budget or was
-interrupted (a partial certificate is the Python search's, which spends the budget again).
+:func:`ldim_certificate` reads both halves off the engine
+:func:`~mistakebound.theory.littlestone.ldim_engine` chooses, under one budget
+(:func:`engine_section`): the compiled search when the install has it, which reads them in
+the same run (:func:`~mistakebound.theory.ldim_kernel.kernel_tree`: its shattered tree gives
+the ``"ge"`` facts, its refutation the ``"le"`` facts, in the steps above but for ``"map"``),
+:class:`LdimSearch` otherwise, within what is left of the budget.  When the compiled run
+stops before its reading (out of budget, Ctrl-C), nothing is searched again: the partial
+certificate is of what holds before any search (:func:`unsearched_section`).
 
 Examples
 --------
@@ -41,15 +44,19 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
-import mistakebound.theory.ldim_kernel as ldim_kernel
+from mistakebound.foundations.errors import InvalidArgumentError
 from mistakebound.foundations.validation import check_int
-from mistakebound.game.hypothesis_class import HypothesisClass, require_class
+from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.ldim_search import LdimBounds, LdimSearch
 from mistakebound.theory.search_protocol import Budget, OutOfBudget
 
-__all__ = ["kernel_section", "ldim_certificate", "ldim_section"]
+if TYPE_CHECKING:
+    from mistakebound.theory.littlestone import LdimEngine
+
+__all__ = ["engine_section", "kernel_section", "ldim_certificate", "ldim_section", "unsearched_section"]
 
 #: A ``"map"`` step replaces a subtree when checking it (rows x columns of the space) costs
 #: less than this many times the facts of the subtree it replaces (``"le"`` facts counted
@@ -233,20 +240,73 @@ def ldim_certificate(H: HypothesisClass, writer: CertificateWriter, *, max_nodes
                      time_limit: float | None = None) -> dict:
     """Search ``Ldim(H)`` within a budget and add its certificate to ``writer`` (exact or partial).
 
-    The certificate may spend the same budget again on what the search's memo lost.
-    Returns the section; its claim holds the bounds certified.
-    """
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
-    H = require_class(H)
-    if H.n_labels == 2 and ldim_kernel.AVAILABLE:
-        from mistakebound.theory.littlestone import ldim_engine
+    One engine (:func:`~mistakebound.theory.littlestone.ldim_engine`, ``read="certificate"``),
+    one budget for the search and its certificate: :func:`engine_section`.  Returns the
+    section; its claim holds the bounds certified.
 
-        found = ldim_kernel.kernel_tree(H, budget, ldim_engine(H, budget=budget).memo_bytes, refutation=True)
-        if found is not None and found["status"] == "exact":
-            return kernel_section(H, writer, found["lower"], found["tree"][0], found["refutation"])
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> w = CertificateWriter(classes.thresholds(7))
+    >>> ldim_certificate(classes.thresholds(7), w)["claim"]["upper"][1]
+    3
+    """
+    from mistakebound.theory.littlestone import ldim_engine
+
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    engine = ldim_engine(H, budget=budget, read="certificate")
+    bounds = engine.run()
+    return engine_section(engine, bounds, writer, budget=budget.remaining(bounds))
+
+
+def engine_section(engine: LdimEngine, bounds: LdimBounds, writer: CertificateWriter, *,
+                   budget: Budget | None = None) -> dict:
+    """Add to ``writer`` the section of what ``engine`` proved in its run (``bounds``, what its ``run()`` returned).
+
+    The compiled search's reading (``engine.reading``, read in the run under its one budget)
+    gives the section of :func:`kernel_section` when it is exact; when the run stopped before
+    it (out of budget, interrupted, or the value found and the reading stopped), nothing is
+    searched again: the section certifies what holds before any search
+    (:func:`unsearched_section`), the bounds the run proved being the engine's to report.
+    The Python search's memo is read within ``budget`` (:func:`ldim_section`, ``bounds``
+    certified).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an engine not asked to read a certificate (``read="certificate"``).
+    OutOfBudget
+        When ``budget`` runs out while the Python search's shattered tree is read.
+    """
+    if engine.read != "certificate":
+        raise InvalidArgumentError(f"engine: expected an engine asked to read a certificate (ldim_engine("
+                                   f"read='certificate') or keep_search=True), got read={engine.read!r}")
+    reading = engine.reading
+    if reading is None:  # the Python search: its memo
+        return ldim_section(engine.search, writer, lower=bounds.lower, upper=bounds.upper, budget=budget)
+    if reading.bounds.exact:
+        return kernel_section(engine.H, writer, reading.bounds.lower, reading.tree[0], reading.refutation)
+    return unsearched_section(engine.H, writer)
+
+
+def unsearched_section(H: HypothesisClass, writer: CertificateWriter) -> dict:
+    """Add to ``writer`` the facts of what holds before any search: ``Ldim(H) >= 1`` when two rows differ (one split),
+    and the upper bound of :meth:`LdimSearch.plan` (``floor(log2)`` of the distinct rows, or ``1 + floor(log2)`` of the
+    smaller side of the most balanced split: no side of any split is larger), by ``log2`` steps alone.
+
+    Nothing is searched (the plan needs no search, and neither do its facts); the section.
+
+    Examples
+    --------
+    >>> from mistakebound import classes
+    >>> from mistakebound.certificates.verify import check
+    >>> w = CertificateWriter(classes.thresholds(7))
+    >>> unsearched_section(classes.thresholds(7), w)["claim"]["upper"][1], check(w.document())
+    (3, {'ldim': (1, 3)})
+    """
     search = LdimSearch(H)
-    bounds: LdimBounds = search.bounds(max_nodes=max_nodes, time_limit=time_limit)
-    return ldim_section(search, writer, lower=bounds.lower, upper=bounds.upper, budget=budget)
+    plan = search.plan()
+    return ldim_section(search, writer, lower=plan.lower, upper=plan.upper)
 
 
 def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, instances: list[int],

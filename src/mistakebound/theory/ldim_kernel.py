@@ -37,9 +37,13 @@ depth ``d`` (at each node the first split, in the search's order, whose two side
 of Ldim ``>= d - 1``: memo hits, or further decisions within the same budget) and a
 refutation of ``Ldim(H) >= d + 1`` (every splitting column answered by a side of Ldim
 ``<= b - 1``, down to ``log2`` steps), both in the caller's rows and columns.
-:func:`~mistakebound.theory.littlestone.shattered_tree` and
-:func:`~mistakebound.theory.ldim_certificate.ldim_certificate` use it.  What stays in Python:
-the search with worker processes (no compiler), trees and certificates asked of a kept
+:func:`~mistakebound.theory.littlestone.ldim_engine` runs it, once and under the one budget,
+whenever a tree or a certificate will be read (``read=``, ``keep_search=True``):
+:func:`~mistakebound.theory.littlestone.shattered_tree`,
+:func:`~mistakebound.theory.ldim_certificate.ldim_certificate` and the profile's ``tree()`` and
+``certificate()`` (so ``mistakebound ldim --tree``, ``--certificate`` and ``dims --witness``)
+read what that run kept.  What stays in Python: the search with worker processes (no
+compiler, or a tree read with more than one worker), trees and certificates asked of a kept
 :class:`~mistakebound.theory.littlestone.LdimSearch` (its witnesses, canonical forms and runs),
 and a learner's questions on small version spaces.  A question a learner (SOA) asks of an
 ``LdimSearch`` outside a run, on a version space of

@@ -17,7 +17,9 @@ This module holds the question's front doors: :func:`littlestone_dimension`,
 :func:`ldim_engine` chooses from the budget and the request (the compiled search of
 :mod:`mistakebound.theory.ldim_kernel`, alone or in the threads of
 :mod:`mistakebound.theory.kernel_threads`, the Python search, or the Python search with the
-worker processes of :mod:`mistakebound.theory.parallel`).  It also gives the names of the
+worker processes of :mod:`mistakebound.theory.parallel`).  A tree or a certificate is read
+off that engine too: the compiled search reads them in its run, under its budget
+(:class:`LdimReading`), so no question is searched twice.  It also gives the names of the
 search (:class:`LdimSearch`, :class:`LdimBounds`, ...) and :func:`is_shattered`, so one
 import reaches the whole question.
 
@@ -45,8 +47,10 @@ from __future__ import annotations
 from types import EllipsisType
 from typing import TYPE_CHECKING
 
-from attrs import define
+from attrs import define, frozen
 
+from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.validation import check_choice
 from mistakebound.game.hypothesis_class import HypothesisClass, require_binary, require_class
 import mistakebound.theory.kernel_threads as kernel_threads
 import mistakebound.theory.ldim_kernel as ldim_kernel
@@ -69,9 +73,11 @@ if TYPE_CHECKING:  # networkx is imported where a tree is built: a value search 
 
 __all__ = [
     "ENGINES",
+    "READS",
     "LdimBounds",
     "LdimEngine",
     "LdimPlan",
+    "LdimReading",
     "LdimRun",
     "LdimSearch",
     "default_memo_bytes",
@@ -93,6 +99,46 @@ ENGINES = ("compiled", "python", "parallel")
 _NO_BUDGET = Budget()
 
 
+@frozen
+class LdimReading:
+    """What the compiled search read off its memo within its engine's one budget (:func:`~mistakebound.theory.ldim_kernel.kernel_tree`).
+
+    Attributes
+    ----------
+    bounds : LdimBounds
+        The run's, the value and the reading together: ``"exact"`` once the tree (and the
+        refutation, when asked for) was read; else the proven bounds and the status of the
+        stop (equal bounds when the value was found and the reading stopped).
+    tree : tuple or None
+        ``(instances, witnesses)``, the heap of a shattered tree of depth ``Ldim`` and the
+        first row of ``H`` at each leaf; None unless ``bounds`` is exact.
+    refutation : tuple or None
+        The facts ``Ldim(V) <= b`` of ``kernel_tree``; None unless ``bounds`` is exact and
+        the engine was asked for a certificate (``read="certificate"``).
+    """
+
+    bounds: LdimBounds
+    tree: tuple | None = None
+    refutation: tuple | None = None
+
+    def shattered_tree(self, H: HypothesisClass) -> nx.DiGraph:
+        """The tree read, as :func:`shattered_tree` gives it (``H`` the class searched); raises what stopped it.
+
+        Raises
+        ------
+        SearchIncomplete, SearchInterrupted
+            When the run stopped before the tree was read, with ``exc.result`` its bounds.
+        """
+        from mistakebound.theory.ldim_trees import heap_tree
+        from mistakebound.theory.search_protocol import require_exact
+
+        return heap_tree(H, require_exact(self.bounds).lower, *self.tree)
+
+
+#: What an engine can be asked to read off its search besides the value (:func:`ldim_engine`'s ``read``).
+READS = ("tree", "certificate")
+
+
 @define
 class LdimEngine:
     """The Littlestone search chosen for a question, ready to run: memory checked, nothing searched yet.
@@ -101,12 +147,17 @@ class LdimEngine:
     ----------
     name : {"compiled", "python", "parallel"}
         The compiled search (:mod:`mistakebound.theory.ldim_kernel`), the Python search
-        (:class:`LdimSearch`, which trees and certificates are read off), or a search with
-        ``workers`` workers: the compiled search in threads
-        (:mod:`mistakebound.theory.kernel_threads`) when ``search`` is None, else the
-        Python search with worker processes (:mod:`mistakebound.theory.parallel`).
+        (:class:`LdimSearch`), or a search with ``workers`` workers: the compiled search in
+        threads (:mod:`mistakebound.theory.kernel_threads`) when ``search`` is None, else
+        the Python search with worker processes (:mod:`mistakebound.theory.parallel`).
     search : LdimSearch or None
         The Python search (None for the compiled one, until it falls back to Python).
+    read : {None, "tree", "certificate"}
+        What will be read off the search besides the value: a shattered tree, or a tree and
+        the refutation a certificate needs.  The compiled search reads them in the same run,
+        within the same budget (``reading``); the Python search keeps its memo (``search``).
+    reading : LdimReading or None
+        What the compiled search read, once :meth:`run` ran (None for the Python search).
     """
 
     H: HypothesisClass
@@ -116,11 +167,27 @@ class LdimEngine:
     search: LdimSearch | None = None
     memo_bytes: int = 0
     available: int | None | EllipsisType = ...  # the memory budget as read when the engine was chosen
+    read: str | None = None
+    reading: LdimReading | None = None
 
     def run(self, V: int | None = None) -> LdimBounds:
-        """Search within the budget; the compiled search falls back to Python when it cannot start."""
+        """Search within the budget; the compiled search falls back to Python when it cannot start.
+
+        With ``read``, the compiled search reads the tree (and the refutation) in the same
+        run, kept in :attr:`reading`; the bounds returned are the value's (exact when the
+        value was found, whatever stopped the reading after it).
+        """
         if self.search is None:  # the compiled search, in this thread or in ``workers`` threads
-            if self.workers == 1:
+            if self.read is not None:  # ldim_engine gives a reading one thread
+                found = ldim_kernel.kernel_tree(self.H, self.budget, self.memo_bytes,
+                                                refutation=self.read == "certificate")
+                if found is not None:
+                    tree, refutation = found.pop("tree"), found.pop("refutation")
+                    self.reading = LdimReading(LdimBounds(**found), tree, refutation)
+                    if found["lower"] == found["upper"]:  # the value is proven even if the reading stopped
+                        found["status"] = "exact"
+                    return LdimBounds(**found)
+            elif self.workers == 1:
                 found = ldim_kernel.kernel_bounds(self.H, self.budget, self.memo_bytes)
             else:
                 found = kernel_threads.threaded_bounds(self.H, self.budget, self.memo_bytes, threads=self.workers)
@@ -131,19 +198,47 @@ class LdimEngine:
         return self.search.bounds(V, max_nodes=self.budget.max_nodes, time_limit=self.budget.time_limit,
                                   workers=self.workers)
 
+    def tree(self, budget: Budget | None = None) -> nx.DiGraph:
+        """A shattered tree of depth ``Ldim(H)``, read off this engine's search (run first if it has not run).
+
+        What the compiled search read needs no budget; the Python search reads its memo
+        within ``budget`` (default: the engine's), searching only what the memo lost, its
+        value and its tree under that one budget (:meth:`LdimSearch.tree`).
+
+        Raises
+        ------
+        InvalidArgumentError
+            For an engine not asked to read (``read`` None).
+        SearchIncomplete, SearchInterrupted
+            When the search stopped before the tree was read, with ``exc.result``.
+        """
+        if self.read is None:
+            raise InvalidArgumentError("tree: expected an engine asked to read a tree (ldim_engine(read='tree' or "
+                                       "'certificate'), or keep_search=True)")
+        if self.search is None and self.reading is None:
+            self.run()
+        if self.reading is not None:
+            return self.reading.shattered_tree(self.H)
+        budget = self.budget if budget is None else budget
+        return self.search.tree(max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+
 
 def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: int | None = 1,
-                keep_search: bool = False) -> LdimEngine:
+                keep_search: bool = False, read: str | None = None) -> LdimEngine:
     """The engine that answers a Littlestone question on ``H``, chosen from the budget and the request.
 
-    The compiled search when the install has it and nothing will be read off the search but
-    its bounds, in ``workers`` threads when ``workers`` asks for more than one
-    (:mod:`mistakebound.theory.kernel_threads`); otherwise the Python search (``keep_search``:
-    a tree or a certificate will be), with worker processes when ``workers`` asks for them
-    (:mod:`mistakebound.theory.parallel`; also where the install has no compiled threads).
-    ``workers`` is checked here (:func:`~mistakebound.theory.parallel.check_workers`: None
-    is one per CPU).  The memory the search needs up front is checked here, before anything
-    runs.  The doors take the
+    The compiled search when the install has it: for the value alone in ``workers``
+    threads when ``workers`` asks for more than one
+    (:mod:`mistakebound.theory.kernel_threads`); when something will be read off the search
+    (``read``: ``"tree"``, or ``"certificate"``, the tree and the refutation; ``keep_search``
+    means ``"certificate"``) in one thread, which reads it in the same run under the same
+    budget (:func:`~mistakebound.theory.ldim_kernel.kernel_tree`).  Otherwise the Python
+    search (without the extension, or to read with more than one worker), with worker
+    processes when ``workers`` asks for them (:mod:`mistakebound.theory.parallel`; also
+    where the install has no compiled threads), whose memo a tree or a certificate is read
+    off.  ``workers`` is checked here
+    (:func:`~mistakebound.theory.parallel.check_workers`: None is one per CPU).  The memory
+    the search needs up front is checked here, before anything runs.  The doors take the
     first choice themselves for a small 0/1 class asked without a budget in one process (the
     compiled search, its fixed memo, no engine built: such a call costs little more than its
     search, ``python -m benchmarks.call_cost``).
@@ -156,26 +251,36 @@ def ldim_engine(H: HypothesisClass, *, budget: Budget | None = None, workers: in
     Examples
     --------
     >>> from mistakebound import classes
-    >>> ldim_engine(classes.thresholds(7), keep_search=True).name
-    'python'
-    >>> ldim_engine(classes.thresholds(7)).run().describe()
-    'Ldim = 3'
+    >>> from mistakebound.theory import ldim_kernel
+    >>> engine = ldim_engine(classes.thresholds(7), read="tree")
+    >>> engine.name == ("compiled" if ldim_kernel.AVAILABLE else "python")
+    True
+    >>> engine.run().describe(), engine.tree().graph["depth"]
+    ('Ldim = 3', 3)
+    >>> ldim_engine(classes.thresholds(7), workers=2, keep_search=True).name
+    'parallel'
     """
     H = require_binary(require_class(H), what="the Littlestone search of a 0/1 class (littlestone_bounds answers "
                                               "for more labels)")
     budget = budget or _NO_BUDGET
     workers = check_workers(workers)
+    if read is not None:
+        read = check_choice("read", read, READS)
+    if keep_search:
+        read = "certificate"
     name = "compiled" if workers == 1 else "parallel"
-    if not keep_search and (kernel_threads.available() if workers > 1 else ldim_kernel.AVAILABLE):
+    # a reading runs in one thread: threads search a value alone
+    if ldim_kernel.AVAILABLE if workers == 1 else read is None and kernel_threads.available():
         # a small matrix gets the compiled search's fixed memo, the memory budget unread; a larger
         # class must fit the budget as for LdimSearch (read once), and gets the same default memo
         # (one memo for all the threads: they share it)
         if _small(H):
-            return LdimEngine(H, budget, name, workers=workers, memo_bytes=ldim_kernel.SMALL_MEMO_BYTES)
+            return LdimEngine(H, budget, name, workers=workers, memo_bytes=ldim_kernel.SMALL_MEMO_BYTES, read=read)
         available = require_search_memory(H)
         return LdimEngine(H, budget, name, workers=workers, memo_bytes=default_memo_bytes(available),
-                          available=available)
-    return LdimEngine(H, budget, "python" if workers == 1 else "parallel", workers=workers, search=LdimSearch(H))
+                          available=available, read=read)
+    return LdimEngine(H, budget, "python" if workers == 1 else "parallel", workers=workers, search=LdimSearch(H),
+                      read=read)
 
 
 def _small(H: HypothesisClass) -> bool:
@@ -300,8 +405,9 @@ def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,
     (``label=1``).  Internal nodes carry the attribute ``instance``; each leaf carries
     ``witness`` (the row index in ``H`` of a hypothesis consistent with the labels on
     its path: the first of ``H``'s rows that is) and ``witness_name``.  The graph attribute
-    ``depth`` is the depth.  The tree is read off the compiled search (:func:`ldim_engine`'s
-    choice) when the install has it, off the Python search otherwise.
+    ``depth`` is the depth.  The tree is read off the search :func:`ldim_engine` chooses
+    (``read="tree"``): the compiled search, which reads it in the same run, when the install
+    has it; the Python search otherwise.  One budget covers the value and the tree.
 
     Parameters
     ----------
@@ -335,16 +441,4 @@ def shattered_tree(H: HypothesisClass, *, max_nodes: int | None = None,
     False
     """
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit)  # refused before anything is allocated
-    H = require_class(H)
-    if H.n_labels == 2 and ldim_kernel.AVAILABLE:  # the compiled search, its tree read off its memo in C
-        from mistakebound.theory.ldim_trees import heap_tree
-        from mistakebound.theory.search_protocol import require_exact
-
-        engine = ldim_engine(H, budget=budget)
-        found = ldim_kernel.kernel_tree(H, budget, engine.memo_bytes)
-        if found is not None:
-            tree = found.pop("tree")
-            found.pop("refutation")
-            value = require_exact(LdimBounds(**found)).lower
-            return heap_tree(H, value, *tree)
-    return LdimSearch(H).tree(max_nodes=max_nodes, time_limit=time_limit)
+    return ldim_engine(H, budget=budget, read="tree").tree()

@@ -10,10 +10,14 @@ and each proven bound put to use by the others:
 * ``Ldim / 2 <= RL <= Ldim (1 - 2^(1 - n))`` (``n`` distinct rows; see
   :mod:`mistakebound.theory.randomized_ldim`): a partial RL interval is narrowed by them.
 
-It chooses the engine: the compiled Littlestone search
-(:mod:`mistakebound.theory.ldim_kernel`) for the value alone, the Python search
-(:class:`~mistakebound.theory.littlestone.LdimSearch`) when a shattered tree or a
-certificate will be read off it, the parallel one when ``workers`` asks for it.  What
+The Littlestone engine is :func:`~mistakebound.theory.littlestone.ldim_engine`'s, as for
+every Littlestone question: the compiled search (:mod:`mistakebound.theory.ldim_kernel`),
+which reads a shattered tree or a certificate's refutation in the same run when one will be
+read (``keep_search``, ``read``), under the same budget; the Python search
+(:class:`~mistakebound.theory.littlestone.LdimSearch`) without the extension; the parallel
+one when ``workers`` asks for it.  :meth:`Profile.tree` and :meth:`Profile.certificate` read
+what that engine kept, so the command line and
+:func:`~mistakebound.theory.littlestone.shattered_tree` take one engine and one speed.  What
 holds without a search is the answer when a search cannot run: a class too large for the
 memory gets ``0 <= Ldim <= log2 |H|`` (status ``"memory"``), Ctrl-C before the search gets
 what two distinct rows prove.  Without a time limit the VC search gets a default one,
@@ -278,8 +282,11 @@ class Profile:
         (likewise for a parameter of :data:`MORE`) or
         ``"not searched: ..."``, and the message of a refusal for memory.
     search : LdimSearch or None
-        The Python search that found ``ldim``, when ``keep_search`` asked for one (a tree
-        and a certificate are read off it).
+        The Python search that found ``ldim``, when ``keep_search`` or ``read`` asked for one and
+        the engine is the Python search (None for the compiled one, whose reading ``ldim_engine`` holds).
+    ldim_engine : LdimEngine or None
+        The engine that found ``ldim``, when ``keep_search`` or ``read`` asked for a tree or a
+        certificate: :meth:`tree` and :meth:`certificate` are read off it.
     rl_search : RLdimSearch or None
         The randomized search, when it ran (its certificate is read off it).
     value_search : object or None
@@ -314,6 +321,7 @@ class Profile:
     undefined: dict = field(factory=dict)
     partial: dict = field(factory=dict)
     search: LdimSearch | None = field(default=None, repr=False, eq=False)
+    ldim_engine: LdimEngine | None = field(default=None, repr=False, eq=False)
     rl_search: RLdimSearch | None = field(default=None, repr=False, eq=False)
     value_search: Any = field(default=None, repr=False, eq=False)
     vc_seconds: float | None = None
@@ -343,24 +351,35 @@ class Profile:
         return min(self.ldim.lower, 1), self.ldim.upper
 
     def tree(self, *, max_nodes: int | None = None, time_limit: float | None = None):
-        """A shattered tree of depth ``Ldim`` read off the search (``keep_search=True`` and an exact Ldim); on a
-        class of more labels, the multiclass tree (:func:`~mistakebound.theory.game_trees.game_tree`).
+        """A shattered tree of depth ``Ldim`` read off the Ldim's engine (``keep_search=True`` or ``read``, and an
+        exact Ldim); on a class of more labels, the multiclass tree (:func:`~mistakebound.theory.game_trees.game_tree`).
 
-        Raises :class:`~mistakebound.theory.search_protocol.SearchIncomplete` when reading it runs out
-        of memory or budget, with the Ldim still exact.
+        What the compiled search read in its run needs no budget (``max_nodes`` and ``time_limit`` are the
+        Python search's, which reads its memo within them).  Raises
+        :class:`~mistakebound.theory.search_protocol.SearchIncomplete` (or ``SearchInterrupted``) when the
+        reading ran out of memory or budget (or was interrupted), with the Ldim still exact.
+
+        Examples
+        --------
+        >>> from mistakebound import classes
+        >>> class_profile(classes.thresholds(7), what="ldim", read="tree").tree().graph["depth"]
+        3
         """
         if self.H.n_labels != 2 and self.ldim.exact:  # the multiclass tree (theory.game_trees), of depth Ldim
             from mistakebound.theory.game_trees import game_tree
 
             return game_tree(self.H, max_nodes=max_nodes, time_limit=time_limit)
-        if self.search is None or not self.ldim.exact:
-            raise InvalidArgumentError("tree: expected a profile searched with keep_search=True and an exact Ldim")
-        return self.search.tree(max_nodes=max_nodes, time_limit=time_limit)
+        if self.ldim_engine is None or not self.ldim.exact:
+            raise InvalidArgumentError("tree: expected a profile searched with keep_search=True (or read='tree') "
+                                       "and an exact Ldim")
+        return self.ldim_engine.tree(Budget(max_nodes=max_nodes, time_limit=time_limit))
 
     def certificate(self, *, max_nodes: int | None = None, time_limit: float | None = None) -> CertificateWriter:
         """A certificate of what this profile proved, read off its searches (``keep_search=True``).
 
-        Its ``"ldim"`` section certifies the Ldim's proven bounds; a ``"vc"`` section follows
+        Its ``"ldim"`` section certifies the Ldim's proven bounds as its engine read them
+        (:func:`~mistakebound.theory.ldim_certificate.engine_section`: the compiled search's reading needs
+        no budget, and when it stopped, what holds before any search is certified); a ``"vc"`` section follows
         when the VC dimension was searched (its certificate search gets ``max_nodes`` and
         ``time_limit``), an ``"rldim"`` one when the randomized Ldim was, and the game's value
         (``"value-full"``, ``"value-bandit"`` or ``"value-randomized"``) when it was searched
@@ -375,15 +394,14 @@ class Profile:
             When the budget runs out while the shattered tree is read off the search.
         """
         from mistakebound.theory.certificate import CertificateWriter
-        from mistakebound.theory.ldim_certificate import ldim_section
+        from mistakebound.theory.ldim_certificate import engine_section
 
         if self.H.n_labels != 2:
             return self._multiclass_certificate(max_nodes=max_nodes, time_limit=time_limit)
-        if self.search is None:
+        if self.ldim_engine is None or self.ldim_engine.read != "certificate":
             raise InvalidArgumentError("certificate: expected a profile searched with keep_search=True")
         writer = CertificateWriter(self.H)
-        ldim_section(self.search, writer, lower=self.ldim.lower, upper=self.ldim.upper,
-                     budget=Budget(max_nodes=max_nodes, time_limit=time_limit))
+        engine_section(self.ldim_engine, self.ldim, writer, budget=Budget(max_nodes=max_nodes, time_limit=time_limit))
         if self.vc is not None:
             from mistakebound.theory.vc_certificate import vc_section
 
@@ -573,7 +591,7 @@ def _more_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budget, rul
 
 def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
                   time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
-                  rules: Rules = Rules(), horizon: int | None = None
+                  rules: Rules = Rules(), horizon: int | None = None, read: str | None = None
                   ) -> Iterator[tuple[str, SearchResult | None, Profile]]:
     """:func:`class_profile` one parameter at a time: yields ``(parameter, result, profile so far)``.
 
@@ -598,7 +616,7 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         yield from _multiclass_steps(H, chosen, budget, rules, n, keep_search, horizon)
         return
     try:
-        engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search), None
+        engine, refused = ldim_engine(H, budget=budget, workers=workers, keep_search=keep_search, read=read), None
     except InsufficientMemoryError as exc:
         engine, refused = None, str(exc)
     lo, hi = min(n - 1, 1), n.bit_length() - 1  # two distinct rows force a mistake; Ldim <= log2 n
@@ -609,10 +627,13 @@ def profile_steps(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     bounds, why = _ldim(engine, refused, H.n_hypotheses, n, notes.append)
     profile = Profile(H=H, n_distinct=n, ldim=bounds, rules=rules, horizon=horizon,
                       partial={} if why is None else {"ldim": why},
-                      search=None if engine is None or not keep_search else engine.search,
+                      search=None if engine is None or engine.read is None else engine.search,
+                      ldim_engine=None if engine is None or engine.read is None else engine,
                       engine=None if engine is None else engine.name, notes=tuple(notes))
     yield "ldim", bounds, profile
     stopped = bounds.status == "interrupted"
+    if engine is not None and engine.reading is not None:  # Ctrl-C while the tree was read, the value found
+        stopped = stopped or engine.reading.bounds.status == "interrupted"
     if "vc" in chosen:
         limit = vc_time_limit(bounds, time_limit)
         if stopped:
@@ -712,7 +733,7 @@ def _multiclass_steps(H: HypothesisClass, chosen: tuple[str, ...], budget: Budge
 
 def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "vc"), max_nodes: int | None = None,
                   time_limit: float | None = None, workers: int | None = 1, keep_search: bool = False,
-                  rules: Rules = Rules(), horizon: int | None = None) -> Profile:
+                  rules: Rules = Rules(), horizon: int | None = None, read: str | None = None) -> Profile:
     """The parameters ``what`` of ``H``, each exact or proven bounds, cheapest first (Ldim always).
 
     Parameters
@@ -728,8 +749,12 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
         Processes for the Littlestone search (1: this one, with the compiled search when
         the install has it; None: one per CPU).
     keep_search : bool
-        Keep the Python Littlestone search in the profile (``Profile.search``), for a
-        shattered tree or a certificate to be read off it; the value is then found by it.
+        Keep what a certificate is read off (:meth:`Profile.certificate`): the Littlestone engine
+        with its reading (``read="certificate"``), and the game value's search.
+    read : {None, "tree", "certificate"}
+        What will be read off the Littlestone engine (:func:`~mistakebound.theory.littlestone.ldim_engine`):
+        ``"tree"`` a shattered tree alone (:meth:`Profile.tree`; the compiled search then skips the
+        refutation a certificate needs).  The engine reads it in its run, within the Ldim's budget.
     rules : Rules
         The game whose value (deterministic or randomized learners) the parameter ``value`` is:
         labels, feedback, noise budget (:func:`~mistakebound.theory.game_values.game_value`).
@@ -749,6 +774,6 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     """
     profile = None
     for _, _, profile in profile_steps(H, what=what, max_nodes=max_nodes, time_limit=time_limit, workers=workers,
-                                       keep_search=keep_search, rules=rules, horizon=horizon):
+                                       keep_search=keep_search, rules=rules, horizon=horizon, read=read):
         pass
     return profile

@@ -88,7 +88,7 @@ def certify_profile(path: str | None, P, out, *, max_nodes: int | None, time_lim
     (:meth:`~mistakebound.theory.profile.Profile.certificate`, within the budget), written, and what it proves."""
     if path is None:
         return
-    if P.search is None and P.H.n_labels == 2:
+    if P.ldim_engine is None and P.H.n_labels == 2:
         print("certificate: not written: the Littlestone search did not run", file=out)
         return
     from mistakebound.theory.profile import certified_rules

@@ -65,7 +65,7 @@ def add_parser(subparsers):
     add_rules(p)
     p.add_argument("--witness", action="store_true",
                    help="print under each line what proves its lower bound (the Ldim's shattered tree is read off the "
-                        "Python search, slower than the compiled one); with --json, a 'witness' key")
+                        "Ldim search in its run, within its budget); with --json, a 'witness' key")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per line: the class, then each parameter with its bounds")
     add_certificate(p, "every parameter computed that a kind of certificate checks")
@@ -99,10 +99,14 @@ def witness_json(witness: Any) -> Any:
 
 def _witness(parameter: str, result, P) -> Any:
     """The witness of ``result`` (the shattered tree, read off the search, for the Ldim)."""
-    if parameter == "ldim" and P.search is not None and result.exact:
+    if parameter == "ldim" and P.ldim_engine is not None and result.exact:
+        from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted
         from mistakebound.theory.tree_export import tree_to_json
 
-        return json.loads(tree_to_json(P.tree()))
+        try:
+            return json.loads(tree_to_json(P.tree()))
+        except (SearchIncomplete, SearchInterrupted):  # the budget stopped the reading, the value found: no tree
+            return None
     return getattr(result, "witness", None)
 
 
@@ -126,8 +130,8 @@ def run(args, out) -> int:
         print(f"class: {H.describe()}\n|H| = {H.n_hypotheses}\n|X| = {H.n_instances}", file=out, flush=True)
     partial = False
     for parameter, result, P in profile_steps(H, what=what, max_nodes=args.max_nodes, time_limit=args.time_limit,
-                                              keep_search=(args.witness and "ldim" in what) or args.certificate is not None,
-                                              rules=rules):
+                                              keep_search=args.certificate is not None,
+                                              read="tree" if args.witness and "ldim" in what else None, rules=rules):
         if parameter not in what and parameter != "value":  # the "class" step; value comes with the rules
             continue
         why, undefined = P.partial.get(parameter), P.undefined.get(parameter)

@@ -114,7 +114,7 @@ def add_parser(subparsers):
 def run(args, out) -> int:
     """Run ``ldim``: each line of the profile printed (and flushed) as it comes; exit 3 if a parameter is partial."""
     from mistakebound.theory.profile import profile_steps, requested
-    from mistakebound.theory.search_protocol import SearchIncomplete
+    from mistakebound.theory.search_protocol import SearchIncomplete, SearchInterrupted
 
     check_out(args.certificate, CERTIFICATE_SUFFIXES, "certificate", option="--certificate")
     rules = rules_of(args)
@@ -133,8 +133,8 @@ def run(args, out) -> int:
         print(f"|H| = {H.n_hypotheses}", file=out)
         lines = _ProfileLines(args, H, out)
     for parameter, result, P in profile_steps(H, what=args.what, max_nodes=args.max_nodes, time_limit=args.time_limit,
-                                              workers=args.workers, keep_search=args.tree or args.certificate is not None,
-                                              rules=rules, horizon=args.horizon):
+                                              workers=args.workers, keep_search=args.certificate is not None,
+                                              read="tree" if args.tree else None, rules=rules, horizon=args.horizon):
         lines(parameter, result, P)
         if parameter == "ldim":
             _say_python_fallback(P)
@@ -150,7 +150,7 @@ def run(args, out) -> int:
 
         try:
             tree = P.tree()
-        except SearchIncomplete as exc:  # out of memory while reading the tree off: Ldim stays exact
+        except (SearchIncomplete, SearchInterrupted) as exc:  # the reading stopped (budget, memory, Ctrl-C): Ldim exact
             print(f"no shattered tree: {_partial_reason(exc.result.status)}", file=out)
             return EXIT_INTERRUPTED
         edges = ("label 0, 2i+1 on label 1" if H.n_labels == 2 else
