@@ -369,6 +369,56 @@ def recursion_lies(tb: Textbook, kind: str, rng: random.Random) -> Iterator[Lie]
                why="the claim states a value its fact does not")
     yield from _map_lies(tb, kind, rng)
     yield from _empty_space_lies(tb, kind)
+    if kind == "ldim":
+        yield from _log2_entry_lies(tb)
+
+
+def log2_entries(tb: Textbook, F: Facts, V: int, b: int, larger: bool = False, force: bool = False) -> list:
+    """The entries of a fact ``Ldim(V) <= b`` answering each splitting instance in place, ``[x, y, "log2"]``,
+    by its side of fewer distinct rows (of more with ``larger``) when that side holds fewer than ``2^b`` (always
+    with ``force``), else by an honest fact on the side of lower Ldim; honest when ``b >= Ldim(V)`` and neither
+    ``larger`` nor ``force``."""
+    entries = []
+    for x, V0, V1 in tb.parts(V):
+        y = 0 if (tb.distinct(V0) <= tb.distinct(V1)) != larger else 1
+        if force or tb.distinct((V0, V1)[y]) < 2 ** b:
+            entries.append([x, y, "log2"])
+        else:
+            y, W = (0, V0) if tb.ldim(V0) <= tb.ldim(V1) else (1, V1)
+            entries.append([x, y, F.le(W)])
+    return entries
+
+
+def _log2_entry_lies(tb: Textbook) -> Iterator[Lie]:
+    """``Ldim <= L - 1`` at the root (``L`` the Ldim) with instances answered by in-place ``"log2"`` entries
+    whose side holds ``2^(L-1)`` distinct rows or more (exactly that many in some classes: an off-by-one
+    check accepts those; ``L = 1`` gives ``b = 0``); the side of more rows named; the entries that lie
+    replaced by one for an instance that does not split the root (its side empty) or by a copy of one
+    that does not lie."""
+    full = tb.full
+    L = tb.ldim(full)
+    if L == 0:
+        return
+    b = L - 1
+    lying = [x for x, V0, V1 in tb.parts(full) if min(tb.distinct(V0), tb.distinct(V1)) >= 2 ** b]
+    for larger, why in ((False, "every instance by its smaller side's log2"), (True, "every instance by its larger "
+                                                                                      "side's log2")):
+        F = Facts(tb, "ldim")
+        k = F.add([tb.space(full), "le", b, log2_entries(tb, F, full, b, larger, force=True)])
+        yield _lie("ldim.log2-entry", tb, F.section(upper=k), why=f"{why}, the bound lowered to {b}")
+    F = Facts(tb, "ldim")
+    honest = [e for e in log2_entries(tb, F, full, b) if e[0] not in lying]
+    constant = [z for z in range(tb.m) if z not in tb.splitting(full)]
+    if constant:  # V_z^y empty: no row at all, fewer than 2^b
+        z = constant[0]
+        empty = 1 - int(tb.M[0, z])
+        k = F.add([tb.space(full), "le", b, honest + [[z, empty, "log2"]] * len(lying)])
+        yield _lie("ldim.log2-entry", tb, F.section(upper=k), why="an instance that does not split the root, its "
+                                                                  "empty side by log2")
+    passing = [e for e in honest if e[2] == "log2"]
+    if passing:
+        k = F.add([tb.space(full), "le", b, honest + [passing[0]] * len(lying)])
+        yield _lie("ldim.log2-entry", tb, F.section(upper=k), why="an honest log2 entry in place of each that lies")
 
 
 def _empty_space_lies(tb: Textbook, kind: str) -> Iterator[Lie]:
@@ -930,6 +980,10 @@ def honest(tb: Textbook, rng: random.Random) -> Iterator[Lie]:
     """Honest certificates of each kind, which must be accepted (a checker refusing all is useless)."""
     for doc in honest_documents(tb).values():
         yield Lie("honest", doc, expected=tb.cls(), accept=True)
+    F = Facts(tb, "ldim")  # the upper side answered in place wherever a side holds few enough rows
+    L = tb.ldim(tb.full)
+    k = F.add([tb.space(tb.full), "le", L, log2_entries(tb, F, tb.full, L)])
+    yield Lie("honest", tb.document(F.section(upper=k)), expected=tb.cls(), accept=True, why="log2 entries")
     if tb.m:
         T = random_table(tb, rng, 2)
         facts, k = table_facts(T, (tb.full, 0, 2))

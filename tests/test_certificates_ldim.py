@@ -441,3 +441,45 @@ def test_a_map_gives_no_more_than_its_twin_proved():
     facts.append([facts[k][0], "ge", 3, ["map", k, [[0, 0, 0], [1, 1, 0]]]])
     with pytest.raises(CertificateError, match=f"fact {k} has value 2, which does not give ge 3"):
         check(c)
+
+
+# ------------------------------------------------------------------ sides answered in place ([x, y, "log2"])
+from mistakebound.theory import ldim_kernel  # noqa: E402
+from tests.strategies import class_matrices  # noqa: E402
+
+
+def _log2_citations(c: dict) -> tuple[int, int]:
+    """How many entries of "le" facts answer a side in place, and how many cite a "log2" fact instead."""
+    facts = c["results"][0]["facts"]
+    entries = [e for f in facts if f[1] == "le" and isinstance(f[3], list) and f[3][:1] != ["map"] for e in f[3]]
+    in_place = sum(e[2] == "log2" for e in entries)
+    return in_place, sum(isinstance(e[2], int) and facts[e[2]][3] == "log2" for e in entries)
+
+
+def _writers(H) -> dict[str, dict]:
+    """The certificate of each writer: the Python search's, and the compiled search's where it is built."""
+    out = {"python": produced(H)}
+    if ldim_kernel.AVAILABLE:
+        w = CertificateWriter(H)
+        ldim_certificate(H, w)
+        out["compiled"] = w.document()
+    return out
+
+
+@PROPERTY
+@given(matrix=class_matrices(max_rows=16, max_cols=6))
+def test_both_writers_answer_small_sides_in_place_and_verify_with_the_textbook_value(matrix):
+    value = textbook_ldim(matrix) if matrix.shape[1] else 0
+    for name, c in _writers(HypothesisClass.from_matrix(matrix)).items():
+        assert check(c) == {"ldim": (value, value)}, name
+        assert _log2_citations(c)[1] == 0, name  # no "log2" fact is cited by an entry: it is written in place
+
+
+@pytest.mark.parametrize("H", [zoo.random(300, 10, 0.3, seed=1), zoo.intervals(16), SYMMETRIC[-1]],
+                         ids=lambda H: H.describe())
+def test_the_writers_write_log2_entries_that_the_checker_accepts(H):
+    value = textbook_ldim(H.matrix) if H.n_hypotheses <= 80 else LdimSearch(H).ldim(LdimSearch(H).full)
+    for name, c in _writers(H).items():
+        assert check(c) == {"ldim": (value, value)}, name
+        in_place, cited = _log2_citations(c)
+        assert in_place > 0 and cited == 0, (name, in_place, cited)

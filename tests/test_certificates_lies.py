@@ -26,7 +26,7 @@ from tests.strategies import class_matrices
 
 CHECKER = verify.__file__
 #: Every kind of step the campaign lies in, and the documents it must refuse or accept.
-KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.le", "ldim.log2", "ldim.map",
+KINDS = {"class", "grammar", "header", "honest", "ldim.claim", "ldim.ge", "ldim.le", "ldim.log2", "ldim.log2-entry", "ldim.map",
          "ldim.shift-map", "rldim.claim", "rldim.ge", "rldim.ldim", "rldim.le", "rldim.log2", "rldim.map",
          "vc.by-ldim", "vc.laminar", "vc.lower", "vc.search", "worst-case.claim", "worst-case.cycle",
          "worst-case.ge", "worst-case.le", "worst-case.rounds", "worst-case.table",
@@ -218,3 +218,70 @@ def test_the_bounds_the_checker_cites_hold_on_every_space_of_the_recursion(M):
         for _, V0, V1 in tb.parts(V):
             term = (1 + tb.rl(V0) + tb.rl(V1)) / 2  # (2 term - 1) * 2 <= log2(d0 d1)
             assert 2 ** ((4 * term - 2).numerator) <= (tb.distinct(V0) * tb.distinct(V1)) ** (4 * term - 2).denominator
+
+
+# ------------------------------------------------------------------ in-place log2 entries of an "le" fact
+#: Instance 0 splits rows {000} and the four rows 1??: side 0 holds 1 row, side 1 holds 4 = 2^2; instance 3
+#: labels every row 0 (it splits nothing); the last row repeats the one before it.  Ldim 2.
+SKEW = np.array([[0, 0, 0, 0], [1, 0, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1, 1, 1, 0]],
+                dtype=np.uint8)
+
+
+def _skew(value: int, entries: list, M: np.ndarray = SKEW) -> dict:
+    tb = cl.Textbook(M)
+    return tb.document({"result": "ldim", "facts": [[tb.space(tb.full), "le", value, entries]],
+                        "claim": {"upper": [0, value]}})
+
+
+def test_honest_log2_entries_are_accepted_with_the_oracles_value():
+    """Each side named holds fewer than 2^2 distinct rows (side 0 of instance 1: rows 000, 100, 101; side 1 of
+    instance 2: 101 and 111 twice, two distinct)."""
+    assert cl.textbook_ldim(SKEW) == 2
+    assert check(_skew(2, [[0, 0, "log2"], [1, 0, "log2"], [2, 0, "log2"]])) == {"ldim": (None, 2)}
+    assert check(_skew(2, [[0, 0, "log2"], [1, 1, "log2"], [2, 1, "log2"]])) == {"ldim": (None, 2)}
+
+
+@pytest.mark.parametrize("value, entries, message", [
+    # exactly 2^b distinct rows: the side of instance 0 labelled 1 holds 1??, four rows, and Ldim 2 > 1
+    (2, [[0, 1, "log2"], [1, 0, "log2"], [2, 0, "log2"]],
+     r"instance 0: its side labelled 1 holds 4 distinct rows, not fewer than 2\^2"),
+    # the same with the bound lowered: the side of three rows is not below 2^1
+    (1, [[0, 0, "log2"], [1, 0, "log2"], [2, 0, "log2"]],
+     r"instance 1: its side labelled 0 holds 3 distinct rows, not fewer than 2\^1"),
+    # b = 0: no side of a splitting instance is empty
+    (0, [[0, 0, "log2"], [1, 0, "log2"], [2, 0, "log2"]],
+     r"instance 0: its side labelled 0 holds 1 distinct rows, not fewer than 2\^0"),
+    # instance 3 splits nothing: its side labelled 1 is empty, yet it answers for instance 0
+    (2, [[3, 1, "log2"], [1, 0, "log2"], [2, 0, "log2"]], r"instances \[0\] not answered exactly once"),
+    (2, [[0, 0, "log2"], [1, 0, "log2"], [2, 0, "log2"], [3, 1, "log2"]],
+     r"instances not splitting the space, or listed twice, not answered exactly once"),
+    # one instance twice, another left out
+    (2, [[0, 0, "log2"], [1, 0, "log2"], [1, 0, "log2"]], r"instances \[2\] not answered exactly once"),
+    (2, [[0, 0, "log2"], [1, 0, "log2"], [2, 0, "log2"], [2, 0, "log2"]],
+     r"instances not splitting the space, or listed twice"),
+    # odd shapes: the third element is "log2" or an earlier fact, nothing else
+    (2, [[0, 0, "LOG2"], [1, 0, "log2"], [2, 0, "log2"]], r"instance 0: expected the index of an earlier fact, got 'LOG2'"),
+    (2, [[0, 0, ["log2"]], [1, 0, "log2"], [2, 0, "log2"]], r"instance 0: expected the index of an earlier fact"),
+    (2, [[0, 0, None], [1, 0, "log2"], [2, 0, "log2"]], r"instance 0: expected the index of an earlier fact, got None"),
+    (2, [[0, 0, True], [1, 0, "log2"], [2, 0, "log2"]], r"instance 0: expected the index of an earlier fact, got True"),
+    (2, [[0, "log2"], [1, 0, "log2"], [2, 0, "log2"]], r"expected \[instance, label 0/1, fact or 'log2'\]"),
+    (2, [[0, 0, "log2", 0], [1, 0, "log2"], [2, 0, "log2"]], r"expected \[instance, label 0/1, fact or 'log2'\]"),
+    (2, [[0, 2, "log2"], [1, 0, "log2"], [2, 0, "log2"]], r"expected a label 0 or 1, got 2"),
+    (2, [[0, True, "log2"], [1, 0, "log2"], [2, 0, "log2"]], r"expected a label 0 or 1, got True"),
+    (2, [["log2", 0, 0], [1, 0, "log2"], [2, 0, "log2"]], r"expected an instance 0..3, got 'log2'"),
+    (2, "log2 log2", r"expected a list of \[instance, label, fact or 'log2'\], 'log2' or a map"),
+])
+def test_every_false_or_malformed_log2_entry_is_refused_by_name(value, entries, message):
+    with pytest.raises(CertificateError, match=r"^ldim fact 0: " + message):
+        check(_skew(value, entries))
+
+
+def test_a_log2_entry_counts_distinct_rows_not_rows():
+    """Side 1 of instance 0 holds four rows, 10 three times and 11: two distinct, below 2^2 though not 2^1."""
+    M = np.array([[0, 0], [1, 0], [1, 0], [1, 0], [1, 1]], dtype=np.uint8)  # Ldim 1
+    assert cl.textbook_ldim(M) == 1
+    assert check(_skew(1, [[0, 0, "log2"], [1, 1, "log2"]], M)) == {"ldim": (None, 1)}
+    assert check(_skew(2, [[0, 1, "log2"], [1, 0, "log2"]], M)) == {"ldim": (None, 2)}
+    with pytest.raises(CertificateError, match=r"instance 0: its side labelled 1 holds 2 distinct rows, not fewer "
+                                               r"than 2\^1"):
+        check(_skew(1, [[0, 1, "log2"], [1, 1, "log2"]], M))

@@ -29,6 +29,12 @@ is enough that each step, given true premises, gives a true conclusion.
   ``"le"`` fact on exactly ``V_x^y`` ``[earlier]`` of value at most ``b - 1`` ``[le-child]``.
   Every term of the maximum is then ``1 + min(Ldim(V_x^0), Ldim(V_x^1)) <= 1 + Ldim(V_x^y) <= b``;
   with no splitting instance the list is empty and ``Ldim(V) = 0 <= b``, as ``b >= 0``.
+  An entry may be ``[x, y, "log2"]`` instead: ``V_x^y`` holds fewer than ``2^b`` distinct rows
+  ``[le-log2-entry]``, so ``Ldim(V_x^y) <= b - 1`` by the ``[log2]`` argument below (a shattered
+  tree of depth ``d`` needs ``2^d`` distinct rows), the fact ``[V_x^y, "le", b - 1, "log2"]``
+  checked in place, with neither a space nor a fact written for it; the term of ``x`` is again at
+  most ``b``.  (``x`` splits ``V`` by ``[le-cover]``, so ``V_x^y`` is not empty and ``b = 0``
+  is always refused.)
 * ``[V, "le", b, "log2"]``: ``V`` holds fewer than ``2^(b+1)`` distinct rows ``[log2]``.  A
   shattered tree of depth ``d`` has ``2^d`` leaves, each reached by a different row, so
   ``2^Ldim(V) <= d(V) < 2^(b+1)``.  (Compared by bit lengths: no power of ``b`` is built.)
@@ -90,14 +96,20 @@ def check(section: dict, ctx) -> tuple[int | None, int | None, dict]:
                 raise ctx.fail(where, f"the space holds {ctx.distinct(V)} distinct rows, not fewer than 2^{value + 1}")
         else:
             if not isinstance(step, list):
-                raise ctx.fail(where, "expected a list of [instance, label, fact], 'log2' or a map")
+                raise ctx.fail(where, "expected a list of [instance, label, fact or 'log2'], 'log2' or a map")
             splitting = ctx.splitting(V)
             covered = []
+            below = 1 << value  # an inline "log2" entry's side holds fewer distinct rows than this
             for entry in step:
                 if not (isinstance(entry, list) and len(entry) == 3):  # [le-entry]
-                    raise ctx.fail(where, "expected [instance, label 0/1, fact]")
+                    raise ctx.fail(where, "expected [instance, label 0/1, fact or 'log2']")
                 x, y, f = ctx.instance(entry[0], where), ctx.label_of(entry[1], where), entry[2]  # [le-entry]
-                if child(f, "le", ctx.part(V, x, y), f"instance {x}") > value - 1:  # [le-child]
+                if f == "log2":
+                    d = ctx.distinct(ctx.part(V, x, y), below=below)
+                    if d >= below:  # [le-log2-entry]
+                        raise ctx.fail(where, f"instance {x}: its side labelled {y} holds {d} distinct rows, not "
+                                              f"fewer than 2^{value}")
+                elif child(f, "le", ctx.part(V, x, y), f"instance {x}") > value - 1:  # [le-child]
                     raise ctx.fail(where, f"instance {x}: fact {f} allows more than {value - 1}")
                 covered.append(x)
             if sorted(covered) != splitting:  # [le-cover]

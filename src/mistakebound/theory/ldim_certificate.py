@@ -8,7 +8,9 @@ one step of the textbook recursion:
   the facts ``>= a - 1`` on its two sides: together these facts are a shattered tree;
 * ``Ldim(V) <= b`` answers every instance splitting ``V`` with the side whose Ldim is at
   most ``b - 1`` (the side the search refuted, read from its memo), or, when ``V`` has fewer
-  than ``2^(b+1)`` distinct rows, cites ``log2 |V|`` and stops;
+  than ``2^(b+1)`` distinct rows, cites ``log2 |V|`` and stops; a side of fewer than ``2^b``
+  distinct rows is answered in place, ``[x, y, "log2"]``, with no space and no fact of its
+  own (the checker counts its rows);
 * a version space whose canonical form (its distinct rows on the columns that still split
   it, see :meth:`LdimSearch.canonical_form`) equals one already certified is answered by
   a ``"map"`` step that sends its columns to the twin's, which the checker verifies row by
@@ -179,7 +181,7 @@ class _Producer:
         if mapped is not None:
             return mapped
         start = len(self.facts)
-        answer: dict[int, tuple[int, int]] = {}  # a split's smaller side -> (refuted side, its fact)
+        answer: dict[int, tuple[int, int | str]] = {}  # a split's smaller side -> (refuted side, its fact)
         step = []
         for x in self.splitting(V):
             side1 = V & self.columns[x]
@@ -187,7 +189,10 @@ class _Producer:
             if key not in answer:
                 small = side1 if 2 * side1.bit_count() <= V.bit_count() else V ^ side1
                 for W in (small, V ^ small):  # the smaller side first, as the search refutes it
-                    if W.bit_count() < 1 << b or not self.search.at_least(W, b):
+                    if W.bit_count() < 1 << b:  # checked in place: no space, no fact
+                        answer[key] = (W, "log2")
+                        break
+                    if not self.search.at_least(W, b):
                         self.derive(W, V, x, 1 if W == side1 else 0)
                         answer[key] = (W, self.le(W, b - 1))
                         break
@@ -318,6 +323,8 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
     ``Ldim(V) <= b`` of :func:`~mistakebound.theory.ldim_kernel.kernel_tree`, whose entries
     name one column of ``H`` per split of the class's columns: each is written for every
     column of ``H`` equal to it on every row (the same label) or complementary (the other).
+    A ``"log2"`` fact below the root is written in place, ``[x, y, "log2"]``, in every entry
+    that cites it (the checker counts the side's rows there), with no space or fact of its own.
     Nothing is trusted: the checker judges the section.
 
     Examples
@@ -355,26 +362,44 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
     # found from the class's down the parts the entries name
     values, starts, counts, entries = refutation
     base, group = len(facts), _column_groups(H) if entries else {}
-    space_of: dict[int, tuple[int, int]] = {len(values) - 1: (full, ids[1])}
-    steps: list = [None] * len(values)
-    for k in range(len(values) - 1, -1, -1):
+    root = len(values) - 1
+    # a "log2" fact below the root is checked in place by every entry citing it: no space, no fact
+    written = [k for k in range(len(values)) if starts[k] >= 0 or k == root]
+    cite: list[int | str] = ["log2"] * len(values)  # what an entry citing fact k writes in its place
+    for i, k in enumerate(written):
+        cite[k] = base + i
+    alone = all(len(g) == 1 for g in group.values())  # no column has a copy: one entry per triple
+    space_of: dict[int, tuple[int, int]] = {root: (full, ids[1])}
+    steps: dict[int, object] = {}
+    for k in reversed(written):
         V, s = space_of[k]
         if starts[k] < 0:
             steps[k] = "log2"
             continue
-        step = []
-        triples = iter(entries[starts[k]:starts[k] + 3 * counts[k]])
-        for column, label, child in zip(triples, triples, triples):
-            if child not in space_of:
+        at = starts[k]
+        triples = entries[at:at + 3 * counts[k]]
+        columns, labels, children = triples[0::3], triples[1::3], triples[2::3]
+        for column, label, child in zip(columns, labels, children):
+            if child not in space_of and starts[child] >= 0:
                 W = V & parts[label][column]
                 space_of[child] = (W, writer.space(W, part_of=(s, column, label)))
-            step.extend([x, label ^ flip, base + child] for x, flip in group[column])
-        steps[k] = sorted(step)
-    facts.extend([space_of[k][1], "le", values[k], steps[k]] for k in range(len(values)))
+        if alone:
+            step = list(map(list, zip(columns, labels, [cite[child] for child in children])))
+        else:
+            step = [[x, label ^ flip, cite[child]] for column, label, child in zip(columns, labels, children)
+                    for x, flip in group[column]]
+        step.sort(key=_first)
+        steps[k] = step
+    facts.extend([space_of[k][1], "le", values[k], steps[k]] for k in written)
     section = {"result": "ldim", "facts": facts,
                "claim": {"lower": [low, depth], "upper": [len(facts) - 1, values[-1]]}}
     writer.add(section)
     return section
+
+
+def _first(entry: list) -> int:
+    """An entry's instance (entries are listed by instance)."""
+    return entry[0]
 
 
 def _column_groups(H: HypothesisClass) -> dict[int, list[tuple[int, int]]]:
