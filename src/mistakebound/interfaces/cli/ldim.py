@@ -104,9 +104,10 @@ def add_parser(subparsers):
                         "is found (its value, or its proven lower and upper bounds with the status)")
     add_certificate(p, "every parameter computed")
     p.add_argument("--workers", type=workers, default=1,
-                   help="processes searching for Ldim with the Python search, this one included "
-                        "(default 1: the compiled search, faster where it is built); pays only without "
-                        "it, or on very long searches (see the documentation's Benchmarks page)")
+                   help="threads searching for Ldim together (default 1): the compiled search's threads share "
+                        "one memo and the budget (on large random classes the busiest of two does about half "
+                        "the work of one); without the compiled search, or with --tree, worker processes of the "
+                        "Python search")
     p.set_defaults(run=run)
     return p
 
