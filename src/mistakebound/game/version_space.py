@@ -35,6 +35,8 @@ True
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
