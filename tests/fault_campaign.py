@@ -122,7 +122,7 @@ import numpy as np
 
 from mistakebound.foundations.machine import machine
 from mistakebound.interfaces.arguments import EXIT_BAD_INPUT, EXIT_BROKEN, EXIT_INTERRUPTED, EXIT_OK
-from tests.processes import Server, session_members
+from tests.processes import WITH_WORKER_PROCESSES, Server, session_members
 
 __all__ = ["main", "hostile_cases", "run_inputs", "run_trust", "run_kills", "run_startup_kills", "run_file_kills", "headline"]
 
@@ -1221,14 +1221,16 @@ def _bounds_printed(stdout: str) -> bool:
     return "Ldim =" in stdout or "<= Ldim <=" in stdout
 
 
-def _ldim_argv() -> list[str]:
-    return [PY, "-m", "mistakebound", "ldim", LDIM_CLASS, "--workers", "2", "--time-limit", "8"]
+def _ldim_argv(processes: bool = False) -> list[str]:
+    """``ldim --workers 2``: the compiled search's two threads, or (``processes``) the Python search's worker process."""
+    entry = ["-c", WITH_WORKER_PROCESSES] if processes else ["-m", "mistakebound"]
+    return [PY, *entry, "ldim", LDIM_CLASS, "--workers", "2", "--time-limit", "8"]
 
 
 def kill_ldim(folder: Path, how: signal.Signals | None, rng: random.Random, span: float, whole: float) -> dict:
     """Kill the main process (``how``) inside the whole command's ``whole`` seconds, or its worker (``how`` None)
     inside the Ldim search's ``span`` seconds (the workers live only then)."""
-    proc, watch = _start(_ldim_argv(), folder)
+    proc, watch = _start(_ldim_argv(processes=how is None), folder)  # threads have no process to kill
     victim = None
     if how is None:  # a worker
         time.sleep(rng.uniform(0.0, max(0.3, 0.6 * span)))
@@ -1420,6 +1422,12 @@ def calibrate(d: Path) -> dict:
             found = re.search(r"found in ([0-9.]+) s", end["stderr"] + end["stdout"])
             out["ldim_search_s"] = float(found.group(1)) if found else out["ldim_s"]
             out["ldim_stdout"] = end["stdout"][-300:]
+    # the Python search's worker processes live only while its Ldim search runs (then the VC search runs alone):
+    # the worker kills land inside that
+    proc, watch = _start(_ldim_argv(processes=True) + ["--what", "ldim"], folder)
+    t0 = time.monotonic()
+    end = _end(proc, watch, 120)
+    out["ldim_workers_s"] = round(time.monotonic() - t0, 2)
     out.update({k: v for k, v in _final_check(folder).items() if k in ("lost", "duplicated", "failed", "cells")})
     shutil.rmtree(folder, ignore_errors=True)
     return out
@@ -1444,7 +1452,7 @@ def run_kills(k: int, rng: random.Random, d: Path, progress: bool = True, spans:
             elif kind == "ldim-main":
                 res = kill_ldim(folder, MAIN_SIGNALS[turn[kind] % 3], rng, spans["ldim_search_s"], spans["ldim_s"])
             else:
-                res = kill_ldim(folder, None, rng, spans["ldim_search_s"], spans["ldim_s"])
+                res = kill_ldim(folder, None, rng, spans.get("ldim_workers_s", spans["ldim_search_s"]), spans["ldim_s"])
         except Exception as exc:  # noqa: BLE001 - the campaign's own failure, reported
             res = {"kind": kind, "campaign_error": f"{type(exc).__name__}: {exc}"}
         turn[kind] += 1
@@ -2070,8 +2078,9 @@ def main(argv: list[str] | None = None) -> int:
     ki = report["kills"]
     cal = ki.get("calibration") or {}
     print(f"\n== kill tests: {ki['counts']['kills']}, {ki['wall_s']} s (kills drawn uniformly inside an uninterrupted "
-          f"sweep's {cal.get('sweep_s')} s, the Ldim search's {cal.get('ldim_search_s')} s and the ldim command's "
-          f"{cal.get('ldim_s')} s, measured first)")
+          f"sweep's {cal.get('sweep_s')} s, the Ldim search's {cal.get('ldim_search_s')} s, the ldim command's "
+          f"{cal.get('ldim_s')} s and the life of its Python search's worker processes, "
+          f"{cal.get('ldim_workers_s')} s, measured first)")
     _print_table("figures", ki["counts"])
     if ki["orphan_commands"]:
         _print_table("orphans by command line", ki["orphan_commands"])

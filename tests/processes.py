@@ -14,7 +14,17 @@ import socket
 import threading
 from pathlib import Path
 
-__all__ = ["Server", "group_members", "session_members"]
+__all__ = ["WITH_WORKER_PROCESSES", "Server", "group_members", "session_members"]
+
+#: A ``python -c`` program that runs ``mistakebound`` with the compiled search's threads turned off:
+#: ``--workers`` then runs the Python search's worker processes, as an install without the threads does
+#: (``kernel_threads.available``), so that there are worker processes to kill.  It passes for ``python -m
+#: mistakebound`` (``startup.is_cli_process`` reads ``sys.orig_argv``), so that the command's own handling
+#: of signals is installed.  Run it as ``[python, "-c", WITH_WORKER_PROCESSES, "ldim", ...]``.
+WITH_WORKER_PROCESSES = (
+    "import sys; sys.orig_argv = [sys.executable, '-m', 'mistakebound', *sys.argv[1:]]; "
+    "import mistakebound.theory.kernel_threads as k; k.THREADS = False; "
+    "from mistakebound.interfaces.cli import main; raise SystemExit(main())")
 
 
 def _live(field: int, value: int) -> list[tuple[int, str]]:

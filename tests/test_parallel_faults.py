@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 from mistakebound.game import classes
+from tests.processes import WITH_WORKER_PROCESSES
 
 pytestmark = [
     pytest.mark.faults,
@@ -78,21 +79,12 @@ def cmdline(pid: int) -> str:
         return ""
 
 
-#: ``mistakebound`` with the compiled search's threads turned off: ``--workers`` then runs the
-#: Python search's worker processes, as an install without them does (kernel_threads.available).
-#: It passes for ``python -m mistakebound`` (startup.is_cli_process reads sys.orig_argv), so that
-#: the command's own handling of signals is installed.
-PROCESSES = ("import sys; sys.orig_argv = [sys.executable, '-m', 'mistakebound', *sys.argv[1:]]; "
-             "import mistakebound.theory.kernel_threads as k; k.THREADS = False; "
-             "from mistakebound.interfaces.cli import main; raise SystemExit(main())")
-
-
 def start_ldim(*args: str, processes: bool = False) -> tuple[subprocess.Popen, str]:
     """``mistakebound ldim *args``; ``processes``: with worker processes for ``--workers``, not threads."""
     tag = uuid.uuid4().hex
     env = {**os.environ, TAG: tag}
     env.pop("MISTAKEBOUND_MEMORY_LIMIT", None)
-    entry = ["-c", PROCESSES] if processes else ["-m", "mistakebound"]
+    entry = ["-c", WITH_WORKER_PROCESSES] if processes else ["-m", "mistakebound"]
     p = subprocess.Popen([sys.executable, *entry, "ldim", *args], env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return p, tag
