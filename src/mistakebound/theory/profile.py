@@ -751,16 +751,16 @@ def class_profile(H: HypothesisClass, *, what: Sequence[str] | str = ("ldim", "v
     keep_search : bool
         Keep what a certificate is read off (:meth:`Profile.certificate`): the Littlestone engine
         with its reading (``read="certificate"``), and the game value's search.
-    read : {None, "tree", "certificate"}
-        What will be read off the Littlestone engine (:func:`~mistakebound.theory.littlestone.ldim_engine`):
-        ``"tree"`` a shattered tree alone (:meth:`Profile.tree`; the compiled search then skips the
-        refutation a certificate needs).  The engine reads it in its run, within the Ldim's budget.
     rules : Rules
         The game whose value (deterministic or randomized learners) the parameter ``value`` is:
         labels, feedback, noise budget (:func:`~mistakebound.theory.game_values.game_value`).
     horizon : int, optional
         The number of rounds of that game (default: no limit); needed for randomized learners against an
         oblivious adversary under bandit feedback, whose value depends on it (:func:`value_at`).
+    read : {None, "tree", "certificate"}
+        What will be read off the Littlestone engine (:func:`~mistakebound.theory.littlestone.ldim_engine`):
+        ``"tree"`` a shattered tree alone (:meth:`Profile.tree`; the compiled search then skips the
+        refutation a certificate needs).  The engine reads it in its run, within the Ldim's budget.
 
     Returns
     -------
