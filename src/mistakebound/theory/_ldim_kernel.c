@@ -840,8 +840,8 @@ static void word_span(const word *v, int from, int to, int *lo, int *hi) {
  * tries them) and sub (in cand's order, as at_least passes them down); returns how many.
  * tab: tsz ints.  rep (NULL, or ncand ints): per candidate t, -1 when cand[t] is constant on
  * V, else 2 * (the column kept for its split) + (1 when the two are complementary on V). */
-static int node_splits(const Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand,
-                       Split *splits, int *sub, int *tab, size_t tsz, int *rep) {
+MB_HOT static int node_splits(const Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand,
+                              Split *splits, int *sub, int *tab, size_t tsz, int *rep) {
     const int W = c->W;
     memset(tab, 0xff, tsz * sizeof(int));
     int first_w = lo_w;

@@ -248,11 +248,9 @@ def heap_tree(H: HypothesisClass, depth: int, columns: list[int], witnesses: lis
     with collection_paused():  # five dicts a node, none garbage
         nodes.update({i: {"instance": domain[columns[i]]} if i < first_leaf else
                       {"witness": (w := witnesses[i - first_leaf]), "witness_name": name(w)} for i in order})
-        succ.update({i: {} for i in order})
-        pred.update({i: {} for i in order})
-        for y in (0, 1):
-            for i in range(1, first_leaf):
-                succ[i][2 * i + y] = pred[2 * i + y][i] = {"label": y}
+        edge = [{"label": c & 1} for c in range(2 * first_leaf)]  # edge[c]: the one into node c (c >= 2)
+        succ.update({i: {2 * i: edge[2 * i], 2 * i + 1: edge[2 * i + 1]} if i < first_leaf else {} for i in order})
+        pred.update({i: {i >> 1: edge[i]} if i > 1 else {} for i in order})
     return G
 
 
