@@ -377,7 +377,8 @@ def _kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, i
     for i, k in enumerate(written):
         cite[k] = base + i
     alone = all(len(g) == 1 for g in group.values())  # no column has a copy: one entry per triple
-    space_of: dict[int, tuple[int, int]] = {root: (full, ids[1])}
+    space_of: dict[int, tuple[int, int] | None] = {root: (full, ids[1])}
+    space_of.update(dict.fromkeys(k for k in range(root) if starts[k] < 0))  # in place: no space
     steps: dict[int, object] = {}
     for k in reversed(written):
         V, s = space_of[k]
@@ -387,11 +388,11 @@ def _kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, i
         at = starts[k]
         triples = entries[at:at + 3 * counts[k]]
         columns, labels, children = triples[0::3], triples[1::3], triples[2::3]
-        cites = [cite[child] for child in children]
+        cites = list(map(cite.__getitem__, children))
         # the spaces first met here: one (column, label) per child (every entry citing a
         # written fact from V names the same side, the facts being one per version space)
-        new = {child: (column, label) for column, label, child, c in zip(columns, labels, children, cites)
-               if c != "log2" and child not in space_of}
+        new = {child: (column, label) for column, label, child in zip(columns, labels, children)
+               if child not in space_of}
         for child, (column, label) in new.items():
             W = V & parts[label][column]
             space_of[child] = (W, writer.space(W, part_of=(s, column, label)))
