@@ -84,6 +84,56 @@ def test_the_tree_and_the_refutation_against_the_textbook(matrix, ratio, memo):
     assert certificate_of(matrix, d, tree, refutation) == {"ldim": (d, d)}
 
 
+def assert_refutation_of(matrix: np.ndarray, refutation: tuple) -> None:
+    """The raw refutation against the textbook: each fact's space found down the parts its citers name
+    (one space per written fact), its value at least the space's Ldim; the shared "log2" facts cited only
+    by sides of fewer than 2^(value+1) distinct rows and only below their citers' values; entries by column."""
+    values, starts, counts, entries = refutation
+    root = len(values) - 1
+    rows = {root: np.ones(matrix.shape[0], dtype=bool)}
+    for k in range(root, -1, -1):
+        if starts[k] < 0:
+            if k == root:
+                assert len(np.unique(matrix[rows[k]], axis=0)) < 2 ** (values[k] + 1)
+            continue
+        V = rows[k]  # set by a citer before (children come before parents)
+        assert textbook_ldim(np.unique(matrix[V], axis=0)) <= values[k]
+        triples = [entries[starts[k] + 3 * i: starts[k] + 3 * i + 3] for i in range(counts[k])]
+        assert [x for x, _, _ in triples] == sorted(x for x, _, _ in triples)  # by column, each once
+        for x, y, f in triples:
+            assert f < k and values[f] <= values[k] - 1
+            side = V & (matrix[:, x] == y)
+            assert side.any() and (V & ~side).any()  # x splits V
+            if starts[f] < 0:  # a log2 fact: counted in place
+                assert len(np.unique(matrix[side], axis=0)) < 2 ** (values[f] + 1)
+            elif f in rows:
+                assert (rows[f] == side).all()  # one space per written fact
+            else:
+                rows[f] = side
+
+
+@settings(max_examples=200, deadline=None)
+@given(class_matrices(max_rows=40, max_cols=8), st.sampled_from([None, 0, -1]))
+@example(np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.uint8), None)
+def test_the_raw_refutation_against_the_textbook(matrix, ratio):
+    lower, upper, status, _, _, refutation = read(matrix, ratio=ratio)
+    assert (lower, upper, status) == (truth(matrix),) * 2 + (0,)
+    assert_refutation_of(matrix, refutation)
+    shared = [k for k in range(len(refutation[0]) - 1) if refutation[1][k] < 0]  # log2 facts below the root
+    assert len(shared) == len({refutation[0][k] for k in shared})  # one per value
+
+
+def test_the_random_class_s_refutation_cites_a_log2_fact_per_value_and_checks():
+    H = classes.random(400, 12, 0.3, seed=1)
+    lower, _, _, _, tree, refutation = read(H.matrix)
+    assert_refutation_of(H.matrix, refutation)
+    values, starts = refutation[0], refutation[1]
+    shared = [k for k in range(len(values) - 1) if starts[k] < 0]
+    cited = [f for f in refutation[3][2::3] if starts[f] < 0]
+    assert shared and len(cited) > len(shared)  # small sides share their fact
+    assert certificate_of(H.matrix, lower, tree, refutation) == {"ldim": (lower, lower)}
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(65, 400), st.integers(3, 12), st.floats(0.1, 0.6), st.integers(0, 2**32 - 1),
        st.sampled_from([None, -1]))

@@ -805,8 +805,12 @@ typedef struct TreeJob {
        answered, and that side's fact */
     int *fvalue, *fstart, *fcount;
     size_t nfacts, fcap;
+    int log2fact[64];     /* per value b + 1: the one "log2" fact of value b that every side of
+                             fewer than 2^(b+1) rows below the root cites (0: none yet) */
     int *entries;
     size_t nentries, ecap;
+    int *colorder;        /* the class's columns by their caller's column: each fact's entries in
+                             the caller's order */
     /* facts already written, by their version space (memo keys, make_key) */
     size_t tcap, tused;
     uint64_t *thash;
@@ -834,9 +838,10 @@ static void word_span(const word *v, int from, int to, int *lo, int *hi) {
 /* The distinct splits of V (bits [lo_w, hi_w)) among cand, one column per split as at_least
  * keeps them (the first in cand's order), into splits (sorted most balanced first, as at_least
  * tries them) and sub (in cand's order, as at_least passes them down); returns how many.
- * tab: tsz ints. */
-static int node_splits(const Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand,
-                       Split *splits, int *sub, int *tab, size_t tsz) {
+ * tab: tsz ints.  rep (NULL, or ncand ints): per candidate t, -1 when cand[t] is constant on
+ * V, else 2 * (the column kept for its split) + (1 when the two are complementary on V). */
+MB_HOT static int node_splits(const Ctx *c, const word *v, int lo_w, int hi_w, int size, const int *cand, int ncand,
+                              Split *splits, int *sub, int *tab, size_t tsz, int *rep) {
     const int W = c->W;
     memset(tab, 0xff, tsz * sizeof(int));
     int first_w = lo_w;
@@ -853,7 +858,10 @@ static int node_splits(const Ctx *c, const word *v, int lo_w, int hi_w, int size
             a += MB_POPCOUNT64(v[i] & col[i]);
             pfold ^= rotl(p, i);
         }
-        if (a == 0 || a == size) continue;
+        if (a == 0 || a == size) {
+            if (rep) rep[t] = -1;
+            continue;
+        }
         int s_here = 2 * a <= size ? a : size - a, dup = 0;
         size_t ti = (size_t)mix(mix((uint64_t)s_here) ^ pfold) & (tsz - 1);
         for (; tab[ti] >= 0; ti = (ti + 1) & (tsz - 1)) {
@@ -864,9 +872,14 @@ static int node_splits(const Ctx *c, const word *v, int lo_w, int hi_w, int size
             for (int i = lo_w; i < hi_w && same; i++)
                 same = (has_first ? (v[i] & ~col[i]) : (v[i] & col[i])) ==
                        (has2 ? (v[i] & ~col2[i]) : (v[i] & col2[i]));
-            if (same) { dup = 1; break; }
+            if (same) {
+                if (rep) rep[t] = 2 * splits[u].col + (has_first != has2);
+                dup = 1;
+                break;
+            }
         }
         if (dup) continue;
+        if (rep) rep[t] = 2 * cand[t];
         tab[ti] = n;
         splits[n].col = cand[t];
         splits[n].s = s_here;
@@ -942,7 +955,7 @@ static int read_tree(Ctx *c, TreeJob *job, const word *v, int lo_w, int hi_w, in
     char *scratch = node_scratch(sh, ncand, &tsz, 2 * W, &splits, &sub, &tab, &side);
     if (!scratch) return 0;
     word *other = side + W;
-    int n = node_splits(c, v, lo_w, hi_w, size, cand, ncand, splits, sub, tab, tsz), chosen = -1;
+    int n = node_splits(c, v, lo_w, hi_w, size, cand, ncand, splits, sub, tab, tsz, NULL), chosen = -1;
     for (int t = 0; t < n && chosen < 0; t++) {
         const word *col = c->cols + (size_t)splits[t].col * W;
         for (int i = lo_w; i < hi_w; i++) {
@@ -1062,8 +1075,11 @@ static long long add_fact(TreeJob *job, int b, long long start, int count) {
  * already written on V of a value <= b, else "log2"
  * when V has fewer than 2^(b+1) rows, else every column of the class splitting V answered by
  * the side of Ldim <= b - 1 (the smaller side first, as the search refutes it: a side of
- * fewer than 2^b rows, or one at_least refutes), that side's fact written first.  Each V is
- * written once (the facts are a DAG).  Its index, or -1 when stopped (or memory is short). */
+ * fewer than 2^b rows, or one at_least refutes), that side's fact written first.  A side of
+ * fewer than 2^b rows (the search's cut, read off the split's size) cites the one "log2"
+ * fact of value b - 1 (log2fact), which the certificate checks in place, side by side; any
+ * other V is written once (the facts are a DAG).  Its index, or -1 when stopped (or memory
+ * is short). */
 static long long refute(Ctx *c, TreeJob *job, const word *v, int lo_w, int hi_w, int size, int b) {
     Shared *sh = c->sh;
     const int W = c->W;
@@ -1088,11 +1104,25 @@ static long long refute(Ctx *c, TreeJob *job, const word *v, int lo_w, int hi_w,
     }
     int *all = sub; /* every column of the class (node_splits writes sub[k] after reading all[k..]) */
     for (int t = 0; t < nc; t++) all[t] = t;
-    int n = node_splits(c, v, lo_w, hi_w, size, all, nc, splits, sub, tab, tsz);
-    /* per split of V: the side answered (its label on the split's column) and its fact */
-    int *answer = malloc(2 * (size_t)(n ? n : 1) * sizeof(int));
-    if (!answer) { sh->stopped = ST_MEMORY; goto done; }
+    /* per column: its split's kept column and the relation (rep), the kept column's split
+       (at), and per split of V: the side answered (its label on the split's column) and its fact */
+    int *rep = malloc(4 * (size_t)(nc ? nc : 1) * sizeof(int));
+    if (!rep) { sh->stopped = ST_MEMORY; goto done; }
+    int *at = rep + nc, *answer = at + nc;
+    int n = node_splits(c, v, lo_w, hi_w, size, all, nc, splits, sub, tab, tsz, rep);
     for (int t = 0; t < n; t++) {
+        if (b < 63 && (long long)splits[t].s < (1LL << b)) { /* the smaller side: fewer than 2^b rows */
+            /* the search's cut (1 + floor(log2 s) < b + 1): the side is "log2" of value b - 1,
+               checked in place; one fact stands for all of them, no side built */
+            if (!job->log2fact[b]) {
+                long long f = add_fact(job, b - 1, -1, 0);
+                if (f < 0) { sh->stopped = ST_MEMORY; free(rep); goto done; }
+                job->log2fact[b] = (int)f + 1;
+            }
+            answer[2 * t] = job->log2fact[b] - 1;
+            answer[2 * t + 1] = splits[t].flip ^ 1; /* 1: the side where the column is 1 */
+            continue;
+        }
         const word *col = c->cols + (size_t)splits[t].col * W;
         for (int i = lo_w; i < hi_w; i++) {
             side[i] = splits[t].flip ? (v[i] & ~col[i]) : (v[i] & col[i]);
@@ -1113,44 +1143,29 @@ static long long refute(Ctx *c, TreeJob *job, const word *v, int lo_w, int hi_w,
         }
         if (answer[2 * t] < 0) {
             if (!sh->stopped) job->failed = 1;
-            free(answer);
+            free(rep);
             goto done;
         }
     }
-    /* the entries: every column of the class splitting V, by the split it makes (found again
-       by node_splits on the one column: the part without V's lowest row, compared) */
+    /* the entries: every column of the class splitting V (in the caller's order), answered as
+       the split it makes (rep, from node_splits) */
     long long start = (long long)job->nentries;
     int count = 0;
-    int first_w = lo_w;
-    while (v[first_w] == 0) first_w++;
-    word first_bit = v[first_w] & (~v[first_w] + 1);
-    for (int x = 0; x < nc; x++) {
-        const word *col = c->cols + (size_t)x * W;
-        int a = 0, hx = (col[first_w] & first_bit) != 0;
-        for (int i = lo_w; i < hi_w; i++) a += MB_POPCOUNT64(v[i] & col[i]);
-        if (a == 0 || a == size) continue;
-        int s_here = 2 * a <= size ? a : size - a, u = 0;
-        for (; u < n; u++) { /* the kept split with this part (splits are few next to the cost of a side's search) */
-            if (splits[u].s != s_here) continue;
-            const word *col2 = c->cols + (size_t)splits[u].col * W;
-            int h2 = (col2[first_w] & first_bit) != 0, same = 1;
-            for (int i = lo_w; i < hi_w && same; i++)
-                same = (hx ? (v[i] & ~col[i]) : (v[i] & col[i])) == (h2 ? (v[i] & ~col2[i]) : (v[i] & col2[i]));
-            if (same) break;
-        }
-        if (u == n) { job->failed = 1; free(answer); goto done; } /* pragma: no cover */
-        const word *col2 = c->cols + (size_t)splits[u].col * W;
-        int h2 = (col2[first_w] & first_bit) != 0;
-        if (!grow((void **)&job->entries, &job->ecap, job->nentries + 3, sizeof(int))) {
-            sh->stopped = ST_MEMORY; free(answer); goto done;
-        }
+    for (int u = 0; u < n; u++) at[splits[u].col] = u;
+    if (!grow((void **)&job->entries, &job->ecap, job->nentries + 3 * (size_t)nc, sizeof(int))) {
+        sh->stopped = ST_MEMORY; free(rep); goto done;
+    }
+    for (int q = 0; q < nc; q++) {
+        int x = job->colorder[q];
+        if (rep[x] < 0) continue; /* constant on V */
+        int u = at[rep[x] >> 1];
         job->entries[job->nentries++] = sh->col_origin[x];
-        /* x and the kept column agree on V's rows, or are complementary there (hx != h2) */
-        job->entries[job->nentries++] = answer[2 * u + 1] ^ (hx != h2);
+        /* x and the kept column agree on V's rows, or are complementary there */
+        job->entries[job->nentries++] = answer[2 * u + 1] ^ (rep[x] & 1);
         job->entries[job->nentries++] = answer[2 * u];
         count++;
     }
-    free(answer);
+    free(rep);
     result = add_fact(job, b, start, count);
     if (result < 0 || !facts_put(job, key, klen, h, (int)result)) { sh->stopped = ST_MEMORY; result = -1; }
 done:
@@ -1169,12 +1184,23 @@ static void run_job(Shared *sh, Ctx *c, const word *full, const int *cand, int n
         if (!job->inst || !job->witness) { sh->stopped = ST_MEMORY; return; }
         if (!read_tree(c, job, full, 0, c->W, c->rows, cand, nc, d, 1)) return;
     }
-    if (job->want_refutation) refute(c, job, full, 0, c->W, c->rows, d);
+    if (job->want_refutation) {
+        int top = 0, q = 0; /* the columns' order: by their caller's column (distinct, >= 0) */
+        for (int x = 0; x < sh->nc; x++) if (sh->col_origin[x] >= top) top = sh->col_origin[x] + 1;
+        int *by_origin = malloc((size_t)(top ? top : 1) * sizeof(int));
+        job->colorder = malloc((size_t)(sh->nc ? sh->nc : 1) * sizeof(int));
+        if (!by_origin || !job->colorder) { free(by_origin); sh->stopped = ST_MEMORY; return; }
+        for (int j = 0; j < top; j++) by_origin[j] = -1;
+        for (int x = 0; x < sh->nc; x++) by_origin[sh->col_origin[x]] = x;
+        for (int j = 0; j < top; j++) if (by_origin[j] >= 0) job->colorder[q++] = by_origin[j];
+        free(by_origin);
+        refute(c, job, full, 0, c->W, c->rows, d);
+    }
 }
 
 static void job_free(TreeJob *job) {
     free(job->scratch); free(job->inst); free(job->witness);
-    free(job->fvalue); free(job->fstart); free(job->fcount); free(job->entries);
+    free(job->fvalue); free(job->fstart); free(job->fcount); free(job->entries); free(job->colorder);
     free(job->thash); free(job->toff); free(job->tfact); free(job->tarena);
 }
 
@@ -1662,8 +1688,10 @@ static int matrix_shape_ok(Py_buffer *buf, Py_ssize_t n, Py_ssize_t m) {
  * caller's row at leaf 2^d + i.  The refutation: (values, starts, counts, entries), fact k
  * Ldim(V_k) <= values[k], "log2" when starts[k] < 0, else entries[starts[k] : starts[k] + 3 *
  * counts[k]] as (column, label, fact) triples, one column per class column splitting V_k (the
- * caller's first of those equal or complementary to it on every row); the last fact is the
- * class's, and V_k is found from it down the (column, label) parts.  A bug in the reading
+ * caller's first of those equal or complementary to it on every row), by caller's column; the
+ * last fact is the class's, and V_k is found from it down the (column, label) parts.  A "log2"
+ * fact below the root stands for every side citing it (one per value: the side is checked in
+ * place, its rows counted), any other for one V_k.  A bug in the reading
  * (a proven value no split realises) raises RuntimeError. */
 static PyObject *ldim_tree(PyObject *self, PyObject *args) {
     Py_buffer buf;

@@ -53,6 +53,7 @@ from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.ldim_search import LdimBounds, LdimSearch
+from mistakebound.theory.ldim_trees import collection_paused
 from mistakebound.theory.search_protocol import Budget, OutOfBudget
 
 if TYPE_CHECKING:
@@ -338,6 +339,13 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
     >>> check(w.document())
     {'ldim': (2, 2)}
     """
+    with collection_paused():  # lists by the ten thousand, none of them garbage
+        return _kernel_section(H, writer, depth, instances, refutation)
+
+
+def _kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, instances: list[int],
+                    refutation: tuple[list[int], list[int], list[int], list[int]]) -> dict:
+    """:func:`kernel_section`'s work."""
     masks, full = H.column_masks, H.full_mask
     parts = ([full ^ mask for mask in masks], masks)  # parts[y][x]: the rows labelling x with y
     facts: list[list] = []
@@ -369,7 +377,8 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
     for i, k in enumerate(written):
         cite[k] = base + i
     alone = all(len(g) == 1 for g in group.values())  # no column has a copy: one entry per triple
-    space_of: dict[int, tuple[int, int]] = {root: (full, ids[1])}
+    space_of: dict[int, tuple[int, int] | None] = {root: (full, ids[1])}
+    space_of.update(dict.fromkeys(k for k in range(root) if starts[k] < 0))  # in place: no space
     steps: dict[int, object] = {}
     for k in reversed(written):
         V, s = space_of[k]
@@ -379,17 +388,21 @@ def kernel_section(H: HypothesisClass, writer: CertificateWriter, depth: int, in
         at = starts[k]
         triples = entries[at:at + 3 * counts[k]]
         columns, labels, children = triples[0::3], triples[1::3], triples[2::3]
-        for column, label, child in zip(columns, labels, children):
-            if child not in space_of and starts[child] >= 0:
-                W = V & parts[label][column]
-                space_of[child] = (W, writer.space(W, part_of=(s, column, label)))
-        if alone:
-            step = list(map(list, zip(columns, labels, [cite[child] for child in children])))
+        cites = list(map(cite.__getitem__, children))
+        # the spaces first met here: one (column, label) per child (every entry citing a
+        # written fact from V names the same side, the facts being one per version space)
+        new = {child: (column, label) for column, label, child in zip(columns, labels, children)
+               if child not in space_of}
+        for child, (column, label) in new.items():
+            W = V & parts[label][column]
+            space_of[child] = (W, writer.space(W, part_of=(s, column, label)))
+        if alone:  # the kernel lists a fact's entries by instance
+            steps[k] = list(map(list, zip(columns, labels, cites)))
         else:
-            step = [[x, label ^ flip, cite[child]] for column, label, child in zip(columns, labels, children)
+            step = [[x, label ^ flip, c] for column, label, c in zip(columns, labels, cites)
                     for x, flip in group[column]]
-        step.sort(key=_first)
-        steps[k] = step
+            step.sort(key=_first)
+            steps[k] = step
     facts.extend([space_of[k][1], "le", values[k], steps[k]] for k in written)
     section = {"result": "ldim", "facts": facts,
                "claim": {"lower": [low, depth], "upper": [len(facts) - 1, values[-1]]}}

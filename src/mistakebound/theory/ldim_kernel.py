@@ -168,7 +168,10 @@ def kernel_tree(H: HypothesisClass, budget: Any, memo_bytes: int, *, refutation:
     starts, counts, entries)``, facts ``Ldim(V_k) <= values[k]`` whose last is the class's,
     each ``"log2"`` (``starts[k] < 0``) or ``counts[k]`` triples ``(column, label, fact)`` from
     ``entries[starts[k]]`` (one column of ``H`` per split of the class's columns, the first of
-    those equal or complementary to it, answered by the side of that label).  Both are None
+    those equal or complementary to it, answered by the side of that label; by column).  A
+    ``"log2"`` fact below the class's is cited by every side of fewer than ``2^(b+1)`` rows
+    (``b`` its value), each side to be counted in place; any other fact is one
+    version space's, found from the class's down the (column, label) parts.  Both are None
     unless the status is ``"exact"`` (the reading out of budget leaves exact bounds with the
     status of its stop).  None, as for :func:`kernel_bounds`, when the compiled search cannot
     answer.
