@@ -10,7 +10,8 @@ of the goals, calls them, and compares with the targets:
 2. the full cube ``2^18`` with its columns reversed (the database's order), in a fresh process:
    under 1 s and under 500 MB of peak resident memory;
 3. the memo's peak bytes on ``random(128000, 30, 0.5, 0)`` as the kernel reports them: under 500 MB;
-4. ``random:100000,40,0.3,1``: the serial compiled search under 8 s; two threads of it
+4. ``random:100000,40,0.3,1``: the serial compiled search under 8 s, on the wall clock and in
+   CPU time (what the wall clock would say with a free core); two threads of it
    (:func:`benchmarks.parallel_speedup.measure_compiled`) at least 1.6x faster than one, on
    the wall clock and CPU-bound (serial CPU over the busiest thread's CPU);
 5. a thread ticking every 10 ms keeps at least 80% of its ticks during a compiled search
@@ -72,9 +73,10 @@ GOALS = (
     ("2a", "cube 2^18, columns reversed: seconds", "s", "< 1"),
     ("2b", "cube 2^18, columns reversed: peak resident MB", "MB", "< 500"),
     ("3", "memo peak MB on random(128000, 30, 0.5, 0)", "MB", "< 500"),
-    ("4a", "random:100000,40,0.3,1: serial compiled search seconds", "s", "< 8"),
-    ("4b", "random:100000,40,0.3,1: 2 threads, wall speedup", "x", ">= 1.6"),
-    ("4c", "random:100000,40,0.3,1: 2 threads, CPU-bound speedup", "x", ">= 1.6"),
+    ("4a", "random:100000,40,0.3,1: serial compiled search, wall seconds", "s", "< 8"),
+    ("4b", "random:100000,40,0.3,1: serial compiled search, CPU seconds", "s", "< 8"),
+    ("4c", "random:100000,40,0.3,1: 2 threads, wall speedup", "x", ">= 1.6"),
+    ("4d", "random:100000,40,0.3,1: 2 threads, CPU-bound speedup", "x", ">= 1.6"),
     ("5", "10 ms ticker: ticks kept during a compiled search", "%", ">= 80"),
     ("6a", "thresholds(4095): max(tree, certificate) / value (CPU)", "x", "<= 2"),
     ("6b", "intervals(128): max(tree, certificate) / value (CPU)", "x", "<= 2"),
@@ -143,16 +145,17 @@ def _extreme(records: list[dict], key: str, smallest: bool) -> dict:
 
     A baseline killed at the cap counts with its lower bound, and the result says so (``bound``).
     """
-    found = []
+    found, killed = [], 0
     for r in records:
         if r.get(key) is not None:
             found.append((r[key], False, r["case"]))
         elif r.get(key.replace("ratio", "") + "ratio_at_least") is not None:
             found.append((r[key.replace("ratio", "") + "ratio_at_least"], True, r["case"]))
+            killed += 1
     if not found:
-        return {"value": float("nan"), "bound": False, "case": None, "cases": 0}
+        return {"value": float("nan"), "bound": False, "case": None, "cases": 0, "killed": 0}
     value, bound, case = (min if smallest else max)(found)
-    return {"value": value, "bound": bound, "case": case, "cases": len(found)}
+    return {"value": value, "bound": bound, "case": case, "cases": len(found), "killed": killed}
 
 
 def _suite(smoke: bool, repeats: int, cap: float) -> list[dict]:
@@ -209,8 +212,9 @@ def measure_goals(repeats: int = 3, smoke: bool = False, cap: float = 20.0,
     if t["mismatch"]:
         raise RuntimeError(t["mismatch"])
     out["4a"] = (t["serial_s"], f"Ldim {t['ldim']}, ldim_engine(H).run()", t)
-    out["4b"] = (t["speedup"], f"serial {t['serial_s']:.2f} s / threads {t['threads_s']:.2f} s", t)
-    out["4c"] = (t["cpu_speedup"], f"serial CPU {t['serial_cpu_s']:.2f} s / busiest thread "
+    out["4b"] = (t["serial_cpu_s"], "its thread's CPU time", t)
+    out["4c"] = (t["speedup"], f"serial {t['serial_s']:.2f} s / threads {t['threads_s']:.2f} s", t)
+    out["4d"] = (t["cpu_speedup"], f"serial CPU {t['serial_cpu_s']:.2f} s / busiest thread "
                  f"{t['busiest_thread_cpu_s']:.2f} s", t)
 
     progress("6: shattered trees and certificates")
@@ -246,7 +250,7 @@ def measure_goals(repeats: int = 3, smoke: bool = False, cap: float = 20.0,
     for key, which, smallest in (("10a", "alphabeta_ratio", True), ("10b", "alphabeta_ratio", False),
                                  ("10c", "ratio", True), ("10d", "ratio", False)):
         e = _extreme(records, which, smallest)
-        out[key] = (e["value"], f"on {e['case']}, of {e['cases']} cases"
+        out[key] = (e["value"], f"on {e['case']}, of {e['cases']} cases ({e['killed']} killed at the cap)"
                     f"{'; the baseline killed at the cap: a lower bound' if e['bound'] else ''}",
                     {**e, "records": records if key == "10a" else "see 10a"})
     return out

@@ -273,4 +273,4 @@ def test_the_goal_ratios_are_those_of_their_own_measurements(goals):
         ratios = [r.get(f"{field}_ratio" if field else "ratio") or r.get(f"{field}_ratio_at_least" if field else
                   "ratio_at_least") for r in records]
         assert g[key]["value"] == pytest.approx(pick(x for x in ratios if x is not None)), key
-    assert g["4b"]["value"] == pytest.approx(g["4b"]["record"]["serial_s"] / g["4b"]["record"]["threads_s"])
+    assert g["4c"]["value"] == pytest.approx(g["4c"]["record"]["serial_s"] / g["4c"]["record"]["threads_s"])
