@@ -45,7 +45,7 @@ import time
 
 import numpy as np
 
-__all__ = ["CASES", "SMOKE", "main", "measure_case"]
+__all__ = ["CASES", "SMOKE", "in_fresh_process", "main", "measure_case"]
 
 #: name -> (family, size, order, without its last row); "-1" cases drop the last row, so that
 #: the bounds before any search (which answer a full cube at once) leave a search to run
@@ -67,7 +67,10 @@ CASES = {
 }
 SMOKE = {
     "power_set(10)-1": ("power_set", 10, "natural", True),
+    "power_set(10)-1 rows shuffled": ("power_set", 10, "shuffled", True),
     "power_set(10)-1 columns reversed": ("power_set", 10, "reversed", True),
+    "cube 2^10 columns reversed": ("power_set", 10, "reversed", False),
+    "random 2000x30": ("random", (2000, 30, 0.5, 0), "natural", False),
     "ticker": ("random", (2000, 30, 0.2, 3), "ticker", False),
     "two threads": ("random", (2000, 30, 0.2, 3), "threads", False),
 }
@@ -185,7 +188,8 @@ def measure_case(name: str, table: dict) -> dict:
     return out
 
 
-def _in_child(name: str, smoke: bool) -> dict:
+def in_fresh_process(name: str, smoke: bool) -> dict:
+    """:func:`measure_case` of case ``name`` (of :data:`SMOKE` if ``smoke``, else of :data:`CASES`) in a new process."""
     cmd = [sys.executable, "-m", "benchmarks.kernel_shapes", "--child", name] + (["--smoke"] if smoke else [])
     done = subprocess.run(cmd, check=True, capture_output=True, text=True)
     return json.loads(done.stdout)
@@ -211,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in table:
         if args.only not in name or (args.skip and args.skip in name):
             continue
-        runs = [_in_child(name, args.smoke) for _ in range(repeats)]
+        runs = [in_fresh_process(name, args.smoke) for _ in range(repeats)]
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0] if isinstance(runs[0][k], (int, float))}
         memo = f"{med['memo_bytes'] / 1e6:8.1f}" if "memo_bytes" in med else f"{'-':>8}"
         notes = ""

@@ -228,3 +228,49 @@ def test_the_call_cost_benchmark_runs_in_smoke_mode(capsys):
     for mode in benchmarks.call_cost.MODES:
         line = next(line for line in out if line.startswith(mode + " "))
         assert float(line[len(mode):].split()[0]) > 0, line
+
+
+@pytest.fixture(scope="module")
+def goals(tmp_path_factory):
+    """One ``python -m benchmarks.engine_goals --smoke --json OUT`` run: (printed lines, payload)."""
+    out = tmp_path_factory.mktemp("goals") / "goals.json"
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.engine_goals", "--smoke", "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout.splitlines(), json.loads(out.read_text())
+
+
+def test_the_goal_table_has_every_goal_once_with_a_number_and_a_verdict_that_follows_from_it(goals):
+    import operator
+
+    from benchmarks.engine_goals import GOALS
+
+    lines, payload = goals
+    assert lines[0].startswith("machine: ")
+    rows = [line for line in lines if line.startswith("| ") and line[2:3].isdigit()]
+    assert [row.split(".")[0][2:] for row in rows] == [key for key, *_ in GOALS]
+    assert [g["key"] for g in payload["goals"]] == [key for key, *_ in GOALS]
+    compare = {"<": operator.lt, "<=": operator.le, ">=": operator.ge}
+    for g, row in zip(payload["goals"], rows):
+        assert isinstance(g["value"], (int, float)) and math.isfinite(g["value"]), g
+        assert g["met"] in ("yes", "no"), g
+        op, bound = g["target"].split()
+        assert g["met"] == ("yes" if compare[op](g["value"], float(bound)) else "no"), g
+        assert row.rstrip(" |").endswith(g["met"]), row
+
+
+def test_the_goal_ratios_are_those_of_their_own_measurements(goals):
+    """Goal 1 divides the other order's seconds by the natural order's; goal 10 takes the extremes of the
+    suite's records (a baseline killed at the cap counting with its lower bound)."""
+    _, payload = goals
+    g = {row["key"]: row for row in payload["goals"]}
+    for key in ("1a", "1b"):
+        natural, other = g[key]["record"]
+        assert g[key]["value"] == pytest.approx(other["seconds"] / natural["seconds"]), key
+    records = g["10a"]["record"]["records"]
+    assert records and all(r["kind"] in ("ldim", "hard") and r["mismatch"] is None for r in records)
+    for key, field, pick in (("10a", "alphabeta", min), ("10b", "alphabeta", max), ("10c", "", min), ("10d", "", max)):
+        ratios = [r.get(f"{field}_ratio" if field else "ratio") or r.get(f"{field}_ratio_at_least" if field else
+                  "ratio_at_least") for r in records]
+        assert g[key]["value"] == pytest.approx(pick(x for x in ratios if x is not None)), key
+    assert g["4c"]["value"] == pytest.approx(g["4c"]["record"]["serial_s"] / g["4c"]["record"]["threads_s"])
