@@ -49,11 +49,11 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.memory import collection_paused
 from mistakebound.foundations.validation import check_int
 from mistakebound.game.hypothesis_class import HypothesisClass
 from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.ldim_search import LdimBounds, LdimSearch
-from mistakebound.theory.ldim_trees import collection_paused
 from mistakebound.theory.search_protocol import Budget, OutOfBudget
 
 if TYPE_CHECKING:

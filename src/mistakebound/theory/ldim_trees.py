@@ -24,22 +24,20 @@ Examples
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
 from attrs import evolve
 
 from mistakebound.foundations.errors import InvalidArgumentError
+from mistakebound.foundations.memory import collection_paused
 from mistakebound.game.hypothesis_class import HypothesisClass, require_class
 from mistakebound.theory.search_protocol import Budget, SearchIncomplete, SearchInterrupted, require_exact, run_within
 
 if TYPE_CHECKING:  # networkx and the tree graphs are imported when a tree is built or checked (a value
     import networkx as nx  # search, as ``mistakebound ldim --what ldim`` runs, never pays their 0.1 s)
 
-__all__ = ["TreeReader", "collection_paused", "heap_tree", "is_shattered"]
+__all__ = ["TreeReader", "heap_tree", "is_shattered"]
 
 
 class TreeReader:
@@ -184,38 +182,6 @@ class TreeReader:
         self._walk(a, d - 1, 2 * h + 1, val, built)
         built[(W, d)] = (val, h)
 
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused within, as it was after: for a builder of many containers, none garbage.
-
-    A tree of 2^13 leaves is some 16,000 dicts and a certificate's refutation as many lists
-    (one per entry): every 700 of them start a collection that walks the young objects, and
-    some walk the whole heap, which cost a third of building them.  Nothing built here is
-    a cycle to collect; the collector runs again on leaving (unless it was off on entering).
-
-    Yields
-    ------
-    None
-        Within, :func:`gc.isenabled` is False.
-
-    Examples
-    --------
-    >>> import gc
-    >>> with collection_paused():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def heap_tree(H: HypothesisClass, depth: int, columns: list[int], witnesses: list[int]) -> nx.DiGraph:
