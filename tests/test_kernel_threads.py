@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import threading
 import time
 
@@ -21,6 +19,7 @@ from mistakebound.theory.littlestone import LdimSearch, ldim_engine, littlestone
 from mistakebound.theory.search_protocol import Budget, resume_searches, spending, stop_searches
 from mistakebound.theory.textbook import textbook_ldim
 from tests.strategies import class_matrices, sparse_matrices
+from tests.signals import raised_after
 
 kernel = ldim_kernel._kernel
 
@@ -205,26 +204,6 @@ def test_after_a_signal_stopped_searches_only_the_bounds_before_a_search_are_giv
     assert b.status == "interrupted" and b.nodes == 0 and b.lower <= littlestone_dimension(H) <= b.upper
 
 
-@contextlib.contextmanager
-def _alarm(exception: type[BaseException], seconds: float):
-    """SIGALRM's handler raises ``exception``, ``seconds`` from now.
-
-    Yields
-    ------
-    None
-    """
-    def handler(signum, frame):
-        raise exception
-
-    old = signal.signal(signal.SIGALRM, handler)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def _long_class() -> HypothesisClass:
     return classes.random(40000, 40, 0.3, seed=1)  # about 2 s alone: still searching when a signal comes
 
@@ -238,7 +217,7 @@ def test_ctrl_c_stops_every_thread_with_proven_bounds():
     H = _long_class()
     value = littlestone_dimension(H)
     for delay in (0.03, 0.1):
-        with _alarm(KeyboardInterrupt, delay):
+        with raised_after(KeyboardInterrupt, delay):
             t0 = time.perf_counter()
             b = littlestone_bounds(H, workers=3)
         assert b.status == "interrupted" and b.lower <= value <= b.upper and b.nodes > 0
@@ -250,7 +229,7 @@ def test_another_exception_from_a_signal_handler_is_raised():
     class Stop(Exception):
         pass
 
-    with _alarm(Stop, 0.03), pytest.raises(Stop):
+    with raised_after(Stop, 0.03), pytest.raises(Stop):
         littlestone_bounds(_long_class(), workers=2)
     assert not _search_threads()
 
@@ -320,7 +299,7 @@ def test_the_threads_answers_combine_into_proven_bounds(monkeypatch, answers, ex
 def test_a_ctrl_c_while_waiting_for_the_threads_stops_them(monkeypatch):
     fake = _ScriptedKernel([(2, 6, 0), (3, 6, 0)], wait=[1])  # thread 1 runs until told to stop
     monkeypatch.setattr(ldim_kernel, "_kernel", fake)
-    with _alarm(KeyboardInterrupt, 0.1):
+    with raised_after(KeyboardInterrupt, 0.1):
         t0 = time.perf_counter()
         r = threaded_bounds(classes.intervals(8), Budget(), 1 << 20, threads=2)
     assert fake.stopped_by_caller and time.perf_counter() - t0 < 2

@@ -5,9 +5,6 @@ the budget; the Python search without the extension."""
 
 from __future__ import annotations
 
-import contextlib
-import signal
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -26,6 +23,7 @@ from mistakebound.theory.littlestone import is_shattered, shattered_tree
 from mistakebound.theory.search_protocol import Budget, SearchIncomplete
 from mistakebound.theory.textbook import textbook_ldim
 from tests.strategies import class_matrices
+from tests.signals import raised_after
 
 pytestmark = pytest.mark.skipif(not ldim_kernel.AVAILABLE, reason="the compiled search is not built "
                                 "(test_ldim_kernel.test_the_extension_is_built fails then)")
@@ -287,26 +285,6 @@ def test_heap_tree_is_the_graph_networkx_builds(depth):
     assert T.graph == G.graph and nx.utils.graphs_equal(T, G) and is_shattered(H, T)
 
 
-@contextlib.contextmanager
-def ctrl_c_after(seconds: float) -> Iterator[None]:
-    """A Ctrl-C (``KeyboardInterrupt`` from SIGALRM's handler) ``seconds`` from now, if the block still runs.
-
-    Yields
-    ------
-    None
-    """
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGALRM, interrupt)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 @pytest.mark.parametrize("delay", [0.05, 0.25])
 def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
     # the signal comes while the value or the reading runs (the Python around them takes
@@ -314,7 +292,7 @@ def test_ctrl_c_during_a_compiled_tree_raises_search_interrupted(delay):
     from mistakebound.theory.search_protocol import SearchInterrupted
 
     H = classes.random(20000, 60, 0.2, seed=3)
-    with ctrl_c_after(delay), pytest.raises(SearchInterrupted) as info:
+    with raised_after(KeyboardInterrupt, delay), pytest.raises(SearchInterrupted) as info:
         shattered_tree(H)
     value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]
     assert info.value.result.lower <= value <= info.value.result.upper
@@ -423,7 +401,7 @@ def test_ctrl_c_during_a_certificate_ends_it_with_no_second_search(monkeypatch):
     H = classes.random(20000, 60, 0.2, seed=3)  # a search of about a second
     calls = count_searches(monkeypatch)
     writer = CertificateWriter(H)
-    with ctrl_c_after(0.05):
+    with raised_after(KeyboardInterrupt, 0.05):
         ldim_certificate(H, writer)
     assert calls == {"compiled": 1, "python": 0}
     value = ldim_kernel.kernel_bounds(H, Budget(), ldim_kernel.SMALL_MEMO_BYTES << 2)["lower"]

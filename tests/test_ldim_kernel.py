@@ -3,7 +3,6 @@ textbook recursion, its budget, Ctrl-C, memory, and the Python search it stands 
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 
@@ -21,6 +20,7 @@ from mistakebound.theory import ldim_kernel
 from mistakebound.theory.littlestone import LdimSearch, littlestone_bounds, littlestone_dimension
 from mistakebound.theory.search_protocol import Budget, SearchInterrupted
 from tests.strategies import class_matrices
+from tests.signals import raised_after
 
 kernel = ldim_kernel._kernel
 
@@ -90,21 +90,12 @@ def test_ctrl_c_stops_the_compiled_search_with_proven_bounds():
     H = _slow_class()
     value = littlestone_dimension(H)
 
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGALRM, interrupt)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.03)
+    with raised_after(KeyboardInterrupt, 0.03):
         b = littlestone_bounds(H)
-        assert b.status == "interrupted" and b.lower <= value <= b.upper and b.nodes > 0
-        signal.setitimer(signal.ITIMER_REAL, 0.03)
-        with pytest.raises(SearchInterrupted) as info:
-            littlestone_dimension(H)
-        assert info.value.result.lower <= value <= info.value.result.upper
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    assert b.status == "interrupted" and b.lower <= value <= b.upper and b.nodes > 0
+    with raised_after(KeyboardInterrupt, 0.03), pytest.raises(SearchInterrupted) as info:
+        littlestone_dimension(H)
+    assert info.value.result.lower <= value <= info.value.result.upper
 
 
 def test_another_exception_from_a_signal_handler_is_raised():
@@ -113,17 +104,8 @@ def test_another_exception_from_a_signal_handler_is_raised():
     class Stop(Exception):
         pass
 
-    def stop(signum, frame):
-        raise Stop
-
-    old = signal.signal(signal.SIGALRM, stop)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.03)
-        with pytest.raises(Stop):
-            littlestone_bounds(H)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    with raised_after(Stop, 0.03), pytest.raises(Stop):
+        littlestone_bounds(H)
 
 
 def test_a_time_limit_stops_the_search():
