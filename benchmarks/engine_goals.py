@@ -56,12 +56,10 @@ from pathlib import Path
 from attrs import evolve
 
 from benchmarks import call_cost, kernel_shapes, kernel_trees, parallel_speedup, play_speed, suite, worst_case_speed
-from benchmarks.suite import machine
+from benchmarks.suite import machine, median_times
 from mistakebound.game import classes
 from mistakebound.learners.halving import Halving
 from mistakebound.learners.soa import SOA
-from mistakebound.theory.certificate import CertificateWriter
-from mistakebound.theory.ldim_certificate import ldim_certificate
 from mistakebound.theory.littlestone import littlestone_dimension, shattered_tree
 
 __all__ = ["GOALS", "main", "measure_goals"]
@@ -115,27 +113,11 @@ def _shapes(name: str, smoke: bool, repeats: int) -> dict:
     return {k: statistics.median(r[k] for r in runs) for k in runs[0] if isinstance(runs[0][k], (int, float))}
 
 
-def _cpu_median(f: Callable[[], object], repeats: int) -> float:
-    """Median process CPU seconds of ``repeats`` calls of ``f`` after one untimed call (results kept until the end)."""
-    kept, cpu = [f()], []
-    for _ in range(repeats):
-        start = time.process_time()
-        kept.append(f())
-        cpu.append(time.process_time() - start)
-    return statistics.median(cpu)
-
-
-def _certificate(H) -> CertificateWriter:
-    writer = CertificateWriter(H)
-    ldim_certificate(H, writer)
-    return writer
-
-
 def _trees(H, repeats: int) -> dict:
     """CPU medians of the value, the shattered tree and the certificate of ``H``, and their ratios."""
-    value = _cpu_median(lambda: littlestone_dimension(H), repeats)
-    tree = _cpu_median(lambda: shattered_tree(H), repeats)
-    cert = _cpu_median(lambda: _certificate(H), repeats)
+    value = median_times(lambda: littlestone_dimension(H), repeats, warm=True)[1]
+    tree = median_times(lambda: shattered_tree(H), repeats, warm=True)[1]
+    cert = median_times(lambda: kernel_trees.certificate_of(H), repeats, warm=True)[1]
     return {"value_cpu_s": value, "tree_cpu_s": tree, "certificate_cpu_s": cert,
             "tree/value": tree / value, "certificate/value": cert / value}
 

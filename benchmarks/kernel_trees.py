@@ -35,8 +35,8 @@ import argparse
 import os
 import statistics
 import time
-from collections.abc import Callable
 
+from benchmarks.suite import median_times
 from mistakebound.certificates.verify import check
 from mistakebound.game import classes
 from mistakebound.theory import ldim_kernel
@@ -44,7 +44,7 @@ from mistakebound.theory.certificate import CertificateWriter
 from mistakebound.theory.ldim_certificate import ldim_certificate
 from mistakebound.theory.littlestone import is_shattered, littlestone_dimension, shattered_tree
 
-__all__ = ["CASES", "FRONT", "FRONT_SMOKE", "SMOKE", "front_door", "main", "measure"]
+__all__ = ["CASES", "FRONT", "FRONT_SMOKE", "SMOKE", "certificate_of", "front_door", "main", "measure"]
 
 #: The classes of the issue's goal.
 CASES = (("thresholds(4095)", lambda: classes.thresholds(4095)),
@@ -61,23 +61,8 @@ FRONT = ("thresholds:4095", "random:5000,30,0.3,0")
 FRONT_SMOKE = ("thresholds:63",)
 
 
-def _median(f: Callable[[], object], repeats: int) -> tuple[float, float, object]:
-    """Median wall and CPU seconds of ``repeats`` calls after one untimed call; the last result.
-
-    The results are kept until all are timed: freeing a tree of 2^13 leaves (its networkx
-    dicts) is not part of building it.
-    """
-    kept = [f()]
-    wall, cpu = [], []
-    for _ in range(repeats):
-        w0, c0 = time.perf_counter(), time.process_time()
-        kept.append(f())
-        wall.append(time.perf_counter() - w0)
-        cpu.append(time.process_time() - c0)
-    return statistics.median(wall), statistics.median(cpu), kept[-1]
-
-
-def _certificate(H) -> CertificateWriter:
+def certificate_of(H) -> CertificateWriter:
+    """The Ldim certificate of ``H``, written as ``ldim_certificate`` writes it."""
     writer = CertificateWriter(H)
     ldim_certificate(H, writer)
     return writer
@@ -86,14 +71,14 @@ def _certificate(H) -> CertificateWriter:
 def measure(name: str, H, repeats: int) -> list[str]:
     """The lines of one class: the seconds of each question, compiled and Python, and the ratios."""
     rows = {}
-    rows["value"] = _median(lambda: littlestone_dimension(H), repeats)
-    rows["tree"] = _median(lambda: shattered_tree(H), repeats)
-    rows["certificate"] = _median(lambda: _certificate(H), repeats)
+    rows["value"] = median_times(lambda: littlestone_dimension(H), repeats, warm=True)
+    rows["tree"] = median_times(lambda: shattered_tree(H), repeats, warm=True)
+    rows["certificate"] = median_times(lambda: certificate_of(H), repeats, warm=True)
     old = ldim_kernel.AVAILABLE
     ldim_kernel.AVAILABLE = False
     try:
-        rows["python tree"] = _median(lambda: shattered_tree(H), repeats)
-        rows["python certificate"] = _median(lambda: _certificate(H), repeats)
+        rows["python tree"] = median_times(lambda: shattered_tree(H), repeats, warm=True)
+        rows["python certificate"] = median_times(lambda: certificate_of(H), repeats, warm=True)
     finally:
         ldim_kernel.AVAILABLE = old
     d = rows["value"][2]

@@ -23,13 +23,11 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 
 import numpy as np
 
-from benchmarks.suite import machine
+from benchmarks.suite import machine, median_seconds
 from mistakebound import play
 from mistakebound.adversaries.separable_stream import SeparableStream
 from mistakebound.learners.batched import perceptron_batch, play_perceptron_batch
@@ -61,15 +59,6 @@ def _read(T):
     return T
 
 
-def _median_seconds(func, repeats: int) -> tuple[float, object]:
-    times, out = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = func()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
-
-
 def measure(*, d: int = 100, gamma: float = 0.1, single_rounds: int = 20000, games: int = 1000,
             batch_rounds: int = 200, repeats: int = 5) -> list[dict]:
     """Time the four modes; each row: mode, games, rounds, median seconds, rounds per second, mistakes."""
@@ -77,14 +66,14 @@ def measure(*, d: int = 100, gamma: float = 0.1, single_rounds: int = 20000, gam
     stream = lambda: SeparableStream(d, gamma)  # noqa: E731
     seeds = list(range(SEED, SEED + games))
 
-    single_s, T = _median_seconds(
+    single_s, T = median_seconds(
         lambda: _read(play(Perceptron(), stream(), space, rounds=single_rounds, seed=SEED)), repeats)
     drawn = stream()
     pairs = drawn.commit(space, single_rounds, np.random.default_rng(SEED), True)
-    replay_s, R = _median_seconds(
+    replay_s, R = median_seconds(
         lambda: _read(play(Perceptron(), _Replay(pairs, drawn.comparator), space, rounds=single_rounds, seed=SEED)),
         repeats)
-    batch_s, out = _median_seconds(lambda: play_perceptron_batch(space, stream, seeds=seeds, rounds=batch_rounds), repeats)
+    batch_s, out = median_seconds(lambda: play_perceptron_batch(space, stream, seeds=seeds, rounds=batch_rounds), repeats)
 
     # the same instances for the kernel alone, generated outside the timing
     X = np.zeros((batch_rounds, games, d))
@@ -93,7 +82,7 @@ def measure(*, d: int = 100, gamma: float = 0.1, single_rounds: int = 20000, gam
         pairs = stream().commit(space, batch_rounds, np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[1]), True)
         X[:, j] = [x for x, _ in pairs]
         y[:, j] = [label for _, label in pairs]
-    kernel_s, kernel = _median_seconds(lambda: perceptron_batch(X, y), repeats)
+    kernel_s, kernel = median_seconds(lambda: perceptron_batch(X, y), repeats)
     if kernel.mistakes.tolist() != out.mistakes.tolist():
         raise AssertionError("the kernel and play_perceptron_batch disagree on the same instances")
 

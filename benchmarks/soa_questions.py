@@ -40,6 +40,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from benchmarks.suite import median_seconds
 import mistakebound.theory.ldim_search as ldim_search
 from mistakebound import play
 from mistakebound.adversaries.oblivious_coin import ObliviousCoin
@@ -54,15 +55,6 @@ from mistakebound.learners import SOA
 __all__ = ["main", "question_rows", "game_rows"]
 
 OFF = 1 << 62  # a COMPILED_MIN no version space reaches: the compiled path off
-
-
-def _median(f: Callable[[], object], repeats: int) -> tuple[float, object]:
-    times, out = [], None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = f()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
 
 
 def _with_min(value: int):
@@ -91,10 +83,10 @@ def question_rows(n: int, m: int, depths: range, repeats: int) -> list[str]:
                 t0 = time.perf_counter()
                 value = s.ldim(V)
                 cold.append(time.perf_counter() - t0)
-            warm, _ = _median(lambda: s.ldim(V), repeats)
+            warm, _ = median_seconds(lambda: s.ldim(V), repeats)
         finally:
             _with_min(old)
-        compiled, r = _median(lambda: ldim_kernel.matrix_bounds(M[rows], Budget(), ldim_kernel.SMALL_MEMO_BYTES),
+        compiled, r = median_seconds(lambda: ldim_kernel.matrix_bounds(M[rows], Budget(), ldim_kernel.SMALL_MEMO_BYTES),
                               repeats)
         assert r is None or r["lower"] == r["upper"] == value, (r, value)
         on = []
@@ -164,8 +156,8 @@ def game_rows(cases: list, repeats: int) -> list[str]:
         for mode, value in (("off", OFF), ("on", ldim_search.COMPILED_MIN)):
             old = _with_min(value)
             try:
-                sec, T = _median(_play(H, rounds), repeats)
-                wsec, W = _median(lambda: worst_case_mistakes(SOA(H), H, time_limit=time_limit), repeats)
+                sec, T = median_seconds(_play(H, rounds), repeats)
+                wsec, W = median_seconds(lambda: worst_case_mistakes(SOA(H), H, time_limit=time_limit), repeats)
             finally:
                 _with_min(old)
             res[mode] = (rounds / sec, T.mistakes, tuple(T.rounds),

@@ -52,9 +52,31 @@ from mistakebound.foundations.machine import machine, memory_total
 from mistakebound.learners import SOA, Consistent, Halving
 from mistakebound.theory.worst_case import worst_case_mistakes
 
-__all__ = ["KINDS", "Case", "cases", "hard_random", "machine", "measure", "main"]
+__all__ = ["KINDS", "Case", "cases", "hard_random", "machine", "measure", "main", "median_seconds", "median_times"]
 
 SEED = 20240601
+
+
+def median_times(func: Callable[[], object], repeats: int, *, warm: bool = False) -> tuple[float, float, object]:
+    """Median wall and CPU seconds of ``repeats`` calls of ``func``, and its last result: the benchmarks' one timer.
+
+    ``warm``: one untimed call first.  Every result is kept until all are timed, so freeing one
+    (a tree's networkx dicts, say) is not counted in building the next.
+    """
+    kept = [func()] if warm else []
+    wall, cpu = [], []
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        kept.append(func())
+        wall.append(time.perf_counter() - w0)
+        cpu.append(time.process_time() - c0)
+    return statistics.median(wall), statistics.median(cpu), kept[-1]
+
+
+def median_seconds(func: Callable[[], object], repeats: int) -> tuple[float, object]:
+    """Median wall seconds of ``repeats`` calls of ``func`` (no untimed call first), and its last result."""
+    wall, _cpu, out = median_times(func, repeats)
+    return wall, out
 MiB = 1024 * 1024
 
 #: What a case measures: the Littlestone dimension of a zoo or random class (``ldim``),
