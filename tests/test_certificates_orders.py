@@ -246,3 +246,22 @@ def test_under_any_budget_a_certificate_checks_and_its_sides_hold(M, nodes, hori
     for kind, (lower, upper) in check(w.document()).items():
         if kind in truth:
             assert (lower is None or lower <= truth[kind]) and (upper is None or truth[kind] <= upper), kind
+
+
+def test_a_cited_ldim_section_is_read_off_the_one_search_that_decided_to_cite_it(monkeypatch):
+    """The worst order's upper bound cites Ldim: one Littlestone search decides to cite it and writes its section.
+
+    Two Littlestone questions in all: the order's own bound (a small class: the door's shortcut), then the
+    cited section's search, whose certificate is read off it (before, a third search decided to cite it)."""
+    from mistakebound.theory import littlestone
+    from mistakebound.theory.littlestone import LdimEngine
+
+    runs = []
+    run, shortcut = LdimEngine.run, littlestone._small_unbudgeted
+    monkeypatch.setattr(LdimEngine, "run", lambda self, *a: runs.append(self.read) or run(self, *a))
+    monkeypatch.setattr(littlestone, "_small_unbudgeted", lambda *a: runs.append("shortcut") or shortcut(*a))
+    H = zoo.singletons(8)
+    w = CertificateWriter(H)
+    assert order_section(H, w, "worst")["claim"]["upper"] == ["cited", 1, "ldim"]
+    assert list(check(w.document())) == ["ldim", "worst-order"]
+    assert runs == ["shortcut", "certificate"]

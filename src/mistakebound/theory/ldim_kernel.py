@@ -92,8 +92,7 @@ except ImportError:  # pragma: no cover - depends on the install
     _kernel = None
 
 __all__ = ["AVAILABLE", "SMALL_MATRIX_BYTES", "SMALL_MEMO_BYTES", "engine_description", "kernel_bounds", "kernel_limits",
-           "kernel_tree",
-           "matrix_bounds"]
+           "kernel_tree", "matrix_bounds"]
 
 #: Whether the compiled search is installed.
 AVAILABLE: bool = _kernel is not None

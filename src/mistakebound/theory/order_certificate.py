@@ -424,10 +424,11 @@ def _add_cited(writer: CertificateWriter, kind: str, H: Any, target: int, budget
             return None
         return self_directed_section(H, writer, max_nodes=budget.max_nodes, time_limit=budget.time_limit,
                                      result=found)["claim"]["lower"][1]
-    from mistakebound.theory.ldim_certificate import ldim_certificate
-    from mistakebound.theory.littlestone import littlestone_bounds
+    from mistakebound.theory.ldim_certificate import engine_section
+    from mistakebound.theory.littlestone import ldim_engine
 
-    found = littlestone_bounds(H, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+    engine = ldim_engine(H, budget=budget, read="certificate")  # one search: its certificate is read off it
+    found = engine.run()
     if found.upper > target:
         return None
-    return ldim_certificate(H, writer, max_nodes=budget.max_nodes, time_limit=budget.time_limit)["claim"]["upper"][1]
+    return engine_section(engine, found, writer, budget=budget.remaining(found))["claim"]["upper"][1]
